@@ -1,0 +1,43 @@
+# Two commands: `make run` and `make test`. Both set up everything they need.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-stamp
+ASSETS_STAMP := static/vendor/.stamp
+PORT ?= 8501
+
+.PHONY: run test bench setup system-deps sample clean-venv
+
+$(STAMP): requirements.txt requirements-test.txt
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --disable-pip-version-check -r requirements.txt -r requirements-test.txt
+	@touch $(STAMP)
+
+$(ASSETS_STAMP): tools/fetch_assets.sh
+	bash tools/fetch_assets.sh
+
+setup: $(STAMP) $(ASSETS_STAMP)
+
+# Debian packages the tests need: chromium (browser tests) and gdal-bin (gdaldem, the slope reference).
+system-deps:
+	@if [ ! -x /usr/lib/chromium/chromium ] || ! command -v gdaldem >/dev/null; then \
+	  echo "Installing Debian packages: chromium gdal-bin"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium gdal-bin >/dev/null; \
+	fi
+
+sample: $(STAMP)
+	$(PY) tools/make_sample_data.py
+
+run: setup
+	@echo "Starting the Sloatsburg environmental-controls dashboard on http://localhost:$(PORT)"
+	$(PY) -m streamlit run app.py --server.port $(PORT)
+
+test: setup system-deps
+	$(PY) -m pytest -q
+
+bench: setup
+	$(PY) bench/run.py
+
+clean-venv:
+	rm -rf $(VENV)

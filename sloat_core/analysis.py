@@ -1,0 +1,246 @@
+"""One parcel through every rule: the result the CLI prints as JSON and the app renders.
+
+>>> # analyze(parcel, layerset, district="R-40", project={"application_type": "subdivision"})
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from dataclasses import dataclass, field
+
+from shapely.geometry.base import BaseGeometry
+
+from . import __version__
+from .cluster import cluster_applicability, cluster_lot_rules, cluster_triggers
+from .deductions import LotArea, conventional_yield, lot_area
+from .errors import SloatInputError
+from .findings import Findings, parcel_findings
+from .geometry import area_sqft, polygonal
+from .params import PARAMS_VERSION
+from .mitigation import mitigation
+from .permits import Permit, permits_for
+from .project import Project, parse_project
+from .settings import load_settings
+from .units import SQFT_PER_ACRE
+
+__all__ = ["Analysis", "analyze", "analyze_parcel", "DISCLAIMER"]
+
+DISCLAIMER = (
+    "Screening estimate only. It does not decide anything: the Planning Board, the Building Inspector or the "
+    "Village Engineer makes every determination under Article IX, on surveyed boundaries, a certified wetland "
+    "delineation and engineered topography."
+)
+
+
+@dataclass
+class Analysis:
+    """The full result, with the geometry behind it (for maps and GeoJSON exports)."""
+
+    parcel: BaseGeometry
+    findings: Findings
+    lot: LotArea
+    project: Project
+    result: dict
+    district_portions: list[tuple[str | None, BaseGeometry]] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return self.result
+
+
+def _parcel_geometry(parcel) -> tuple[BaseGeometry, list[str], dict]:
+    geom = getattr(parcel, "geometry", parcel)
+    if not isinstance(geom, BaseGeometry) or geom.is_empty:
+        raise SloatInputError("There is no parcel to analyse.")
+    if geom.geom_type not in ("Polygon", "MultiPolygon"):
+        raise SloatInputError("The parcel must be a polygon, not a point or a line.")
+    if not math.isfinite(geom.area) or geom.area <= 0:
+        raise SloatInputError("The parcel has no area.")
+    meta = {k: getattr(parcel, k, None) for k in ("sbl", "address", "district", "source")}
+    return geom, list(getattr(parcel, "warnings", ()) or ()), meta
+
+
+def _districts(geom, layerset, district: str | None, meta: dict) -> list[tuple[str | None, float]]:
+    if district:
+        return [(district, area_sqft(geom))]
+    if layerset is not None and layerset.get("zoning") is not None:
+        found = [(c, a) for c, a in layerset.districts_within(geom) if a > 0.5]
+        if found:
+            return sorted(found, key=lambda t: -t[1])
+    if meta.get("district"):
+        return [(meta["district"], area_sqft(geom))]
+    return [(None, area_sqft(geom))]
+
+
+def _portion_geoms(geom, layerset, districts, given: bool):
+    if given or len(districts) == 1 or layerset is None or layerset.get("zoning") is None:
+        return [(districts[0][0], geom)]
+    zoning = layerset.get("zoning")
+    out = []
+    hits = zoning.query(geom)
+    field_name = zoning.district_field if hasattr(zoning, "district_field") else "ZONE"
+    for code, _ in districts:
+        sub = hits[hits[field_name].astype(str) == str(code)]
+        part = polygonal(geom.intersection(sub.geometry.union_all())) if len(sub) else None
+        if part is not None and not part.is_empty:
+            out.append((code, part))
+    return out or [(districts[0][0], geom)]
+
+
+def _meets(net: float, net_min: float, minimum: float | None) -> bool | None:
+    if minimum is None:
+        return None
+    if net_min >= minimum:
+        return True
+    if net < minimum:
+        return False
+    return None
+
+
+def analyze_parcel(
+    parcel,
+    layerset,
+    *,
+    district: str | None = None,
+    project: dict | Project | None = None,
+    settings=None,
+    as_of: dt.date | None = None,
+    board_answers: dict | None = None,
+    mitigation_input: dict | None = None,
+) -> Analysis:
+    """Run every Article IX rule on a parcel. See `analyze` for the JSON shape."""
+    geom, warnings, meta = _parcel_geometry(parcel)
+    settings = settings or load_settings()
+    proj = project if isinstance(project, Project) else parse_project(project)
+    as_of = as_of or dt.date.today()
+
+    f = parcel_findings(geom, layerset, buffer_width_ft=float(settings.buffer_width_ft))
+    warnings += f.warnings
+    lot = lot_area(f)
+    gross = f.gross_area_sqft
+
+    if proj.disturbance_footprint is not None:
+        outside = area_sqft(polygonal(proj.disturbance_footprint.difference(geom)))
+        if outside > 1.0:
+            warnings.append(f"{outside:,.0f} sq ft of the disturbance footprint lies outside the parcel.")
+
+    districts = _districts(geom, layerset, district, meta)
+    primary = districts[0][0]
+    d = settings.district(primary) if primary else None
+    if primary and d is None:
+        warnings.append(f"District '{primary}' is not in the local settings; its minimum lot area is unknown.")
+    if len(districts) > 1:
+        warnings.append("The parcel lies in more than one zoning district: "
+                        + ", ".join(f"{c} ({a / gross:.0%})" for c, a in districts)
+                        + ". Density is computed separately for each part (§ 402-48I).")
+    minimum = d.min_lot_area_sqft if d else None
+    if d is not None and minimum is None:
+        warnings.append(f"No minimum lot area is set for {primary}: enter it in the settings.")
+
+    portions = _portion_geoms(geom, layerset, districts, bool(district))
+    per_district = []
+    for code, part in portions:
+        dd = settings.district(code) if code else None
+        part_gross = area_sqft(part)
+        part_deducted = sum(
+            area_sqft(polygonal(r.geometry.intersection(part))) * (1 - r.countable_fraction)
+            for r in lot.rows if r.geometry is not None and not r.geometry.is_empty
+        )
+        part_net = max(part_gross - part_deducted, 0.0)
+        mn = dd.min_lot_area_sqft if dd else None
+        per_district.append({
+            "district": code,
+            "kind": dd.kind if dd else None,
+            "gross_area_sqft": round(part_gross, 2),
+            "net_lot_area_sqft": round(part_net, 2),
+            "min_lot_area_sqft": mn,
+            "conventional_yield": conventional_yield(part_net, mn),
+            "cluster": cluster_lot_rules(code),
+            "citation": "§ 402-48I" if len(portions) > 1 else "§ 402-48E",
+        })
+
+    triggers = cluster_triggers(f, board_answers)
+    kinds = [(settings.district(c).kind if c and settings.district(c) else None) for c, _ in districts]
+    applies, applies_text = cluster_applicability(kinds, proj.application_type)
+    states = [t.triggered for t in triggers]
+    any_trigger = True if any(s is True for s in states) else (False if all(s is False for s in states) else None)
+
+    subdividable = None
+    if minimum:
+        if lot.net_lot_area_min_sqft >= 2 * minimum:
+            subdividable = True
+        elif lot.net_lot_area_sqft < 2 * minimum:
+            subdividable = False
+    permits: list[Permit] = permits_for(f, proj, settings=settings, subdividable=subdividable,
+                                        cluster_applies=applies, any_trigger=any_trigger)
+
+    # Wetland mitigation: the footprint's wetland, else what was typed.
+    mi = dict(mitigation_input or {})
+    if proj.disturbance_footprint is not None and f.layers.get("wetlands") is not None:
+        wet = area_sqft(polygonal(proj.disturbance_footprint.intersection(f.layers["wetlands"])))
+        buf = area_sqft(polygonal(proj.disturbance_footprint.intersection(f.buffer))) if f.buffer is not None else None
+        mi.setdefault("impacted_wetland_sqft", wet)
+        mi.setdefault("impacted_buffer_sqft", buf)
+        mi.setdefault("impact_source", "footprint")
+    mit = mitigation(**mi)
+
+    meets = _meets(lot.net_lot_area_sqft, lot.net_lot_area_min_sqft, minimum)
+    if meets is None and minimum is not None:
+        warnings.append("Whether the net lot area meets the minimum depends on data that is unknown here.")
+    outside = None
+    if layerset is not None and hasattr(layerset, "village_boundary"):
+        vb = layerset.village_boundary
+        if vb is not None and area_sqft(polygonal(geom.difference(vb))) > 0.01 * gross:
+            outside = "Part or all of the parcel lies outside the Village of Sloatsburg boundary; Article IX " \
+                      "applies only inside the Village."
+            warnings.append(outside)
+
+    result = {
+        "as_of": as_of.isoformat(),
+        "parcel": {k: v for k, v in meta.items() if v is not None},
+        "district": primary,
+        "districts": [{"district": c, "area_sqft": round(a, 2)} for c, a in districts],
+        "district_kind": d.kind if d else None,
+        "gross_area_sqft": round(gross, 2),
+        "gross_area_acres": round(gross / SQFT_PER_ACRE, 4),
+        "deductions": [r.to_dict() for r in lot.rows],
+        "deducted_sqft": round(lot.deducted_sqft, 2),
+        "net_lot_area_sqft": round(lot.net_lot_area_sqft, 2),
+        "net_lot_area_min_sqft": round(lot.net_lot_area_min_sqft, 2),
+        "net_lot_area_acres": round(lot.net_lot_area_sqft / SQFT_PER_ACRE, 4),
+        "min_lot_area_sqft": minimum,
+        "min_lot_area_verify": bool(d.verify) if d else None,
+        "meets_min_lot_area": meets,
+        "lot_area_citation": "§ 402-45A",
+        "conventional_yield": conventional_yield(lot.net_lot_area_sqft, minimum),
+        "yield_caveat": "The Planning Board decides yield from a conventional subdivision plat (§ 402-48E).",
+        "per_district": per_district,
+        "slope_area_sqft": {k: round(v, 2) for k, v in f.slope_area_sqft.items()},
+        "buffer_width_ft": f.buffer_width_ft,
+        "cluster_applies": applies,
+        "cluster_applies_reason": applies_text,
+        "cluster_triggers": [t.to_dict() for t in triggers],
+        "permits": [p.to_dict() for p in permits],
+        "mitigation": mit,
+        "warnings": list(dict.fromkeys(warnings)),
+        "disclaimer": DISCLAIMER,
+        "layers_name": getattr(layerset, "name", None),
+        "layers_version": getattr(layerset, "version", None),
+        "layers_illustrative": getattr(layerset, "illustrative", None),
+        "layers_notice": getattr(layerset, "notice", None),
+        "params_version": PARAMS_VERSION,
+        "tool_version": __version__,
+    }
+    return Analysis(geom, f, lot, proj, result, portions)
+
+
+def analyze(parcel, layerset, **kw) -> dict:
+    """The JSON-ready result of `analyze_parcel` (the CLI's contract).
+
+    Keys: gross_area_sqft, net_lot_area_sqft, min_lot_area_sqft, meets_min_lot_area, deductions
+    [{constraint, area_sqft, countable_fraction, deducted_sqft, citation}], slope_area_sqft
+    {"0-15", "15-25", "25-40", "over_40", "unknown"}, cluster_triggers [{id, triggered, evidence, citation}],
+    permits [{id, required, reason, citation, authority}], mitigation {impacted_wetland_sqft,
+    required_mitigation_sqft}, warnings, disclaimer, and the versions of the parameters and layers used.
+    """
+    return analyze_parcel(parcel, layerset, **kw).to_dict()

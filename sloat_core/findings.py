@@ -1,0 +1,178 @@
+"""What the layers and the DEM say about one parcel: every constraint's land inside it.
+
+`parcel_findings` is computed once per parcel and read by every rule (deductions, cluster triggers,
+permits, mitigation). A constraint whose layer is missing from the layer set is ``None`` (unknown),
+never an empty geometry: the rules report it as unknown, not as absent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import shapely
+from shapely.geometry.base import BaseGeometry
+
+from .geometry import EMPTY, area_sqft, polygonal, union_all
+from .params import value
+from .terrain import SlopeGrid, slope_grid
+
+__all__ = ["Findings", "parcel_findings", "RESOURCE_ROLES", "OVERLAY_ROLES"]
+
+#: Layers of land that § 402-45A(1) deducts in full, and that carry a buffer.
+RESOURCE_ROLES = ("water_bodies", "watercourses", "wetlands")
+#: Map overlays that only matter for triggers and reviews (inside or not, how much).
+OVERLAY_ROLES = (
+    "floodplain",
+    "aquifer_cea",
+    "recreational_river",
+    "rcda",
+    "historic",
+    "habitats",
+    "viewsheds",
+    "recreation",
+)
+
+
+@dataclass
+class Findings:
+    """Constraint geometry inside one parcel (EPSG:2260); ``None`` means the layer is missing."""
+
+    parcel: BaseGeometry
+    gross_area_sqft: float
+    layers: dict[str, BaseGeometry | None]
+    #: Outcrops over the § 402-45A(3) size, and those at or under it (not a constraint).
+    outcrops_counted: BaseGeometry | None
+    outcrops_small: BaseGeometry | None
+    outcrop_sizes_sqft: list[float]
+    buffer: BaseGeometry | None
+    buffer_width_ft: float
+    slope: SlopeGrid | None
+    slope_area_sqft: dict[str, float]
+    slope_regions: dict[str, BaseGeometry]
+    feature_names: dict[str, list[str]] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+    def area(self, role: str) -> float | None:
+        """Area in sq ft of a layer's land inside the parcel (None when the layer is missing)."""
+        geom = self.layers.get(role)
+        return None if geom is None else area_sqft(geom)
+
+    @property
+    def slope_unknown_sqft(self) -> float:
+        return self.slope_area_sqft.get("unknown", self.gross_area_sqft)
+
+
+def _clip(layerset, role: str, geom: BaseGeometry):
+    """(union of the role's features clipped to geom, feature names) or (None, []) when missing."""
+    layer = layerset.get(role) if layerset is not None else None
+    if layer is None:
+        return None, []
+    hits = layer.query(geom)
+    if len(hits) == 0:
+        return EMPTY, []
+    parts = shapely.intersection(hits.geometry.values, geom)
+    inside = union_all(p for p in parts if not p.is_empty)
+    names = []
+    if not inside.is_empty:
+        touched = hits[[not p.is_empty and p.area > 0 for p in parts]]
+        for col in ("NAME", "Name", "name", "LISTING", "STATUS", "WETLAND_TYPE", "FLD_ZONE"):
+            if col in touched.columns:
+                names = sorted({str(v) for v in touched[col].dropna().tolist()})[:8]
+                break
+    return inside, names
+
+
+def _outcrops(layerset, geom):
+    """Split outcrops touching the parcel by their whole size (not just the part inside)."""
+    layer = layerset.get("rock_outcrops") if layerset is not None else None
+    if layer is None:
+        return None, None, []
+    hits = layer.query(geom)
+    if len(hits) == 0:
+        return EMPTY, EMPTY, []
+    # Touching or overlapping outcrop polygons are one outcrop: measure each dissolved part.
+    whole = shapely.get_parts(shapely.union_all(hits.geometry.values))
+    threshold = value("rock_outcrop_min_area_sqft")
+    big, small, sizes = [], [], []
+    for part in whole:
+        inside = polygonal(part.intersection(geom))
+        if inside.is_empty:
+            continue
+        size = float(part.area)
+        sizes.append(size)
+        (big if size > threshold else small).append(inside)  # "in excess of 50 square feet"
+    return union_all(big), union_all(small), sorted(sizes)
+
+
+def _buffer(layerset, geom: BaseGeometry, width_ft: float):
+    """The band of `width_ft` around wetlands and watercourses, outside the resources, inside the parcel."""
+    roles = [r for r in RESOURCE_ROLES if layerset is not None and layerset.get(r) is not None]
+    if not roles:
+        return None
+    reach = geom.buffer(width_ft)
+    resources = []
+    for role in roles:
+        hits = layerset.get(role).query(reach)
+        if len(hits):
+            resources.extend(hits.geometry.values)
+    if not resources:
+        return EMPTY
+    resource = shapely.union_all(resources)
+    band = resource.buffer(width_ft, quad_segs=8).difference(resource)
+    return polygonal(band.intersection(geom))
+
+
+def parcel_findings(parcel_geom: BaseGeometry, layerset, *, buffer_width_ft: float) -> Findings:
+    """Everything the layer set and DEM say about the land inside `parcel_geom` (EPSG:2260)."""
+    gross = area_sqft(parcel_geom)
+    layers: dict[str, BaseGeometry | None] = {}
+    names: dict[str, list[str]] = {}
+    for role in RESOURCE_ROLES + OVERLAY_ROLES:
+        layers[role], names[role] = _clip(layerset, role, parcel_geom)
+    big, small, sizes = _outcrops(layerset, parcel_geom)
+    buffer = _buffer(layerset, parcel_geom, buffer_width_ft)
+    warnings: list[str] = []
+
+    dem_path = getattr(layerset, "dem_path", None) if layerset is not None else None
+    grid = None
+    if dem_path is not None:
+        grid = slope_grid(dem_path, parcel_geom)
+        slope_area = grid.class_areas_sqft(parcel_geom)
+        regions = {
+            "slope_25_40": grid.region(gt=value("steep_slope_deduction_threshold_pct"),
+                                       le=value("very_steep_slope_threshold_pct")),
+            "slope_over_40": grid.region(gt=value("very_steep_slope_threshold_pct")),
+            "slope_ge_25": grid.region(ge=value("steep_slope_permit_threshold_pct")),
+            "slope_over_15": grid.region(gt=value("cluster_slope_threshold_pct")),
+            "unknown": grid.unknown_region(),
+        }
+    else:
+        slope_area = {"0-15": 0.0, "15-25": 0.0, "25-40": 0.0, "over_40": 0.0, "unknown": gross}
+        regions = {k: EMPTY for k in ("slope_25_40", "slope_over_40", "slope_ge_25", "slope_over_15")}
+        regions["unknown"] = parcel_geom
+        warnings.append("No elevation model (DEM) is loaded, so slopes are unknown.")
+    if slope_area.get("unknown", 0.0) > 0.5 and dem_path is not None:
+        warnings.append(
+            f"Slopes are unknown on {slope_area['unknown']:,.0f} sq ft of the parcel "
+            "(outside the elevation model or no data there)."
+        )
+    missing = [r for r in RESOURCE_ROLES + OVERLAY_ROLES + ("rock_outcrops",)
+               if layerset is None or layerset.get(r) is None]
+    if missing:
+        warnings.append("These layers are not loaded, so what depends on them is unknown: "
+                        + ", ".join(m.replace("_", " ") for m in missing) + ".")
+    return Findings(
+        parcel=parcel_geom,
+        gross_area_sqft=gross,
+        layers=layers,
+        outcrops_counted=big,
+        outcrops_small=small,
+        outcrop_sizes_sqft=sizes,
+        buffer=buffer,
+        buffer_width_ft=buffer_width_ft,
+        slope=grid,
+        slope_area_sqft=slope_area,
+        slope_regions=regions,
+        feature_names=names,
+        warnings=warnings,
+    )

@@ -1,0 +1,91 @@
+"""Small geometry helpers shared by the rules (EPSG:2260, areas in sq ft).
+
+>>> from shapely.geometry import box
+>>> area_sqft(box(0, 0, 100, 50))
+5000.0
+"""
+
+from __future__ import annotations
+
+import shapely
+from pyproj import Transformer
+from shapely.geometry import mapping, shape
+from shapely.geometry.base import BaseGeometry
+
+from .errors import SloatInputError
+from .units import WGS84, WORK_CRS
+
+__all__ = [
+    "EMPTY",
+    "area_sqft",
+    "polygonal",
+    "union_all",
+    "geojson_to_work",
+    "work_to_geojson",
+]
+
+EMPTY = shapely.Polygon()
+_TO_WORK = Transformer.from_crs(WGS84, WORK_CRS, always_xy=True)
+_TO_WGS84 = Transformer.from_crs(WORK_CRS, WGS84, always_xy=True)
+
+
+def area_sqft(geom: BaseGeometry | None) -> float:
+    """Area of a geometry in EPSG:2260, in square feet (0.0 for None or empty)."""
+    if geom is None or geom.is_empty:
+        return 0.0
+    return float(geom.area)
+
+
+def polygonal(geom: BaseGeometry | None) -> BaseGeometry:
+    """Keep only the polygonal parts of a geometry (intersections can leave lines and points)."""
+    if geom is None or geom.is_empty:
+        return EMPTY
+    if geom.geom_type in ("Polygon", "MultiPolygon"):
+        return geom
+    parts = [g for g in shapely.get_parts(geom) if g.geom_type in ("Polygon", "MultiPolygon")]
+    if not parts:
+        return EMPTY
+    return shapely.union_all(parts)
+
+
+def union_all(geoms) -> BaseGeometry:
+    """Union of an iterable of geometries (empty polygon when there are none)."""
+    geoms = [g for g in geoms if g is not None and not g.is_empty]
+    if not geoms:
+        return EMPTY
+    return polygonal(shapely.union_all(geoms))
+
+
+def geojson_to_work(obj: dict) -> BaseGeometry:
+    """A GeoJSON geometry in WGS84 (lon, lat) to a polygonal geometry in EPSG:2260.
+
+    Raises SloatInputError when the object is not a usable polygon.
+    """
+    if isinstance(obj, dict) and obj.get("type") == "Feature":
+        obj = obj.get("geometry") or {}
+    try:
+        geom = shape(obj)
+    except Exception as exc:  # shapely raises several types for malformed GeoJSON
+        raise SloatInputError("The drawn area is not a valid GeoJSON geometry.") from exc
+    if geom.is_empty or geom.geom_type not in ("Polygon", "MultiPolygon"):
+        raise SloatInputError("The drawn area must be a polygon, not a point or a line.")
+    coords = shapely.get_coordinates(geom)
+    if not (abs(coords[:, 0]) <= 180).all() or not (abs(coords[:, 1]) <= 90).all():
+        raise SloatInputError("The drawn area's coordinates are not longitude and latitude.")
+    geom = shapely.force_2d(geom)
+    work = shapely.transform(geom, lambda xy: _stack(*_TO_WORK.transform(xy[:, 0], xy[:, 1])))
+    if not work.is_valid:
+        work = polygonal(shapely.make_valid(work))
+    return work
+
+
+def work_to_geojson(geom: BaseGeometry) -> dict:
+    """A geometry in EPSG:2260 to a GeoJSON geometry mapping in WGS84."""
+    wgs = shapely.transform(geom, lambda xy: _stack(*_TO_WGS84.transform(xy[:, 0], xy[:, 1])))
+    return mapping(wgs)
+
+
+def _stack(x, y):
+    import numpy as np
+
+    return np.column_stack([x, y])

@@ -1,0 +1,152 @@
+"""A proposed project, as the CLI's PROJECT.json or the app's form describes it.
+
+Every key is optional; what is not given stays ``None`` and the rules answer "unknown" where it matters.
+
+>>> p = parse_project({"application_type": "site_plan", "trees_removed": 3})
+>>> p.application_type, p.trees_removed, p.one_family_dwelling
+('site_plan', 3, None)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from shapely.geometry.base import BaseGeometry
+
+from .errors import SloatInputError
+from .geometry import area_sqft, geojson_to_work
+
+__all__ = ["Project", "parse_project", "APPLICATION_TYPES", "EXISTING_USES", "REGULATED_ACTIVITIES"]
+
+APPLICATION_TYPES = ("building_permit", "site_plan", "subdivision", "special_permit")
+EXISTING_USES = ("vacant", "one_family", "two_family", "other")
+#: § 402-57I lists thirteen regulated activities, numbered (1) to (13).
+REGULATED_ACTIVITIES = tuple(range(1, 14))
+#: Largest number accepted for counts and areas (larger is a typing error, not a project).
+_MAX_AREA_SQFT = 1e9
+_MAX_TREES = 1_000_000
+
+
+@dataclass(frozen=True)
+class Project:
+    application_type: str | None = None
+    new_structure: bool | None = None
+    one_family_dwelling: bool | None = None
+    existing_use: str | None = None
+    disturbance_footprint: BaseGeometry | None = None  # EPSG:2260
+    disturbance_area_sqft: float | None = None
+    application_area_acres: float | None = None
+    trees_removed: int | None = None
+    sanitary_facilities: bool | None = None
+    public_sewer_available: bool | None = None
+    commercial_excavation: bool | None = None
+    activities: tuple[int, ...] | None = None
+    landscaping_only: bool | None = None
+
+    @property
+    def disturbed_sqft(self) -> float | None:
+        """Disturbed area: the footprint's area when drawn, else the typed figure."""
+        if self.disturbance_footprint is not None:
+            return area_sqft(self.disturbance_footprint)
+        return self.disturbance_area_sqft
+
+    @property
+    def needs_planning_board(self) -> bool | None:
+        """Site plan, subdivision and special permit applications go to the Planning Board."""
+        if self.application_type is None:
+            return None
+        return self.application_type in ("site_plan", "subdivision", "special_permit")
+
+
+def _bool(obj: dict, key: str) -> bool | None:
+    v = obj.get(key)
+    if v is None:
+        return None
+    if isinstance(v, bool):
+        return v
+    if isinstance(v, str) and v.strip().lower() in ("yes", "true", "no", "false"):
+        return v.strip().lower() in ("yes", "true")
+    raise SloatInputError(f"The project field '{key}' must be yes or no.")
+
+
+def _number(obj: dict, key: str, *, maximum: float, integer: bool = False) -> float | int | None:
+    v = obj.get(key)
+    if v is None or v == "":
+        return None
+    if isinstance(v, bool) or not isinstance(v, (int, float, str)):
+        raise SloatInputError(f"The project field '{key}' must be a number.")
+    try:
+        x = float(v)
+    except ValueError:
+        raise SloatInputError(f"The project field '{key}' must be a number.") from None
+    if not math.isfinite(x):
+        raise SloatInputError(f"The project field '{key}' must be a finite number.")
+    if x < 0:
+        raise SloatInputError(f"The project field '{key}' cannot be negative.")
+    if x > maximum:
+        raise SloatInputError(f"The project field '{key}' is too large to be real ({x:g}).")
+    if integer:
+        if x != int(x):
+            raise SloatInputError(f"The project field '{key}' must be a whole number.")
+        return int(x)
+    return x
+
+
+def _choice(obj: dict, key: str, choices: tuple[str, ...]) -> str | None:
+    v = obj.get(key)
+    if v is None or v == "":
+        return None
+    if not isinstance(v, str) or v not in choices:
+        raise SloatInputError(f"The project field '{key}' must be one of: {', '.join(choices)}.")
+    return v
+
+
+def parse_project(obj: dict | None) -> Project:
+    """Validate a project description; raises SloatInputError naming the bad field."""
+    if obj is None:
+        return Project()
+    if not isinstance(obj, dict):
+        raise SloatInputError("The project description must be a JSON object.")
+    known = set(Project.__dataclass_fields__)
+    unknown = sorted(set(obj) - known)
+    if unknown:
+        raise SloatInputError(f"The project description has unknown field(s): {', '.join(unknown[:5])}.")
+    footprint = None
+    if obj.get("disturbance_footprint") is not None:
+        if not isinstance(obj["disturbance_footprint"], dict):
+            raise SloatInputError("The disturbance footprint must be a GeoJSON geometry.")
+        footprint = geojson_to_work(obj["disturbance_footprint"])
+        if footprint.is_empty or footprint.area <= 0:
+            raise SloatInputError("The disturbance footprint has no area.")
+    activities = obj.get("activities")
+    if activities is not None:
+        if not isinstance(activities, (list, tuple)):
+            raise SloatInputError("The project field 'activities' must be a list of numbers 1 to 13 (§ 402-57I).")
+        parsed = []
+        for a in activities:
+            if isinstance(a, bool) or not isinstance(a, (int, float, str)):
+                raise SloatInputError("Each regulated activity must be a number 1 to 13 (§ 402-57I).")
+            try:
+                n = int(str(a).strip())
+            except ValueError:
+                raise SloatInputError("Each regulated activity must be a number 1 to 13 (§ 402-57I).") from None
+            if n not in REGULATED_ACTIVITIES:
+                raise SloatInputError(f"There is no regulated activity ({n}) in § 402-57I; use 1 to 13.")
+            parsed.append(n)
+        activities = tuple(sorted(set(parsed)))
+    return Project(
+        application_type=_choice(obj, "application_type", APPLICATION_TYPES),
+        new_structure=_bool(obj, "new_structure"),
+        one_family_dwelling=_bool(obj, "one_family_dwelling"),
+        existing_use=_choice(obj, "existing_use", EXISTING_USES),
+        disturbance_footprint=footprint,
+        disturbance_area_sqft=_number(obj, "disturbance_area_sqft", maximum=_MAX_AREA_SQFT),
+        application_area_acres=_number(obj, "application_area_acres", maximum=_MAX_AREA_SQFT / 43_560),
+        trees_removed=_number(obj, "trees_removed", maximum=_MAX_TREES, integer=True),
+        sanitary_facilities=_bool(obj, "sanitary_facilities"),
+        public_sewer_available=_bool(obj, "public_sewer_available"),
+        commercial_excavation=_bool(obj, "commercial_excavation"),
+        activities=activities,
+        landscaping_only=_bool(obj, "landscaping_only"),
+    )
