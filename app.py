@@ -1,0 +1,57 @@
+"""Sloatsburg environmental-controls dashboard: the router and the frame.
+
+Run with ``make run`` (or ``streamlit run app.py``). This file sets the page, the session-state
+defaults, the sidebar (display mode, the layer-set notice, the screening disclaimer) and the
+page list; pages only gather input, call ``sloat_core`` and render.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from app_support import state, theme
+from sloat_core.analysis import DISCLAIMER
+
+ROOT = Path(__file__).resolve().parent
+
+# (file, title, icon); pages written later join the menu as soon as their file exists.
+PAGES = [
+    ("pages/parcel.py", "Parcel & constraints", ":material/map:"),
+    ("pages/project.py", "Proposed project", ":material/construction:"),
+    ("pages/cluster.py", "Cluster", ":material/grid_view:"),
+    ("pages/mitigation.py", "Wetland mitigation", ":material/water:"),
+    ("pages/timeline.py", "Timeline", ":material/event:"),
+    ("pages/law.py", "Law", ":material/gavel:"),
+]
+
+st.set_page_config(page_title="Sloatsburg environmental controls", page_icon=":material/forest:",
+                   layout="wide")
+state.init_state()
+
+pages = [st.Page(path, title=title, icon=icon, default=(i == 0))
+         for i, (path, title, icon) in enumerate(PAGES) if (ROOT / path).exists()]
+navigation = st.navigation(pages)
+
+with st.sidebar:
+    st.radio("Display mode", state.MODES, key=state.MODE, horizontal=False,
+             captions=["All controls", "Plain words, fewer controls", "Large type for a screen"])
+    try:
+        from app_support.loaders import layerset
+
+        layers = layerset()
+    except Exception as exc:  # the frame must still show when the layers cannot be read
+        layers = None
+        st.error(f"The map layers could not be loaded: {exc}")
+    if layers is not None:
+        if layers.illustrative:
+            st.markdown('<div class="sloat-notice">Illustrative sample, not official data</div>',
+                        unsafe_allow_html=True)
+            if layers.notice:
+                st.caption(layers.notice)
+        st.caption(f"Layer set: {layers.name} (version {layers.version})")
+    st.caption(DISCLAIMER)
+
+theme.apply_mode(state.mode())
+navigation.run()

@@ -1,0 +1,107 @@
+"""§ citations as URL query values, and links to the Law page.
+
+A citation such as ``§ 402-57J(4)`` travels in the Law page's URL as ``?cite=402-57J-4``
+(``§ 402-48G(3)(e)[5]`` as ``402-48G-3-e-5``); a whole section as ``?section=402-57``.
+The parenthesised form (``?cite=402-57J(4)``) is accepted too.
+"""
+
+from __future__ import annotations
+
+import re
+
+import streamlit as st
+
+from sloat_core.errors import SloatInputError
+
+__all__ = ["LAW_PAGE", "cite_to_query", "query_to_cite", "section_of", "law_link", "escape_markdown"]
+
+LAW_PAGE = "pages/law.py"
+
+_CITE = re.compile(r"^\s*§?\s*(402-\d+)\s*([A-Z]?)\s*((?:\(\s*[0-9a-z]+\s*\)|\[\s*\d+\s*\])*)\s*$")
+_QUERY = re.compile(r"^\s*(402-\d+)([A-Z]?)((?:-[0-9a-z]+)*)\s*$")
+
+
+def cite_to_query(citation: str) -> str:
+    """URL-friendly form of a citation.
+
+    >>> cite_to_query("§ 402-57J(4)")
+    '402-57J-4'
+    >>> cite_to_query("§ 402-48G(3)(e)[5]")
+    '402-48G-3-e-5'
+
+    Citations that are ranges or otherwise unusual are returned stripped of the § sign.
+    """
+    text = citation.strip()
+    match = _CITE.match(text)
+    if not match:
+        return text.lstrip("§").strip()
+    section, letter, rest = match.groups()
+    parts = re.findall(r"[0-9a-z]+", rest)
+    return section + letter + "".join(f"-{p}" for p in parts)
+
+
+def query_to_cite(value: str) -> str:
+    """Citation from its URL form (or from a parenthesised form).
+
+    >>> query_to_cite("402-57J-4")
+    '§ 402-57J(4)'
+    >>> query_to_cite("402-48G-3-e-5")
+    '§ 402-48G(3)(e)[5]'
+
+    Raises
+    ------
+    SloatInputError
+        If the value is not a citation of Article IX's form.
+    """
+    text = (value or "").strip()
+    match = _QUERY.match(text)
+    if match:
+        section, letter, rest = match.groups()
+        parts = [p for p in rest.split("-") if p]
+        if parts and not letter:
+            raise SloatInputError(f"“{text}” is not a citation of the form 402-57J-4.")
+        body = "".join(f"({p})" if i < 2 else f"[{p}]" for i, p in enumerate(parts))
+        return f"§ {section}{letter}{body}"
+    match = _CITE.match(text)
+    if match:
+        section, letter, rest = match.groups()
+        rest = re.sub(r"\s+", "", rest)
+        return f"§ {section}{letter}{rest}"
+    raise SloatInputError(f"“{text}” is not a citation of the form 402-57J-4.")
+
+
+def section_of(citation: str) -> str:
+    """Section number of a citation.
+
+    >>> section_of("§ 402-57J(4)")
+    '402-57'
+    """
+    match = re.search(r"402-\d+", citation)
+    if not match:
+        raise SloatInputError(f"“{citation}” does not name a section of Article IX.")
+    return match.group(0)
+
+
+def law_link(citation: str, *, label: str | None = None) -> None:
+    """A link to the Law page opened at ``citation``.
+
+    Parameters
+    ----------
+    citation : str
+        For example ``"§ 402-45A(2)(a)"``.
+    label : str, optional
+        Link text; the citation itself by default.
+    """
+    st.page_link(LAW_PAGE, label=label or citation, query_params={"cite": cite_to_query(citation)})
+
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|$~:])")
+
+
+def escape_markdown(text: str) -> str:
+    """Text shown literally by ``st.markdown`` (no emphasis, links, HTML or maths).
+
+    >>> escape_markdown("50% of *any* $5")
+    '50% of \\\\*any\\\\* \\\\$5'
+    """
+    return _MD_SPECIAL.sub(r"\\\1", text)

@@ -1,0 +1,78 @@
+"""Slope-class picture around the parcel, as a folium ImageOverlay.
+
+``sloat_core.terrain.slope_class_raster`` gives the slope classes on the DEM's EPSG:2260 grid;
+Leaflet stretches an image over a latitude/longitude box in Web Mercator, so the picture is
+warped to EPSG:3857 (nearest neighbour) before it is placed. The picture is for looking; the
+numbers beside the map come from ``analyze()``.
+"""
+
+from __future__ import annotations
+
+import folium
+import numpy as np
+import streamlit as st
+from pyproj import Transformer
+from rasterio.transform import array_bounds, from_bounds
+from rasterio.warp import Resampling, calculate_default_transform, reproject
+
+from sloat_core.terrain import SLOPE_CLASS_COLORS, slope_class_labels, slope_class_raster
+from sloat_core.units import WGS84, WORK_CRS
+
+__all__ = ["PAD_FT", "slope_picture", "slope_group", "slope_legend"]
+
+PAD_FT = 300.0
+_MERCATOR = "EPSG:3857"
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def slope_picture(dem_path: str, bounds: tuple[float, float, float, float],
+                  max_size: int = 500) -> tuple[np.ndarray, list[list[float]]] | None:
+    """RGBA picture of the slope classes over ``bounds`` (EPSG:2260), warped to Web Mercator.
+
+    Returns
+    -------
+    (ndarray, [[south, west], [north, east]]) or None
+        None when the rectangle misses the DEM.
+    """
+    overlay = slope_class_raster(dem_path, bounds, max_size=max_size)
+    if overlay is None:
+        return None
+    rows, cols = overlay.rgba.shape[:2]
+    src_transform = from_bounds(*overlay.bounds, cols, rows)
+    dst_transform, width, height = calculate_default_transform(
+        WORK_CRS, _MERCATOR, cols, rows, *overlay.bounds)
+    picture = np.zeros((4, height, width), dtype=np.uint8)
+    for band in range(4):
+        reproject(np.ascontiguousarray(overlay.rgba[:, :, band]), picture[band],
+                  src_transform=src_transform, src_crs=WORK_CRS, dst_transform=dst_transform,
+                  dst_crs=_MERCATOR, resampling=Resampling.nearest, src_nodata=None, dst_nodata=0)
+    west, south, east, north = array_bounds(height, width, dst_transform)
+    to_wgs84 = Transformer.from_crs(_MERCATOR, WGS84, always_xy=True)
+    (lon_w, lon_e), (lat_s, lat_n) = to_wgs84.transform([west, east], [south, north])
+    return np.transpose(picture, (1, 2, 0)), [[lat_s, lon_w], [lat_n, lon_e]]
+
+
+def slope_group(layers, geom) -> folium.FeatureGroup | None:
+    """The slope overlay around ``geom`` (EPSG:2260), or None without a DEM or coverage."""
+    if layers is None or layers.dem_path is None or geom is None:
+        return None
+    minx, miny, maxx, maxy = geom.bounds
+    bounds = (minx - PAD_FT, miny - PAD_FT, maxx + PAD_FT, maxy + PAD_FT)
+    made = slope_picture(str(layers.dem_path), bounds)
+    if made is None:
+        return None
+    image, latlon_bounds = made
+    group = folium.FeatureGroup(name="Slope classes")
+    folium.raster_layers.ImageOverlay(image=image, bounds=latlon_bounds, opacity=0.8,
+                                      interactive=False, zindex=2).add_to(group)
+    return group
+
+
+def slope_legend() -> list[tuple[str, str]]:
+    """(label, #rrggbb) for the slope classes that the overlay paints (not flat land)."""
+    labels = slope_class_labels()
+    out = []
+    for code in (2, 3, 4):
+        r, g, b, _a = SLOPE_CLASS_COLORS[code]
+        out.append((f"Slope {labels[code - 1].replace('_', ' ')}%", f"#{r:02x}{g:02x}{b:02x}"))
+    return out

@@ -1,0 +1,112 @@
+"""Session-state keys of the app, declared in one place.
+
+Pages read and write ``st.session_state`` only through these names, so a key is never spelled
+twice. :func:`init_state` sets the defaults once per session (called by ``app.py``).
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+__all__ = [
+    "PARCEL",
+    "PARCEL_NOTE",
+    "DISTRICT",
+    "MODE",
+    "MODES",
+    "STANDARD",
+    "COUNTER",
+    "PROJECTOR",
+    "LAYERS_SHOWN",
+    "BASEMAP",
+    "SLOPE_OVERLAY",
+    "PICK_BY_CLICK",
+    "UPLOAD_ERROR",
+    "SEEN_DRAWINGS",
+    "SEEN_CLICK",
+    "SEEN_UPLOAD",
+    "PROJECT",
+    "BOARD_ANSWERS",
+    "AS_OF",
+    "init_state",
+    "mode",
+    "current_parcel",
+    "set_parcel",
+]
+
+# The parcel under study: a sloat_core.parcel_input.Parcel, or None.
+PARCEL = "parcel"
+# One plain sentence saying where the current parcel came from ("Drawn on the map", "Tax parcel 156.14-1-23").
+PARCEL_NOTE = "parcel_note"
+# Zoning district code chosen by the user (overrides the tax layer's), or None.
+DISTRICT = "district"
+# Display mode (sidebar switch).
+MODE = "display_mode"
+STANDARD = "Standard"
+COUNTER = "Counter"
+PROJECTOR = "Projector"
+MODES = (STANDARD, COUNTER, PROJECTOR)
+# Map controls outside the map.
+LAYERS_SHOWN = "layers_shown"
+BASEMAP = "basemap"
+SLOPE_OVERLAY = "slope_overlay"
+PICK_BY_CLICK = "pick_by_click"
+# One-sentence error of the last failed upload (shown next to the uploader), or None.
+UPLOAD_ERROR = "upload_error"
+# Signatures of map/upload events already turned into a parcel, so a rerun does not apply them twice.
+SEEN_DRAWINGS = "seen_drawings"
+SEEN_CLICK = "seen_click"
+SEEN_UPLOAD = "seen_upload"
+# Shared with the project / cluster / timeline pages.
+PROJECT = "project"
+BOARD_ANSWERS = "board_answers"
+AS_OF = "as_of"
+
+_DEFAULTS = {
+    PARCEL: None,
+    PARCEL_NOTE: "",
+    DISTRICT: None,
+    MODE: STANDARD,
+    SLOPE_OVERLAY: True,
+    PICK_BY_CLICK: False,
+    UPLOAD_ERROR: None,
+    SEEN_DRAWINGS: None,
+    SEEN_CLICK: None,
+    SEEN_UPLOAD: None,
+    PROJECT: None,
+    BOARD_ANSWERS: None,
+    AS_OF: None,
+}
+
+
+def init_state() -> None:
+    """Set every key to its default if the session does not have it yet."""
+    for key, default in _DEFAULTS.items():
+        if key not in st.session_state:
+            st.session_state[key] = default
+
+
+def mode() -> str:
+    """The current display mode, one of :data:`MODES`."""
+    value = st.session_state.get(MODE, STANDARD)
+    return value if value in MODES else STANDARD
+
+
+def current_parcel():
+    """The parcel under study (``sloat_core.parcel_input.Parcel``) or None."""
+    return st.session_state.get(PARCEL)
+
+
+def set_parcel(parcel, note: str) -> None:
+    """Make ``parcel`` the parcel under study and say where it came from.
+
+    Parameters
+    ----------
+    parcel : sloat_core.parcel_input.Parcel
+        The new parcel.
+    note : str
+        Plain words naming its source, shown under the map.
+    """
+    st.session_state[PARCEL] = parcel
+    st.session_state[PARCEL_NOTE] = note
+    st.session_state[DISTRICT] = getattr(parcel, "district", None)

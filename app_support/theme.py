@@ -1,0 +1,158 @@
+"""The one colour dictionary and the constant stylesheets of the display modes.
+
+The map legend, the map layers and the deduction table all take their colours from
+:data:`COLOURS`, so a colour means the same thing everywhere. The stylesheets are constants:
+nothing from a user or a file is ever put into the injected HTML.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from app_support import state
+from sloat_core.terrain import SLOPE_CLASS_COLORS
+
+__all__ = ["COLOURS", "LAYER_LABELS", "colour_for", "MAP_HEIGHT_PX", "apply_mode"]
+
+# Layer roles (sloat_core.layers) and deduction constraints share one dictionary.
+COLOURS: dict[str, str] = {
+    "parcel": "#111111",
+    "floodplain": "#1f78b4",
+    "wetlands": "#33a02c",
+    "water_bodies": "#0b4f9c",
+    "watercourses": "#00a6d6",
+    "surface_water": "#0b4f9c",
+    "buffer": "#b2df8a",
+    "rock_outcrops": "#6a3d9a",
+    "aquifer_cea": "#a6cee3",
+    "recreational_river": "#1b9e77",
+    "rcda": "#7570b3",
+    "historic": "#8c510a",
+    "habitats": "#66a61e",
+    "viewsheds": "#e7298a",
+    "recreation": "#a6761d",
+    "zoning": "#777777",
+    "village_boundary": "#444444",
+    "parcels": "#999999",
+}
+
+LAYER_LABELS: dict[str, str] = {
+    "floodplain": "100-year floodplain (FEMA)",
+    "wetlands": "Wetlands",
+    "water_bodies": "Ponds and water bodies",
+    "watercourses": "Streams and watercourses",
+    "rock_outcrops": "Rock outcrops",
+    "aquifer_cea": "Ramapo River aquifer CEA",
+    "recreational_river": "Recreational river corridor",
+    "rcda": "Rockland County Drainage Agency streams",
+    "historic": "Historic sites",
+    "habitats": "Habitats",
+    "viewsheds": "Viewsheds",
+    "recreation": "Recreation areas",
+    "zoning": "Zoning districts",
+    "village_boundary": "Village boundary",
+    "parcels": "Tax parcels",
+}
+
+
+
+def _rgb_hex(rgba: tuple[int, int, int, int]) -> str:
+    return "#{:02x}{:02x}{:02x}".format(*rgba[:3])
+
+
+# Slope classes take the slope overlay's own colours (sloat_core.terrain), so the deduction rows
+# "slope_25_40" / "slope_over_40" match the picture on the map.
+for _code, _key in ((2, "slope_15_25"), (3, "slope_25_40"), (4, "slope_over_40")):
+    COLOURS[_key] = _rgb_hex(SLOPE_CLASS_COLORS[_code])
+COLOURS["steep_slope"] = COLOURS["slope_25_40"]
+COLOURS["very_steep_slope"] = COLOURS["slope_over_40"]
+
+_FALLBACK = "#888888"
+
+# Keywords that map a deduction's constraint id to a colour key, tried in order.
+_CONSTRAINT_KEYWORDS = (
+    ("very_steep", "very_steep_slope"),
+    ("over_40", "very_steep_slope"),
+    ("steep", "steep_slope"),
+    ("slope", "steep_slope"),
+    ("buffer", "buffer"),
+    ("rock", "rock_outcrops"),
+    ("flood", "floodplain"),
+    ("wetland", "wetlands"),
+    ("watercourse", "watercourses"),
+    ("stream", "watercourses"),
+    ("pond", "water_bodies"),
+    ("water", "surface_water"),
+)
+
+MAP_HEIGHT_PX = {state.STANDARD: 560, state.COUNTER: 520, state.PROJECTOR: 760}
+
+
+def colour_for(key: str) -> str:
+    """Colour of a layer role or deduction constraint id.
+
+    Parameters
+    ----------
+    key : str
+        A layer role ("wetlands") or a deduction's ``constraint`` ("steep_slope_25_40").
+
+    Returns
+    -------
+    str
+        A ``#rrggbb`` colour; grey for anything unknown.
+    """
+    if key in COLOURS:
+        return COLOURS[key]
+    lowered = key.lower()
+    for word, colour_key in _CONSTRAINT_KEYWORDS:
+        if word in lowered:
+            return COLOURS[colour_key]
+    return _FALLBACK
+
+
+_BASE_CSS = """
+<style>
+.sloat-swatch {display:inline-block;width:0.9em;height:0.9em;border:1px solid #333;
+  margin-right:0.35em;vertical-align:middle;}
+.sloat-notice {background:#fff4ce;border-left:6px solid #b58900;padding:0.4em 0.6em;
+  color:#3b3000;font-weight:600;}
+</style>
+"""
+
+_COUNTER_CSS = """
+<style>
+html, body, [data-testid="stAppViewContainer"] {font-size:19px;}
+[data-testid="stAppViewContainer"] p, [data-testid="stAppViewContainer"] li {font-size:19px;line-height:1.5;}
+[data-testid="stMetricValue"] {font-size:2.2rem;}
+</style>
+"""
+
+_PROJECTOR_CSS = """
+<style>
+html, body, [data-testid="stAppViewContainer"], [data-testid="stSidebar"] {font-size:24px;
+  color:#000000;background:#ffffff;}
+[data-testid="stAppViewContainer"] p, [data-testid="stAppViewContainer"] li,
+[data-testid="stAppViewContainer"] label, [data-testid="stAppViewContainer"] td,
+[data-testid="stAppViewContainer"] th, [data-testid="stSidebar"] p,
+[data-testid="stSidebar"] label, [data-testid="stSidebar"] li, [data-testid="stSidebar"] a {
+  font-size:24px !important;line-height:1.45;color:#000000 !important;}
+[data-testid="stAppViewContainer"] h1 {font-size:56px !important;}
+[data-testid="stAppViewContainer"] h2 {font-size:44px !important;}
+[data-testid="stAppViewContainer"] h3 {font-size:36px !important;}
+[data-testid="stMetricValue"] {font-size:3rem !important;color:#000000 !important;}
+[data-testid="stMetricLabel"] p {font-size:26px !important;}
+[data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] p {font-size:22px !important;
+  color:#111111 !important;}
+a {color:#0033cc !important;text-decoration:underline !important;}
+[data-testid="stToolbar"], [data-testid="stDecoration"], footer {display:none !important;}
+.sloat-clutter {display:none !important;}
+</style>
+"""
+
+_CSS = {state.STANDARD: _BASE_CSS, state.COUNTER: _BASE_CSS + _COUNTER_CSS,
+        state.PROJECTOR: _BASE_CSS + _PROJECTOR_CSS}
+
+
+def apply_mode(mode: str) -> None:
+    """Inject the constant stylesheet of ``mode`` (one of :data:`app_support.state.MODES`)."""
+    st.markdown(_CSS.get(mode, _BASE_CSS), unsafe_allow_html=True)
