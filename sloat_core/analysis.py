@@ -78,7 +78,7 @@ def _portion_geoms(geom, layerset, districts, given: bool):
     zoning = layerset.get("zoning")
     out = []
     hits = zoning.query(geom)
-    field_name = zoning.district_field if hasattr(zoning, "district_field") else "ZONE"
+    field_name = getattr(layerset, "zoning_district_field", None) or "ZONE"
     for code, _ in districts:
         sub = hits[hits[field_name].astype(str) == str(code)]
         part = polygonal(geom.intersection(sub.geometry.union_all())) if len(sub) else None

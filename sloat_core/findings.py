@@ -118,7 +118,7 @@ def _buffer(layerset, geom: BaseGeometry, width_ft: float):
     if not resources:
         return EMPTY
     resource = shapely.union_all(resources)
-    band = resource.buffer(width_ft, quad_segs=8).difference(resource)
+    band = resource.buffer(width_ft, quad_segs=16).difference(resource)
     return polygonal(band.intersection(geom))
 
 

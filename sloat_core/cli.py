@@ -1,0 +1,221 @@
+"""The command line: ``python -m sloat_core analyze | timeline | screen | report | law``.
+
+A stable contract that other tools rely on. Exit 0 on success; exit 2 with one plain sentence on stderr
+for input that cannot be used (never a traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import sys
+from pathlib import Path
+
+from .errors import SloatInputError
+
+__all__ = ["main"]
+
+
+def _date(text: str | None) -> dt.date | None:
+    if text is None:
+        return None
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise SloatInputError(f"'{text}' is not a date; write it as YYYY-MM-DD.") from None
+
+
+def _read_json(path: str, what: str):
+    p = Path(path)
+    if not p.is_file():
+        raise SloatInputError(f"The {what} file '{path}' does not exist.")
+    if p.stat().st_size > 20 * 1024 * 1024:
+        raise SloatInputError(f"The {what} file '{path}' is too large.")
+    try:
+        return json.loads(p.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise SloatInputError(f"The {what} file '{path}' is not valid JSON.") from None
+
+
+def _layers(path: str | None):
+    from .layers import load_manifest
+
+    if path is None:
+        path = os.environ.get("SLOAT_LAYERS") or str(Path(__file__).resolve().parent.parent / "data/sample/layers.yaml")
+    return load_manifest(path)
+
+
+def _parcel(spec: str, layerset):
+    from .parcel_input import parcel_by_sbl, read_parcel
+
+    p = Path(spec)
+    if p.is_file():
+        return read_parcel(p, p.name)
+    if spec.lower().startswith("sbl:"):
+        return parcel_by_sbl(layerset, spec[4:])
+    if any(ch.isdigit() for ch in spec) and "-" in spec and "/" not in spec and not p.suffix:
+        return parcel_by_sbl(layerset, spec)
+    raise SloatInputError(f"The parcel '{spec}' is neither a readable file nor a tax parcel SBL.")
+
+
+def _analysis_inputs(args):
+    layerset = _layers(args.layers)
+    parcel = _parcel(args.parcel, layerset)
+    project = _read_json(args.project, "project") if args.project else None
+    if project is not None and isinstance(project, dict) and "project" in project and len(project) <= 3:
+        project = project["project"]
+    return layerset, parcel, project
+
+
+def cmd_analyze(args) -> int:
+    from .analysis import analyze
+
+    layerset, parcel, project = _analysis_inputs(args)
+    result = analyze(parcel, layerset, district=args.district, project=project, as_of=_date(args.as_of))
+    if args.json:
+        json.dump(result, sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(_summary(result))
+    return 0
+
+
+def _fmt(x, unit=" sq ft"):
+    return "unknown" if x is None else f"{x:,.0f}{unit}"
+
+
+def _summary(r: dict) -> str:
+    yes = {True: "yes", False: "no", None: "unknown"}
+    lines = [
+        f"Gross area: {_fmt(r['gross_area_sqft'])} ({r['gross_area_acres']:.2f} acres)",
+        f"District: {r['district'] or 'unknown'}; minimum lot area: {_fmt(r['min_lot_area_sqft'])}",
+        "Deductions (§ 402-45):",
+    ]
+    for d in r["deductions"]:
+        lines.append(f"  {d['label']:<34} {_fmt(d['area_sqft']):>16}  counts {d['countable_fraction']:.0%}"
+                     f"  deducted {_fmt(d['deducted_sqft'])}  {d['citation']}")
+    lines.append(f"Net lot area: {_fmt(r['net_lot_area_sqft'])}; meets the minimum: {yes[r['meets_min_lot_area']]}")
+    lines.append("Cluster triggers (§ 402-48C):")
+    for t in r["cluster_triggers"]:
+        lines.append(f"  ({t['id'].split('(')[1]} {t['title']}: {yes[t['triggered']]}")
+    lines.append("Permits and reviews:")
+    for p in r["permits"]:
+        lines.append(f"  {p['title']}: {yes[p['required']]} ({p['citation']})")
+    for w in r["warnings"]:
+        lines.append(f"Warning: {w}")
+    lines.append(r["disclaimer"])
+    return "\n".join(lines) + "\n"
+
+
+def cmd_timeline(args) -> int:
+    from .timeline import timeline_events, to_ics
+
+    data = _read_json(args.items, "timeline")
+    if not isinstance(data, dict) or not isinstance(data.get("items"), list):
+        raise SloatInputError("The timeline file must be a JSON object with a list called 'items'.")
+    as_of = _date(args.as_of) or _date(data.get("as_of")) or dt.date.today()
+    events = timeline_events(data["items"], as_of)
+    if args.ics:
+        Path(args.ics).write_text(to_ics(events, calendar_name="Sloatsburg Article IX deadlines"),
+                                  encoding="utf-8", newline="")
+    payload = {"as_of": as_of.isoformat(), "events": [e.to_dict() for e in events]}
+    if args.json or not args.ics:
+        json.dump(payload, sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    return 0
+
+
+def cmd_screen(args) -> int:
+    from .screening import screen_to_csv
+
+    layerset = _layers(args.layers)
+    n = screen_to_csv(layerset, args.out)
+    print(f"Screened {n} parcels into {args.out}.", file=sys.stderr)
+    return 0
+
+
+def cmd_report(args) -> int:
+    from .analysis import analyze_parcel
+    from .report import write_report
+
+    layerset, parcel, project = _analysis_inputs(args)
+    analysis = analyze_parcel(parcel, layerset, district=args.district, project=project, as_of=_date(args.as_of))
+    write_report(analysis, layerset, args.out)
+    print(f"Wrote {args.out}.", file=sys.stderr)
+    return 0
+
+
+def cmd_law(args) -> int:
+    from .law import clause, sections
+
+    if args.citation:
+        print(clause(args.citation))
+    else:
+        for s in sections():
+            print(f"§ {s.number} {s.title}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="python -m sloat_core",
+                                 description="Article IX (Sloatsburg Code ch. 402) screening from the command line.")
+    sub = ap.add_subparsers(dest="command", required=True)
+
+    def parcel_args(p):
+        p.add_argument("parcel", help="parcel file (GeoJSON, KML, zipped shapefile, GeoPackage, DXF) or an SBL")
+        p.add_argument("--layers", help="layer manifest (default: the illustrative sample)")
+        p.add_argument("--district", help="zoning district code (default: from the zoning layer)")
+        p.add_argument("--project", help="project description JSON")
+        p.add_argument("--as-of", dest="as_of", help="date of the analysis, YYYY-MM-DD")
+
+    a = sub.add_parser("analyze", help="analyse one parcel")
+    parcel_args(a)
+    a.add_argument("--json", action="store_true", help="print one JSON object")
+    a.set_defaults(func=cmd_analyze)
+
+    t = sub.add_parser("timeline", help="deadlines and expirations from permit dates")
+    t.add_argument("items", help="ITEMS.json")
+    t.add_argument("--as-of", dest="as_of")
+    t.add_argument("--json", action="store_true")
+    t.add_argument("--ics", help="also write the deadlines as an iCalendar file")
+    t.set_defaults(func=cmd_timeline)
+
+    s = sub.add_parser("screen", help="screen every tax parcel of a layer set into a CSV file")
+    s.add_argument("--layers")
+    s.add_argument("--out", required=True)
+    s.set_defaults(func=cmd_screen)
+
+    r = sub.add_parser("report", help="write the pre-application summary PDF")
+    parcel_args(r)
+    r.add_argument("--out", required=True)
+    r.set_defaults(func=cmd_report)
+
+    law = sub.add_parser("law", help="list the sections, or print the text of a citation")
+    law.add_argument("citation", nargs="?")
+    law.set_defaults(func=cmd_law)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0) if exc.code in (0, None) else 2
+    try:
+        return args.func(args)
+    except SloatInputError as exc:
+        print(str(exc).strip().splitlines()[0] if str(exc).strip() else "The input cannot be used.", file=sys.stderr)
+        return 2
+    except (FileNotFoundError, IsADirectoryError, PermissionError) as exc:
+        print(f"The file '{exc.filename}' cannot be read.", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # last resort: one line, no traceback, unless debugging
+        if os.environ.get("SLOAT_DEBUG"):
+            raise
+        print(f"Internal error ({type(exc).__name__}); set SLOAT_DEBUG=1 for details.", file=sys.stderr)
+        return 1

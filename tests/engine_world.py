@@ -1,0 +1,91 @@
+"""Hand-built worlds for the rules tests: layers of known geometry written as real files.
+
+Everything is built in EPSG:2260 (US ft) around a local origin near Sloatsburg, written as GeoPackages and
+a GeoTIFF, described by a real layers.yaml and read back through `sloat_core.layers.load_manifest` — the
+same path official data take. Areas are exact: a 100 ft x 100 ft square is 10,000 sq ft.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import geopandas as gpd
+import numpy as np
+import pandas as pd
+import rasterio
+import yaml
+from rasterio.transform import from_origin
+from shapely.geometry import box
+
+from sloat_core.layers import load_manifest
+from sloat_core.units import WORK_CRS
+
+#: A local origin in EPSG:2260 inside the Village of Sloatsburg.
+X0, Y0 = 578_000.0, 848_000.0
+
+
+def sq(x, y, w, h=None):
+    """A rectangle with its lower-left corner (x, y) feet from the origin."""
+    return box(X0 + x, Y0 + y, X0 + x + w, Y0 + y + (w if h is None else h))
+
+
+def write_dem(path: Path, slope_pct, *, cell_ft: float = 5.0, x=-200.0, y=-200.0, size_ft=1400.0):
+    """A GeoTIFF DEM of planes. `slope_pct` is a number (one plane rising east) or a function
+    (col_x_ft_array, row_y_ft_array) -> elevation array."""
+    n = int(size_ft / cell_ft)
+    xs = x + (np.arange(n) + 0.5) * cell_ft
+    ys = y + size_ft - (np.arange(n) + 0.5) * cell_ft
+    gx, gy = np.meshgrid(xs, ys)
+    if callable(slope_pct):
+        z = slope_pct(gx, gy)
+    else:
+        z = 500.0 + gx * float(slope_pct) / 100.0
+    transform = from_origin(X0 + x, Y0 + y + size_ft, cell_ft, cell_ft)
+    with rasterio.open(path, "w", driver="GTiff", width=n, height=n, count=1, dtype="float64",
+                       crs=WORK_CRS, transform=transform, nodata=-9999.0) as dst:
+        dst.write(z.astype("float64"), 1)
+    return path
+
+
+def make_world(tmp_path: Path, layers: dict, *, dem=None, omit=(), name="test world"):
+    """Write `layers` ({role: [geometry or (geometry, props)]}) and an optional DEM; load the manifest.
+
+    Roles in `omit` are left out of the manifest (to test "unknown"). Every role of the resource and
+    overlay lists not given is written empty, so that it is known to be absent.
+    """
+    roles = ["water_bodies", "watercourses", "wetlands", "floodplain", "rock_outcrops", "aquifer_cea",
+             "recreational_river", "rcda", "historic", "habitats", "viewsheds", "recreation"]
+    manifest = {"name": name, "version": "test", "illustrative": True, "notice": "test data", "layers": {}}
+    for role in roles + [r for r in layers if r not in roles]:
+        if role in omit:
+            continue
+        feats = layers.get(role, [])
+        geoms, props = [], []
+        for item in feats:
+            g, p = (item if isinstance(item, tuple) else (item, {}))
+            geoms.append(g)
+            props.append(p)
+        if role == "floodplain":
+            props = [{"FLD_ZONE": "AE", "SFHA_TF": "T", **p} for p in props]
+        cols = sorted({k for p in props for k in p}) or ["NAME"]
+        data = {c: [p.get(c) for p in props] for c in cols}
+        gdf = gpd.GeoDataFrame(data, geometry=geoms, crs=WORK_CRS)
+        if not geoms:
+            empty_cols = ["FLD_ZONE", "SFHA_TF"] if role == "floodplain" else ["NAME"]
+            gdf = gpd.GeoDataFrame({c: pd.Series([], dtype="str") for c in empty_cols},
+                                   geometry=gpd.GeoSeries([], crs=WORK_CRS), crs=WORK_CRS)
+        fname = f"{role}.gpkg"
+        gdf.to_file(tmp_path / fname, layer=role, driver="GPKG")
+        entry = {"path": fname, "layer": role}
+        if role == "floodplain":
+            entry["schema"] = "fema_nfhl"
+        if role == "zoning":
+            entry["district_field"] = "ZONE"
+        if role == "parcels":
+            entry.update(id_field="SBL", district_field="ZONE", address_field="ADDRESS")
+        manifest["layers"][role] = entry
+    if dem is not None:
+        write_dem(tmp_path / "dem.tif", dem)
+        manifest["dem"] = {"path": "dem.tif"}
+    (tmp_path / "layers.yaml").write_text(yaml.safe_dump(manifest, sort_keys=False))
+    return load_manifest(tmp_path / "layers.yaml")
