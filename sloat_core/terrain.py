@@ -1,0 +1,560 @@
+"""Slopes from the elevation model (DEM), measured over a parcel.
+
+Article IX sorts land by slope: § 402-45A(2) deducts land "in excess of 25%" and "in excess of 40%"
+from the lot area it counts, § 402-48 looks at slopes "over 15%", and the steep slope permit
+(§ 402-55) covers slopes of "25% or greater". This module turns a DEM into those numbers.
+
+Method
+------
+* Slope is computed by Horn's method in percent, exactly as ``gdaldem slope -p`` does it (scale 1,
+  absolute cell sizes, no value at the raster edge or next to a nodata cell: gdaldem's default
+  without ``-compute_edges``). See :func:`horn_slope_percent`.
+* Only the window of the DEM around the parcel is read, padded by one cell so the 3 x 3 kernel has
+  neighbours for every cell the parcel touches.
+* Each DEM cell is a square of uniform slope. The parcel is intersected exactly with the cells, so
+  a cell the parcel half covers counts for half its area. The part of the parcel not covered by a
+  cell with a valid slope (outside the DEM, a nodata cell, or a DEM edge cell) is "unknown".
+* Class edges (thresholds from the parameters file): ``"0-15"`` is s <= 15; ``"15-25"`` is
+  15 < s <= 25; ``"25-40"`` is 25 < s <= 40; ``"over_40"`` is s > 40.
+
+Coordinate systems
+------------------
+The DEM must be in EPSG:2260 (NAD83 / New York East, US survey feet), the working CRS of the whole
+project, with elevations in US survey feet (a compound CRS whose horizontal part is EPSG:2260 is
+accepted). A DEM in any other CRS is refused with a :class:`~sloat_core.errors.SloatInputError`
+rather than resampled here: resampling changes slopes, so a DEM in another CRS should be warped
+once, deliberately (``gdalwarp -t_srs EPSG:2260``), and the result checked. Geometries passed in
+and returned are in EPSG:2260.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import rasterio
+import rasterio.features
+import shapely
+from affine import Affine
+from pyproj import CRS
+from rasterio.windows import Window
+from shapely.geometry import shape as _shape
+from shapely.geometry.base import BaseGeometry
+
+from sloat_core.errors import SloatInputError
+from sloat_core.params import param
+from sloat_core.units import WORK_CRS
+
+__all__ = [
+    "SLOPE_CLASS_COLORS",
+    "SlopeGrid",
+    "SlopeOverlay",
+    "horn_slope_percent",
+    "slope_class_labels",
+    "slope_class_raster",
+    "slope_classes",
+    "slope_grid",
+]
+
+#: Overlay colours (RGBA) by class code: 0 unknown (transparent), then the four classes.
+SLOPE_CLASS_COLORS: dict[int, tuple[int, int, int, int]] = {
+    0: (0, 0, 0, 0),
+    1: (0, 0, 0, 0),
+    2: (255, 214, 0, 150),
+    3: (255, 120, 0, 170),
+    4: (200, 0, 0, 190),
+}
+
+# Cells per side above which the overlay is computed from a decimated read (approximate).
+_OVERLAY_FULL_RES_MAX_CELLS = 16_000_000
+
+
+def _thresholds_pct() -> tuple[float, float, float]:
+    """The three class edges (15, 25, 40 today), read from the parameters file."""
+    return (
+        float(param("cluster_slope_threshold_pct").value),
+        float(param("steep_slope_deduction_threshold_pct").value),
+        float(param("very_steep_slope_threshold_pct").value),
+    )
+
+
+def slope_class_labels() -> tuple[str, str, str, str, str]:
+    """Names of the slope classes, built from the thresholds in the parameters file.
+
+    Returns
+    -------
+    tuple of str
+        ``("0-15", "15-25", "25-40", "over_40", "unknown")`` with today's parameters; the order is
+        class codes 1, 2, 3, 4 then unknown (code 0).
+    """
+    low, mid, high = (f"{t:g}" for t in _thresholds_pct())
+    return (f"0-{low}", f"{low}-{mid}", f"{mid}-{high}", f"over_{high}", "unknown")
+
+
+def horn_slope_percent(
+    z: np.ndarray, xres: float, yres: float, nodata: float | None = None, *, float32_sums: bool = True
+) -> np.ndarray:
+    """Percent slope by Horn's method, cell for cell as ``gdaldem slope -p`` computes it.
+
+    For the 3 x 3 window ``a b c / d e f / g h i`` around a cell::
+
+        dz/dx = ((c + 2f + i) - (a + 2d + g)) / (8 * |xres|)
+        dz/dy = ((g + 2h + i) - (a + 2b + c)) / (8 * |yres|)
+        slope = 100 * sqrt(dz/dx**2 + dz/dy**2)
+
+    Parameters
+    ----------
+    z : ndarray, 2-D
+        Elevations, in the same unit as the cell sizes.
+    xres, yres : float
+        Cell width and height (signs are ignored, as gdaldem does).
+    nodata : float, optional
+        The DEM's nodata value. NaN elevations are always treated as nodata.
+    float32_sums : bool, default True
+        Sum the window in single precision, in gdaldem's order (``a + d + d + g`` ...), as
+        gdaldem does for non-integer DEMs; results then agree with gdaldem to the precision of
+        its Float32 output. ``False`` sums in double precision (differences of about 0.003
+        percentage points on 5-ft cells at Sloatsburg's elevations).
+
+    Returns
+    -------
+    ndarray of float64, same shape as ``z``
+        Percent slope; NaN on the outer ring of cells and wherever any of the 9 cells of the
+        window is nodata (gdaldem's default without ``-compute_edges``).
+
+    Examples
+    --------
+    >>> z = np.tile(np.arange(5.0), (5, 1))   # rises 1 ft per 4-ft cell toward the east
+    >>> float(horn_slope_percent(z, 4.0, -4.0)[2, 2])
+    25.0
+    """
+    z = np.asarray(z, dtype=np.float64)
+    if z.ndim != 2:
+        raise ValueError("horn_slope_percent expects a 2-D array of elevations.")
+    xres = abs(float(xres))
+    yres = abs(float(yres))
+    if not (xres > 0 and yres > 0 and math.isfinite(xres) and math.isfinite(yres)):
+        raise SloatInputError("The elevation model's cell size must be a positive number of feet.")
+    out = np.full(z.shape, np.nan)
+    rows, cols = z.shape
+    if rows < 3 or cols < 3:
+        return out
+    bad = ~np.isfinite(z)
+    if nodata is not None and not (isinstance(nodata, float) and math.isnan(nodata)):
+        bad |= z == nodata
+    zf = np.where(bad, 0.0, z).astype(np.float32 if float32_sums else np.float64)
+    # Window cells w0..w8, row-major from the top-left, as gdaldem names them.
+    w0, w1, w2 = zf[:-2, :-2], zf[:-2, 1:-1], zf[:-2, 2:]
+    w3, w5 = zf[1:-1, :-2], zf[1:-1, 2:]
+    w6, w7, w8 = zf[2:, :-2], zf[2:, 1:-1], zf[2:, 2:]
+    sx = ((((w0 + w3) + w3) + w6) - (((w2 + w5) + w5) + w8)).astype(np.float64)
+    sy = ((((w6 + w7) + w7) + w8) - (((w0 + w1) + w1) + w2)).astype(np.float64)
+    # Multiplying by 100 before dividing keeps exact slopes (25, 40, 15 ...) exact in binary.
+    dx_pct = (100.0 * sx) / (8.0 * xres)
+    dy_pct = (100.0 * sy) / (8.0 * yres)
+    inner = np.hypot(dx_pct, dy_pct)
+    # A cell is computable only if none of its 9 window cells is bad.
+    badi = bad.astype(np.int8)
+    window_bad = np.zeros((rows - 2, cols - 2), dtype=np.int8)
+    for dr in range(3):
+        for dc in range(3):
+            window_bad |= badi[dr : dr + rows - 2, dc : dc + cols - 2]
+    inner[window_bad.astype(bool)] = np.nan
+    out[1:-1, 1:-1] = inner
+    return out
+
+
+def slope_classes(slope_pct: np.ndarray) -> np.ndarray:
+    """Class codes for percent slopes: 0 unknown (NaN), 1 ``0-15``, 2 ``15-25``, 3 ``25-40``, 4 ``over_40``.
+
+    Edges: s <= 15 is 1; 15 < s <= 25 is 2; 25 < s <= 40 is 3; s > 40 is 4 (thresholds from the
+    parameters file).
+    """
+    low, mid, high = _thresholds_pct()
+    s = np.asarray(slope_pct, dtype=np.float64)
+    codes = np.zeros(s.shape, dtype=np.uint8)
+    valid = np.isfinite(s)
+    codes[valid & (s <= low)] = 1
+    codes[valid & (s > low) & (s <= mid)] = 2
+    codes[valid & (s > mid) & (s <= high)] = 3
+    codes[valid & (s > high)] = 4
+    return codes
+
+
+def _check_geom(geom: Any, what: str = "parcel") -> BaseGeometry:
+    if not isinstance(geom, BaseGeometry) or geom.is_empty:
+        raise SloatInputError(f"The {what} outline is empty or not a shape.")
+    if geom.geom_type not in ("Polygon", "MultiPolygon"):
+        if geom.geom_type == "GeometryCollection":
+            geom = shapely.union_all([g for g in geom.geoms if g.geom_type in ("Polygon", "MultiPolygon")])
+        if geom.is_empty or geom.geom_type not in ("Polygon", "MultiPolygon"):
+            raise SloatInputError(f"The {what} outline must be an area (a polygon), not a line or a point.")
+    if not geom.is_valid:
+        geom = shapely.make_valid(geom)
+    return geom
+
+
+def _check_dem_crs(src: rasterio.io.DatasetReader, dem_path: Path) -> None:
+    if src.crs is None:
+        raise SloatInputError(
+            f"The elevation model {dem_path.name} has no coordinate system; it must be in EPSG:2260 "
+            "(NAD83 / New York East, US survey feet)."
+        )
+    crs = CRS.from_wkt(src.crs.to_wkt())
+    if crs.is_compound and crs.sub_crs_list:
+        crs = crs.sub_crs_list[0]
+    if not crs.equals(CRS.from_user_input(WORK_CRS), ignore_axis_order=True) and crs.to_epsg() != 2260:
+        raise SloatInputError(
+            f"The elevation model must be in EPSG:2260 (NAD83 / New York East, US survey feet), but "
+            f"{dem_path.name} is in {crs.name}; warp it once with gdalwarp -t_srs EPSG:2260."
+        )
+    t = src.transform
+    if t.b != 0 or t.d != 0 or t.a <= 0 or t.e >= 0:
+        raise SloatInputError(
+            f"The elevation model {dem_path.name} must be a north-up grid without rotation."
+        )
+
+
+def _open_dem(dem_path: str | Path) -> tuple[Path, rasterio.io.DatasetReader]:
+    dem_path = Path(dem_path)
+    if not dem_path.exists():
+        raise SloatInputError(f"The elevation model file {dem_path.name} was not found.")
+    try:
+        src = rasterio.open(dem_path)
+    except rasterio.errors.RasterioIOError as exc:
+        raise SloatInputError(f"The elevation model {dem_path.name} could not be read as a raster.") from exc
+    try:
+        _check_dem_crs(src, dem_path)
+    except Exception:
+        src.close()
+        raise
+    return dem_path, src
+
+
+def _window_for_bounds(transform: Affine, width: int, height: int, bounds, pad_cells: int) -> Window | None:
+    """Whole-cell window covering ``bounds`` plus ``pad_cells``, clipped to the raster; None if empty."""
+    minx, miny, maxx, maxy = bounds
+    col0 = math.floor((minx - transform.c) / transform.a) - pad_cells
+    col1 = math.ceil((maxx - transform.c) / transform.a) + pad_cells
+    row0 = math.floor((maxy - transform.f) / transform.e) - pad_cells
+    row1 = math.ceil((miny - transform.f) / transform.e) + pad_cells
+    col0, col1 = max(col0, 0), min(col1, width)
+    row0, row1 = max(row0, 0), min(row1, height)
+    if col1 <= col0 or row1 <= row0:
+        return None
+    return Window(col0, row0, col1 - col0, row1 - row0)
+
+
+@dataclass(frozen=True, eq=False)
+class SlopeGrid:
+    """Percent slopes for the DEM window around one parcel.
+
+    Attributes
+    ----------
+    geom : shapely Polygon or MultiPolygon
+        The parcel (EPSG:2260) the grid was read for.
+    slope_pct : ndarray of float64
+        Percent slope per cell of the window (NaN where unknown). Shape (0, 0) when the parcel lies
+        wholly outside the DEM.
+    transform : affine.Affine
+        Geotransform of the window (EPSG:2260, feet).
+    dem_path : pathlib.Path
+        The DEM file.
+    """
+
+    geom: BaseGeometry
+    slope_pct: np.ndarray
+    transform: Affine
+    dem_path: Path
+    _cache: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def cell_area_sqft(self) -> float:
+        """Area of one DEM cell in square feet."""
+        return abs(self.transform.a * self.transform.e)
+
+    @property
+    def classes(self) -> np.ndarray:
+        """Class codes per cell (see :func:`slope_classes`)."""
+        if "classes" not in self._cache:
+            self._cache["classes"] = slope_classes(self.slope_pct)
+        return self._cache["classes"]
+
+    # -- cell bookkeeping -------------------------------------------------------------------
+    def _cover(self, geom: BaseGeometry) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Split the window's cells for ``geom``: (inside mask, boundary rows, boundary cols, boundary areas).
+
+        ``inside`` marks cells wholly inside ``geom``. Cells the outline passes through (with a
+        one-cell safety margin) are intersected exactly; their covered areas are returned.
+        """
+        key = ("cover", geom.wkb)
+        if key in self._cache:
+            return self._cache[key]
+        shape_ = self.slope_pct.shape
+        if shape_[0] == 0 or shape_[1] == 0:
+            empty = np.zeros(0, dtype=np.intp)
+            res = (np.zeros(shape_, dtype=bool), empty, empty, np.zeros(0))
+            self._cache[key] = res
+            return res
+        boundary = rasterio.features.rasterize(
+            [(geom.boundary, 1)], out_shape=shape_, transform=self.transform, all_touched=True, dtype=np.uint8
+        ).astype(bool)
+        # One-cell safety margin so no cell the outline crosses is mistaken for an inside cell.
+        grown = boundary.copy()
+        grown[1:, :] |= boundary[:-1, :]
+        grown[:-1, :] |= boundary[1:, :]
+        g2 = grown.copy()
+        g2[:, 1:] |= grown[:, :-1]
+        g2[:, :-1] |= grown[:, 1:]
+        boundary = g2
+        centre_in = rasterio.features.rasterize(
+            [(geom, 1)], out_shape=shape_, transform=self.transform, all_touched=False, dtype=np.uint8
+        ).astype(bool)
+        inside = centre_in & ~boundary
+        rows, cols = np.nonzero(boundary)
+        t = self.transform
+        x0 = t.c + cols * t.a
+        x1 = x0 + t.a
+        y0 = t.f + rows * t.e
+        y1 = y0 + t.e
+        boxes = shapely.box(np.minimum(x0, x1), np.minimum(y0, y1), np.maximum(x0, x1), np.maximum(y0, y1))
+        shapely.prepare(geom)
+        hit = shapely.intersects(geom, boxes)
+        areas = np.zeros(len(boxes))
+        if hit.any():
+            areas[hit] = shapely.area(shapely.intersection(boxes[hit], geom))
+        res = (inside, rows, cols, areas)
+        self._cache[key] = res
+        return res
+
+    def class_areas_sqft(self, geom: BaseGeometry | None = None) -> dict[str, float]:
+        """Area of ``geom`` (default: the parcel) in each slope class, in square feet.
+
+        Parameters
+        ----------
+        geom : shapely Polygon or MultiPolygon, optional
+            An area in EPSG:2260, normally the parcel or a part of it. Parts of it outside the window
+            read for the parcel count as unknown.
+
+        Returns
+        -------
+        dict
+            ``{"0-15", "15-25", "25-40", "over_40", "unknown"}`` -> square feet; the five values sum
+            to the area of ``geom``. Unknown is the part not covered by a cell with a valid slope.
+        """
+        geom = self.geom if geom is None else _check_geom(geom, "area")
+        labels = slope_class_labels()
+        inside, rows, cols, areas = self._cover(geom)
+        totals = np.zeros(5)
+        if inside.size:
+            codes = self.classes
+            counts = np.bincount(codes[inside], minlength=5).astype(np.float64)
+            totals += counts * self.cell_area_sqft
+            if len(rows):
+                totals += np.bincount(codes[rows, cols], weights=areas, minlength=5)
+        total_area = geom.area
+        known = float(totals[1:].sum())
+        result = {labels[k - 1]: float(totals[k]) for k in range(1, 5)}
+        result[labels[4]] = max(total_area - known, 0.0)
+        return result
+
+    # -- geometries -------------------------------------------------------------------------
+    def _mask_region(self, mask: np.ndarray) -> BaseGeometry:
+        """The part of the parcel covered by cells where ``mask`` is true."""
+        if not mask.any():
+            return shapely.Polygon()
+        inside, rows, cols, _areas = self._cover(self.geom)
+        touched = inside.copy()
+        touched[rows, cols] = True
+        mask = mask & touched
+        if not mask.any():
+            return shapely.Polygon()
+        pieces = [
+            _shape(g)
+            for g, _v in rasterio.features.shapes(
+                mask.astype(np.uint8), mask=mask, transform=self.transform, connectivity=4
+            )
+        ]
+        cells = shapely.coverage_union_all(np.array(pieces, dtype=object))
+        out = shapely.intersection(cells, self.geom)
+        return _polygonal(out)
+
+    def region(
+        self,
+        *,
+        gt: float | None = None,
+        ge: float | None = None,
+        le: float | None = None,
+        lt: float | None = None,
+        lo_exclusive: float | None = None,
+        lo_inclusive: float | None = None,
+        hi_inclusive: float | None = None,
+    ) -> BaseGeometry:
+        """The part of the parcel where the slope satisfies the given bounds (EPSG:2260).
+
+        Parameters
+        ----------
+        gt, ge, le, lt : float, optional
+            Slope > gt, >= ge, <= le, < lt (percent). ``region(gt=25, le=40)`` is the 25-40 class,
+            ``region(gt=40)`` land "in excess of 40%", ``region(ge=25)`` the steep slope permit's
+            "25% or greater". Cells of unknown slope are never included.
+        lo_exclusive, lo_inclusive, hi_inclusive : float, optional
+            Aliases of ``gt``, ``ge`` and ``le`` (the names in the module map).
+
+        Returns
+        -------
+        shapely Polygon or MultiPolygon (possibly empty)
+        """
+        gt = gt if gt is not None else lo_exclusive
+        ge = ge if ge is not None else lo_inclusive
+        le = le if le is not None else hi_inclusive
+        key = ("region", gt, ge, le, lt)
+        if key not in self._cache:
+            s = self.slope_pct
+            mask = np.isfinite(s)
+            if gt is not None:
+                mask &= s > gt
+            if ge is not None:
+                mask &= s >= ge
+            if le is not None:
+                mask &= s <= le
+            if lt is not None:
+                mask &= s < lt
+            self._cache[key] = self._mask_region(mask)
+        return self._cache[key]
+
+    def unknown_region(self) -> BaseGeometry:
+        """The part of the parcel without a valid slope (outside the DEM, nodata, or DEM edge)."""
+        if "unknown" not in self._cache:
+            known = self._mask_region(np.isfinite(self.slope_pct))
+            self._cache["unknown"] = _polygonal(shapely.difference(self.geom, known))
+        return self._cache["unknown"]
+
+
+def _polygonal(geom: BaseGeometry) -> BaseGeometry:
+    """Keep only the areal part of an overlay result (drop slivers of lines and points)."""
+    if geom.is_empty:
+        return shapely.Polygon()
+    if geom.geom_type in ("Polygon", "MultiPolygon"):
+        return geom
+    parts = [g for g in shapely.get_parts(geom) if g.geom_type in ("Polygon", "MultiPolygon")]
+    if not parts:
+        return shapely.Polygon()
+    return shapely.union_all(parts)
+
+
+def slope_grid(dem_path: str | Path, geom: BaseGeometry, pad_cells: int = 1) -> SlopeGrid:
+    """Read the DEM window around a parcel and compute its slopes.
+
+    Parameters
+    ----------
+    dem_path : str or Path
+        A single-band DEM in EPSG:2260 with elevations in US survey feet.
+    geom : shapely Polygon or MultiPolygon
+        The parcel, in EPSG:2260.
+    pad_cells : int, default 1
+        Extra cells read around the parcel's bounds so the Horn kernel has neighbours (at least 1).
+
+    Returns
+    -------
+    SlopeGrid
+
+    Raises
+    ------
+    SloatInputError
+        The DEM is missing, unreadable, without a coordinate system, or not in EPSG:2260; the
+        parcel is empty or not an area.
+    """
+    if int(pad_cells) < 1:
+        raise ValueError("pad_cells must be at least 1 so the slope kernel has neighbours.")
+    geom = _check_geom(geom)
+    dem_path, src = _open_dem(dem_path)
+    with src:
+        win = _window_for_bounds(src.transform, src.width, src.height, geom.bounds, int(pad_cells))
+        if win is None:
+            return SlopeGrid(geom, np.zeros((0, 0)), src.transform, dem_path)
+        z = src.read(1, window=win, out_dtype=np.float64)
+        wt = src.window_transform(win)
+        slope = horn_slope_percent(z, wt.a, wt.e, nodata=src.nodata)
+    return SlopeGrid(geom, slope, wt, dem_path)
+
+
+@dataclass(frozen=True)
+class SlopeOverlay:
+    """A small picture of the slope classes for a map.
+
+    Attributes
+    ----------
+    rgba : ndarray of uint8, shape (rows, cols, 4)
+        Colours from :data:`SLOPE_CLASS_COLORS` (flat and unknown land transparent).
+    classes : ndarray of uint8, shape (rows, cols)
+        Class codes (see :func:`slope_classes`).
+    bounds : tuple of float
+        (minx, miny, maxx, maxy) of the picture in EPSG:2260.
+    cell_size_ft : float
+        Ground size of one picture cell.
+    labels : tuple of str
+        Class names for codes 1-4 then unknown.
+    """
+
+    rgba: np.ndarray
+    classes: np.ndarray
+    bounds: tuple[float, float, float, float]
+    cell_size_ft: float
+    labels: tuple[str, ...]
+
+
+def slope_class_raster(
+    dem_path: str | Path, bounds: tuple[float, float, float, float], *, max_size: int = 1000
+) -> SlopeOverlay | None:
+    """Slope classes over a rectangle, downsampled for a map overlay.
+
+    Slopes are computed at the DEM's full resolution and then thinned by taking every n-th cell
+    (nearest neighbour), so that neither side exceeds ``max_size`` cells. Very large areas (over
+    16 million cells) are read decimated first, which smooths slopes: the picture is for looking,
+    the numbers come from :func:`slope_grid`.
+
+    Parameters
+    ----------
+    dem_path : str or Path
+        DEM in EPSG:2260.
+    bounds : tuple
+        (minx, miny, maxx, maxy) in EPSG:2260.
+    max_size : int, default 1000
+        Largest number of picture cells on either side.
+
+    Returns
+    -------
+    SlopeOverlay or None
+        None when the rectangle misses the DEM.
+    """
+    dem_path, src = _open_dem(dem_path)
+    with src:
+        win = _window_for_bounds(src.transform, src.width, src.height, bounds, 1)
+        if win is None:
+            return None
+        h, w = int(win.height), int(win.width)
+        wt = src.window_transform(win)
+        if h * w > _OVERLAY_FULL_RES_MAX_CELLS:
+            factor = math.ceil(math.sqrt(h * w / _OVERLAY_FULL_RES_MAX_CELLS))
+            out_shape = (max(h // factor, 3), max(w // factor, 3))
+            z = src.read(1, window=win, out_shape=out_shape, out_dtype=np.float64,
+                         resampling=rasterio.enums.Resampling.average)
+            wt = wt * Affine.scale(w / out_shape[1], h / out_shape[0])
+        else:
+            z = src.read(1, window=win, out_dtype=np.float64)
+        slope = horn_slope_percent(z, wt.a, wt.e, nodata=src.nodata)
+    codes = slope_classes(slope)
+    step = max(1, math.ceil(max(codes.shape) / max_size))
+    codes = codes[::step, ::step]
+    palette = np.array([SLOPE_CLASS_COLORS[k] for k in range(5)], dtype=np.uint8)
+    rgba = palette[codes]
+    cell_w, cell_h = wt.a * step, -wt.e * step
+    minx = wt.c
+    maxy = wt.f
+    maxx = minx + codes.shape[1] * cell_w
+    miny = maxy - codes.shape[0] * cell_h
+    return SlopeOverlay(rgba, codes, (minx, miny, maxx, maxy), float(cell_w), slope_class_labels())
