@@ -214,3 +214,12 @@ def test_quote_in_clause_and_find_quote():
 def test_law_text_sha256_matches_file():
     assert law.LAW_TEXT_SHA256 == hashlib.sha256(law.LAW_PATH.read_bytes()).hexdigest()
     assert len(law.LAW_TEXT_SHA256) == 64
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    from sloat_core import law as module
+
+    result = doctest.testmod(module)
+    assert result.attempted > 0 and result.failed == 0

@@ -264,3 +264,21 @@ def test_file_without_version_or_parameters_fails(tmp_path):
         params.load_params(path)
     with pytest.raises(SloatInputError):
         params.load_params(tmp_path / "missing.yaml")
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    from sloat_core import params as module
+
+    result = doctest.testmod(module)
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_badly_named_entry_fails(tmp_path):
+    def rename(doc):
+        doc["parameters"]["Wetland Hearing Days"] = doc["parameters"].pop("wetland_hearing_days")
+
+    path = _write_copy(tmp_path, rename)
+    with pytest.raises(SloatInputError, match="Wetland Hearing Days"):
+        params.load_params(path)

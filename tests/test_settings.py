@@ -179,3 +179,12 @@ def test_load_from_other_path_and_bad_files(tmp_path):
     p.write_text("", encoding="utf-8")
     with pytest.raises(SloatInputError):
         st.load_settings(p)
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    from sloat_core import settings as module
+
+    result = doctest.testmod(module)
+    assert result.attempted > 0 and result.failed == 0
