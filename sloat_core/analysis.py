@@ -9,6 +9,8 @@ import datetime as dt
 import math
 from dataclasses import dataclass, field
 
+import numpy as np
+import shapely
 from shapely.geometry.base import BaseGeometry
 
 from . import __version__
@@ -54,10 +56,17 @@ def _parcel_geometry(parcel) -> tuple[BaseGeometry, list[str], dict]:
         raise SloatInputError("There is no parcel to analyse.")
     if geom.geom_type not in ("Polygon", "MultiPolygon"):
         raise SloatInputError("The parcel must be a polygon, not a point or a line.")
-    if not math.isfinite(geom.area) or geom.area <= 0:
+    coords = shapely.get_coordinates(geom)
+    if not np.isfinite(coords).all():
+        raise SloatInputError("The parcel has coordinates that are not numbers.")
+    warnings = list(getattr(parcel, "warnings", ()) or ())
+    if not geom.is_valid:
+        geom = polygonal(shapely.make_valid(geom))
+        warnings.append("The parcel outline crossed itself; it was repaired before the analysis.")
+    if geom.is_empty or not math.isfinite(geom.area) or geom.area <= 0:
         raise SloatInputError("The parcel has no area.")
     meta = {k: getattr(parcel, k, None) for k in ("sbl", "address", "district", "source")}
-    return geom, list(getattr(parcel, "warnings", ()) or ()), meta
+    return geom, warnings, meta
 
 
 def _districts(geom, layerset, district: str | None, meta: dict) -> list[tuple[str | None, float]]:

@@ -1,0 +1,103 @@
+"""Properties that must hold for any parcel and any layers (hypothesis).
+
+The layer sets here are built in memory with the real `Layer` / `LayerSet` classes (no files), so that
+hundreds of random worlds run in seconds.
+"""
+
+from pathlib import Path
+
+import geopandas as gpd
+import shapely
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from shapely import affinity
+from shapely.geometry import Polygon, box
+
+from engine_world import X0, Y0
+from sloat_core.analysis import analyze
+from sloat_core.deductions import lot_area
+from sloat_core.errors import SloatInputError
+from sloat_core.findings import parcel_findings
+from sloat_core.layers import Layer, LayerSet
+from sloat_core.units import WORK_CRS
+
+ROLES = ("water_bodies", "watercourses", "wetlands", "floodplain", "rock_outcrops")
+
+
+def world(features: dict) -> LayerSet:
+    roles = {}
+    for role in ROLES:
+        geoms = features.get(role, [])
+        roles[role] = Layer(role, gpd.GeoDataFrame({"NAME": ["x"] * len(geoms)}, geometry=geoms, crs=WORK_CRS),
+                            f"memory:{role}")
+    return LayerSet(name="memory", version="t", manifest_path=Path("memory"), illustrative=True, notice="",
+                    roles=roles, dem_path=None, parcels_meta=None, zoning_district_field=None, warnings=())
+
+
+coord = st.floats(min_value=0, max_value=1000, allow_nan=False)
+size = st.floats(min_value=1, max_value=600, allow_nan=False)
+rect = st.builds(lambda x, y, w, h: box(X0 + x, Y0 + y, X0 + x + w, Y0 + y + h), coord, coord, size, size)
+features = st.fixed_dictionaries({r: st.lists(rect, max_size=3) for r in ROLES})
+FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def net(parcel, layers, width=100.0):
+    return lot_area(parcel_findings(parcel, layers, buffer_width_ft=width))
+
+
+@FAST
+@given(parcel=rect, feats=features)
+def test_net_never_exceeds_gross_and_rows_sum_exactly(parcel, feats):
+    lot = net(parcel, world(feats))
+    assert -1e-6 <= lot.net_lot_area_sqft <= lot.gross_area_sqft + 1e-6
+    assert sum(r.deducted_sqft for r in lot.rows if r.deducted_sqft is not None) == pytest.approx(
+        lot.gross_area_sqft - lot.net_lot_area_sqft, abs=1e-3)
+    assert sum(r.area_sqft for r in lot.rows if r.area_sqft is not None) <= lot.gross_area_sqft * (1 + 1e-9) + 1e-6
+
+
+@FAST
+@given(parcel=rect, feats=features, role=st.sampled_from(ROLES), extra=rect)
+def test_adding_a_constraint_never_raises_the_net(parcel, feats, role, extra):
+    before = net(parcel, world(feats)).net_lot_area_sqft
+    more = {**feats, role: feats[role] + [extra]}
+    after = net(parcel, world(more)).net_lot_area_sqft
+    assert after <= before + 1e-3
+
+
+@FAST
+@given(parcel=rect, feats=features, dx=st.floats(-5000, 5000), dy=st.floats(-5000, 5000))
+def test_moving_parcel_and_layers_together_changes_nothing(parcel, feats, dx, dy):
+    a = net(parcel, world(feats))
+    moved = {r: [affinity.translate(g, dx, dy) for g in gs] for r, gs in feats.items()}
+    b = net(affinity.translate(parcel, dx, dy), world(moved))
+    assert b.net_lot_area_sqft == pytest.approx(a.net_lot_area_sqft, rel=1e-6, abs=1e-2)
+
+
+_num = st.one_of(st.floats(-2000, 2000), st.sampled_from([float("nan"), float("inf"), -float("inf")]))
+ring = st.lists(st.tuples(_num, _num), min_size=0, max_size=8)
+project = st.fixed_dictionaries({}, optional={
+    "application_type": st.sampled_from(["building_permit", "site_plan", "subdivision", "special_permit", "x", 3]),
+    "trees_removed": st.one_of(st.none(), st.integers(-5, 10**7), st.floats(allow_nan=True), st.text(max_size=3)),
+    "disturbance_area_sqft": st.one_of(st.none(), st.floats(allow_nan=True, allow_infinity=True)),
+    "application_area_acres": st.one_of(st.none(), st.floats(allow_nan=True, allow_infinity=True)),
+    "one_family_dwelling": st.one_of(st.none(), st.booleans(), st.text(max_size=3)),
+    "existing_use": st.sampled_from(["vacant", "one_family", "two_family", "other", "castle"]),
+    "activities": st.one_of(st.none(), st.lists(st.one_of(st.integers(-2, 20), st.text(max_size=2)), max_size=4)),
+})
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(points=ring, proj=project, feats=features)
+def test_random_polygons_and_forms_only_ever_raise_the_input_error(points, proj, feats):
+    shifted = [(X0 + x, Y0 + y) for x, y in points]
+    try:
+        parcel = Polygon(shifted) if len(shifted) >= 3 else Polygon()
+    except (ValueError, TypeError, shapely.errors.GEOSException):
+        return
+    try:
+        r = analyze(parcel, world(feats), district="R-40", project=proj)
+    except SloatInputError as exc:
+        assert str(exc) and "\n" not in str(exc)
+        return
+    assert r["net_lot_area_sqft"] <= r["gross_area_sqft"] + 1e-6
