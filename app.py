@@ -13,6 +13,7 @@ import streamlit as st
 
 from app_support import state, theme
 from sloat_core.analysis import DISCLAIMER
+from sloat_core.errors import SloatInputError
 
 ROOT = Path(__file__).resolve().parent
 
@@ -41,7 +42,7 @@ with st.sidebar:
         from app_support.loaders import layerset
 
         layers = layerset()
-    except Exception as exc:  # the frame must still show when the layers cannot be read
+    except SloatInputError as exc:  # the frame still shows; the message names the problem
         layers = None
         st.error(f"The map layers could not be loaded: {exc}")
     if layers is not None:

@@ -12,7 +12,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from app_support import state
-from app_support.citations import law_link
+from app_support.citations import escape_markdown, law_link
 from app_support.theme import colour_for
 
 __all__ = [
@@ -46,27 +46,38 @@ def verdict_sentence(result: dict) -> str:
 
     >>> verdict_sentence({"meets_min_lot_area": None, "district": None})
     'No minimum lot area is known for this district, so the net lot area cannot be compared.'
+    >>> verdict_sentence({"meets_min_lot_area": None, "district": "R-15", "min_lot_area_sqft": 15000,
+    ...     "net_lot_area_sqft": 20000, "net_lot_area_min_sqft": 0})
+    'Cannot tell yet: with the unknown constraints the net lot area lies between 0 and 20,000 sq ft, against the R-15 minimum of 15,000 sq ft.'
     """
     meets = result.get("meets_min_lot_area")
     district = result.get("district") or "this district"
     minimum = result.get("min_lot_area_sqft")
-    if meets is None or minimum is None:
+    if minimum is None:
         return ("No minimum lot area is known for this district, so the net lot area cannot "
                 "be compared.")
-    if meets:
-        return (f"The net lot area meets the {district} minimum of {minimum:,.0f} sq ft "
-                "(screening estimate).")
-    return (f"The net lot area is below the {district} minimum of {minimum:,.0f} sq ft "
-            "(screening estimate).")
+    confirm = " (to confirm with the Village)" if result.get("min_lot_area_verify") else ""
+    if meets is None:
+        low = result.get("net_lot_area_min_sqft") or 0.0
+        high = result.get("net_lot_area_sqft") or 0.0
+        return (f"Cannot tell yet: with the unknown constraints the net lot area lies between "
+                f"{low:,.0f} and {high:,.0f} sq ft, against the {district} minimum of "
+                f"{minimum:,.0f} sq ft{confirm}.")
+    word = "meets" if meets else "is below"
+    return f"The net lot area {word} the {district} minimum of {minimum:,.0f} sq ft{confirm}."
+
+
+def _sqft_cell(value: float | None) -> str:
+    return "unknown" if value is None else f"{value:,.0f}"
 
 
 def deduction_frame(result: dict) -> pd.DataFrame:
-    """The deduction table: constraint, area, counted share, deducted, §."""
+    """The deduction table: constraint, area, counted share, deducted, § (areas as text)."""
     rows = [{
         "Constraint": d.get("label") or d.get("constraint"),
-        "Area (sq ft)": round(d.get("area_sqft") or 0.0),
+        "Area (sq ft)": _sqft_cell(d.get("area_sqft")),
         "Counted share": f"{(d.get('countable_fraction') or 0.0) * 100:.0f}%",
-        "Deducted (sq ft)": round(d.get("deducted_sqft") or 0.0),
+        "Deducted (sq ft)": _sqft_cell(d.get("deducted_sqft")),
         "§": d.get("citation") or "",
     } for d in result.get("deductions") or []]
     return pd.DataFrame(rows, columns=["Constraint", "Area (sq ft)", "Counted share",
@@ -76,6 +87,7 @@ def deduction_frame(result: dict) -> pd.DataFrame:
 def waterfall_figure(result: dict, *, large: bool = False) -> go.Figure:
     """Plotly waterfall from gross lot area through each deduction to net lot area."""
     steps = [d for d in result.get("deductions") or [] if (d.get("deducted_sqft") or 0) > 0]
+    # Unknown deductions (deducted_sqft None) are not drawn; the verdict names the range.
     labels = ["Gross area"] + [d.get("label") or d.get("constraint") for d in steps] + ["Net lot area"]
     values = [result.get("gross_area_sqft") or 0.0] + [-(d["deducted_sqft"]) for d in steps]
     values.append(result.get("net_lot_area_sqft") or 0.0)
@@ -99,11 +111,15 @@ def show_headline(result: dict) -> None:
     """Gross area, net lot area and the plain verdict."""
     left, right = st.columns(2)
     left.metric("Gross area", f"{(result.get('gross_area_sqft') or 0):,.0f} sq ft")
-    right.metric("Net lot area", f"{(result.get('net_lot_area_sqft') or 0):,.0f} sq ft")
+    net = result.get("net_lot_area_sqft") or 0.0
+    low = result.get("net_lot_area_min_sqft")
+    label = "Net lot area (at most)" if low is not None and low < net else "Net lot area"
+    right.metric(label, f"{net:,.0f} sq ft")
     meets = result.get("meets_min_lot_area")
     box = st.success if meets else (st.warning if meets is False else st.info)
     box(verdict_sentence(result))
-    law_link("§ 402-45A", label="Net lot area rule: § 402-45A")
+    citation = result.get("lot_area_citation") or "§ 402-45A"
+    law_link(citation, label=f"Net lot area rule: {citation}")
 
 
 def show_deductions(result: dict) -> None:
@@ -122,23 +138,34 @@ def show_deductions(result: dict) -> None:
 
 
 def show_triggers_and_permits(result: dict) -> None:
-    """Cluster triggers that apply and permits required, in short form, with § links."""
-    triggered = [t for t in result.get("cluster_triggers") or [] if t.get("triggered")]
-    required = [p for p in result.get("permits") or [] if p.get("required")]
-    st.markdown("**Cluster development (§ 402-48)**")
-    if not triggered:
-        st.write("No cluster trigger applies on the layers available.")
-    for trig in triggered:
-        st.write(f"• {trig.get('title')}: {trig.get('evidence') or ''}")
-        law_link(trig.get("citation") or "§ 402-48")
+    """Cluster triggers and permits in short form (found / unknown), with § links."""
+    triggers = result.get("cluster_triggers") or []
+    permits = result.get("permits") or []
+    st.markdown("**Cluster development triggers (§ 402-48C)**")
+    _short_list([t for t in triggers if t.get("triggered")], "evidence",
+                "No trigger found on the layers available.")
+    _unknown_line([t for t in triggers if t.get("triggered") is None])
     st.markdown("**Permits and reviews likely needed**")
-    if not required:
-        st.write("None found on the layers available.")
-    for permit in required:
-        who = f" ({permit['authority']})" if permit.get("authority") else ""
-        st.write(f"• {permit.get('title')}{who}: {permit.get('reason') or ''}")
-        if permit.get("citation"):
-            law_link(permit["citation"])
+    _short_list([p for p in permits if p.get("required")], "reason",
+                "None found on the layers available.")
+    _unknown_line([p for p in permits if p.get("required") is None])
+
+
+def _short_list(items: list[dict], detail_key: str, empty: str) -> None:
+    if not items:
+        st.write(empty)
+    for item in items:
+        detail = item.get(detail_key) or ""
+        st.markdown(f"- **{escape_markdown(item.get('title') or item.get('id') or '')}**: "
+                    f"{escape_markdown(detail)}")
+        if item.get("citation"):
+            law_link(item["citation"])
+
+
+def _unknown_line(items: list[dict]) -> None:
+    if items:
+        names = ", ".join(i.get("title") or i.get("id") or "" for i in items)
+        st.caption(f"Unknown on the layers available: {escape_markdown(names)}.")
 
 
 def show_unknowns(result: dict, missing_roles: list[str]) -> None:

@@ -1,0 +1,173 @@
+"""Parcel & constraints (landing page): choose a parcel, see its constraints and net lot area.
+
+A parcel comes from a drawing on the map, a tax parcel found by SBL or address (or clicked on the
+map), or an uploaded file. The map and the results beside it run in one fragment, so drawing
+reruns only them; layer toggles are outside the map and reach it as feature groups.
+"""
+
+from __future__ import annotations
+
+import folium
+import streamlit as st
+from shapely.geometry import shape
+from streamlit_folium import st_folium
+
+from app_support import loaders, mapping, results, state
+from app_support.slope_overlay import slope_group, slope_legend
+from app_support.theme import LAYER_LABELS, MAP_HEIGHT_PX
+from sloat_core import parcel_input
+from sloat_core.errors import SloatInputError
+
+UPLOAD_TYPES = ["geojson", "json", "kml", "zip", "gpkg", "dxf"]
+UPLOAD_MAX_MB = 10
+DEDUCTION_ROLES = ["floodplain", "wetlands", "water_bodies", "watercourses", "rock_outcrops"]
+
+mode = state.mode()
+try:
+    layers = loaders.layerset()
+except SloatInputError as exc:
+    st.error(str(exc))
+    st.stop()
+available = [r for r in LAYER_LABELS if layers.has(r)]
+st.title("Parcel & constraints")
+
+
+def _find_by_text() -> None:
+    query = st.text_input("Tax parcel (SBL, e.g. 156.14-1-23) or street address", key="parcel_query")
+    if not query.strip():
+        return
+    matches = parcel_input.find_parcels(layers, query.strip(), limit=10)
+    if not matches:
+        st.caption("No tax parcel matches those words.")
+        return
+    labels = {m["sbl"]: f"{m['sbl']} · {m.get('address') or 'no address'}" for m in matches}
+    sbl = st.selectbox("Matching parcels", list(labels), format_func=labels.get, key="parcel_match")
+    if st.button("Use this parcel", key="use_parcel"):
+        try:
+            state.set_parcel(parcel_input.parcel_by_sbl(layers, sbl), f"Tax parcel {sbl}")
+        except SloatInputError as exc:
+            st.error(str(exc))
+
+
+def _upload() -> None:
+    upload = st.file_uploader("Or upload a parcel outline (GeoJSON, KML, zipped shapefile, "
+                              "GeoPackage, DXF)", type=UPLOAD_TYPES, key="parcel_upload",
+                              max_upload_size=UPLOAD_MAX_MB)
+    if upload is None:
+        st.session_state[state.UPLOAD_ERROR] = None
+        return
+    if st.session_state.get(state.SEEN_UPLOAD) != upload.file_id:
+        st.session_state[state.SEEN_UPLOAD] = upload.file_id
+        try:
+            parcel = parcel_input.read_parcel(upload.getvalue(), upload.name)
+        except SloatInputError as exc:  # the current parcel stays as it was
+            st.session_state[state.UPLOAD_ERROR] = str(exc)
+        else:
+            st.session_state[state.UPLOAD_ERROR] = None
+            state.set_parcel(parcel, f"Uploaded file {upload.name}")
+    if st.session_state.get(state.UPLOAD_ERROR):
+        st.error(st.session_state[state.UPLOAD_ERROR])
+
+
+with st.expander("Find or upload a parcel", expanded=mode != state.PROJECTOR):
+    find_col, upload_col = st.columns(2)
+    with find_col:
+        _find_by_text()
+    with upload_col:
+        _upload()
+
+controls = st.columns([3, 2, 2]) if mode == state.STANDARD else [st.container()]
+with controls[0]:
+    shown = st.multiselect("Constraint layers on the map", available, key=state.LAYERS_SHOWN,
+                           default=[r for r in DEDUCTION_ROLES if r in available],
+                           format_func=lambda r: LAYER_LABELS.get(r, r))
+basemap, show_slope = mapping.NO_BASEMAP, False
+if mode == state.STANDARD:
+    with controls[1]:
+        names = list(mapping.BASEMAPS)
+        basemap = st.radio("Basemap", names, key=state.BASEMAP, index=0)
+    with controls[2]:
+        show_slope = st.checkbox("Slope classes", key=state.SLOPE_OVERLAY,
+                                 disabled=layers.dem_path is None)
+        st.checkbox("Pick a tax parcel by clicking", key=state.PICK_BY_CLICK,
+                    disabled=not layers.has("parcels"))
+else:
+    basemap = list(mapping.BASEMAPS)[0]
+
+
+def _take_map_events(out: dict) -> None:
+    drawings = out.get("all_drawings")
+    signature = mapping.drawings_signature(drawings)
+    if signature and signature != st.session_state.get(state.SEEN_DRAWINGS):
+        st.session_state[state.SEEN_DRAWINGS] = signature
+        feature = mapping.last_polygon(drawings)
+        if feature is not None:
+            try:
+                state.set_parcel(parcel_input.parcel_from_geojson(feature), "Drawn on the map")
+            except SloatInputError as exc:
+                st.error(str(exc))
+    click = out.get("last_clicked")
+    if click and st.session_state.get(state.PICK_BY_CLICK) and click != st.session_state.get(state.SEEN_CLICK):
+        st.session_state[state.SEEN_CLICK] = click
+        try:
+            parcel = loaders.parcel_at(layers, click["lat"], click["lng"])
+            state.set_parcel(parcel, f"Tax parcel {parcel.sbl}")
+        except SloatInputError as exc:
+            st.error(str(exc))
+
+
+@st.fragment
+def map_and_results() -> None:
+    parcel = state.current_parcel()
+    map_col, result_col = st.columns([3, 2] if mode != state.PROJECTOR else [1, 1])
+    with map_col:
+        groups = [g for g in [mapping.basemap_group(basemap)] if g is not None]
+        groups += [mapping.layer_group(r, gj) for r in shown
+                   if (gj := loaders.display_geojson(layers, r)) is not None]
+        centre, zoom = None, None
+        if parcel is not None:
+            outline = parcel_input.to_wgs84_geojson(parcel.geometry)
+            groups.append(mapping.parcel_group(outline))
+            if show_slope and (slope := slope_group(layers, parcel.geometry)) is not None:
+                groups.append(slope)
+            point = shape(outline).centroid
+            centre, zoom = (point.y, point.x), 17
+        returned = ["all_drawings"] + (["last_clicked"] if st.session_state.get(state.PICK_BY_CLICK) else [])
+        out = st_folium(mapping.base_map(), key="parcel_map", height=MAP_HEIGHT_PX[mode],
+                        use_container_width=True, returned_objects=returned,
+                        feature_group_to_add=groups, layer_control=folium.LayerControl(collapsed=True),
+                        center=centre, zoom=zoom)
+        _take_map_events(out or {})
+        legend = [r for r in shown if r in LAYER_LABELS]
+        if legend:
+            st.markdown(mapping.legend_html(legend), unsafe_allow_html=True)
+        if show_slope and parcel is not None:
+            st.caption(" · ".join(label for label, _c in slope_legend()))
+    with result_col:
+        _results(state.current_parcel())
+
+
+def _results(parcel) -> None:
+    if parcel is None:
+        st.info("Draw the parcel on the map (polygon or rectangle tool), find it by SBL or address, "
+                "or upload its outline.")
+        return
+    st.caption(st.session_state.get(state.PARCEL_NOTE) or "")
+    for warning in getattr(parcel, "warnings", ()) or ():
+        st.caption(warning)
+    district = results.district_picker(loaders.settings(), parcel)
+    try:
+        result = loaders.analysis_for(parcel, layers, district)
+    except SloatInputError as exc:
+        st.error(str(exc))
+        return
+    results.show_headline(result)
+    st.plotly_chart(results.waterfall_figure(result, large=mode == state.PROJECTOR), width="stretch")
+    results.show_deductions(result)
+    results.show_unknowns(result, [r for r in DEDUCTION_ROLES if not layers.has(r)]
+                          + ([] if layers.dem_path else ["elevation model (slopes)"]))
+    if mode != state.PROJECTOR:
+        results.show_triggers_and_permits(result)
+
+
+map_and_results()
