@@ -55,8 +55,12 @@ def _parcel(spec: str, layerset):
         return read_parcel(p, p.name)
     if spec.lower().startswith("sbl:"):
         return parcel_by_sbl(layerset, spec[4:])
-    if any(ch.isdigit() for ch in spec) and "-" in spec and "/" not in spec and not p.suffix:
-        return parcel_by_sbl(layerset, spec)
+    geo_ext = (".geojson", ".json", ".kml", ".zip", ".gpkg", ".dxf", ".shp", ".fgb")
+    if "/" not in spec and not spec.lower().endswith(geo_ext) and layerset.get("parcels") is not None:
+        try:
+            return parcel_by_sbl(layerset, spec)
+        except SloatInputError:
+            pass
     raise SloatInputError(f"The parcel '{spec}' is neither a readable file nor a tax parcel SBL.")
 
 
