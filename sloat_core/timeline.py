@@ -1,0 +1,722 @@
+"""Every clock Article IX sets: expiries, extension requests, hearings, notices, seasons, inspections.
+
+:func:`timeline_events` turns a list of dated items (a permit issued on a day, an application
+deemed complete on a day, a study dated a day ...) into dated events, each with the clause of
+Article IX that sets it, a plain-English label and a status as of a given day.
+:func:`to_ics` writes the events as an RFC 5545 calendar file.
+
+Calendar rules
+--------------
+* Periods in years and months are calendar periods (``dateutil.relativedelta``), never 365-day
+  years. A month or year added to a day that the target month lacks lands on that month's last
+  day: a study dated 29 February 2024 and "valid for a period of three years" is valid to
+  28 February 2027; a permit issued 31 January for one month runs to 28 (or 29) February.
+* "Valid for a period of one year from the date of issue": the date shown is the last day of the
+  period, the anniversary of the start (the day of issue itself is not counted, the last day is).
+  This is the reading used throughout; confirm it with the Village for a real deadline.
+* "At least N days prior to" a date: the last day that satisfies it is that date minus N days.
+* Every number comes from ``data/law/parameters.yaml`` through :func:`sloat_core.params.param`,
+  and each event's citation is the parameter's citation.
+
+Items
+-----
+=============================  ==============================================  ===================
+``id``                          keys (``?`` optional)                           clause
+=============================  ==============================================  ===================
+wetland_permit                  issued, expires?                                § 402-57J(4), O(1)
+wetland_permit_application      complete, hearing?                              § 402-57L
+wetland_activity_start          start                                           § 402-57O(1)(c)
+wetland_delineation             dated, filing?                                  § 402-57K(5)(a)
+mitigation_monitoring           completed, years? (3 to 5)                      § 402-57P(5)
+steep_slope_application         complete                                        § 402-55F
+steep_slope_permit              issued, other_permit_expires?                   § 402-55H(2)-(3)
+tree_removal_permit             issued, term_months? (at most 12)               § 402-53D
+biodiversity_study              dated                                           § 402-54B
+grading                         final_grade                                     § 402-55J(21)
+clearing                        grading_start                                   § 402-55J(20)
+swppp_inspections               start, end                                      § 402-58G(1)(b)
+winter_season                   year                                            § 402-55J(19)
+=============================  ==============================================  ===================
+
+Every item may also carry ``ref`` (a short name such as a permit number) that is added to the
+event ids and labels, so two permits of the same kind stay apart. Dates are ``datetime.date`` or
+ISO strings ``"YYYY-MM-DD"``.
+
+Statuses
+--------
+Expiry kinds (``expires``, ``valid_until``, ``latest_extended_expiry``): ``"active"``,
+``"expiring"`` (the date is within the "expiring soon" window, inclusive: 90 days in the local
+settings), ``"expired"`` (the day after the date). Every other kind is a deadline or a date to
+watch: ``"upcoming"``, ``"due_soon"`` (same window, inclusive), ``"passed"``. A wetland delineation
+given with its filing date gets ``"met"`` or ``"missed"`` instead.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import re
+from dataclasses import asdict, dataclass
+from typing import Any, Callable, Iterable
+
+from dateutil.relativedelta import relativedelta
+
+from sloat_core.errors import SloatInputError
+from sloat_core.params import param
+
+__all__ = [
+    "DEADLINE_STATUSES",
+    "EXPIRY_KINDS",
+    "EXPIRY_STATUSES",
+    "ITEM_KINDS",
+    "Event",
+    "status_as_of",
+    "timeline_events",
+    "to_ics",
+]
+
+EXPIRY_KINDS = frozenset({"expires", "valid_until", "latest_extended_expiry"})
+EXPIRY_STATUSES = ("active", "expiring", "expired")
+DEADLINE_STATUSES = ("upcoming", "due_soon", "passed")
+
+
+@dataclass(frozen=True)
+class Event:
+    """One dated event of the timeline.
+
+    Attributes
+    ----------
+    id : str
+        Stable slug, e.g. ``"wetland-permit-expires"`` (also the basis of the calendar UID).
+    item_id : str
+        The item it came from, e.g. ``"wetland_permit"``.
+    kind : str
+        ``"expires"``, ``"extension_request_deadline"``, ``"hearing_deadline"`` ...
+    date : datetime.date
+    citation : str
+        The clause of Article IX that sets the date, e.g. ``"§ 402-57J(4)"``.
+    status : str
+        As of the day asked about (see the module docstring).
+    label : str
+        One plain-English line.
+    detail : str
+        How the date was worked out, in plain English.
+    """
+
+    id: str
+    item_id: str
+    kind: str
+    date: _dt.date
+    citation: str
+    status: str
+    label: str
+    detail: str = ""
+
+    def to_dict(self) -> dict:
+        """The event as JSON-ready values (date as ISO text)."""
+        d = asdict(self)
+        d["date"] = self.date.isoformat()
+        return d
+
+
+# --------------------------------------------------------------------------------------------
+# small helpers
+# --------------------------------------------------------------------------------------------
+
+_ISO_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def _nice(d: _dt.date) -> str:
+    """``1 March 2026``."""
+    return f"{d.day} {d:%B %Y}"
+
+
+def _p(name: str) -> Any:
+    return param(name).value
+
+
+def _cite(name: str) -> str:
+    return param(name).citation
+
+
+def _month_day(value: str, year: int) -> _dt.date:
+    """A "MM-DD" parameter in a given year (29 February falls back to 28 in common years)."""
+    month, day = (int(x) for x in str(value).split("-"))
+    return _dt.date(year, month, 1) + relativedelta(day=day)
+
+
+def _as_date(value: Any, what: str) -> _dt.date:
+    """A date or ISO text as a ``datetime.date``; ``what`` names it in the error message."""
+    if isinstance(value, _dt.datetime):
+        return value.date()
+    if isinstance(value, _dt.date):
+        return value
+    if isinstance(value, str):
+        text = value.strip()
+        if _ISO_RE.match(text):
+            try:
+                return _dt.date.fromisoformat(text)
+            except ValueError:
+                raise SloatInputError(f"{what}, {value!r}, is not a real calendar date.") from None
+        raise SloatInputError(f"{what}, {value!r}, is not a date written as YYYY-MM-DD.")
+    raise SloatInputError(f"{what} must be a date written as YYYY-MM-DD.")
+
+
+def _whole_number(value: Any, what: str) -> int:
+    if isinstance(value, bool):
+        raise SloatInputError(f"{what} must be a whole number.")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value.strip())
+    raise SloatInputError(f"{what} must be a whole number.")
+
+
+def _number_words(n: int) -> str:
+    words = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 12: "twelve"}
+    return words.get(n, str(n))
+
+
+def _years(n: int) -> str:
+    return f"{_number_words(n)} year" + ("" if n == 1 else "s")
+
+
+def _months(n: int) -> str:
+    return f"{_number_words(n)} month" + ("" if n == 1 else "s")
+
+
+def status_as_of(kind: str, date: _dt.date, as_of: _dt.date, expiring_soon_days: int) -> str:
+    """Status of an event of ``kind`` falling on ``date``, seen on ``as_of``.
+
+    Parameters
+    ----------
+    kind : str
+        Event kind; expiry kinds (:data:`EXPIRY_KINDS`) get expiry statuses.
+    date, as_of : datetime.date
+    expiring_soon_days : int
+        The "expiring soon" / "due soon" window in days, inclusive at both ends.
+
+    Returns
+    -------
+    str
+        ``"active"``, ``"expiring"`` or ``"expired"`` for expiries; ``"upcoming"``, ``"due_soon"``
+        or ``"passed"`` otherwise.
+
+    Examples
+    --------
+    >>> status_as_of("expires", _dt.date(2027, 3, 1), _dt.date(2026, 12, 1), 90)
+    'expiring'
+    >>> status_as_of("expires", _dt.date(2027, 3, 1), _dt.date(2027, 3, 2), 90)
+    'expired'
+    """
+    days_left = (date - as_of).days
+    expiry = kind in EXPIRY_KINDS
+    if days_left < 0:
+        return "expired" if expiry else "passed"
+    if days_left <= expiring_soon_days:
+        return "expiring" if expiry else "due_soon"
+    return "active" if expiry else "upcoming"
+
+
+# --------------------------------------------------------------------------------------------
+# item rules: each returns (kind, date, citation, label, detail) tuples
+# --------------------------------------------------------------------------------------------
+
+_Row = tuple[str, _dt.date, str, str, str]
+
+
+class _Item:
+    """One input item with its display name, for reading keys with plain error messages."""
+
+    def __init__(self, raw: dict, name: str, ref: str | None):
+        self.raw = raw
+        self.name = name if not ref else f"{name} {ref}"
+
+    def date(self, key: str, words: str, *, required: bool = True) -> _dt.date | None:
+        if key not in self.raw or self.raw[key] in (None, ""):
+            if required:
+                raise SloatInputError(f"The {self.name} is missing its {words} ('{key}').")
+            return None
+        return _as_date(self.raw[key], f"The {self.name}'s {words}")
+
+    def number(self, key: str, words: str) -> int | None:
+        if key not in self.raw or self.raw[key] in (None, ""):
+            return None
+        return _whole_number(self.raw[key], f"The {self.name}'s {words}")
+
+
+def _not_before(item: _Item, later: _dt.date, earlier: _dt.date, later_words: str, earlier_words: str) -> None:
+    if later < earlier:
+        raise SloatInputError(
+            f"The {item.name}'s {later_words} ({later.isoformat()}) is before its {earlier_words} "
+            f"({earlier.isoformat()})."
+        )
+
+
+def _wetland_permit(item: _Item) -> list[_Row]:
+    issued = item.date("issued", "issue date")
+    given = item.date("expires", "expiry date", required=False)
+    years = _p("wetland_permit_term_years")
+    citation = f"{_cite('wetland_permit_term_years')}, {_cite('wetland_permit_condition_term_years')}"
+    if given is not None:
+        _not_before(item, given, issued, "expiry date", "issue date")
+        expires = given
+        how = f"Expiry date stated on the permit ({_nice(given)})."
+    else:
+        expires = issued + relativedelta(years=years)
+        how = (f"Unless the permit says otherwise it is valid for {_years(years)} from the date of "
+               f"issue ({_nice(issued)}).")
+    how += " It also expires when the work it allows is completed; a mitigation plan stays in force."
+    days = _p("wetland_extension_request_days")
+    return [
+        ("expires", expires, citation, f"The {item.name} expires", how),
+        (
+            "extension_request_deadline",
+            expires - relativedelta(days=days),
+            _cite("wetland_extension_request_days"),
+            f"Last day to ask in writing for an extension of the {item.name}",
+            f"The request must reach the Approval Authority at least {days} days before the permit "
+            f"expires on {_nice(expires)}.",
+        ),
+    ]
+
+
+def _wetland_application(item: _Item) -> list[_Row]:
+    complete = item.date("complete", "date the application was deemed complete")
+    hearing = item.date("hearing", "hearing date", required=False)
+    days = _p("wetland_hearing_days")
+    notice_days = _p("wetland_hearing_notice_days")
+    limit = complete + relativedelta(days=days)
+    rows: list[_Row] = [
+        (
+            "hearing_deadline",
+            limit,
+            _cite("wetland_hearing_days"),
+            f"Latest day for the Planning Board's public hearing on the {item.name}",
+            f"The hearing must be held within {days} days of the complete application "
+            f"({_nice(complete)}).",
+        )
+    ]
+    if hearing is not None:
+        _not_before(item, hearing, complete, "hearing date", "completion date")
+        basis = f"the hearing set for {_nice(hearing)}"
+        if hearing > limit:
+            basis += f", which is later than the {days}-day limit"
+        target = hearing
+    else:
+        basis = f"a hearing held on the last permitted day, {_nice(limit)}"
+        target = limit
+    rows.append(
+        (
+            "notice_deadline",
+            target - relativedelta(days=notice_days),
+            _cite("wetland_hearing_notice_days"),
+            f"Latest day to publish the newspaper notice of the hearing on the {item.name}",
+            f"Notice must appear at least {notice_days} days before {basis}.",
+        )
+    )
+    return rows
+
+
+def _wetland_activity_start(item: _Item) -> list[_Row]:
+    start = item.date("start", "start date")
+    days = _p("wetland_start_notice_days")
+    return [
+        (
+            "start_notice_deadline",
+            start - relativedelta(days=days),
+            _cite("wetland_start_notice_days"),
+            "Last day to tell the Planning Board in writing when the wetland work will begin",
+            f"The permit holder must give at least {_number_words(days)} days' notice of the start "
+            f"on {_nice(start)}.",
+        )
+    ]
+
+
+def _wetland_delineation(item: _Item) -> list[_Row]:
+    dated = item.date("dated", "delineation date")
+    filing = item.date("filing", "application filing date", required=False)
+    months = _p("wetland_delineation_max_age_months")
+    deadline = dated + relativedelta(months=months)
+    detail = (f"The wetland delineation of {_nice(dated)} must have been done within {_months(months)} "
+              "of the date the wetland permit application is filed.")
+    if filing is not None:
+        _not_before(item, filing, dated, "filing date", "delineation date")
+        detail += f" The application was filed on {_nice(filing)}."
+    return [("filing_deadline", deadline, _cite("wetland_delineation_max_age_months"),
+             "Last day to file the wetland permit application with this delineation", detail)]
+
+
+def _mitigation_monitoring(item: _Item) -> list[_Row]:
+    completed = item.date("completed", "mitigation completion date")
+    lo, hi = _p("mitigation_monitoring_min_years"), _p("mitigation_monitoring_max_years")
+    years = item.number("years", "monitoring period in years")
+    if years is None:
+        years = hi
+    if not lo <= years <= hi:
+        raise SloatInputError(
+            f"The {item.name}'s monitoring period must be from {_number_words(lo)} to "
+            f"{_number_words(hi)} years, as the law sets in general."
+        )
+    citation = _cite("mitigation_monitoring_min_years")
+    rows: list[_Row] = []
+    if years > lo:
+        rows.append(("monitoring_min_end", completed + relativedelta(years=lo), citation,
+                     "Shortest usual mitigation monitoring period ends",
+                     f"{_years(lo).capitalize()} after the mitigation was completed on {_nice(completed)}."))
+    rows.append(("monitoring_end", completed + relativedelta(years=years), citation,
+                 "Mitigation monitoring period ends",
+                 f"{_years(years).capitalize()} after the mitigation was completed on {_nice(completed)}; "
+                 f"the law sets {_number_words(lo)} to {_number_words(hi)} years in general."))
+    return rows
+
+
+def _steep_slope_application(item: _Item) -> list[_Row]:
+    complete = item.date("complete", "date the application was deemed complete")
+    days = _p("steep_slope_decision_days")
+    return [
+        (
+            "decision_deadline",
+            complete + relativedelta(days=days),
+            _cite("steep_slope_decision_days"),
+            f"Latest day for a decision on the {item.name} (when no other approval is needed)",
+            f"Within {days} days of the application being deemed complete on {_nice(complete)}; when "
+            "another permit or approval is needed, the decision is made together with it.",
+        )
+    ]
+
+
+def _steep_slope_permit(item: _Item) -> list[_Row]:
+    issued = item.date("issued", "approval date")
+    other = item.date("other_permit_expires", "other permit's expiry date", required=False)
+    years = _p("steep_slope_permit_term_years")
+    own = issued + relativedelta(years=years)
+    how = f"Valid for {_years(years)} from approval on {_nice(issued)}"
+    if other is not None:
+        _not_before(item, other, issued, "other permit's expiry date", "approval date")
+        how += f" or until the other permit expires on {_nice(other)}, whichever is later"
+    expires = max(own, other) if other is not None else own
+    how += "; it also expires when the work is completed."
+    months = _p("steep_slope_extension_request_months")
+    ext_years = _p("steep_slope_extension_max_years")
+    return [
+        ("expires", expires, _cite("steep_slope_permit_term_years"), f"The {item.name} expires", how),
+        (
+            "extension_request_deadline",
+            expires - relativedelta(months=months),
+            _cite("steep_slope_extension_request_months"),
+            f"Last day to file a request to extend the {item.name}",
+            f"At least {_months(months)} before it expires on {_nice(expires)}.",
+        ),
+        (
+            "latest_extended_expiry",
+            expires + relativedelta(years=ext_years),
+            _cite("steep_slope_extension_max_years"),
+            f"Latest possible expiry of the {item.name} if extended",
+            f"An extension may run no more than {_years(ext_years)} from the original expiry on "
+            f"{_nice(expires)}.",
+        ),
+    ]
+
+
+def _tree_removal_permit(item: _Item) -> list[_Row]:
+    issued = item.date("issued", "issue date")
+    max_months = 12 * _p("tree_permit_max_term_years")
+    term = item.number("term_months", "term in months")
+    if term is None:
+        term = max_months
+    if term < 1:
+        raise SloatInputError(f"The {item.name}'s term must be at least one month.")
+    if term > max_months:
+        raise SloatInputError(
+            f"A tree removal permit cannot be granted for more than {_months(max_months)}, "
+            f"but the {item.name} says {term}."
+        )
+    expires = issued + relativedelta(months=term)
+    ext = _p("tree_permit_extension_years")
+    citation = _cite("tree_permit_max_term_years")
+    return [
+        ("expires", expires, citation, f"The {item.name} expires",
+         f"Granted for {_months(term)} from {_nice(issued)} (the law allows at most {_months(max_months)})."),
+        ("extension_request_deadline", expires - relativedelta(days=1), _cite("tree_permit_extension_years"),
+         f"Last safe day for the Village to receive a written extension request for the {item.name}",
+         f"The request must be received before the permit expires on {_nice(expires)}; this is the "
+         "day before, to be safe."),
+        ("latest_extended_expiry", expires + relativedelta(years=ext), _cite("tree_permit_extension_years"),
+         f"Latest possible expiry of the {item.name} if the Planning Board extends it",
+         f"An extension may add {_years(ext)} to the expiry on {_nice(expires)}."),
+    ]
+
+
+def _biodiversity_study(item: _Item) -> list[_Row]:
+    dated = item.date("dated", "date")
+    years = _p("biodiversity_study_valid_years")
+    return [
+        ("valid_until", dated + relativedelta(years=years), _cite("biodiversity_study_valid_years"),
+         f"The {item.name} stops being valid after this day",
+         f"Valid for {_years(years)} from its date, {_nice(dated)}; if review is still going on "
+         "after that, the Planning Board may ask for an update."),
+    ]
+
+
+def _grading(item: _Item) -> list[_Row]:
+    final = item.date("final_grade", "date final grade was reached")
+    temp, perm = _p("temporary_stabilization_days"), _p("permanent_stabilization_days")
+    return [
+        ("temporary_stabilization_deadline", final + relativedelta(days=temp), _cite("temporary_stabilization_days"),
+         "Temporary soil stabilization (netting, mulching) must be in place",
+         f"Within {_number_words(temp)} days of reaching final grade on {_nice(final)}."),
+        ("permanent_stabilization_deadline", final + relativedelta(days=perm), _cite("permanent_stabilization_days"),
+         "Permanent stabilization must be in place",
+         f"Within {perm} days of reaching final grade on {_nice(final)}."),
+    ]
+
+
+def _clearing(item: _Item) -> list[_Row]:
+    start = item.date("grading_start", "grading start date")
+    days = _p("vegetation_clearing_max_days_before_grading")
+    return [
+        ("clearing_earliest_start", start - relativedelta(days=days),
+         _cite("vegetation_clearing_max_days_before_grading"),
+         "Earliest day to disturb existing vegetative ground cover",
+         f"Not more than {days} days before grading and construction begin on {_nice(start)}."),
+    ]
+
+
+def _swppp_inspections(item: _Item) -> list[_Row]:
+    start = item.date("start", "construction start date")
+    end = item.date("end", "construction end date")
+    _not_before(item, end, start, "end date", "start date")
+    every = _p("swppp_inspection_interval_days")
+    hours, inches = _p("swppp_storm_inspection_hours"), _p("swppp_storm_event_inches")
+    citation = _cite("swppp_inspection_interval_days")
+    rows: list[_Row] = []
+    n = 1
+    due = start + relativedelta(days=every)
+    while due <= end:
+        rows.append(("inspection_due", due, citation, f"Erosion and sediment control inspection report due (no. {n})",
+                     f"Reports every {_number_words(every)} days from {_nice(start)}, and also within "
+                     f"{hours} hours of any storm producing {inches:g} inches of rain or more."))
+        n += 1
+        due = start + relativedelta(days=every * n)
+    return rows
+
+
+def _winter_season(item: _Item) -> list[_Row]:
+    raw = item.raw.get("year")
+    if raw in (None, ""):
+        raise SloatInputError(f"The {item.name} is missing its year ('year').")
+    year = _whole_number(raw, f"The {item.name}'s year")
+    if not 1900 <= year <= 2199:
+        raise SloatInputError(f"The {item.name}'s year, {year}, is out of range.")
+    start = _month_day(_p("no_bare_slope_season_start"), year)
+    end = _month_day(_p("no_bare_slope_season_end"), year + 1)
+    citation = _cite("no_bare_slope_season_start")
+    why = ("Steep slope work must be done in units that can be completed and stabilized in one "
+           "construction season, so that no area is left bare over winter and the spring thaw.")
+    return [
+        ("season_start", start, citation, "Winter and spring-thaw season begins: no bare disturbed steep slopes", why),
+        ("season_end", end, citation, "Winter and spring-thaw season ends (last day)", why),
+    ]
+
+
+_RULES: dict[str, tuple[str, tuple[str, ...], Callable[[_Item], list[_Row]]]] = {
+    "wetland_permit": ("wetland permit", ("issued", "expires"), _wetland_permit),
+    "wetland_permit_application": ("wetland permit application", ("complete", "hearing"), _wetland_application),
+    "wetland_activity_start": ("start of wetland work", ("start",), _wetland_activity_start),
+    "wetland_delineation": ("wetland delineation", ("dated", "filing"), _wetland_delineation),
+    "mitigation_monitoring": ("mitigation monitoring", ("completed", "years"), _mitigation_monitoring),
+    "steep_slope_application": ("steep slope permit application", ("complete",), _steep_slope_application),
+    "steep_slope_permit": ("steep slope permit", ("issued", "other_permit_expires"), _steep_slope_permit),
+    "tree_removal_permit": ("tree removal permit", ("issued", "term_months"), _tree_removal_permit),
+    "biodiversity_study": ("biodiversity study", ("dated",), _biodiversity_study),
+    "grading": ("grading", ("final_grade",), _grading),
+    "clearing": ("clearing", ("grading_start",), _clearing),
+    "swppp_inspections": ("SWPPP inspections", ("start", "end"), _swppp_inspections),
+    "winter_season": ("winter season", ("year",), _winter_season),
+}
+
+#: The item ids :func:`timeline_events` understands, with their plain names.
+ITEM_KINDS: dict[str, str] = {k: v[0] for k, v in _RULES.items()}
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", str(text).lower()).strip("-")
+
+
+def timeline_events(
+    items: Iterable[dict], as_of: _dt.date | str, *, expiring_soon_days: int | None = None
+) -> list[Event]:
+    """All the dates Article IX sets for the given items, sorted by date.
+
+    Parameters
+    ----------
+    items : list of dict
+        Each ``{"id": <item id>, <date keys>..., "ref": optional}``; see the module docstring.
+    as_of : datetime.date or str
+        The day the statuses are computed for.
+    expiring_soon_days : int, optional
+        The "expiring soon" window; default from the local settings (90 days).
+
+    Returns
+    -------
+    list of Event
+        Sorted by date, then id.
+
+    Raises
+    ------
+    SloatInputError
+        For an unknown item id, a missing or impossible date, an expiry before an issue date, an
+        out-of-range number, or an unknown key; the message names the item.
+
+    Examples
+    --------
+    >>> [(e.kind, e.date.isoformat()) for e in timeline_events(
+    ...     [{"id": "biodiversity_study", "dated": "2024-02-29"}], "2026-01-01", expiring_soon_days=90)]
+    [('valid_until', '2027-02-28')]
+    """
+    as_of = _as_date(as_of, "The 'as of' date")
+    if expiring_soon_days is None:
+        from sloat_core.settings import load_settings
+
+        expiring_soon_days = load_settings().expiring_soon_days
+    if isinstance(items, dict) or isinstance(items, (str, bytes)):
+        raise SloatInputError("The timeline needs a list of items, each with an 'id' and its dates.")
+    events: list[Event] = []
+    seen: dict[str, int] = {}
+    for n, raw in enumerate(items, start=1):
+        if not isinstance(raw, dict):
+            raise SloatInputError(f"Timeline item {n} is not a set of named dates.")
+        item_id = raw.get("id")
+        if not isinstance(item_id, str) or not item_id.strip():
+            raise SloatInputError(f"Timeline item {n} has no 'id' saying what it is.")
+        item_id = item_id.strip()
+        if item_id not in _RULES:
+            raise SloatInputError(
+                f"Timeline item {n} has an unknown id, {item_id!r}; known ids are: {', '.join(_RULES)}."
+            )
+        name, keys, rule = _RULES[item_id]
+        ref = raw.get("ref")
+        ref = str(ref).strip() if ref not in (None, "") else None
+        extra = sorted(set(raw) - set(keys) - {"id", "ref"})
+        if extra:
+            raise SloatInputError(
+                f"The {name} has keys the timeline does not know ({', '.join(extra)}); "
+                f"it takes {', '.join(keys)}."
+            )
+        base = _slug(item_id) + (f"-{_slug(ref)}" if ref else "")
+        seen[base] = seen.get(base, 0) + 1
+        if seen[base] > 1:
+            base = f"{base}-{seen[base]}"
+        item = _Item(raw, name, ref)
+        counts: dict[str, int] = {}
+        filing = item.date("filing", "filing date", required=False) if item_id == "wetland_delineation" else None
+        for kind, date, citation, label, detail in rule(item):
+            counts[kind] = counts.get(kind, 0) + 1
+            eid = f"{base}-{_slug(kind)}" + (f"-{counts[kind]}" if kind == "inspection_due" else "")
+            if filing is not None and kind == "filing_deadline":
+                status = "met" if filing <= date else "missed"
+            else:
+                status = status_as_of(kind, date, as_of, expiring_soon_days)
+            events.append(Event(eid, item_id, kind, date, citation, status, label, detail))
+    events.sort(key=lambda e: (e.date, e.id))
+    return events
+
+
+# --------------------------------------------------------------------------------------------
+# iCalendar (RFC 5545)
+# --------------------------------------------------------------------------------------------
+
+
+def _ics_text(text: str) -> str:
+    """Escape a TEXT value (RFC 5545 § 3.3.11)."""
+    return (
+        str(text)
+        .replace("\\", "\\\\")
+        .replace(";", "\\;")
+        .replace(",", "\\,")
+        .replace("\r\n", "\\n")
+        .replace("\n", "\\n")
+        .replace("\r", "\\n")
+    )
+
+
+def _fold(line: str) -> list[str]:
+    """Fold one content line into pieces of at most 75 octets (continuations start with a space).
+
+    Never splits a UTF-8 character.
+    """
+    out: list[str] = []
+    current = ""
+    size = 0
+    limit = 75
+    for ch in line:
+        n = len(ch.encode("utf-8"))
+        if size + n > limit:
+            out.append(current)
+            current, size, limit = " ", 1, 75
+        current += ch
+        size += n
+    out.append(current)
+    return out
+
+
+def to_ics(
+    events: Iterable[Event], *, calendar_name: str, dtstamp: _dt.datetime | None = None
+) -> str:
+    """The events as an iCalendar file (RFC 5545): one all-day VEVENT per event.
+
+    Parameters
+    ----------
+    events : iterable of Event
+    calendar_name : str
+        Shown by calendar programs (``X-WR-CALNAME``); also part of every UID, so the same
+        event in the same calendar keeps its UID from one export to the next.
+    dtstamp : datetime, optional
+        Creation time written as DTSTAMP (UTC); default now.
+
+    Returns
+    -------
+    str
+        CRLF line ends, lines folded at 75 octets, text escaped; the DESCRIPTION of each event
+        names its § citation.
+    """
+    if dtstamp is None:
+        dtstamp = _dt.datetime.now(_dt.timezone.utc)
+    elif dtstamp.tzinfo is not None:
+        dtstamp = dtstamp.astimezone(_dt.timezone.utc)
+    stamp = dtstamp.strftime("%Y%m%dT%H%M%SZ")
+    cal_key = hashlib.sha256(calendar_name.encode("utf-8")).hexdigest()[:10]
+    lines = [
+        "BEGIN:VCALENDAR",
+        "VERSION:2.0",
+        "PRODID:-//Village of Sloatsburg Article IX dashboard//sloat_core//EN",
+        "CALSCALE:GREGORIAN",
+        "METHOD:PUBLISH",
+        f"X-WR-CALNAME:{_ics_text(calendar_name)}",
+    ]
+    for e in events:
+        description = (
+            f"{e.label}. {e.detail} Source: {e.citation} (Village of Sloatsburg Code, Chapter 402, "
+            f"Article IX). Status when exported: {e.status.replace('_', ' ')}. Dates are worked out "
+            "from the law's text; confirm them with the Village."
+        )
+        lines += [
+            "BEGIN:VEVENT",
+            f"UID:{e.id}.{cal_key}@sloat-core",
+            f"DTSTAMP:{stamp}",
+            f"DTSTART;VALUE=DATE:{e.date:%Y%m%d}",
+            f"DTEND;VALUE=DATE:{e.date + _dt.timedelta(days=1):%Y%m%d}",
+            f"SUMMARY:{_ics_text(e.label)}",
+            f"DESCRIPTION:{_ics_text(description)}",
+            f"CATEGORIES:{_ics_text(e.kind.replace('_', ' '))}",
+            "TRANSP:TRANSPARENT",
+            "END:VEVENT",
+        ]
+    lines.append("END:VCALENDAR")
+    folded: list[str] = []
+    for line in lines:
+        folded.extend(_fold(line))
+    return "\r\n".join(folded) + "\r\n"
