@@ -68,7 +68,7 @@ SLOPE_CLASS_COLORS: dict[int, tuple[int, int, int, int]] = {
     4: (200, 0, 0, 190),
 }
 
-# Cells per side above which the overlay is computed from a decimated read (approximate).
+# Window size (cells) above which the overlay is computed from a decimated read (approximate).
 _OVERLAY_FULL_RES_MAX_CELLS = 16_000_000
 
 
@@ -543,7 +543,7 @@ def slope_class_raster(
             out_shape = (max(h // factor, 3), max(w // factor, 3))
             z = src.read(1, window=win, out_shape=out_shape, out_dtype=np.float64,
                          resampling=rasterio.enums.Resampling.average)
-            wt = wt * Affine.scale(w / out_shape[1], h / out_shape[0])
+            wt = wt @ Affine.scale(w / out_shape[1], h / out_shape[0])
         else:
             z = src.read(1, window=win, out_dtype=np.float64)
         slope = horn_slope_percent(z, wt.a, wt.e, nodata=src.nodata)

@@ -274,8 +274,8 @@ def brute_force_areas(slope: np.ndarray, transform, geom) -> dict[str, float]:
     out = dict.fromkeys(CLASSES, 0.0)
     for r in range(slope.shape[0]):
         for c in range(slope.shape[1]):
-            x0, y0 = transform * (c, r)
-            x1, y1 = transform * (c + 1, r + 1)
+            x0, y0 = transform @ (c, r)
+            x1, y1 = transform @ (c + 1, r + 1)
             a = box(min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)).intersection(geom).area
             if a and codes[r, c]:
                 out[CLASSES[codes[r, c] - 1]] += a
@@ -442,3 +442,15 @@ def test_slopes_agree_with_gdaldem_on_the_sample_dem(tmp_path):
             dst.write(src.read(1, window=win), 1)
     n = assert_matches_gdaldem(cut, tmp_path)
     assert n > 0
+
+
+def test_a_very_large_overlay_area_is_read_decimated_and_still_fits(tmp_path, monkeypatch):
+    import sloat_core.terrain as terrain
+
+    monkeypatch.setattr(terrain, "_OVERLAY_FULL_RES_MAX_CELLS", 10_000)  # pretend 200 x 200 is huge
+    dem = write_dem(tmp_path / "p25.tif", plane_east(200, 200, 1.000004), 4.0)
+    ov = slope_class_raster(dem, (X0, Y0 - 800, X0 + 800, Y0), max_size=50)
+    assert max(ov.classes.shape) <= 50
+    inner = ov.classes[1:-1, 1:-1]
+    assert (inner == 3).all()  # a uniform 25.0001% plane stays in the 25-40 class when decimated
+    assert ov.bounds[0] == pytest.approx(X0) and ov.bounds[3] == pytest.approx(Y0)
