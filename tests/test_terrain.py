@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import time
 from pathlib import Path
 
 import numpy as np
@@ -328,20 +327,15 @@ def test_only_the_window_around_the_parcel_is_read(tmp_path):
     assert np.allclose(grid.slope_pct[1:-1, 1:-1], full[200:203, 200:203], rtol=0, atol=1e-9)
 
 
-def test_a_100_acre_parcel_on_5_ft_cells_is_measured_quickly(tmp_path):
+def test_a_100_acre_parcel_on_5_ft_cells_sums_to_its_area(tmp_path):
+    # speed is measured by `make bench`, not asserted here; this checks the large case's behaviour
     side = int(np.ceil(np.sqrt(100 * 43_560) / 5)) + 10  # about 420 cells a side
     dem = write_dem(tmp_path / "big.tif", rough_dem(side, side), 5.0, dtype="float32")
     parcel = shapely.Point(X0 + side * 2.5, Y0 - side * 2.5).buffer(1177.5, quad_segs=64)  # ~100 acres
     assert parcel.area / 43_560 == pytest.approx(100, rel=0.01)
-    slope_grid(dem, parcel).class_areas_sqft()  # warm-up (imports, GDAL driver)
-    timings = []
-    for _ in range(3):
-        t0 = time.perf_counter()
-        areas = slope_grid(dem, parcel).class_areas_sqft()
-        timings.append(time.perf_counter() - t0)
+    areas = slope_grid(dem, parcel).class_areas_sqft()
     assert sum(areas.values()) == pytest.approx(parcel.area, rel=1e-6)
-    # budget is 0.5 s; the bound is loose because other test runs share this machine
-    assert min(timings) < 1.0, timings
+    assert areas["unknown"] == pytest.approx(0, abs=1e-6)
 
 
 # --------------------------------------------------------------------------------------------
