@@ -680,11 +680,9 @@ def _default_stream_width_ft() -> float:
         from sloat_core.settings import load_settings  # noqa: PLC0415 (optional, written by another module)
 
         width = float(load_settings().default_stream_width_ft)
-        if width > 0 and math.isfinite(width):
-            return width
     except Exception:  # noqa: BLE001 -- any failure of the optional settings falls back to the constant
-        pass
-    return FALLBACK_STREAM_WIDTH_FT
+        return FALLBACK_STREAM_WIDTH_FT
+    return width if width > 0 and math.isfinite(width) else FALLBACK_STREAM_WIDTH_FT
 
 
 _CACHE: dict[tuple[str, int, float], LayerSet] = {}

@@ -200,8 +200,8 @@ def to_wgs84_geojson(geom: BaseGeometry) -> dict:
     --------
     >>> from shapely.geometry import Point
     >>> g = to_wgs84_geojson(Point(576605.63, 845632.42))
-    >>> [round(c, 3) for c in g["coordinates"]]
-    [-74.193, 41.155]
+    >>> [round(c, 2) for c in g["coordinates"]]
+    [-74.19, 41.15]
     """
     tr = _transformer(WORK_CRS, WGS84)
     out = shapely.transform(geom, lambda xy: np.column_stack(tr.transform(xy[:, 0], xy[:, 1])))
@@ -271,7 +271,8 @@ def read_parcel(
     Parameters
     ----------
     data : bytes, str or Path
-        The file's bytes, or a path to it.
+        The file's bytes, or a path to it (a str starting with ``{`` or ``<`` is taken as GeoJSON or KML
+        text).
     filename : str, optional
         The file's name (used as a format hint and in messages); defaults to the path's name.
     max_bytes : int
@@ -290,6 +291,8 @@ def read_parcel(
     SloatInputError
         With one plain sentence saying what is wrong.
     """
+    if isinstance(data, str) and data.lstrip()[:1] in ("{", "<"):
+        data = data.encode("utf-8")  # GeoJSON or KML text rather than a path
     if isinstance(data, (str, Path)):
         path = Path(data)
         try:

@@ -133,7 +133,7 @@ def inspect_zip(
     try:
         with zipfile.ZipFile(handle) as zf:
             infos = zf.infolist()
-    except (zipfile.BadZipFile, OSError, ValueError, NotImplementedError) as exc:
+    except (zipfile.BadZipFile, OSError, ValueError, RuntimeError) as exc:
         raise SloatInputError("The file is not a valid zip archive.") from exc
     if len(infos) > max_entries:
         raise SloatInputError(f"The zip archive holds {len(infos):,} files, more than the {max_entries:,} allowed.")
@@ -228,7 +228,7 @@ def extract_members(
                                 "so it was refused."
                             )
                         dst.write(chunk)
-            except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError) as exc:
+            except (zipfile.BadZipFile, OSError, EOFError, RuntimeError) as exc:
                 raise SloatInputError("A file inside the zip archive is damaged and could not be read.") from exc
             out[member] = target
     return out

@@ -42,6 +42,8 @@ from sloat_core.safe_files import (
     inspect_zip,
     refuse_xml_declarations,
 )
+REPO = Path(__file__).resolve().parents[1]
+SAMPLE = REPO / "data" / "sample"
 FIX = Path(__file__).resolve().parent / "fixtures"
 sys.path.insert(0, str(FIX))
 
@@ -464,3 +466,32 @@ def test_extraction_byte_limit_both_sides(tmp_path: Path):
     assert extract_members(data, {"a.bin": "a.bin"}, tmp_path / "ok", max_total_bytes=100_000)
     with pytest.raises(SloatInputError):
         extract_members(data, {"a.bin": "a.bin"}, tmp_path / "no", max_total_bytes=99_999)
+
+
+def test_text_given_as_str_is_content_not_a_path():
+    text = (GOOD / "rect_wgs84.geojson").read_text()
+    assert read_parcel(text, "drawn.geojson").area_sqft == pytest.approx(RECT_AREA_SQFT, rel=1e-4)
+
+
+# ---------------------------------------------------------------- the shipped sample
+
+
+def test_sample_demo_parcels_read_and_lie_inside_the_village():
+    clear_manifest_cache()
+    layerset = load_manifest(SAMPLE / "layers.yaml")
+    demo = SAMPLE / "demo_parcels"
+    files = sorted(p for p in demo.iterdir() if p.suffix.lower() in {".geojson", ".kml", ".zip", ".gpkg", ".dxf"})
+    assert len(files) >= 5
+    areas = {}
+    for path in files:
+        parcel = read_parcel(path)
+        assert parcel.area_sqft > 0 and parcel.geometry.is_valid, path.name
+        assert outside_village_warning(parcel, layerset) is None, path.name
+        areas[path.name] = parcel.area_sqft
+    dxf = [n for n in areas if n.endswith(".dxf")]
+    for name in dxf:  # a DXF copy of a GeoJSON demo parcel has the same area
+        twin = name[:-4] + ".geojson"
+        if twin in areas:
+            assert areas[name] == pytest.approx(areas[twin], rel=1e-4)
+    first = find_parcels(layerset, "1", limit=1)
+    assert first and parcel_by_sbl(layerset, first[0]["sbl"]).area_sqft > 0
