@@ -495,3 +495,16 @@ def test_sample_demo_parcels_read_and_lie_inside_the_village():
             assert areas[name] == pytest.approx(areas[twin], rel=1e-4)
     first = find_parcels(layerset, "1", limit=1)
     assert first and parcel_by_sbl(layerset, first[0]["sbl"]).area_sqft > 0
+
+
+def test_multipolygon_parts_kept_without_warning():
+    a, b = rect_2260(0, 0, 100, 100), rect_2260(500, 0, 100, 200)
+    obj = {
+        "type": "MultiPolygon",
+        "coordinates": [[list(map(list, a.exterior.coords))], [list(map(list, b.exterior.coords))]],
+        "crs": {"type": "name", "properties": {"name": "EPSG:2260"}},
+    }
+    parcel = parcel_from_geojson(obj)
+    assert parcel.geometry.geom_type == "MultiPolygon"
+    assert parcel.area_sqft == pytest.approx(10_000 + 20_000)
+    assert parcel.warnings == ()
