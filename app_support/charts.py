@@ -1,0 +1,134 @@
+"""Plotly figures of the mitigation and timeline pages.
+
+Figures only draw values the core computed: the gauge takes the required replacement area from the
+mitigation result; the timeline takes :class:`sloat_core.timeline.Event` objects and the winter
+season dates the core worked out. ``large=True`` is the projector's type size.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import plotly.graph_objects as go
+
+__all__ = ["STATUS_COLOURS", "STATUS_LABELS", "mitigation_gauge", "timeline_figure"]
+
+#: One colour per event status (sloat_core.timeline), the same in the chart and the table.
+STATUS_COLOURS = {
+    "active": "#1a9850",
+    "expiring": "#f39c12",
+    "expired": "#b2182b",
+    "upcoming": "#2166ac",
+    "due_soon": "#e66101",
+    "passed": "#7f7f7f",
+    "met": "#1a9850",
+    "missed": "#b2182b",
+}
+STATUS_LABELS = {
+    "active": "Active",
+    "expiring": "Expiring soon",
+    "expired": "Expired",
+    "upcoming": "Upcoming",
+    "due_soon": "Due soon",
+    "passed": "Passed",
+    "met": "Met",
+    "missed": "Missed",
+}
+_SEASON_FILL = "rgba(70, 130, 180, 0.14)"
+
+
+def _font(large: bool) -> dict:
+    return {"size": 22 if large else 13, "color": "#000000"}
+
+
+def mitigation_gauge(required_sqft: float, proposed_sqft: float | None, *, large: bool = False) -> go.Figure:
+    """A gauge of the proposed replacement wetland against the required area.
+
+    Parameters
+    ----------
+    required_sqft : float
+        Required replacement area (from the core's mitigation result).
+    proposed_sqft : float or None
+        Proposed replacement area; None draws an empty gauge.
+    large : bool
+        Projector type size.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        The needle bar is green when the proposal reaches the requirement, red when short; the
+        black line marks the requirement.
+    """
+    proposed = proposed_sqft or 0.0
+    top = max(required_sqft, proposed, 1.0) * 1.25
+    short = proposed < required_sqft
+    fig = go.Figure(go.Indicator(
+        mode="gauge+number+delta" if proposed_sqft is not None else "gauge",
+        value=proposed,
+        number={"suffix": " sq ft", "valueformat": ",.0f"},
+        delta={"reference": required_sqft, "valueformat": ",.0f",
+               "increasing": {"color": "#1a9850"}, "decreasing": {"color": "#b2182b"}},
+        title={"text": f"Proposed replacement against {required_sqft:,.0f} sq ft required"},
+        gauge={
+            "axis": {"range": [0, top], "tickformat": ",.0f"},
+            "bar": {"color": "#b2182b" if short else "#1a9850"},
+            "steps": [{"range": [0, required_sqft], "color": "#fde0dd"},
+                      {"range": [required_sqft, top], "color": "#e5f5e0"}],
+            "threshold": {"line": {"color": "#000000", "width": 5}, "thickness": 0.9,
+                          "value": required_sqft},
+        },
+    ))
+    fig.update_layout(height=380 if large else 280, margin={"l": 30, "r": 30, "t": 70, "b": 10},
+                      font=_font(large))
+    return fig
+
+
+def timeline_figure(rows: list[dict], as_of: dt.date, seasons: list[tuple[dt.date, dt.date]],
+                    *, large: bool = False) -> go.Figure:
+    """The dates on a time axis, one row per item, coloured by status.
+
+    Parameters
+    ----------
+    rows : list of dict
+        One per event: ``item`` (row name), ``date``, ``label``, ``status``, ``citation``, ``kind``.
+    as_of : datetime.date
+        Drawn as a vertical "as of" line.
+    seasons : list of (date, date)
+        First and last day of each winter no-bare-slope season, shaded.
+    large : bool
+        Projector type size.
+    """
+    fig = go.Figure()
+    for status, colour in STATUS_COLOURS.items():
+        mine = [r for r in rows if r["status"] == status]
+        if not mine:
+            continue
+        fig.add_trace(go.Scatter(
+            x=[r["date"] for r in mine], y=[r["item"] for r in mine], mode="markers",
+            name=STATUS_LABELS[status],
+            marker={"color": colour, "size": 18 if large else 12, "line": {"color": "#000", "width": 1},
+                    "symbol": ["diamond" if r["kind"] in ("expires", "valid_until", "latest_extended_expiry")
+                               else "circle" for r in mine]},
+            customdata=[[r["label"], r["citation"]] for r in mine],
+            hovertemplate="%{x|%d %b %Y}<br>%{customdata[0]}<br>%{customdata[1]}<extra></extra>",
+        ))
+    for start, end in seasons:
+        fig.add_shape(type="rect", xref="x", yref="paper", x0=start, x1=end + dt.timedelta(days=1),
+                      y0=0, y1=1, fillcolor=_SEASON_FILL, line={"width": 0}, layer="below")
+    if seasons:
+        fig.add_annotation(x=seasons[0][0], y=1, xref="x", yref="paper", yanchor="bottom", xanchor="left",
+                           showarrow=False, text="No bare steep slopes (winter season)",
+                           font={"color": "#1f4e79"})
+    fig.add_shape(type="line", xref="x", yref="paper", x0=as_of, x1=as_of, y0=0, y1=1,
+                  line={"color": "#000000", "width": 3, "dash": "dash"})
+    fig.add_annotation(x=as_of, y=0, xref="x", yref="paper", yanchor="top", showarrow=False,
+                       text=f"As of {as_of:%d %b %Y}")
+    items = list(dict.fromkeys(r["item"] for r in rows))
+    fig.update_layout(
+        height=max(260, 110 + (60 if large else 40) * len(items)),
+        margin={"l": 10, "r": 10, "t": 40, "b": 60}, font=_font(large),
+        legend={"orientation": "h", "y": -0.25}, plot_bgcolor="#ffffff",
+        yaxis={"categoryorder": "array", "categoryarray": items[::-1], "gridcolor": "#dddddd"},
+        xaxis={"type": "date", "gridcolor": "#dddddd"},
+    )
+    return fig

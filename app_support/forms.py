@@ -1,0 +1,326 @@
+"""Input widgets of the project, cluster, mitigation and timeline pages, returning plain values.
+
+Each function draws its widgets and returns the plain values ``sloat_core`` takes (a project dict
+for :func:`sloat_core.project.parse_project`, Board answers keyed ``"402-48C(4)"``, a timeline item
+dict for :func:`sloat_core.timeline.timeline_events`). Nothing here decides law: values are only
+collected, and validated by the core.
+
+Values outlive the page: Streamlit forgets a widget's state when its page is left, so each widget
+is seeded from the stored plain value (``state.PROJECT``, ``state.BOARD_ANSWERS``, ...) before it
+is drawn.
+
+The module also holds the cached run of the engine on the form's values
+(:func:`project_analysis`), beside :mod:`app_support.loaders`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+
+import streamlit as st
+
+from app_support import loaders, state
+from sloat_core.law import clause
+from sloat_core.project import APPLICATION_TYPES, EXISTING_USES, REGULATED_ACTIVITIES
+from sloat_core.timeline import ITEM_KINDS
+
+__all__ = [
+    "LAST_PROJECT_RESULT",
+    "FOOTPRINT",
+    "FOOTPRINT_SEEN",
+    "TIMELINE_ITEMS",
+    "MITIGATION_INPUT",
+    "TRI_STATE",
+    "ITEM_FIELDS",
+    "tri_state",
+    "activity_labels",
+    "project_form",
+    "board_answer_inputs",
+    "gate_inputs",
+    "area_input",
+    "timeline_item_editor",
+    "project_analysis",
+]
+
+# Session-state keys of these pages (beside app_support.state's shared ones).
+#: The last project-page result that came from valid input: (result dict, footprint touches dict).
+LAST_PROJECT_RESULT = "project_last_result"
+#: The disturbance footprint drawn on the project page (WGS84 GeoJSON geometry), or None.
+FOOTPRINT = "project_footprint"
+#: Signature of the footprint drawings already taken from the map.
+FOOTPRINT_SEEN = "project_footprint_seen"
+#: The timeline items (list of dicts in ``timeline_events`` form).
+TIMELINE_ITEMS = "timeline_items"
+#: The mitigation calculator's typed values (dict).
+MITIGATION_INPUT = "mitigation_input"
+
+#: Radio options of a yes / no / unknown answer and the values they stand for.
+TRI_STATE = {"Yes": True, "No": False, "Unknown": None}
+
+_TYPE_LABELS = {"building_permit": "Building permit", "site_plan": "Site plan", "subdivision": "Subdivision",
+                "special_permit": "Special permit"}
+_USE_LABELS = {"vacant": "Vacant land", "one_family": "One-family house", "two_family": "Two-family house",
+               "other": "Other use"}
+#: Widgets accept up to this many square feet / trees; the core says what is too large to be real.
+_UI_MAX = 1e12
+
+
+def _seed(key: str, stored) -> None:
+    """Put a stored plain value into a widget key that Streamlit has forgotten."""
+    if key not in st.session_state:
+        st.session_state[key] = stored
+
+
+def _tri_label(value: bool | None) -> str:
+    return next(label for label, v in TRI_STATE.items() if v is value)
+
+
+def tri_state(label: str, key: str, stored: bool | None = None, *, help: str | None = None) -> bool | None:
+    """A yes / no / unknown radio; returns True, False or None.
+
+    Parameters
+    ----------
+    label : str
+        The question, in plain words.
+    key : str
+        Widget key.
+    stored : bool or None
+        The value kept from an earlier visit (seeds the widget).
+    help : str, optional
+        Tooltip.
+    """
+    _seed(key, _tri_label(stored))
+    choice = st.radio(label, list(TRI_STATE), key=key, horizontal=True, help=help)
+    return TRI_STATE[choice]
+
+
+def activity_labels(max_chars: int = 70) -> dict[int, str]:
+    """The regulated activities of § 402-57I in the law's own words, shortened for a menu.
+
+    >>> activity_labels()[10]
+    '(10) Clear cutting'
+    """
+    out = {}
+    for n in REGULATED_ACTIVITIES:
+        text = re.sub(r"\s+", " ", clause(f"§ 402-57I({n})")).strip().rstrip(";,.")
+        if len(text) > max_chars:
+            text = text[:max_chars].rsplit(" ", 1)[0].rstrip(",;") + "…"
+        out[n] = text
+    return out
+
+
+def _number(label: str, key: str, stored, *, integer: bool = False, help: str | None = None):
+    _seed(key, stored)
+    if integer:
+        return st.number_input(label, key=key, min_value=0, max_value=int(_UI_MAX), step=1, value=None,
+                               help=help, placeholder="Not known")
+    return st.number_input(label, key=key, min_value=0.0, max_value=_UI_MAX, step=100.0, value=None,
+                           help=help, placeholder="Not known")
+
+
+def area_input(label: str, key: str, stored: float | None, *, help: str | None = None) -> float | None:
+    """A square-feet input that may be left empty (None): at least 0, at most a huge cap.
+
+    Numbers above what the core accepts still get through, so the core's one-sentence message
+    ("... is too large to be real.") is what the user reads.
+    """
+    return _number(label, key, stored, help=help)
+
+
+def project_form(stored: dict | None, *, few: bool = False) -> dict:
+    """The project form: every key of ``parse_project`` except the drawn footprint.
+
+    Parameters
+    ----------
+    stored : dict or None
+        The project kept from an earlier visit (``state.PROJECT``).
+    few : bool
+        Counter mode: only the questions a resident can answer.
+
+    Returns
+    -------
+    dict
+        Keys of :class:`sloat_core.project.Project`; a value not given is None.
+    """
+    p = dict(stored or {})
+    out: dict = {}
+    _seed("pf_application_type", p.get("application_type"))
+    out["application_type"] = st.selectbox(
+        "Application", [None, *APPLICATION_TYPES], key="pf_application_type",
+        format_func=lambda v: "Not decided yet" if v is None else _TYPE_LABELS.get(v, v))
+    _seed("pf_existing_use", p.get("existing_use"))
+    out["existing_use"] = st.selectbox(
+        "Existing use of the lot", [None, *EXISTING_USES], key="pf_existing_use",
+        format_func=lambda v: "Not known" if v is None else _USE_LABELS.get(v, v))
+    out["new_structure"] = tri_state("A new building or structure?", "pf_new_structure", p.get("new_structure"))
+    out["one_family_dwelling"] = tri_state("Is it a one-family house?", "pf_one_family",
+                                           p.get("one_family_dwelling"))
+    out["trees_removed"] = _number("Trees to be removed", "pf_trees", p.get("trees_removed"), integer=True)
+    out["disturbance_area_sqft"] = _number(
+        "Area to be disturbed (sq ft), if no footprint is drawn", "pf_disturbed", p.get("disturbance_area_sqft"))
+    labels = activity_labels()
+    _seed("pf_activities", list(p.get("activities") or []))
+    chosen = st.multiselect("Work in or near a wetland, watercourse or buffer (§ 402-57I)", list(labels),
+                            key="pf_activities", format_func=labels.get)
+    out["activities"] = sorted(chosen) if chosen else None
+    out["landscaping_only"] = tri_state("Only customary landscaping with minor grading?", "pf_landscaping",
+                                        p.get("landscaping_only"))
+    if few:
+        for k in ("application_area_acres", "sanitary_facilities", "public_sewer_available",
+                  "commercial_excavation"):
+            out[k] = p.get(k)
+        return out
+    acres = _number("Area of the whole application (acres)", "pf_app_acres", p.get("application_area_acres"))
+    out["application_area_acres"] = acres
+    out["sanitary_facilities"] = tri_state("New sanitary (septic or sewer) facilities?", "pf_sanitary",
+                                           p.get("sanitary_facilities"))
+    out["public_sewer_available"] = tri_state("Is public sewer available?", "pf_sewer",
+                                              p.get("public_sewer_available"))
+    out["commercial_excavation"] = tri_state("Commercial excavation (removal of soil, sand, rock for sale)?",
+                                             "pf_excavation", p.get("commercial_excavation"))
+    return out
+
+
+def board_answer_inputs(stored: dict | None) -> dict:
+    """The Planning Board's answers to § 402-48C(4) and (5), and an override of (6).
+
+    Returns
+    -------
+    dict
+        ``{"402-48C(4)": bool|None, "402-48C(5)": bool|None, "402-48C(6)": bool|None}``.
+    """
+    s = dict(stored or {})
+    questions = {
+        4: "(4) Is the property listed on, or eligible for, a historic register?",
+        5: "(5) Does it lie within a significant viewshed (SEQRA)?",
+        6: "(6) Override: does it hold significant recreational resources?",
+    }
+    return {f"402-48C({n})": tri_state(text, f"board_{n}", s.get(f"402-48C({n})"),
+                                       help="Unknown leaves the decision to the Planning Board.")
+            for n, text in questions.items()}
+
+
+def gate_inputs(stored: dict | None) -> dict:
+    """The three "necessary and unavoidable" criteria of § 402-57P(1)(a)-(c) as yes / no / unknown."""
+    from sloat_core.mitigation import GATE
+
+    s = dict(stored or {})
+    questions = {
+        "compatible_with_public_welfare": "(a) Compatible with public health and welfare?",
+        "no_onsite_alternative": "(b) No feasible on-site alternative?",
+        "no_offsite_alternative": "(c) No feasible alternative on another site, off wetland and buffer?",
+    }
+    return {k: tri_state(questions[k], f"gate_{k}", s.get(k), help=GATE[k]) for k in GATE}
+
+
+#: The fields of each timeline item kind: (key, label, "date" or "int", required).
+ITEM_FIELDS: dict[str, list[tuple[str, str, str, bool]]] = {
+    "wetland_permit": [("issued", "Issued on", "date", True), ("expires", "Expiry stated on it", "date", False)],
+    "wetland_permit_application": [("complete", "Deemed complete on", "date", True),
+                                   ("hearing", "Hearing set for", "date", False)],
+    "wetland_activity_start": [("start", "Work starts on", "date", True)],
+    "wetland_delineation": [("dated", "Delineation dated", "date", True),
+                            ("filing", "Application filed on", "date", False)],
+    "mitigation_monitoring": [("completed", "Mitigation completed on", "date", True),
+                              ("years", "Monitoring years", "int", False)],
+    "steep_slope_application": [("complete", "Deemed complete on", "date", True)],
+    "steep_slope_permit": [("issued", "Approved on", "date", True),
+                           ("other_permit_expires", "Other permit expires on", "date", False)],
+    "tree_removal_permit": [("issued", "Issued on", "date", True), ("term_months", "Term (months)", "int", False)],
+    "biodiversity_study": [("dated", "Study dated", "date", True)],
+    "grading": [("final_grade", "Final grade reached on", "date", True)],
+    "clearing": [("grading_start", "Grading starts on", "date", True)],
+    "swppp_inspections": [("start", "Construction starts on", "date", True),
+                          ("end", "Construction ends on", "date", True)],
+    "winter_season": [("year", "Season starting in the year", "int", True)],
+}
+_DATE_MIN, _DATE_MAX = dt.date(1900, 1, 1), dt.date(2199, 12, 31)
+
+
+def timeline_item_editor(kind: str, *, today: dt.date) -> dict | None:
+    """A form for one timeline item of ``kind``; returns the item when "Add" is pressed, else None.
+
+    The form keeps what was typed after a press, so an item the core refuses is not lost.
+
+    Parameters
+    ----------
+    kind : str
+        One of :data:`sloat_core.timeline.ITEM_KINDS`.
+    today : datetime.date
+        Default for the required dates.
+    """
+    with st.form(f"tl_form_{kind}", clear_on_submit=False, border=True):
+        st.markdown(f"**Add: {ITEM_KINDS[kind]}**")
+        item: dict = {"id": kind}
+        ref = st.text_input("Name or number (optional)", key=f"tl_{kind}_ref", max_chars=40)
+        for key, label, typ, required in ITEM_FIELDS[kind]:
+            wkey = f"tl_{kind}_{key}"
+            if typ == "date":
+                value = st.date_input(label + ("" if required else " (optional)"), key=wkey,
+                                      value=today if required else None, min_value=_DATE_MIN,
+                                      max_value=_DATE_MAX, format="YYYY-MM-DD")
+            else:
+                default = today.year if key == "year" else None
+                value = st.number_input(label + ("" if required else " (optional)"), key=wkey, value=default,
+                                        min_value=0, max_value=9999, step=1, placeholder="Not given")
+            if value is not None:
+                item[key] = value.isoformat() if isinstance(value, dt.date) else int(value)
+        if ref.strip():
+            item["ref"] = ref.strip()
+        pressed = st.form_submit_button("Add to the timeline", key=f"tl_add_{kind}")
+    return item if pressed else None
+
+
+def _touched(fp, region) -> float | None:
+    from sloat_core.geometry import area_sqft, polygonal
+
+    if region is None:
+        return None
+    return round(area_sqft(polygonal(fp.intersection(region))), 2)
+
+
+@st.cache_data(show_spinner="Checking the project…", max_entries=64)
+def _project_analysis(pkey: str, lkey: str, district, project_json: str, answers_json: str, mit_json: str,
+                      as_of: str, _parcel, _layers, _settings) -> tuple[dict, dict]:
+    from sloat_core.analysis import analyze_parcel
+
+    analysis = analyze_parcel(_parcel, _layers, district=district, project=json.loads(project_json),
+                              settings=_settings, as_of=dt.date.fromisoformat(as_of),
+                              board_answers=json.loads(answers_json), mitigation_input=json.loads(mit_json))
+    fp, f = analysis.project.disturbance_footprint, analysis.findings
+    touches: dict = {}
+    if fp is not None:
+        touches = {
+            "footprint_sqft": round(fp.area, 2),
+            "wetland_sqft": _touched(fp, f.layers.get("wetlands")),
+            "watercourse_sqft": _touched(fp, f.layers.get("watercourses")),
+            "water_body_sqft": _touched(fp, f.layers.get("water_bodies")),
+            "buffer_sqft": _touched(fp, f.buffer),
+            "steep_slope_sqft": _touched(fp, f.slope_regions.get("slope_ge_25")) if f.slope is not None else None,
+        }
+    return analysis.result, touches
+
+
+def project_analysis(parcel, layers, district, project: dict | None, *, board_answers: dict | None = None,
+                     mitigation_input: dict | None = None, as_of: dt.date | None = None) -> tuple[dict, dict]:
+    """``sloat_core.analysis.analyze_parcel`` on the form's values, cached per input.
+
+    Returns
+    -------
+    tuple of (dict, dict)
+        The result (the CLI's JSON contract) and the areas the drawn footprint touches:
+        ``footprint_sqft``, ``wetland_sqft``, ``watercourse_sqft``, ``water_body_sqft``,
+        ``buffer_sqft``, ``steep_slope_sqft`` (None where the layer is missing; empty without a footprint).
+
+    Raises
+    ------
+    sloat_core.errors.SloatInputError
+        One plain sentence when a value cannot be used.
+    """
+    as_of = as_of or dt.date.today()
+    dumps = lambda obj: json.dumps(obj or {}, sort_keys=True, default=str)  # noqa: E731
+    return _project_analysis(loaders.parcel_key(parcel), loaders.layers_key(layers), district, dumps(project),
+                             dumps(board_answers), dumps(mitigation_input), as_of.isoformat(), parcel, layers,
+                             loaders.settings())

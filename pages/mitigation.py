@@ -1,0 +1,128 @@
+"""Wetland mitigation (§ 402-57P): required replacement, the gate, forms, siting, plan and monitoring.
+
+The impact comes from the disturbance footprint drawn on the Proposed project page (when there is
+a parcel and a footprint) or is typed in. Every number, the ratio included, comes from the core's
+mitigation result.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from app_support import charts, forms, loaders, state
+from app_support.citations import escape_markdown, law_link
+from sloat_core.analysis import DISCLAIMER
+from sloat_core.errors import SloatInputError
+from sloat_core.mitigation import mitigation
+
+FROM_FOOTPRINT, TYPED = "From the drawn footprint", "Typed in"
+mode = state.mode()
+large = mode == state.PROJECTOR
+
+st.title("Wetland mitigation")
+law_link("§ 402-57P", label="Mitigation of wetland loss: § 402-57P")
+
+parcel = state.current_parcel()
+project = st.session_state.get(state.PROJECT) or {}
+has_footprint = parcel is not None and bool(project.get("disturbance_footprint"))
+if parcel is None:
+    st.info("No parcel is chosen yet. Type the wetland impact below, or choose a parcel first and draw "
+            "the work on the Proposed project page to measure it.")
+    st.page_link("pages/parcel.py", label="Choose a parcel on the Parcel & constraints page")
+elif not has_footprint:
+    st.page_link("pages/project.py", label="Draw the disturbance footprint on the Proposed project page")
+
+stored = st.session_state.get(forms.MITIGATION_INPUT) or {}
+sources = [FROM_FOOTPRINT, TYPED] if has_footprint else [TYPED]
+if st.session_state.get("mit_source") not in sources:
+    st.session_state["mit_source"] = sources[0]
+source = st.radio("Where the impact comes from", sources, key="mit_source", horizontal=True)
+
+left, right = st.columns(2)
+with left:
+    if source == TYPED:
+        wet = forms.area_input("Wetland to be lost (sq ft)", "mit_wetland", stored.get("impacted_wetland_sqft"))
+        buf = forms.area_input("Buffer to be disturbed (sq ft)", "mit_buffer", stored.get("impacted_buffer_sqft"))
+    else:
+        wet, buf = stored.get("impacted_wetland_sqft"), stored.get("impacted_buffer_sqft")
+        st.caption("Measured from the footprint drawn on the Proposed project page.")
+    proposed = forms.area_input("Replacement wetland proposed (sq ft)", "mit_proposed",
+                                stored.get("proposed_mitigation_sqft"))
+    onsite = forms.tri_state("Is mitigation on the same site possible?", "mit_onsite", stored.get("onsite_possible"))
+with right:
+    st.markdown("**Necessary and unavoidable? (§ 402-57P(1))**")
+    gate = forms.gate_inputs(stored.get("gate"))
+typed = {"impacted_wetland_sqft": wet, "impacted_buffer_sqft": buf, "proposed_mitigation_sqft": proposed,
+         "onsite_possible": onsite, "gate": gate}
+st.session_state[forms.MITIGATION_INPUT] = typed
+
+try:
+    if source == FROM_FOOTPRINT:
+        layers = loaders.layerset()
+        extra = {k: typed[k] for k in ("proposed_mitigation_sqft", "onsite_possible", "gate")}
+        result, _touches = forms.project_analysis(parcel, layers, st.session_state.get(state.DISTRICT), project,
+                                                  mitigation_input=extra)
+        mit = result["mitigation"]
+    else:
+        mit = mitigation(**typed)
+except SloatInputError as exc:
+    st.error(str(exc))
+    mit = mitigation(onsite_possible=onsite, gate=gate)
+
+ratio = mit["ratio"]
+impact, required = mit["impacted_wetland_sqft"], mit["required_mitigation_sqft"]
+st.subheader("Replacement required")
+cols = st.columns(4)
+cols[0].metric("Wetland lost", "not given" if impact is None else f"{impact:,.0f} sq ft")
+cols[1].metric("Ratio (at least)", f"{ratio:g} : 1")
+cols[2].metric("Required replacement", "not known" if required is None else f"{required:,.0f} sq ft")
+shortfall = mit["shortfall_sqft"]
+cols[3].metric("Shortfall", "not known" if shortfall is None else f"{shortfall:,.0f} sq ft")
+if required is not None:
+    st.markdown(f"At least **{required:,.0f} sq ft** of replacement wetland: {ratio:g} times the "
+                f"{impact:,.0f} sq ft lost.")
+    if mit["meets_ratio"] is not None:
+        (st.success if mit["meets_ratio"] else st.warning)(
+            "The proposal reaches the required area." if mit["meets_ratio"]
+            else f"The proposal is {shortfall:,.0f} sq ft short of the required area.")
+    st.plotly_chart(charts.mitigation_gauge(required, mit["proposed_mitigation_sqft"], large=large),
+                    width="stretch")
+else:
+    st.caption("Enter the wetland to be lost (or draw the footprint) to see the required replacement.")
+if mit.get("impacted_buffer_sqft"):
+    st.caption(f"Buffer disturbed: {mit['impacted_buffer_sqft']:,.0f} sq ft (mitigated by the buffer forms below).")
+law_link(mit["citation"], label=f"Replacement ratio: {mit['citation']}")
+
+st.subheader("Is mitigation allowed here?")
+gate_result = mit["gate"]
+box = {True: st.success, False: st.error, None: st.info}[gate_result["met"]]
+box(gate_result["text"])
+law_link(gate_result["citation"])
+st.markdown(f"**Where:** {escape_markdown(mit['siting'])}")
+law_link("§ 402-57P(2)")
+
+
+def _cited(items: list[dict]) -> None:
+    for item in items:
+        link_col, text_col = st.columns([1, 4] if not large else [2, 5])
+        with link_col:
+            law_link(item["citation"])
+        text_col.markdown(escape_markdown(item["text"]))
+
+
+st.subheader("Forms of mitigation (§ 402-57P(3))")
+wet_col, buf_col = st.columns(2)
+with wet_col:
+    st.markdown("**For lost wetland**")
+    _cited(mit["forms"]["wetland"])
+with buf_col:
+    st.markdown("**For disturbed buffer**")
+    _cited(mit["forms"]["buffer"])
+
+with st.expander("What the mitigation plan must contain (§ 402-57P(4)(a)-(j))", expanded=not large):
+    _cited(mit["plan_contents"])
+
+years = mit["monitoring_years"]
+st.markdown(f"**Monitoring:** in general {years['min']} to {years['max']} years after the mitigation is built.")
+law_link(years["citation"])
+st.caption(DISCLAIMER)

@@ -1,0 +1,158 @@
+"""Proposed project: the project form, a disturbance footprint drawn on the parcel, and what it needs.
+
+The form gathers the keys of ``sloat_core.project.parse_project``; the footprint comes from the
+map's drawing tools. The core answers which wetland, buffer and steep-slope areas the work touches
+and which permits and reviews it needs, with the approval authority, the § of Article IX, the
+submission checklist the law lists and the clocks. A value the core refuses shows its one-sentence
+message next to the form, and the last valid result stays on screen.
+"""
+
+from __future__ import annotations
+
+import folium
+import streamlit as st
+from shapely.geometry import shape
+from streamlit_folium import st_folium
+
+from app_support import forms, loaders, mapping, state
+from app_support.citations import escape_markdown, law_link
+from app_support.theme import MAP_HEIGHT_PX
+from sloat_core import parcel_input
+from sloat_core.analysis import DISCLAIMER
+from sloat_core.errors import SloatInputError
+from sloat_core.project import parse_project
+
+CONTEXT_ROLES = ["wetlands", "water_bodies", "watercourses"]
+STATUS_WORDS = {True: "needed", None: "may be needed (not known yet)", False: "not needed"}
+
+mode = state.mode()
+large = mode == state.PROJECTOR
+st.title("Proposed project")
+parcel = state.current_parcel()
+if parcel is None:
+    st.info("No parcel is chosen yet. Choose one first; then draw the area of work on it here. "
+            "You can fill in the form now: it is kept.")
+    st.page_link("pages/parcel.py", label="Choose a parcel on the Parcel & constraints page")
+
+form_col, map_col = st.columns([2, 3]) if not large else (st.container(), st.container())
+with form_col:
+    st.subheader("The project")
+    values = forms.project_form(st.session_state.get(state.PROJECT), few=mode == state.COUNTER)
+    form_message = st.empty()
+
+
+def _footprint_groups(layers) -> list:
+    groups = [g for g in [mapping.basemap_group(st.session_state.get(state.BASEMAP)
+                                                or next(iter(mapping.BASEMAPS)))] if g is not None]
+    groups += [mapping.layer_group(r, gj) for r in CONTEXT_ROLES
+               if (gj := loaders.display_geojson(layers, r)) is not None]
+    groups.append(mapping.parcel_group(parcel_input.to_wgs84_geojson(parcel.geometry)))
+    saved = st.session_state.get(forms.FOOTPRINT)
+    if saved:
+        group = folium.FeatureGroup(name="Disturbance footprint")
+        folium.GeoJson(saved, style_function=lambda _f: {"color": "#d95f02", "weight": 3, "fillColor": "#d95f02",
+                                                          "fillOpacity": 0.25}, interactive=False).add_to(group)
+        groups.append(group)
+    return groups
+
+
+layers = None
+if parcel is not None:
+    try:
+        layers = loaders.layerset()
+    except SloatInputError as exc:
+        st.error(str(exc))
+    with map_col:
+        st.subheader("Where the work happens")
+        st.caption("Draw the disturbance footprint (every area to be cleared, graded or built on) with the "
+                   "polygon or rectangle tool.")
+        if layers is not None:
+            centre = shape(parcel_input.to_wgs84_geojson(parcel.geometry)).centroid
+            out = st_folium(mapping.base_map(), key="project_map", height=MAP_HEIGHT_PX[mode],
+                            use_container_width=True, returned_objects=["all_drawings"],
+                            feature_group_to_add=_footprint_groups(layers),
+                            layer_control=folium.LayerControl(collapsed=True),
+                            center=(centre.y, centre.x), zoom=18) or {}
+            drawings = out.get("all_drawings")
+            signature = mapping.drawings_signature(drawings)
+            if signature and signature != st.session_state.get(forms.FOOTPRINT_SEEN):
+                st.session_state[forms.FOOTPRINT_SEEN] = signature
+                feature = mapping.last_polygon(drawings)
+                if feature is not None:
+                    st.session_state[forms.FOOTPRINT] = feature["geometry"]
+        if st.session_state.get(forms.FOOTPRINT) and st.button("Clear the footprint", key="clear_footprint"):
+            st.session_state[forms.FOOTPRINT] = None
+            st.rerun()
+
+project = {**values, "disturbance_footprint": st.session_state.get(forms.FOOTPRINT)}
+project = {k: v for k, v in project.items() if v is not None}
+outcome = None
+try:
+    parse_project(project)
+    if parcel is not None and layers is not None:
+        outcome = forms.project_analysis(parcel, layers, st.session_state.get(state.DISTRICT), project,
+                                         board_answers=st.session_state.get(state.BOARD_ANSWERS))
+        st.session_state[forms.LAST_PROJECT_RESULT] = (loaders.parcel_key(parcel), outcome)
+    st.session_state[state.PROJECT] = project
+except SloatInputError as exc:
+    form_message.error(str(exc))
+    last = st.session_state.get(forms.LAST_PROJECT_RESULT)
+    if parcel is not None and last and last[0] == loaders.parcel_key(parcel):
+        outcome = last[1]
+        st.caption("Showing the result of the last valid values.")
+
+
+def _area(value) -> str:
+    return "unknown (no map layer)" if value is None else f"{value:,.0f} sq ft"
+
+
+def _touches(touches: dict) -> None:
+    st.subheader("What the footprint touches")
+    if not touches:
+        st.caption("Draw the footprint on the map to measure the wetland, buffer and steep slopes it touches.")
+        return
+    cols = st.columns(4)
+    cols[0].metric("Footprint", _area(touches["footprint_sqft"]))
+    cols[1].metric("Wetland", _area(touches["wetland_sqft"]))
+    cols[2].metric("Wetland/watercourse buffer", _area(touches["buffer_sqft"]))
+    steep = touches["steep_slope_sqft"]
+    cols[3].metric("Slopes of 25% or more", "unknown (no elevation data)" if steep is None else _area(steep))
+    water = (touches.get("watercourse_sqft") or 0) + (touches.get("water_body_sqft") or 0)
+    if water > 0:
+        st.caption(f"Streams and ponds inside the footprint: {water:,.0f} sq ft.")
+
+
+def _permit(p: dict) -> None:
+    with st.expander(f"{p['title']}: {STATUS_WORDS[p['required']]}", expanded=p["required"] is True and not large):
+        st.markdown(escape_markdown(p["reason"]))
+        st.markdown(f"**Who approves:** {escape_markdown(p['authority'])}")
+        law_link(p["citation"], label=f"The rule: {p['citation']}")
+        if p["submissions"] and mode != state.COUNTER:
+            st.markdown("**What to submit**")
+            for item in p["submissions"]:
+                link_col, text_col = st.columns([1, 4])
+                with link_col:
+                    law_link(item["citation"])
+                text_col.markdown(escape_markdown(item["text"]))
+        if p["clocks"]:
+            st.markdown("**Clocks**")
+            st.markdown("\n".join(f"- {escape_markdown(c)}" for c in p["clocks"]))
+
+
+if outcome is not None:
+    result, touches = outcome
+    _touches(touches)
+    st.subheader("Permits and reviews")
+    permits = result["permits"]
+    for required in (True, None):
+        for p in (p for p in permits if p["required"] is required):
+            _permit(p)
+    others = [p["title"] for p in permits if p["required"] is False]
+    if others:
+        st.caption("Not needed on what is known: " + escape_markdown(", ".join(others)) + ".")
+    if result["mitigation"]["required_mitigation_sqft"]:
+        st.page_link("pages/mitigation.py", label="Wetland mitigation for this footprint")
+    if mode != state.COUNTER:
+        for warning in result["warnings"]:
+            st.caption(escape_markdown(warning))
+st.caption(DISCLAIMER)
