@@ -7,8 +7,6 @@ are written into tmp_path. One test loads the shipped sample manifest data/sampl
 from __future__ import annotations
 
 import os
-import statistics
-import time
 import zipfile
 from pathlib import Path
 
@@ -401,19 +399,15 @@ def test_union_within_merges_overlaps_and_keeps_only_polygons():
     assert got.geom_type in ("Polygon", "MultiPolygon")
 
 
-def test_union_within_is_fast_for_a_thousand_polygons():
+def test_union_within_agrees_with_a_plain_union_over_a_thousand_polygons():
     rng = np.random.default_rng(7)
     xy = rng.uniform(0, 20_000, size=(1000, 2))
     polys = [shapely.Point(x, y).buffer(80, quad_segs=8) for x, y in xy]
     lyr = Layer("wetlands", gpd.GeoDataFrame(geometry=polys, crs=CRS), "bench")
     parcel = box(9000, 9000, 10_500, 10_200)
     lyr.union_within(parcel)
-    times = []
-    for _ in range(30):
-        t = time.perf_counter()
-        lyr.union_within(parcel)
-        times.append(time.perf_counter() - t)
-    assert statistics.median(times) < 0.01  # 10 ms for one layer; measured ~0.5 ms
+    expected = shapely.union_all([p.intersection(parcel) for p in polys if p.intersects(parcel)])
+    assert lyr.union_within(parcel).area == pytest.approx(expected.area, rel=1e-9)
 
 
 def test_districts_within_and_village_boundary(full_set: LayerSet):

@@ -841,12 +841,13 @@ def write_demo(out, demo, rng):
         "application_type": "building_permit",
         "new_structure": True,
         "one_family_dwelling": True,
-        "existing_use": "vacant land",
+        "existing_use": "vacant",
         "disturbance_footprint": geom,
         "trees_removed": 3,
-        "activities": ["clearing", "grading", "filling", "construction"],
-        "parcel_file": "riverside_2ac.geojson",
-        "note": "Illustrative example project for the riverside demo parcel; not a real application.",
+        "sanitary_facilities": True,
+        "public_sewer_available": True,
+        # § 402-57I: (1) structure, (3) filling, (6) altering contours, (10) clear cutting
+        "activities": [1, 3, 6, 10],
     }
     (dd / "demo_project.json").write_text(json.dumps(project, indent=2) + "\n", encoding="utf-8")
     (dd / "README.md").write_text(DEMO_README, encoding="utf-8")
