@@ -1,0 +1,117 @@
+"""Timeline: permits and applications with their dates, and every clock Article IX sets for them.
+
+Items are added one at a time with their dates; the core (``sloat_core.timeline``) works out the
+expiries, extension-request deadlines, hearing and notice clocks and their status as of a day.
+An item the core refuses (an expiry before its issue date, say) shows the core's one-sentence
+message and is not added; the items already there and the form's values stay. The winter
+no-bare-slope season is shaded; the dates download as an .ics calendar.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pandas as pd
+import streamlit as st
+
+from app_support import charts, forms, state
+from app_support.citations import escape_markdown, law_link
+from sloat_core.analysis import DISCLAIMER
+from sloat_core.errors import SloatInputError
+from sloat_core.timeline import ITEM_KINDS, timeline_events, to_ics
+
+CALENDAR_NAME = "Sloatsburg Article IX dates"
+mode = state.mode()
+large = mode == state.PROJECTOR
+
+st.title("Timeline")
+st.caption("Permits and applications with the dates Article IX sets for them: expiries, extension "
+           "requests, hearings, notices and seasons.")
+if state.current_parcel() is None:
+    st.caption("No parcel is needed here: add the permits and applications you have.")
+
+if "tl_as_of" not in st.session_state:
+    st.session_state["tl_as_of"] = st.session_state.get(state.AS_OF) or dt.date.today()
+as_of = st.date_input("As of", key="tl_as_of", min_value=dt.date(1900, 1, 1), max_value=dt.date(2199, 12, 31),
+                      format="YYYY-MM-DD")
+st.session_state[state.AS_OF] = as_of
+items: list[dict] = list(st.session_state.get(forms.TIMELINE_ITEMS) or [])
+
+with st.expander("Add a permit, application or date", expanded=not items or not large):
+    kind = st.selectbox("What", list(ITEM_KINDS), key="tl_kind", format_func=lambda k: ITEM_KINDS[k].capitalize())
+    new = forms.timeline_item_editor(kind, today=as_of)
+    if new is not None:
+        try:
+            timeline_events([*items, new], as_of)
+        except SloatInputError as exc:
+            st.error(str(exc))
+        else:
+            items.append(new)
+            st.session_state[forms.TIMELINE_ITEMS] = items
+            st.success(f"Added: {ITEM_KINDS[kind]}.")
+
+
+def _item_name(n: int, item: dict) -> str:
+    ref = f" {item['ref']}" if item.get("ref") else ""
+    return f"{n}. {ITEM_KINDS[item['id']].capitalize()}{ref}"
+
+
+if items:
+    with st.expander(f"Your items ({len(items)})", expanded=mode == state.STANDARD):
+        for n, item in enumerate(items, start=1):
+            text_col, button_col = st.columns([5, 1])
+            dates = ", ".join(f"{k} {v}" for k, v in item.items() if k not in ("id", "ref"))
+            text_col.markdown(f"**{escape_markdown(_item_name(n, item))}**: {escape_markdown(dates)}")
+            if button_col.button("Remove", key=f"tl_remove_{n}"):
+                st.session_state[forms.TIMELINE_ITEMS] = items[:n - 1] + items[n:]
+                st.rerun()
+
+rows, events = [], []
+try:
+    for n, item in enumerate(items, start=1):
+        for e in timeline_events([item], as_of):
+            rows.append({"item": _item_name(n, item), "date": e.date, "label": e.label, "status": e.status,
+                         "citation": e.citation, "kind": e.kind, "detail": e.detail})
+    events = timeline_events(items, as_of)
+    years = [d.year for d in [as_of, *(r["date"] for r in rows)]]
+    season_items = [{"id": "winter_season", "year": y} for y in range(min(years) - 1, max(years) + 1)]
+    season_events = timeline_events(season_items, as_of)
+except SloatInputError as exc:
+    st.error(str(exc))
+    st.stop()
+starts = [e.date for e in season_events if e.kind == "season_start"]
+ends = [e.date for e in season_events if e.kind == "season_end"]
+seasons = list(zip(starts, ends))
+
+if not rows:
+    st.info("No dates yet: add a permit or an application above.")
+st.plotly_chart(charts.timeline_figure(rows, as_of, seasons, large=large), width="stretch")
+first_season = next(((s, e) for s, e in seasons if e >= as_of), seasons[-1])
+st.caption(f"Shaded: the winter and spring-thaw season ({first_season[0]:%d %B} to {first_season[1]:%d %B}), "
+           "when no disturbed steep slope may be left bare.")
+law_link(season_events[0].citation, label=f"No bare slopes in winter: {season_events[0].citation}")
+
+if rows:
+    frame = pd.DataFrame([{
+        "Date": r["date"].isoformat(),
+        "What": r["label"],
+        "Status": charts.STATUS_LABELS.get(r["status"], r["status"]),
+        "§": r["citation"],
+        "Item": r["item"],
+        "How it is worked out": r["detail"],
+    } for r in sorted(rows, key=lambda r: r["date"])])
+    colour_by_label = {charts.STATUS_LABELS[k]: v for k, v in charts.STATUS_COLOURS.items()}
+    st.dataframe(frame.style.map(lambda v: f"color:{colour_by_label[v]};font-weight:700"
+                                 if v in colour_by_label else "", subset=["Status"]),
+                 hide_index=True, width="stretch")
+    cites = dict.fromkeys(c.strip() for r in rows for c in r["citation"].split(","))
+    link_cols = st.columns(4)
+    for i, citation in enumerate(cites):
+        with link_cols[i % 4]:
+            law_link(citation)
+    st.download_button("Download the dates as a calendar (.ics)", to_ics(events, calendar_name=CALENDAR_NAME),
+                       file_name="sloatsburg-article-ix-dates.ics", mime="text/calendar", key="tl_ics",
+                       icon=":material/calendar_month:")
+    st.caption("Dates are worked out from the law's text and the dates you entered; confirm each one with "
+               "the Village before relying on it.")
+st.caption(DISCLAIMER)
