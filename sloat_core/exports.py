@@ -1,0 +1,170 @@
+"""Downloads of one analysis: the parcel and its constraint pieces as GeoJSON, the tables as CSV,
+the deadlines as CSV and iCalendar.
+
+CSV files are UTF-8 with a header row and CRLF line ends (what spreadsheets expect). A cell whose text
+starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return is prefixed with ``'`` so a
+spreadsheet shows it as text instead of running it as a formula (CSV injection).
+
+>>> csv_safe("=HYPERLINK(\\"http://x\\")"), csv_safe("§ 402-45A(1)"), csv_safe(0.5)
+('\\'=HYPERLINK("http://x")', '§ 402-45A(1)', '0.5')
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any, Iterable
+
+from .parcel_input import to_wgs84_geojson
+from .timeline import Event, to_ics
+
+__all__ = [
+    "CALENDAR_NAME",
+    "csv_safe",
+    "deductions_csv",
+    "events_csv",
+    "events_ics",
+    "permits_csv",
+    "pieces_geojson",
+    "triggers_csv",
+]
+
+#: Calendar name of the .ics download.
+CALENDAR_NAME = "Sloatsburg Article IX deadlines"
+
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_YES_NO = {True: "yes", False: "no", None: "unknown"}
+
+
+def csv_safe(value: Any) -> str:
+    """One cell as text, defused against formula injection; None is an empty cell."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return _YES_NO[value]
+    text = str(value)
+    return "'" + text if text.startswith(_FORMULA_STARTS) else text
+
+
+def _csv(header: list[str], rows: Iterable[list[Any]]) -> str:
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\r\n")
+    writer.writerow(header)
+    for row in rows:
+        writer.writerow([csv_safe(v) for v in row])
+    return buf.getvalue()
+
+
+def _geojson(geom) -> dict:
+    return to_wgs84_geojson(geom)
+
+
+def pieces_geojson(analysis) -> dict:
+    """The parcel and each deduction piece as a GeoJSON FeatureCollection in WGS84 longitude/latitude.
+
+    Parameters
+    ----------
+    analysis : sloat_core.analysis.Analysis
+
+    Returns
+    -------
+    dict
+        The first feature is the parcel (``kind: "parcel"``, gross and net area, district); then one
+        feature per non-empty deduction piece (``kind: "deduction"``) with ``constraint``, ``label``,
+        ``area_sqft``, ``countable_fraction``, ``deducted_sqft`` and ``citation``. Each piece of land is
+        in one feature only (overlaps count once), so the deducted figures add up to gross minus net.
+        Coordinates are not rounded: the pieces' areas in feet come back to the sq ft.
+    """
+    r = analysis.result
+    parcel = r.get("parcel") or {}
+    features = [{
+        "type": "Feature",
+        "geometry": _geojson(analysis.parcel),
+        "properties": {
+            "kind": "parcel",
+            "sbl": parcel.get("sbl"),
+            "address": parcel.get("address"),
+            "district": r.get("district"),
+            "gross_area_sqft": r.get("gross_area_sqft"),
+            "net_lot_area_sqft": r.get("net_lot_area_sqft"),
+            "min_lot_area_sqft": r.get("min_lot_area_sqft"),
+            "citation": r.get("lot_area_citation"),
+            "as_of": r.get("as_of"),
+        },
+    }]
+    for row in analysis.lot.rows:
+        if row.geometry is None or row.geometry.is_empty or not row.area_sqft:
+            continue
+        features.append({
+            "type": "Feature",
+            "geometry": _geojson(row.geometry),
+            "properties": {
+                "kind": "deduction",
+                "constraint": row.constraint,
+                "label": row.label,
+                "area_sqft": round(row.area_sqft, 2),
+                "countable_fraction": row.countable_fraction,
+                "deducted_sqft": round(row.deducted_sqft or 0.0, 2),
+                "citation": row.citation,
+            },
+        })
+    return {
+        "type": "FeatureCollection",
+        "name": "Article IX lot-area deductions",
+        "params_version": r.get("params_version"),
+        "layers": {"name": r.get("layers_name"), "version": r.get("layers_version"),
+                   "illustrative": r.get("layers_illustrative")},
+        "disclaimer": r.get("disclaimer"),
+        "features": features,
+    }
+
+
+def deductions_csv(result: dict) -> str:
+    """The § 402-45 deduction table; unknown areas are empty cells with status ``unknown``."""
+    header = ["constraint", "label", "area_sqft", "countable_fraction", "deducted_sqft", "citation", "status"]
+    rows = [[d.get("constraint"), d.get("label"), d.get("area_sqft"), d.get("countable_fraction"),
+             d.get("deducted_sqft"), d.get("citation"), d.get("status")] for d in result.get("deductions", [])]
+    return _csv(header, rows)
+
+
+def permits_csv(result: dict) -> str:
+    """Permits and reviews: whether each is needed (yes/no/unknown), who approves it and the §."""
+    header = ["id", "title", "required", "authority", "citation", "reason", "citations"]
+    rows = [[p.get("id"), p.get("title"), _YES_NO.get(p.get("required"), p.get("required")), p.get("authority"),
+             p.get("citation"), p.get("reason"), "; ".join(p.get("citations") or [])]
+            for p in result.get("permits", [])]
+    return _csv(header, rows)
+
+
+def triggers_csv(result: dict) -> str:
+    """The ten cluster features of § 402-48C: triggered (yes/no/unknown) with the evidence."""
+    header = ["id", "title", "triggered", "needs_board_judgment", "evidence", "citation"]
+    rows = [[t.get("id"), t.get("title"), _YES_NO.get(t.get("triggered"), t.get("triggered")),
+             _YES_NO.get(t.get("needs_board_judgment"), t.get("needs_board_judgment")), t.get("evidence"),
+             t.get("citation")] for t in result.get("cluster_triggers", [])]
+    return _csv(header, rows)
+
+
+def _event_dict(e) -> dict:
+    if isinstance(e, Event):
+        return e.to_dict()
+    if isinstance(e, dict):
+        return e
+    raise TypeError("events must be timeline Events or their dicts")
+
+
+def events_csv(events: Iterable[Event | dict]) -> str:
+    """The timeline's dated events (from ``timeline_events``), one row each, in date order."""
+    header = ["date", "label", "kind", "status", "citation", "item_id", "id", "detail"]
+    rows = []
+    for e in events:
+        d = _event_dict(e)
+        rows.append([d.get("date"), d.get("label"), d.get("kind"), d.get("status"), d.get("citation"),
+                     d.get("item_id"), d.get("id"), d.get("detail")])
+    rows.sort(key=lambda r: (str(r[0]), str(r[6])))
+    return _csv(header, rows)
+
+
+def events_ics(events: Iterable[Event], *, calendar_name: str = CALENDAR_NAME, dtstamp=None) -> str:
+    """The deadlines as an iCalendar file (see ``sloat_core.timeline.to_ics``)."""
+    return to_ics(list(events), calendar_name=calendar_name, dtstamp=dtstamp)
