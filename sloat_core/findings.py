@@ -18,7 +18,9 @@ from .terrain import SlopeGrid, slope_grid
 
 __all__ = ["Findings", "parcel_findings", "RESOURCE_ROLES", "OVERLAY_ROLES"]
 
-#: Layers of land that § 402-45A(1) deducts in full, and that carry a buffer.
+#: Layers of land that § 402-45A(1) deducts in full, and that carry a buffer. Water bodies carry one
+#: too: the river channel and ponds are mapped as polygons (NWI "Lake"/"Freshwater Pond", the river
+#: channel), and § 402-45A(1) names "streams and watercourses" without limiting them to lines.
 RESOURCE_ROLES = ("water_bodies", "watercourses", "wetlands")
 #: Map overlays that only matter for triggers and reviews (inside or not, how much).
 OVERLAY_ROLES = (

@@ -48,7 +48,7 @@ def test_verify_flags_present_where_law_facts_say_verify():
 @pytest.mark.parametrize(
     "code, name, kind, area",
     [
-        ("OSR", "Open Space and Recreation", "other", None),
+        ("OSR", "Open Space and Recreation", "residence", None),  # § 402-48F names OSR
         ("R-80", "Open Space Residential", "residence", 80000),
         ("R-40", "Rural Residential", "residence", 40000),
         ("R-15", "Suburban Residential", "residence", 15000),
