@@ -19,11 +19,13 @@ $(ASSETS_STAMP): tools/fetch_assets.sh
 
 setup: $(STAMP) $(ASSETS_STAMP)
 
-# Debian packages the tests need: chromium (browser tests) and gdal-bin (gdaldem, the slope reference).
+# Debian packages the tests need: chromium (browser tests), gdal-bin (gdaldem, the slope reference),
+# poppler-utils (pdftoppm, to look at the PDF report's pages).
 system-deps:
-	@if [ ! -x /usr/lib/chromium/chromium ] || ! command -v gdaldem >/dev/null; then \
-	  echo "Installing Debian packages: chromium gdal-bin"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium gdal-bin >/dev/null; \
+	@if [ ! -x /usr/lib/chromium/chromium ] || ! command -v gdaldem >/dev/null || ! command -v pdftoppm >/dev/null; then \
+	  echo "Installing Debian packages: chromium gdal-bin poppler-utils"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+	    chromium gdal-bin poppler-utils >/dev/null; \
 	fi
 
 sample: $(STAMP)
