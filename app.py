@@ -27,7 +27,7 @@ PAGES = [
     ("pages/law.py", "Law", ":material/gavel:"),
 ]
 
-st.set_page_config(page_title="Sloatsburg environmental controls", page_icon=":material/forest:",
+st.set_page_config(page_title="Sloatsburg environmental controls", page_icon="🌲",
                    layout="wide")
 state.init_state()
 
@@ -49,7 +49,7 @@ with st.sidebar:
         if layers.illustrative:
             st.markdown('<div class="sloat-notice">Illustrative sample, not official data</div>',
                         unsafe_allow_html=True)
-            if layers.notice:
+            if layers.notice and "not official data" not in layers.notice.lower():
                 st.caption(layers.notice)
         st.caption(f"Layer set: {layers.name} (version {layers.version})")
     st.caption(DISCLAIMER)

@@ -146,14 +146,15 @@ def project_form(stored: dict | None, *, few: bool = False) -> dict:
     """
     p = dict(stored or {})
     out: dict = {}
-    _seed("pf_application_type", p.get("application_type"))
+    # A selectbox reads None as "nothing chosen", so "not given" is the empty string here.
+    _seed("pf_application_type", p.get("application_type") or "")
     out["application_type"] = st.selectbox(
-        "Application", [None, *APPLICATION_TYPES], key="pf_application_type",
-        format_func=lambda v: "Not decided yet" if v is None else _TYPE_LABELS.get(v, v))
-    _seed("pf_existing_use", p.get("existing_use"))
+        "Application", ["", *APPLICATION_TYPES], key="pf_application_type",
+        format_func=lambda v: _TYPE_LABELS.get(v, "Not decided yet")) or None
+    _seed("pf_existing_use", p.get("existing_use") or "")
     out["existing_use"] = st.selectbox(
-        "Existing use of the lot", [None, *EXISTING_USES], key="pf_existing_use",
-        format_func=lambda v: "Not known" if v is None else _USE_LABELS.get(v, v))
+        "Existing use of the lot", ["", *EXISTING_USES], key="pf_existing_use",
+        format_func=lambda v: _USE_LABELS.get(v, "Not known")) or None
     out["new_structure"] = tri_state("A new building or structure?", "pf_new_structure", p.get("new_structure"))
     out["one_family_dwelling"] = tri_state("Is it a one-family house?", "pf_one_family",
                                            p.get("one_family_dwelling"))

@@ -14,6 +14,7 @@ passed as feature groups (``st_folium(feature_group_to_add=..., layer_control=..
 from __future__ import annotations
 
 import json
+import math
 
 import folium
 from folium.plugins import Draw
@@ -38,6 +39,7 @@ __all__ = [
     "legend_html",
     "last_polygon",
     "drawings_signature",
+    "view_for",
 ]
 
 VENDOR_URL = "/app/static/vendor"
@@ -170,3 +172,27 @@ def drawings_signature(all_drawings: list | None) -> str | None:
         return None
     geometries = [(f or {}).get("geometry") for f in all_drawings]
     return json.dumps(geometries, sort_keys=True)
+
+
+def view_for(geojson: dict, *, width_px: int = 760, height_px: int = 540,
+             max_zoom: int = 18) -> tuple[tuple[float, float], int]:
+    """Centre (lat, lon) and the largest zoom at which a WGS84 geometry fits the map.
+
+    >>> view_for({"type": "Polygon", "coordinates": [[[-74.19, 41.16], [-74.18, 41.16],
+    ...     [-74.18, 41.17], [-74.19, 41.16]]]})
+    ((41.165, -74.185), 15)
+    """
+    from shapely.geometry import shape
+
+    minx, miny, maxx, maxy = shape(geojson).bounds
+    centre = ((miny + maxy) / 2, (minx + maxx) / 2)
+
+    def merc_y(lat: float) -> float:
+        return math.log(math.tan(math.pi / 4 + math.radians(lat) / 2))
+
+    # World width is 256 * 2**zoom pixels; leave a 20% margin around the geometry.
+    span_x = max((maxx - minx) / 360.0, 1e-9)
+    span_y = max((merc_y(maxy) - merc_y(miny)) / (2 * math.pi), 1e-9)
+    zoom_x = math.log2(0.8 * width_px / (256 * span_x))
+    zoom_y = math.log2(0.8 * height_px / (256 * span_y))
+    return centre, int(max(1, min(max_zoom, math.floor(min(zoom_x, zoom_y)))))

@@ -108,13 +108,18 @@ def waterfall_figure(result: dict, *, large: bool = False) -> go.Figure:
 
 
 def show_headline(result: dict) -> None:
-    """Gross area, net lot area and the plain verdict."""
-    left, right = st.columns(2)
-    left.metric("Gross area", f"{(result.get('gross_area_sqft') or 0):,.0f} sq ft")
+    """Gross area, net lot area (sq ft, acres beneath) and the plain verdict."""
+    from sloat_core.units import sqft_to_acres
+
+    gross = result.get("gross_area_sqft") or 0.0
     net = result.get("net_lot_area_sqft") or 0.0
     low = result.get("net_lot_area_min_sqft")
-    label = "Net lot area (at most)" if low is not None and low < net else "Net lot area"
-    right.metric(label, f"{net:,.0f} sq ft")
+    net_label = "Net lot area (at most), sq ft" if low is not None and low < net else "Net lot area, sq ft"
+    left, right = st.columns(2)
+    left.metric("Gross area, sq ft", f"{gross:,.0f}")
+    left.caption(f"{sqft_to_acres(gross):,.2f} acres")
+    right.metric(net_label, f"{net:,.0f}")
+    right.caption(f"{sqft_to_acres(net):,.2f} acres")
     meets = result.get("meets_min_lot_area")
     box = st.success if meets else (st.warning if meets is False else st.info)
     box(verdict_sentence(result))
@@ -189,15 +194,15 @@ def district_picker(settings, parcel) -> str | None:
     Returns the chosen code, or None to let the analysis read the zoning map.
     """
     districts = getattr(settings, "districts", None) or {}
-    options: list[str | None] = [None] + sorted(districts)
+    options: list[str] = [""] + sorted(districts)  # "" = read the zoning map
     if st.session_state.get(state.DISTRICT) not in options:
-        st.session_state[state.DISTRICT] = None
+        st.session_state[state.DISTRICT] = ""
 
-    def label(code: str | None) -> str:
-        if code is None:
+    def label(code: str) -> str:
+        if not code:
             return "From the zoning map"
         district = districts[code]
         note = " (minimum to confirm with the Village)" if getattr(district, "verify", False) else ""
         return f"{code} {getattr(district, 'name', '')}{note}"
 
-    return st.selectbox("Zoning district", options, key=state.DISTRICT, format_func=label)
+    return st.selectbox("Zoning district", options, key=state.DISTRICT, format_func=label) or None

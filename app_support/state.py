@@ -38,7 +38,7 @@ __all__ = [
 PARCEL = "parcel"
 # One plain sentence saying where the current parcel came from ("Drawn on the map", "Tax parcel 156.14-1-23").
 PARCEL_NOTE = "parcel_note"
-# Zoning district code chosen by the user (overrides the tax layer's), or None.
+# Zoning district code chosen by the user (overrides the tax layer's); "" or None = the zoning map.
 DISTRICT = "district"
 # Display mode (sidebar switch).
 MODE = "display_mode"
@@ -109,4 +109,4 @@ def set_parcel(parcel, note: str) -> None:
     """
     st.session_state[PARCEL] = parcel
     st.session_state[PARCEL_NOTE] = note
-    st.session_state[DISTRICT] = getattr(parcel, "district", None)
+    st.session_state[DISTRICT] = getattr(parcel, "district", None) or ""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import folium
 import streamlit as st
-from shapely.geometry import shape
+from streamlit.errors import StreamlitAPIException
 from streamlit_folium import st_folium
 
 from app_support import loaders, mapping, results, state
@@ -20,6 +20,7 @@ from sloat_core.errors import SloatInputError
 
 UPLOAD_TYPES = ["geojson", "json", "kml", "zip", "gpkg", "dxf"]
 UPLOAD_MAX_MB = 10
+DRAWN = "Drawn on the map"
 DEDUCTION_ROLES = ["floodplain", "wetlands", "water_bodies", "watercourses", "rock_outcrops"]
 
 mode = state.mode()
@@ -95,6 +96,14 @@ else:
     basemap = list(mapping.BASEMAPS)[0]
 
 
+def _redraw() -> None:
+    """Run the map fragment again so it shows the new parcel's outline (whole page on a full run)."""
+    try:
+        st.rerun(scope="fragment")
+    except StreamlitAPIException:  # the fragment was running as part of a full run
+        st.rerun()
+
+
 def _take_map_events(out: dict) -> None:
     drawings = out.get("all_drawings")
     signature = mapping.drawings_signature(drawings)
@@ -103,23 +112,27 @@ def _take_map_events(out: dict) -> None:
         feature = mapping.last_polygon(drawings)
         if feature is not None:
             try:
-                state.set_parcel(parcel_input.parcel_from_geojson(feature), "Drawn on the map")
+                state.set_parcel(parcel_input.parcel_from_geojson(feature), DRAWN)
             except SloatInputError as exc:
                 st.error(str(exc))
+            else:
+                _redraw()
     click = out.get("last_clicked")
     if click and st.session_state.get(state.PICK_BY_CLICK) and click != st.session_state.get(state.SEEN_CLICK):
         st.session_state[state.SEEN_CLICK] = click
         try:
             parcel = loaders.parcel_at(layers, click["lat"], click["lng"])
-            state.set_parcel(parcel, f"Tax parcel {parcel.sbl}")
         except SloatInputError as exc:
             st.error(str(exc))
+        else:
+            state.set_parcel(parcel, f"Tax parcel {parcel.sbl}")
+            _redraw()
 
 
 @st.fragment
 def map_and_results() -> None:
     parcel = state.current_parcel()
-    map_col, result_col = st.columns([3, 2] if mode != state.PROJECTOR else [1, 1])
+    map_col, result_col = st.columns([3, 2])
     with map_col:
         groups = [g for g in [mapping.basemap_group(basemap)] if g is not None]
         groups += [mapping.layer_group(r, gj) for r in shown
@@ -130,8 +143,8 @@ def map_and_results() -> None:
             groups.append(mapping.parcel_group(outline))
             if show_slope and (slope := slope_group(layers, parcel.geometry)) is not None:
                 groups.append(slope)
-            point = shape(outline).centroid
-            centre, zoom = (point.y, point.x), 17
+            if st.session_state.get(state.PARCEL_NOTE) != DRAWN:  # a drawing is already in view
+                centre, zoom = mapping.view_for(outline, height_px=MAP_HEIGHT_PX[mode])
         returned = ["all_drawings"] + (["last_clicked"] if st.session_state.get(state.PICK_BY_CLICK) else [])
         out = st_folium(mapping.base_map(), key="parcel_map", height=MAP_HEIGHT_PX[mode],
                         use_container_width=True, returned_objects=returned,

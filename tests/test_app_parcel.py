@@ -63,9 +63,9 @@ def test_drawn_parcel_shows_gross_net_and_citations(manifest):
         at = _run(AppTest.from_file(APP, default_timeout=30))
     expected = analyze(parcel_input.parcel_from_geojson(drawing), load_manifest(manifest))
     metrics = {m.label: m.value for m in at.metric}
-    assert metrics["Gross area"] == f"{expected['gross_area_sqft']:,.0f} sq ft" == "40,000 sq ft"
+    assert metrics["Gross area, sq ft"] == f"{expected['gross_area_sqft']:,.0f}" == "40,000"
     net_label = next(label for label in metrics if label.startswith("Net lot area"))
-    assert metrics[net_label] == f"{expected['net_lot_area_sqft']:,.0f} sq ft"
+    assert metrics[net_label] == f"{expected['net_lot_area_sqft']:,.0f}"
     table = at.dataframe[0].value
     wet = table[table["Constraint"] == "Wetlands"].iloc[0]
     assert wet["Area (sq ft)"] == "10,000" and wet["Deducted (sq ft)"] == "10,000"
@@ -95,7 +95,7 @@ def test_find_by_sbl_and_use_it(manifest):
     assert not at.exception
     assert at.session_state[state.PARCEL].sbl == fx.P2_SBL
     metrics = {m.label: m.value for m in at.metric}
-    assert metrics["Gross area"] == "10,000 sq ft"
+    assert metrics["Gross area, sq ft"] == "10,000"
     assert f"Tax parcel {fx.P2_SBL}" in _page_text(at)
 
 
@@ -109,7 +109,7 @@ def test_failed_upload_keeps_the_current_parcel(manifest):
     errors = [e.value for e in at.error]
     assert len(errors) == 1 and errors[0].endswith(".")
     assert at.session_state[state.PARCEL].geometry.equals(before.geometry)
-    assert {m.label: m.value for m in at.metric}["Gross area"] == "40,000 sq ft"
+    assert {m.label: m.value for m in at.metric}["Gross area, sq ft"] == "40,000"
 
 
 def test_good_upload_replaces_the_parcel(manifest):
@@ -121,7 +121,7 @@ def test_good_upload_replaces_the_parcel(manifest):
     assert not at.exception
     assert not at.error
     assert "Uploaded file lot.geojson" in _page_text(at)
-    assert {m.label: m.value for m in at.metric}["Gross area"] == "10,000 sq ft"
+    assert {m.label: m.value for m in at.metric}["Gross area, sq ft"] == "10,000"
 
 
 def test_every_citation_links_to_the_law_page(manifest):
@@ -145,7 +145,7 @@ def test_modes_keep_the_numbers_with_fewer_controls(manifest, mode):
     at.session_state[state.MODE] = mode
     _run(at)
     assert at.sidebar.radio(key=state.MODE).value == mode
-    assert {m.label: m.value for m in at.metric}["Gross area"] == "40,000 sq ft"
+    assert {m.label: m.value for m in at.metric}["Gross area, sq ft"] == "40,000"
     assert [r.key for r in at.radio if r.key == state.BASEMAP] == []  # Standard mode only
     styles = "\n".join(m.value for m in at.markdown if "<style>" in m.value)
     assert ("font-size:24px" in styles) == (mode == state.PROJECTOR)

@@ -1,0 +1,185 @@
+"""Real-browser harness: the app under ``streamlit run``, Debian chromium through Playwright, offline.
+
+Every request that does not go to the local app is aborted (``context.route``), so a test that
+passes proves the page works with no internet. The app reads the hand-built layer set of
+``tests/app_fixtures.py`` (known areas) through ``SLOAT_LAYERS``. Screenshots go to
+``tests/artifacts/`` (git-ignored).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests"))
+import app_fixtures as fx  # noqa: E402
+
+CHROMIUM = "/usr/lib/chromium/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARTIFACTS = ROOT / "tests" / "artifacts"
+MAP_IFRAME = 'iframe[title="streamlit_folium.st_folium"]'
+LOCAL_PREFIXES = ("http://127.0.0.1", "http://localhost", "ws://127.0.0.1", "ws://localhost",
+                  "data:", "blob:", "about:")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def layer_manifest(tmp_path_factory) -> Path:
+    return fx.write_layerset(tmp_path_factory.mktemp("browser_layers"))
+
+
+@pytest.fixture(scope="session")
+def app_url(layer_manifest, tmp_path_factory):
+    """Start ``streamlit run app.py`` on a free port; yield its URL; stop it afterwards."""
+    if not (ROOT / "static" / "vendor" / ".stamp").exists():
+        pytest.fail("The map's front-end files are missing: `make test` fetches them "
+                    "(bash tools/fetch_assets.sh).")
+    port = _free_port()
+    env = dict(os.environ, SLOAT_LAYERS=str(layer_manifest))
+    log_path = tmp_path_factory.mktemp("server") / "streamlit.log"
+    log = open(log_path, "w")  # noqa: SIM115 (closed after the session)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
+         "--server.headless", "true", "--server.address", "127.0.0.1",
+         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"streamlit exited early: {log_path.read_text()[-2000:]}")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as resp:
+                if resp.status == 200:
+                    break
+        except OSError:
+            time.sleep(0.3)
+    else:
+        proc.terminate()
+        pytest.fail("streamlit did not become healthy within 60 s")
+    yield url
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian chromium via Playwright; fails (never skips) when chromium is missing."""
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"Debian chromium is missing at {CHROMIUM}: `make test` installs it "
+                    "(apt-get install --no-install-recommends chromium).")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+class OfflinePage:
+    """A page on the app, offline, with helpers for the map and screenshots."""
+
+    def __init__(self, page, url: str, blocked: list[str]):
+        self.page = page
+        self.url = url
+        self.blocked = blocked
+
+    def open(self, path: str = "/") -> "OfflinePage":
+        self.page.goto(self.url + path)
+        self.page.locator("h1").first.wait_for(timeout=30_000)
+        return self
+
+    def wait_map(self):
+        frame = self.page.frame_locator(MAP_IFRAME)
+        frame.locator(".leaflet-draw-draw-polygon").wait_for(timeout=30_000)
+        return frame
+
+    def map_frame(self):
+        """The map iframe as a Playwright Frame (for evaluating Leaflet state)."""
+        handle = self.page.locator(MAP_IFRAME).element_handle(timeout=30_000)
+        return handle.content_frame()
+
+    def draw_polygon(self, offsets_px: list[tuple[float, float]]) -> None:
+        """Draw a polygon with the Leaflet.draw toolbar; offsets from the map's centre."""
+        frame = self.wait_map()
+        frame.locator(".leaflet-draw-draw-polygon").click()
+        box = frame.locator(".leaflet-container").bounding_box()
+        cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        for dx, dy in [*offsets_px, offsets_px[0]]:
+            self.page.mouse.click(cx + dx, cy + dy)
+            self.page.wait_for_timeout(250)
+
+    def wait_text(self, text: str, timeout_ms: int = 30_000):
+        locator = self.page.get_by_text(text, exact=False).first
+        locator.wait_for(timeout=timeout_ms)
+        return locator
+
+    def metric(self, label: str) -> str:
+        """Value of the st.metric whose label starts with ``label``."""
+        block = self.page.locator('[data-testid="stMetric"]').filter(has_text=label).first
+        block.wait_for(timeout=30_000)
+        return block.locator('[data-testid="stMetricValue"]').inner_text().strip()
+
+    def shot(self, name: str) -> Path:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        path = ARTIFACTS / f"{name}.png"
+        self.page.screenshot(path=str(path), full_page=True)
+        return path
+
+    def non_tile_blocked(self) -> list[str]:
+        """Blocked requests other than basemap tiles (which need the internet by design)."""
+        return [u for u in self.blocked
+                if "tile.openstreetmap.org" not in u and "arcgisonline.com" not in u]
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if report.when == "call":
+        item.stash[_REPORT] = report
+    return report
+
+
+_REPORT = pytest.StashKey()
+
+
+@pytest.fixture()
+def app(browser, app_url, request):
+    """A fresh offline browser context on the app."""
+    context = browser.new_context(viewport={"width": 1500, "height": 1500})
+    blocked: list[str] = []
+
+    def route(request_route):
+        url = request_route.request.url
+        if url.startswith(LOCAL_PREFIXES):
+            request_route.continue_()
+        else:
+            blocked.append(url)
+            request_route.abort()
+
+    context.route("**/*", route)
+    page = context.new_page()
+    offline = OfflinePage(page, app_url, blocked)
+    yield offline
+    report = request.node.stash.get(_REPORT, None)
+    if report is not None and report.failed:
+        offline.shot(f"FAILED_{request.node.name}")
+    context.close()

@@ -1,0 +1,124 @@
+"""Real-browser tests of the dashboard, offline (see conftest.py).
+
+Each test saves a screenshot in tests/artifacts/ for a person to look at.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import app_fixtures as fx  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+SQUARE = [(-90, -70), (90, -70), (90, 70), (-90, 70)]
+DRAWN_LAYERS_JS = "() => (typeof drawnItems !== 'undefined') ? drawnItems.getLayers().length : -1"
+LAYERS_ON_MAP_JS = ("() => window.layer_control._layers.filter(l => map_div.hasLayer(l.layer))"
+                    ".map(l => l.name)")
+
+
+def test_map_loads_offline_and_a_drawn_parcel_gets_net_area_and_citation(app):
+    app.open()
+    frame = app.wait_map()
+    assert frame.locator(".leaflet-control-zoom-in").is_visible()
+    app.draw_polygon(SQUARE)
+    app.wait_text("Drawn on the map")
+    gross = app.metric("Gross area")
+    net = app.metric("Net lot area")
+    assert int(gross.replace(",", "")) > 0
+    assert 0 <= int(net.replace(",", "")) <= int(gross.replace(",", ""))
+    link = app.page.get_by_role("link", name="Net lot area rule: § 402-45A")
+    assert link.is_visible()
+    app.shot("01_drawn_parcel")
+    assert app.map_frame().evaluate(DRAWN_LAYERS_JS) == 1
+    assert app.non_tile_blocked() == [], app.non_tile_blocked()
+
+
+def test_citation_link_opens_the_law_page_at_the_clause(app):
+    app.open()
+    app.draw_polygon(SQUARE)
+    app.wait_text("Drawn on the map")
+    app.page.get_by_role("link", name="Net lot area rule: § 402-45A").click()
+    app.wait_text("You followed a link to § 402-45A")
+    assert "cite=402-45A" in app.page.url
+    app.shot("02_law_deep_link")
+
+
+def test_pick_parcel_by_sbl(app):
+    app.open()
+    box = app.page.get_by_label("Tax parcel (SBL", exact=False)
+    box.fill(fx.P1_SBL)
+    box.press("Enter")
+    app.page.get_by_role("button", name="Use this parcel").click()
+    app.wait_text(f"Tax parcel {fx.P1_SBL}")
+    assert app.metric("Gross area") == "40,000"
+    app.wait_text("Wetlands")
+    app.wait_text("R-15 minimum of 15,000 sq ft")
+    app.page.wait_for_timeout(1500)  # let the map zoom to the parcel
+    app.shot("03_parcel_by_sbl")
+
+
+def test_upload_a_parcel_file_and_a_bad_one(app, tmp_path):
+    good = tmp_path / "lot.geojson"
+    good.write_text(json.dumps({"type": "FeatureCollection", "features": [fx.wgs84_feature(fx.P2)]}))
+    bad = tmp_path / "broken.geojson"
+    bad.write_text("{ not json")
+    app.open()
+    file_input = app.page.locator('[data-testid="stFileUploader"] input[type="file"]')
+    file_input.set_input_files(str(good))
+    app.wait_text("Uploaded file lot.geojson")
+    assert app.metric("Gross area") == "10,000"
+    file_input.set_input_files(str(bad))
+    app.page.locator('[data-testid="stAlertContentError"]').first.wait_for(timeout=30_000)
+    assert app.metric("Gross area") == "10,000"  # the failed upload kept the parcel
+    app.shot("04_upload_then_bad_upload")
+
+
+def test_demo_parcels_upload(app):
+    folder = Path(__file__).resolve().parents[2] / "data" / "sample" / "demo_parcels"
+    demo = sorted(p for p in folder.glob("*") if p.suffix.lower() in {".geojson", ".kml", ".zip", ".gpkg", ".dxf"})
+    assert demo, f"no demo parcels in {folder} (tools/make_sample_data.py writes them)"
+    app.open()
+    file_input = app.page.locator('[data-testid="stFileUploader"] input[type="file"]')
+    for path in demo[:3]:
+        file_input.set_input_files(str(path))
+        app.wait_text(f"Uploaded file {path.name}")
+        assert int(app.metric("Gross area").replace(",", "")) > 0
+    app.shot("05_demo_parcel_upload")
+
+
+def test_toggling_a_layer_keeps_the_drawing(app):
+    app.open()
+    app.draw_polygon(SQUARE)
+    app.wait_text("Drawn on the map")
+    gross = app.metric("Gross area")
+    app.page.wait_for_timeout(1000)
+    before = app.map_frame().evaluate(LAYERS_ON_MAP_JS)
+    assert "Wetlands" in before and "Parcel under study" in before, before
+    # remove "Wetlands" from the layer multiselect (outside the map)
+    app.page.get_by_role("button", name="Remove Wetlands").click()
+    app.page.wait_for_timeout(2500)
+    after = app.map_frame().evaluate(LAYERS_ON_MAP_JS)
+    assert "Wetlands" not in after and "Parcel under study" in after, after
+    assert app.map_frame().evaluate(DRAWN_LAYERS_JS) == 1
+    assert app.metric("Gross area") == gross
+    app.shot("06_layer_toggled_drawing_kept")
+
+
+def test_projector_mode_has_large_type(app):
+    app.open()
+    app.wait_map()
+    app.page.get_by_text("Projector", exact=True).click()
+    app.page.wait_for_timeout(2000)
+    size = app.page.evaluate(
+        "() => parseFloat(getComputedStyle(document.querySelector("
+        "'[data-testid=\"stMarkdownContainer\"] p')).fontSize)")
+    assert size >= 24, size
+    h1 = app.page.evaluate("() => parseFloat(getComputedStyle(document.querySelector('h1')).fontSize)")
+    assert h1 > size
+    app.shot("07_projector_mode")
