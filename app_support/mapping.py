@@ -148,12 +148,17 @@ def parcel_group(geojson: dict) -> folium.FeatureGroup:
     return group
 
 
-def legend_html(roles: list[str]) -> str:
-    """Legend rows (swatch + label) for ``roles``; labels come from the constant label table."""
-    import html
+def legend_html(roles: list[str], extra: list[tuple[str, str]] = ()) -> str:
+    """Legend rows (swatch + label) for layer ``roles`` and ``extra`` (label, #rrggbb) pairs.
 
-    rows = [f'<span class="sloat-swatch" style="background:{colour_for(r)}"></span>'
-            f"{html.escape(LAYER_LABELS.get(r, r))}" for r in roles]
+    Labels are HTML-escaped; colours must be ``#rrggbb`` constants (others are dropped).
+    """
+    import html
+    import re
+
+    pairs = [(LAYER_LABELS.get(r, r), colour_for(r)) for r in roles] + list(extra)
+    rows = [f'<span class="sloat-swatch" style="background:{colour}"></span>{html.escape(label)}'
+            for label, colour in pairs if re.fullmatch(r"#[0-9a-fA-F]{6}", colour)]
     return "<br>".join(rows)
 
 

@@ -63,7 +63,7 @@ def slope_group(layers, geom) -> folium.FeatureGroup | None:
         return None
     image, latlon_bounds = made
     group = folium.FeatureGroup(name="Slope classes")
-    folium.raster_layers.ImageOverlay(image=image, bounds=latlon_bounds, opacity=0.8,
+    folium.raster_layers.ImageOverlay(image=image, bounds=latlon_bounds, opacity=0.6,
                                       interactive=False, zindex=2).add_to(group)
     return group
 

@@ -151,11 +151,10 @@ def map_and_results() -> None:
                         feature_group_to_add=groups, layer_control=folium.LayerControl(collapsed=True),
                         center=centre, zoom=zoom)
         _take_map_events(out or {})
-        legend = [r for r in shown if r in LAYER_LABELS]
+        extra = slope_legend() if show_slope and parcel is not None and layers.dem_path else []
+        legend = mapping.legend_html([r for r in shown if r in LAYER_LABELS], extra)
         if legend:
-            st.markdown(mapping.legend_html(legend), unsafe_allow_html=True)
-        if show_slope and parcel is not None:
-            st.caption(" · ".join(label for label, _c in slope_legend()))
+            st.markdown(legend, unsafe_allow_html=True)
     with result_col:
         _results(state.current_parcel())
 

@@ -1,0 +1,122 @@
+"""Tests of the app-side helpers: offline map assets, escaping, citations in URLs, map views."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import folium
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import app_fixtures as fx  # noqa: E402
+
+from app_support import mapping, results, theme  # noqa: E402
+from app_support.citations import escape_markdown  # noqa: E402
+from sloat_core.layers import load_manifest  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _asset_links(fmap: folium.Map) -> list[str]:
+    """Every JS/CSS link streamlit-folium would load for this map (its own walk of the tree)."""
+    links = []
+
+    def walk(element):
+        links.extend(href for _, href in getattr(element, "default_js", []))
+        links.extend(href for _, href in getattr(element, "default_css", []))
+        for child in getattr(element, "_children", {}).values():
+            walk(child)
+
+    walk(fmap)
+    return links
+
+
+def test_map_loads_only_local_assets_that_the_fetch_script_provides():
+    fmap = mapping.base_map()
+    feature = dict(fx.wgs84_feature(fx.WETLAND), properties={"label": "Wetlands"})
+    mapping.layer_group("wetlands", {"type": "FeatureCollection", "features": [feature]}).add_to(fmap)
+    folium.raster_layers.ImageOverlay(np.zeros((2, 2, 4), dtype=np.uint8),
+                                      bounds=[[41.1, -74.2], [41.2, -74.1]]).add_to(fmap)
+    links = _asset_links(fmap)
+    assert links and all(link.startswith("/app/static/vendor/") for link in links), links
+    script = (ROOT / "tools" / "fetch_assets.sh").read_text()
+    for link in set(links):
+        relative = link.removeprefix("/app/static/vendor/")
+        assert relative in script, f"{relative} is not checked by tools/fetch_assets.sh"
+    html = fmap.get_root().render()
+    assert not re.search(r"(src|href)=\"https?://", html)
+
+
+def test_fetched_assets_exist_when_fetched():
+    vendor = ROOT / "static" / "vendor"
+    if not (vendor / ".stamp").exists():
+        pytest.fail("static/vendor is missing: `make test` runs tools/fetch_assets.sh")
+    for _, link in mapping.MAP_JS + mapping.MAP_CSS + mapping.DRAW_JS + mapping.DRAW_CSS:
+        assert (vendor / link.removeprefix("/app/static/vendor/")).stat().st_size > 1000
+
+
+def test_tooltips_carry_escaped_text_only(tmp_path):
+    layers = load_manifest(fx.write_layerset(tmp_path))
+    from app_support.loaders import _display_geojson
+
+    geojson = _display_geojson.__wrapped__("k", "wetlands", layers)
+    labels = [f["properties"]["label"] for f in geojson["features"]]
+    assert labels == ["Wetlands: Test &lt;b&gt;marsh&lt;/b&gt;"]
+    assert set(geojson["features"][0]["properties"]) == {"label"}
+
+
+def test_legend_escapes_labels_and_drops_odd_colours():
+    html = mapping.legend_html(["wetlands"], [("<img>", "#ff0000"), ("x", "red;background:url(x)")])
+    assert "&lt;img&gt;" in html and "<img>" not in html
+    assert "url(" not in html
+    assert theme.COLOURS["wetlands"] in html
+
+
+def test_deduction_colours_match_the_map_legend():
+    assert theme.colour_for("wetlands") == theme.COLOURS["wetlands"]
+    assert theme.colour_for("slope_25_40") != theme.colour_for("slope_over_40")
+    assert theme.colour_for("no_such_constraint") == "#888888"
+
+
+def test_last_polygon_takes_the_latest_polygon_and_ignores_points():
+    square = fx.wgs84_feature(fx.P1)
+    point = {"type": "Feature", "geometry": {"type": "Point", "coordinates": [-74.1, 41.1]}}
+    assert mapping.last_polygon([square, point]) == square
+    assert mapping.last_polygon([point]) is None
+    assert mapping.drawings_signature(None) is None
+    assert mapping.drawings_signature([square]) != mapping.drawings_signature([square, square])
+
+
+def test_view_fits_a_small_parcel_closer_than_a_large_one():
+    small = fx.wgs84_feature(fx.P2)["geometry"]
+    large = fx.wgs84_feature(fx.P1.buffer(3000))["geometry"]
+    (lat, lon), zoom_small = mapping.view_for(small)
+    _, zoom_large = mapping.view_for(large)
+    assert zoom_small > zoom_large
+    assert 41.1 < lat < 41.2 and -74.25 < lon < -74.1
+
+
+def test_markdown_escaping_keeps_text_literal():
+    assert escape_markdown("**bold** [link](x)") == "\\*\\*bold\\*\\* \\[link\\]\\(x\\)"
+
+
+def test_verdict_and_deduction_table_from_a_result():
+    result = {"gross_area_sqft": 40000.0, "net_lot_area_sqft": 20000.0, "net_lot_area_min_sqft": 20000.0,
+              "min_lot_area_sqft": 15000.0, "meets_min_lot_area": True, "district": "R-15",
+              "deductions": [{"constraint": "wetlands", "label": "Wetlands", "area_sqft": 10000.0,
+                              "countable_fraction": 0.0, "deducted_sqft": 10000.0,
+                              "citation": "§ 402-45A(1)"},
+                             {"constraint": "floodplain", "label": "Floodplain", "area_sqft": None,
+                              "countable_fraction": 0.0, "deducted_sqft": None,
+                              "citation": "§ 402-45A(1)"}]}
+    assert results.verdict_sentence(result) == "The net lot area meets the R-15 minimum of 15,000 sq ft."
+    frame = results.deduction_frame(result)
+    assert list(frame["Deducted (sq ft)"]) == ["10,000", "unknown"]
+    assert list(frame["Counted share"]) == ["0%", "0%"]
+    fig = results.waterfall_figure(result)
+    assert list(fig.data[0].y) == [40000.0, -10000.0, 20000.0]
+    below = dict(result, meets_min_lot_area=False, min_lot_area_sqft=25000.0)
+    assert "is below the R-15 minimum of 25,000 sq ft" in results.verdict_sentence(below)
