@@ -115,20 +115,20 @@ def timeline_figure(rows: list[dict], as_of: dt.date, seasons: list[tuple[dt.dat
     for start, end in seasons:
         fig.add_shape(type="rect", xref="x", yref="paper", x0=start, x1=end + dt.timedelta(days=1),
                       y0=0, y1=1, fillcolor=_SEASON_FILL, line={"width": 0}, layer="below")
-    if seasons:
-        fig.add_annotation(x=seasons[0][0], y=1, xref="x", yref="paper", yanchor="bottom", xanchor="left",
-                           showarrow=False, text="No bare steep slopes (winter season)",
-                           font={"color": "#1f4e79"})
+    if seasons:  # a legend entry for the shading
+        fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name="Winter season: no bare steep slopes",
+                                 marker={"symbol": "square", "size": 18 if large else 12, "color": _SEASON_FILL,
+                                         "line": {"color": "#4682b4", "width": 1}}, hoverinfo="skip"))
     fig.add_shape(type="line", xref="x", yref="paper", x0=as_of, x1=as_of, y0=0, y1=1,
                   line={"color": "#000000", "width": 3, "dash": "dash"})
-    fig.add_annotation(x=as_of, y=0, xref="x", yref="paper", yanchor="top", showarrow=False,
+    fig.add_annotation(x=as_of, y=1, xref="x", yref="paper", yanchor="bottom", xanchor="left", showarrow=False,
                        text=f"As of {as_of:%d %b %Y}")
     items = list(dict.fromkeys(r["item"] for r in rows))
     fig.update_layout(
-        height=max(260, 110 + (60 if large else 40) * len(items)),
+        height=max(420 if large else 260, (170 if large else 110) + (70 if large else 40) * len(items)),
         margin={"l": 10, "r": 10, "t": 40, "b": 60}, font=_font(large),
         legend={"orientation": "h", "y": -0.25}, plot_bgcolor="#ffffff",
-        yaxis={"categoryorder": "array", "categoryarray": items[::-1], "gridcolor": "#dddddd"},
-        xaxis={"type": "date", "gridcolor": "#dddddd"},
+        yaxis={"categoryorder": "array", "categoryarray": items[::-1], "gridcolor": "#dddddd", "automargin": True},
+        xaxis={"type": "date", "gridcolor": "#dddddd", "automargin": True},
     )
     return fig

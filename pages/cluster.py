@@ -70,11 +70,18 @@ frame = pd.DataFrame([{
     "Board decides": "Yes" if t["needs_board_judgment"] else "",
 } for t in triggers])
 colours = {"Yes": "background-color:#fde0dd", "Unknown": "background-color:#fff4ce", "No": ""}
-st.dataframe(frame.style.map(lambda v: colours.get(v, ""), subset=["Found"]), hide_index=True,
-             width="stretch", column_config={"Evidence": st.column_config.TextColumn(width="large")})
-link_cols = st.columns(5)
+if large:  # an HTML table takes the projector's type size; the grid does not
+    frame = frame.drop(columns=["Board decides"])
+styled = frame.style.map(lambda v: colours.get(v, ""), subset=["Found"])
+if large:
+    st.table(styled.hide(axis="index"))
+else:
+    st.dataframe(styled, hide_index=True, width="stretch",
+                 column_config={"Evidence": st.column_config.TextColumn(width="large")})
+per_row = 2 if large else 5
+link_cols = st.columns(per_row)
 for i, t in enumerate(triggers):
-    with link_cols[i % 5]:
+    with link_cols[i % per_row]:
         law_link(t["citation"], label=f"{t['citation']} {FOUND[t['triggered']].lower()}")
 
 st.subheader("Yield and cluster lots")

@@ -86,7 +86,7 @@ if required is not None:
             "The proposal reaches the required area." if mit["meets_ratio"]
             else f"The proposal is {shortfall:,.0f} sq ft short of the required area.")
     st.plotly_chart(charts.mitigation_gauge(required, mit["proposed_mitigation_sqft"], large=large),
-                    width="stretch")
+                    width="stretch", theme=None if large else "streamlit")
 else:
     st.caption("Enter the wetland to be lost (or draw the footprint) to see the required replacement.")
 if mit.get("impacted_buffer_sqft"):
@@ -102,9 +102,9 @@ st.markdown(f"**Where:** {escape_markdown(mit['siting'])}")
 law_link("§ 402-57P(2)")
 
 
-def _cited(items: list[dict]) -> None:
+def _cited(items: list[dict], widths: tuple[int, int] = (1, 3)) -> None:
     for item in items:
-        link_col, text_col = st.columns([1, 4] if not large else [2, 5])
+        link_col, text_col = st.columns(list(widths))
         with link_col:
             law_link(item["citation"])
         text_col.markdown(escape_markdown(item["text"]))
@@ -114,10 +114,10 @@ st.subheader("Forms of mitigation (§ 402-57P(3))")
 wet_col, buf_col = st.columns(2)
 with wet_col:
     st.markdown("**For lost wetland**")
-    _cited(mit["forms"]["wetland"])
+    _cited(mit["forms"]["wetland"], (2, 3))
 with buf_col:
     st.markdown("**For disturbed buffer**")
-    _cited(mit["forms"]["buffer"])
+    _cited(mit["forms"]["buffer"], (2, 3))
 
 with st.expander("What the mitigation plan must contain (§ 402-57P(4)(a)-(j))", expanded=not large):
     _cited(mit["plan_contents"])

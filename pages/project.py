@@ -130,7 +130,7 @@ def _permit(p: dict) -> None:
         if p["submissions"] and mode != state.COUNTER:
             st.markdown("**What to submit**")
             for item in p["submissions"]:
-                link_col, text_col = st.columns([1, 4])
+                link_col, text_col = st.columns([1, 3])
                 with link_col:
                     law_link(item["citation"])
                 text_col.markdown(escape_markdown(item["text"]))

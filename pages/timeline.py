@@ -85,7 +85,8 @@ seasons = list(zip(starts, ends))
 
 if not rows:
     st.info("No dates yet: add a permit or an application above.")
-st.plotly_chart(charts.timeline_figure(rows, as_of, seasons, large=large), width="stretch")
+st.plotly_chart(charts.timeline_figure(rows, as_of, seasons, large=large), width="stretch",
+                theme=None if large else "streamlit")
 first_season = next(((s, e) for s, e in seasons if e >= as_of), seasons[-1])
 st.caption(f"Shaded: the winter and spring-thaw season ({first_season[0]:%d %B} to {first_season[1]:%d %B}), "
            "when no disturbed steep slope may be left bare.")
@@ -101,9 +102,14 @@ if rows:
         "How it is worked out": r["detail"],
     } for r in sorted(rows, key=lambda r: r["date"])])
     colour_by_label = {charts.STATUS_LABELS[k]: v for k, v in charts.STATUS_COLOURS.items()}
-    st.dataframe(frame.style.map(lambda v: f"color:{colour_by_label[v]};font-weight:700"
-                                 if v in colour_by_label else "", subset=["Status"]),
-                 hide_index=True, width="stretch")
+    if large:  # an HTML table takes the projector's type size; the grid does not
+        frame = frame[["Date", "What", "Status", "§"]]
+    styled = frame.style.map(lambda v: f"color:{colour_by_label[v]};font-weight:700"
+                             if v in colour_by_label else "", subset=["Status"])
+    if large:
+        st.table(styled.hide(axis="index"))
+    else:
+        st.dataframe(styled, hide_index=True, width="stretch")
     cites = dict.fromkeys(c.strip() for r in rows for c in r["citation"].split(","))
     link_cols = st.columns(4)
     for i, citation in enumerate(cites):

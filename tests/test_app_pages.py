@@ -411,7 +411,19 @@ def test_timeline_figure_colours_by_status():
             {"item": "1. Wetland permit", "date": dt.date(2027, 1, 1), "label": "y", "status": "upcoming",
              "citation": "§ 402-57J(4)", "kind": "extension_request_deadline"}]
     fig = charts.timeline_figure(rows, dt.date(2026, 6, 1), [(dt.date(2025, 12, 15), dt.date(2026, 4, 15))])
-    colours = {trace.name: trace.marker.color for trace in fig.data}
+    colours = {trace.name: trace.marker.color for trace in fig.data if trace.name in charts.STATUS_LABELS.values()}
+    assert any(trace.name.startswith("Winter season") for trace in fig.data)  # the shading's legend entry
     assert colours == {"Expired": charts.STATUS_COLOURS["expired"], "Upcoming": charts.STATUS_COLOURS["upcoming"]}
     rect = next(s for s in fig.layout.shapes if s.type == "rect")
     assert rect.x0 == dt.date(2025, 12, 15) and rect.x1 == dt.date(2026, 4, 16)  # last day included
+
+
+def test_projector_mode_uses_html_tables_in_large_type(manifest):
+    items = [{"id": "wetland_permit", "issued": "2026-03-01"}]
+    at = _page("pages/timeline.py", mode=state.PROJECTOR, **{forms.TIMELINE_ITEMS: items,
+                                                             "tl_as_of": dt.date(2026, 6, 1)})
+    assert not at.dataframe and len(at.table) == 1
+    table = at.table[0].value
+    assert list(table.columns) == ["Date", "What", "Status", "§"] and "2027-03-01" in set(table["Date"])
+    at = _page("pages/cluster.py", parcel=_p1(manifest), mode=state.PROJECTOR)
+    assert not at.dataframe and len(at.table[0].value) == 10
