@@ -34,9 +34,11 @@ if parcel is None:
             "You can fill in the form now: it is kept.")
     st.page_link("pages/parcel.py", label="Choose a parcel on the Parcel & constraints page")
 
-form_col, map_col = st.columns([2, 3]) if not large else (st.container(), st.container())
+# On a projector the form folds away: the room looks at the map and the permits.
+form_col, map_col = st.columns([2, 3]) if not large else (st.expander("The project (form)"), st.container())
 with form_col:
-    st.subheader("The project")
+    if not large:
+        st.subheader("The project")
     values = forms.project_form(st.session_state.get(state.PROJECT), few=mode == state.COUNTER)
     form_message = st.empty()
 
