@@ -622,10 +622,16 @@ def _build(analysis, layerset, *, events, notes, as_of: dt.date, level: int, fig
     evs = _events(events)
     if evs:
         _heading(pdf, "Deadlines and expiry dates", need_mm=30)
+        shown = evs
+        if len(evs) > max_events:  # keep what is still ahead before what has passed
+            past = ("passed", "expired", "met", "missed")
+            ahead = [e for e in evs if e.get("status") not in past]
+            shown = ahead[:max_events] + [e for e in evs if e.get("status") in past][: max(0, max_events - len(ahead))]
+            shown.sort(key=lambda e: (str(e.get("date")), str(e.get("id"))))
         rows = [[dt.date.fromisoformat(str(e["date"])).strftime("%b %d, %Y"), e.get("label", ""),
-                 str(e.get("status", "")).replace("_", " "), e.get("citation", "")] for e in evs[:max_events]]
-        if len(evs) > max_events:
-            rows.append(["", f"… and {len(evs) - max_events} later dates: see the calendar (.ics) download.", "",
+                 str(e.get("status", "")).replace("_", " "), e.get("citation", "")] for e in shown]
+        if len(evs) > len(shown):
+            rows.append(["", f"… and {len(evs) - len(shown)} more dates: see the calendar (.ics) download.", "",
                          ""])
         _table(pdf, ["Date", "What", "Status", "§"], rows, (24, 100, 20, 28), ("LEFT", "LEFT", "LEFT", "LEFT"),
                size=7)

@@ -182,16 +182,19 @@ def test_a_long_case_still_fits_three_pages(world, analysis):
     _, layers = world
     items = [{"id": "wetland_permit", "issued": f"2026-{m:02d}-01", "ref": f"WP-{m}-{k}"}
              for m in range(1, 13) for k in range(3)]
-    evs = timeline_events(items, DAY, expiring_soon_days=90)
+    evs = timeline_events(items, dt.date(2027, 3, 15), expiring_soon_days=90)
+    assert any(e.status in ("passed", "expired") for e in evs)
     data = report_pdf_bytes(analysis, layers, timeline_events=evs, notes="Long note. " * 800, as_of=DAY)
     text, pages = pdf_text(data)
     assert pages <= 3
     assert "160,000 sq ft" in text and "§ 402-45A(1)" in text and "Screening estimate only" in text
-    assert "later dates: see the calendar" in text
+    assert "more dates: see the calendar" in text
+    shown = [e for e in evs if e.date.strftime("%b %d, %Y") + " " + e.label in text]
+    assert shown and all(e.status not in ("passed", "expired") for e in shown)  # what is ahead comes first
 
 
 def test_unknown_layers_read_unknown_and_official_data_has_no_sample_banner(tmp_path):
-    world = make_world(tmp_path, {"floodplain": [sq(0, 0, 400, 100)]}, omit=("wetlands",), dem=0)
+    make_world(tmp_path, {"floodplain": [sq(0, 0, 400, 100)]}, omit=("wetlands",), dem=0)
     manifest = yaml.safe_load((tmp_path / "layers.yaml").read_text())
     manifest.update(illustrative=False, notice="County data", name="official set", version="2026.1")
     (tmp_path / "layers.yaml").write_text(yaml.safe_dump(manifest))
