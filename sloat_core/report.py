@@ -442,7 +442,8 @@ def _build(analysis, layerset, *, events, notes, as_of: dt.date, level: int, fig
         pdf.set_fill_color(225)
         pdf.set_line_width(0.6)
         pdf.set_font(_FONT, "B", 8.5)
-        notice = r.get("layers_notice") or getattr(layerset, "notice", "") or ""
+        notice = str(r.get("layers_notice") or getattr(layerset, "notice", "") or "")
+        notice = re.sub(r"^\s*illustrative sample,? not official( data)?[.:;]?\s*", "", notice, flags=re.I)
         pdf.multi_cell(0, 4.2, _plain("ILLUSTRATIVE SAMPLE, NOT OFFICIAL DATA. " + _shorten(notice, 260)),
                        border=1, fill=True, align="L", padding=1.2, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
         pdf.set_line_width(0.2)

@@ -257,3 +257,19 @@ def test_cli_report_refuses_a_missing_parcel_plainly(world, tmp_path):
     assert r.returncode == 2
     assert "Traceback" not in r.stderr and r.stderr.strip()
     assert not (tmp_path / "x.pdf").exists()
+
+
+SAMPLE = ROOT / "data" / "sample" / "layers.yaml"
+
+
+@pytest.mark.skipif(not SAMPLE.is_file(), reason="the illustrative sample layer set is not generated")
+def test_cli_report_on_the_illustrative_sample(tmp_path):
+    out = tmp_path / "sample.pdf"
+    parcel = ROOT / "data" / "sample" / "demo_parcels" / "riverside_2ac.geojson"
+    r = run("report", parcel, "--layers", SAMPLE, "--out", out)
+    assert r.returncode == 0, r.stderr
+    text, pages = pdf_text(out.read_bytes())
+    assert 1 <= pages <= 3
+    assert text.count("ILLUSTRATIVE SAMPLE, NOT OFFICIAL DATA") == 1
+    assert "Illustrative sample, not official data." not in text.split("Please note")[0]  # not said twice
+    assert "§ 402-45A(1)" in text and "Screening estimate only" in text
