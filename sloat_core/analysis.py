@@ -106,6 +106,30 @@ def _meets(net: float, net_min: float, minimum: float | None) -> bool | None:
     return None
 
 
+def _footprint_summary(f: Findings, proj: Project) -> dict | None:
+    """What the drawn disturbance footprint touches (sq ft; None where the layer is missing)."""
+    fp = proj.disturbance_footprint
+    if fp is None:
+        return None
+    fp_in = polygonal(fp.intersection(f.parcel))
+
+    def touched(geom):
+        return None if geom is None else round(area_sqft(polygonal(fp_in.intersection(geom))), 2)
+
+    slopes = f.slope_regions if f.slope is not None else None
+    return {
+        "area_sqft": round(area_sqft(fp), 2),
+        "inside_parcel_sqft": round(area_sqft(fp_in), 2),
+        "wetlands_sqft": touched(f.layers.get("wetlands")),
+        "watercourses_sqft": touched(f.layers.get("watercourses")),
+        "water_bodies_sqft": touched(f.layers.get("water_bodies")),
+        "buffer_sqft": touched(f.buffer),
+        "floodplain_sqft": touched(f.layers.get("floodplain")),
+        "slope_25_or_more_sqft": None if slopes is None else touched(slopes["slope_ge_25"]),
+        "slope_unknown_sqft": touched(f.slope_regions.get("unknown")),
+    }
+
+
 def analyze_parcel(
     parcel,
     layerset,
@@ -193,6 +217,7 @@ def analyze_parcel(
         mi.setdefault("impact_source", "footprint")
     mit = mitigation(**mi)
 
+    footprint = _footprint_summary(f, proj)
     meets = _meets(lot.net_lot_area_sqft, lot.net_lot_area_min_sqft, minimum)
     if meets is None and minimum is not None:
         warnings.append("Whether the net lot area meets the minimum depends on data that is unknown here.")
@@ -231,6 +256,7 @@ def analyze_parcel(
         "cluster_triggers": [t.to_dict() for t in triggers],
         "permits": [p.to_dict() for p in permits],
         "mitigation": mit,
+        "footprint": footprint,
         "warnings": list(dict.fromkeys(warnings)),
         "disclaimer": DISCLAIMER,
         "layers_name": getattr(layerset, "name", None),

@@ -69,7 +69,7 @@ def _presence(f: Findings, role: str, what: str) -> tuple[bool | None, str]:
     names = f.feature_names.get(role) or []
     if area > 0:
         named = f" ({', '.join(names)})" if names else ""
-        return True, f"{what.capitalize()} layer{named}: {_share(area, f.gross_area_sqft)}."
+        return True, f"{what[:1].upper()}{what[1:]} layer{named}: {_share(area, f.gross_area_sqft)}."
     return False, f"None of the {what} layer falls inside the parcel."
 
 

@@ -23,6 +23,22 @@ APPLICATION_TYPES = ("building_permit", "site_plan", "subdivision", "special_per
 EXISTING_USES = ("vacant", "one_family", "two_family", "other")
 #: § 402-57I lists thirteen regulated activities, numbered (1) to (13).
 REGULATED_ACTIVITIES = tuple(range(1, 14))
+#: Plain names of the fields, for messages a resident can read.
+LABELS = {
+    "application_type": "type of application",
+    "new_structure": "new structure",
+    "one_family_dwelling": "one-family dwelling",
+    "existing_use": "existing use",
+    "disturbance_footprint": "disturbance footprint",
+    "disturbance_area_sqft": "disturbed area (sq ft)",
+    "application_area_acres": "application area (acres)",
+    "trees_removed": "number of trees to remove",
+    "sanitary_facilities": "sanitary facilities",
+    "public_sewer_available": "public sewer available",
+    "commercial_excavation": "excavation for commercial sale",
+    "activities": "regulated activities",
+    "landscaping_only": "customary landscaping only",
+}
 #: Largest number accepted for counts and areas (larger is a typing error, not a project).
 _MAX_AREA_SQFT = 1e9
 _MAX_TREES = 1_000_000
@@ -67,7 +83,7 @@ def _bool(obj: dict, key: str) -> bool | None:
         return v
     if isinstance(v, str) and v.strip().lower() in ("yes", "true", "no", "false"):
         return v.strip().lower() in ("yes", "true")
-    raise SloatInputError(f"The project field '{key}' must be yes or no.")
+    raise SloatInputError(f"The answer to '{LABELS[key]}' must be yes or no.")
 
 
 def _number(obj: dict, key: str, *, maximum: float, integer: bool = False) -> float | int | None:
@@ -75,20 +91,22 @@ def _number(obj: dict, key: str, *, maximum: float, integer: bool = False) -> fl
     if v is None or v == "":
         return None
     if isinstance(v, bool) or not isinstance(v, (int, float, str)):
-        raise SloatInputError(f"The project field '{key}' must be a number.")
+        raise SloatInputError(f"The {LABELS[key]} must be a number.")
     try:
         x = float(v)
     except ValueError:
-        raise SloatInputError(f"The project field '{key}' must be a number.") from None
+        raise SloatInputError(f"The {LABELS[key]} must be a number.") from None
+    except OverflowError:  # a whole number with hundreds of digits
+        raise SloatInputError(f"The {LABELS[key]} is too large to be real.") from None
     if not math.isfinite(x):
-        raise SloatInputError(f"The project field '{key}' must be a finite number.")
+        raise SloatInputError(f"The {LABELS[key]} must be a finite number.")
     if x < 0:
-        raise SloatInputError(f"The project field '{key}' cannot be negative.")
+        raise SloatInputError(f"The {LABELS[key]} cannot be negative.")
     if x > maximum:
-        raise SloatInputError(f"The project field '{key}' is too large to be real ({x:g}).")
+        raise SloatInputError(f"The {LABELS[key]} is too large to be real ({x:g}).")
     if integer:
         if x != int(x):
-            raise SloatInputError(f"The project field '{key}' must be a whole number.")
+            raise SloatInputError(f"The {LABELS[key]} must be a whole number.")
         return int(x)
     return x
 
@@ -98,7 +116,7 @@ def _choice(obj: dict, key: str, choices: tuple[str, ...]) -> str | None:
     if v is None or v == "":
         return None
     if not isinstance(v, str) or v not in choices:
-        raise SloatInputError(f"The project field '{key}' must be one of: {', '.join(choices)}.")
+        raise SloatInputError(f"The {LABELS[key]} must be one of: {', '.join(c.replace('_', ' ') for c in choices)}.")
     return v
 
 
@@ -122,7 +140,7 @@ def parse_project(obj: dict | None) -> Project:
     activities = obj.get("activities")
     if activities is not None:
         if not isinstance(activities, (list, tuple)):
-            raise SloatInputError("The project field 'activities' must be a list of numbers 1 to 13 (§ 402-57I).")
+            raise SloatInputError("The regulated activities must be a list of numbers 1 to 13 (§ 402-57I).")
         parsed = []
         for a in activities:
             if isinstance(a, bool) or not isinstance(a, (int, float, str)):

@@ -237,7 +237,7 @@ def test_project_bad_value_shows_the_message_and_keeps_the_result(manifest):
     with mock.patch("streamlit_folium.st_folium", fake):
         _after(at)
     errors = [e.value for e in at.error]
-    assert len(errors) == 1 and "trees_removed" in errors[0] and errors[0].endswith(".")
+    assert len(errors) == 1 and "number of trees" in errors[0] and errors[0].endswith(".")
     with pytest.raises(SloatInputError, match=errors[0].split("(")[0][:30]):
         from sloat_core.project import parse_project
 
