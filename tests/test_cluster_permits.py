@@ -217,3 +217,15 @@ def test_every_result_carries_citations_that_exist_in_the_law(tmp_path):
     cites += [i["citation"] for i in r["mitigation"]["plan_contents"]]
     for c in set(cites):
         assert citation_exists(c), c
+
+
+def test_the_result_says_what_the_footprint_touches(tmp_path):
+    world = make_world(tmp_path, {"wetlands": [sq(100, 100, 100)]}, dem=30)
+    r = analyze(PARCEL, world, district="R-40",
+                project={"disturbance_footprint": footprint(sq(150, 100, 100, 100))})
+    fp = r["footprint"]
+    assert fp["area_sqft"] == pytest.approx(10_000, rel=1e-6)
+    assert fp["wetlands_sqft"] == pytest.approx(5_000, rel=1e-6)
+    assert fp["buffer_sqft"] == pytest.approx(5_000, rel=1e-6)
+    assert fp["slope_25_or_more_sqft"] == pytest.approx(10_000, rel=1e-6)
+    assert analyze(PARCEL, world, district="R-40")["footprint"] is None
