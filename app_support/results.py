@@ -75,13 +75,13 @@ def deduction_frame(result: dict) -> pd.DataFrame:
     """The deduction table: constraint, area, counted share, deducted, § (areas as text)."""
     rows = [{
         "Constraint": d.get("label") or d.get("constraint"),
-        "Area (sq ft)": _sqft_cell(d.get("area_sqft")),
-        "Counted share": f"{(d.get('countable_fraction') or 0.0) * 100:.0f}%",
-        "Deducted (sq ft)": _sqft_cell(d.get("deducted_sqft")),
+        "Area, sq ft": _sqft_cell(d.get("area_sqft")),
+        "Counts": f"{(d.get('countable_fraction') or 0.0) * 100:.0f}%",
+        "Deducted, sq ft": _sqft_cell(d.get("deducted_sqft")),
         "§": d.get("citation") or "",
     } for d in result.get("deductions") or []]
-    return pd.DataFrame(rows, columns=["Constraint", "Area (sq ft)", "Counted share",
-                                       "Deducted (sq ft)", "§"])
+    return pd.DataFrame(rows, columns=["Constraint", "Area, sq ft", "Counts",
+                                       "Deducted, sq ft", "§"])
 
 
 def waterfall_figure(result: dict, *, large: bool = False) -> go.Figure:

@@ -118,8 +118,10 @@ def _take_map_events(out: dict) -> None:
             else:
                 _redraw()
     click = out.get("last_clicked")
-    if click and st.session_state.get(state.PICK_BY_CLICK) and click != st.session_state.get(state.SEEN_CLICK):
-        st.session_state[state.SEEN_CLICK] = click
+    if not click or click == st.session_state.get(state.SEEN_CLICK):
+        return
+    st.session_state[state.SEEN_CLICK] = click  # consumed even when picking is off
+    if st.session_state.get(state.PICK_BY_CLICK):
         try:
             parcel = loaders.parcel_at(layers, click["lat"], click["lng"])
         except SloatInputError as exc:
@@ -145,7 +147,9 @@ def map_and_results() -> None:
                 groups.append(slope)
             if st.session_state.get(state.PARCEL_NOTE) != DRAWN:  # a drawing is already in view
                 centre, zoom = mapping.view_for(outline, height_px=MAP_HEIGHT_PX[mode])
-        returned = ["all_drawings"] + (["last_clicked"] if st.session_state.get(state.PICK_BY_CLICK) else [])
+        # The component reads returned_objects once, when it mounts: clicks always come back
+        # (drawing clicks do not reach the map) and are used only when picking is on.
+        returned = ["all_drawings", "last_clicked"]
         out = st_folium(mapping.base_map(), key="parcel_map", height=MAP_HEIGHT_PX[mode],
                         use_container_width=True, returned_objects=returned,
                         feature_group_to_add=groups, layer_control=folium.LayerControl(collapsed=True),

@@ -68,12 +68,12 @@ def test_drawn_parcel_shows_gross_net_and_citations(manifest):
     assert metrics[net_label] == f"{expected['net_lot_area_sqft']:,.0f}"
     table = at.dataframe[0].value
     wet = table[table["Constraint"] == "Wetlands"].iloc[0]
-    assert wet["Area (sq ft)"] == "10,000" and wet["Deducted (sq ft)"] == "10,000"
+    assert wet["Area, sq ft"] == "10,000" and wet["Deducted, sq ft"] == "10,000"
     assert wet["§"] == "§ 402-45A(1)"
     assert "Drawn on the map" in _page_text(at)
     # st_folium was asked for the drawings only, with the layers as feature groups
     kwargs = fake.call_args.kwargs
-    assert kwargs["returned_objects"] == ["all_drawings"]
+    assert kwargs["returned_objects"] == ["all_drawings", "last_clicked"]
     assert kwargs["feature_group_to_add"]
 
 
@@ -157,3 +157,19 @@ def test_standard_mode_has_map_controls(manifest):
                                                    "Aerial imagery (Esri World Imagery)",
                                                    "None (layers only)"]
     assert "font-size:24px" not in "\n".join(m.value for m in at.markdown)
+
+
+def test_click_picks_the_tax_parcel_only_when_picking_is_on(manifest):
+    from pyproj import Transformer
+
+    lon, lat = Transformer.from_crs("EPSG:2260", "EPSG:4326", always_xy=True).transform(
+        fx.X0 + 450, fx.Y0 + 50)  # inside P2
+    fake = mock.MagicMock(return_value={"all_drawings": None, "last_clicked": {"lat": lat, "lng": lon}})
+    with mock.patch("streamlit_folium.st_folium", fake):
+        at = _run(AppTest.from_file(APP, default_timeout=30))
+        assert at.session_state[state.PARCEL] is None  # picking is off: the click is ignored
+        at.session_state[state.PICK_BY_CLICK] = True
+        at.session_state[state.SEEN_CLICK] = None
+        _run(at)
+    assert at.session_state[state.PARCEL].sbl == fx.P2_SBL
+    assert {m.label: m.value for m in at.metric}["Gross area, sq ft"] == "10,000"

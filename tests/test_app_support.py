@@ -114,8 +114,8 @@ def test_verdict_and_deduction_table_from_a_result():
                               "citation": "§ 402-45A(1)"}]}
     assert results.verdict_sentence(result) == "The net lot area meets the R-15 minimum of 15,000 sq ft."
     frame = results.deduction_frame(result)
-    assert list(frame["Deducted (sq ft)"]) == ["10,000", "unknown"]
-    assert list(frame["Counted share"]) == ["0%", "0%"]
+    assert list(frame["Deducted, sq ft"]) == ["10,000", "unknown"]
+    assert list(frame["Counts"]) == ["0%", "0%"]
     fig = results.waterfall_figure(result)
     assert list(fig.data[0].y) == [40000.0, -10000.0, 20000.0]
     below = dict(result, meets_min_lot_area=False, min_lot_area_sqft=25000.0)

@@ -42,15 +42,13 @@ def layer_manifest(tmp_path_factory) -> Path:
     return fx.write_layerset(tmp_path_factory.mktemp("browser_layers"))
 
 
-@pytest.fixture(scope="session")
-def app_url(layer_manifest, tmp_path_factory):
-    """Start ``streamlit run app.py`` on a free port; yield its URL; stop it afterwards."""
+def _serve(manifest: Path, log_path: Path):
+    """Start ``streamlit run app.py`` with ``SLOAT_LAYERS=manifest``; yield its URL; stop it."""
     if not (ROOT / "static" / "vendor" / ".stamp").exists():
         pytest.fail("The map's front-end files are missing: `make test` fetches them "
                     "(bash tools/fetch_assets.sh).")
     port = _free_port()
-    env = dict(os.environ, SLOAT_LAYERS=str(layer_manifest))
-    log_path = tmp_path_factory.mktemp("server") / "streamlit.log"
+    env = dict(os.environ, SLOAT_LAYERS=str(manifest))
     log = open(log_path, "w")  # noqa: SIM115 (closed after the session)
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
@@ -59,25 +57,41 @@ def app_url(layer_manifest, tmp_path_factory):
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            pytest.fail(f"streamlit exited early: {log_path.read_text()[-2000:]}")
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as resp:
-                if resp.status == 200:
-                    break
-        except OSError:
-            time.sleep(0.3)
-    else:
-        proc.terminate()
-        pytest.fail("streamlit did not become healthy within 60 s")
-    yield url
-    proc.terminate()
     try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"streamlit exited early: {log_path.read_text()[-2000:]}")
+            if time.monotonic() > deadline:
+                pytest.fail("streamlit did not become healthy within 60 s")
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as resp:
+                    if resp.status == 200:
+                        break
+            except OSError:
+                time.sleep(0.3)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def app_url(layer_manifest, tmp_path_factory):
+    """The app on the hand-built layer set of tests/app_fixtures.py."""
+    yield from _serve(layer_manifest, tmp_path_factory.mktemp("server") / "streamlit.log")
+
+
+@pytest.fixture(scope="session")
+def sample_app_url(tmp_path_factory):
+    """The app on the shipped illustrative sample (data/sample/layers.yaml, with its DEM)."""
+    manifest = ROOT / "data" / "sample" / "layers.yaml"
+    if not manifest.exists():
+        pytest.fail(f"{manifest} is missing: `make sample` writes it.")
+    yield from _serve(manifest, tmp_path_factory.mktemp("sample_server") / "streamlit.log")
 
 
 @pytest.fixture(scope="session")
@@ -161,25 +175,36 @@ def pytest_runtest_makereport(item, call):
 _REPORT = pytest.StashKey()
 
 
-@pytest.fixture()
-def app(browser, app_url, request):
-    """A fresh offline browser context on the app."""
+def _offline_page(browser, url, request):
+    """An offline browser context (non-local requests aborted) with a page on ``url``."""
     context = browser.new_context(viewport={"width": 1500, "height": 1500})
     blocked: list[str] = []
 
     def route(request_route):
-        url = request_route.request.url
-        if url.startswith(LOCAL_PREFIXES):
+        target = request_route.request.url
+        if target.startswith(LOCAL_PREFIXES):
             request_route.continue_()
         else:
-            blocked.append(url)
+            blocked.append(target)
             request_route.abort()
 
     context.route("**/*", route)
     page = context.new_page()
-    offline = OfflinePage(page, app_url, blocked)
+    offline = OfflinePage(page, url, blocked)
     yield offline
     report = request.node.stash.get(_REPORT, None)
     if report is not None and report.failed:
         offline.shot(f"FAILED_{request.node.name}")
     context.close()
+
+
+@pytest.fixture()
+def app(browser, app_url, request):
+    """A fresh offline browser context on the app with the hand-built layers."""
+    yield from _offline_page(browser, app_url, request)
+
+
+@pytest.fixture()
+def sample_app(browser, sample_app_url, request):
+    """A fresh offline browser context on the app with the illustrative sample layers."""
+    yield from _offline_page(browser, sample_app_url, request)

@@ -107,7 +107,42 @@ def test_toggling_a_layer_keeps_the_drawing(app):
     assert "Wetlands" not in after and "Parcel under study" in after, after
     assert app.map_frame().evaluate(DRAWN_LAYERS_JS) == 1
     assert app.metric("Gross area") == gross
+    app.page.get_by_text("None (layers only)", exact=True).click()
+    app.page.wait_for_timeout(2500)
+    assert app.map_frame().evaluate(DRAWN_LAYERS_JS) == 1
+    assert app.metric("Gross area") == gross
     app.shot("06_layer_toggled_drawing_kept")
+
+
+def test_pick_a_parcel_by_clicking_the_map(app):
+    app.open()
+    frame = app.wait_map()
+    app.page.get_by_text("Pick a tax parcel by clicking", exact=True).click()
+    app.page.wait_for_timeout(2000)
+    box = frame.locator(".leaflet-container").bounding_box()
+    # the map opens centred on 41.162 N, 74.188 W, which lies inside tax parcel P1
+    app.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    app.wait_text(f"Tax parcel {fx.P1_SBL}")
+    assert app.metric("Gross area") == "40,000"
+    app.shot("08_parcel_by_click")
+
+
+def test_sample_demo_parcel_with_slope_overlay(sample_app):
+    demo = Path(__file__).resolve().parents[2] / "data" / "sample" / "demo_parcels" / "east_ridge_12ac.geojson"
+    assert demo.exists(), demo
+    sample_app.open()
+    sample_app.wait_map()
+    sample_app.page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files(str(demo))
+    sample_app.wait_text("Uploaded file east_ridge_12ac.geojson")
+    sample_app.wait_text("Slope 25-40%")  # legend swatches of the slope overlay
+    overlays = "() => document.querySelectorAll('img.leaflet-image-layer').length"
+    sample_app.page.wait_for_timeout(1500)
+    assert sample_app.map_frame().evaluate(overlays) == 1
+    table = sample_app.page.locator('[data-testid="stDataFrame"]').first
+    table.wait_for(timeout=30_000)
+    sample_app.page.get_by_role("link", name="§ 402-45A(2)(a)").first.wait_for(timeout=30_000)
+    assert sample_app.non_tile_blocked() == [], sample_app.non_tile_blocked()
+    sample_app.shot("09_sample_slope_overlay")
 
 
 def test_projector_mode_has_large_type(app):
