@@ -38,6 +38,8 @@ from __future__ import annotations
 
 import csv
 import math
+import multiprocessing as mp
+import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -331,8 +333,12 @@ def build_pieces(layerset, bounds, *, buffer_width_ft: float, tile_cells: int = 
     finally:
         if src is not None:
             src.close()
-    garr = np.array(geoms, dtype=object)
-    return ScreenPieces(garr, np.array(kinds, dtype=np.intp), shapely.STRtree(garr), known, has_dem)
+    # One polygon per piece: a parcel then meets only the parts its box touches, not a whole
+    # multipart tile of slope cells.
+    parts, owner = shapely.get_parts(np.array(geoms, dtype=object), return_index=True)
+    kinds_arr = np.array(kinds, dtype=np.intp)[owner]
+    shapely.prepare(parts)
+    return ScreenPieces(parts, kinds_arr, shapely.STRtree(parts), known, has_dem)
 
 
 def _build_tiles(src, nty, ntx, n, row0, col0, ox, oy, cw, ch, needed, layers, sources, order, add,
@@ -625,7 +631,7 @@ def _clean(v):
 
 
 def screen_rows(layerset, settings=None, *, parcels=None, block_size: int = 2000,
-                tile_cells: int = 40) -> Iterator[dict]:
+                tile_cells: int = 40, workers: int | None = None) -> Iterator[dict]:
     """Yield one row per tax parcel, in the parcels' order (a generator: rows go out block by block).
 
     Parameters
@@ -641,6 +647,9 @@ def screen_rows(layerset, settings=None, *, parcels=None, block_size: int = 2000
         Parcels met with the constraint pieces at once.
     tile_cells : int, default 40
         Tile side in DEM cells for the constraint pieces (see :func:`build_pieces`).
+    workers : int, optional
+        Processes measuring blocks in parallel (fork start method only). Default: up to 2 when there
+        are at least 20,000 parcels, else 1 (the pool costs more than it saves on small runs).
 
     Yields
     ------
@@ -663,25 +672,59 @@ def screen_rows(layerset, settings=None, *, parcels=None, block_size: int = 2000
             layerset, bounds, buffer_width_ft=float(settings.buffer_width_ft), tile_cells=tile_cells,
             needed=lambda tile: len(ptree.query(tile, predicate="intersects")) > 0,
         )
-    for start in range(0, len(raw), block_size):
-        stop = min(start + block_size, len(raw))
-        yield from _screen_block(pieces, settings, rules, ids, dists, addrs, geoms, errors, start, stop)
-
-
-def _screen_block(pieces, settings, rules, ids, dists, addrs, geoms, errors, start, stop) -> Iterable[dict]:
-    sel = [i for i in range(start, stop) if errors[i] is None]
-    areas = {}
-    if sel:
-        block = geoms[sel].astype(object)
+    spans = [(start, min(start + block_size, len(raw))) for start in range(0, len(raw), block_size)]
+    if workers is None:
+        workers = min(2, os.cpu_count() or 1) if len(raw) >= _PARALLEL_MIN_PARCELS else 1
+    if workers > 1 and len(spans) > 1 and "fork" in mp.get_all_start_methods():
+        # Workers inherit the pieces and parcels by fork; only block numbers and area tables travel.
+        _SHARED.update(pieces=pieces, geoms=geoms, errors=list(errors))
         try:
-            table = _block_areas(pieces, block)
-            areas = {i: table[j] for j, i in enumerate(sel)}
-        except Exception:  # one bad shape spoils a bulk call: redo the block one parcel at a time
-            for i in sel:
-                try:
-                    areas[i] = _block_areas(pieces, np.array([geoms[i]], dtype=object))[0]
-                except Exception:  # noqa: BLE001 - reported in the row, the run goes on
-                    errors[i] = "The parcel's shape could not be measured against the layers."
+            with mp.get_context("fork").Pool(workers) as pool:
+                for (start, stop), (areas, failed) in zip(spans, pool.imap(_areas_of_span, spans)):
+                    for i in failed:
+                        errors[i] = _MEASURE_ERROR
+                    yield from _block_rows(pieces, settings, rules, ids, dists, addrs, geoms, errors, areas,
+                                           start, stop)
+        finally:
+            _SHARED.clear()
+        return
+    for start, stop in spans:
+        areas, failed = _span_areas(pieces, geoms, errors, start, stop)
+        for i in failed:
+            errors[i] = _MEASURE_ERROR
+        yield from _block_rows(pieces, settings, rules, ids, dists, addrs, geoms, errors, areas, start, stop)
+
+
+_MEASURE_ERROR = "The parcel's shape could not be measured against the layers."
+_PARALLEL_MIN_PARCELS = 20_000
+_SHARED: dict = {}
+
+
+def _areas_of_span(span):
+    start, stop = span
+    return _span_areas(_SHARED["pieces"], _SHARED["geoms"], _SHARED["errors"], start, stop)
+
+
+def _span_areas(pieces, geoms, errors, start, stop) -> tuple[dict, list]:
+    """Areas per piece kind for the parcels [start, stop) that passed the checks; and those that failed."""
+    sel = [i for i in range(start, stop) if errors[i] is None]
+    areas: dict = {}
+    failed: list = []
+    if not sel:
+        return areas, failed
+    try:
+        table = _block_areas(pieces, geoms[sel].astype(object))
+        areas = {i: table[j] for j, i in enumerate(sel)}
+    except Exception:  # noqa: BLE001 - one bad shape spoils a bulk call: redo the block one parcel at a time
+        for i in sel:
+            try:
+                areas[i] = _block_areas(pieces, np.array([geoms[i]], dtype=object))[0]
+            except Exception:  # noqa: BLE001 - reported in the row, the run goes on
+                failed.append(i)
+    return areas, failed
+
+
+def _block_rows(pieces, settings, rules, ids, dists, addrs, geoms, errors, areas, start, stop) -> Iterable[dict]:
     for i in range(start, stop):
         row = {"sbl": ids[i], "address": _clean(addrs[i]), "district": _clean(dists[i])}
         if errors[i] is None and i in areas:
