@@ -248,7 +248,7 @@ def _union(geoms: list) -> BaseGeometry:
 
 
 def build_pieces(layerset, bounds, *, buffer_width_ft: float, tile_cells: int = 40,
-                 needed=None) -> ScreenPieces:
+                 needed=None, workers: int = 1) -> ScreenPieces:
     """Cut the layer set's constraint land over ``bounds`` into tiled, exclusive pieces.
 
     Parameters
@@ -263,6 +263,8 @@ def build_pieces(layerset, bounds, *, buffer_width_ft: float, tile_cells: int = 
         Tile side in DEM cells (200 ft on a 5-ft DEM). Without a DEM, tiles are ``tile_cells * 5`` ft.
     needed : callable, optional
         ``needed(tile_box) -> bool``; tiles for which it returns False are skipped (no parcel there).
+    workers : int, default 1
+        2 builds the two halves of the area in two processes (fork start method only).
 
     Returns
     -------
@@ -297,11 +299,10 @@ def build_pieces(layerset, bounds, *, buffer_width_ft: float, tile_cells: int = 
         known.add("wetland_region")
 
     minx, miny, maxx, maxy = bounds
-    src = None
     if has_dem:
-        src = rasterio.open(dem_path)
-        _check_dem_crs(src, Path(dem_path))
-        t = src.transform
+        with rasterio.open(dem_path) as src:
+            _check_dem_crs(src, Path(dem_path))
+            t = src.transform
         cw, ch = t.a, -t.e
         ox, oy = t.c, t.f
     else:
@@ -315,6 +316,37 @@ def build_pieces(layerset, bounds, *, buffer_width_ft: float, tile_cells: int = 
     ntx = max(1, math.ceil((col1 - col0) / n))
     nty = max(1, math.ceil((row1 - row0) / n))
 
+    args = (dem_path if has_dem else None, n, row0, col0, ntx, ox, oy, cw, ch, needed, layers, sources, order,
+            _thresholds())
+    if workers > 1 and nty >= 4 and "fork" in mp.get_all_start_methods():
+        # Halves of the strips in two processes (fork: the layers and the parcel index are inherited).
+        cut = nty // 2
+        _SHARED["build_args"] = args
+        try:
+            with mp.get_context("fork").Pool(2) as pool:
+                done = pool.map(_build_worker, [(0, cut), (cut, nty)])
+        finally:
+            _SHARED.pop("build_args", None)
+        geoms = np.concatenate([shapely.from_wkb(w) for w, _ in done])
+        kinds = np.concatenate([k for _, k in done])
+    else:
+        geoms, kinds = _build_rows(args, 0, nty)
+    # One polygon per piece: a parcel then meets only the parts its box touches, not a whole
+    # multipart tile of slope cells.
+    parts, owner = shapely.get_parts(np.asarray(geoms, dtype=object), return_index=True)
+    kinds_arr = np.asarray(kinds, dtype=np.intp)[owner]
+    shapely.prepare(parts)
+    return ScreenPieces(parts, kinds_arr, shapely.STRtree(parts), known, has_dem)
+
+
+def _build_worker(span):
+    geoms, kinds = _build_rows(_SHARED["build_args"], *span)
+    return shapely.to_wkb(np.asarray(geoms, dtype=object)), np.asarray(kinds, dtype=np.intp)
+
+
+def _build_rows(args, ty0: int, ty1: int):
+    """Pieces of the tile rows [ty0, ty1): (geometries, kind numbers)."""
+    dem_path, n, row0, col0, ntx, ox, oy, cw, ch, needed, layers, sources, order, thresholds = args
     geoms: list = []
     kinds: list = []
 
@@ -326,36 +358,25 @@ def build_pieces(layerset, bounds, *, buffer_width_ft: float, tile_cells: int = 
             geoms.append(g)
             kinds.append(_K[kind])
 
-    try:
-        with rasterio.Env():  # one GDAL environment for the whole pass (not one per call)
-            _build_tiles(src, nty, ntx, n, row0, col0, ox, oy, cw, ch, needed, layers, sources, order, add,
-                         _thresholds())
-    finally:
-        if src is not None:
-            src.close()
-    # One polygon per piece: a parcel then meets only the parts its box touches, not a whole
-    # multipart tile of slope cells.
-    parts, owner = shapely.get_parts(np.array(geoms, dtype=object), return_index=True)
-    kinds_arr = np.array(kinds, dtype=np.intp)[owner]
-    shapely.prepare(parts)
-    return ScreenPieces(parts, kinds_arr, shapely.STRtree(parts), known, has_dem)
-
-
-def _build_tiles(src, nty, ntx, n, row0, col0, ox, oy, cw, ch, needed, layers, sources, order, add,
-                 thresholds) -> None:
-    """Walk the tiles strip by strip, reading each strip of the DEM once."""
-    for ty in range(nty):
-        r_a = row0 + ty * n
-        r_b = r_a + n
-        strip = None if src is None else _read_strip(src, r_a, r_b, col0, col0 + ntx * n)
-        for tx in range(ntx):
-            c_a = col0 + tx * n
-            x0, x1 = ox + c_a * cw, ox + (c_a + n) * cw
-            y1, y0 = oy - r_a * ch, oy - r_b * ch
-            tile = shapely.box(x0, y0, x1, y1)
-            if needed is not None and not needed(tile):
-                continue
-            _tile_pieces(tile, tx, n, strip, (x0, y1, cw, ch), layers, sources, order, add, thresholds)
+    with rasterio.Env():  # one GDAL environment for the whole pass (not one per call)
+        src = rasterio.open(dem_path) if dem_path is not None else None
+        try:
+            for ty in range(ty0, ty1):
+                r_a = row0 + ty * n
+                r_b = r_a + n
+                strip = None if src is None else _read_strip(src, r_a, r_b, col0, col0 + ntx * n)
+                for tx in range(ntx):
+                    c_a = col0 + tx * n
+                    x0, x1 = ox + c_a * cw, ox + (c_a + n) * cw
+                    y1, y0 = oy - r_a * ch, oy - r_b * ch
+                    tile = shapely.box(x0, y0, x1, y1)
+                    if needed is not None and not needed(tile):
+                        continue
+                    _tile_pieces(tile, tx, n, strip, (x0, y1, cw, ch), layers, sources, order, add, thresholds)
+        finally:
+            if src is not None:
+                src.close()
+    return geoms, kinds
 
 
 def _read_strip(src, r_a: int, r_b: int, c_a: int, c_b: int) -> np.ndarray:
@@ -648,8 +669,9 @@ def screen_rows(layerset, settings=None, *, parcels=None, block_size: int = 2000
     tile_cells : int, default 40
         Tile side in DEM cells for the constraint pieces (see :func:`build_pieces`).
     workers : int, optional
-        Processes measuring blocks in parallel (fork start method only). Default: up to 2 when there
-        are at least 20,000 parcels, else 1 (the pool costs more than it saves on small runs).
+        Processes (fork start method only). Default: up to 2 for building the pieces when there are at
+        least 500 parcels, and for measuring blocks when there are at least 20,000; else 1 (a pool
+        costs more than it saves on small runs).
 
     Yields
     ------
@@ -663,6 +685,7 @@ def screen_rows(layerset, settings=None, *, parcels=None, block_size: int = 2000
     geoms, errors, _ = _check_parcels(raw)
     rules = _Rules.load()
     ok = np.array([e is None for e in errors], dtype=bool)
+    cores = min(2, os.cpu_count() or 1)
     pieces = None
     if ok.any():
         good = geoms[ok].astype(object)
@@ -671,10 +694,11 @@ def screen_rows(layerset, settings=None, *, parcels=None, block_size: int = 2000
         pieces = build_pieces(
             layerset, bounds, buffer_width_ft=float(settings.buffer_width_ft), tile_cells=tile_cells,
             needed=lambda tile: len(ptree.query(tile, predicate="intersects")) > 0,
+            workers=workers if workers is not None else (cores if len(raw) >= _PARALLEL_BUILD_MIN_PARCELS else 1),
         )
     spans = [(start, min(start + block_size, len(raw))) for start in range(0, len(raw), block_size)]
     if workers is None:
-        workers = min(2, os.cpu_count() or 1) if len(raw) >= _PARALLEL_MIN_PARCELS else 1
+        workers = cores if len(raw) >= _PARALLEL_MIN_PARCELS else 1
     if workers > 1 and len(spans) > 1 and "fork" in mp.get_all_start_methods():
         # Workers inherit the pieces and parcels by fork; only block numbers and area tables travel.
         _SHARED.update(pieces=pieces, geoms=geoms, errors=list(errors))
@@ -697,6 +721,7 @@ def screen_rows(layerset, settings=None, *, parcels=None, block_size: int = 2000
 
 _MEASURE_ERROR = "The parcel's shape could not be measured against the layers."
 _PARALLEL_MIN_PARCELS = 20_000
+_PARALLEL_BUILD_MIN_PARCELS = 500
 _SHARED: dict = {}
 
 

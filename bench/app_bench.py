@@ -1,0 +1,174 @@
+"""App timings: a rerun after a drawing (AppTest), start to first usable page, resident memory.
+
+* Rerun after a drawing: ``streamlit.testing`` AppTest of app.py on the sample layers, with
+  ``streamlit_folium.st_folium`` patched to return a drawing (as tests/test_app_parcel.py does). Each
+  timed ``at.run()`` gets a *new* drawing (shifted a few feet), so the analysis is computed, not read
+  from the cache; the same drawing again (cached) is reported too.
+* Start to first page: ``streamlit run app.py`` as a subprocess; time to ``/_stcore/health``, to a
+  ``GET /``, and to the page drawn in headless chromium (Playwright) with the map frame present and
+  the landing text shown. Also the time of the first AppTest run in a fresh process (server-side
+  cost of the first page: imports, layers, map).
+* Memory: VmRSS of the server process (from /proc) after the first page load in the browser.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from unittest import mock
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/lib/chromium/chromium"
+
+__all__ = ["rerun_times", "first_run_seconds", "server_start_and_rss"]
+
+
+def _drawing(dx_ft: float) -> dict:
+    """A ~2-acre drawn parcel in the valley, shifted ``dx_ft`` east, as the map returns it (WGS84)."""
+    import geopandas as gpd
+    from shapely.geometry import box, mapping
+
+    from sloat_core.units import WGS84, WORK_CRS
+
+    x0, y0 = 577_600.0 + dx_ft, 848_200.0
+    geom = box(x0, y0, x0 + 300, y0 + 290)
+    g = gpd.GeoSeries([geom], crs=WORK_CRS).to_crs(WGS84).iloc[0]
+    return json.loads(json.dumps({"type": "Feature", "properties": {}, "geometry": mapping(g)}))
+
+
+def rerun_times(n: int = 7) -> dict:
+    """Median server-side time of an AppTest rerun after a new drawing, and of a cached rerun."""
+    from streamlit.testing.v1 import AppTest
+
+    current = {"drawing": _drawing(0.0)}
+
+    def fake_st_folium(*args, **kwargs):
+        return {"all_drawings": [current["drawing"]]}
+
+    with mock.patch("streamlit_folium.st_folium", side_effect=fake_st_folium):
+        at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+        t0 = time.perf_counter()
+        at.run()
+        first = time.perf_counter() - t0
+        if at.exception:
+            raise RuntimeError(f"The app raised: {at.exception}")
+        new, cached = [], []
+        for k in range(1, n + 1):
+            current["drawing"] = _drawing(7.0 * k)
+            t0 = time.perf_counter()
+            at.run()
+            new.append(time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            at.run()
+            cached.append(time.perf_counter() - t0)
+        ok = any("Gross area" in m.label for m in at.metric)
+    return {
+        "apptest_first_run_with_drawing_s": round(first, 3),
+        "rerun_new_drawing_median_ms": round(1000 * statistics.median(new), 1),
+        "rerun_new_drawing_max_ms": round(1000 * max(new), 1),
+        "rerun_same_drawing_median_ms": round(1000 * statistics.median(cached), 1),
+        "reruns": n,
+        "result_shown": ok,
+    }
+
+
+def first_run_seconds() -> float:
+    """Seconds for the first AppTest run of app.py in a fresh Python process (imports included)."""
+    code = (
+        "import time; t0 = time.perf_counter()\n"
+        "from streamlit.testing.v1 import AppTest\n"
+        f"at = AppTest.from_file({str(ROOT / 'app.py')!r}, default_timeout=120); at.run()\n"
+        "assert not at.exception, at.exception\n"
+        "print(time.perf_counter() - t0)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    if out.returncode != 0:
+        raise RuntimeError(out.stderr[-2000:])
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _rss_mb(pid: int) -> float | None:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        return None
+    return None
+
+
+def server_start_and_rss(timeout_s: float = 90.0) -> dict:
+    """Start ``streamlit run app.py``; time health, GET / and the page in chromium; read VmRSS."""
+    port = _free_port()
+    cmd = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.port", str(port),
+           "--server.headless", "true", "--browser.gatherUsageStats", "false"]
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    res: dict = {}
+    try:
+        base = f"http://127.0.0.1:{port}"
+        while time.perf_counter() - t0 < timeout_s:
+            try:
+                with urllib.request.urlopen(base + "/_stcore/health", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                time.sleep(0.05)
+        res["health_s"] = round(time.perf_counter() - t0, 3)
+        with urllib.request.urlopen(base + "/", timeout=10) as r:
+            r.read()
+        res["get_root_s"] = round(time.perf_counter() - t0, 3)
+        res["rss_mb_before_page"] = _rss_mb(proc.pid)
+        res.update(_browser_first_page(base, t0))
+        time.sleep(1.0)
+        res["rss_mb_after_first_page"] = _rss_mb(proc.pid)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    return res
+
+
+def _browser_first_page(base: str, t0: float) -> dict:
+    if not Path(CHROMIUM).exists():
+        return {"browser": "chromium not installed (make system-deps)"}
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        return {"browser": "playwright not installed"}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+            "--disable-sync", "--no-first-run"])
+        try:
+            page = browser.new_page()
+            t_nav = time.perf_counter()
+            page.goto(base + "/", wait_until="domcontentloaded")
+            page.wait_for_selector('iframe[title="streamlit_folium.st_folium"]', timeout=60_000)
+            page.get_by_text("Draw the parcel", exact=False).first.wait_for(timeout=60_000)
+            done = time.perf_counter()
+        finally:
+            browser.close()
+    return {"browser_page_ready_s": round(done - t0, 3), "browser_page_load_s": round(done - t_nav, 3)}
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))
+    print(json.dumps({"reruns": rerun_times(), "first_run_s": first_run_seconds(),
+                      "server": server_start_and_rss()}, indent=1))

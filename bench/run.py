@@ -1,0 +1,270 @@
+"""`make bench`: speed of the dashboard on the sample data and on generated villages.
+
+Prints a table and writes bench/results.json (git-ignored). Sections:
+
+1. One parcel, live: ``analyze_parcel`` (deductions, slopes, triggers, permits) on parcels of about
+   1, 10 and 100 acres at four places in the sample, layers and settings loaded first (not timed).
+2. The naive way (bench/naive.py: geopandas.overlay with whole layers, the whole DEM read and masked)
+   on the same parcels: time, ratio, and agreement of gross, each deduction row and net (0.1 % of gross).
+3. The whole village: ``screen`` over every sample tax parcel, a 1,000-lot patch, 20,000 and 100,000
+   generated lots, each in a child process (time, time per parcel, peak RSS); and the screen's rows
+   against ``analyze()`` for every sample tax parcel (net within 0.1 % of gross, triggers, permits).
+4. The app: rerun after a drawing, start to first page, resident memory (bench/app_bench.py).
+
+``--quick`` skips the 100,000-lot run and the full agreement pass (for trying the bench out).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import numpy as np  # noqa: E402
+
+from naive import naive_lot_area  # noqa: E402
+from parcels import PLACES, test_parcel  # noqa: E402
+
+MANIFEST = ROOT / "data" / "sample" / "layers.yaml"
+RESULTS = ROOT / "bench" / "results.json"
+SIZES_ACRES = (1, 10, 100)
+REPEATS = {1: 15, 10: 15, 100: 7}
+FLAG = {True: "yes", False: "no", None: ""}
+
+
+def machine() -> dict:
+    cpu = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    mem = ""
+    try:
+        mem = Path("/proc/meminfo").read_text().splitlines()[0].split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return {"nproc": os.cpu_count(), "cpu_model": cpu, "memory": mem, "python": platform.python_version(),
+            "platform": platform.platform(), "load_average_at_start": list(os.getloadavg())}
+
+
+def _pct(xs, q):
+    return float(np.percentile(np.asarray(xs), q))
+
+
+def single_parcels(layerset, settings) -> tuple[dict, list[dict]]:
+    from sloat_core.analysis import analyze_parcel
+
+    bounds = layerset.get("parcels").gdf.total_bounds
+    by_size: dict = {}
+    cases = []
+    for acres in SIZES_ACRES:
+        all_runs = []
+        for k, (place, frac) in enumerate(PLACES.items()):
+            geom = test_parcel(bounds, frac, acres, seed=k)
+            analyze_parcel(geom, layerset, settings=settings)  # warm (imports, parameter caches)
+            runs = []
+            for _ in range(REPEATS[acres]):
+                t0 = time.perf_counter()
+                analyze_parcel(geom, layerset, settings=settings)
+                runs.append(time.perf_counter() - t0)
+            all_runs += runs
+            cases.append({"acres": acres, "place": place, "geom": geom,
+                          "live_median_ms": 1000 * statistics.median(runs)})
+        by_size[acres] = {"median_ms": round(1000 * statistics.median(all_runs), 1),
+                          "p95_ms": round(1000 * _pct(all_runs, 95), 1), "runs": len(all_runs)}
+    return by_size, cases
+
+
+def naive_comparison(layerset, settings, cases) -> list[dict]:
+    from sloat_core.analysis import analyze_parcel
+
+    out = []
+    for c in cases:
+        t0 = time.perf_counter()
+        naive = naive_lot_area(c["geom"], layerset, buffer_width_ft=float(settings.buffer_width_ft))
+        naive_s = time.perf_counter() - t0
+        live = analyze_parcel(c["geom"], layerset, settings=settings)
+        gross = live.lot.gross_area_sqft
+        diffs = {"gross": abs(gross - naive["gross_area_sqft"]),
+                 "net": abs(live.lot.net_lot_area_sqft - naive["net_lot_area_sqft"])}
+        for r in live.lot.rows:
+            a, b = r.area_sqft, naive["rows"][r.constraint]
+            diffs[r.constraint] = 0.0 if a is None and b is None else abs((a or 0.0) - (b or 0.0))
+        worst = max(diffs.values()) / gross
+        out.append({"acres": c["acres"], "place": c["place"], "naive_ms": round(1000 * naive_s, 1),
+                    "live_median_ms": round(c["live_median_ms"], 1),
+                    "ratio": round(1000 * naive_s / c["live_median_ms"], 1),
+                    "worst_difference_share_of_gross": float(f"{worst:.2e}"),
+                    "agrees_within_0.1pct": bool(worst <= 1e-3)})
+    return out
+
+
+def village_runs(specs) -> list[dict]:
+    out = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for spec in specs:
+            csv_path = Path(tmp) / "screen.csv"
+            proc = subprocess.run([sys.executable, str(ROOT / "bench" / "village.py"), spec, str(csv_path),
+                                   str(MANIFEST)], capture_output=True, text=True, timeout=900)
+            if proc.returncode != 0:
+                out.append({"spec": spec, "failed": proc.stderr[-1500:]})
+                continue
+            out.append(json.loads(proc.stdout.strip().splitlines()[-1]))
+    return out
+
+
+def screen_agreement(layerset, settings, limit: int | None) -> dict:
+    """The fast screen's rows against analyze() for the sample tax parcels."""
+    from sloat_core.analysis import analyze
+    from sloat_core.screening import screen_rows
+
+    gdf = layerset.get("parcels").gdf
+    meta = layerset.parcels_meta
+    idx = np.arange(len(gdf)) if limit is None else np.linspace(0, len(gdf) - 1, limit).astype(int)
+    sub = gdf.iloc[idx]
+    rows = list(screen_rows(layerset, settings, parcels=sub))
+    worst, over, flag_mismatch, details = 0.0, 0, 0, []
+    for row, i in zip(rows, idx):
+        res = analyze(gdf.geometry.iloc[i], layerset, district=gdf[meta.district_field].iloc[i], settings=settings)
+        gross = res["gross_area_sqft"]
+        d = abs(float(row["net_lot_area_sqft"]) - res["net_lot_area_sqft"]) / gross
+        worst = max(worst, d)
+        flags_ok = ([row[f"trigger_{k}"] for k in range(1, 11)]
+                    == [FLAG[t["triggered"]] for t in res["cluster_triggers"]])
+        permits = {p["id"]: FLAG[p["required"]] for p in res["permits"]}
+        flags_ok &= all(row[k] == permits[k[7:]] for k in row if k.startswith("permit_"))
+        if d > 1e-3:
+            over += 1
+            # Does the single-parcel table give some land to two rows? (sum of rows > their union)
+            from sloat_core.deductions import lot_area
+            from sloat_core.findings import parcel_findings
+
+            import shapely
+
+            lot = lot_area(parcel_findings(gdf.geometry.iloc[i], layerset,
+                                           buffer_width_ft=float(settings.buffer_width_ft)))
+            pieces = [r.geometry for r in lot.rows if r.geometry is not None and not r.geometry.is_empty]
+            double = sum(r.area_sqft or 0.0 for r in lot.rows) - (shapely.union_all(pieces).area if pieces else 0)
+            details.append({"sbl": row["sbl"], "net_difference_share": round(d, 4),
+                            "single_parcel_land_in_two_rows_sqft": round(double, 1)})
+        if not flags_ok:
+            flag_mismatch += 1
+    return {"parcels_compared": len(rows), "worst_net_difference_share_of_gross": float(f"{worst:.2e}"),
+            "parcels_over_0.1pct": over, "parcels_with_flag_mismatch": flag_mismatch, "over_details": details}
+
+
+def table(results: dict) -> str:
+    lines = []
+    m = results["machine"]
+    lines.append(f"Machine: {m['nproc']} cores, {m['cpu_model']}, Python {m['python']}, "
+                 f"load average at start {m['load_average_at_start'][0]:.1f}")
+    lines.append("")
+    lines.append("1. One parcel, live (analyze_parcel; layers loaded)     median ms   p95 ms   target")
+    for acres, r in results["single_parcel"].items():
+        target = "< 50" if int(acres) <= 10 else "< 500"
+        lines.append(f"   about {int(acres):>3} acres ({r['runs']} runs, 4 places)          "
+                     f"{r['median_ms']:>9.1f} {r['p95_ms']:>8.1f}   {target}")
+    lines.append("")
+    lines.append("2. Naive (geopandas.overlay, whole DEM) vs live     naive ms  live ms  ratio  agree (worst diff/gross)")
+    for r in results["naive_vs_live"]:
+        lines.append(f"   {r['acres']:>3} ac  {r['place']:<28} {r['naive_ms']:>8.0f} {r['live_median_ms']:>8.1f} "
+                     f"{r['ratio']:>6.1f}x  {'yes' if r['agrees_within_0.1pct'] else 'NO '} "
+                     f"({r['worst_difference_share_of_gross']:.1e})")
+    lines.append("")
+    lines.append("3. Whole village (screen, child process)      parcels   seconds  ms/parcel  peak RSS MB (pool worker)")
+    for r in results["village"]:
+        if "failed" in r:
+            lines.append(f"   {r['spec']:<40} FAILED")
+            continue
+        lines.append(f"   {r['spec']:<40} {r['parcels']:>8} {r['seconds']:>9.2f} {r['ms_per_parcel']:>10.3f}  "
+                     f"{r['peak_rss_mb']:>7.0f} ({r['peak_rss_mb_pool_worker']:.0f})  errors {r['rows_with_error']}")
+    s = results.get("scaling")
+    if s:
+        lines.append(f"   ms/parcel at 100,000 / at 1,000: {s['ratio']:.2f} (target <= 2)")
+    a = results.get("screen_vs_analyze")
+    if a:
+        lines.append(f"   screen vs analyze(): {a['parcels_compared']} tax parcels, worst net difference "
+                     f"{a['worst_net_difference_share_of_gross']:.1e} of gross, {a['parcels_over_0.1pct']} over 0.1 %, "
+                     f"{a['parcels_with_flag_mismatch']} with a trigger/permit mismatch")
+        for d in a["over_details"]:
+            lines.append(f"     {d['sbl']}: net differs by {d['net_difference_share']:.2%} of gross; the "
+                         f"single-parcel table gives {d['single_parcel_land_in_two_rows_sqft']:,.0f} sq ft to two rows")
+    lines.append("")
+    app = results.get("app", {})
+    lines.append("4. App")
+    if "error" in app:
+        lines.append(f"   {app['error']}")
+    else:
+        rr, srv = app.get("reruns", {}), app.get("server", {})
+        lines.append(f"   rerun after a new drawing (AppTest, median of {rr.get('reruns')}): "
+                     f"{rr.get('rerun_new_drawing_median_ms')} ms (max {rr.get('rerun_new_drawing_max_ms')}); "
+                     f"same drawing again (cached): {rr.get('rerun_same_drawing_median_ms')} ms   target < 300 ms")
+        lines.append(f"   first AppTest run in a fresh process: {app.get('first_run_s', float('nan')):.2f} s   "
+                     "target < 3 s")
+        lines.append(f"   streamlit run: healthy {srv.get('health_s')} s, GET / {srv.get('get_root_s')} s, "
+                     f"page drawn in chromium {srv.get('browser_page_ready_s', srv.get('browser'))} s after start")
+        lines.append(f"   server RSS after the first page: {srv.get('rss_mb_after_first_page')} MB   target < 600 MB")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="skip the 100,000-lot run and the full agreement pass")
+    ap.add_argument("--skip-app", action="store_true", help="skip the app timings")
+    args = ap.parse_args(argv)
+    t_start = time.perf_counter()
+    from sloat_core.layers import load_manifest
+    from sloat_core.settings import load_settings
+
+    results: dict = {"machine": machine(), "started": time.strftime("%Y-%m-%d %H:%M:%S")}
+    t0 = time.perf_counter()
+    layerset = load_manifest(MANIFEST)
+    settings = load_settings()
+    results["layers_load_s"] = round(time.perf_counter() - t0, 3)
+
+    print("1/4 one parcel, live ...", flush=True)
+    by_size, cases = single_parcels(layerset, settings)
+    results["single_parcel"] = {str(k): v for k, v in by_size.items()}
+    print("2/4 the naive way ...", flush=True)
+    results["naive_vs_live"] = naive_comparison(layerset, settings, cases)
+    print("3/4 the whole village ...", flush=True)
+    specs = ["sample", "patch:100000:1000", "lots:20000"] + ([] if args.quick else ["lots:100000"])
+    results["village"] = village_runs(specs)
+    per = {r["spec"]: r for r in results["village"] if "failed" not in r}
+    if "lots:100000" in per and "patch:100000:1000" in per:
+        results["scaling"] = {"ratio": round(per["lots:100000"]["ms_per_parcel"]
+                                             / per["patch:100000:1000"]["ms_per_parcel"], 3)}
+    results["screen_vs_analyze"] = screen_agreement(layerset, settings, 120 if args.quick else None)
+    if not args.skip_app:
+        print("4/4 the app ...", flush=True)
+        import app_bench
+
+        try:
+            results["app"] = {"reruns": app_bench.rerun_times(), "first_run_s": round(app_bench.first_run_seconds(), 3),
+                              "server": app_bench.server_start_and_rss()}
+        except Exception as exc:  # noqa: BLE001 - a bench section failing is reported, not fatal
+            results["app"] = {"error": f"{type(exc).__name__}: {exc}"}
+    results["bench_total_s"] = round(time.perf_counter() - t_start, 1)
+    RESULTS.write_text(json.dumps(results, indent=1, default=str))
+    print()
+    print(table(results))
+    print(f"\nTotal {results['bench_total_s']} s. Results: {RESULTS.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
