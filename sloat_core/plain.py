@@ -1,0 +1,346 @@
+"""Plain words for residents: the analysis result told in a few sentences.
+
+The counter of the Village office, the CLI and the printed summary can all say the same thing in
+the same words. Every function reads the plain dict that :func:`sloat_core.analysis.analyze`
+returns (the CLI JSON contract) and computes no law: the numbers, the minimum lot area, the
+permits and their reasons all come from the result. Expert terms are swapped for everyday ones
+("land that counts toward your lot" for *net lot area*), and every summary ends by saying that it
+is a screening estimate and who decides.
+
+>>> plain_summary({"gross_area_sqft": 50000.0, "net_lot_area_sqft": 45000.0,
+...     "net_lot_area_min_sqft": 45000.0, "district": "R-40", "min_lot_area_sqft": 40000.0,
+...     "meets_min_lot_area": True, "deductions": [], "permits": [],
+...     "disclaimer": "Screening estimate only."})[0]
+'Your lot is about 50,000 sq ft (1.15 acres). About 45,000 sq ft of it counts toward the lot size. The R-40 district needs at least 40,000 sq ft, so your lot looks big enough.'
+"""
+
+from __future__ import annotations
+
+import re
+
+from .units import SQFT_PER_ACRE
+
+__all__ = [
+    "PLAIN_TERMS",
+    "plain_constraint",
+    "plain_share",
+    "plain_verdict",
+    "plain_permits",
+    "plain_cluster",
+    "screening_note",
+    "plain_summary",
+]
+
+#: Everyday words for the expert terms of the results (used as headings and labels).
+PLAIN_TERMS: dict[str, str] = {
+    "gross_area": "Your whole lot",
+    "net_lot_area": "Land that counts toward your lot",
+    "net_lot_area_at_most": "Land that counts toward your lot (at most)",
+    "constraint": "On your lot",
+    "area": "How much, sq ft",
+    "counted_share": "How much of it counts",
+    "deducted": "Does not count, sq ft",
+    "permits": "Permits you will likely need",
+}
+
+# Constraint ids of sloat_core.deductions -> everyday words (numbers come from the core's label).
+_CONSTRAINT_WORDS = {
+    "water_bodies": "ponds and other open water",
+    "watercourses": "streams",
+    "wetlands": "wetland",
+    "floodplain": "flood zone",
+    "slope_over_40": "very steep ground",
+    "slope_25_40": "steep ground",
+    "buffer": "land next to a wetland or stream",
+    "rock_outcrops": "bare rock",
+}
+
+# Permit ids of sloat_core.permits -> (what is needed, from whom). The reason comes from the core.
+_PERMIT_WORDS = {
+    "steep_slope_permit": ("a steep slope permit",
+                           "from the Planning Board (or the Village Engineer when nothing else is before the Board)"),
+    "wetland_permit": ("a wetland permit", "from the Planning Board (the Building Inspector issues it)"),
+    "tree_removal_permit": ("a tree removal permit", "from the Planning Board"),
+    "swppp": ("a stormwater plan (SWPPP)", "reviewed by the Village Engineer and the Planning Board"),
+    "swppp_post_construction": ("permanent stormwater controls", "reviewed by the Village Engineer"),
+    "biodiversity_study": ("a biodiversity study", "for the Planning Board"),
+    "nysdec_recreational_river": ("a New York State DEC permit or written exemption",
+                                  "from the DEC, before any Village approval"),
+    "rcda_review": ("a review", "by the Rockland County Drainage Agency"),
+    "flood_hazard_review": ("a flood zone review", "by the Village floodplain administrator"),
+    "seqra_cea": ("an environmental review (SEQRA) of the Ramapo aquifer area",
+                  "by the Planning Board or another lead agency"),
+    "cluster_review": ("a cluster layout review", "by the Planning Board"),
+    "wastewater_approval": ("an approved sewer or septic connection",
+                            "from the Rockland County Department of Health or Sewer District"),
+}
+_PROHIBITED = {"commercial_excavation_prohibited": "Digging out earth or rock to sell is not allowed here "
+                                                   "(the Building Inspector enforces this)"}
+
+# Cluster features of § 402-48C in everyday words, by the trigger's id.
+_TRIGGER_WORDS = {
+    "402-48C(1)": "a lot of sloping ground",
+    "402-48C(2)": "wetland",
+    "402-48C(3)": "flood zone",
+    "402-48C(4)": "a historic site",
+    "402-48C(5)": "a significant view",
+    "402-48C(6)": "ponds, streams or recreation land",
+    "402-48C(7)": "the Ramapo River aquifer (a drinking-water source)",
+    "402-48C(8)": "habitat of protected wildlife",
+    "402-48C(9)": "bare rock outcrops",
+    "402-48C(10)": "land in a critical environmental area",
+}
+
+
+def _sqft(value: float) -> str:
+    return f"{value:,.0f} sq ft"
+
+
+def _join(words: list[str], last: str = "and") -> str:
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + f" {last} " + words[-1]
+
+
+def _lower_first(text: str) -> str:
+    """Lower-case the first letter unless the first word is an acronym or a name ("NYSDEC", "FEMA")."""
+    if len(text) > 1 and text[0].isupper() and text[1].islower() and not text.startswith("Ramapo"):
+        return text[0].lower() + text[1:]
+    return text
+
+
+def plain_constraint(constraint: str, label: str | None = None) -> str:
+    """Everyday words for a deduction's constraint, keeping the numbers of the core's label.
+
+    Parameters
+    ----------
+    constraint : str
+        The deduction's ``constraint`` id (``"slope_25_40"``).
+    label : str, optional
+        The core's label ("Slopes over 25% up to 40%"); added in brackets when it carries a number.
+
+    Returns
+    -------
+    str
+        For example ``"steep ground (slopes over 25% up to 40%)"``.
+
+    >>> plain_constraint("slope_25_40", "Slopes over 25% up to 40%")
+    'steep ground (slopes over 25% up to 40%)'
+    >>> plain_constraint("wetlands", "Wetlands")
+    'wetland'
+    """
+    words = _CONSTRAINT_WORDS.get(constraint)
+    if words is None:
+        return _lower_first(label or constraint.replace("_", " "))
+    if label and re.search(r"\d", label):
+        bare = re.sub(r"\s*\([^()]*\)", "", label).strip()  # "100-year floodplain (FEMA)" -> "100-year floodplain"
+        return f"{words} ({_lower_first(bare)})"
+    return words
+
+
+def plain_share(countable_fraction: float | None) -> str:
+    """How much of a constraint counts toward the lot, in words.
+
+    >>> [plain_share(f) for f in (0.0, 0.5, 1.0, 0.25)]
+    ['none of it counts', 'half of it counts', 'all of it counts', '25% of it counts']
+    """
+    fraction = countable_fraction or 0.0
+    if fraction <= 0:
+        return "none of it counts"
+    if fraction >= 1:
+        return "all of it counts"
+    if abs(fraction - 0.5) < 1e-9:
+        return "half of it counts"
+    return f"{fraction * 100:.0f}% of it counts"
+
+
+def _not_counted(result: dict) -> str:
+    parts = []
+    for d in result.get("deductions") or []:
+        deducted, area = d.get("deducted_sqft"), d.get("area_sqft")
+        if deducted is None or deducted < 0.5:
+            continue
+        what = plain_constraint(d.get("constraint") or "", d.get("label"))
+        if area is not None and area - deducted >= 0.5:
+            half = abs((d.get("countable_fraction") or 0.0) - 0.5) < 1e-9
+            share = "half" if half else f"{deducted:,.0f}"
+            parts.append(f"{share} of the {_sqft(area)} of {what}")
+        else:
+            parts.append(f"{_sqft(deducted)} of {what}")
+    return f" Not counted: {_join(parts)}." if parts else ""
+
+
+def _unmeasured(result: dict) -> list[str]:
+    return [plain_constraint(d.get("constraint") or "", d.get("label"))
+            for d in result.get("deductions") or [] if d.get("deducted_sqft") is None]
+
+
+def plain_verdict(result: dict) -> str:
+    """One paragraph: how big the lot is, how much counts, and whether that meets the district minimum.
+
+    Parameters
+    ----------
+    result : dict
+        The analysis result (``analyze(...)`` / the CLI JSON).
+
+    Returns
+    -------
+    str
+        Plain sentences; the comparison is the core's own ``meets_min_lot_area``.
+
+    >>> plain_verdict({"gross_area_sqft": 30000.0, "net_lot_area_sqft": 20000.0, "district": "R-40",
+    ...     "min_lot_area_sqft": 40000.0, "meets_min_lot_area": False, "deductions": [
+    ...     {"constraint": "wetlands", "label": "Wetlands", "area_sqft": 10000.0, "deducted_sqft": 10000.0,
+    ...      "countable_fraction": 0.0}]})
+    'Your lot is about 30,000 sq ft (0.69 acres). About 20,000 sq ft of it counts toward the lot size. Not counted: 10,000 sq ft of wetland. The R-40 district needs at least 40,000 sq ft, so your lot is about 20,000 sq ft short.'
+    """
+    gross = result.get("gross_area_sqft") or 0.0
+    net = result.get("net_lot_area_sqft") or 0.0
+    low = result.get("net_lot_area_min_sqft")
+    text = f"Your lot is about {_sqft(gross)} ({gross / SQFT_PER_ACRE:,.2f} acres)."
+    unmeasured = _unmeasured(result)
+    if low is not None and net - low >= 0.5:
+        text += (f" Between {low:,.0f} and {_sqft(net)} of it counts toward the lot size, because "
+                 f"{_join(unmeasured) or 'some of it'} could not be measured on the maps used here.")
+    else:
+        text += f" About {_sqft(net)} of it counts toward the lot size."
+    text += _not_counted(result)
+    district = result.get("district")
+    minimum = result.get("min_lot_area_sqft")
+    if not district:
+        return text + (" We could not tell which zoning district the lot is in, so it cannot be compared "
+                       "with a minimum lot size; the Building Inspector can tell you.")
+    if minimum is None:
+        return text + (f" No minimum lot size is recorded here for the {district} district, so it cannot be "
+                       "compared; the Building Inspector can tell you.")
+    confirm = " (a figure to confirm with the Village)" if result.get("min_lot_area_verify") else ""
+    needs = f" The {district} district needs at least {_sqft(minimum)}{confirm}"
+    meets = result.get("meets_min_lot_area")
+    if meets is True:
+        return text + needs + ", so your lot looks big enough."
+    if meets is False:  # with unmeasured land, the net area is an upper bound: the gap is a lower bound
+        about = "at least" if low is not None and net - low >= 0.5 else "about"
+        return text + needs + f", so your lot is {about} {_sqft(max(minimum - net, 0.0))} short."
+    return text + needs + ", so we cannot tell yet whether your lot is big enough."
+
+
+def _plain_reason(reason: str) -> str:
+    text = reason or ""
+    while True:  # drop bracketed asides, innermost first: "(§ 402-53C(2))", "(local setting)"
+        shorter = re.sub(r"\s*\([^()]*\)", "", text)
+        if shorter == text:
+            break
+        text = shorter
+    text = text.split(": ")[0] if ": " in text and not text.startswith("Unknown") else text
+    text = re.sub(r"\bthe parcel\b", "your lot", text, flags=re.IGNORECASE)
+    text = re.sub(r"\bthe disturbance footprint\b", "the work you plan", text, flags=re.IGNORECASE)
+    text = re.sub(r"^(\d[\d,.]* sq ft) is in\b", r"\1 of your lot is in", text)
+    text = re.sub(r"^(\d[\d,.]* sq ft) is under\b", r"\1 of your lot is under", text)
+    return _lower_first(text.strip().rstrip(".").strip())
+
+
+def _needed(permit: dict) -> tuple[str, str]:
+    words = _PERMIT_WORDS.get(permit.get("id") or "")
+    if words is not None:
+        return words
+    title = permit.get("title") or permit.get("id") or "a permit"
+    authority = re.sub(r"\s*\([^()]*\)", "", permit.get("authority") or "").strip()
+    return f"a {_lower_first(title)}", f"from {authority}" if authority else ""
+
+
+def plain_permits(result: dict) -> list[str]:
+    """One sentence per permit or review the result says is likely needed, and one for the open ones.
+
+    Parameters
+    ----------
+    result : dict
+        The analysis result; its ``permits`` carry ``id``, ``required`` (True / None / False) and ``reason``.
+
+    Returns
+    -------
+    list of str
+        "You will likely need a wetland permit from the Planning Board ..., because ...", then
+        "You may need ..." for the permits that depend on where the work happens, then one sentence
+        naming those that depend on details of the work not known yet.
+
+    >>> plain_permits({"permits": [{"id": "flood_hazard_review", "required": True,
+    ...     "reason": "2,303 sq ft is in the FEMA Special Flood Hazard Area (FIRMs effective March 3, 2014)."}]})
+    ['You will likely need a flood zone review by the Village floodplain administrator, because 2,303 sq ft of your lot is in the FEMA Special Flood Hazard Area.']
+    """
+    permits = result.get("permits") or []
+    sentences, later = [], []
+    for p in permits:
+        required, reason = p.get("required"), p.get("reason") or ""
+        if p.get("id") in _PROHIBITED:
+            if required:
+                sentences.append(f"{_PROHIBITED[p['id']]}, because {_plain_reason(reason)}.")
+            continue
+        what, who = _needed(p)
+        if required is True:
+            sentences.append(f"You will likely need {what} {who}, because {_plain_reason(reason)}.".replace("  ", " "))
+        elif required is None and reason.startswith("Unknown"):
+            later.append(what)
+        elif required is None:
+            sentences.append(f"You may need {what} {who}: {_plain_reason(reason)}.".replace("  ", " "))
+    if later:
+        sentences.append(f"Whether you also need {_join(later, 'or')} depends on details of the work that are "
+                         "not known yet.")
+    if not sentences:
+        sentences.append("No permit under these rules shows up on the maps used here.")
+    return sentences
+
+
+def plain_cluster(result: dict) -> str | None:
+    """The cluster rule in one sentence, when the lot shows a feature that lets the Board ask for it.
+
+    >>> plain_cluster({"cluster_applies": None, "cluster_triggers": [{"id": "402-48C(3)", "triggered": True}]})
+    'Because your lot has flood zone, the Planning Board may ask that any new houses be grouped on part of the land (a cluster layout) if you divide the lot or file a site plan.'
+    >>> plain_cluster({"cluster_applies": False, "cluster_triggers": [{"id": "402-48C(3)", "triggered": True}]})
+    """
+    if result.get("cluster_applies") is False:
+        return None
+    found = [_TRIGGER_WORDS.get(t.get("id") or "", _lower_first(t.get("title") or ""))
+             for t in result.get("cluster_triggers") or [] if t.get("triggered")]
+    if not found:
+        return None
+    return (f"Because your lot has {_join(found)}, the Planning Board may ask that any new houses be grouped "
+            "on part of the land (a cluster layout) if you divide the lot or file a site plan.")
+
+
+def screening_note(result: dict) -> str:
+    """That this is a screening estimate, who decides, and whether the maps are only a sample.
+
+    >>> screening_note({"disclaimer": "Screening estimate only.", "layers_illustrative": True})
+    'Screening estimate only. The maps used are an illustrative sample, not official data.'
+    """
+    text = result.get("disclaimer")
+    if not text:
+        from .analysis import DISCLAIMER
+
+        text = DISCLAIMER
+    if result.get("layers_illustrative"):
+        text += " The maps used are an illustrative sample, not official data."
+    return text
+
+
+def plain_summary(result: dict) -> list[str]:
+    """The whole result in plain sentences: lot size, permits, cluster, and who decides.
+
+    Parameters
+    ----------
+    result : dict
+        The analysis result (``analyze(...)`` / the CLI JSON contract).
+
+    Returns
+    -------
+    list of str
+        First the lot-size paragraph (:func:`plain_verdict`), then the permit sentences
+        (:func:`plain_permits`), the cluster sentence when there is one (:func:`plain_cluster`),
+        and last the screening note (:func:`screening_note`).
+    """
+    sentences = [plain_verdict(result), *plain_permits(result)]
+    cluster = plain_cluster(result)
+    if cluster:
+        sentences.append(cluster)
+    sentences.append(screening_note(result))
+    return sentences
