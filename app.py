@@ -11,7 +11,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from app_support import state, theme
+from app_support import cases_ui, state, theme
 from sloat_core.analysis import DISCLAIMER
 from sloat_core.errors import SloatInputError
 
@@ -25,11 +25,13 @@ PAGES = [
     ("pages/mitigation.py", "Wetland mitigation", ":material/water:"),
     ("pages/timeline.py", "Timeline", ":material/event:"),
     ("pages/law.py", "Law", ":material/gavel:"),
+    ("pages/case.py", "Case & exports", ":material/folder_open:"),
 ]
 
 st.set_page_config(page_title="Sloatsburg environmental controls", page_icon="🌲",
                    layout="wide")
 state.init_state()
+cases_ui.begin()  # opens the case of ?case=<id> on a session's first run
 
 pages = [st.Page(path, title=title, icon=icon, default=(i == 0))
          for i, (path, title, icon) in enumerate(PAGES) if (ROOT / path).exists()]
@@ -56,3 +58,4 @@ with st.sidebar:
 
 theme.apply_mode(state.mode())
 navigation.run()
+cases_ui.autosave()  # saves the case when the page changed it

@@ -12,7 +12,7 @@ import streamlit as st
 from streamlit.errors import StreamlitAPIException
 from streamlit_folium import st_folium
 
-from app_support import loaders, mapping, results, state
+from app_support import cases_ui, loaders, mapping, results, state
 from app_support.slope_overlay import slope_group, slope_legend
 from app_support.theme import LAYER_LABELS, MAP_HEIGHT_PX
 from sloat_core import parcel_input
@@ -161,6 +161,7 @@ def map_and_results() -> None:
             st.markdown(legend, unsafe_allow_html=True)
     with result_col:
         _results(state.current_parcel())
+        cases_ui.autosave(inline=True)  # a drawing reruns only this fragment: save here too
 
 
 def _results(parcel) -> None:

@@ -1,0 +1,603 @@
+"""The app's side of the case store: open a case from its link, save on every change, staff mode.
+
+A *case* (``sloat_core.cases.Case``) holds what a consultation produces. This module moves it
+between the case store and the session state the pages use:
+
+* :func:`begin` runs in ``app.py`` before the page. On a session's first run it opens the case
+  named by ``?case=<id>`` in the URL and puts its parcel, district, project, footprint, Board
+  answers, timeline items, mitigation inputs and notes into the session state; on later runs it
+  saves anything a page that stopped early left unsaved.
+* :func:`autosave` runs in ``app.py`` after the page (and inside the parcel page's map fragment,
+  which reruns on its own). It compares a fingerprint of the case's session state with the one
+  last saved and saves when they differ, with a fresh analysis snapshot when the parcel or the
+  project changed. The first parcel chosen creates the case and puts its id in the URL.
+  A failed save shows one sentence and keeps the session state (the next run tries again).
+* Staff mode: :func:`unlock` checks the passcode against ``st.secrets["staff_passcode_hash"]``
+  (slowed down after wrong tries, per client address); the token lives in the session only.
+
+The public face reaches a case only through the id in its link; listing and searching need the
+staff token (``CaseStore`` enforces it).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import hashlib
+import json
+
+import streamlit as st
+
+from app_support import forms, loaders, state
+from sloat_core.cases import (
+    Case,
+    CaseConflictError,
+    CaseNotFound,
+    CaseStore,
+    CaseStoreError,
+    StaffToken,
+    UnlockResult,
+    analyze_case,
+    default_data_dir,
+)
+from sloat_core.errors import SloatInputError
+
+__all__ = [
+    "CASE",
+    "NOTES",
+    "NOTES_BOX",
+    "STAFF",
+    "MESSAGE",
+    "store",
+    "current_case",
+    "case_from_session",
+    "fingerprint",
+    "begin",
+    "autosave",
+    "load_case",
+    "start_new_case",
+    "save_as_new_case",
+    "in_conflict",
+    "staff_panel",
+    "open_by_staff",
+    "undo_last_change",
+    "case_analysis",
+    "case_link",
+    "passcode_hash",
+    "client_key",
+    "unlock",
+    "staff_token",
+    "lock",
+    "parcel_of",
+]
+
+# Session-state keys of the case (beside app_support.state's and app_support.forms' keys).
+#: The case being edited (``sloat_core.cases.Case`` as last saved), or None before the first save.
+CASE = "case"
+#: The case's notes (plain text).
+NOTES = "case_notes"
+#: The notes text area's widget key (seeded from NOTES, copied back on change).
+NOTES_BOX = "case_notes_box"
+#: The staff token (``sloat_core.cases.StaffToken``) of this session, or None.
+STAFF = "staff_token"
+#: One sentence about the case for the user (a failed save, a bad link, a refused import), or None.
+MESSAGE = "case_message"
+_SAVED_FP = "case_saved_fingerprint"
+_ANALYSIS_FP = "case_analysis_fingerprint"
+_URL_CHECKED = "case_url_checked"
+_CONFLICT = "case_conflict"
+_OUTLINE = "case_outline"
+_STAFF_NOTE = "staff_note"
+
+#: Widget keys of the pages, forgotten when another case is loaded so they seed from its values.
+_WIDGET_PREFIXES = ("pf_", "board_", "gate_", "mit_", "tl_")
+#: The parcel page's note for a drawn parcel (whose outline the map then keeps in view itself).
+_DRAWN = "Drawn on the map"
+
+
+@st.cache_resource(show_spinner=False)
+def _store(path: str) -> CaseStore:
+    return CaseStore(path)
+
+
+def store() -> CaseStore:
+    """The process's case store (one per data folder: ``$SLOAT_DATA_DIR``, default ``./var/``)."""
+    return _store(str(default_data_dir().resolve()))
+
+
+def current_case() -> Case | None:
+    """The case of this session as last saved, or None."""
+    return st.session_state.get(CASE)
+
+
+# ----------------------------------------------------------------------------------------------
+# Session state <-> case
+# ----------------------------------------------------------------------------------------------
+
+
+def _district() -> str | None:
+    """The chosen district code (None: the zoning map's).
+
+    The district selector's key is forgotten by Streamlit on pages that do not draw it (and then
+    reads None); the case keeps the last choice, and :func:`begin` puts it back before each page.
+    """
+    value = st.session_state.get(state.DISTRICT)
+    case = st.session_state.get(CASE)
+    if value is None and case is not None and case.parcel_geojson is not None:
+        return case.district
+    return value or None
+
+
+def _session_values() -> dict:
+    """The case-relevant session state, as plain values (the parcel by its geometry's hash)."""
+    ss = st.session_state
+    parcel = ss.get(state.PARCEL)
+    return {
+        "parcel": loaders.parcel_key(parcel) if parcel is not None else None,
+        "parcel_meta": _parcel_meta(parcel),
+        "district": _district(),
+        "project": ss.get(state.PROJECT) or {},
+        "footprint": ss.get(forms.FOOTPRINT),
+        "board_answers": ss.get(state.BOARD_ANSWERS) or {},
+        "timeline_items": list(ss.get(forms.TIMELINE_ITEMS) or []),
+        "mitigation_input": ss.get(forms.MITIGATION_INPUT) or {},
+        "notes": ss.get(NOTES) or "",
+    }
+
+
+def _parcel_meta(parcel) -> dict:
+    if parcel is None:
+        return {}
+    return {"source": getattr(parcel, "source", None), "sbl": getattr(parcel, "sbl", None),
+            "address": getattr(parcel, "address", None), "district": getattr(parcel, "district", None),
+            "note": st.session_state.get(state.PARCEL_NOTE) or ""}
+
+
+def fingerprint(values: dict) -> str:
+    """A short hash of plain values (what was saved vs what the session holds now)."""
+    text = json.dumps(values, sort_keys=True, default=str, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
+
+
+def _analysis_fp(values: dict) -> str:
+    keys = ("parcel", "district", "project", "footprint", "board_answers", "mitigation_input")
+    return fingerprint({k: values[k] for k in keys})
+
+
+def _title(meta: dict) -> str:
+    if meta.get("sbl") or meta.get("address"):
+        return " · ".join(str(meta[k]) for k in ("sbl", "address") if meta.get(k))[:200]
+    return (meta.get("note") or meta.get("source") or "Case without a parcel")[:200]
+
+
+def case_from_session(base: Case | None = None) -> Case:
+    """A copy of ``base`` (or a new case) holding the session's parcel, project, dates and notes."""
+    from sloat_core.parcel_input import to_wgs84_geojson
+
+    ss = st.session_state
+    values = _session_values()
+    parcel = ss.get(state.PARCEL)
+    project = dict(values["project"])
+    if values["footprint"] and not project.get("disturbance_footprint"):
+        project["disturbance_footprint"] = values["footprint"]
+    case = dataclasses.replace(base) if base is not None else Case()
+    case.title = _title(values["parcel_meta"]) if parcel is not None else (base.title if base else "")
+    outline = ss.get(_OUTLINE)  # (parcel key, GeoJSON) of the outline last saved or loaded
+    if parcel is None:
+        case.parcel_geojson = None
+    elif outline and outline[0] == values["parcel"]:
+        case.parcel_geojson = outline[1]  # not projected again: the saved outline stays bit-identical
+    else:
+        case.parcel_geojson = to_wgs84_geojson(parcel.geometry)
+    case.parcel_meta = values["parcel_meta"]
+    case.district = values["district"]
+    case.project = project
+    case.board_answers = dict(values["board_answers"])
+    case.timeline_items = [dict(i) for i in values["timeline_items"]]
+    case.mitigation_input = dict(values["mitigation_input"])
+    case.notes = values["notes"]
+    return case
+
+
+def parcel_of(case: Case):
+    """The case's parcel (``sloat_core.parcel_input.Parcel``), or None when it has none.
+
+    Raises
+    ------
+    sloat_core.errors.SloatInputError
+        When the saved outline cannot be read.
+    """
+    from sloat_core.parcel_input import parcel_from_geojson
+
+    if case.parcel_geojson is None:
+        return None
+    meta = case.parcel_meta or {}
+    parcel = parcel_from_geojson(case.parcel_geojson, source=meta.get("source") or "saved case")
+    return dataclasses.replace(parcel, sbl=meta.get("sbl"), address=meta.get("address"),
+                               district=meta.get("district"))
+
+
+def _clear_widgets() -> None:
+    for key in list(st.session_state.keys()):
+        if isinstance(key, str) and key.startswith(_WIDGET_PREFIXES):
+            del st.session_state[key]
+    st.session_state.pop(NOTES_BOX, None)
+
+
+def load_case(case: Case) -> None:
+    """Make ``case`` the session's case: its values replace the session's and the URL names it.
+
+    Raises
+    ------
+    sloat_core.errors.SloatInputError
+        When the case's parcel outline cannot be read (nothing in the session is changed).
+    """
+    parcel = parcel_of(case)
+    ss = st.session_state
+    _clear_widgets()
+    meta = case.parcel_meta or {}
+    ss[state.PARCEL] = parcel
+    note = meta.get("note") or (f"Saved case: {meta.get('source')}" if parcel else "")
+    if note == _DRAWN:  # not on the map's drawing layer any more: let the parcel page zoom to it
+        note = f"{_DRAWN} (reopened from the case)"
+    ss[state.PARCEL_NOTE] = note
+    ss[state.DISTRICT] = case.district or ""
+    ss[state.PROJECT] = dict(case.project) or None
+    ss[forms.FOOTPRINT] = (case.project or {}).get("disturbance_footprint")
+    for key in (forms.FOOTPRINT_SEEN, forms.LAST_PROJECT_RESULT, state.SEEN_DRAWINGS, state.SEEN_CLICK,
+                state.SEEN_UPLOAD, state.UPLOAD_ERROR):
+        ss[key] = None
+    ss[state.BOARD_ANSWERS] = dict(case.board_answers) or None
+    ss[forms.TIMELINE_ITEMS] = [dict(i) for i in case.timeline_items]
+    ss[forms.MITIGATION_INPUT] = dict(case.mitigation_input) or None
+    ss[NOTES] = case.notes
+    ss[CASE] = case
+    values = _session_values()
+    ss[_OUTLINE] = (values["parcel"], case.parcel_geojson) if parcel is not None else None
+    ss[_SAVED_FP] = fingerprint(values)
+    ss[_ANALYSIS_FP] = _analysis_fp(values)
+    _sync_url(case.id)
+
+
+def _sync_url(case_id: str) -> None:
+    if st.query_params.get("case") != case_id:
+        st.query_params["case"] = case_id
+
+
+# ----------------------------------------------------------------------------------------------
+# Saving
+# ----------------------------------------------------------------------------------------------
+
+
+@st.cache_resource(show_spinner=False, max_entries=16)
+def _analysis(inputs_json: str, lkey: str, as_of: str, _case: Case, _layers):
+    return analyze_case(_case, _layers, as_of=dt.date.fromisoformat(as_of))
+
+
+def case_analysis(case: Case, *, as_of: dt.date | None = None):
+    """``sloat_core.cases.analyze_case`` for the case (cached per inputs, layer set and day).
+
+    Returns
+    -------
+    sloat_core.analysis.Analysis or None
+        None when the case has no parcel.
+
+    Raises
+    ------
+    sloat_core.errors.SloatInputError
+        When the case's inputs cannot be analysed.
+    """
+    if case.parcel_geojson is None:
+        return None
+    layers = loaders.layerset()
+    inputs = {k: getattr(case, k) for k in ("parcel_geojson", "parcel_meta", "district", "project",
+                                            "board_answers", "mitigation_input", "settings_overrides")}
+    key = json.dumps(inputs, sort_keys=True, default=str)
+    return _analysis(key, loaders.layers_key(layers), (as_of or dt.date.today()).isoformat(), case, layers)
+
+
+def _has_content(values: dict) -> bool:
+    return bool(values["parcel"] or values["timeline_items"] or values["notes"].strip())
+
+
+def _save_session(base: Case | None, *, new: bool = False) -> Case:
+    """Save the session's values into ``base`` (or a new case); returns the saved case."""
+    ss = st.session_state
+    values = _session_values()
+    case = case_from_session(None if new else base)
+    if new and base is not None:
+        case.settings_overrides = dict(base.settings_overrides)
+    afp = _analysis_fp(values)
+    if new or base is None or afp != ss.get(_ANALYSIS_FP) or (case.parcel_geojson and case.analysis is None):
+        try:
+            analysis = case_analysis(case)
+        except SloatInputError:  # the pages show why; the inputs are saved all the same
+            analysis = None
+        if analysis is None:
+            case.analysis = None
+        else:
+            case.record_analysis(analysis.result)
+    store().save(case)
+    ss[CASE] = case
+    ss[_OUTLINE] = (values["parcel"], case.parcel_geojson) if case.parcel_geojson is not None else None
+    ss[_SAVED_FP] = fingerprint(values)
+    ss[_ANALYSIS_FP] = afp
+    ss[MESSAGE] = None
+    return case
+
+
+def _try_save(*, create: bool) -> Case | None:
+    ss = st.session_state
+    values = _session_values()
+    case = ss.get(CASE)
+    if case is None and not (create and _has_content(values)):
+        return None
+    if case is not None and fingerprint(values) == ss.get(_SAVED_FP):
+        return case
+    try:
+        saved = _save_session(case)
+    except CaseConflictError as exc:
+        ss[MESSAGE], ss[_CONFLICT] = str(exc), True
+    except (CaseStoreError, SloatInputError) as exc:
+        ss[MESSAGE] = str(exc)
+    else:
+        ss[_CONFLICT] = False
+        return saved
+    return case
+
+
+def in_conflict() -> bool:
+    """Whether the last save was refused because the case was changed in another window."""
+    return bool(st.session_state.get(_CONFLICT))
+
+
+def begin() -> None:
+    """Before the page: open the case of ``?case=`` on a session's first run, else catch up on saving."""
+    ss = st.session_state
+    if ss.get(_URL_CHECKED):
+        case = ss.get(CASE)
+        if ss.get(state.DISTRICT) is None and case is not None and case.parcel_geojson is not None:
+            ss[state.DISTRICT] = case.district or ""  # the selector's key was forgotten on another page
+        _try_save(create=True)
+        return
+    ss[_URL_CHECKED] = True
+    case_id = st.query_params.get("case")
+    if not case_id:
+        return
+    try:
+        load_case(store().open_case(case_id, staff=ss.get(STAFF)))
+    except CaseNotFound as exc:
+        ss[MESSAGE] = str(exc)
+        del st.query_params["case"]
+    except (CaseStoreError, SloatInputError) as exc:  # the link stays: a refresh tries again
+        ss[MESSAGE] = str(exc)
+
+
+def autosave(*, inline: bool = False) -> None:
+    """Save the case when its session state changed since the last save; keep the URL on it.
+
+    Parameters
+    ----------
+    inline : bool
+        Show a failed save's sentence where the call is (inside a fragment), not in the sidebar.
+    """
+    case = _try_save(create=True)
+    if case is not None:
+        _sync_url(case.id)
+    message = st.session_state.get(MESSAGE)
+    if inline:
+        if message:
+            st.error(message)
+        return
+    with st.sidebar:
+        if message:
+            st.error(message)
+        elif case is not None:
+            st.caption(f"Saved automatically as case {case.id[:6]}…; its link is on the Case & exports page.")
+
+
+def start_new_case() -> Case:
+    """Clear the session's parcel, project, dates and notes and start an empty case (saved at once)."""
+    ss = st.session_state
+    _clear_widgets()
+    for key in (state.PARCEL, state.PROJECT, state.BOARD_ANSWERS, forms.FOOTPRINT, forms.MITIGATION_INPUT,
+                forms.LAST_PROJECT_RESULT, forms.FOOTPRINT_SEEN, state.SEEN_DRAWINGS, state.SEEN_CLICK):
+        ss[key] = None
+    ss[state.PARCEL_NOTE], ss[state.DISTRICT], ss[NOTES] = "", "", ""
+    ss[forms.TIMELINE_ITEMS] = []
+    ss[CASE] = None
+    case = _save_session(None)
+    _sync_url(case.id)
+    return case
+
+
+def save_as_new_case() -> Case:
+    """Save what the session holds as a new case with a new link (after a conflict, say)."""
+    case = _save_session(current_case(), new=True)
+    st.session_state[_CONFLICT] = False
+    _sync_url(case.id)
+    return case
+
+
+def open_by_staff(case_id: str) -> Case:
+    """Open any case, archived ones too (staff only); it becomes the session's case."""
+    case = store().open_case(case_id, staff=staff_token())
+    load_case(case)
+    return case
+
+
+def undo_last_change() -> Case:
+    """Bring back the current case's previous saved version (staff only)."""
+    case = current_case()
+    if staff_token() is None:
+        raise CaseStoreError("Undo needs staff mode: unlock it with the staff passcode.")
+    if case is None:
+        raise CaseStoreError("There is no case to undo yet.")
+    restored = store().undo(case)
+    load_case(restored)
+    return restored
+
+
+def case_link(case_id: str) -> str:
+    """The link that reopens a case: the app's address with ``?case=<id>`` (relative without one)."""
+    try:
+        base = st.context.url
+    except (AttributeError, RuntimeError):
+        base = None
+    base = (base or "").split("?")[0].split("#")[0]
+    return f"{base}?case={case_id}"
+
+
+# ----------------------------------------------------------------------------------------------
+# Staff mode
+# ----------------------------------------------------------------------------------------------
+
+
+def passcode_hash() -> str | None:
+    """The staff passcode hash from ``st.secrets["staff_passcode_hash"]``, or None when not set up."""
+    try:
+        value = st.secrets["staff_passcode_hash"]
+    except (KeyError, FileNotFoundError):
+        return None
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def client_key() -> str:
+    """Whose wrong passcodes are counted together: the client's address when known, else everyone."""
+    try:
+        ip = st.context.ip_address
+    except (AttributeError, RuntimeError):
+        ip = None
+    if isinstance(ip, str) and ip:
+        return f"ip:{ip[:100]}"
+    try:
+        forwarded = st.context.headers.get("X-Forwarded-For")
+    except (AttributeError, RuntimeError):
+        forwarded = None
+    if isinstance(forwarded, str) and forwarded.strip():
+        return f"fwd:{forwarded.split(',')[0].strip()[:100]}"
+    return "global"
+
+
+def unlock(passcode: str) -> UnlockResult:
+    """Check the staff passcode; on success the session holds a staff token."""
+    secret = passcode_hash()
+    if secret is None:
+        return UnlockResult(False, "Staff mode is not set up on this server (no passcode hash in its secrets).")
+    try:
+        result = store().unlock_staff(passcode or "", secret, client_key=client_key())
+    except CaseStoreError as exc:
+        return UnlockResult(False, str(exc))
+    if result.ok:
+        st.session_state[STAFF] = result.token
+    return result
+
+
+def staff_token() -> StaffToken | None:
+    """This session's valid staff token, or None (public mode)."""
+    token = st.session_state.get(STAFF)
+    if isinstance(token, StaffToken) and token.is_valid():
+        return token
+    st.session_state[STAFF] = None
+    return None
+
+
+def lock() -> None:
+    """Leave staff mode."""
+    st.session_state[STAFF] = None
+
+
+def _updated_text(iso: str) -> str:
+    try:
+        return dt.datetime.fromisoformat(iso).strftime("%Y-%m-%d %H:%M UTC")
+    except ValueError:
+        return iso
+
+
+def _staff_action(action, *args) -> None:
+    """Run a staff action from a button callback; its outcome is one sentence shown by the panel."""
+    try:
+        message = action(*args)
+    except (CaseStoreError, SloatInputError, PermissionError) as exc:
+        st.session_state[_STAFF_NOTE] = (False, str(exc))
+    else:
+        st.session_state[_STAFF_NOTE] = (True, message)
+
+
+def _open(case_id: str) -> str:
+    case = open_by_staff(case_id)
+    return f"Opened {case.title or 'the case'}."
+
+
+def _set_archived(case_id: str, flag: bool) -> str:
+    token = staff_token()
+    (store().archive if flag else store().unarchive)(token, case_id)
+    current = current_case()
+    if current is not None and current.id == case_id:
+        load_case(store().open_case(case_id, staff=token))
+    return ("Archived: its link no longer opens it, and it can be restored here." if flag
+            else "Restored: its link opens it again.")
+
+
+def _undo() -> str:
+    case = undo_last_change()
+    return f"Back to the earlier version (now version {case.revision})."
+
+
+def _staff_unlock_form() -> None:
+    if passcode_hash() is None:
+        st.info("Staff mode is not set up on this server: its secrets hold no staff passcode hash "
+                "(see the README).")
+        return
+    with st.form("staff_unlock", clear_on_submit=True):
+        code = st.text_input("Staff passcode", type="password", key="staff_passcode")
+        pressed = st.form_submit_button("Unlock staff mode", key="staff_unlock_btn")
+    if pressed:
+        result = unlock(code)
+        if result.ok:
+            st.rerun()
+        st.error(result.message)
+
+
+def staff_panel() -> None:
+    """Staff mode: the passcode form, or (unlocked) the list and search of cases, open, archive, undo."""
+    import pandas as pd
+
+    token = staff_token()
+    if token is None:
+        _staff_unlock_form()
+        return
+    note = st.session_state.pop(_STAFF_NOTE, None)
+    if note:
+        (st.success if note[0] else st.error)(note[1])
+    top = st.columns([3, 1])
+    top[0].success("Staff mode is on: every case can be listed, searched, opened and archived.")
+    top[1].button("Lock staff mode", key="staff_lock", on_click=lock)
+    query = st.text_input("Search cases (SBL, address, district, words in the notes)", key="staff_query")
+    archived = st.checkbox("Include archived cases", key="staff_archived")
+    try:
+        found = store().list_cases(token, query, include_archived=archived, limit=100)
+        metas = {s.id: (store().open_case(s.id, staff=token).parcel_meta or {}) for s in found}
+    except (CaseStoreError, SloatInputError) as exc:
+        st.error(str(exc))
+        return
+    if not found:
+        st.caption("No case matches.")
+    else:
+        st.dataframe(pd.DataFrame([{
+            "Title": s.title or "(no parcel yet)",
+            "SBL / address": " · ".join(str(v) for v in (metas[s.id].get("sbl"), metas[s.id].get("address")) if v),
+            "Updated": _updated_text(s.updated_at),
+            "Archived": "yes" if s.archived else "",
+        } for s in found]), hide_index=True, width="stretch")
+        labels = {s.id: f"{s.title or '(no parcel yet)'} · {_updated_text(s.updated_at)}"
+                  + (" · archived" if s.archived else "") for s in found}
+        chosen = st.selectbox("Case", list(labels), format_func=labels.get, key="staff_choice")
+        flag = next(s.archived for s in found if s.id == chosen)
+        cols = st.columns(2)
+        cols[0].button("Open this case", key="staff_open", on_click=_staff_action, args=(_open, chosen))
+        cols[1].button("Restore it" if flag else "Archive it", key="staff_archive",
+                       on_click=_staff_action, args=(_set_archived, chosen, not flag))
+    if current_case() is not None:
+        st.button("Undo the last change to the current case", key="staff_undo",
+                  on_click=_staff_action, args=(_undo,))

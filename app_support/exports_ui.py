@@ -1,0 +1,167 @@
+"""Downloads of a case (PDF, GeoJSON, CSV, iCalendar, the case as JSON) and the import of a case file.
+
+The files are made by ``sloat_core`` (``report``, ``exports``, ``cases.case_to_json``); this module
+names them, draws one ``st.download_button`` each and reads an uploaded case file back. The PDF
+takes a second or two to draw, so it is made only when its button is pressed (deferred data).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import dataclass
+from typing import Callable
+
+import streamlit as st
+
+from app_support import cases_ui
+from sloat_core import exports
+from sloat_core.cases import MAX_CASE_JSON_BYTES, Case, CaseStoreError, case_from_json, case_to_json
+from sloat_core.errors import SloatInputError
+from sloat_core.timeline import timeline_events
+
+__all__ = [
+    "IMPORT_KEY",
+    "IMPORT_MAX_MB",
+    "ExportFile",
+    "case_events",
+    "pdf_bytes",
+    "export_files",
+    "download_buttons",
+    "import_case",
+    "import_uploader",
+]
+
+#: Widget key of the case-file uploader.
+IMPORT_KEY = "case_import"
+#: Largest case file accepted, in MB (the core's own limit).
+IMPORT_MAX_MB = MAX_CASE_JSON_BYTES // (1024 * 1024)
+_SEEN_IMPORT = "case_import_seen"
+_IMPORT_NOTE = "case_import_note"
+
+
+@dataclass(frozen=True)
+class ExportFile:
+    """One download: its widget key, button label, file name, MIME type and data (or a maker of it)."""
+
+    key: str
+    label: str
+    file_name: str
+    mime: str
+    data: str | bytes | Callable[[], bytes]
+
+
+def case_events(case: Case, as_of: dt.date) -> list:
+    """The dated events of the case's timeline items (``sloat_core.timeline.timeline_events``).
+
+    Raises
+    ------
+    sloat_core.errors.SloatInputError
+        When an item cannot be read (the Timeline page refuses such items before they are kept).
+    """
+    return timeline_events(case.timeline_items, as_of) if case.timeline_items else []
+
+
+def pdf_bytes(case: Case, analysis, layers, *, as_of: dt.date) -> bytes:
+    """The pre-application summary of the case (``sloat_core.report.report_pdf_bytes``)."""
+    from sloat_core.report import report_pdf_bytes
+
+    try:
+        events = case_events(case, as_of)
+    except SloatInputError:
+        events = []
+    return report_pdf_bytes(analysis, layers, timeline_events=events, notes=case.notes or None, as_of=as_of)
+
+
+def export_files(case: Case, analysis, layers, *, as_of: dt.date) -> list[ExportFile]:
+    """Every download of the case; those that need a parcel only when it has one.
+
+    Parameters
+    ----------
+    case : Case
+        The saved case.
+    analysis : sloat_core.analysis.Analysis or None
+        Its analysis (None without a parcel).
+    layers : LayerSet or None
+    as_of : datetime.date
+        The day the report and the deadlines are worked out for.
+    """
+    stem = f"sloatsburg-case-{case.id[:8]}"
+    files: list[ExportFile] = []
+    if analysis is not None:
+        result = analysis.result
+        files += [
+            ExportFile("dl_pdf", "Pre-application summary (PDF)", f"{stem}.pdf", "application/pdf",
+                       lambda: pdf_bytes(case, analysis, layers, as_of=as_of)),
+            ExportFile("dl_geojson", "Parcel and constraint pieces (GeoJSON)", f"{stem}-pieces.geojson",
+                       "application/geo+json", json.dumps(exports.pieces_geojson(analysis), ensure_ascii=False)),
+            ExportFile("dl_deductions", "Lot-area deductions (CSV)", f"{stem}-deductions.csv", "text/csv",
+                       exports.deductions_csv(result)),
+            ExportFile("dl_permits", "Permits and reviews (CSV)", f"{stem}-permits.csv", "text/csv",
+                       exports.permits_csv(result)),
+            ExportFile("dl_triggers", "Cluster triggers (CSV)", f"{stem}-cluster-triggers.csv", "text/csv",
+                       exports.triggers_csv(result)),
+        ]
+    try:
+        events = case_events(case, as_of)
+    except SloatInputError:
+        events = []
+    if events:
+        files.append(ExportFile("dl_ics", "Deadlines (calendar, .ics)", f"{stem}-deadlines.ics", "text/calendar",
+                                exports.events_ics(events)))
+    files.append(ExportFile("dl_case", "The whole case (JSON, to import later)", f"{stem}.json",
+                            "application/json", case_to_json(case)))
+    return files
+
+
+def download_buttons(files: list[ExportFile], *, columns: int = 2) -> None:
+    """One download button per file, in a grid."""
+    cols = st.columns(columns)
+    for i, f in enumerate(files):
+        with cols[i % columns]:
+            st.download_button(f.label, f.data, file_name=f.file_name, mime=f.mime, key=f.key,
+                               icon=":material/download:", on_click="ignore", width="stretch")
+
+
+def import_case(data: bytes) -> Case:
+    """Save a case file as a new case (new link) and make it the session's case.
+
+    The file's inputs are analysed again: the new case's snapshot is today's analysis of them.
+
+    Raises
+    ------
+    sloat_core.errors.SloatInputError
+        The file is not a readable case, or its parcel cannot be analysed (nothing is changed).
+    sloat_core.cases.CaseStoreError
+        It could not be saved (nothing is changed).
+    """
+    case = case_from_json(data)
+    cases_ui.parcel_of(case)  # an unreadable outline is refused before anything is saved
+    analysis = cases_ui.case_analysis(case)
+    if analysis is not None:
+        case.record_analysis(analysis.result)
+    cases_ui.store().save(case)
+    cases_ui.load_case(case)
+    return case
+
+
+def _on_upload() -> None:
+    upload = st.session_state.get(IMPORT_KEY)
+    if upload is None or st.session_state.get(_SEEN_IMPORT) == upload.file_id:
+        return
+    st.session_state[_SEEN_IMPORT] = upload.file_id
+    try:
+        case = import_case(upload.getvalue())
+    except (SloatInputError, CaseStoreError) as exc:  # the current case stays as it was
+        st.session_state[_IMPORT_NOTE] = (False, str(exc))
+    else:
+        st.session_state[_IMPORT_NOTE] = (True, f"Imported as a new case: {case.title or 'no parcel'}.")
+
+
+def import_uploader() -> None:
+    """The "Import a case" uploader (a case JSON file, at most :data:`IMPORT_MAX_MB` MB)."""
+    st.file_uploader("Import a case (a .json file downloaded from this tool)", type=["json"], key=IMPORT_KEY,
+                     max_upload_size=IMPORT_MAX_MB, on_change=_on_upload)
+    note = st.session_state.pop(_IMPORT_NOTE, None)
+    if note:
+        (st.success if note[0] else st.error)(note[1])

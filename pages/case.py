@@ -1,0 +1,96 @@
+"""Case & exports: the case's link, its notes, every download, the import of a case file, staff mode.
+
+A case starts with the first parcel chosen (or with "Start a new case") and is saved on every
+change (``app_support.cases_ui``). In public (counter) mode this page shows only the current case's
+link; staff, after the passcode, list, search, open, archive and undo (``cases_ui.staff_panel``).
+The downloads are made by ``sloat_core`` (``app_support.exports_ui``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import streamlit as st
+
+from app_support import cases_ui, exports_ui, loaders, state
+from app_support.results import sqft_text
+from sloat_core.analysis import DISCLAIMER
+from sloat_core.cases import CaseStoreError
+from sloat_core.errors import SloatInputError
+
+mode = state.mode()
+st.title("Case & exports")
+cases_ui.autosave(inline=True)  # what is shown below is what is saved now
+case = cases_ui.current_case()
+today = dt.date.today()
+
+
+def _new_case() -> None:
+    try:
+        cases_ui.start_new_case()
+    except (CaseStoreError, SloatInputError) as exc:
+        st.session_state[cases_ui.MESSAGE] = str(exc)
+
+
+def _fork() -> None:
+    try:
+        cases_ui.save_as_new_case()
+    except (CaseStoreError, SloatInputError) as exc:
+        st.session_state[cases_ui.MESSAGE] = str(exc)
+
+
+def _notes_changed() -> None:
+    st.session_state[cases_ui.NOTES] = st.session_state[cases_ui.NOTES_BOX]
+
+
+st.subheader("This case")
+if case is None:
+    st.info("No case yet: one starts as soon as you choose a parcel, or with the button below. "
+            "Everything is then saved as you go.")
+else:
+    st.markdown("This link reopens the case, on this computer or another, after a refresh or a restart. "
+                "Keep it: nobody can find the case without it.")
+    st.code(cases_ui.case_link(case.id), language=None)
+    st.caption(f"{case.title or 'No parcel yet'} · saved {case.updated_at[:16].replace('T', ' ')} UTC · "
+               f"version {case.revision}")
+if cases_ui.in_conflict():
+    st.button("Save my version as a new case", key="case_fork", on_click=_fork, type="primary")
+st.button("Start a new case", key="case_new", on_click=_new_case, icon=":material/add:",
+          help="Clears the parcel, project, dates and notes. The current case stays saved at its link.")
+
+if cases_ui.NOTES_BOX not in st.session_state:
+    st.session_state[cases_ui.NOTES_BOX] = st.session_state.get(cases_ui.NOTES) or ""
+st.text_area("Notes (saved with the case and printed on the summary)", key=cases_ui.NOTES_BOX,
+             on_change=_notes_changed, max_chars=20_000, height=140 if mode != state.PROJECTOR else 200)
+
+st.subheader("Downloads")
+analysis, layers = None, None
+if case is not None:
+    try:
+        layers = loaders.layerset()
+        analysis = cases_ui.case_analysis(case, as_of=today)
+    except SloatInputError as exc:
+        st.error(str(exc))
+    if analysis is not None:
+        r = analysis.result
+        cols = st.columns(3)
+        cols[0].metric("Gross area", sqft_text(r["gross_area_sqft"]))
+        cols[1].metric("Net lot area", sqft_text(r["net_lot_area_sqft"]))
+        cols[2].metric("District", r.get("district") or "not known")
+    elif case.parcel_geojson is None:
+        st.caption("Choose a parcel to get the summary, the map pieces and the tables; "
+                   "the case file and the dates can be downloaded now.")
+    exports_ui.download_buttons(exports_ui.export_files(case, analysis, layers, as_of=today),
+                                columns=1 if mode == state.PROJECTOR else 2)
+    st.caption("The summary is worked out for today; the case file brings back the same analysis "
+               "when it is imported.")
+else:
+    st.caption("Nothing to download yet.")
+
+st.subheader("Import a case")
+st.caption("A case file becomes a new case with its own link; the current case stays as it is.")
+exports_ui.import_uploader()
+
+with st.expander("Staff", expanded=cases_ui.staff_token() is not None):
+    cases_ui.staff_panel()
+st.caption(DISCLAIMER)
