@@ -69,13 +69,16 @@ def _clip(layerset, role: str, geom: BaseGeometry):
     layer = layerset.get(role) if layerset is not None else None
     if layer is None:
         return None, []
-    hits = layer.query(geom)
-    if len(hits) == 0:
+    # Positions first, the GeoDataFrame rows only when names are wanted: slicing the frame costs
+    # more than the geometry work for a small parcel.
+    idx = layer.query_indices(geom)
+    if len(idx) == 0:
         return EMPTY, []
-    parts = shapely.intersection(hits.geometry.values, geom)
+    parts = shapely.intersection(layer.geoms[idx], geom)
     inside = union_all(p for p in parts if not p.is_empty)
     names = []
     if not inside.is_empty:
+        hits = layer.gdf.iloc[idx]
         touched = hits[[not p.is_empty and p.area > 0 for p in parts]]
         for col in ("NAME", "Name", "name", "LISTING", "STATUS", "WETLAND_TYPE", "FLD_ZONE"):
             if col in touched.columns:
@@ -89,11 +92,11 @@ def _outcrops(layerset, geom):
     layer = layerset.get("rock_outcrops") if layerset is not None else None
     if layer is None:
         return None, None, []
-    hits = layer.query(geom)
-    if len(hits) == 0:
+    idx = layer.query_indices(geom)
+    if len(idx) == 0:
         return EMPTY, EMPTY, []
     # Touching or overlapping outcrop polygons are one outcrop: measure each dissolved part.
-    whole = shapely.get_parts(shapely.union_all(hits.geometry.values))
+    whole = shapely.get_parts(shapely.union_all(layer.geoms[idx]))
     threshold = value("rock_outcrop_min_area_sqft")
     big, small, sizes = [], [], []
     for part in whole:
@@ -114,9 +117,8 @@ def _buffer(layerset, geom: BaseGeometry, width_ft: float):
     reach = geom.buffer(width_ft)
     resources = []
     for role in roles:
-        hits = layerset.get(role).query(reach)
-        if len(hits):
-            resources.extend(hits.geometry.values)
+        layer = layerset.get(role)
+        resources.extend(layer.geoms[layer.query_indices(reach)])
     if not resources:
         return EMPTY
     resource = shapely.union_all(resources)
