@@ -11,6 +11,7 @@ import datetime as dt
 import json
 import os
 import sys
+import warnings
 from pathlib import Path
 
 from .errors import SloatInputError
@@ -209,7 +210,10 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:
         return int(exc.code or 0) if exc.code in (0, None) else 2
     try:
-        return args.func(args)
+        with warnings.catch_warnings():
+            # Library warnings (GDAL, shapely, pyogrio) about a bad input would add lines to the one sentence.
+            warnings.simplefilter("ignore")
+            return args.func(args)
     except SloatInputError as exc:
         print(str(exc).strip().splitlines()[0] if str(exc).strip() else "The input cannot be used.", file=sys.stderr)
         return 2

@@ -96,8 +96,16 @@ def _constraint_geometry(f: Findings, constraint: str) -> BaseGeometry | None:
     if constraint == "rock_outcrops":
         return f.outcrops_counted
     if constraint in ("slope_25_40", "slope_over_40"):
-        return f.slope_regions[constraint] if f.slope is not None else None
+        if f.slope is None or _no_known_slope(f):
+            return None  # no elevation model, or one without a single valid cell on the parcel: unknown, not 0
+        return f.slope_regions[constraint]
     raise KeyError(constraint)
+
+
+def _no_known_slope(f: Findings) -> bool:
+    """True when the elevation model gives no valid slope anywhere on the parcel (all nodata, or off it)."""
+    known = sum(v for k, v in f.slope_area_sqft.items() if k != "unknown")
+    return known <= 0.5
 
 
 def lot_area(f: Findings) -> LotArea:

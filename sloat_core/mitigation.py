@@ -43,6 +43,8 @@ def _area(name: str, x) -> float | None:
         x = float(x)
     except (TypeError, ValueError):
         raise SloatInputError(f"The {name.replace('_', ' ')} must be a number of square feet.") from None
+    except OverflowError:  # a whole number with hundreds of digits
+        raise SloatInputError(f"The {name.replace('_', ' ')} is too large to be real.") from None
     if not math.isfinite(x):
         raise SloatInputError(f"The {name.replace('_', ' ')} must be a finite number.")
     if x < 0:

@@ -14,8 +14,9 @@ near Sloatsburg), latitude/longitude swapped, parcels more than about 50 miles f
 and parcels larger than ``max_acres``.
 
 What is repaired, with a warning: a self-crossing outline (``shapely.make_valid``), several shapes
-(combined into one parcel), 3-D coordinates (the height is dropped silently), a shapefile without
+(combined into one parcel), 3-D coordinates (the height is dropped), a shapefile without
 ``.shx`` (rebuilt), a file without a coordinate system whose numbers fit one plausible system.
+An outline with holes keeps them (they are not part of the parcel) and says how much was left out.
 
 A parcel outside the village boundary is not refused; :func:`outside_village_warning` gives the
 caller the sentence to show.
@@ -100,6 +101,11 @@ _ASSUMED_WGS84 = (
     "because they fit that range."
 )
 _NOT_FINITE = "The outline has coordinates that are not numbers (NaN or infinite)."
+_HEIGHTS_DROPPED = "The outline had heights (3-D coordinates); they were dropped and only the plan shape was used."
+_HOLES_EXCLUDED = (
+    "The outline has a hole (an inner ring) of {area:,.0f} sq ft in all, which is not part of the parcel "
+    "and was left out of its area."
+)
 _REPAIRED = (
     "The parcel outline crossed itself; it was repaired by splitting it where the lines cross, "
     "so check that the shape is what you meant."
@@ -499,9 +505,18 @@ def _read_gpkg(data: bytes) -> _Raw:
         polys = [n for n, t in layers if "polygon" in t.lower()]
         pick = polys[0] if polys else layers[0][0]
         if len(layers) > 1:
-            warnings.append(f"The GeoPackage holds {len(layers)} layers; the parcel was taken from the layer '{pick}'.")
+            warnings.append(
+                f"The GeoPackage holds {len(layers)} layers; the parcel was taken from the layer "
+                f"'{_printable(pick)}'."
+            )
         geoms, crs = _read_frames(path, "a GeoPackage", [pick])
     return _Raw(geoms, crs, "GeoPackage", warnings)
+
+
+def _printable(text: str, limit: int = 80) -> str:
+    """A name from inside a file (a layer name) as one short line of printable characters."""
+    clean = "".join(ch for ch in str(text) if ch.isprintable()).strip()
+    return (clean[:limit] + "…" if len(clean) > limit else clean) or "(unnamed)"
 
 
 def _read_dxf(data: bytes) -> _Raw:
@@ -623,7 +638,10 @@ def _finish(raw: _Raw, source: str, *, max_acres: float, max_vertices: int) -> P
         raise SloatInputError("The file contains only points or lines; a parcel must be a closed outline (a polygon).")
     if others:
         warnings.append(f"{others} point or line shape(s) in the file were ignored; only the outline was used.")
-    arr = shapely.force_2d(np.asarray(polys, dtype=object))
+    arr = np.asarray(polys, dtype=object)
+    if _has_heights(arr):
+        warnings.append(_HEIGHTS_DROPPED)
+    arr = shapely.force_2d(arr)
 
     crs = _place(raw, arr, warnings)
     tr = _transformer(crs, WORK_CRS)
@@ -656,7 +674,28 @@ def _finish(raw: _Raw, source: str, *, max_acres: float, max_vertices: int) -> P
         )
     if isinstance(geom, MultiPolygon) and len(geom.geoms) == 1:
         geom = geom.geoms[0]
+    holes = _holes_area_sqft(geom)
+    if holes > 0:
+        warnings.append(_HOLES_EXCLUDED.format(area=holes))
     return Parcel(geometry=geom, source=source, warnings=tuple(dict.fromkeys(warnings)))
+
+
+def _has_heights(arr: np.ndarray) -> bool:
+    """True when some shape has 3-D coordinates with a real (non-zero) height.
+
+    KML and DXF readers give every shape a height of 0; dropping that changes nothing and needs no warning.
+    """
+    with_z = arr[shapely.has_z(arr)]
+    if len(with_z) == 0:
+        return False
+    z = shapely.get_coordinates(with_z, include_z=True)[:, 2]
+    return bool(np.any(np.nan_to_num(np.abs(z)) > 0))
+
+
+def _holes_area_sqft(geom: BaseGeometry) -> float:
+    """Total area of the holes (inner rings) of a polygon or multipolygon."""
+    parts = geom.geoms if isinstance(geom, MultiPolygon) else [geom]
+    return float(sum(Polygon(ring).area for part in parts for ring in part.interiors))
 
 
 def _place(raw: _Raw, arr: np.ndarray, warnings: list[str]) -> CRS:

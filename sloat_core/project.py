@@ -137,6 +137,8 @@ def parse_project(obj: dict | None) -> Project:
         footprint = geojson_to_work(obj["disturbance_footprint"])
         if footprint.is_empty or footprint.area <= 0:
             raise SloatInputError("The disturbance footprint has no area.")
+        if not math.isfinite(footprint.area) or footprint.area > _MAX_AREA_SQFT:
+            raise SloatInputError("The disturbance footprint is too large to be real; draw only the area of work.")
     activities = obj.get("activities")
     if activities is not None:
         if not isinstance(activities, (list, tuple)):

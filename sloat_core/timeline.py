@@ -124,6 +124,8 @@ class Event:
 # --------------------------------------------------------------------------------------------
 
 _ISO_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+#: First and last year of a date the timeline accepts (the winter season's year uses the same range).
+_YEARS = (1900, 2199)
 
 
 def _nice(d: _dt.date) -> str:
@@ -146,20 +148,33 @@ def _month_day(value: str, year: int) -> _dt.date:
 
 
 def _as_date(value: Any, what: str) -> _dt.date:
-    """A date or ISO text as a ``datetime.date``; ``what`` names it in the error message."""
+    """A date or ISO text as a ``datetime.date``; ``what`` names it in the error message.
+
+    Years outside :data:`_YEARS` are refused: a deadline computed from them would run off the calendar
+    (``datetime`` stops at 9999) and no real permit is dated there.
+    """
     if isinstance(value, _dt.datetime):
-        return value.date()
+        return _in_years(value.date(), what)
     if isinstance(value, _dt.date):
-        return value
+        return _in_years(value, what)
     if isinstance(value, str):
         text = value.strip()
         if _ISO_RE.match(text):
             try:
-                return _dt.date.fromisoformat(text)
+                day = _dt.date.fromisoformat(text)
             except ValueError:
                 raise SloatInputError(f"{what}, {value!r}, is not a real calendar date.") from None
+            return _in_years(day, what)
         raise SloatInputError(f"{what}, {value!r}, is not a date written as YYYY-MM-DD.")
     raise SloatInputError(f"{what} must be a date written as YYYY-MM-DD.")
+
+
+def _in_years(day: _dt.date, what: str) -> _dt.date:
+    if not _YEARS[0] <= day.year <= _YEARS[1]:
+        raise SloatInputError(
+            f"{what}, {day.isoformat()}, is outside the years {_YEARS[0]} to {_YEARS[1]} the timeline handles."
+        )
+    return day
 
 
 def _whole_number(value: Any, what: str) -> int:
@@ -509,7 +524,7 @@ def _winter_season(item: _Item) -> list[_Row]:
     if raw in (None, ""):
         raise SloatInputError(f"The {item.name} is missing its year ('year').")
     year = _whole_number(raw, f"The {item.name}'s year")
-    if not 1900 <= year <= 2199:
+    if not _YEARS[0] <= year <= _YEARS[1]:
         raise SloatInputError(f"The {item.name}'s year, {year}, is out of range.")
     start = _month_day(_p("no_bare_slope_season_start"), year)
     end = _month_day(_p("no_bare_slope_season_end"), year + 1)
