@@ -445,6 +445,8 @@ def case_link(case_id: str) -> str:
     except (AttributeError, RuntimeError):
         base = None
     base = (base or "").split("?")[0].split("#")[0]
+    if base.endswith("/case"):  # the link opens the map page, not this one
+        base = base[: -len("case")]
     return f"{base}?case={case_id}"
 
 

@@ -1,0 +1,157 @@
+"""Real-browser tests of cases: a case link survives a page reload and a server restart (offline chromium).
+
+The server here is this module's own (``streamlit run app.py`` on a fixed port, with its case
+database in a temporary ``SLOAT_DATA_DIR``), so it can be stopped and started again; the browser,
+the offline routing and the page helpers are those of conftest.py. Screenshots go to tests/artifacts/.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import app_fixtures as fx  # noqa: E402
+from browser.conftest import ROOT, _free_port, _offline_page  # noqa: E402
+
+pytestmark = pytest.mark.browser
+CASE_ID = re.compile(r"[?&]case=([A-Za-z0-9_-]{22})")
+
+
+class CaseServer:
+    """``streamlit run app.py`` on one port, with its own case folder; stop() and start() at will."""
+
+    def __init__(self, manifest: Path, data_dir: Path, log_dir: Path):
+        self.manifest, self.data_dir, self.log_dir = manifest, data_dir, log_dir
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen | None = None
+        self.starts = 0
+
+    def start(self) -> None:
+        self.starts += 1
+        log = open(self.log_dir / f"streamlit-{self.starts}.log", "w")  # noqa: SIM115 (closed by the child's end)
+        env = dict(os.environ, SLOAT_LAYERS=str(self.manifest), SLOAT_DATA_DIR=str(self.data_dir))
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(self.port),
+             "--server.headless", "true", "--server.address", "127.0.0.1",
+             "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        log.close()
+        deadline = time.monotonic() + 60
+        while True:
+            if self.proc.poll() is not None:
+                pytest.fail(f"streamlit exited early (start {self.starts})")
+            if time.monotonic() > deadline:
+                pytest.fail("streamlit did not become healthy within 60 s")
+            try:
+                with urllib.request.urlopen(f"{self.url}/_stcore/health", timeout=2) as resp:
+                    if resp.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.3)
+
+    def stop(self) -> None:
+        if self.proc is None:
+            return
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+        self.proc = None
+
+
+@pytest.fixture(scope="module")
+def case_server(layer_manifest, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("case_server")
+    server = CaseServer(layer_manifest, folder / "data", folder)
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture()
+def case_page(browser, case_server, request):
+    """An offline browser page on this module's server."""
+    yield from _offline_page(browser, case_server.url, request)
+
+
+def _pick_p1(app) -> str:
+    app.open()
+    box = app.page.get_by_label("Tax parcel (SBL", exact=False)
+    box.fill(fx.P1_SBL)
+    box.press("Enter")
+    app.page.get_by_role("button", name="Use this parcel").click()
+    app.wait_text(f"Tax parcel {fx.P1_SBL}")
+    app.page.wait_for_url(CASE_ID, timeout=30_000)
+    return CASE_ID.search(app.page.url).group(1)
+
+
+def _shows_p1(app) -> None:
+    app.wait_text(f"Tax parcel {fx.P1_SBL}")
+    assert app.metric("Gross area") == "40,000"
+    assert app.metric("Net lot area") == "20,000"
+
+
+def _open_case_page(app) -> None:
+    app.page.get_by_role("link", name="Case & exports").first.click()
+    app.page.get_by_role("heading", name="Case & exports").wait_for(timeout=30_000)
+
+
+def test_a_case_link_survives_a_reload_and_a_server_restart(browser, case_server, case_page, request):
+    app = case_page
+    case_id = _pick_p1(app)
+    _shows_p1(app)
+    app.page.wait_for_timeout(1000)  # let the map zoom to the parcel
+    app.shot("10_case_created")
+
+    app.page.reload()  # a browser refresh: a new session, the same link
+    app.page.locator("h1").first.wait_for(timeout=30_000)
+    assert CASE_ID.search(app.page.url).group(1) == case_id
+    _shows_p1(app)
+    app.page.wait_for_timeout(1000)
+    app.shot("11_case_after_reload")
+
+    _open_case_page(app)
+    assert case_id in app.page.locator('[data-testid="stCode"]').first.inner_text()
+    version = int(re.search(r"version (\d+)", app.wait_text("· version ").inner_text()).group(1))
+    notes = app.page.get_by_label("Notes (saved with the case", exact=False)
+    notes.fill("Owner will bring the 2019 survey.")
+    notes.press("Tab")  # leaving the box sends it, and the case is saved as its next version
+    app.wait_text(f"· version {version + 1}", timeout_ms=30_000)
+    assert app.non_tile_blocked() == [], app.non_tile_blocked()
+    app.shot("12_case_page")
+
+    case_server.stop()  # the server goes away with every session it had
+    case_server.start()
+    for page in _offline_page(browser, case_server.url, request):
+        page.open(f"/?case={case_id}")
+        _shows_p1(page)
+        _open_case_page(page)
+        assert CASE_ID.search(page.page.url).group(1) == case_id
+        assert page.page.get_by_label("Notes (saved with the case", exact=False).input_value() \
+            == "Owner will bring the 2019 survey."
+        page.shot("13_case_after_restart")
+
+
+def test_downloads_from_the_case_page(case_page):
+    app = case_page
+    _pick_p1(app)
+    _open_case_page(app)
+    with app.page.expect_download(timeout=60_000) as pdf:
+        app.page.get_by_role("button", name="Pre-application summary (PDF)").click()
+    assert Path(pdf.value.path()).read_bytes().startswith(b"%PDF")
+    assert pdf.value.suggested_filename.endswith(".pdf")
+    with app.page.expect_download(timeout=30_000) as whole:
+        app.page.get_by_role("button", name="The whole case (JSON", exact=False).click()
+    assert b'"format": "sloat-case"' in Path(whole.value.path()).read_bytes()
+    app.shot("14_case_downloads")
