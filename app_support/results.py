@@ -185,7 +185,7 @@ def show_unknowns(result: dict, missing_roles: list[str]) -> None:
         st.warning(f"Unknown slope on {unknown_slope:,.0f} sq ft of the parcel (no elevation data).")
     if state.mode() != state.COUNTER:
         for warning in result.get("warnings") or []:
-            st.caption(warning)
+            st.caption(escape_markdown(warning))  # warnings may quote names from a file
 
 
 def district_picker(settings, parcel) -> str | None:

@@ -13,6 +13,7 @@ from streamlit.errors import StreamlitAPIException
 from streamlit_folium import st_folium
 
 from app_support import cases_ui, loaders, mapping, results, state
+from app_support.citations import escape_markdown
 from app_support.slope_overlay import slope_group, slope_legend
 from app_support.theme import LAYER_LABELS, MAP_HEIGHT_PX
 from sloat_core import parcel_input
@@ -67,7 +68,7 @@ def _upload() -> None:
             st.session_state[state.UPLOAD_ERROR] = None
             state.set_parcel(parcel, f"Uploaded file {upload.name}")
     if st.session_state.get(state.UPLOAD_ERROR):
-        st.error(st.session_state[state.UPLOAD_ERROR])
+        st.error(escape_markdown(st.session_state[state.UPLOAD_ERROR]))  # it may quote the file's name
 
 
 with st.expander("Find or upload a parcel", expanded=mode != state.PROJECTOR):
@@ -169,9 +170,9 @@ def _results(parcel) -> None:
         st.info("Draw the parcel on the map (polygon or rectangle tool), find it by SBL or address, "
                 "or upload its outline.")
         return
-    st.caption(st.session_state.get(state.PARCEL_NOTE) or "")
+    st.caption(escape_markdown(st.session_state.get(state.PARCEL_NOTE) or ""))
     for warning in getattr(parcel, "warnings", ()) or ():
-        st.caption(warning)
+        st.caption(escape_markdown(warning))
     district = results.district_picker(loaders.settings(), parcel)
     try:
         result = loaders.analysis_for(parcel, layers, district)
