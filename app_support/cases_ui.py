@@ -69,6 +69,7 @@ __all__ = [
     "staff_token",
     "lock",
     "parcel_of",
+    "FOLDER_PROBLEM",
 ]
 
 # Session-state keys of the case (beside app_support.state's and app_support.forms' keys).
@@ -86,6 +87,9 @@ _SAVED_FP = "case_saved_fingerprint"
 _ANALYSIS_FP = "case_analysis_fingerprint"
 _URL_CHECKED = "case_url_checked"
 _CONFLICT = "case_conflict"
+#: The one sentence shown when the data folder cannot be made or written.
+FOLDER_PROBLEM = ("The case could not be saved because the server's data folder cannot be written to; "
+                   "what is on screen is kept.")
 _OUTLINE = "case_outline"
 _STAFF_NOTE = "staff_note"
 
@@ -296,6 +300,19 @@ def case_analysis(case: Case, *, as_of: dt.date | None = None):
     return _analysis(key, loaders.layers_key(layers), (as_of or dt.date.today()).isoformat(), case, layers)
 
 
+def _snapshot(case: Case, parcel) -> dict | None:
+    """The analysis result to keep with the case.
+
+    With only a parcel and a district (no project, answers or mitigation figures) this is the
+    parcel page's own cached result, so choosing or drawing a parcel costs no second analysis.
+    """
+    if case.parcel_geojson is None or parcel is None:
+        return None
+    if not (case.project or case.board_answers or case.mitigation_input or case.settings_overrides):
+        return loaders.analysis_for(parcel, loaders.layerset(), case.district)
+    return case_analysis(case).result
+
+
 def _has_content(values: dict) -> bool:
     return bool(values["parcel"] or values["timeline_items"] or values["notes"].strip())
 
@@ -310,13 +327,13 @@ def _save_session(base: Case | None, *, new: bool = False) -> Case:
     afp = _analysis_fp(values)
     if new or base is None or afp != ss.get(_ANALYSIS_FP) or (case.parcel_geojson and case.analysis is None):
         try:
-            analysis = case_analysis(case)
+            result = _snapshot(case, ss.get(state.PARCEL))
         except SloatInputError:  # the pages show why; the inputs are saved all the same
-            analysis = None
-        if analysis is None:
+            result = None
+        if result is None:
             case.analysis = None
         else:
-            case.record_analysis(analysis.result)
+            case.record_analysis(result)
     store().save(case)
     ss[CASE] = case
     ss[_OUTLINE] = (values["parcel"], case.parcel_geojson) if case.parcel_geojson is not None else None
@@ -340,6 +357,8 @@ def _try_save(*, create: bool) -> Case | None:
         ss[MESSAGE], ss[_CONFLICT] = str(exc), True
     except (CaseStoreError, SloatInputError) as exc:
         ss[MESSAGE] = str(exc)
+    except OSError:  # the data folder itself cannot be made or written
+        ss[MESSAGE] = FOLDER_PROBLEM
     else:
         ss[_CONFLICT] = False
         return saved
@@ -371,6 +390,16 @@ def begin() -> None:
         del st.query_params["case"]
     except (CaseStoreError, SloatInputError) as exc:  # the link stays: a refresh tries again
         ss[MESSAGE] = str(exc)
+    except OSError:
+        ss[MESSAGE] = FOLDER_PROBLEM
+
+
+def _fragment_rerun() -> bool:
+    """Whether this run reruns a fragment only (app.py's code after the page does not run)."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    return bool(ctx is not None and getattr(ctx, "fragment_ids_this_run", None))
 
 
 def autosave(*, inline: bool = False) -> None:
@@ -379,14 +408,15 @@ def autosave(*, inline: bool = False) -> None:
     Parameters
     ----------
     inline : bool
-        Show a failed save's sentence where the call is (inside a fragment), not in the sidebar.
+        Called inside a page (or its fragment): a failed save's sentence is shown here when only a
+        fragment is rerunning, else by app.py's call, in the sidebar.
     """
     case = _try_save(create=True)
     if case is not None:
         _sync_url(case.id)
     message = st.session_state.get(MESSAGE)
     if inline:
-        if message:
+        if message and _fragment_rerun():  # on a full run app.py's call shows it in the sidebar
             st.error(message)
         return
     with st.sidebar:
@@ -490,6 +520,8 @@ def unlock(passcode: str) -> UnlockResult:
         result = store().unlock_staff(passcode or "", secret, client_key=client_key())
     except CaseStoreError as exc:
         return UnlockResult(False, str(exc))
+    except OSError:
+        return UnlockResult(False, FOLDER_PROBLEM)
     if result.ok:
         st.session_state[STAFF] = result.token
     return result
@@ -522,6 +554,8 @@ def _staff_action(action, *args) -> None:
         message = action(*args)
     except (CaseStoreError, SloatInputError, PermissionError) as exc:
         st.session_state[_STAFF_NOTE] = (False, str(exc))
+    except OSError:
+        st.session_state[_STAFF_NOTE] = (False, FOLDER_PROBLEM)
     else:
         st.session_state[_STAFF_NOTE] = (True, message)
 
@@ -582,6 +616,9 @@ def staff_panel() -> None:
         metas = {s.id: (store().open_case(s.id, staff=token).parcel_meta or {}) for s in found}
     except (CaseStoreError, SloatInputError) as exc:
         st.error(str(exc))
+        return
+    except OSError:
+        st.error(FOLDER_PROBLEM)
         return
     if not found:
         st.caption("No case matches.")

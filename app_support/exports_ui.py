@@ -154,6 +154,8 @@ def _on_upload() -> None:
         case = import_case(upload.getvalue())
     except (SloatInputError, CaseStoreError) as exc:  # the current case stays as it was
         st.session_state[_IMPORT_NOTE] = (False, str(exc))
+    except OSError:
+        st.session_state[_IMPORT_NOTE] = (False, cases_ui.FOLDER_PROBLEM)
     else:
         st.session_state[_IMPORT_NOTE] = (True, f"Imported as a new case: {case.title or 'no parcel'}.")
 

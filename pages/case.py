@@ -30,6 +30,8 @@ def _new_case() -> None:
         cases_ui.start_new_case()
     except (CaseStoreError, SloatInputError) as exc:
         st.session_state[cases_ui.MESSAGE] = str(exc)
+    except OSError:
+        st.session_state[cases_ui.MESSAGE] = cases_ui.FOLDER_PROBLEM
 
 
 def _fork() -> None:
@@ -37,6 +39,8 @@ def _fork() -> None:
         cases_ui.save_as_new_case()
     except (CaseStoreError, SloatInputError) as exc:
         st.session_state[cases_ui.MESSAGE] = str(exc)
+    except OSError:
+        st.session_state[cases_ui.MESSAGE] = cases_ui.FOLDER_PROBLEM
 
 
 def _notes_changed() -> None:

@@ -13,6 +13,7 @@ import io
 import json
 import sys
 import time
+from unittest import mock
 from pathlib import Path
 
 import pytest
@@ -256,9 +257,10 @@ def test_exports_are_files_that_read_back(manifest, data_dir, media):
     assert whole["format"] == "sloat-case" and whole["case"]["id"] == case_id_of(at)
 
 
-def test_import_round_trip_gives_the_same_analysis(manifest, data_dir, media):
+@pytest.mark.parametrize("project", [PROJECT, None], ids=["with a project", "parcel only"])
+def test_import_round_trip_gives_the_same_analysis(manifest, data_dir, media, project):
     first = pick(new_app())
-    first.session_state[state.PROJECT] = dict(PROJECT)
+    first.session_state[state.PROJECT] = dict(project) if project else None
     first.session_state[forms.TIMELINE_ITEMS] = list(ITEMS)
     first.switch_page(CASE_PAGE).run()
     original_id = case_id_of(first)
@@ -275,7 +277,7 @@ def test_import_round_trip_gives_the_same_analysis(manifest, data_dir, media):
     original, imported = store.open_case(original_id), store.open_case(new_id)
     assert imported.analysis == original.analysis
     assert analyze_case(imported, layers).result == analyze_case(original, layers).result
-    assert imported.project == PROJECT and imported.timeline_items == ITEMS
+    assert imported.project == (project or {}) and imported.timeline_items == ITEMS
     shown = {m.label: m.value for m in second.metric}
     assert shown["Net lot area"] == f"{original.analysis['net_lot_area_sqft']:,.0f} sq ft" == "20,000 sq ft"
 
@@ -322,3 +324,40 @@ def test_start_a_new_case_clears_the_session_and_keeps_the_old_case(manifest, da
     assert at.session_state[state.PARCEL] is None
     assert CaseStore(data_dir).open_case(old).parcel_meta["sbl"] == fx.P1_SBL
     assert CaseStore(data_dir).open_case(new).parcel_geojson is None
+
+
+def test_a_drawn_parcel_is_saved_and_reopens_in_view(manifest, data_dir):
+    drawing = fx.wgs84_feature(fx.P2)
+    with mock.patch("streamlit_folium.st_folium", mock.MagicMock(return_value={"all_drawings": [drawing]})):
+        at = new_app()
+    assert not at.exception
+    case_id = case_id_of(at)
+    saved = CaseStore(data_dir).open_case(case_id)
+    assert saved.title == "Drawn on the map" and saved.analysis["gross_area_sqft"] == pytest.approx(10_000, abs=1)
+    again = new_app(case_id)
+    assert again.session_state[state.PARCEL].geometry.area == pytest.approx(10_000, abs=1)
+    # not "Drawn on the map": the drawing is no longer on the map, so the page zooms to the outline
+    assert again.session_state[state.PARCEL_NOTE] == "Drawn on the map (reopened from the case)"
+
+
+@pytest.mark.parametrize("mode", [state.COUNTER, state.PROJECTOR])
+def test_the_case_page_in_counter_and_projector_modes(manifest, data_dir, media, mode):
+    at = pick(new_app())
+    at.session_state[state.MODE] = mode
+    at.switch_page(CASE_PAGE).run()
+    assert not at.exception
+    assert f"?case={case_id_of(at)}" in texts(at)
+    assert download(at, media, "dl_deductions").startswith(b"constraint,")
+
+
+def test_a_data_folder_that_cannot_be_written_keeps_the_session(manifest, tmp_path, monkeypatch):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the data folder should be")
+    monkeypatch.setenv("SLOAT_DATA_DIR", str(blocker))
+    at = pick(new_app())
+    assert not at.exception
+    assert [e.value for e in at.error] == [cases_ui.FOLDER_PROBLEM]  # one sentence, once
+    assert [e.value for e in at.sidebar.error] == [cases_ui.FOLDER_PROBLEM]
+    assert at.session_state[state.PARCEL].sbl == fx.P1_SBL  # the parcel stays on screen
+    assert [m.value for m in at.metric][:2] == ["40,000", "20,000"]
+    assert case_id_of(at) is None
