@@ -38,7 +38,7 @@ _SEASON_FILL = "rgba(70, 130, 180, 0.14)"
 
 
 def _font(large: bool) -> dict:
-    return {"size": 22 if large else 13, "color": "#000000"}
+    return {"size": 24 if large else 13, "color": "#000000"}
 
 
 def mitigation_gauge(required_sqft: float, proposed_sqft: float | None, *, large: bool = False) -> go.Figure:
@@ -128,7 +128,8 @@ def timeline_figure(rows: list[dict], as_of: dt.date, seasons: list[tuple[dt.dat
         height=max(420 if large else 260, (170 if large else 110) + (70 if large else 40) * len(items)),
         margin={"l": 10, "r": 10, "t": 40, "b": 60}, font=_font(large),
         legend={"orientation": "h", "y": -0.25}, plot_bgcolor="#ffffff",
-        yaxis={"categoryorder": "array", "categoryarray": items[::-1], "gridcolor": "#dddddd", "automargin": True},
+        yaxis={"categoryorder": "array", "categoryarray": items[::-1], "gridcolor": "#dddddd", "automargin": True,
+               "visible": bool(items)},  # no items: no meaningless numbered rows
         xaxis={"type": "date", "gridcolor": "#dddddd", "automargin": True},
     )
     return fig

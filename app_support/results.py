@@ -14,13 +14,18 @@ import streamlit as st
 from app_support import state
 from app_support.citations import escape_markdown, law_link
 from app_support.theme import colour_for
+from sloat_core import plain
 
 __all__ = [
     "sqft_text",
     "verdict_sentence",
     "deduction_frame",
+    "deduction_colours",
     "waterfall_figure",
     "show_headline",
+    "show_screening",
+    "show_layer_notice",
+    "show_plain_summary",
     "show_deductions",
     "show_triggers_and_permits",
     "show_unknowns",
@@ -71,79 +76,234 @@ def _sqft_cell(value: float | None) -> str:
     return "unknown" if value is None else f"{value:,.0f}"
 
 
-def deduction_frame(result: dict) -> pd.DataFrame:
-    """The deduction table: constraint, area, counted share, deducted, § (areas as text)."""
-    rows = [{
+SWATCH = "Map"  # the colour-key column of the deduction table (same colour as the map legend)
+
+
+def _present(d: dict) -> bool:
+    """A deduction that is on the parcel (some area) or could not be measured."""
+    area = d.get("area_sqft")
+    return area is None or area >= 0.5
+
+
+def deduction_frame(result: dict, *, plain_words: bool = False, present_only: bool = False) -> pd.DataFrame:
+    """The deduction table: colour key, constraint, area, counted share, deducted, § (areas as text).
+
+    Parameters
+    ----------
+    result : dict
+        The analysis result.
+    plain_words : bool
+        Counter mode: everyday headings, three columns (what, how much, how much counts).
+    present_only : bool
+        Leave out the constraints with no area on the parcel (counter and projector).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per deduction, in the result's order; the ``Map`` column is blank and takes the
+        legend colour of its row when styled (:func:`deduction_colours`).
+    """
+    rows = [d for d in result.get("deductions") or [] if _present(d) or not present_only]
+    if plain_words:
+        terms = plain.PLAIN_TERMS
+        columns = [SWATCH, terms["constraint"], terms["area"], terms["counted_share"]]
+        data = [{
+            SWATCH: "",
+            terms["constraint"]: plain.plain_constraint(d.get("constraint") or "", d.get("label")).capitalize(),
+            terms["area"]: _sqft_cell(d.get("area_sqft")),
+            terms["counted_share"]: plain.plain_share(d.get("countable_fraction")).capitalize(),
+        } for d in rows]
+        return pd.DataFrame(data, columns=columns)
+    data = [{
+        SWATCH: "",
         "Constraint": d.get("label") or d.get("constraint"),
         "Area, sq ft": _sqft_cell(d.get("area_sqft")),
         "Counts": f"{(d.get('countable_fraction') or 0.0) * 100:.0f}%",
         "Deducted, sq ft": _sqft_cell(d.get("deducted_sqft")),
         "§": d.get("citation") or "",
-    } for d in result.get("deductions") or []]
-    return pd.DataFrame(rows, columns=["Constraint", "Area, sq ft", "Counts",
-                                       "Deducted, sq ft", "§"])
+    } for d in rows]
+    return pd.DataFrame(data, columns=[SWATCH, "Constraint", "Area, sq ft", "Counts", "Deducted, sq ft", "§"])
 
 
-def waterfall_figure(result: dict, *, large: bool = False) -> go.Figure:
-    """Plotly waterfall from gross lot area through each deduction to net lot area."""
+def deduction_colours(result: dict, *, present_only: bool = False) -> list[str]:
+    """The legend colour of each row of :func:`deduction_frame` (same order and filter)."""
+    return [colour_for(d.get("constraint") or "") for d in result.get("deductions") or []
+            if _present(d) or not present_only]
+
+
+def _wrap(label: str, width: int) -> str:
+    """Break a bar label into lines of about ``width`` characters (plotly ``<br>``)."""
+    lines, line = [], ""
+    for word in label.split():
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}".strip()
+    lines.append(line)
+    return "<br>".join(lines)
+
+
+def waterfall_figure(result: dict, *, large: bool = False, plain_words: bool = False) -> go.Figure:
+    """Plotly waterfall from gross lot area through each deduction to net lot area.
+
+    Bars stand upright for up to three deductions; with more, or in projector type, they lie
+    down (labels on the left, one line each), so long constraint names never collide.
+
+    Parameters
+    ----------
+    result : dict
+        The analysis result.
+    large : bool
+        Projector type size (24 px text).
+    plain_words : bool
+        Counter mode: "Your whole lot" and "Counts toward your lot" for the end bars.
+    """
     steps = [d for d in result.get("deductions") or [] if (d.get("deducted_sqft") or 0) > 0]
     # Unknown deductions (deducted_sqft None) are not drawn; the verdict names the range.
-    labels = ["Gross area"] + [d.get("label") or d.get("constraint") for d in steps] + ["Net lot area"]
+    first, last = ("Your whole lot", "Counts toward your lot") if plain_words else ("Gross area", "Net lot area")
+    names = [plain.plain_constraint(d.get("constraint") or "", d.get("label")).capitalize() if plain_words
+             else (d.get("label") or d.get("constraint")) for d in steps]
     values = [result.get("gross_area_sqft") or 0.0] + [-(d["deducted_sqft"]) for d in steps]
     values.append(result.get("net_lot_area_sqft") or 0.0)
-    fig = go.Figure(go.Waterfall(
-        x=labels, y=values, measure=["absolute"] + ["relative"] * len(steps) + ["total"],
-        text=[f"{abs(v):,.0f}" for v in values], textposition="outside",
-        decreasing={"marker": {"color": "#d7301f"}}, totals={"marker": {"color": "#1f78b4"}},
-        increasing={"marker": {"color": "#33a02c"}}, connector={"line": {"color": "#888"}},
-    ))
+    measure = ["absolute"] + ["relative"] * len(steps) + ["total"]
+    size = 24 if large else 13
+    lying = large or len(steps) > 3
+    labels = [_wrap(x, 30 if lying else 16) for x in [first, *names, last]]
+    bar = {"measure": measure, "text": [f"{abs(v):,.0f}" for v in values], "textposition": "outside",
+           "cliponaxis": False, "textfont": {"size": size, "color": "#000000"},
+           "decreasing": {"marker": {"color": "#d7301f"}}, "totals": {"marker": {"color": "#1f78b4"}},
+           "increasing": {"marker": {"color": "#33a02c"}}, "connector": {"line": {"color": "#888"}}}
+    if lying:
+        fig = go.Figure(go.Waterfall(orientation="h", y=labels, x=values, **bar))
+    else:
+        fig = go.Figure(go.Waterfall(x=labels, y=values, **bar))
     minimum = result.get("min_lot_area_sqft")
+    top = max([v for v in values if v > 0] + [minimum or 0.0, 1.0])
+    area_axis = {"title": {"text": "sq ft", "standoff": 8}, "range": [0, top * (1.25 if lying else 1.18)],
+                 "tickformat": ",.0f", "gridcolor": "#dddddd", "automargin": True, "nticks": 6,
+                 "tickangle": 0}
+    label_axis = {"automargin": True}
     if minimum:
-        fig.add_hline(y=minimum, line_dash="dash", line_color="#000",
-                      annotation_text=f"District minimum {minimum:,.0f} sq ft")
-    size = 22 if large else 13
-    fig.update_layout(height=460 if large else 340, margin={"l": 10, "r": 10, "t": 30, "b": 10},
-                      yaxis_title="sq ft", font={"size": size}, showlegend=False)
+        line = {"line_dash": "dash", "line_color": "#000", "line_width": 3 if large else 1.5,
+                "annotation_text": f"District minimum {minimum:,.0f} sq ft",
+                "annotation_font": {"size": size, "color": "#000000"}, "annotation_bgcolor": "#ffffff"}
+        if lying:
+            fig.add_vline(x=minimum, annotation_position="top", **line)
+        else:
+            fig.add_hline(y=minimum, annotation_position="top left", **line)
+    if lying:
+        label_axis.update({"autorange": "reversed"})  # gross area at the top, net lot area at the bottom
+        layout = {"xaxis": area_axis, "yaxis": label_axis,
+                  "height": (150 if large else 110) + (62 if large else 38) * len(labels)}
+    else:
+        layout = {"yaxis": area_axis, "xaxis": {**label_axis, "tickangle": 0}, "height": 360}
+    fig.update_layout(margin={"l": 10, "r": 10, "t": 50, "b": 10}, font={"size": size, "color": "#000000"},
+                      showlegend=False, plot_bgcolor="#ffffff", paper_bgcolor="#ffffff", **layout)
     return fig
 
 
+def show_screening(result: dict) -> None:
+    """That the result is a screening estimate and who decides (the core's disclaimer)."""
+    from sloat_core.analysis import DISCLAIMER
+
+    st.caption(escape_markdown(result.get("disclaimer") or DISCLAIMER))
+
+
+def show_layer_notice(layers) -> None:
+    """Under a map: the layers are an illustrative sample, not official data (when they are)."""
+    if getattr(layers, "illustrative", False):
+        st.markdown('<div class="sloat-notice">Map layers: illustrative sample, not official data</div>',
+                    unsafe_allow_html=True)
+
+
 def show_headline(result: dict) -> None:
-    """Gross area, net lot area (sq ft, acres beneath) and the plain verdict."""
+    """Gross area, net lot area (sq ft, acres beneath), the plain verdict and who decides.
+
+    In Counter mode the labels are everyday words and the verdict is the plain paragraph of
+    :func:`sloat_core.plain.plain_verdict`.
+    """
     from sloat_core.units import sqft_to_acres
 
+    counter = state.mode() == state.COUNTER
     gross = result.get("gross_area_sqft") or 0.0
     net = result.get("net_lot_area_sqft") or 0.0
     low = result.get("net_lot_area_min_sqft")
-    net_label = "Net lot area (at most), sq ft" if low is not None and low < net else "Net lot area, sq ft"
+    at_most = low is not None and low < net
+    if counter:
+        terms = plain.PLAIN_TERMS
+        gross_label = f"{terms['gross_area']}, sq ft"
+        net_label = f"{terms['net_lot_area_at_most' if at_most else 'net_lot_area']}, sq ft"
+    else:
+        gross_label = "Gross area, sq ft"
+        net_label = "Net lot area (at most), sq ft" if at_most else "Net lot area, sq ft"
     left, right = st.columns(2)
-    left.metric("Gross area, sq ft", f"{gross:,.0f}")
+    left.metric(gross_label, f"{gross:,.0f}")
     left.caption(f"{sqft_to_acres(gross):,.2f} acres")
     right.metric(net_label, f"{net:,.0f}")
     right.caption(f"{sqft_to_acres(net):,.2f} acres")
     meets = result.get("meets_min_lot_area")
     box = st.success if meets else (st.warning if meets is False else st.info)
-    box(verdict_sentence(result))
+    box(escape_markdown(plain.plain_verdict(result)) if counter else verdict_sentence(result))
+    show_screening(result)
     citation = result.get("lot_area_citation") or "§ 402-45A"
-    law_link(citation, label=f"Net lot area rule: {citation}")
+    label = "The rule on land that counts" if counter else "Net lot area rule"
+    law_link(citation, label=f"{label}: {citation}")
+
+
+def show_plain_summary(result: dict) -> None:
+    """Counter mode: what the resident will likely need, in plain sentences, and who decides."""
+    permits = plain.plain_permits(result)
+    cluster = plain.plain_cluster(result)
+    with st.container(border=True):
+        st.markdown(f"**{plain.PLAIN_TERMS['permits']}**")
+        st.markdown("\n".join(f"- {escape_markdown(s)}" for s in permits))
+        if cluster:
+            st.markdown(escape_markdown(cluster))
+        st.markdown(f"*{escape_markdown(plain.screening_note(result))}*")
 
 
 def show_deductions(result: dict) -> None:
-    """The deduction table, its legend colours and links to each § cited."""
-    frame = deduction_frame(result)
+    """The deduction table with a colour key matching the map legend, and a link to each § cited.
+
+    Standard: every constraint, every column. Counter (everyday words, three columns) and
+    Projector: only the constraints found on the parcel; the others are named in one line.
+    """
+    mode = state.mode()
+    compact = mode != state.STANDARD
+    frame = deduction_frame(result, plain_words=mode == state.COUNTER, present_only=compact)
+    colours = deduction_colours(result, present_only=compact)
     if frame.empty:
-        st.write("No part of the parcel is deducted from the lot area.")
+        st.write("Nothing on this lot is left out of the land that counts." if mode == state.COUNTER
+                 else "No part of the parcel is deducted from the lot area.")
+    else:
+        # An HTML table: it wraps in the narrow results column (a grid clips its last columns), takes
+        # the mode's type size, and its colour-key cells are real page elements.
+        styled = frame.style.apply(lambda col: [f"background-color:{c};border:1px solid #333;width:1.4em"
+                                                for c in colours], subset=[SWATCH])
+        st.table(styled.hide(axis="index"))
+    if compact:
+        absent = [plain.plain_constraint(d.get("constraint") or "", d.get("label")) if mode == state.COUNTER
+                  else d.get("label") or d.get("constraint")
+                  for d in result.get("deductions") or [] if not _present(d)]
+        if absent:
+            lead = "Not on this lot" if mode == state.COUNTER else "Not on this parcel"
+            st.caption(f"{lead}: " + escape_markdown(", ".join(absent)) + ".")
+    if mode == state.COUNTER:
         return
-    colours = [colour_for(d.get("constraint") or "") for d in result.get("deductions") or []]
-    styled = frame.style.apply(
-        lambda col: [f"border-left: 10px solid {c}" for c in colours], subset=["Constraint"])
-    st.dataframe(styled, hide_index=True, width="stretch")
-    for citation in dict.fromkeys(frame["§"]):
-        if citation:
+    citations = dict.fromkeys(d.get("citation") for d in result.get("deductions") or [])
+    per_row = 2 if mode == state.PROJECTOR else 1
+    cols = st.columns(per_row)
+    for i, citation in enumerate(c for c in citations if c):
+        with cols[i % per_row]:
             law_link(citation)
 
 
 def show_triggers_and_permits(result: dict) -> None:
     """Cluster triggers and permits in short form (found / unknown), with § links."""
+    if state.mode() == state.COUNTER:
+        show_plain_summary(result)
+        return
     triggers = result.get("cluster_triggers") or []
     permits = result.get("permits") or []
     st.markdown("**Cluster development triggers (§ 402-48C)**")

@@ -12,7 +12,7 @@ import streamlit as st
 from app_support import state
 from sloat_core.terrain import SLOPE_CLASS_COLORS
 
-__all__ = ["COLOURS", "LAYER_LABELS", "colour_for", "MAP_HEIGHT_PX", "apply_mode"]
+__all__ = ["COLOURS", "LAYER_LABELS", "colour_for", "MAP_HEIGHT_PX", "BODY_FONT_PX", "stylesheet", "apply_mode"]
 
 # Layer roles (sloat_core.layers) and deduction constraints share one dictionary.
 COLOURS: dict[str, str] = {
@@ -110,23 +110,35 @@ def colour_for(key: str) -> str:
     return _FALLBACK
 
 
+#: Body type size of each mode, in px (None: Streamlit's own). The projector's is the smallest text
+#: readable from the back of a meeting room; every text on its pages is at least this size.
+BODY_FONT_PX = {state.STANDARD: None, state.COUNTER: 20, state.PROJECTOR: 24}
+
 _BASE_CSS = """
 <style>
 .sloat-swatch {display:inline-block;width:0.9em;height:0.9em;border:1px solid #333;
   margin-right:0.35em;vertical-align:middle;}
 .sloat-notice {background:#fff4ce;border-left:6px solid #b58900;padding:0.4em 0.6em;
   color:#3b3000;font-weight:600;}
+[data-testid="stMetricLabel"] *, [data-testid="stMetricValue"] * {white-space:normal !important;
+  overflow:visible !important;text-overflow:clip !important;}
+[data-testid="stTable"] td:first-child {min-width:1.6em;}
 </style>
 """
 
 _COUNTER_CSS = """
 <style>
-html, body, [data-testid="stAppViewContainer"] {font-size:19px;}
-[data-testid="stAppViewContainer"] p, [data-testid="stAppViewContainer"] li {font-size:19px;line-height:1.5;}
-[data-testid="stMetricValue"] {font-size:2.2rem;}
+html, body, [data-testid="stAppViewContainer"] {font-size:20px;}
+[data-testid="stAppViewContainer"] p, [data-testid="stAppViewContainer"] li {font-size:20px;line-height:1.5;}
+[data-testid="stAppViewContainer"] [data-testid="stMetricValue"] p {font-size:2.4rem;font-weight:600;
+  line-height:1.15;}
+[data-testid="stAppViewContainer"] [data-testid="stTable"] td,
+[data-testid="stAppViewContainer"] [data-testid="stTable"] th {font-size:20px;}
 </style>
 """
 
+# Colour is forced only on running text (p, li, label, captions); table cells keep their inline
+# status colours. Widths are in px so the page does not grow with the root font size.
 _PROJECTOR_CSS = """
 <style>
 html, body, [data-testid="stAppViewContainer"], [data-testid="stSidebar"] {font-size:24px;
@@ -134,17 +146,39 @@ html, body, [data-testid="stAppViewContainer"], [data-testid="stSidebar"] {font-
 [data-testid="stAppViewContainer"] p, [data-testid="stAppViewContainer"] li,
 [data-testid="stAppViewContainer"] label, [data-testid="stAppViewContainer"] td,
 [data-testid="stAppViewContainer"] th, [data-testid="stSidebar"] p,
-[data-testid="stSidebar"] label, [data-testid="stSidebar"] li, [data-testid="stSidebar"] a {
-  font-size:24px !important;line-height:1.45;color:#000000 !important;}
+[data-testid="stSidebar"] label, [data-testid="stSidebar"] li, [data-testid="stSidebar"] a,
+[data-testid="stSidebar"] span, [data-testid="stAppViewContainer"] input,
+[data-testid="stAppViewContainer"] textarea, [data-testid="stAppViewContainer"] [data-baseweb="select"] div,
+[data-testid="stAppViewContainer"] [data-baseweb="tag"] span, [data-testid="stAppViewContainer"] button p,
+[data-testid="stMultiSelectTagsContainer"] span, [data-testid="stDateInputFieldsScroller"] *,
+[data-testid="stFileUploaderDropzoneInstructions"] span, [data-testid="stFileUploaderDropzoneInstructions"] div {
+  font-size:24px !important;line-height:1.45;}
+[data-testid="stAppViewContainer"] p, [data-testid="stAppViewContainer"] li,
+[data-testid="stAppViewContainer"] label, [data-testid="stSidebar"] p, [data-testid="stSidebar"] label,
+[data-testid="stSidebar"] li {color:#000000 !important;}
+[data-testid="stAppViewContainer"] td, [data-testid="stAppViewContainer"] th {color:#000000;
+  padding:0.25em 0.5em !important;}
 [data-testid="stAppViewContainer"] h1 {font-size:56px !important;}
 [data-testid="stAppViewContainer"] h2 {font-size:44px !important;}
 [data-testid="stAppViewContainer"] h3 {font-size:36px !important;}
-[data-testid="stMetricValue"] {font-size:3rem !important;color:#000000 !important;}
-[data-testid="stMetricLabel"] p {font-size:26px !important;}
-[data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] p {font-size:22px !important;
+[data-testid="stAppViewContainer"] [data-testid="stMetricValue"],
+[data-testid="stAppViewContainer"] [data-testid="stMetricValue"] p {font-size:64px !important;
+  font-weight:700;line-height:1.1;color:#000000 !important;}
+[data-testid="stAppViewContainer"] [data-testid="stMetricLabel"] p {font-size:26px !important;
+  font-weight:600;}
+[data-testid="stAppViewContainer"] [data-testid="stCaptionContainer"],
+[data-testid="stAppViewContainer"] [data-testid="stCaptionContainer"] p,
+[data-testid="stSidebar"] [data-testid="stCaptionContainer"],
+[data-testid="stSidebar"] [data-testid="stCaptionContainer"] p {font-size:24px !important;
   color:#111111 !important;}
+[data-testid="stPageLink"] span, [data-testid="stPageLink"] p {white-space:normal !important;
+  overflow:visible !important;text-overflow:clip !important;}
+[data-testid="stSidebarNav"] span {white-space:normal !important;overflow:visible !important;}
+[data-testid="stSidebar"][data-collapsed="false"] {width:380px !important;min-width:380px !important;}
+[data-testid="stMainBlockContainer"] {padding:48px 32px 96px 32px !important;max-width:100% !important;}
 a {color:#0033cc !important;text-decoration:underline !important;}
-[data-testid="stToolbar"], [data-testid="stDecoration"], footer {display:none !important;}
+[data-testid="stToolbar"], [data-testid="stDecoration"] {display:none !important;}
+footer {display:none !important;}
 .sloat-clutter {display:none !important;}
 </style>
 """
@@ -153,6 +187,11 @@ _CSS = {state.STANDARD: _BASE_CSS, state.COUNTER: _BASE_CSS + _COUNTER_CSS,
         state.PROJECTOR: _BASE_CSS + _PROJECTOR_CSS}
 
 
+def stylesheet(mode: str) -> str:
+    """The constant ``<style>`` block of ``mode`` (Standard's for an unknown mode)."""
+    return _CSS.get(mode, _BASE_CSS)
+
+
 def apply_mode(mode: str) -> None:
     """Inject the constant stylesheet of ``mode`` (one of :data:`app_support.state.MODES`)."""
-    st.markdown(_CSS.get(mode, _BASE_CSS), unsafe_allow_html=True)
+    st.markdown(stylesheet(mode), unsafe_allow_html=True)

@@ -78,7 +78,8 @@ with st.expander("Find or upload a parcel", expanded=mode != state.PROJECTOR):
     with upload_col:
         _upload()
 
-controls = st.columns([3, 2, 2]) if mode == state.STANDARD else [st.container()]
+controls = st.columns([3, 2, 2]) if mode == state.STANDARD else [
+    st.expander("Map layers", expanded=False) if mode == state.PROJECTOR else st.container()]
 with controls[0]:
     shown = st.multiselect("Constraint layers on the map", available, key=state.LAYERS_SHOWN,
                            default=[r for r in DEDUCTION_ROLES if r in available],
@@ -95,6 +96,8 @@ if mode == state.STANDARD:
                     disabled=not layers.has("parcels"))
 else:
     basemap = list(mapping.BASEMAPS)[0]
+    # No checkbox here, but the slope classes stay on the map: the table's slope rows use their colours.
+    show_slope = layers.dem_path is not None
 
 
 def _redraw() -> None:
@@ -135,7 +138,11 @@ def _take_map_events(out: dict) -> None:
 @st.fragment
 def map_and_results() -> None:
     parcel = state.current_parcel()
-    map_col, result_col = st.columns([3, 2])
+    # On a projector the map takes the full width and the results follow below it.
+    if mode == state.PROJECTOR:
+        map_col, result_col = st.container(), st.container()
+    else:
+        map_col, result_col = st.columns([3, 2] if mode == state.STANDARD else [1, 1])
     with map_col:
         groups = [g for g in [mapping.basemap_group(basemap)] if g is not None]
         groups += [mapping.layer_group(r, gj) for r in shown
@@ -160,6 +167,7 @@ def map_and_results() -> None:
         legend = mapping.legend_html([r for r in shown if r in LAYER_LABELS], extra)
         if legend:
             st.markdown(legend, unsafe_allow_html=True)
+        results.show_layer_notice(layers)
     with result_col:
         _results(state.current_parcel())
         cases_ui.autosave(inline=True)  # a drawing reruns only this fragment: save here too
@@ -180,7 +188,9 @@ def _results(parcel) -> None:
         st.error(str(exc))
         return
     results.show_headline(result)
-    st.plotly_chart(results.waterfall_figure(result, large=mode == state.PROJECTOR), width="stretch")
+    st.plotly_chart(results.waterfall_figure(result, large=mode == state.PROJECTOR,
+                                             plain_words=mode == state.COUNTER),
+                    width="stretch", theme="streamlit" if mode == state.STANDARD else None)
     results.show_deductions(result)
     results.show_unknowns(result, [r for r in DEDUCTION_ROLES if not layers.has(r)]
                           + ([] if layers.dem_path else ["elevation model (slopes)"]))

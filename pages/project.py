@@ -14,7 +14,7 @@ import streamlit as st
 from shapely.geometry import shape
 from streamlit_folium import st_folium
 
-from app_support import forms, loaders, mapping, state
+from app_support import forms, loaders, mapping, results, state
 from app_support.citations import escape_markdown, law_link
 from app_support.theme import MAP_HEIGHT_PX
 from sloat_core import parcel_input
@@ -82,6 +82,7 @@ if parcel is not None:
                 feature = mapping.last_polygon(drawings)
                 if feature is not None:
                     st.session_state[forms.FOOTPRINT] = feature["geometry"]
+            results.show_layer_notice(layers)
         if st.session_state.get(forms.FOOTPRINT) and st.button("Clear the footprint", key="clear_footprint"):
             st.session_state[forms.FOOTPRINT] = None
             st.rerun()

@@ -37,8 +37,8 @@ PLAIN_TERMS: dict[str, str] = {
     "net_lot_area": "Land that counts toward your lot",
     "net_lot_area_at_most": "Land that counts toward your lot (at most)",
     "constraint": "On your lot",
-    "area": "How much, sq ft",
-    "counted_share": "How much of it counts",
+    "area": "Sq ft",
+    "counted_share": "How much counts",
     "deducted": "Does not count, sq ft",
     "permits": "Permits you will likely need",
 }

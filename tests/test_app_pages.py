@@ -128,7 +128,7 @@ def test_projector_mode_draws_charts_in_large_type(manifest):
     at.number_input(key="mit_wetland").set_value(1000.0)
     _after(at)
     spec = json.loads(at.get("plotly_chart")[0].proto.spec)
-    assert spec["layout"]["font"]["size"] == 22
+    assert spec["layout"]["font"]["size"] >= 24  # the projector body size
     at = _page("pages/mitigation.py", mode=state.STANDARD)
     at.number_input(key="mit_wetland").set_value(1000.0)
     _after(at)

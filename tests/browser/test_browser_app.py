@@ -138,7 +138,7 @@ def test_sample_demo_parcel_with_slope_overlay(sample_app):
     overlays = "() => document.querySelectorAll('img.leaflet-image-layer').length"
     sample_app.page.wait_for_timeout(1500)
     assert sample_app.map_frame().evaluate(overlays) == 1
-    table = sample_app.page.locator('[data-testid="stDataFrame"]').first
+    table = sample_app.page.locator('[data-testid="stTable"]').first
     table.wait_for(timeout=30_000)
     sample_app.page.get_by_role("link", name="§ 402-45A(2)(a)").first.wait_for(timeout=30_000)
     assert sample_app.non_tile_blocked() == [], sample_app.non_tile_blocked()
