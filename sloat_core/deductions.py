@@ -21,13 +21,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import shapely
 from shapely.geometry.base import BaseGeometry
 
 from .findings import Findings
-from .geometry import EMPTY, area_sqft, polygonal
+from .geometry import EMPTY, GRID_FT, area_sqft, polygonal
 from .params import param, value
 
-__all__ = ["DEDUCTION_ORDER", "DeductionRow", "LotArea", "lot_area", "conventional_yield"]
+__all__ = ["DEDUCTION_ORDER", "DeductionRow", "LotArea", "lot_area", "conventional_yield", "GRID_FT"]
 
 #: (constraint id, plain label, parameter holding its countable share). Ties in share keep this order.
 DEDUCTION_ORDER: tuple[tuple[str, str, str], ...] = (
@@ -122,9 +123,9 @@ def lot_area(f: Findings) -> LotArea:
         if geom is None:
             rows.append(DeductionRow(constraint, label, None, None, share, None, citation))
             continue
-        piece = polygonal(geom.intersection(remaining)) if not geom.is_empty else EMPTY
+        piece = polygonal(shapely.intersection(geom, remaining, grid_size=GRID_FT)) if not geom.is_empty else EMPTY
         if not piece.is_empty:
-            remaining = polygonal(remaining.difference(piece))
+            remaining = polygonal(shapely.difference(remaining, piece, grid_size=GRID_FT))
         area = area_sqft(piece)
         rows.append(
             DeductionRow(constraint, label, area, area_sqft(geom), share, area * (1.0 - share),

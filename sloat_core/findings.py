@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import shapely
 from shapely.geometry.base import BaseGeometry
 
-from .geometry import EMPTY, area_sqft, polygonal, union_all
+from .geometry import EMPTY, GRID_FT, area_sqft, polygonal, union_all
 from .params import value
 from .terrain import SlopeGrid, slope_grid
 
@@ -128,6 +128,11 @@ def _buffer(layerset, geom: BaseGeometry, width_ft: float):
 
 def parcel_findings(parcel_geom: BaseGeometry, layerset, *, buffer_width_ft: float) -> Findings:
     """Everything the layer set and DEM say about the land inside `parcel_geom` (EPSG:2260)."""
+    # Snap the parcel to the overlay grid once, so that the gross area and every piece cut from it
+    # share one precision (see geometry.GRID_FT).
+    snapped = polygonal(shapely.set_precision(parcel_geom, GRID_FT))
+    if not snapped.is_empty:
+        parcel_geom = snapped
     gross = area_sqft(parcel_geom)
     layers: dict[str, BaseGeometry | None] = {}
     names: dict[str, list[str]] = {}

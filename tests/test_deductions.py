@@ -1,6 +1,7 @@
 """§ 402-45 lot-area deductions, as plain-English claims on hand-built parcels of known area."""
 
 import math
+from pathlib import Path
 
 import pytest
 
@@ -128,3 +129,15 @@ def test_conventional_yield_counts_whole_lots_only():
     assert conventional_yield(80_000, 40_000) == 2
     assert conventional_yield(79_999, 40_000) == 1
     assert conventional_yield(80_000, None) is None
+
+
+@pytest.mark.parametrize("sbl", ["156.07-2-53", "156.07-1-14", "156.12-1-32", "163.15-2-2", "163.19-5-32"])
+def test_each_piece_of_land_sits_in_one_row_on_sample_parcels_with_slivers(sbl):
+    # these sample parcels once had land counted in two rows (floating-point overlay on slivers)
+    from sloat_core.layers import load_manifest
+    from sloat_core.parcel_input import parcel_by_sbl
+
+    layers = load_manifest(Path(__file__).resolve().parent.parent / "data/sample/layers.yaml")
+    lot, _ = rows_of(layers, parcel_by_sbl(layers, sbl).geometry)
+    assigned = sum(r.area_sqft for r in lot.rows) + lot.unconstrained.area
+    assert assigned == pytest.approx(lot.gross_area_sqft, abs=1.0)

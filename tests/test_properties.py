@@ -52,8 +52,9 @@ def test_net_never_exceeds_gross_and_rows_sum_exactly(parcel, feats):
     lot = net(parcel, world(feats))
     assert -1e-6 <= lot.net_lot_area_sqft <= lot.gross_area_sqft + 1e-6
     assert sum(r.deducted_sqft for r in lot.rows if r.deducted_sqft is not None) == pytest.approx(
-        lot.gross_area_sqft - lot.net_lot_area_sqft, abs=1e-3)
-    assert sum(r.area_sqft for r in lot.rows if r.area_sqft is not None) <= lot.gross_area_sqft * (1 + 1e-9) + 1e-6
+        lot.gross_area_sqft - lot.net_lot_area_sqft, abs=0.01)  # the overlay snaps to a 0.001 ft grid
+    assigned = sum(r.area_sqft for r in lot.rows if r.area_sqft is not None) + lot.unconstrained.area
+    assert assigned == pytest.approx(lot.gross_area_sqft, rel=1e-6, abs=0.5)  # each piece in exactly one row
 
 
 @FAST
@@ -71,7 +72,10 @@ def test_moving_parcel_and_layers_together_changes_nothing(parcel, feats, dx, dy
     a = net(parcel, world(feats))
     moved = {r: [affinity.translate(g, dx, dy) for g in gs] for r, gs in feats.items()}
     b = net(affinity.translate(parcel, dx, dy), world(moved))
-    assert b.net_lot_area_sqft == pytest.approx(a.net_lot_area_sqft, rel=1e-6, abs=1e-2)
+    # the overlay snaps to a 0.001 ft grid fixed in space, so a move shifts areas by at most a few
+    # thousandths of a foot times the perimeter
+    tolerance = 0.002 * parcel.length + 0.01
+    assert b.net_lot_area_sqft == pytest.approx(a.net_lot_area_sqft, rel=1e-6, abs=tolerance)
 
 
 _num = st.one_of(st.floats(-2000, 2000), st.sampled_from([float("nan"), float("inf"), -float("inf")]))
