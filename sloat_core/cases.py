@@ -632,7 +632,7 @@ class CaseStore:
                     if not self._migrated:
                         self._migrate(conn)
                         self._migrated = True
-            except sqlite3.Error as exc:
+            except (sqlite3.Error, OSError) as exc:  # OSError: the data folder is a file, not writable...
                 self._local.conn = None
                 raise CaseStoreError(f"The case database at {self.path} cannot be opened ({exc}).") from exc
         return conn

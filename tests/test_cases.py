@@ -488,3 +488,12 @@ def test_an_imported_case_gives_the_identical_analysis(tmp_path, store):
 def test_a_case_without_a_parcel_cannot_be_analysed(tmp_path):
     with pytest.raises(SloatInputError, match="no parcel"):
         analyze_case(Case(), None)
+
+
+def test_a_data_folder_that_is_a_file_gives_the_store_error(tmp_path):
+    from sloat_core.cases import CaseStore, CaseStoreError
+
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("x")
+    with pytest.raises(CaseStoreError):
+        CaseStore(blocker / "cases.sqlite3").connection()
