@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import json
 import math
 import re
@@ -307,6 +308,22 @@ def load_settings(path: str | Path | None = None, overrides: dict | None = None)
     200000.0
     """
     p = Path(path) if path is not None else SETTINGS_PATH
+    if not overrides:
+        try:
+            stamp = p.stat().st_mtime_ns
+        except OSError:
+            raise SloatInputError(f"The settings file {p} cannot be read.") from None
+        return _load_file_cached(str(p.resolve()), stamp)
+    return _load(p, overrides)
+
+
+@functools.lru_cache(maxsize=16)
+def _load_file_cached(path: str, _mtime_ns: int) -> LocalSettings:
+    """One parse per file version: LocalSettings is immutable, so callers can share it."""
+    return _load(Path(path), None)
+
+
+def _load(p: Path, overrides: dict | None) -> LocalSettings:
     try:
         data = yaml.safe_load(p.read_text(encoding="utf-8"))
     except OSError:
