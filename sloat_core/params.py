@@ -20,6 +20,7 @@ from __future__ import annotations
 import datetime as _dt
 import functools
 import hashlib
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -186,11 +187,18 @@ def _load_cached(path_str: str, mtime_ns: int) -> tuple[dict[str, Parameter], st
 
 
 def _stat_key(path: str | Path | None) -> tuple[str, int]:
-    p = Path(path) if path is not None else PARAMS_PATH
+    # The rules read parameters hundreds of times per parcel: the shipped file's path is resolved once,
+    # and only its modification time is checked on each read (an edited file is re-read and re-checked).
+    resolved = _shipped_path() if path is None else str(Path(path).resolve())
     try:
-        return str(p.resolve()), p.stat().st_mtime_ns
+        return resolved, os.stat(resolved).st_mtime_ns
     except OSError:
-        raise SloatInputError(f"The parameters file {p} cannot be read.") from None
+        raise SloatInputError(f"The parameters file {path or PARAMS_PATH} cannot be read.") from None
+
+
+@functools.lru_cache(maxsize=1)
+def _shipped_path() -> str:
+    return str(PARAMS_PATH.resolve())
 
 
 def load_params(path: str | Path | None = None) -> dict[str, Parameter]:
