@@ -13,7 +13,8 @@ placed (no coordinate system and neither longitude/latitude nor New York East st
 near Sloatsburg), latitude/longitude swapped, parcels more than about 50 miles from Sloatsburg,
 and parcels larger than ``max_acres``.
 
-What is repaired, with a warning: a self-crossing outline (``shapely.make_valid``), several shapes
+What is repaired, with a warning: a self-crossing outline (each ring made valid; overlapping parts
+united; holes subtracted from their own shell, so a hole outside it removes nothing), several shapes
 (combined into one parcel), 3-D coordinates (the height is dropped), a shapefile without
 ``.shx`` (rebuilt), a file without a coordinate system whose numbers fit one plausible system.
 An outline with holes keeps them (they are not part of the parcel) and says how much was left out.
@@ -101,6 +102,7 @@ _ASSUMED_WGS84 = (
     "because they fit that range."
 )
 _NOT_FINITE = "The outline has coordinates that are not numbers (NaN or infinite)."
+_MIN_AREA_SQFT = 1.0  # smaller is a slip of the mouse or a sliver of a bad file, not a parcel
 _HEIGHTS_DROPPED = "The outline had heights (3-D coordinates); they were dropped and only the plan shape was used."
 _HOLES_EXCLUDED = (
     "The outline has a hole (an inner ring) of {area:,.0f} sq ft in all, which is not part of the parcel "
@@ -652,7 +654,7 @@ def _finish(raw: _Raw, source: str, *, max_acres: float, max_vertices: int) -> P
     invalid = ~shapely.is_valid(arr)
     if invalid.any():
         arr = arr.copy()
-        arr[invalid] = [polygonal_part(g) for g in shapely.make_valid(arr[invalid])]
+        arr[invalid] = [_repair(g) for g in arr[invalid]]
         warnings.append(_REPAIRED)
     arr = arr[~shapely.is_empty(arr)]
     if len(arr) == 0:
@@ -663,10 +665,12 @@ def _finish(raw: _Raw, source: str, *, max_acres: float, max_vertices: int) -> P
     else:
         geom = arr[0]
     if not geom.is_valid:
-        geom = polygonal_part(shapely.make_valid(geom))
+        geom = _repair(geom)
     area_sqft = float(geom.area)
     if geom.is_empty or area_sqft <= 0:
         raise SloatInputError("The outline encloses no area.")
+    if area_sqft < _MIN_AREA_SQFT:
+        raise SloatInputError("The outline encloses almost no area (less than one square foot); check the file.")
     if area_sqft > max_acres * SQFT_PER_ACRE:
         raise SloatInputError(
             f"The outline covers {area_sqft / SQFT_PER_ACRE:,.0f} acres, more than the "
@@ -678,6 +682,28 @@ def _finish(raw: _Raw, source: str, *, max_acres: float, max_vertices: int) -> P
     if holes > 0:
         warnings.append(_HOLES_EXCLUDED.format(area=holes))
     return Parcel(geometry=geom, source=source, warnings=tuple(dict.fromkeys(warnings)))
+
+
+def _repair(geom: BaseGeometry) -> BaseGeometry:
+    """A valid polygon or multipolygon covering what an invalid outline means: its shells less its holes.
+
+    Each shell ring is made valid on its own (a self-crossing ring becomes its lobes), overlapping parts
+    are united, and each polygon's holes are subtracted from its own shell, so a hole drawn outside its
+    shell removes nothing. (``shapely.make_valid``'s default would turn such a hole into land, and would
+    cut the overlap of two parts out of both.)
+    """
+    parts = geom.geoms if isinstance(geom, MultiPolygon) else [geom]
+    pieces = []
+    for part in parts:
+        if not isinstance(part, Polygon) or part.is_empty:
+            pieces.append(polygonal_part(shapely.make_valid(part)))
+            continue
+        shell = polygonal_part(shapely.make_valid(Polygon(part.exterior.coords)))
+        if part.interiors:
+            holes = [polygonal_part(shapely.make_valid(Polygon(r.coords))) for r in part.interiors]
+            shell = polygonal_part(shell.difference(shapely.union_all(holes)))
+        pieces.append(shell)
+    return polygonal_part(shapely.union_all(pieces))
 
 
 def _has_heights(arr: np.ndarray) -> bool:
