@@ -162,7 +162,7 @@ html, body, [data-testid="stAppViewContainer"], [data-testid="stSidebar"] {font-
 [data-testid="stAppViewContainer"] h2 {font-size:44px !important;}
 [data-testid="stAppViewContainer"] h3 {font-size:36px !important;}
 [data-testid="stAppViewContainer"] [data-testid="stMetricValue"],
-[data-testid="stAppViewContainer"] [data-testid="stMetricValue"] p {font-size:64px !important;
+[data-testid="stAppViewContainer"] [data-testid="stMetricValue"] p {font-size:48px !important;
   font-weight:700;line-height:1.1;color:#000000 !important;}
 [data-testid="stAppViewContainer"] [data-testid="stMetricLabel"] p {font-size:26px !important;
   font-weight:600;}

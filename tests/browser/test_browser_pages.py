@@ -1,0 +1,145 @@
+"""Every page in a real browser, with a parcel chosen, in Standard and Projector mode (offline).
+
+One browser session per mode picks tax parcel P1 by SBL, then walks the six pages through the
+sidebar (the session keeps the parcel). On each page: no exception and no error box; in Projector
+mode no visible text smaller than 24 px (plotly's SVG and the map iframe aside) and metric values
+larger than the body. On the parcel page the colour key of the deduction table is the legend's
+colour, and the screening note and the sample notice are on screen next to the map. Screenshots
+go to tests/artifacts/pages_<mode>_<n>.png for a person to look at.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import app_fixtures as fx  # noqa: E402
+
+from app_support import state  # noqa: E402
+from sloat_core.analysis import DISCLAIMER  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+PAGES = [  # (sidebar label, the page's h1)
+    ("Parcel & constraints", "Parcel & constraints"),
+    ("Proposed project", "Proposed project"),
+    ("Cluster", "Cluster development"),
+    ("Wetland mitigation", "Wetland mitigation"),
+    ("Timeline", "Timeline"),
+    ("Law", "Article IX"),
+]
+PROJECTOR_MIN_PX = 24
+
+# Visible text smaller than the limit, outside SVG (plotly) and hidden elements: [size, test id, text].
+SMALL_TEXT_JS = """(limit) => {
+  const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  let node;
+  while ((node = walker.nextNode())) {
+    const text = node.textContent.trim();
+    const el = node.parentElement;
+    if (!text || !el || el.closest('svg, script, style, noscript')) continue;
+    const box = el.getBoundingClientRect();
+    const css = getComputedStyle(el);
+    if (box.width === 0 || box.height === 0 || css.visibility === 'hidden') continue;
+    const size = parseFloat(css.fontSize);
+    if (size < limit) {
+      const owner = el.closest('[data-testid]');
+      out.push([size, owner ? owner.getAttribute('data-testid') : el.tagName, text.slice(0, 40)]);
+    }
+  }
+  return out;
+}"""
+IDLE_JS = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
+
+
+def _settle(page) -> None:
+    """Wait until Streamlit has finished the run (no running-man widget), then let it paint."""
+    page.wait_for_timeout(300)
+    page.wait_for_function(IDLE_JS, timeout=30_000)
+    page.wait_for_timeout(700)
+
+
+def _choose_parcel(app) -> None:
+    box = app.page.get_by_label("Tax parcel (SBL", exact=False)
+    box.fill(fx.P1_SBL)
+    box.press("Enter")
+    app.page.get_by_role("button", name="Use this parcel").click()
+    app.wait_text(f"Tax parcel {fx.P1_SBL}")
+    _settle(app.page)
+
+
+def _switch_mode(app, mode: str) -> None:
+    app.page.locator('[data-testid="stSidebar"]').get_by_text(mode, exact=True).click()
+    _settle(app.page)
+
+
+def _open_page(app, label: str, heading: str) -> None:
+    app.page.locator('[data-testid="stSidebarNav"]').get_by_text(label, exact=True).click()
+    app.page.locator("h1", has_text=heading).first.wait_for(timeout=30_000)
+    _settle(app.page)
+
+
+def _no_errors(app, label: str) -> None:
+    page = app.page
+    assert page.locator('[data-testid="stException"]').count() == 0, label
+    assert page.locator('[data-testid="stAlertContentError"]').count() == 0, label
+    body = page.locator('[data-testid="stAppViewContainer"]').inner_text()
+    assert "Traceback" not in body, label
+
+
+def _check_parcel_page(app, mode: str) -> None:
+    page = app.page
+    main = page.locator('[data-testid="stMain"]')
+    assert main.get_by_text(DISCLAIMER[:60], exact=False).first.is_visible()  # beside the result
+    assert page.get_by_text("Map layers: illustrative sample, not official data").first.is_visible()
+    # The colour key of the deduction table is the legend's colour (computed, as painted).
+    legend_colour = page.evaluate(
+        "() => { const s = [...document.querySelectorAll('.sloat-swatch')]"
+        ".find(x => x.nextSibling && x.nextSibling.textContent.trim() === 'Wetlands');"
+        " return s ? getComputedStyle(s).backgroundColor : null; }")
+    key_colour = page.evaluate(
+        "() => { const td = [...document.querySelectorAll('[data-testid=\"stTable\"] tbody td')]"
+        ".find(x => x.textContent.trim() === 'Wetlands');"
+        " return td ? getComputedStyle(td.parentElement.children[0]).backgroundColor : null; }")
+    assert legend_colour == key_colour == "rgb(51, 160, 44)", (legend_colour, key_colour)  # theme: #33a02c
+    if mode == state.PROJECTOR:  # a bigger map, results below it at full width
+        height = page.locator('iframe[title="streamlit_folium.st_folium"]').bounding_box()["height"]
+        assert height >= 700, height
+
+
+def _check_projector_type(app, label: str) -> None:
+    small = app.page.evaluate(SMALL_TEXT_JS, PROJECTOR_MIN_PX)
+    assert small == [], (label, small[:8])
+    metrics = app.page.locator('[data-testid="stMetricValue"] p')
+    if metrics.count():
+        size = metrics.first.evaluate("p => parseFloat(getComputedStyle(p).fontSize)")
+        assert size >= 2 * PROJECTOR_MIN_PX, (label, size)
+
+
+@pytest.mark.parametrize("mode", [state.STANDARD, state.PROJECTOR])
+def test_every_page_with_a_parcel(app, mode):
+    app.page.set_viewport_size({"width": 1500, "height": 2400})  # the app scrolls inside; show it all
+    app.open()
+    app.wait_map()
+    _choose_parcel(app)
+    if mode != state.STANDARD:
+        _switch_mode(app, mode)
+    for n, (label, heading) in enumerate(PAGES, start=1):
+        _open_page(app, label, heading)
+        app.shot(f"pages_{mode.lower()}_{n}")
+        _no_errors(app, label)
+        if label == "Parcel & constraints":
+            app.wait_text("Net lot area")
+            _check_parcel_page(app, mode)
+        if mode == state.PROJECTOR:
+            _check_projector_type(app, label)
+        else:
+            body_px = app.page.evaluate(
+                "() => parseFloat(getComputedStyle(document.querySelector("
+                "'[data-testid=\"stMarkdownContainer\"] p')).fontSize)")
+            assert body_px < PROJECTOR_MIN_PX  # the large type is the projector's only
+    assert app.non_tile_blocked() == [], app.non_tile_blocked()
