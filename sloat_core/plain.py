@@ -40,7 +40,7 @@ PLAIN_TERMS: dict[str, str] = {
     "area": "Sq ft",
     "counted_share": "How much counts",
     "deducted": "Does not count, sq ft",
-    "permits": "Permits you will likely need",
+    "permits": "Permits and reviews you may need",
 }
 
 # Constraint ids of sloat_core.deductions -> everyday words (numbers come from the core's label).
