@@ -365,4 +365,13 @@ def district_picker(settings, parcel) -> str | None:
         note = " (minimum to confirm with the Village)" if getattr(district, "verify", False) else ""
         return f"{code} {getattr(district, 'name', '')}{note}"
 
-    return st.selectbox("Zoning district", options, key=state.DISTRICT, format_func=label) or None
+    # The widget has its own key, refilled from state.DISTRICT on every run: Streamlit forgets a widget's
+    # value while its page is not shown, and the choice must survive a visit to another page.
+    widget_key = "district_picker"
+    st.session_state[widget_key] = st.session_state[state.DISTRICT]
+
+    def keep() -> None:
+        st.session_state[state.DISTRICT] = st.session_state[widget_key]
+
+    st.selectbox("Zoning district", options, key=widget_key, format_func=label, on_change=keep)
+    return st.session_state[state.DISTRICT] or None

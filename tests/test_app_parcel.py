@@ -174,3 +174,16 @@ def test_click_picks_the_tax_parcel_only_when_picking_is_on(manifest):
         _run(at)
     assert at.session_state[state.PARCEL].sbl == fx.P2_SBL
     assert {m.label: m.value for m in at.metric}["Gross area, sq ft"] == "10,000"
+
+
+def test_the_chosen_district_survives_a_visit_to_another_page(manifest):
+    at = AppTest.from_file(APP, default_timeout=30)
+    at.session_state[state.PARCEL] = parcel_input.parcel_by_sbl(load_manifest(manifest), fx.P1_SBL)
+    _run(at)
+    at.selectbox(key="district_picker").set_value("R-15").run()
+    assert at.session_state[state.DISTRICT] == "R-15"
+    _run(at.switch_page("pages/cluster.py"))
+    _run(at.switch_page("pages/parcel.py"))
+    assert at.session_state[state.DISTRICT] == "R-15"
+    assert at.selectbox(key="district_picker").value == "R-15"
+    assert "R-15 minimum of 15,000 sq ft" in _page_text(at)
