@@ -504,7 +504,7 @@ def case_from_json(text: str | bytes, *, keep_id: bool = False, max_bytes: int =
         raise SloatInputError(f"The case file is larger than {max_bytes // (1024 * 1024)} MB.")
     try:
         doc = json.loads(text)
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # ValueError: bad JSON, bad UTF-8, or an integer of over 4,300 digits
         raise SloatInputError("The case file is not valid JSON.") from None
     if not isinstance(doc, dict) or doc.get("format") != CASE_FORMAT:
         raise SloatInputError("This file is not a Sloatsburg case file.")

@@ -36,7 +36,7 @@ def _read_json(path: str, what: str):
         raise SloatInputError(f"The {what} file '{path}' is too large.")
     try:
         return json.loads(p.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
+    except (ValueError, RecursionError):  # bad JSON or UTF-8, an integer of over 4,300 digits, deep nesting
         raise SloatInputError(f"The {what} file '{path}' is not valid JSON.") from None
 
 

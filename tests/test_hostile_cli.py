@@ -399,6 +399,8 @@ PROJECTS = [
     ("[]", "JSON object"),
     ('"<svg onload=alert(1)>"', "JSON object"),
     ("{not json", "not valid JSON"),
+    ('{"trees_removed": ' + "9" * 5000 + "}", "not valid JSON"),  # over Python's 4,300-digit int limit
+    ("[" * 100_000 + "]" * 100_000, "not valid JSON"),  # nested too deep for the parser
     ('{"disturbance_footprint": "<svg onload=alert(1)>"}', "GeoJSON"),
     ('{"disturbance_footprint": {"type": "Point", "coordinates": [-74.19, 41.15]}}', "polygon"),
     ('{"disturbance_footprint": {"type": "Polygon", "coordinates": [[[-74.19, 41.15], [NaN, 41.15], '
@@ -479,6 +481,23 @@ TIMELINE_REFUSED = [
 @pytest.mark.parametrize("items, needle", TIMELINE_REFUSED, ids=[f"timeline{i}" for i in range(len(TIMELINE_REFUSED))])
 def test_bad_timeline_items_exit_2_with_one_sentence(items, needle, tmp_path):
     assert_refused(_timeline(tmp_path, items), needle)
+
+
+@pytest.mark.parametrize("text", ['{"items": [{"id": "winter_season", "year": ' + "9" * 5000 + "}]}",
+                                  "[" * 100_000 + "]" * 100_000, "\udcff"], ids=["huge_int", "deep", "not_utf8"])
+def test_timeline_file_that_json_cannot_hold_exits_2(text, tmp_path):
+    path = tmp_path / "in" / "items.json"
+    path.parent.mkdir()
+    path.write_text(text, encoding="utf-8", errors="surrogateescape")
+    assert_refused(run_cli(["timeline", path, "--json"], tmp_path / "run"), "not valid JSON")
+
+
+def test_case_file_that_json_cannot_hold_is_an_input_error():
+    from sloat_core.cases import case_from_json
+
+    for data in (b'{"format": ' + b"9" * 5000 + b"}", b"[" * 100_000 + b"]" * 100_000, b"\xff\xfe{"):
+        with pytest.raises(SloatInputError, match="not valid JSON"):
+            case_from_json(data)
 
 
 def test_leap_days_follow_the_calendar(tmp_path):
