@@ -19,7 +19,7 @@ from app_support.theme import LAYER_LABELS, MAP_HEIGHT_PX
 from sloat_core import parcel_input
 from sloat_core.errors import SloatInputError
 
-UPLOAD_TYPES = ["geojson", "json", "kml", "zip", "gpkg", "dxf"]
+UPLOAD_TYPES = ["geojson", "json", "kml", "kmz", "zip", "gpkg", "fgb", "dxf"]
 UPLOAD_MAX_MB = 10
 DRAWN = "Drawn on the map"
 DEDUCTION_ROLES = ["floodplain", "wetlands", "water_bodies", "watercourses", "rock_outcrops"]

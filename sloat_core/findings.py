@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import shapely
 from shapely.geometry.base import BaseGeometry
 
+from .errors import SloatInputError
 from .geometry import EMPTY, GRID_FT, area_sqft, polygonal, union_all
 from .params import value
 from .terrain import SlopeGrid, slope_grid
@@ -64,6 +65,16 @@ class Findings:
         return self.slope_area_sqft.get("unknown", self.gross_area_sqft)
 
 
+#: Longest feature name carried into evidence text (names come from layer files: keep them short).
+NAME_MAX_CHARS = 80
+
+
+def _short(text: str) -> str:
+    """A feature name fit for evidence text: one line, at most NAME_MAX_CHARS characters."""
+    text = " ".join(text.split())
+    return text if len(text) <= NAME_MAX_CHARS else text[: NAME_MAX_CHARS - 1] + "…"
+
+
 def _clip(layerset, role: str, geom: BaseGeometry):
     """(union of the role's features clipped to geom, feature names) or (None, []) when missing."""
     layer = layerset.get(role) if layerset is not None else None
@@ -82,7 +93,7 @@ def _clip(layerset, role: str, geom: BaseGeometry):
         touched = hits[[not p.is_empty and p.area > 0 for p in parts]]
         for col in ("NAME", "Name", "name", "LISTING", "STATUS", "WETLAND_TYPE", "FLD_ZONE"):
             if col in touched.columns:
-                names = sorted({str(v) for v in touched[col].dropna().tolist()})[:8]
+                names = sorted({_short(str(v)) for v in touched[col].dropna().tolist()})[:8]
                 break
     return inside, names
 
@@ -144,8 +155,13 @@ def parcel_findings(parcel_geom: BaseGeometry, layerset, *, buffer_width_ft: flo
 
     dem_path = getattr(layerset, "dem_path", None) if layerset is not None else None
     grid = None
+    dem_problem = None
     if dem_path is not None:
-        grid = slope_grid(dem_path, parcel_geom)
+        try:
+            grid = slope_grid(dem_path, parcel_geom)
+        except SloatInputError as exc:  # no CRS, wrong CRS, unreadable: slopes unknown, never flat
+            dem_problem = str(exc)
+    if grid is not None:
         slope_area = grid.class_areas_sqft(parcel_geom)
         regions = {
             "slope_25_40": grid.region(gt=value("steep_slope_deduction_threshold_pct"),
@@ -159,8 +175,11 @@ def parcel_findings(parcel_geom: BaseGeometry, layerset, *, buffer_width_ft: flo
         slope_area = {"0-15": 0.0, "15-25": 0.0, "25-40": 0.0, "over_40": 0.0, "unknown": gross}
         regions = {k: EMPTY for k in ("slope_25_40", "slope_over_40", "slope_ge_25", "slope_over_15")}
         regions["unknown"] = parcel_geom
-        warnings.append("No elevation model (DEM) is loaded, so slopes are unknown.")
-    if slope_area.get("unknown", 0.0) > 0.5 and dem_path is not None:
+        if dem_problem:
+            warnings.append(f"The elevation model cannot be used, so slopes are unknown: {dem_problem}")
+        else:
+            warnings.append("No elevation model (DEM) is loaded, so slopes are unknown.")
+    if slope_area.get("unknown", 0.0) > 0.5 and grid is not None:
         warnings.append(
             f"Slopes are unknown on {slope_area['unknown']:,.0f} sq ft of the parcel "
             "(outside the elevation model or no data there)."

@@ -229,3 +229,11 @@ def test_the_result_says_what_the_footprint_touches(tmp_path):
     assert fp["buffer_sqft"] == pytest.approx(5_000, rel=1e-6)
     assert fp["slope_25_or_more_sqft"] == pytest.approx(10_000, rel=1e-6)
     assert analyze(PARCEL, world, district="R-40")["footprint"] is None
+
+
+def test_very_long_feature_names_are_shortened_in_the_evidence(tmp_path):
+    name = "Old Mill " * 200
+    world = make_world(tmp_path, {"historic": [(sq(0, 0, 50), {"NAME": name, "LISTING": "National Register"})]},
+                       dem=0)
+    evidence = triggers(world)["402-48C(4)"]["evidence"]
+    assert "Old Mill" in evidence and len(evidence) < 300

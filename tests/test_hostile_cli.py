@@ -341,9 +341,12 @@ def test_dem_without_data_on_the_parcel_gives_unknown_slopes_not_zero(kind, tmp_
     assert out["net_lot_area_min_sqft"] < out["net_lot_area_sqft"]
 
 
-def test_dem_without_a_crs_is_refused_with_one_sentence(tmp_path):
+def test_dem_without_a_crs_gives_unknown_slopes_and_says_why(tmp_path):
     run = analyze(_clean_rect(tmp_path), tmp_path / "run", layers=_dem_world(tmp_path, "no_crs"))
-    assert_refused(run, "no coordinate system")
+    out = assert_accepted(run, "no coordinate system")
+    assert out["slope_area_sqft"]["unknown"] == pytest.approx(out["gross_area_sqft"], rel=1e-9)
+    rows = {d["constraint"]: d for d in out["deductions"]}
+    assert rows["slope_25_40"]["status"] == rows["slope_over_40"]["status"] == "unknown"
 
 
 def test_layer_properties_with_html_script_long_and_rtl_text_stay_plain_strings(tmp_path):
