@@ -34,6 +34,7 @@ from sloat_core.cases import (
     CaseConflictError,
     CaseNotFound,
     CaseStore,
+    CaseFolderError,
     CaseStoreError,
     StaffToken,
     UnlockResult,
@@ -355,10 +356,10 @@ def _try_save(*, create: bool) -> Case | None:
         saved = _save_session(case)
     except CaseConflictError as exc:
         ss[MESSAGE], ss[_CONFLICT] = str(exc), True
+    except (CaseFolderError, OSError):  # the data folder itself cannot be made or written
+        ss[MESSAGE] = FOLDER_PROBLEM
     except (CaseStoreError, SloatInputError) as exc:
         ss[MESSAGE] = str(exc)
-    except OSError:  # the data folder itself cannot be made or written
-        ss[MESSAGE] = FOLDER_PROBLEM
     else:
         ss[_CONFLICT] = False
         return saved

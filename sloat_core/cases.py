@@ -63,6 +63,7 @@ from .errors import SloatInputError
 
 __all__ = [
     "CASE_FORMAT",
+    "CaseFolderError",
     "CASE_FORMAT_VERSION",
     "DB_FILENAME",
     "MAX_BACKOFF_S",
@@ -148,6 +149,10 @@ SCHEMA_VERSION = len(MIGRATIONS)
 
 class CaseStoreError(Exception):
     """The case database could not do what was asked (one plain sentence)."""
+
+
+class CaseFolderError(CaseStoreError):
+    """The data folder itself cannot be made or written (a file in its place, no permission, disk full)."""
 
 
 class CaseNotFound(SloatInputError):
@@ -632,7 +637,10 @@ class CaseStore:
                     if not self._migrated:
                         self._migrate(conn)
                         self._migrated = True
-            except (sqlite3.Error, OSError) as exc:  # OSError: the data folder is a file, not writable...
+            except OSError as exc:  # the data folder is a file, or cannot be made or written
+                self._local.conn = None
+                raise CaseFolderError("The server's data folder for cases cannot be written to.") from exc
+            except sqlite3.Error as exc:
                 self._local.conn = None
                 raise CaseStoreError(f"The case database at {self.path} cannot be opened ({exc}).") from exc
         return conn

@@ -491,9 +491,9 @@ def test_a_case_without_a_parcel_cannot_be_analysed(tmp_path):
 
 
 def test_a_data_folder_that_is_a_file_gives_the_store_error(tmp_path):
-    from sloat_core.cases import CaseStore, CaseStoreError
+    from sloat_core.cases import CaseFolderError, CaseStore
 
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("x")
-    with pytest.raises(CaseStoreError):
+    with pytest.raises(CaseFolderError, match="data folder"):
         CaseStore(blocker / "cases.sqlite3").connection()
