@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .findings import Findings
-from .geometry import area_sqft, polygonal
+from .geometry import PRESENCE_MIN_SQFT, area_sqft, polygonal
 from .params import param, value
 
 __all__ = ["Trigger", "cluster_triggers", "cluster_applicability", "cluster_lot_rules", "TRIGGER_TITLES"]
@@ -67,7 +67,7 @@ def _presence(f: Findings, role: str, what: str) -> tuple[bool | None, str]:
     if area is None:
         return None, f"Unknown: no {what} layer is loaded."
     names = f.feature_names.get(role) or []
-    if area > 0:
+    if area >= PRESENCE_MIN_SQFT:
         named = f" ({', '.join(names)})" if names else ""
         return True, f"{what[:1].upper()}{what[1:]} layer{named}: {_share(area, f.gross_area_sqft)}."
     return False, f"None of the {what} layer falls inside the parcel."
@@ -132,7 +132,7 @@ def cluster_triggers(f: Findings, board_answers: dict | None = None) -> list[Tri
         area = f.area(role)
         if area is None:
             unknown_roles.append(what)
-        elif area > 0:
+        elif area >= PRESENCE_MIN_SQFT:
             hits.append(f"{what} {_share(area, gross)}")
     if answer is not None:
         out.append(Trigger(6, answer, f"Board's answer: {'yes' if answer else 'no'}."))

@@ -13,7 +13,7 @@ import shapely
 from shapely.geometry.base import BaseGeometry
 
 from .errors import SloatInputError
-from .geometry import EMPTY, GRID_FT, area_sqft, polygonal, union_all
+from .geometry import EMPTY, GRID_FT, PRESENCE_MIN_SQFT, area_sqft, polygonal, union_all
 from .params import value
 from .terrain import SlopeGrid, slope_grid
 
@@ -115,7 +115,8 @@ def _outcrops(layerset, geom):
         if inside.is_empty:
             continue
         size = float(part.area)
-        sizes.append(size)
+        if inside.area >= PRESENCE_MIN_SQFT:  # an outcrop merely touching the line is not on the parcel
+            sizes.append(size)
         (big if size > threshold else small).append(inside)  # "in excess of 50 square feet"
     return union_all(big), union_all(small), sorted(sizes)
 

@@ -18,6 +18,7 @@ from .units import WGS84, WORK_CRS
 __all__ = [
     "EMPTY",
     "GRID_FT",
+    "PRESENCE_MIN_SQFT",
     "area_sqft",
     "polygonal",
     "union_all",
@@ -31,6 +32,10 @@ EMPTY = shapely.Polygon()
 #: sample parcels: land counted in two rows). Snap-rounding to a 0.001 ft grid makes each step robust and
 #: moves no boundary by more than a thousandth of a foot.
 GRID_FT = 0.001
+#: A layer is *present* on a parcel (for triggers and reviews) when at least this much of it lies inside.
+#: Contact along a shared boundary, or a sliver under a square foot left by digitising, is not presence.
+#: Deduction areas are still reported to the square foot, however small.
+PRESENCE_MIN_SQFT = 1.0
 _TO_WORK = Transformer.from_crs(WGS84, WORK_CRS, always_xy=True)
 _TO_WGS84 = Transformer.from_crs(WORK_CRS, WGS84, always_xy=True)
 

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, field
 
 from .findings import Findings
-from .geometry import area_sqft, polygonal
+from .geometry import PRESENCE_MIN_SQFT, area_sqft, polygonal
 from .law import clause
 from .params import param, value
 from .project import Project
@@ -102,16 +102,16 @@ def _in_region(f: Findings, project: Project, region, region_name: str, unknown_
         return None, None, f"Unknown: the {region_name} layer is not loaded."
     fp = project.disturbance_footprint
     if fp is None:
-        if region.is_empty:
+        if area_sqft(region) < PRESENCE_MIN_SQFT:
             return False, 0.0, f"The parcel has no {region_name}."
         return None, None, (f"The parcel has {area_sqft(region):,.0f} sq ft of {region_name}; "
                             "it depends on where the work happens (draw the disturbance footprint).")
     touched = area_sqft(polygonal(fp.intersection(region)))
-    if touched > 0:
+    if touched >= PRESENCE_MIN_SQFT:
         return True, touched, f"The disturbance footprint touches {touched:,.0f} sq ft of {region_name}."
     if unknown_region is not None and not unknown_region.is_empty:
         doubt = area_sqft(polygonal(fp.intersection(unknown_region)))
-        if doubt > 0:
+        if doubt >= PRESENCE_MIN_SQFT:
             return None, None, f"{region_name.capitalize()} unknown under {doubt:,.0f} sq ft of the footprint."
     return False, 0.0, f"The disturbance footprint does not touch {region_name}."
 
@@ -298,7 +298,7 @@ def _overlay_permit(pid, title, f: Findings, role, what, cite, authority, yes_te
     area = f.area(role)
     if area is None:
         return Permit(pid, title, None, f"Unknown: no {what} layer is loaded.", cite, authority, (), clocks)
-    if area > 0:
+    if area >= PRESENCE_MIN_SQFT:
         return Permit(pid, title, True, yes_text.format(area=f"{area:,.0f}"), cite, authority, (), clocks)
     return Permit(pid, title, False, f"The parcel is not in the {what}.", cite, authority)
 

@@ -53,7 +53,7 @@ from shapely.geometry.base import BaseGeometry
 from .deductions import DEDUCTION_ORDER
 from .errors import SloatInputError
 from .findings import OVERLAY_ROLES, RESOURCE_ROLES
-from .geometry import EMPTY, polygonal
+from .geometry import EMPTY, PRESENCE_MIN_SQFT, polygonal
 from .params import value
 from .settings import load_settings
 from .terrain import _check_dem_crs, horn_slope_percent
@@ -584,7 +584,7 @@ def _rows_from_areas(a: np.ndarray, gross: float, pieces: ScreenPieces, settings
 
     def present(role: str):
         k = f"total:{role}"
-        return None if k not in known else bool(a[K[k]] > 0)
+        return None if k not in known else bool(a[K[k]] >= PRESENCE_MIN_SQFT)
 
     t = {}
     if not pieces.has_dem:
@@ -602,15 +602,15 @@ def _rows_from_areas(a: np.ndarray, gross: float, pieces: ScreenPieces, settings
     t[6] = True if any(rec) else (None if any(x is None for x in rec) else False)
     t[7] = present("aquifer_cea")
     t[8] = present("habitats")
-    t[9] = None if "outcrops_cluster" not in known else bool(a[K["outcrops_cluster"]] > 0)
+    t[9] = None if "outcrops_cluster" not in known else bool(a[K["outcrops_cluster"]] >= PRESENCE_MIN_SQFT)
     t[10] = present("aquifer_cea")
     for k in range(1, 11):
         row[f"trigger_{k}"] = _flag(t[k])
 
     p = {
-        "steep_slope_permit": None if not pieces.has_dem else (None if sum(a[K[f"slope_label:{v}"]] for v in (3, 4, 5)) > 0
+        "steep_slope_permit": None if not pieces.has_dem else (None if sum(a[K[f"slope_label:{v}"]] for v in (3, 4, 5)) >= PRESENCE_MIN_SQFT
                                                                  else False),
-        "wetland_permit": None if "wetland_region" not in known else (None if a[K["wetland_region"]] > 0
+        "wetland_permit": None if "wetland_region" not in known else (None if a[K["wetland_region"]] >= PRESENCE_MIN_SQFT
                                                                       else False),
         "nysdec_recreational_river": present("recreational_river"),
         "rcda_review": present("rcda"),

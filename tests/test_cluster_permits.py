@@ -237,3 +237,10 @@ def test_very_long_feature_names_are_shortened_in_the_evidence(tmp_path):
                        dem=0)
     evidence = triggers(world)["402-48C(4)"]["evidence"]
     assert "Old Mill" in evidence and len(evidence) < 300
+
+
+@pytest.mark.parametrize("depth_ft, present", [(0.001, False), (0.01, True)])
+def test_a_layer_is_present_only_with_at_least_a_square_foot_inside(tmp_path, depth_ft, present):
+    # a wetland strip reaching depth_ft into a 400-ft side: 0.4 sq ft is a digitising sliver, 4 sq ft is land
+    world = make_world(tmp_path, {"wetlands": [sq(-100, 0, 100 + depth_ft, 400)]}, dem=0)
+    assert triggers(world)["402-48C(2)"]["triggered"] is present
