@@ -31,9 +31,10 @@ system-deps:
 sample: $(STAMP)
 	$(PY) tools/make_sample_data.py
 
+# `streamlit run app.py`, through a launcher that loads the layers before the first visitor (tools/serve.py).
 run: setup
 	@echo "Starting the Sloatsburg environmental-controls dashboard on http://localhost:$(PORT)"
-	$(PY) -m streamlit run app.py --server.port $(PORT)
+	$(PY) tools/serve.py --server.port $(PORT)
 
 test: setup system-deps
 	$(PY) -m pytest -q

@@ -42,16 +42,20 @@ def layer_manifest(tmp_path_factory) -> Path:
     return fx.write_layerset(tmp_path_factory.mktemp("browser_layers"))
 
 
-def _serve(manifest: Path, log_path: Path):
-    """Start ``streamlit run app.py`` with ``SLOAT_LAYERS=manifest``; yield its URL; stop it."""
+def _serve(manifest: Path, log_path: Path, *, launcher: bool = False):
+    """Start ``streamlit run app.py`` with ``SLOAT_LAYERS=manifest``; yield its URL; stop it.
+
+    With ``launcher``, start it the way ``make run`` does: ``tools/serve.py`` (layers loaded first).
+    """
     if not (ROOT / "static" / "vendor" / ".stamp").exists():
         pytest.fail("The map's front-end files are missing: `make test` fetches them "
                     "(bash tools/fetch_assets.sh).")
     port = _free_port()
     env = dict(os.environ, SLOAT_LAYERS=str(manifest))
     log = open(log_path, "w")  # noqa: SIM115 (closed after the session)
+    command = [sys.executable, "tools/serve.py"] if launcher else [sys.executable, "-m", "streamlit", "run", "app.py"]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
+        [*command, "--server.port", str(port),
          "--server.headless", "true", "--server.address", "127.0.0.1",
          "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
@@ -87,11 +91,12 @@ def app_url(layer_manifest, tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def sample_app_url(tmp_path_factory):
-    """The app on the shipped illustrative sample (data/sample/layers.yaml, with its DEM)."""
+    """The app on the shipped illustrative sample (data/sample/layers.yaml, with its DEM), started as
+    ``make run`` starts it."""
     manifest = ROOT / "data" / "sample" / "layers.yaml"
     if not manifest.exists():
         pytest.fail(f"{manifest} is missing: `make sample` writes it.")
-    yield from _serve(manifest, tmp_path_factory.mktemp("sample_server") / "streamlit.log")
+    yield from _serve(manifest, tmp_path_factory.mktemp("sample_server") / "streamlit.log", launcher=True)
 
 
 @pytest.fixture(scope="session")
