@@ -12,15 +12,13 @@ import streamlit as st
 from streamlit.errors import StreamlitAPIException
 from streamlit_folium import st_folium
 
-from app_support import cases_ui, loaders, mapping, results, state
+from app_support import cases_ui, loaders, mapping, parcel_inputs, results, state
 from app_support.citations import escape_markdown
 from app_support.slope_overlay import slope_group, slope_legend
 from app_support.theme import LAYER_LABELS, MAP_HEIGHT_PX
 from sloat_core import parcel_input
 from sloat_core.errors import SloatInputError
 
-UPLOAD_TYPES = ["geojson", "json", "kml", "kmz", "zip", "gpkg", "fgb", "dxf"]
-UPLOAD_MAX_MB = 10
 DRAWN = "Drawn on the map"
 DEDUCTION_ROLES = ["floodplain", "wetlands", "water_bodies", "watercourses", "rock_outcrops"]
 
@@ -34,49 +32,12 @@ available = [r for r in LAYER_LABELS if layers.has(r)]
 st.title("Parcel & constraints")
 
 
-def _find_by_text() -> None:
-    query = st.text_input("Tax parcel (SBL, e.g. 156.14-1-23) or street address", key="parcel_query")
-    if not query.strip():
-        return
-    matches = parcel_input.find_parcels(layers, query.strip(), limit=10)
-    if not matches:
-        st.caption("No tax parcel matches those words.")
-        return
-    labels = {m["sbl"]: f"{m['sbl']} · {m.get('address') or 'no address'}" for m in matches}
-    sbl = st.selectbox("Matching parcels", list(labels), format_func=labels.get, key="parcel_match")
-    if st.button("Use this parcel", key="use_parcel"):
-        try:
-            state.set_parcel(parcel_input.parcel_by_sbl(layers, sbl), f"Tax parcel {sbl}")
-        except SloatInputError as exc:
-            st.error(str(exc))
-
-
-def _upload() -> None:
-    upload = st.file_uploader("Or upload a parcel outline (GeoJSON, KML, zipped shapefile, "
-                              "GeoPackage, DXF)", type=UPLOAD_TYPES, key="parcel_upload",
-                              max_upload_size=UPLOAD_MAX_MB)
-    if upload is None:
-        st.session_state[state.UPLOAD_ERROR] = None
-        return
-    if st.session_state.get(state.SEEN_UPLOAD) != upload.file_id:
-        st.session_state[state.SEEN_UPLOAD] = upload.file_id
-        try:
-            parcel = parcel_input.read_parcel(upload.getvalue(), upload.name)
-        except SloatInputError as exc:  # the current parcel stays as it was
-            st.session_state[state.UPLOAD_ERROR] = str(exc)
-        else:
-            st.session_state[state.UPLOAD_ERROR] = None
-            state.set_parcel(parcel, f"Uploaded file {upload.name}")
-    if st.session_state.get(state.UPLOAD_ERROR):
-        st.error(escape_markdown(st.session_state[state.UPLOAD_ERROR]))  # it may quote the file's name
-
-
 with st.expander("Find or upload a parcel", expanded=mode != state.PROJECTOR):
     find_col, upload_col = st.columns(2)
     with find_col:
-        _find_by_text()
+        parcel_inputs.find_by_text(layers)
     with upload_col:
-        _upload()
+        parcel_inputs.upload()
 
 controls = st.columns([3, 2, 2]) if mode == state.STANDARD else [
     st.expander("Map layers", expanded=False) if mode == state.PROJECTOR else st.container()]

@@ -262,7 +262,6 @@ def test_cli_report_refuses_a_missing_parcel_plainly(world, tmp_path):
 SAMPLE = ROOT / "data" / "sample" / "layers.yaml"
 
 
-@pytest.mark.skipif(not SAMPLE.is_file(), reason="the illustrative sample layer set is not generated")
 def test_cli_report_on_the_illustrative_sample(tmp_path):
     out = tmp_path / "sample.pdf"
     parcel = ROOT / "data" / "sample" / "demo_parcels" / "riverside_2ac.geojson"
