@@ -41,7 +41,6 @@ import shapely
 from affine import Affine
 from pyproj import CRS
 from rasterio.windows import Window
-from shapely.geometry import shape as _shape
 from shapely.geometry.base import BaseGeometry
 
 from sloat_core.errors import SloatInputError
@@ -327,9 +326,13 @@ class SlopeGrid:
         boxes = shapely.box(np.minimum(x0, x1), np.minimum(y0, y1), np.maximum(x0, x1), np.maximum(y0, y1))
         shapely.prepare(geom)
         hit = shapely.intersects(geom, boxes)
+        # Cells of the margin wholly inside the outline are covered in full: their area needs no overlay.
+        whole = hit & shapely.contains_properly(geom, boxes)
         areas = np.zeros(len(boxes))
-        if hit.any():
-            idx = np.nonzero(hit)[0]
+        areas[whole] = shapely.area(boxes[whole])
+        cut = hit & ~whole
+        if cut.any():
+            idx = np.nonzero(cut)[0]
             if shapely.get_num_coordinates(geom) <= _TILE_MIN_VERTICES:
                 areas[idx] = shapely.area(shapely.intersection(boxes[idx], geom))
             else:
@@ -404,13 +407,16 @@ class SlopeGrid:
         mask = mask & touched
         if not mask.any():
             return shapely.Polygon()
-        pieces = [
-            _shape(g)
-            for g, _v in rasterio.features.shapes(
-                mask.astype(np.uint8), mask=mask, transform=self.transform, connectivity=4
-            )
-        ]
-        cells = shapely.coverage_union_all(np.array(pieces, dtype=object))
+        # Polygonize only the rows and columns that hold masked cells (same cells, same corners).
+        rows_any = np.nonzero(mask.any(axis=1))[0]
+        cols_any = np.nonzero(mask.any(axis=0))[0]
+        r0, r1 = int(rows_any[0]), int(rows_any[-1]) + 1
+        c0, c1 = int(cols_any[0]), int(cols_any[-1]) + 1
+        sub = np.ascontiguousarray(mask[r0:r1, c0:c1])
+        transform = self.transform * Affine.translation(c0, r0) if (r0 or c0) else self.transform
+        cells = shapely.coverage_union_all(_polygons(
+            rasterio.features.shapes(sub.astype(np.uint8), mask=sub, transform=transform, connectivity=4)
+        ))
         out = shapely.intersection(cells, self.geom)
         return _polygonal(out)
 
@@ -476,6 +482,23 @@ class SlopeGrid:
                 parts = [g for g in (no_data, _polygonal(outside)) if not g.is_empty]
                 self._cache["unknown"] = _polygonal(shapely.union_all(parts)) if parts else shapely.Polygon()
         return self._cache["unknown"]
+
+
+def _polygons(shapes) -> np.ndarray:
+    """Polygons from ``rasterio.features.shapes`` output, built in one vectorised call."""
+    coords: list = []
+    ring_ends = [0]
+    poly_ends = [0]
+    for g, _v in shapes:
+        for ring in g["coordinates"]:
+            coords.extend(ring)
+            ring_ends.append(len(coords))
+        poly_ends.append(len(ring_ends) - 1)
+    return shapely.from_ragged_array(
+        shapely.GeometryType.POLYGON,
+        np.asarray(coords, dtype=np.float64).reshape(-1, 2),
+        (np.asarray(ring_ends, dtype=np.int64), np.asarray(poly_ends, dtype=np.int64)),
+    )
 
 
 def _polygonal(geom: BaseGeometry) -> BaseGeometry:
