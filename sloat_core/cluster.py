@@ -100,7 +100,7 @@ def cluster_triggers(f: Findings, board_answers: dict | None = None) -> list[Tri
         if share >= threshold:
             out.append(Trigger(1, True, text))
         elif reach < threshold:
-            out.append(Trigger(1, False, text + (f" Slope unknown on {unknown:,.0f} sq ft." if unknown else "")))
+            out.append(Trigger(1, False, text + (f" Slope unknown on {unknown:,.0f} sq ft." if unknown >= PRESENCE_MIN_SQFT else "")))
         else:
             out.append(Trigger(1, None, text + f" Slope unknown on {unknown:,.0f} sq ft, enough to change it."))
 
