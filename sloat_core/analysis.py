@@ -174,12 +174,15 @@ def analyze_parcel(
     per_district = []
     for code, part in portions:
         dd = settings.district(code) if code else None
-        part_gross = area_sqft(part)
-        part_deducted = sum(
-            area_sqft(polygonal(r.geometry.intersection(part))) * (1 - r.countable_fraction)
-            for r in lot.rows if r.geometry is not None and not r.geometry.is_empty
-        )
-        part_net = max(part_gross - part_deducted, 0.0)
+        if len(portions) == 1:  # the whole parcel: the lot-area figures themselves
+            part_gross, part_net = gross, lot.net_lot_area_sqft
+        else:
+            part_gross = area_sqft(part)
+            part_deducted = sum(
+                area_sqft(polygonal(r.geometry.intersection(part))) * (1 - r.countable_fraction)
+                for r in lot.rows if r.geometry is not None and not r.geometry.is_empty
+            )
+            part_net = max(part_gross - part_deducted, 0.0)
         mn = dd.min_lot_area_sqft if dd else None
         per_district.append({
             "district": code,
