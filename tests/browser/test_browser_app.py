@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
@@ -33,7 +34,7 @@ def test_map_loads_offline_and_a_drawn_parcel_gets_net_area_and_citation(app):
     assert int(gross.replace(",", "")) > 0
     assert 0 <= int(net.replace(",", "")) <= int(gross.replace(",", ""))
     link = app.page.get_by_role("link", name="Net lot area rule: § 402-45A")
-    assert link.is_visible()
+    expect(link).to_be_visible(timeout=15_000)  # the results column may still be drawing
     app.shot("01_drawn_parcel")
     assert app.map_frame().evaluate(DRAWN_LAYERS_JS) == 1
     assert app.non_tile_blocked() == [], app.non_tile_blocked()

@@ -16,6 +16,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
@@ -138,8 +139,9 @@ def test_a_case_link_survives_a_reload_and_a_server_restart(browser, case_server
         _shows_p1(page)
         _open_case_page(page)
         assert CASE_ID.search(page.page.url).group(1) == case_id
-        assert page.page.get_by_label("Notes (saved with the case", exact=False).input_value() \
-            == "Owner will bring the 2019 survey."
+        # the page may draw the box before the reopened case fills it: wait for the value
+        expect(page.page.get_by_label("Notes (saved with the case", exact=False)).to_have_value(
+            "Owner will bring the 2019 survey.", timeout=15_000)
         page.shot("13_case_after_restart")
 
 

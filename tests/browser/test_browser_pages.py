@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
@@ -94,8 +95,9 @@ def _no_errors(app, label: str) -> None:
 def _check_parcel_page(app, mode: str) -> None:
     page = app.page
     main = page.locator('[data-testid="stMain"]')
-    assert main.get_by_text(DISCLAIMER[:60], exact=False).first.is_visible()  # beside the result
-    assert page.get_by_text("Map layers: illustrative sample, not official data").first.is_visible()
+    expect(main.get_by_text(DISCLAIMER[:60], exact=False).first).to_be_visible(timeout=15_000)  # beside the result
+    expect(page.get_by_text("Map layers: illustrative sample, not official data").first).to_be_visible(
+        timeout=15_000)
     # The colour key of the deduction table is the legend's colour (computed, as painted).
     legend_colour = page.evaluate(
         "() => { const s = [...document.querySelectorAll('.sloat-swatch')]"
