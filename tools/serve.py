@@ -32,9 +32,13 @@ def warm() -> None:
     from sloat_core import analysis  # noqa: F401  (the rules and everything they import)
     from sloat_core.errors import SloatInputError
 
+    from app_support.theme import LAYER_LABELS
+
     try:
-        loaders.layerset()
+        layers = loaders.layerset()
         loaders.settings()
+        for role in LAYER_LABELS:  # the map's GeoJSON, simplified for the browser (cached per layer)
+            loaders.display_geojson(layers, role)
     except SloatInputError as exc:  # the app shows the same message to the first visitor
         print(f"Map layers not preloaded: {exc}", file=sys.stderr)
     logging.getLogger("streamlit").setLevel(logging.WARNING)
