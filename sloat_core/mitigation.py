@@ -17,9 +17,8 @@
 
 from __future__ import annotations
 
-import math
 
-from .errors import SloatInputError
+from .validate import number
 from .params import param, value
 from .permits import _item
 
@@ -35,23 +34,7 @@ _MAX_SQFT = 1e10
 
 
 def _area(name: str, x) -> float | None:
-    if x is None:
-        return None
-    if isinstance(x, bool):
-        raise SloatInputError(f"The {name.replace('_', ' ')} must be a number of square feet.")
-    try:
-        x = float(x)
-    except (TypeError, ValueError):
-        raise SloatInputError(f"The {name.replace('_', ' ')} must be a number of square feet.") from None
-    except OverflowError:  # a whole number with hundreds of digits
-        raise SloatInputError(f"The {name.replace('_', ' ')} is too large to be real.") from None
-    if not math.isfinite(x):
-        raise SloatInputError(f"The {name.replace('_', ' ')} must be a finite number.")
-    if x < 0:
-        raise SloatInputError(f"The {name.replace('_', ' ')} cannot be negative.")
-    if x > _MAX_SQFT:
-        raise SloatInputError(f"The {name.replace('_', ' ')} is too large to be real.")
-    return x
+    return number(x, name.replace("_", " "), maximum=_MAX_SQFT, unit_hint=" of square feet")
 
 
 def mitigation(

@@ -16,6 +16,7 @@ from shapely.geometry.base import BaseGeometry
 
 from .errors import SloatInputError
 from .geometry import area_sqft, geojson_to_work
+from .validate import number
 
 __all__ = ["Project", "parse_project", "APPLICATION_TYPES", "EXISTING_USES", "REGULATED_ACTIVITIES"]
 
@@ -87,28 +88,7 @@ def _bool(obj: dict, key: str) -> bool | None:
 
 
 def _number(obj: dict, key: str, *, maximum: float, integer: bool = False) -> float | int | None:
-    v = obj.get(key)
-    if v is None or v == "":
-        return None
-    if isinstance(v, bool) or not isinstance(v, (int, float, str)):
-        raise SloatInputError(f"The {LABELS[key]} must be a number.")
-    try:
-        x = float(v)
-    except ValueError:
-        raise SloatInputError(f"The {LABELS[key]} must be a number.") from None
-    except OverflowError:  # a whole number with hundreds of digits
-        raise SloatInputError(f"The {LABELS[key]} is too large to be real.") from None
-    if not math.isfinite(x):
-        raise SloatInputError(f"The {LABELS[key]} must be a finite number.")
-    if x < 0:
-        raise SloatInputError(f"The {LABELS[key]} cannot be negative.")
-    if x > maximum:
-        raise SloatInputError(f"The {LABELS[key]} is too large to be real ({x:g}).")
-    if integer:
-        if x != int(x):
-            raise SloatInputError(f"The {LABELS[key]} must be a whole number.")
-        return int(x)
-    return x
+    return number(obj.get(key), LABELS[key], maximum=maximum, integer=integer)
 
 
 def _choice(obj: dict, key: str, choices: tuple[str, ...]) -> str | None:

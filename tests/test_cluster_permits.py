@@ -244,3 +244,14 @@ def test_a_layer_is_present_only_with_at_least_a_square_foot_inside(tmp_path, de
     # a wetland strip reaching depth_ft into a 400-ft side: 0.4 sq ft is a digitising sliver, 4 sq ft is land
     world = make_world(tmp_path, {"wetlands": [sq(-100, 0, 100 + depth_ft, 400)]}, dem=0)
     assert triggers(world)["402-48C(2)"]["triggered"] is present
+
+
+def test_typed_numbers_are_checked_the_same_way_everywhere():
+    from sloat_core.errors import SloatInputError
+    from sloat_core.validate import number
+
+    assert number("7", "number of trees to remove", maximum=100, integer=True) == 7
+    for bad, words in [(-1, "cannot be negative"), (float("nan"), "finite"), (10**400, "too large"),
+                       ("ten", "must be a number"), (True, "must be a number"), (2.5, "whole number")]:
+        with pytest.raises(SloatInputError, match=words):
+            number(bad, "number of trees to remove", maximum=100, integer=True)
