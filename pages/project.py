@@ -20,6 +20,7 @@ from app_support.theme import MAP_HEIGHT_PX
 from sloat_core import parcel_input
 from sloat_core.analysis import DISCLAIMER
 from sloat_core.errors import SloatInputError
+from sloat_core.plain import plain_permits
 from sloat_core.project import parse_project
 
 CONTEXT_ROLES = ["wetlands", "water_bodies", "watercourses"]
@@ -147,6 +148,9 @@ if outcome is not None:
     _touches(touches)
     st.subheader("Permits and reviews")
     permits = result["permits"]
+    if mode == state.COUNTER:  # plain sentences for residents; the expert list below for the details
+        for sentence in plain_permits(result):
+            st.markdown(escape_markdown(sentence))
     for required in (True, None):
         for p in (p for p in permits if p["required"] is required):
             _permit(p)

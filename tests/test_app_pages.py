@@ -427,3 +427,15 @@ def test_projector_mode_uses_html_tables_in_large_type(manifest):
     assert list(table.columns) == ["Date", "What", "Status", "§"] and "2027-03-01" in set(table["Date"])
     at = _page("pages/cluster.py", parcel=_p1(manifest), mode=state.PROJECTOR)
     assert not at.dataframe and len(at.table[0].value) == 10
+
+
+def test_counter_mode_says_the_permits_in_plain_words_on_the_project_page(manifest):
+    from sloat_core.plain import plain_permits
+
+    at = _page("pages/project.py", parcel=_p1(manifest), mode=state.COUNTER)
+    result = analyze(_p1(manifest), load_manifest(manifest), project=at.session_state[state.PROJECT])
+    sentences = plain_permits(result)
+    assert sentences
+    text = _text(at)
+    for sentence in sentences:
+        assert sentence.replace("\\", "")[:60] in text.replace("\\", "")
