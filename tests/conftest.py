@@ -9,3 +9,27 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 # Cases made by tests (in-process AppTests and the servers the browser tests start, which inherit the
 # environment) go to a private folder, never into the working tree's ./var/.
 os.environ.setdefault("SLOAT_DATA_DIR", tempfile.mkdtemp(prefix="sloat-test-data-"))
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def router_as_served(monkeypatch):
+    """Run app.py (the router, its sidebar and its save) on every AppTest run, as the server does.
+
+    AppTest resets ``PagesManager.uses_pages_directory`` before each run; with a ``pages/`` folder
+    beside app.py its runs after the first then execute the page file alone (the old folder-based
+    multipage mode), skipping app.py. The server decides once per process, and app.py's
+    ``st.navigation`` turns that mode off, so every server run goes through app.py.
+    """
+    import streamlit.testing.v1.app_test as app_test_module
+
+    real = app_test_module.PagesManager
+
+    class AsServed(real):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            real.uses_pages_directory = False
+
+    monkeypatch.setattr(app_test_module, "PagesManager", AsServed)

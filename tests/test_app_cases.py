@@ -36,25 +36,6 @@ PROJECT = {"application_type": "subdivision", "trees_removed": 3}
 ITEMS = [{"id": "wetland_permit", "issued": "2026-03-02"}]
 
 
-@pytest.fixture(autouse=True)
-def router_as_served(monkeypatch):
-    """Run app.py (the router and its save) on every AppTest run, as the server does.
-
-    AppTest resets ``PagesManager.uses_pages_directory`` before each run; with a ``pages/`` folder
-    beside app.py its runs after the first then execute the page file alone (the old folder-based
-    multipage mode), skipping app.py. The server decides once per process, and app.py's
-    ``st.navigation`` turns that mode off, so every server run goes through app.py.
-    """
-    real = app_test_module.PagesManager
-
-    class AsServed(real):
-        def __init__(self, *args, **kwargs):
-            super().__init__(*args, **kwargs)
-            real.uses_pages_directory = False
-
-    monkeypatch.setattr(app_test_module, "PagesManager", AsServed)
-
-
 @pytest.fixture()
 def manifest(tmp_path, monkeypatch):
     path = fx.write_layerset(tmp_path)
