@@ -50,7 +50,9 @@ def verdict_sentence(result: dict) -> str:
     """The plain verdict on minimum lot area.
 
     >>> verdict_sentence({"meets_min_lot_area": None, "district": None})
-    'No minimum lot area is known for this district, so the net lot area cannot be compared.'
+    'The zoning district is not known: choose it above to compare the net lot area with its minimum.'
+    >>> verdict_sentence({"meets_min_lot_area": None, "district": "VC-2"})
+    'No minimum lot area is set for VC-2, so the net lot area cannot be compared (enter it in the local settings).'
     >>> verdict_sentence({"meets_min_lot_area": None, "district": "R-15", "min_lot_area_sqft": 15000,
     ...     "net_lot_area_sqft": 20000, "net_lot_area_min_sqft": 0})
     'Cannot tell yet: with the unknown constraints the net lot area lies between 0 and 20,000 sq ft, against the R-15 minimum of 15,000 sq ft.'
@@ -58,9 +60,11 @@ def verdict_sentence(result: dict) -> str:
     meets = result.get("meets_min_lot_area")
     district = result.get("district") or "this district"
     minimum = result.get("min_lot_area_sqft")
+    if result.get("district") is None:
+        return "The zoning district is not known: choose it above to compare the net lot area with its minimum."
     if minimum is None:
-        return ("No minimum lot area is known for this district, so the net lot area cannot "
-                "be compared.")
+        return (f"No minimum lot area is set for {district}, so the net lot area cannot be compared "
+                "(enter it in the local settings).")
     confirm = " (to confirm with the Village)" if result.get("min_lot_area_verify") else ""
     if meets is None:
         low = result.get("net_lot_area_min_sqft") or 0.0
