@@ -120,3 +120,12 @@ def test_verdict_and_deduction_table_from_a_result():
     assert list(fig.data[0].y) == [40000.0, -10000.0, 20000.0]
     below = dict(result, meets_min_lot_area=False, min_lot_area_sqft=25000.0)
     assert "is below the R-15 minimum of 25,000 sq ft" in results.verdict_sentence(below)
+
+
+def test_the_verdict_sentences_read_as_documented():
+    import doctest
+
+    import app_support.results as results_module
+
+    outcome = doctest.testmod(results_module)
+    assert outcome.attempted >= 3 and outcome.failed == 0
