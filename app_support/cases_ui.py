@@ -32,10 +32,11 @@ from app_support import forms, loaders, state
 from sloat_core.cases import (
     Case,
     CaseConflictError,
+    CaseFolderError,
     CaseNotFound,
     CaseStore,
-    CaseFolderError,
     CaseStoreError,
+    StaffRequired,
     StaffToken,
     UnlockResult,
     analyze_case,
@@ -49,6 +50,8 @@ __all__ = [
     "NOTES_BOX",
     "STAFF",
     "MESSAGE",
+    "CASE_PROBLEMS",
+    "problem_sentence",
     "store",
     "current_case",
     "case_from_session",
@@ -91,6 +94,23 @@ _CONFLICT = "case_conflict"
 #: The one sentence shown when the data folder cannot be made or written.
 FOLDER_PROBLEM = ("The case could not be saved because the server's data folder cannot be written to; "
                    "what is on screen is kept.")
+#: What a case action can fail with: the store's errors, bad input, staff checks and the files beneath.
+CASE_PROBLEMS = (CaseStoreError, SloatInputError, OSError)
+
+
+def problem_sentence(exc: BaseException) -> str:
+    """The one sentence to show for a failed case action (never a path or a traceback).
+
+    A data folder that cannot be made or written gives FOLDER_PROBLEM; the store's own errors, bad
+    input and staff refusals (``StaffRequired``, a PermissionError) give their own sentence.
+    """
+    if isinstance(exc, CaseFolderError):
+        return FOLDER_PROBLEM
+    if isinstance(exc, (CaseStoreError, SloatInputError, StaffRequired)):
+        return str(exc)
+    return FOLDER_PROBLEM  # any other OSError comes from the data folder
+
+
 _OUTLINE = "case_outline"
 _STAFF_NOTE = "staff_note"
 
@@ -356,10 +376,8 @@ def _try_save(*, create: bool) -> Case | None:
         saved = _save_session(case)
     except CaseConflictError as exc:
         ss[MESSAGE], ss[_CONFLICT] = str(exc), True
-    except (CaseFolderError, OSError):  # the data folder itself cannot be made or written
-        ss[MESSAGE] = FOLDER_PROBLEM
-    except (CaseStoreError, SloatInputError) as exc:
-        ss[MESSAGE] = str(exc)
+    except CASE_PROBLEMS as exc:
+        ss[MESSAGE] = problem_sentence(exc)
     else:
         ss[_CONFLICT] = False
         return saved
@@ -389,10 +407,8 @@ def begin() -> None:
     except CaseNotFound as exc:
         ss[MESSAGE] = str(exc)
         del st.query_params["case"]
-    except (CaseStoreError, SloatInputError) as exc:  # the link stays: a refresh tries again
-        ss[MESSAGE] = str(exc)
-    except OSError:
-        ss[MESSAGE] = FOLDER_PROBLEM
+    except CASE_PROBLEMS as exc:  # the link stays: a refresh tries again
+        ss[MESSAGE] = problem_sentence(exc)
 
 
 def _fragment_rerun() -> bool:
@@ -519,10 +535,8 @@ def unlock(passcode: str) -> UnlockResult:
         return UnlockResult(False, "Staff mode is not set up on this server (no passcode hash in its secrets).")
     try:
         result = store().unlock_staff(passcode or "", secret, client_key=client_key())
-    except CaseStoreError as exc:
-        return UnlockResult(False, str(exc))
-    except OSError:
-        return UnlockResult(False, FOLDER_PROBLEM)
+    except CASE_PROBLEMS as exc:
+        return UnlockResult(False, problem_sentence(exc))
     if result.ok:
         st.session_state[STAFF] = result.token
     return result
@@ -553,10 +567,8 @@ def _staff_action(action, *args) -> None:
     """Run a staff action from a button callback; its outcome is one sentence shown by the panel."""
     try:
         message = action(*args)
-    except (CaseStoreError, SloatInputError, PermissionError) as exc:
-        st.session_state[_STAFF_NOTE] = (False, str(exc))
-    except OSError:
-        st.session_state[_STAFF_NOTE] = (False, FOLDER_PROBLEM)
+    except CASE_PROBLEMS as exc:
+        st.session_state[_STAFF_NOTE] = (False, problem_sentence(exc))
     else:
         st.session_state[_STAFF_NOTE] = (True, message)
 
@@ -615,11 +627,8 @@ def staff_panel() -> None:
     try:
         found = store().list_cases(token, query, include_archived=archived, limit=100)
         metas = {s.id: (store().open_case(s.id, staff=token).parcel_meta or {}) for s in found}
-    except (CaseStoreError, SloatInputError) as exc:
-        st.error(str(exc))
-        return
-    except OSError:
-        st.error(FOLDER_PROBLEM)
+    except CASE_PROBLEMS as exc:
+        st.error(problem_sentence(exc))
         return
     if not found:
         st.caption("No case matches.")

@@ -16,7 +16,7 @@ import streamlit as st
 
 from app_support import cases_ui
 from sloat_core import exports
-from sloat_core.cases import MAX_CASE_JSON_BYTES, Case, CaseStoreError, case_from_json, case_to_json
+from sloat_core.cases import MAX_CASE_JSON_BYTES, Case, case_from_json, case_to_json
 from sloat_core.errors import SloatInputError
 from sloat_core.timeline import timeline_events
 
@@ -152,10 +152,8 @@ def _on_upload() -> None:
     st.session_state[_SEEN_IMPORT] = upload.file_id
     try:
         case = import_case(upload.getvalue())
-    except (SloatInputError, CaseStoreError) as exc:  # the current case stays as it was
-        st.session_state[_IMPORT_NOTE] = (False, str(exc))
-    except OSError:
-        st.session_state[_IMPORT_NOTE] = (False, cases_ui.FOLDER_PROBLEM)
+    except cases_ui.CASE_PROBLEMS as exc:  # the current case stays as it was
+        st.session_state[_IMPORT_NOTE] = (False, cases_ui.problem_sentence(exc))
     else:
         st.session_state[_IMPORT_NOTE] = (True, f"Imported as a new case: {case.title or 'no parcel'}.")
 

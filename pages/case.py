@@ -15,7 +15,6 @@ import streamlit as st
 from app_support import cases_ui, exports_ui, loaders, state
 from app_support.results import sqft_text
 from sloat_core.analysis import DISCLAIMER
-from sloat_core.cases import CaseStoreError
 from sloat_core.errors import SloatInputError
 
 mode = state.mode()
@@ -25,22 +24,20 @@ case = cases_ui.current_case()
 today = dt.date.today()
 
 
-def _new_case() -> None:
+def _guarded(action) -> None:
+    """Run a case action from a button; a failure becomes the page's one-sentence message."""
     try:
-        cases_ui.start_new_case()
-    except (CaseStoreError, SloatInputError) as exc:
-        st.session_state[cases_ui.MESSAGE] = str(exc)
-    except OSError:
-        st.session_state[cases_ui.MESSAGE] = cases_ui.FOLDER_PROBLEM
+        action()
+    except cases_ui.CASE_PROBLEMS as exc:
+        st.session_state[cases_ui.MESSAGE] = cases_ui.problem_sentence(exc)
+
+
+def _new_case() -> None:
+    _guarded(cases_ui.start_new_case)
 
 
 def _fork() -> None:
-    try:
-        cases_ui.save_as_new_case()
-    except (CaseStoreError, SloatInputError) as exc:
-        st.session_state[cases_ui.MESSAGE] = str(exc)
-    except OSError:
-        st.session_state[cases_ui.MESSAGE] = cases_ui.FOLDER_PROBLEM
+    _guarded(cases_ui.save_as_new_case)
 
 
 def _notes_changed() -> None:

@@ -342,3 +342,14 @@ def test_a_data_folder_that_cannot_be_written_keeps_the_session(manifest, tmp_pa
     assert at.session_state[state.PARCEL].sbl == fx.P1_SBL  # the parcel stays on screen
     assert [m.value for m in at.metric][:2] == ["40,000", "20,000"]
     assert case_id_of(at) is None
+
+
+def test_a_failed_case_action_is_told_in_one_sentence_without_paths():
+    from sloat_core.cases import CaseFolderError, CaseStoreError, StaffRequired
+    from sloat_core.errors import SloatInputError
+
+    assert cases_ui.problem_sentence(CaseFolderError("/srv/x cannot be written")) == cases_ui.FOLDER_PROBLEM
+    assert cases_ui.problem_sentence(FileExistsError(17, "File exists", "/srv/x")) == cases_ui.FOLDER_PROBLEM
+    assert cases_ui.problem_sentence(CaseStoreError("The case was archived.")) == "The case was archived."
+    assert cases_ui.problem_sentence(SloatInputError("That is not a case file.")) == "That is not a case file."
+    assert cases_ui.problem_sentence(StaffRequired("Staff mode is locked.")) == "Staff mode is locked."
