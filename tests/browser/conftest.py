@@ -42,6 +42,43 @@ def layer_manifest(tmp_path_factory) -> Path:
     return fx.write_layerset(tmp_path_factory.mktemp("browser_layers"))
 
 
+#: The options every test server runs with: local only, no telemetry, no file watcher.
+SERVER_OPTIONS = ["--server.headless", "true", "--server.address", "127.0.0.1",
+                  "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
+
+
+def start_server(port: int, env: dict, log, *, launcher: bool = False) -> subprocess.Popen:
+    """``streamlit run app.py`` on ``port`` (or ``tools/serve.py``, as ``make run`` starts it)."""
+    command = [sys.executable, "tools/serve.py"] if launcher else [sys.executable, "-m", "streamlit", "run", "app.py"]
+    return subprocess.Popen([*command, "--server.port", str(port), *SERVER_OPTIONS],
+                            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+
+
+def wait_healthy(proc: subprocess.Popen, url: str, describe_exit, timeout_s: float = 60) -> None:
+    """Wait for ``/_stcore/health``; fail the test if the server exits or never answers."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        if proc.poll() is not None:
+            pytest.fail(f"streamlit exited early: {describe_exit()}")
+        if time.monotonic() > deadline:
+            pytest.fail(f"streamlit did not become healthy within {timeout_s:.0f} s")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as resp:
+                if resp.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.3)
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=10)
+
+
 def _serve(manifest: Path, log_path: Path, *, launcher: bool = False):
     """Start ``streamlit run app.py`` with ``SLOAT_LAYERS=manifest``; yield its URL; stop it.
 
@@ -53,33 +90,13 @@ def _serve(manifest: Path, log_path: Path, *, launcher: bool = False):
     port = _free_port()
     env = dict(os.environ, SLOAT_LAYERS=str(manifest))
     log = open(log_path, "w")  # noqa: SIM115 (closed after the session)
-    command = [sys.executable, "tools/serve.py"] if launcher else [sys.executable, "-m", "streamlit", "run", "app.py"]
-    proc = subprocess.Popen(
-        [*command, "--server.port", str(port),
-         "--server.headless", "true", "--server.address", "127.0.0.1",
-         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    proc = start_server(port, env, log, launcher=launcher)
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
     try:
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"streamlit exited early: {log_path.read_text()[-2000:]}")
-            if time.monotonic() > deadline:
-                pytest.fail("streamlit did not become healthy within 60 s")
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as resp:
-                    if resp.status == 200:
-                        break
-            except OSError:
-                time.sleep(0.3)
+        wait_healthy(proc, url, lambda: log_path.read_text()[-2000:])
         yield url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop_server(proc)
         log.close()
 
 

@@ -11,8 +11,6 @@ import os
 import re
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -20,7 +18,7 @@ from playwright.sync_api import expect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
-from browser.conftest import ROOT, _free_port, _offline_page  # noqa: E402
+from browser.conftest import _free_port, _offline_page, start_server, stop_server, wait_healthy  # noqa: E402
 
 pytestmark = pytest.mark.browser
 CASE_ID = re.compile(r"[?&]case=([A-Za-z0-9_-]{22})")
@@ -40,34 +38,14 @@ class CaseServer:
         self.starts += 1
         log = open(self.log_dir / f"streamlit-{self.starts}.log", "w")  # noqa: SIM115 (closed by the child's end)
         env = dict(os.environ, SLOAT_LAYERS=str(self.manifest), SLOAT_DATA_DIR=str(self.data_dir))
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(self.port),
-             "--server.headless", "true", "--server.address", "127.0.0.1",
-             "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        self.proc = start_server(self.port, env, log)
         log.close()
-        deadline = time.monotonic() + 60
-        while True:
-            if self.proc.poll() is not None:
-                pytest.fail(f"streamlit exited early (start {self.starts})")
-            if time.monotonic() > deadline:
-                pytest.fail("streamlit did not become healthy within 60 s")
-            try:
-                with urllib.request.urlopen(f"{self.url}/_stcore/health", timeout=2) as resp:
-                    if resp.status == 200:
-                        return
-            except OSError:
-                time.sleep(0.3)
+        wait_healthy(self.proc, self.url, lambda: f"start {self.starts}")
 
     def stop(self) -> None:
         if self.proc is None:
             return
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(timeout=10)
+        stop_server(self.proc)
         self.proc = None
 
 
