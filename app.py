@@ -12,6 +12,7 @@ from pathlib import Path
 import streamlit as st
 
 from app_support import cases_ui, state, theme
+from app_support.citations import escape_markdown
 from sloat_core.analysis import DISCLAIMER
 from sloat_core.errors import SloatInputError
 
@@ -46,14 +47,14 @@ with st.sidebar:
         layers = layerset()
     except SloatInputError as exc:  # the frame still shows; the message names the problem
         layers = None
-        st.error(f"The map layers could not be loaded: {exc}")
+        st.error(f"The map layers could not be loaded: {escape_markdown(str(exc))}")  # it quotes file names
     if layers is not None:
         if layers.illustrative:
             st.markdown('<div class="sloat-notice">Illustrative sample, not official data</div>',
                         unsafe_allow_html=True)
             if layers.notice and "not official data" not in layers.notice.lower():
                 st.caption(layers.notice)
-        st.caption(f"Layer set: {layers.name} (version {layers.version})")
+        st.caption(escape_markdown(f"Layer set: {layers.name} (version {layers.version})"))
     st.caption(DISCLAIMER)
 
 theme.apply_mode(state.mode())
