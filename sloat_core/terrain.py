@@ -11,8 +11,8 @@ Method
   without ``-compute_edges``). See :func:`horn_slope_percent`.
 * Only the window of the DEM around the parcel is read, padded by one cell so the 3 x 3 kernel has
   neighbours for every cell the parcel touches.
-* Each DEM cell is a square of uniform slope. The parcel is intersected exactly with the cells, so
-  a cell the parcel half covers counts for half its area. The part of the parcel not covered by a
+* Each DEM cell is a square of uniform slope. The share of each cell the parcel covers is computed
+  exactly (:mod:`sloat_core.coverage`), so a cell the parcel half covers counts for half its area. The part of the parcel not covered by a
   cell with a valid slope (outside the DEM, a nodata cell, or a DEM edge cell) is "unknown".
 * Class edges (thresholds from the parameters file): ``"0-15"`` is s <= 15; ``"15-25"`` is
   15 < s <= 25; ``"25-40"`` is 25 < s <= 40; ``"over_40"`` is s > 40.
@@ -43,6 +43,7 @@ from pyproj import CRS
 from rasterio.windows import Window
 from shapely.geometry.base import BaseGeometry
 
+from sloat_core.coverage import cell_coverage
 from sloat_core.errors import SloatInputError
 from sloat_core.params import param
 from sloat_core.units import WORK_CRS
@@ -69,10 +70,6 @@ SLOPE_CLASS_COLORS: dict[int, tuple[int, int, int, int]] = {
 
 # Window size (cells) above which the overlay is computed from a decimated read (approximate).
 _OVERLAY_FULL_RES_MAX_CELLS = 16_000_000
-# Outlines with more vertices than this are clipped to tiles of _TILE_CELLS x _TILE_CELLS cells before
-# the boundary cells are intersected, so the cost is not (boundary cells) x (vertices).
-_TILE_MIN_VERTICES = 2_000
-_TILE_CELLS = 8
 
 
 def _thresholds_pct() -> tuple[float, float, float]:
@@ -287,83 +284,49 @@ class SlopeGrid:
         return self._cache["classes"]
 
     # -- cell bookkeeping -------------------------------------------------------------------
-    def _cover(self, geom: BaseGeometry) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Split the window's cells for ``geom``: (inside mask, boundary rows, boundary cols, boundary areas).
+    def coverage(self, geom: BaseGeometry | None = None) -> np.ndarray:
+        """Share (0 to 1) of each cell of the window covered by ``geom`` (default: the parcel).
 
-        ``inside`` marks cells wholly inside ``geom``. Cells the outline passes through (with a
-        one-cell safety margin) are intersected exactly; their covered areas are returned.
+        Exact for any polygon (:func:`sloat_core.coverage.cell_coverage`); parts of ``geom`` outside
+        the window cover nothing here. Cached per geometry.
         """
-        key = ("cover", geom.wkb)
-        if key in self._cache:
-            return self._cache[key]
-        shape_ = self.slope_pct.shape
-        if shape_[0] == 0 or shape_[1] == 0:
-            empty = np.zeros(0, dtype=np.intp)
-            res = (np.zeros(shape_, dtype=bool), empty, empty, np.zeros(0))
-            self._cache[key] = res
-            return res
-        boundary = rasterio.features.rasterize(
-            [(geom.boundary, 1)], out_shape=shape_, transform=self.transform, all_touched=True, dtype=np.uint8
-        ).astype(bool)
-        # One-cell safety margin so no cell the outline crosses is mistaken for an inside cell.
-        grown = boundary.copy()
-        grown[1:, :] |= boundary[:-1, :]
-        grown[:-1, :] |= boundary[1:, :]
-        g2 = grown.copy()
-        g2[:, 1:] |= grown[:, :-1]
-        g2[:, :-1] |= grown[:, 1:]
-        boundary = g2
-        centre_in = rasterio.features.rasterize(
-            [(geom, 1)], out_shape=shape_, transform=self.transform, all_touched=False, dtype=np.uint8
-        ).astype(bool)
-        inside = centre_in & ~boundary
-        rows, cols = np.nonzero(boundary)
-        t = self.transform
-        x0 = t.c + cols * t.a
-        x1 = x0 + t.a
-        y0 = t.f + rows * t.e
-        y1 = y0 + t.e
-        boxes = shapely.box(np.minimum(x0, x1), np.minimum(y0, y1), np.maximum(x0, x1), np.maximum(y0, y1))
-        shapely.prepare(geom)
-        hit = shapely.intersects(geom, boxes)
-        # Cells of the margin wholly inside the outline are covered in full: their area needs no overlay.
-        whole = hit & shapely.contains_properly(geom, boxes)
-        areas = np.zeros(len(boxes))
-        areas[whole] = shapely.area(boxes[whole])
-        cut = hit & ~whole
-        if cut.any():
-            idx = np.nonzero(cut)[0]
-            if shapely.get_num_coordinates(geom) <= _TILE_MIN_VERTICES:
-                areas[idx] = shapely.area(shapely.intersection(boxes[idx], geom))
-            else:
-                areas[idx] = self._tiled_areas(geom, rows[idx], cols[idx], boxes[idx])
-        res = (inside, rows, cols, areas)
-        self._cache[key] = res
-        return res
+        geom = self.geom if geom is None else geom
+        key = ("coverage", geom.wkb)
+        if key not in self._cache:
+            self._cache[key] = cell_coverage(geom, self.transform, self.slope_pct.shape)
+        return self._cache[key]
 
-    def _tiled_areas(self, geom: BaseGeometry, rows: np.ndarray, cols: np.ndarray,
-                     boxes: np.ndarray) -> np.ndarray:
-        """Areas of ``boxes`` (cells at ``rows``, ``cols``) inside ``geom``, clipping ``geom`` per tile first.
+    def mask(self, *, gt: float | None = None, ge: float | None = None, le: float | None = None,
+             lt: float | None = None) -> np.ndarray:
+        """Cells whose slope is known and satisfies the bounds (> gt, >= ge, <= le, < lt percent)."""
+        key = ("mask", gt, ge, le, lt)
+        if key not in self._cache:
+            s = self.slope_pct
+            m = np.isfinite(s)
+            with np.errstate(invalid="ignore"):
+                if gt is not None:
+                    m &= s > gt
+                if ge is not None:
+                    m &= s >= ge
+                if le is not None:
+                    m &= s <= le
+                if lt is not None:
+                    m &= s < lt
+            self._cache[key] = m
+        return self._cache[key]
 
-        A cell lies inside its tile's rectangle, so cell & geom == cell & (geom clipped to the tile);
-        the clipped piece has only the vertices near the tile, which keeps outlines with hundreds of
-        thousands of vertices fast.
+    def area_sqft(self, geom: BaseGeometry | None = None, *, cells: np.ndarray | None = None) -> float:
+        """Area of ``geom`` (default: the parcel) lying on the window's ``cells`` (a boolean mask), sq ft.
+
+        ``grid.area_sqft(g, cells=grid.mask(ge=25))`` is the land of ``g`` on slopes of 25 % or greater:
+        the same number as ``grid.region(ge=25).intersection(g).area``, without building the region.
         """
-        t = self.transform
-        areas = np.zeros(len(boxes))
-        tile_r, tile_c = rows // _TILE_CELLS, cols // _TILE_CELLS
-        keys = tile_r * (self.slope_pct.shape[1] // _TILE_CELLS + 1) + tile_c
-        for key in np.unique(keys):
-            sel = np.nonzero(keys == key)[0]
-            r0, c0 = tile_r[sel[0]] * _TILE_CELLS, tile_c[sel[0]] * _TILE_CELLS
-            xa, xb = t.c + c0 * t.a, t.c + (c0 + _TILE_CELLS) * t.a
-            ya, yb = t.f + r0 * t.e, t.f + (r0 + _TILE_CELLS) * t.e
-            pad = 1e-6 * max(abs(t.a), abs(t.e))
-            piece = shapely.clip_by_rect(geom, min(xa, xb) - pad, min(ya, yb) - pad,
-                                         max(xa, xb) + pad, max(ya, yb) + pad)
-            if not piece.is_empty:
-                areas[sel] = shapely.area(shapely.intersection(boxes[sel], piece))
-        return areas
+        cov = self.coverage(geom)
+        if cov.size == 0:
+            return 0.0
+        if cells is None:
+            return float(cov.sum()) * self.cell_area_sqft
+        return float(cov[cells].sum()) * self.cell_area_sqft
 
     def class_areas_sqft(self, geom: BaseGeometry | None = None) -> dict[str, float]:
         """Area of ``geom`` (default: the parcel) in each slope class, in square feet.
@@ -382,14 +345,10 @@ class SlopeGrid:
         """
         geom = self.geom if geom is None else _check_geom(geom, "area")
         labels = slope_class_labels()
-        inside, rows, cols, areas = self._cover(geom)
         totals = np.zeros(5)
-        if inside.size:
-            codes = self.classes
-            counts = np.bincount(codes[inside], minlength=5).astype(np.float64)
-            totals += counts * self.cell_area_sqft
-            if len(rows):
-                totals += np.bincount(codes[rows, cols], weights=areas, minlength=5)
+        cov = self.coverage(geom)
+        if cov.size:
+            totals = np.bincount(self.classes.ravel(), weights=cov.ravel(), minlength=5) * self.cell_area_sqft
         total_area = geom.area
         known = float(totals[1:].sum())
         result = {labels[k - 1]: float(totals[k]) for k in range(1, 5)}
@@ -401,10 +360,7 @@ class SlopeGrid:
         """The part of the parcel covered by cells where ``mask`` is true."""
         if not mask.any():
             return shapely.Polygon()
-        inside, rows, cols, _areas = self._cover(self.geom)
-        touched = inside.copy()
-        touched[rows, cols] = True
-        mask = mask & touched
+        mask = mask & (self.coverage() > 0)
         if not mask.any():
             return shapely.Polygon()
         # Polygonize only the rows and columns that hold masked cells (same cells, same corners).
@@ -451,17 +407,7 @@ class SlopeGrid:
         le = le if le is not None else hi_inclusive
         key = ("region", gt, ge, le, lt)
         if key not in self._cache:
-            s = self.slope_pct
-            mask = np.isfinite(s)
-            if gt is not None:
-                mask &= s > gt
-            if ge is not None:
-                mask &= s >= ge
-            if le is not None:
-                mask &= s <= le
-            if lt is not None:
-                mask &= s < lt
-            self._cache[key] = self._mask_region(mask)
+            self._cache[key] = self._mask_region(self.mask(gt=gt, ge=ge, le=le, lt=lt))
         return self._cache[key]
 
     def unknown_region(self) -> BaseGeometry:

@@ -554,8 +554,8 @@ def test_a_corpus_run_leaves_the_repository_and_sample_data_unchanged(tmp_path):
 # ------------------------------------------------------------------------------------------------
 
 
-def test_tiled_cell_areas_match_the_direct_intersection():
-    """terrain: outlines with many vertices are clipped per tile; the areas equal the direct computation."""
+def test_cell_areas_of_a_many_vertex_outline_match_the_direct_intersection():
+    """terrain: a concave outline of 5,000 vertices: the class areas equal the direct intersection."""
     import numpy as np
     import shapely
     from rasterio.transform import from_origin
@@ -568,7 +568,6 @@ def test_tiled_cell_areas_match_the_direct_intersection():
     slope = np.full((80, 80), 30.0)
     slope[:40] = 10.0
     grid = terrain.SlopeGrid(geom, slope, from_origin(800, 1200, 5, 5), Path("x.tif"))
-    assert shapely.get_num_coordinates(geom) > terrain._TILE_MIN_VERTICES  # the tiled path runs
     areas = grid.class_areas_sqft()
     assert sum(areas.values()) == pytest.approx(geom.area, rel=1e-9)
     north = shapely.box(800, 1000, 1200, 1200).intersection(geom).area  # rows 0-39 (slope 10 %)
