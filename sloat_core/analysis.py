@@ -116,7 +116,9 @@ def _footprint_summary(f: Findings, proj: Project) -> dict | None:
     def touched(geom):
         return None if geom is None else round(area_sqft(polygonal(fp_in.intersection(geom))), 2)
 
-    slopes = f.slope_regions if f.slope is not None else None
+    def on_slopes(name):
+        return 0.0 if fp_in.is_empty else round(f.slope_area_sqft_in(name, fp_in), 2)
+
     return {
         "area_sqft": round(area_sqft(fp), 2),
         "inside_parcel_sqft": round(area_sqft(fp_in), 2),
@@ -125,8 +127,8 @@ def _footprint_summary(f: Findings, proj: Project) -> dict | None:
         "water_bodies_sqft": touched(f.layers.get("water_bodies")),
         "buffer_sqft": touched(f.buffer),
         "floodplain_sqft": touched(f.layers.get("floodplain")),
-        "slope_25_or_more_sqft": None if slopes is None else touched(slopes["slope_ge_25"]),
-        "slope_unknown_sqft": touched(f.slope_regions.get("unknown")),
+        "slope_25_or_more_sqft": None if f.slope is None else on_slopes("slope_ge_25"),
+        "slope_unknown_sqft": on_slopes("unknown"),
     }
 
 
@@ -177,12 +179,8 @@ def analyze_parcel(
         if len(portions) == 1:  # the whole parcel: the lot-area figures themselves
             part_gross, part_net = gross, lot.net_lot_area_sqft
         else:
-            part_gross = area_sqft(part)
-            part_deducted = sum(
-                area_sqft(polygonal(r.geometry.intersection(part))) * (1 - r.countable_fraction)
-                for r in lot.rows if r.geometry is not None and not r.geometry.is_empty
-            )
-            part_net = max(part_gross - part_deducted, 0.0)
+            part_lot = lot_area(f, within=part)  # the same rules on the part (§ 402-48I)
+            part_gross, part_net = part_lot.gross_area_sqft, part_lot.net_lot_area_sqft
         mn = dd.min_lot_area_sqft if dd else None
         per_district.append({
             "district": code,

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .findings import Findings
-from .geometry import PRESENCE_MIN_SQFT, area_sqft, polygonal
+from .geometry import PRESENCE_MIN_SQFT
 from .params import param, value
 
 __all__ = ["Trigger", "cluster_triggers", "cluster_applicability", "cluster_lot_rules", "TRIGGER_TITLES"]
@@ -92,7 +92,7 @@ def cluster_triggers(f: Findings, board_answers: dict | None = None) -> list[Tri
     if f.slope is None:
         out.append(Trigger(1, None, "Unknown: no elevation model is loaded."))
     else:
-        steep = area_sqft(f.slope_regions["slope_over_15"])
+        steep = f.slope_area_sqft_in("slope_over_15")
         unknown = f.slope_area_sqft.get("unknown", 0.0)
         share = steep / gross if gross else 0.0
         reach = (steep + unknown) / gross if gross else 0.0
@@ -203,4 +203,4 @@ def slope_over_15_share(f: Findings) -> float | None:
     """Share of the parcel with slopes over 15 % (None without a DEM)."""
     if f.slope is None or f.gross_area_sqft <= 0:
         return None
-    return area_sqft(polygonal(f.slope_regions["slope_over_15"])) / f.gross_area_sqft
+    return f.slope_area_sqft_in("slope_over_15") / f.gross_area_sqft

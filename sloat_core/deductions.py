@@ -19,12 +19,12 @@ and the deducted column sums exactly to gross minus net.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import shapely
 from shapely.geometry.base import BaseGeometry
 
-from .findings import Findings
+from .findings import Findings, slope_sets
 from .geometry import EMPTY, GRID_FT, area_sqft, polygonal
 from .params import param, value
 
@@ -52,7 +52,18 @@ class DeductionRow:
     countable_fraction: float
     deducted_sqft: float | None
     citation: str
-    geometry: BaseGeometry | None = None
+    #: The land given to this row as a shape, or a function building it (see `geometry`).
+    shape: object = field(default=None, repr=False, compare=False)
+
+    @property
+    def geometry(self) -> BaseGeometry | None:
+        """The land given to this row (EPSG:2260); None when unknown.
+
+        Built on first use: the areas never need it, maps, exports and the report do.
+        """
+        if callable(self.shape):
+            object.__setattr__(self, "shape", self.shape())
+        return self.shape
 
     def to_dict(self) -> dict:
         return {
@@ -74,7 +85,15 @@ class LotArea:
     net_lot_area_sqft: float
     #: The lowest the net could be if every unknown turned out constrained (equals net when all is known).
     net_lot_area_min_sqft: float
-    unconstrained: BaseGeometry
+    #: The land no row takes, as a shape or a function building it (see `unconstrained`).
+    remaining_shape: object = field(default=None, repr=False, compare=False)
+
+    @property
+    def unconstrained(self) -> BaseGeometry:
+        """The land no deduction row takes (EPSG:2260), built on first use."""
+        if callable(self.remaining_shape):
+            object.__setattr__(self, "remaining_shape", self.remaining_shape())
+        return self.remaining_shape
 
     @property
     def deducted_sqft(self) -> float:
@@ -89,75 +108,153 @@ def _r(x):
     return None if x is None else round(float(x), 2)
 
 
-def _constraint_geometry(f: Findings, constraint: str) -> BaseGeometry | None:
+#: Rows that are sets of DEM cells (the rest are shapes from the layers).
+SLOPE_ROWS = ("slope_over_40", "slope_25_40")
+
+
+def _order() -> list[tuple[str, str, str]]:
+    """`DEDUCTION_ORDER` sorted by countable share (lowest first), ties in the fixed order."""
+    return [row for _, row in sorted(enumerate(DEDUCTION_ORDER), key=lambda item: (value(item[1][2]), item[0]))]
+
+
+def _vector_geometry(f: Findings, constraint: str) -> BaseGeometry | None:
     if constraint in f.layers:
         return f.layers[constraint]
     if constraint == "buffer":
         return f.buffer
     if constraint == "rock_outcrops":
         return f.outcrops_counted
-    if constraint in ("slope_25_40", "slope_over_40"):
-        if f.slope is None or _no_known_slope(f):
-            return None  # no elevation model, or one without a single valid cell on the parcel: unknown, not 0
-        return f.slope_regions[constraint]
     raise KeyError(constraint)
 
 
-def _no_known_slope(f: Findings) -> bool:
-    """True when the elevation model gives no valid slope anywhere on the parcel (all nodata, or off it)."""
+def _slopes_unknown(f: Findings) -> bool:
+    """True when slopes are unknown on the whole parcel: no elevation model, or not one valid cell on it."""
+    if f.slope is None:
+        return True
     known = sum(v for k, v in f.slope_area_sqft.items() if k != "unknown")
     return known <= 0.5
 
 
-def lot_area(f: Findings) -> LotArea:
-    """The § 402-45 deduction table and net lot area for a parcel's findings."""
-    order = sorted(
-        enumerate(DEDUCTION_ORDER), key=lambda item: (value(item[1][2]), item[0])
-    )
-    remaining = f.parcel
+def _clip(geom: BaseGeometry, within: BaseGeometry | None) -> BaseGeometry:
+    if within is None or geom.is_empty:
+        return geom
+    return polygonal(shapely.intersection(geom, within, grid_size=GRID_FT))
+
+
+def lot_area(f: Findings, within: BaseGeometry | None = None) -> LotArea:
+    """The § 402-45 deduction table and net lot area for a parcel's findings.
+
+    ``within`` limits the table to a part of the parcel (a zoning district's portion, § 402-48I).
+
+    How it is measured: a layer's land is a shape, a slope class is a set of DEM cells. Each row takes
+    its land from what earlier rows left: for a shape, its overlay with the shapes not yet taken, less
+    the part on cells already taken; for a slope class, the not-yet-taken shapes' share of its cells
+    not yet taken (:meth:`SlopeGrid.area_sqft`). Cells never become polygons here; the rows' shapes
+    (`DeductionRow.geometry`) are built only when a map, an export or the report asks for them.
+    """
+    parcel = f.parcel if within is None else within
+    gross = f.gross_area_sqft if within is None else area_sqft(parcel)
+    slopes_unknown = _slopes_unknown(f)
+    grid = None if slopes_unknown else f.slope
+    remaining = parcel  # the parcel less the shapes taken so far
+    taken = None  # cells taken by slope rows so far
     rows = []
-    for _, (constraint, label, share_name) in order:
+    pieces: dict[str, BaseGeometry] = {}
+    for constraint, label, share_name in _order():
         share = float(value(share_name))
         citation = param(share_name).citation
-        geom = _constraint_geometry(f, constraint)
-        if geom is None:
-            rows.append(DeductionRow(constraint, label, None, None, share, None, citation))
-            continue
-        piece = polygonal(shapely.intersection(geom, remaining, grid_size=GRID_FT)) if not geom.is_empty else EMPTY
-        if not piece.is_empty:
-            remaining = polygonal(shapely.difference(remaining, piece, grid_size=GRID_FT))
-        area = area_sqft(piece)
-        rows.append(
-            DeductionRow(constraint, label, area, area_sqft(geom), share, area * (1.0 - share),
-                         citation, piece)
-        )
+        if constraint in SLOPE_ROWS:
+            if slopes_unknown:
+                rows.append(DeductionRow(constraint, label, None, None, share, None, citation))
+                continue
+            cells = grid.mask(**slope_sets()[constraint])
+            new = cells if taken is None else cells & ~taken
+            area = 0.0 if remaining.is_empty else grid.area_sqft(remaining, cells=new)
+            total = grid.area_sqft(parcel, cells=cells)
+            taken = cells if taken is None else taken | cells
+        else:
+            geom = _vector_geometry(f, constraint)
+            if geom is None:
+                rows.append(DeductionRow(constraint, label, None, None, share, None, citation))
+                continue
+            geom = _clip(geom, within)
+            piece = EMPTY if geom.is_empty or remaining.is_empty else polygonal(
+                shapely.intersection(geom, remaining, grid_size=GRID_FT))
+            area = area_sqft(piece)
+            if area > 0 and taken is not None:
+                area = max(area - grid.area_sqft(piece, cells=taken), 0.0)
+            if not piece.is_empty:
+                remaining = polygonal(shapely.difference(remaining, piece, grid_size=GRID_FT))
+            pieces[constraint] = piece
+            total = area_sqft(geom)
+        rows.append(DeductionRow(constraint, label, area, total, share, area * (1.0 - share), citation))
+    build = _shapes(f, parcel, within)
+    rows = [replace(r, shape=(lambda c=r.constraint: build()[0][c])) if r.area_sqft is not None else r
+            for r in rows]
     # Present the rows in the fixed order of the law's text, whatever the shares.
     position = {c: i for i, (c, _, _) in enumerate(DEDUCTION_ORDER)}
     rows.sort(key=lambda r: position[r.constraint])
     deducted = sum(r.deducted_sqft or 0.0 for r in rows)
-    net = max(f.gross_area_sqft - deducted, 0.0)
-    return LotArea(f.gross_area_sqft, tuple(rows), net, _net_floor(f, rows, remaining, net), remaining)
+    net = max(gross - deducted, 0.0)
+    floor = _net_floor(f, parcel, rows, pieces, remaining, taken, net)
+    return LotArea(gross, tuple(rows), net, floor, lambda: build()[1])
 
 
-def _net_floor(f: Findings, rows, remaining: BaseGeometry, net: float) -> float:
+def _shapes(f: Findings, parcel: BaseGeometry, within: BaseGeometry | None):
+    """A function returning ({constraint: land given to the row}, land left), built once on first call."""
+    built: list = []
+
+    def build():
+        if not built:
+            remaining = parcel
+            out = {}
+            for constraint, _, _ in _order():
+                if constraint in SLOPE_ROWS:
+                    geom = None if _slopes_unknown(f) else f.slope_regions[constraint]
+                else:
+                    geom = _vector_geometry(f, constraint)
+                if geom is None:
+                    continue
+                geom = _clip(geom, within)
+                piece = EMPTY if geom.is_empty or remaining.is_empty else polygonal(
+                    shapely.intersection(geom, remaining, grid_size=GRID_FT))
+                if not piece.is_empty:
+                    remaining = polygonal(shapely.difference(remaining, piece, grid_size=GRID_FT))
+                out[constraint] = piece
+            built.append((out, remaining))
+        return built[0]
+
+    return build
+
+
+def _net_floor(f: Findings, parcel, rows, pieces, remaining, taken, net: float) -> float:
     """Worst case for unknowns: the net if unknown land were as constrained as it could be.
 
     A missing water, wetland, watercourse or floodplain layer could cover everything (floor 0).
     Land of unknown slope could be over 40 % (counts 0 %). A missing outcrop layer could halve the rest.
+    Cells taken by slope rows have a known slope, so unknown land lies only in the shapes.
     """
     unknown = {r.constraint for r in rows if r.area_sqft is None}
     if unknown & {"water_bodies", "watercourses", "wetlands", "floodplain"}:
         return 0.0
-    slope_unknown = f.slope_regions.get("unknown", EMPTY)
+
+    def unknown_in(g: BaseGeometry) -> float:
+        return 0.0 if g.is_empty else f.slope_area_sqft_in("unknown", g)
+
     loss = 0.0
-    if not slope_unknown.is_empty:
-        loss += area_sqft(polygonal(slope_unknown.intersection(remaining)))
+    left_unknown = 0.0
+    if (f.slope_area_sqft_in("unknown") if parcel is f.parcel else unknown_in(parcel)) > 0:
+        left_unknown = unknown_in(remaining)
+        loss += left_unknown
         for r in rows:
-            if r.geometry is not None and r.countable_fraction > 0 and not r.geometry.is_empty:
-                loss += r.countable_fraction * area_sqft(polygonal(r.geometry.intersection(slope_unknown)))
+            piece = pieces.get(r.constraint)
+            if piece is not None and r.countable_fraction > 0:
+                loss += r.countable_fraction * unknown_in(piece)
     if "rock_outcrops" in unknown:
-        rest = polygonal(remaining.difference(slope_unknown)) if not slope_unknown.is_empty else remaining
-        loss += area_sqft(rest) * (1.0 - float(value("rock_outcrop_countable_fraction")))
+        left = area_sqft(remaining)
+        if taken is not None and not remaining.is_empty:
+            left -= f.slope.area_sqft(remaining, cells=taken)
+        loss += max(left - left_unknown, 0.0) * (1.0 - float(value("rock_outcrop_countable_fraction")))
     return max(net - loss, 0.0)
 
 

@@ -7,6 +7,7 @@ never an empty geometry: the rules report it as unknown, not as absent.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import shapely
@@ -17,7 +18,7 @@ from .geometry import EMPTY, GRID_FT, PRESENCE_MIN_SQFT, area_sqft, polygonal, u
 from .params import value
 from .terrain import SlopeGrid, slope_grid
 
-__all__ = ["Findings", "parcel_findings", "RESOURCE_ROLES", "OVERLAY_ROLES"]
+__all__ = ["Findings", "parcel_findings", "slope_sets", "SlopeRegions", "RESOURCE_ROLES", "OVERLAY_ROLES"]
 
 #: Layers of land that § 402-45A(1) deducts in full, and that carry a buffer. Water bodies carry one
 #: too: the river channel and ponds are mapped as polygons (NWI "Lake"/"Freshwater Pond", the river
@@ -36,6 +37,44 @@ OVERLAY_ROLES = (
 )
 
 
+def slope_sets() -> dict[str, dict[str, float]]:
+    """The slope sets the rules read, as bounds on percent slope (thresholds from the parameters file).
+
+    ``slope_25_40`` and ``slope_over_40`` are the § 402-45A(2) deductions ("in excess of"),
+    ``slope_ge_25`` the steep slope permit's "25% or greater" (§ 402-55), ``slope_over_15`` the
+    cluster trigger of § 402-48C(1).
+    """
+    return {
+        "slope_25_40": {"gt": value("steep_slope_deduction_threshold_pct"),
+                        "le": value("very_steep_slope_threshold_pct")},
+        "slope_over_40": {"gt": value("very_steep_slope_threshold_pct")},
+        "slope_ge_25": {"ge": value("steep_slope_permit_threshold_pct")},
+        "slope_over_15": {"gt": value("cluster_slope_threshold_pct")},
+    }
+
+
+class SlopeRegions(Mapping):
+    """The parcel's land in each slope set (and ``"unknown"``), as geometry, built when first asked for.
+
+    Areas never need these shapes (see :meth:`Findings.slope_area_sqft_in`); maps, exports and the
+    report do. Turning cells into polygons is the slowest step of an analysis, so it waits for them.
+    """
+
+    def __init__(self, grid: SlopeGrid):
+        self._grid = grid
+
+    def __getitem__(self, name: str) -> BaseGeometry:
+        if name == "unknown":
+            return self._grid.unknown_region()
+        return self._grid.region(**slope_sets()[name])
+
+    def __iter__(self):
+        return iter((*slope_sets(), "unknown"))
+
+    def __len__(self) -> int:
+        return len(slope_sets()) + 1
+
+
 @dataclass
 class Findings:
     """Constraint geometry inside one parcel (EPSG:2260); ``None`` means the layer is missing."""
@@ -51,7 +90,7 @@ class Findings:
     buffer_width_ft: float
     slope: SlopeGrid | None
     slope_area_sqft: dict[str, float]
-    slope_regions: dict[str, BaseGeometry]
+    slope_regions: Mapping[str, BaseGeometry]
     feature_names: dict[str, list[str]] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
 
@@ -63,6 +102,22 @@ class Findings:
     @property
     def slope_unknown_sqft(self) -> float:
         return self.slope_area_sqft.get("unknown", self.gross_area_sqft)
+
+    def slope_area_sqft_in(self, name: str, within: BaseGeometry | None = None) -> float:
+        """Area in sq ft of the slope set ``name`` (a key of :func:`slope_sets`, or ``"unknown"``).
+
+        ``within`` is a part of the parcel (default: the whole parcel). Measured on the DEM cells,
+        exactly the area of ``slope_regions[name] & within`` without building that shape. Without a
+        DEM every slope set is empty and all the land is unknown.
+        """
+        geom = self.parcel if within is None else within
+        if self.slope is None:
+            return area_sqft(geom) if name == "unknown" else 0.0
+        if name == "unknown":
+            if within is None:
+                return self.slope_area_sqft.get("unknown", 0.0)
+            return self.slope.class_areas_sqft(geom)["unknown"]
+        return self.slope.area_sqft(geom, cells=self.slope.mask(**slope_sets()[name]))
 
 
 #: Longest feature name carried into evidence text (names come from layer files: keep them short).
@@ -164,17 +219,10 @@ def parcel_findings(parcel_geom: BaseGeometry, layerset, *, buffer_width_ft: flo
             dem_problem = str(exc)
     if grid is not None:
         slope_area = grid.class_areas_sqft(parcel_geom)
-        regions = {
-            "slope_25_40": grid.region(gt=value("steep_slope_deduction_threshold_pct"),
-                                       le=value("very_steep_slope_threshold_pct")),
-            "slope_over_40": grid.region(gt=value("very_steep_slope_threshold_pct")),
-            "slope_ge_25": grid.region(ge=value("steep_slope_permit_threshold_pct")),
-            "slope_over_15": grid.region(gt=value("cluster_slope_threshold_pct")),
-            "unknown": grid.unknown_region(),
-        }
+        regions: Mapping[str, BaseGeometry] = SlopeRegions(grid)
     else:
         slope_area = {"0-15": 0.0, "15-25": 0.0, "25-40": 0.0, "over_40": 0.0, "unknown": gross}
-        regions = {k: EMPTY for k in ("slope_25_40", "slope_over_40", "slope_ge_25", "slope_over_15")}
+        regions = {k: EMPTY for k in slope_sets()}
         regions["unknown"] = parcel_geom
         if dem_problem:
             warnings.append(f"The elevation model cannot be used, so slopes are unknown: {dem_problem}")

@@ -20,6 +20,8 @@ import functools
 import re
 from dataclasses import dataclass, field
 
+from shapely.geometry.base import BaseGeometry
+
 from .findings import Findings
 from .geometry import PRESENCE_MIN_SQFT, area_sqft, polygonal
 from .law import clause
@@ -96,21 +98,33 @@ def _acres(sqft: float) -> str:
     return f"{sqft / SQFT_PER_ACRE:,.2f} acres"
 
 
-def _in_region(f: Findings, project: Project, region, region_name: str, unknown_region=None):
-    """Does the work touch `region`? (True/False/None, sq ft touched, text)."""
-    if region is None:
+def _measure(region: BaseGeometry):
+    """Area of ``region`` inside a geometry (all of it for None): the measure `_in_region` reads."""
+    return lambda g: area_sqft(region) if g is None else area_sqft(polygonal(g.intersection(region)))
+
+
+def _in_region(f: Findings, project: Project, area_in, region_name: str, unknown_in=None):
+    """Does the work touch a region? (True/False/None, sq ft touched, text).
+
+    ``area_in(g)`` is the region's area inside ``g`` (a part of the parcel; None: the whole parcel);
+    ``area_in`` None means the layer is missing. ``unknown_in`` measures land where it is unknown
+    whether the region is there (slopes off the elevation model).
+    """
+    if area_in is None:
         return None, None, f"Unknown: the {region_name} layer is not loaded."
     fp = project.disturbance_footprint
     if fp is None:
-        if area_sqft(region) < PRESENCE_MIN_SQFT:
+        whole = area_in(None)
+        if whole < PRESENCE_MIN_SQFT:
             return False, 0.0, f"The parcel has no {region_name}."
-        return None, None, (f"The parcel has {area_sqft(region):,.0f} sq ft of {region_name}; "
+        return None, None, (f"The parcel has {whole:,.0f} sq ft of {region_name}; "
                             "it depends on where the work happens (draw the disturbance footprint).")
-    touched = area_sqft(polygonal(fp.intersection(region)))
+    fp_in = polygonal(fp.intersection(f.parcel))
+    touched = area_in(fp_in) if not fp_in.is_empty else 0.0
     if touched >= PRESENCE_MIN_SQFT:
         return True, touched, f"The disturbance footprint touches {touched:,.0f} sq ft of {region_name}."
-    if unknown_region is not None and not unknown_region.is_empty:
-        doubt = area_sqft(polygonal(fp.intersection(unknown_region)))
+    if unknown_in is not None and not fp_in.is_empty:
+        doubt = unknown_in(fp_in)
         if doubt >= PRESENCE_MIN_SQFT:
             return None, None, f"{region_name.capitalize()} unknown under {doubt:,.0f} sq ft of the footprint."
     return False, 0.0, f"The disturbance footprint does not touch {region_name}."
@@ -141,8 +155,8 @@ def steep_slope_permit(f: Findings, project: Project) -> Permit:
     if f.slope is None:
         return Permit("steep_slope_permit", title, None, "Unknown: no elevation model is loaded.",
                       p.citation, authority, subs, clocks)
-    req, _, text = _in_region(f, project, f.slope_regions["slope_ge_25"],
-                              f"slopes of {p.value}% or greater", f.slope_regions["unknown"])
+    req, _, text = _in_region(f, project, lambda g: f.slope_area_sqft_in("slope_ge_25", g),
+                              f"slopes of {p.value}% or greater", lambda g: f.slope_area_sqft_in("unknown", g))
     return Permit("steep_slope_permit", title, req, text, "§ 402-55C(2)", authority, subs, clocks,
                   (p.citation,))
 
@@ -172,7 +186,7 @@ def wetland_permit(f: Findings, project: Project) -> Permit:
                       "No regulated activity of § 402-57I is proposed (exempt activities: § 402-57H).",
                       "§ 402-57H", authority)
     buf = f.buffer_width_ft
-    req, _, text = _in_region(f, project, region,
+    req, _, text = _in_region(f, project, None if region is None else _measure(region),
                               f"wetland, watercourse or {buf:g}-ft buffer (buffer width: local setting)")
     if req and project.activities:
         text += " Regulated activities: " + ", ".join(f"({a})" for a in project.activities) + " of § 402-57I."

@@ -43,7 +43,7 @@ from pyproj import CRS
 from rasterio.windows import Window
 from shapely.geometry.base import BaseGeometry
 
-from sloat_core.coverage import cell_coverage
+from sloat_core.coverage import EdgePieces, edge_pieces, suffix_counts
 from sloat_core.errors import SloatInputError
 from sloat_core.params import param
 from sloat_core.units import WORK_CRS
@@ -284,16 +284,32 @@ class SlopeGrid:
         return self._cache["classes"]
 
     # -- cell bookkeeping -------------------------------------------------------------------
+    def _pieces(self, geom: BaseGeometry) -> EdgePieces:
+        """The outline of ``geom`` cut at the window's cell lines; cached per geometry."""
+        key = ("pieces", geom.wkb)
+        if key not in self._cache:
+            self._cache[key] = edge_pieces(geom, self.transform, self.slope_pct.shape)
+        return self._cache[key]
+
+    def _suffix(self, cells: np.ndarray) -> np.ndarray:
+        """`suffix_counts` of a set of cells, cached per set."""
+        key = ("suffix", cells.tobytes())
+        if key not in self._cache:
+            self._cache[key] = suffix_counts(cells)
+        return self._cache[key]
+
     def coverage(self, geom: BaseGeometry | None = None) -> np.ndarray:
         """Share (0 to 1) of each cell of the window covered by ``geom`` (default: the parcel).
 
         Exact for any polygon (:func:`sloat_core.coverage.cell_coverage`); parts of ``geom`` outside
-        the window cover nothing here. Cached per geometry.
+        the window cover nothing here.
         """
-        geom = self.geom if geom is None else geom
-        key = ("coverage", geom.wkb)
+        return self._pieces(self.geom if geom is None else geom).dense()
+
+    def _class_cells(self, code: int) -> np.ndarray:
+        key = ("class", code)
         if key not in self._cache:
-            self._cache[key] = cell_coverage(geom, self.transform, self.slope_pct.shape)
+            self._cache[key] = self.classes == code
         return self._cache[key]
 
     def mask(self, *, gt: float | None = None, ge: float | None = None, le: float | None = None,
@@ -321,12 +337,10 @@ class SlopeGrid:
         ``grid.area_sqft(g, cells=grid.mask(ge=25))`` is the land of ``g`` on slopes of 25 % or greater:
         the same number as ``grid.region(ge=25).intersection(g).area``, without building the region.
         """
-        cov = self.coverage(geom)
-        if cov.size == 0:
-            return 0.0
+        pieces = self._pieces(self.geom if geom is None else geom)
         if cells is None:
-            return float(cov.sum()) * self.cell_area_sqft
-        return float(cov[cells].sum()) * self.cell_area_sqft
+            return pieces.share_of() * self.cell_area_sqft
+        return pieces.share_of(cells, self._suffix(cells)) * self.cell_area_sqft
 
     def class_areas_sqft(self, geom: BaseGeometry | None = None) -> dict[str, float]:
         """Area of ``geom`` (default: the parcel) in each slope class, in square feet.
@@ -346,9 +360,10 @@ class SlopeGrid:
         geom = self.geom if geom is None else _check_geom(geom, "area")
         labels = slope_class_labels()
         totals = np.zeros(5)
-        cov = self.coverage(geom)
-        if cov.size:
-            totals = np.bincount(self.classes.ravel(), weights=cov.ravel(), minlength=5) * self.cell_area_sqft
+        pieces = self._pieces(geom)
+        for k in range(1, 5):
+            cells = self._class_cells(k)
+            totals[k] = pieces.share_of(cells, self._suffix(cells)) * self.cell_area_sqft
         total_area = geom.area
         known = float(totals[1:].sum())
         result = {labels[k - 1]: float(totals[k]) for k in range(1, 5)}
