@@ -69,31 +69,17 @@ def _parcel_geometry(parcel) -> tuple[BaseGeometry, list[str], dict]:
     return geom, warnings, meta
 
 
-def _districts(geom, layerset, district: str | None, meta: dict) -> list[tuple[str | None, float]]:
+def _districts(geom, layerset, district: str | None, meta: dict) -> list[tuple[str | None, float, BaseGeometry]]:
+    """The districts the parcel lies in: (code, area_sqft, the part in it), largest first."""
     if district:
-        return [(district, area_sqft(geom))]
+        return [(district, area_sqft(geom), geom)]
     if layerset is not None and layerset.get("zoning") is not None:
-        found = [(c, a) for c, a in layerset.districts_within(geom) if a > 0.5]
+        found = [(c, a, part) for c, part, a in layerset.district_parts(geom) if a > 0.5]
         if found:
-            return sorted(found, key=lambda t: -t[1])
+            return found
     if meta.get("district"):
-        return [(meta["district"], area_sqft(geom))]
-    return [(None, area_sqft(geom))]
-
-
-def _portion_geoms(geom, layerset, districts, given: bool):
-    if given or len(districts) == 1 or layerset is None or layerset.get("zoning") is None:
-        return [(districts[0][0], geom)]
-    zoning = layerset.get("zoning")
-    out = []
-    hits = zoning.query(geom)
-    field_name = getattr(layerset, "zoning_district_field", None) or "ZONE"
-    for code, _ in districts:
-        sub = hits[hits[field_name].astype(str) == str(code)]
-        part = polygonal(geom.intersection(sub.geometry.union_all())) if len(sub) else None
-        if part is not None and not part.is_empty:
-            out.append((code, part))
-    return out or [(districts[0][0], geom)]
+        return [(meta["district"], area_sqft(geom), geom)]
+    return [(None, area_sqft(geom), geom)]
 
 
 def _meets(net: float, net_min: float, minimum: float | None) -> bool | None:
@@ -166,21 +152,27 @@ def analyze_parcel(
         warnings.append(f"District '{primary}' is not in the local settings; its minimum lot area is unknown.")
     if len(districts) > 1:
         warnings.append("The parcel lies in more than one zoning district: "
-                        + ", ".join(f"{c} ({a / gross:.0%})" for c, a in districts)
+                        + ", ".join(f"{c} ({a / gross:.0%})" for c, a, _ in districts)
                         + ". Density is computed separately for each part (§ 402-48I).")
     minimum = d.min_lot_area_sqft if d else None
     if d is not None and minimum is None:
         warnings.append(f"No minimum lot area is set for {primary}: enter it in the settings.")
 
-    portions = _portion_geoms(geom, layerset, districts, bool(district))
+    portions = [(c, part) for c, _, part in districts] if len(districts) > 1 else [(primary, geom)]
     per_district = []
-    for code, part in portions:
+    part_deducted = [lot.deducted_in(part) for _, part in portions[1:]]
+    if abs(sum(area_sqft(p) for _, p in portions) - gross) <= 1.0:
+        # The parts tile the parcel and deductions add up: the largest (first) gets what the rest leave.
+        part_deducted.insert(0, max(lot.deducted_sqft - sum(part_deducted), 0.0))
+    else:  # part of the parcel is in no district: measure every part
+        part_deducted.insert(0, lot.deducted_in(portions[0][1]))
+    for (code, part), deducted in zip(portions, part_deducted, strict=True):
         dd = settings.district(code) if code else None
         if len(portions) == 1:  # the whole parcel: the lot-area figures themselves
             part_gross, part_net = gross, lot.net_lot_area_sqft
         else:
-            part_lot = lot_area(f, within=part)  # the same rules on the part (§ 402-48I)
-            part_gross, part_net = part_lot.gross_area_sqft, part_lot.net_lot_area_sqft
+            part_gross = area_sqft(part)
+            part_net = max(part_gross - deducted, 0.0)
         mn = dd.min_lot_area_sqft if dd else None
         per_district.append({
             "district": code,
@@ -194,7 +186,7 @@ def analyze_parcel(
         })
 
     triggers = cluster_triggers(f, board_answers)
-    kinds = [(settings.district(c).kind if c and settings.district(c) else None) for c, _ in districts]
+    kinds = [(settings.district(c).kind if c and settings.district(c) else None) for c, _, _ in districts]
     applies, applies_text = cluster_applicability(kinds, proj.application_type)
     states = [t.triggered for t in triggers]
     any_trigger = True if any(s is True for s in states) else (False if all(s is False for s in states) else None)
@@ -234,7 +226,7 @@ def analyze_parcel(
         "as_of": as_of.isoformat(),
         "parcel": {k: v for k, v in meta.items() if v is not None},
         "district": primary,
-        "districts": [{"district": c, "area_sqft": round(a, 2)} for c, a in districts],
+        "districts": [{"district": c, "area_sqft": round(a, 2)} for c, a, _ in districts],
         "district_kind": d.kind if d else None,
         "gross_area_sqft": round(gross, 2),
         "gross_area_acres": round(gross / SQFT_PER_ACRE, 4),

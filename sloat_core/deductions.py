@@ -87,6 +87,11 @@ class LotArea:
     net_lot_area_min_sqft: float
     #: The land no row takes, as a shape or a function building it (see `unconstrained`).
     remaining_shape: object = field(default=None, repr=False, compare=False)
+    #: How each row with land measured it: (shape, cells, countable share). A row of shapes measured
+    #: its shape less the given cells (None: no cells); a row of cells measured the given cells
+    #: under the shape. Read by `deducted_in`.
+    steps: tuple = field(default=(), repr=False, compare=False)
+    grid: object = field(default=None, repr=False, compare=False)
 
     @property
     def unconstrained(self) -> BaseGeometry:
@@ -98,6 +103,25 @@ class LotArea:
     @property
     def deducted_sqft(self) -> float:
         return sum(r.deducted_sqft or 0.0 for r in self.rows)
+
+    def deducted_in(self, part: BaseGeometry) -> float:
+        """Square feet deducted inside ``part`` of the parcel (a zoning district's portion, § 402-48I).
+
+        The same pieces as the whole table, each cut to the part: deductions add up over the parts.
+        """
+        total = 0.0
+        for kind, shape, cells, share in self.steps:
+            inside = polygonal(shapely.intersection(shape, part, grid_size=GRID_FT))
+            if inside.is_empty:
+                continue
+            if kind == "cells":
+                land = self.grid.area_sqft(inside, cells=cells)
+            else:
+                land = area_sqft(inside)
+                if cells is not None:
+                    land = max(land - self.grid.area_sqft(inside, cells=cells), 0.0)
+            total += land * (1.0 - share)
+        return total
 
     @property
     def fully_known(self) -> bool:
@@ -135,16 +159,8 @@ def _slopes_unknown(f: Findings) -> bool:
     return known <= 0.5
 
 
-def _clip(geom: BaseGeometry, within: BaseGeometry | None) -> BaseGeometry:
-    if within is None or geom.is_empty:
-        return geom
-    return polygonal(shapely.intersection(geom, within, grid_size=GRID_FT))
-
-
-def lot_area(f: Findings, within: BaseGeometry | None = None) -> LotArea:
+def lot_area(f: Findings) -> LotArea:
     """The § 402-45 deduction table and net lot area for a parcel's findings.
-
-    ``within`` limits the table to a part of the parcel (a zoning district's portion, § 402-48I).
 
     How it is measured: a layer's land is a shape, a slope class is a set of DEM cells. Each row takes
     its land from what earlier rows left: for a shape, its overlay with the shapes not yet taken, less
@@ -152,13 +168,14 @@ def lot_area(f: Findings, within: BaseGeometry | None = None) -> LotArea:
     not yet taken (:meth:`SlopeGrid.area_sqft`). Cells never become polygons here; the rows' shapes
     (`DeductionRow.geometry`) are built only when a map, an export or the report asks for them.
     """
-    parcel = f.parcel if within is None else within
-    gross = f.gross_area_sqft if within is None else area_sqft(parcel)
+    parcel = f.parcel
+    gross = f.gross_area_sqft
     slopes_unknown = _slopes_unknown(f)
     grid = None if slopes_unknown else f.slope
     remaining = parcel  # the parcel less the shapes taken so far
     taken = None  # cells taken by slope rows so far
     rows = []
+    steps = []
     pieces: dict[str, BaseGeometry] = {}
     for constraint, label, share_name in _order():
         share = float(value(share_name))
@@ -171,24 +188,27 @@ def lot_area(f: Findings, within: BaseGeometry | None = None) -> LotArea:
             new = cells if taken is None else cells & ~taken
             area = 0.0 if remaining.is_empty else grid.area_sqft(remaining, cells=new)
             total = grid.area_sqft(parcel, cells=cells)
+            if area > 0:
+                steps.append(("cells", remaining, new, share))
             taken = cells if taken is None else taken | cells
         else:
             geom = _vector_geometry(f, constraint)
             if geom is None:
                 rows.append(DeductionRow(constraint, label, None, None, share, None, citation))
                 continue
-            geom = _clip(geom, within)
             piece = EMPTY if geom.is_empty or remaining.is_empty else polygonal(
                 shapely.intersection(geom, remaining, grid_size=GRID_FT))
             area = area_sqft(piece)
             if area > 0 and taken is not None:
                 area = max(area - grid.area_sqft(piece, cells=taken), 0.0)
+            if area > 0:
+                steps.append(("shape", piece, taken, share))
             if not piece.is_empty:
                 remaining = polygonal(shapely.difference(remaining, piece, grid_size=GRID_FT))
             pieces[constraint] = piece
             total = area_sqft(geom)
         rows.append(DeductionRow(constraint, label, area, total, share, area * (1.0 - share), citation))
-    build = _shapes(f, parcel, within)
+    build = _shapes(f)
     rows = [replace(r, shape=(lambda c=r.constraint: build()[0][c])) if r.area_sqft is not None else r
             for r in rows]
     # Present the rows in the fixed order of the law's text, whatever the shares.
@@ -197,16 +217,16 @@ def lot_area(f: Findings, within: BaseGeometry | None = None) -> LotArea:
     deducted = sum(r.deducted_sqft or 0.0 for r in rows)
     net = max(gross - deducted, 0.0)
     floor = _net_floor(f, parcel, rows, pieces, remaining, taken, net)
-    return LotArea(gross, tuple(rows), net, floor, lambda: build()[1])
+    return LotArea(gross, tuple(rows), net, floor, lambda: build()[1], tuple(steps), grid)
 
 
-def _shapes(f: Findings, parcel: BaseGeometry, within: BaseGeometry | None):
+def _shapes(f: Findings):
     """A function returning ({constraint: land given to the row}, land left), built once on first call."""
     built: list = []
 
     def build():
         if not built:
-            remaining = parcel
+            remaining = f.parcel
             out = {}
             for constraint, _, _ in _order():
                 if constraint in SLOPE_ROWS:
@@ -215,7 +235,6 @@ def _shapes(f: Findings, parcel: BaseGeometry, within: BaseGeometry | None):
                     geom = _vector_geometry(f, constraint)
                 if geom is None:
                     continue
-                geom = _clip(geom, within)
                 piece = EMPTY if geom.is_empty or remaining.is_empty else polygonal(
                     shapely.intersection(geom, remaining, grid_size=GRID_FT))
                 if not piece.is_empty:
@@ -243,7 +262,7 @@ def _net_floor(f: Findings, parcel, rows, pieces, remaining, taken, net: float) 
 
     loss = 0.0
     left_unknown = 0.0
-    if (f.slope_area_sqft_in("unknown") if parcel is f.parcel else unknown_in(parcel)) > 0:
+    if f.slope_area_sqft_in("unknown") > 0:
         left_unknown = unknown_in(remaining)
         loss += left_unknown
         for r in rows:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+import numpy as np
 import shapely
 from shapely.geometry.base import BaseGeometry
 
@@ -120,6 +121,8 @@ class Findings:
         return self.slope.area_sqft(geom, cells=self.slope.mask(**slope_sets()[name]))
 
 
+#: Fields a feature's name is read from for evidence text, first present wins.
+NAME_FIELDS = ("NAME", "Name", "name", "LISTING", "STATUS", "WETLAND_TYPE", "FLD_ZONE")
 #: Longest feature name carried into evidence text (names come from layer files: keep them short).
 NAME_MAX_CHARS = 80
 
@@ -143,13 +146,10 @@ def _clip(layerset, role: str, geom: BaseGeometry):
     parts = shapely.intersection(layer.geoms[idx], geom)
     inside = union_all(p for p in parts if not p.is_empty)
     names = []
-    if not inside.is_empty:
-        hits = layer.gdf.iloc[idx]
-        touched = hits[[not p.is_empty and p.area > 0 for p in parts]]
-        for col in ("NAME", "Name", "name", "LISTING", "STATUS", "WETLAND_TYPE", "FLD_ZONE"):
-            if col in touched.columns:
-                names = sorted({_short(str(v)) for v in touched[col].dropna().tolist()})[:8]
-                break
+    labels = layer.labels(NAME_FIELDS)
+    if not inside.is_empty and labels is not None:
+        touched = idx[np.fromiter((not p.is_empty and p.area > 0 for p in parts), dtype=bool, count=len(parts))]
+        names = sorted({_short(v) for v in labels[touched] if v is not None})[:8]
     return inside, names
 
 

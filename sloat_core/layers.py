@@ -209,6 +209,24 @@ class Layer:
         self.lines = lines
         self.geoms = np.asarray(self.gdf.geometry.values, dtype=object)
         self.tree = STRtree(self.geoms)
+        self._labels: dict[tuple[str, ...], np.ndarray | None] = {}
+
+    def labels(self, fields: tuple[str, ...]) -> np.ndarray | None:
+        """Each feature's value of the first of ``fields`` the layer has, as text (None where missing).
+
+        An object array in the order of :attr:`gdf`, built once per field list: reading names for
+        evidence text then costs an index, not a slice of the GeoDataFrame. None when the layer has
+        none of the fields.
+        """
+        if fields not in self._labels:
+            column = next((c for c in fields if c in self.gdf.columns), None)
+            if column is None:
+                self._labels[fields] = None
+            else:
+                values = self.gdf[column]
+                self._labels[fields] = np.array(
+                    [None if _is_missing(v) else str(v) for v in values.tolist()], dtype=object)
+        return self._labels[fields]
 
     def __len__(self) -> int:
         return len(self.gdf)
@@ -356,6 +374,14 @@ class LayerSet:
         list of (str, float)
             ``(district code, area_sqft)``; empty when there is no zoning layer or no overlap.
         """
+        return [(code, area) for code, _, area in self.district_parts(geom)]
+
+    def district_parts(self, geom: BaseGeometry) -> list[tuple[str, BaseGeometry, float]]:
+        """The part of ``geom`` in each zoning district: ``(code, part, area_sqft)``, largest first.
+
+        Parts of zero area are left out; so is land in no district (the parts then do not cover
+        ``geom``). Empty when there is no zoning layer.
+        """
         lyr = self.get("zoning")
         field = self.zoning_district_field
         if lyr is None or field is None or field not in lyr.gdf.columns:
@@ -363,15 +389,18 @@ class LayerSet:
         idx = lyr.query_indices(geom)
         if len(idx) == 0:
             return []
-        areas = shapely.area(shapely.intersection(lyr.geoms[idx], geom))
-        codes = lyr.gdf[field].iloc[idx]
-        totals: dict[str, float] = {}
-        for code, area in zip(codes, areas, strict=True):
-            if area <= 0 or pd.isna(code):
+        pieces = shapely.intersection(lyr.geoms[idx], geom)
+        codes = lyr.labels((field,))[idx]
+        by_code: dict[str, list[BaseGeometry]] = {}
+        for code, piece in zip(codes, pieces, strict=True):
+            if code is None or piece.is_empty or piece.area <= 0:
                 continue
-            key = str(code).strip()
-            totals[key] = totals.get(key, 0.0) + float(area)
-        return sorted(totals.items(), key=lambda kv: (-kv[1], kv[0]))
+            by_code.setdefault(code.strip(), []).append(piece)
+        out = []
+        for code, parts in by_code.items():
+            part = polygonal_part(parts[0] if len(parts) == 1 else shapely.union_all(parts))
+            out.append((code, part, float(part.area)))
+        return sorted(out, key=lambda t: (-t[2], t[0]))
 
     def display_gdf(self, role: str, simplify_ft: float = 5.0) -> gpd.GeoDataFrame | None:
         """A role's features for a web map: simplified, in WGS84, properties as plain strings.

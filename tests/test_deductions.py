@@ -3,6 +3,7 @@
 import math
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from engine_world import make_world, sq
@@ -141,3 +142,54 @@ def test_each_piece_of_land_sits_in_one_row_on_sample_parcels_with_slivers(sbl):
     lot, _ = rows_of(layers, parcel_by_sbl(layers, sbl).geometry)
     assigned = sum(r.area_sqft for r in lot.rows) + lot.unconstrained.area
     assert assigned == pytest.approx(lot.gross_area_sqft, abs=1.0)
+
+
+# --- A parcel in two districts (§ 402-48I): each part's net lot area, by the same rules ---------------
+
+
+def _split_world(tmp_path, zones, dem):
+    layers = {
+        "wetlands": [sq(150, 150, 100)],  # straddles x = 200, the line between the districts
+        "zoning": [(z, {"ZONE": code}) for code, z in zones],
+    }
+    return make_world(tmp_path, layers, dem=dem)
+
+
+def _steep_west(gx, gy):
+    """30 % slope west of x = 200 ft (rising toward the east), flat east of it."""
+    return 500.0 + np.minimum(gx, 200.0) * 0.30
+
+
+def test_each_district_part_gets_the_deductions_inside_it(tmp_path):
+    from sloat_core.analysis import analyze
+
+    world = _split_world(tmp_path, [("R-40", sq(-200, -200, 400, 800)), ("R-15", sq(200, -200, 400, 800))],
+                         dem=_steep_west)
+    out = analyze(PARCEL, world, project={"application_type": "subdivision"})
+    parts = {p["district"]: p for p in out["per_district"]}
+    assert parts["R-40"]["gross_area_sqft"] == pytest.approx(80_000)
+    assert parts["R-15"]["gross_area_sqft"] == pytest.approx(80_000)
+    # Each side has half the wetland (5,000 sq ft, 0 %) and half its buffer (50 %); the west side's
+    # remaining land is on a 30 % slope (50 %); the slope kernel blurs one 5-ft column at the line.
+    rows = {r["constraint"]: r for r in out["deductions"]}
+    half_buffer = rows["buffer"]["area_sqft"] / 2
+    east = 80_000 - 5_000 - half_buffer / 2
+    assert parts["R-15"]["net_lot_area_sqft"] == pytest.approx(east, abs=400 * 5)
+    assert parts["R-40"]["net_lot_area_sqft"] + parts["R-15"]["net_lot_area_sqft"] == pytest.approx(
+        out["net_lot_area_sqft"], abs=0.05)
+    # The west part, analysed as a parcel of its own, has the same net.
+    alone = analyze(sq(0, 0, 200, 400), world)
+    assert parts["R-40"]["net_lot_area_sqft"] == pytest.approx(alone["net_lot_area_sqft"], abs=1.0)
+
+
+def test_a_part_in_no_district_keeps_its_deductions_out_of_the_others(tmp_path):
+    from sloat_core.analysis import analyze
+
+    # Zoning covers x < 300 only: a quarter of the parcel lies in no district.
+    world = _split_world(tmp_path, [("R-40", sq(-200, -200, 400, 800)), ("R-15", sq(200, -200, 100, 800))],
+                         dem=0)
+    out = analyze(PARCEL, world)
+    parts = {p["district"]: p for p in out["per_district"]}
+    for code, x0, w in (("R-40", 0, 200), ("R-15", 200, 100)):
+        alone = analyze(sq(x0, 0, w, 400), world)
+        assert parts[code]["net_lot_area_sqft"] == pytest.approx(alone["net_lot_area_sqft"], abs=1.0), code
