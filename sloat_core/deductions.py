@@ -87,9 +87,8 @@ class LotArea:
     net_lot_area_min_sqft: float
     #: The land no row takes, as a shape or a function building it (see `unconstrained`).
     remaining_shape: object = field(default=None, repr=False, compare=False)
-    #: How each row with land measured it: (shape, cells, countable share). A row of shapes measured
-    #: its shape less the given cells (None: no cells); a row of cells measured the given cells
-    #: under the shape. Read by `deducted_in`.
+    #: How each row with land was measured: ("shape", U before, U after, cells taken before, share) or
+    #: ("cells", U before, None, its cells, share); see `lot_area`. Read by `deducted_in`.
     steps: tuple = field(default=(), repr=False, compare=False)
     grid: object = field(default=None, repr=False, compare=False)
 
@@ -107,20 +106,32 @@ class LotArea:
     def deducted_in(self, part: BaseGeometry) -> float:
         """Square feet deducted inside ``part`` of the parcel (a zoning district's portion, § 402-48I).
 
-        The same pieces as the whole table, each cut to the part: deductions add up over the parts.
+        The same measures as the whole table, each taken inside the part: deductions add up over parts.
         """
+        cut: dict[int, BaseGeometry] = {}
+
+        def inside(g: BaseGeometry) -> BaseGeometry:
+            if g is part:
+                return part
+            if id(g) not in cut:
+                cut[id(g)] = g if g.is_empty else polygonal(shapely.intersection(g, part))
+            return cut[id(g)]
+
+        def on_cells(g: BaseGeometry, cells) -> float:
+            g = inside(g)
+            return 0.0 if g.is_empty or cells is None else self.grid.area_sqft(g, cells=cells)
+
         total = 0.0
-        for kind, shape, cells, share in self.steps:
-            inside = polygonal(shapely.intersection(shape, part, grid_size=GRID_FT))
-            if inside.is_empty:
-                continue
-            if kind == "cells":
-                land = self.grid.area_sqft(inside, cells=cells)
+        for step in self.steps:
+            if step[0] == "cells":
+                _, before, _, cells, share = step
+                land = on_cells(part, cells) - on_cells(before, cells)
             else:
-                land = area_sqft(inside)
+                _, before, after, cells, share = step
+                land = area_sqft(inside(after)) - area_sqft(inside(before))
                 if cells is not None:
-                    land = max(land - self.grid.area_sqft(inside, cells=cells), 0.0)
-            total += land * (1.0 - share)
+                    land -= on_cells(after, cells) - on_cells(before, cells)
+            total += _clean(land) * (1.0 - share)
         return total
 
     @property
@@ -159,24 +170,42 @@ def _slopes_unknown(f: Findings) -> bool:
     return known <= 0.5
 
 
+#: Areas within this many square feet of zero are zero (rounding of differences of large areas).
+_NOISE_SQFT = 1e-6
+
+
+def _clean(area: float) -> float:
+    return 0.0 if area < _NOISE_SQFT else area
+
+
 def lot_area(f: Findings) -> LotArea:
     """The § 402-45 deduction table and net lot area for a parcel's findings.
 
-    How it is measured: a layer's land is a shape, a slope class is a set of DEM cells. Each row takes
-    its land from what earlier rows left: for a shape, its overlay with the shapes not yet taken, less
-    the part on cells already taken; for a slope class, the not-yet-taken shapes' share of its cells
-    not yet taken (:meth:`SlopeGrid.area_sqft`). Cells never become polygons here; the rows' shapes
-    (`DeductionRow.geometry`) are built only when a map, an export or the report asks for them.
+    How it is measured: a layer's land is a shape, a slope class is a set of DEM cells. Rows are taken
+    in order (lowest share first); ``U`` is the union of the shapes of the rows taken so far.
+
+    * A row of shapes gets ``area(U | C) - area(U)``: the part of its shape ``C`` no earlier shape
+      took, less the part of that on cells an earlier slope row took.
+    * A row of cells gets the parcel's share of its cells not taken before, less ``U``'s share of them
+      (:meth:`SlopeGrid.area_sqft`: exact shares of cells, measured along the outlines).
+
+    Each row is a difference of two measures of nested sets, so the rows add up to the union of all
+    constraints exactly and no land can be counted twice. Cells never become polygons here; the rows'
+    shapes (`DeductionRow.geometry`) are built only when a map, an export or the report asks for them.
     """
     parcel = f.parcel
     gross = f.gross_area_sqft
     slopes_unknown = _slopes_unknown(f)
     grid = None if slopes_unknown else f.slope
-    remaining = parcel  # the parcel less the shapes taken so far
+    union: BaseGeometry = EMPTY  # the shapes taken so far
     taken = None  # cells taken by slope rows so far
     rows = []
     steps = []
-    pieces: dict[str, BaseGeometry] = {}
+    shapes_taken: dict[str, tuple[BaseGeometry, BaseGeometry]] = {}  # row -> (U before, U after)
+
+    def on_cells(g: BaseGeometry, cells) -> float:
+        return 0.0 if g.is_empty or cells is None else grid.area_sqft(g, cells=cells)
+
     for constraint, label, share_name in _order():
         share = float(value(share_name))
         citation = param(share_name).citation
@@ -186,27 +215,27 @@ def lot_area(f: Findings) -> LotArea:
                 continue
             cells = grid.mask(**slope_sets()[constraint])
             new = cells if taken is None else cells & ~taken
-            area = 0.0 if remaining.is_empty else grid.area_sqft(remaining, cells=new)
-            total = grid.area_sqft(parcel, cells=cells)
+            area = _clean(on_cells(parcel, new) - on_cells(union, new))
+            total = on_cells(parcel, cells)
             if area > 0:
-                steps.append(("cells", remaining, new, share))
+                steps.append(("cells", union, None, new, share))
             taken = cells if taken is None else taken | cells
         else:
             geom = _vector_geometry(f, constraint)
             if geom is None:
                 rows.append(DeductionRow(constraint, label, None, None, share, None, citation))
                 continue
-            piece = EMPTY if geom.is_empty or remaining.is_empty else polygonal(
-                shapely.intersection(geom, remaining, grid_size=GRID_FT))
-            area = area_sqft(piece)
-            if area > 0 and taken is not None:
-                area = max(area - grid.area_sqft(piece, cells=taken), 0.0)
-            if area > 0:
-                steps.append(("shape", piece, taken, share))
-            if not piece.is_empty:
-                remaining = polygonal(shapely.difference(remaining, piece, grid_size=GRID_FT))
-            pieces[constraint] = piece
             total = area_sqft(geom)
+            grown = union
+            if total > 0:
+                grown = geom if union.is_empty else polygonal(shapely.union(union, geom))
+            area = _clean(area_sqft(grown) - area_sqft(union))
+            if area > 0 and taken is not None:
+                area = _clean(area - (on_cells(grown, taken) - on_cells(union, taken)))
+            if area > 0:
+                steps.append(("shape", union, grown, taken, share))
+            shapes_taken[constraint] = (union, grown)
+            union = grown
         rows.append(DeductionRow(constraint, label, area, total, share, area * (1.0 - share), citation))
     build = _shapes(f)
     rows = [replace(r, shape=(lambda c=r.constraint: build()[0][c])) if r.area_sqft is not None else r
@@ -216,7 +245,7 @@ def lot_area(f: Findings) -> LotArea:
     rows.sort(key=lambda r: position[r.constraint])
     deducted = sum(r.deducted_sqft or 0.0 for r in rows)
     net = max(gross - deducted, 0.0)
-    floor = _net_floor(f, parcel, rows, pieces, remaining, taken, net)
+    floor = _net_floor(f, rows, shapes_taken, union, taken, net)
     return LotArea(gross, tuple(rows), net, floor, lambda: build()[1], tuple(steps), grid)
 
 
@@ -246,12 +275,13 @@ def _shapes(f: Findings):
     return build
 
 
-def _net_floor(f: Findings, parcel, rows, pieces, remaining, taken, net: float) -> float:
+def _net_floor(f: Findings, rows, shapes_taken, union, taken, net: float) -> float:
     """Worst case for unknowns: the net if unknown land were as constrained as it could be.
 
     A missing water, wetland, watercourse or floodplain layer could cover everything (floor 0).
     Land of unknown slope could be over 40 % (counts 0 %). A missing outcrop layer could halve the rest.
-    Cells taken by slope rows have a known slope, so unknown land lies only in the shapes.
+    Cells taken by slope rows have a known slope, so unknown land lies only in the shapes; every
+    measure here is additive, so the land left is the parcel's measure less the union's.
     """
     unknown = {r.constraint for r in rows if r.area_sqft is None}
     if unknown & {"water_bodies", "watercourses", "wetlands", "floodplain"}:
@@ -260,19 +290,21 @@ def _net_floor(f: Findings, parcel, rows, pieces, remaining, taken, net: float) 
     def unknown_in(g: BaseGeometry) -> float:
         return 0.0 if g.is_empty else f.slope_area_sqft_in("unknown", g)
 
+    parcel_unknown = f.slope_area_sqft_in("unknown")
     loss = 0.0
     left_unknown = 0.0
-    if f.slope_area_sqft_in("unknown") > 0:
-        left_unknown = unknown_in(remaining)
+    if parcel_unknown > 0:
+        left_unknown = _clean(parcel_unknown - unknown_in(union))
         loss += left_unknown
         for r in rows:
-            piece = pieces.get(r.constraint)
-            if piece is not None and r.countable_fraction > 0:
-                loss += r.countable_fraction * unknown_in(piece)
+            if r.constraint in shapes_taken and r.countable_fraction > 0 and r.area_sqft:
+                before, after = shapes_taken[r.constraint]
+                loss += r.countable_fraction * _clean(unknown_in(after) - unknown_in(before))
     if "rock_outcrops" in unknown:
-        left = area_sqft(remaining)
-        if taken is not None and not remaining.is_empty:
-            left -= f.slope.area_sqft(remaining, cells=taken)
+        left = f.gross_area_sqft - area_sqft(union)
+        if taken is not None:
+            left -= f.slope.area_sqft(f.parcel, cells=taken) - (
+                0.0 if union.is_empty else f.slope.area_sqft(union, cells=taken))
         loss += max(left - left_unknown, 0.0) * (1.0 - float(value("rock_outcrop_countable_fraction")))
     return max(net - loss, 0.0)
 

@@ -142,6 +142,8 @@ def test_each_piece_of_land_sits_in_one_row_on_sample_parcels_with_slivers(sbl):
     lot, _ = rows_of(layers, parcel_by_sbl(layers, sbl).geometry)
     assigned = sum(r.area_sqft for r in lot.rows) + lot.unconstrained.area
     assert assigned == pytest.approx(lot.gross_area_sqft, abs=1.0)
+    for r in lot.rows:  # the measured rows and the shapes drawn for them are the same land
+        assert r.area_sqft == pytest.approx(r.geometry.area, rel=1e-6, abs=1.0), r.constraint
 
 
 # --- A parcel in two districts (§ 402-48I): each part's net lot area, by the same rules ---------------

@@ -58,6 +58,17 @@ def test_net_never_exceeds_gross_and_rows_sum_exactly(parcel, feats):
 
 
 @FAST
+@given(parcel=rect, feats=features)
+def test_each_rows_area_is_the_area_of_its_shape(parcel, feats):
+    # The table measures rows without building their shapes (cells and unions); the shapes drawn on
+    # maps and exported are built by overlays. The two must describe the same land.
+    lot = net(parcel, world(feats))
+    for r in lot.rows:
+        if r.area_sqft is not None:
+            assert r.area_sqft == pytest.approx(r.geometry.area, rel=1e-6, abs=0.5), r.constraint
+
+
+@FAST
 @given(parcel=rect, feats=features, role=st.sampled_from(ROLES), extra=rect)
 def test_adding_a_constraint_never_raises_the_net(parcel, feats, role, extra):
     before = net(parcel, world(feats)).net_lot_area_sqft
@@ -105,3 +116,50 @@ def test_random_polygons_and_forms_only_ever_raise_the_input_error(points, proj,
         assert str(exc) and "\n" not in str(exc)
         return
     assert r["net_lot_area_sqft"] <= r["gross_area_sqft"] + 1e-6
+
+
+# --- With an elevation model: slope rows measured on cells, shapes built by overlays ---------------------
+
+
+@pytest.fixture(scope="module")
+def sloped_dem(tmp_path_factory):
+    """A DEM over x, y in [-50, 1100] ft whose slope grows eastward from 0 to about 66 %, with a hole of
+    nodata: every slope class, and land of unknown slope (the hole, and parcels running off the DEM east)."""
+    import numpy as np
+
+    from engine_world import write_dem
+
+    def surface(gx, gy):
+        z = 500.0 + 300.0 * (gx / 1000.0) ** 2 + 0.05 * gy
+        z[(np.abs(gx - 300) < 40) & (np.abs(gy - 600) < 40)] = -9999.0
+        return z
+
+    return write_dem(tmp_path_factory.mktemp("dem") / "dem.tif", surface, x=-50.0, y=-50.0, size_ft=1150.0)
+
+
+def sloped_world(features: dict, dem_path) -> LayerSet:
+    base = world(features)
+    return LayerSet(name="memory", version="t", manifest_path=Path("memory"), illustrative=True, notice="",
+                    roles=base.roles, dem_path=dem_path, parcels_meta=None, zoning_district_field=None,
+                    warnings=())
+
+
+@FAST
+@given(parcel=rect, feats=features)
+def test_with_slopes_rows_match_their_shapes_and_add_up(sloped_dem, parcel, feats):
+    lot = net(parcel, sloped_world(feats, sloped_dem))
+    assert {r.constraint for r in lot.rows if r.area_sqft is None} == set()
+    for r in lot.rows:
+        assert r.area_sqft == pytest.approx(r.geometry.area, rel=1e-6, abs=0.5), r.constraint
+    assigned = sum(r.area_sqft for r in lot.rows) + lot.unconstrained.area
+    assert assigned == pytest.approx(lot.gross_area_sqft, rel=1e-6, abs=0.5)
+    assert lot.net_lot_area_min_sqft <= lot.net_lot_area_sqft + 1e-6
+
+
+@FAST
+@given(parcel=rect, feats=features, role=st.sampled_from(ROLES), extra=rect)
+def test_with_slopes_adding_a_constraint_never_raises_the_net(sloped_dem, parcel, feats, role, extra):
+    before = net(parcel, sloped_world(feats, sloped_dem)).net_lot_area_sqft
+    more = {**feats, role: feats[role] + [extra]}
+    after = net(parcel, sloped_world(more, sloped_dem)).net_lot_area_sqft
+    assert after <= before + 1e-3
