@@ -240,7 +240,7 @@ ITEM_FIELDS: dict[str, list[tuple[str, str, str, bool]]] = {
 _DATE_MIN, _DATE_MAX = dt.date(1900, 1, 1), dt.date(2199, 12, 31)
 
 
-def timeline_item_editor(kind: str, *, today: dt.date) -> dict | None:
+def timeline_item_editor(kind: str, *, today: dt.date, key_prefix: str = "tl") -> dict | None:
     """A form for one timeline item of ``kind``; returns the item when "Add" is pressed, else None.
 
     The form keeps what was typed after a press, so an item the core refuses is not lost.
@@ -251,13 +251,15 @@ def timeline_item_editor(kind: str, *, today: dt.date) -> dict | None:
         One of :data:`sloat_core.timeline.ITEM_KINDS`.
     today : datetime.date
         Default for the required dates.
+    key_prefix : str
+        Prefix of the form's widget keys, so the same kind can have a second form on a page.
     """
-    with st.form(f"tl_form_{kind}", clear_on_submit=False, border=True):
+    with st.form(f"{key_prefix}_form_{kind}", clear_on_submit=False, border=True):
         st.markdown(f"**Add: {ITEM_KINDS[kind]}**")
         item: dict = {"id": kind}
-        ref = st.text_input("Name or number (optional)", key=f"tl_{kind}_ref", max_chars=40)
+        ref = st.text_input("Name or number (optional)", key=f"{key_prefix}_{kind}_ref", max_chars=40)
         for key, label, typ, required in ITEM_FIELDS[kind]:
-            wkey = f"tl_{kind}_{key}"
+            wkey = f"{key_prefix}_{kind}_{key}"
             if typ == "date":
                 value = st.date_input(label + ("" if required else " (optional)"), key=wkey,
                                       value=today if required else None, min_value=_DATE_MIN,
@@ -270,7 +272,7 @@ def timeline_item_editor(kind: str, *, today: dt.date) -> dict | None:
                 item[key] = value.isoformat() if isinstance(value, dt.date) else int(value)
         if ref.strip():
             item["ref"] = ref.strip()
-        pressed = st.form_submit_button("Add to the timeline", key=f"tl_add_{kind}")
+        pressed = st.form_submit_button("Add to the timeline", key=f"{key_prefix}_add_{kind}")
     return item if pressed else None
 
 

@@ -5,6 +5,10 @@ expiries, extension-request deadlines, hearing and notice clocks and their statu
 An item the core refuses (an expiry before its issue date, say) shows the core's one-sentence
 message and is not added; the items already there and the form's values stay. The winter
 no-bare-slope season is shaded; the dates download as an .ics calendar.
+
+"From your project" lists the permits the Proposed project page found needed (or maybe needed)
+for the parcel under study, with their §, and offers the timeline items that carry their clocks
+(``app_support.timeline_prefill``); the user types the dates, and the core checks them as above.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ import datetime as dt
 import pandas as pd
 import streamlit as st
 
-from app_support import charts, forms, state
+from app_support import charts, forms, loaders, state, timeline_prefill
 from app_support.citations import escape_markdown, law_link
 from sloat_core.analysis import DISCLAIMER
 from sloat_core.errors import SloatInputError
@@ -36,19 +40,90 @@ as_of = st.date_input("As of", key="tl_as_of", min_value=dt.date(1900, 1, 1), ma
                       format="YYYY-MM-DD")
 st.session_state[state.AS_OF] = as_of
 items: list[dict] = list(st.session_state.get(forms.TIMELINE_ITEMS) or [])
+PREFILL_KIND, PREFILL_ADDED = "tlp_kind", "tlp_added"
 
-with st.expander("Add a permit, application or date", expanded=not items or not large):
+
+def _add(new: dict) -> bool:
+    """Put ``new`` on the timeline if the core accepts it with the others; else show its message."""
+    try:
+        timeline_events([*items, new], as_of)
+    except SloatInputError as exc:
+        st.error(str(exc))
+        return False
+    items.append(new)
+    st.session_state[forms.TIMELINE_ITEMS] = items
+    return True
+
+
+def _suggestion_line(s: timeline_prefill.Suggestion) -> str:
+    """One bullet: the permit, its §, (its reason in Standard mode) and whether it is on the timeline."""
+    title = f"**{escape_markdown(s.title)}** ({escape_markdown(s.citation)})"
+    if s.already_added:
+        todo = "Already on your timeline."
+    else:
+        todo = "Add its dates below: " + ", ".join(ITEM_KINDS[k] for k in s.to_add) + "."
+        if s.on_timeline:
+            todo = "On your timeline: " + ", ".join(ITEM_KINDS[k] for k in s.on_timeline) + ". " + todo
+    reason = f"{s.reason} " if mode == state.STANDARD and s.reason else ""
+    return f"{title}. {escape_markdown(reason + todo)}"
+
+
+def _from_project() -> list[str]:
+    """The permits of the project page's analysis, and a form to add the dates of their clocks.
+
+    Returns the timeline item kinds offered (empty when nothing is offered).
+    """
+    parcel = state.current_parcel()
+    result = timeline_prefill.stored_result(st.session_state.get(forms.LAST_PROJECT_RESULT),
+                                            None if parcel is None else loaders.parcel_key(parcel))
+    if result is None:
+        st.caption("To see here the permits your project needs, describe it on the Proposed project page.")
+        if not large:
+            st.page_link("pages/project.py", label="Go to the Proposed project page")
+        return []
+    st.subheader("From your project")
+    found = timeline_prefill.suggestions(result, items)
+    if not found:
+        st.caption("The Proposed project page found no permit this project needs.")
+        return []
+    groups = [(True, "The Proposed project page found that your project needs:"),
+              (None, "It may also need these; it depends on facts not known yet:")]
+    for required, heading in groups:
+        group = [s for s in found if s.required is required]
+        if not group:
+            continue
+        st.markdown(heading)
+        lines = [f"- {_suggestion_line(s)}" for s in group if s.has_clock]
+        no_clock = [f"{escape_markdown(s.title)} ({escape_markdown(s.citation)})" for s in group if not s.has_clock]
+        if no_clock:  # one line for these, to keep the page short
+            lines.append("- " + "; ".join(no_clock) + ". Article IX sets no date for "
+                         + ("it" if len(no_clock) == 1 else "these") + " that this timeline tracks.")
+        st.markdown("\n".join(lines))
+    added = st.session_state.pop(PREFILL_ADDED, None)
+    if added:
+        st.success(f"Added: {added}.")
+    offers = timeline_prefill.addable_kinds(found)
+    if not offers:
+        return []
+    with st.expander("Add the dates of one of these", expanded=not large):
+        if st.session_state.get(PREFILL_KIND) not in offers:
+            st.session_state.pop(PREFILL_KIND, None)
+        kind = st.selectbox("Which one", offers, key=PREFILL_KIND,
+                            format_func=lambda k: timeline_prefill.KIND_LABELS.get(k, ITEM_KINDS[k].capitalize()))
+        new = forms.timeline_item_editor(kind, today=as_of, key_prefix="tlp")
+        if new is not None and _add(new):
+            st.session_state[PREFILL_ADDED] = ITEM_KINDS[kind]
+            st.rerun()  # the list above then says it is on the timeline
+    return offers
+
+
+offered = _from_project()
+# With the project's own permits offered above, the form for any other item starts folded.
+with st.expander("Add a permit, application or date", expanded=(not items or not large) and not offered):
     kind = st.selectbox("What", list(ITEM_KINDS), key="tl_kind", format_func=lambda k: ITEM_KINDS[k].capitalize())
     new = forms.timeline_item_editor(kind, today=as_of)
-    if new is not None:
-        try:
-            timeline_events([*items, new], as_of)
-        except SloatInputError as exc:
-            st.error(str(exc))
-        else:
-            items.append(new)
-            st.session_state[forms.TIMELINE_ITEMS] = items
-            st.success(f"Added: {ITEM_KINDS[kind]}.")
+    if new is not None and _add(new):
+        st.success(f"Added: {ITEM_KINDS[kind]}.")
 
 
 def _item_name(n: int, item: dict) -> str:
