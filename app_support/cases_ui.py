@@ -12,6 +12,11 @@ between the case store and the session state the pages use:
   last saved and saves when they differ, with a fresh analysis snapshot when the parcel or the
   project changed. The first parcel chosen creates the case and puts its id in the URL.
   A failed save shows one sentence and keeps the session state (the next run tries again).
+* An archived case's link opens it read-only (:func:`read_only`): :func:`begin` shows
+  :data:`ARCHIVED_NOTICE` above every page, and a change made in the session is not saved (the
+  store refuses it with ``CaseArchivedError``; its sentence is shown, once per change) until the
+  user starts a new case from it (:func:`save_as_new_case`, a copy with a new link) or staff
+  restore it.
 * Staff mode: :func:`unlock` checks the passcode against ``st.secrets["staff_passcode_hash"]``
   (slowed down after wrong tries, per client address); the token lives in the session only.
 
@@ -31,6 +36,7 @@ import streamlit as st
 from app_support import forms, loaders, state
 from sloat_core.cases import (
     Case,
+    CaseArchivedError,
     CaseConflictError,
     CaseFolderError,
     CaseNotFound,
@@ -51,6 +57,9 @@ __all__ = [
     "STAFF",
     "MESSAGE",
     "CASE_PROBLEMS",
+    "ARCHIVED_NOTICE",
+    "read_only",
+    "archived_edits_refused",
     "problem_sentence",
     "store",
     "current_case",
@@ -91,6 +100,11 @@ _SAVED_FP = "case_saved_fingerprint"
 _ANALYSIS_FP = "case_analysis_fingerprint"
 _URL_CHECKED = "case_url_checked"
 _CONFLICT = "case_conflict"
+#: Fingerprint of the session's values whose save the store refused because the case is archived.
+_REFUSED = "case_archived_refused"
+#: The notice shown above every page while the session's case is archived.
+ARCHIVED_NOTICE = ("This case is archived: you can view it, print it and download it, but not change it. "
+                   "Staff can restore it.")
 #: The one sentence shown when the data folder cannot be made or written.
 FOLDER_PROBLEM = ("The case could not be saved because the server's data folder cannot be written to; "
                    "what is on screen is kept.")
@@ -133,6 +147,17 @@ def store() -> CaseStore:
 def current_case() -> Case | None:
     """The case of this session as last saved, or None."""
     return st.session_state.get(CASE)
+
+
+def read_only() -> bool:
+    """Whether the session's case is archived (shown, printed and downloaded, never saved to)."""
+    case = current_case()
+    return bool(case is not None and case.archived)
+
+
+def archived_edits_refused() -> bool:
+    """Whether the session holds changes that were not saved because its case is archived."""
+    return bool(read_only() and st.session_state.get(_REFUSED))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -277,6 +302,8 @@ def load_case(case: Case) -> None:
     ss[forms.MITIGATION_INPUT] = dict(case.mitigation_input) or None
     ss[NOTES] = case.notes
     ss[CASE] = case
+    ss[_REFUSED] = None
+    ss[MESSAGE] = None
     values = _session_values()
     ss[_OUTLINE] = (values["parcel"], case.parcel_geojson) if parcel is not None else None
     ss[_SAVED_FP] = fingerprint(values)
@@ -346,7 +373,9 @@ def _save_session(base: Case | None, *, new: bool = False) -> Case:
     if new and base is not None:
         case.settings_overrides = dict(base.settings_overrides)
     afp = _analysis_fp(values)
-    if new or base is None or afp != ss.get(_ANALYSIS_FP) or (case.parcel_geojson and case.analysis is None):
+    archived = base is not None and base.archived and not new  # the store refuses it: no analysis for it
+    if not archived and (new or base is None or afp != ss.get(_ANALYSIS_FP)
+                         or (case.parcel_geojson and case.analysis is None)):
         try:
             result = _snapshot(case, ss.get(state.PARCEL))
         except SloatInputError:  # the pages show why; the inputs are saved all the same
@@ -361,6 +390,7 @@ def _save_session(base: Case | None, *, new: bool = False) -> Case:
     ss[_SAVED_FP] = fingerprint(values)
     ss[_ANALYSIS_FP] = afp
     ss[MESSAGE] = None
+    ss[_REFUSED] = None
     return case
 
 
@@ -370,14 +400,21 @@ def _try_save(*, create: bool) -> Case | None:
     case = ss.get(CASE)
     if case is None and not (create and _has_content(values)):
         return None
-    if case is not None and fingerprint(values) == ss.get(_SAVED_FP):
+    fp = fingerprint(values)
+    if case is not None and fp == ss.get(_SAVED_FP):
+        if ss.get(_REFUSED):  # back to what the archived case holds: nothing is left unsaved
+            ss[_REFUSED], ss[MESSAGE] = None, None
         return case
+    if case is not None and case.archived and ss.get(_REFUSED) == fp:
+        return case  # this change was refused already; its sentence is still shown
     try:
         saved = _save_session(case)
     except CaseConflictError as exc:
         ss[MESSAGE], ss[_CONFLICT] = str(exc), True
     except CASE_PROBLEMS as exc:
         ss[MESSAGE] = problem_sentence(exc)
+        if isinstance(exc, CaseArchivedError):
+            ss[_REFUSED] = fp
     else:
         ss[_CONFLICT] = False
         return saved
@@ -390,20 +427,30 @@ def in_conflict() -> bool:
 
 
 def begin() -> None:
-    """Before the page: open the case of ``?case=`` on a session's first run, else catch up on saving."""
+    """Before the page: open the case of ``?case=`` on a session's first run, else catch up on saving.
+
+    An archived case opens read-only, and :data:`ARCHIVED_NOTICE` is shown above the page.
+    """
     ss = st.session_state
     if ss.get(_URL_CHECKED):
         case = ss.get(CASE)
         if ss.get(state.DISTRICT) is None and case is not None and case.parcel_geojson is not None:
             ss[state.DISTRICT] = case.district or ""  # the selector's key was forgotten on another page
         _try_save(create=True)
-        return
-    ss[_URL_CHECKED] = True
+    else:
+        ss[_URL_CHECKED] = True
+        _open_from_url()
+    if read_only():
+        st.warning(ARCHIVED_NOTICE, icon=":material/inventory_2:")
+
+
+def _open_from_url() -> None:
+    ss = st.session_state
     case_id = st.query_params.get("case")
     if not case_id:
         return
-    try:
-        load_case(store().open_case(case_id, staff=ss.get(STAFF)))
+    try:  # an archived case opens read-only: a resident's printed link keeps working
+        load_case(store().open_case(case_id, staff=ss.get(STAFF), read_only=True))
     except CaseNotFound as exc:
         ss[MESSAGE] = str(exc)
         del st.query_params["case"]
@@ -439,8 +486,23 @@ def autosave(*, inline: bool = False) -> None:
     with st.sidebar:
         if message:
             st.error(message)
-        elif case is not None:
+        if case is not None and case.archived:
+            if archived_edits_refused():
+                st.button("Start a new case from this one", key="case_copy_sidebar", on_click=_copy_guarded,
+                          help="A copy with its own link, holding what is on screen now; the archived "
+                               "case stays as it is.")
+            else:
+                st.caption(f"Case {case.id[:6]}… is archived: it is shown as saved and cannot be changed.")
+        elif case is not None and not message:
             st.caption(f"Saved automatically as case {case.id[:6]}…; its link is on the Case & exports page.")
+
+
+def _copy_guarded() -> None:
+    """Button callback: start a new case from the session's (archived) case; a failure is one sentence."""
+    try:
+        save_as_new_case()
+    except CASE_PROBLEMS as exc:
+        st.session_state[MESSAGE] = problem_sentence(exc)
 
 
 def start_new_case() -> Case:
@@ -459,7 +521,12 @@ def start_new_case() -> Case:
 
 
 def save_as_new_case() -> Case:
-    """Save what the session holds as a new case with a new link (after a conflict, say)."""
+    """Save what the session holds as a new case with a new link.
+
+    After a conflict, or to start a new case from an archived one: the copy holds the parcel,
+    project, dates, notes and setting overrides on screen (changes included), is not archived, and
+    the archived case stays as it is.
+    """
     case = _save_session(current_case(), new=True)
     st.session_state[_CONFLICT] = False
     _sync_url(case.id)
@@ -584,8 +651,8 @@ def _set_archived(case_id: str, flag: bool) -> str:
     current = current_case()
     if current is not None and current.id == case_id:
         load_case(store().open_case(case_id, staff=token))
-    return ("Archived: its link no longer opens it, and it can be restored here." if flag
-            else "Restored: its link opens it again.")
+    return ("Archived: its link now opens it read-only, and it can be restored here." if flag
+            else "Restored: it can be changed again.")
 
 
 def _undo() -> str:

@@ -4,6 +4,9 @@ A case starts with the first parcel chosen (or with "Start a new case") and is s
 change (``app_support.cases_ui``). In public (counter) mode this page shows only the current case's
 link; staff, after the passcode, list, search, open, archive and undo (``cases_ui.staff_panel``).
 The downloads are made by ``sloat_core`` (``app_support.exports_ui``).
+
+An archived case (opened from its link) is read-only: its downloads are those of the case as saved,
+its notes cannot be edited, and "Start a new case from this one" makes a copy with a new link.
 """
 
 from __future__ import annotations
@@ -53,7 +56,14 @@ else:
                 "Keep it: nobody can find the case without it.")
     st.code(cases_ui.case_link(case.id), language=None)
     st.caption(f"{case.title or 'No parcel yet'} · saved {case.updated_at[:16].replace('T', ' ')} UTC · "
-               f"version {case.revision}")
+               f"version {case.revision}" + (" · archived" if case.archived else ""))
+if cases_ui.read_only():
+    if cases_ui.archived_edits_refused():
+        st.warning("Changes are not saved to an archived case: what is on screen now differs from the saved "
+                   "case. Start a new case from it to keep your changes.")
+    st.button("Start a new case from this one", key="case_copy", on_click=_fork, type="primary",
+              icon=":material/content_copy:",
+              help="A copy with its own link, holding what is on screen now; the archived case stays as it is.")
 if cases_ui.in_conflict():
     st.button("Save my version as a new case", key="case_fork", on_click=_fork, type="primary")
 st.button("Start a new case", key="case_new", on_click=_new_case, icon=":material/add:",
@@ -62,7 +72,8 @@ st.button("Start a new case", key="case_new", on_click=_new_case, icon=":materia
 if cases_ui.NOTES_BOX not in st.session_state:
     st.session_state[cases_ui.NOTES_BOX] = st.session_state.get(cases_ui.NOTES) or ""
 st.text_area("Notes (saved with the case and printed on the summary)", key=cases_ui.NOTES_BOX,
-             on_change=_notes_changed, max_chars=20_000, height=140 if mode != state.PROJECTOR else 200)
+             on_change=_notes_changed, max_chars=20_000, height=140 if mode != state.PROJECTOR else 200,
+             disabled=cases_ui.read_only())
 
 st.subheader("Downloads")
 analysis, layers = None, None

@@ -15,6 +15,9 @@ Storage
   table, the new one replaces it. A failed write raises :class:`CaseStoreError` and the last committed
   version stays as it was. A save based on an out-of-date revision is refused (two windows on one case
   cannot silently overwrite each other).
+* An archived case is read-only: :meth:`CaseStore.save` and :meth:`CaseStore.undo` refuse it with
+  :class:`CaseArchivedError`. The archive flag changes only through :meth:`CaseStore.archive` and
+  :meth:`CaseStore.unarchive` (staff), which bump the revision without touching the case's content.
 * One connection per thread (``check_same_thread``): Streamlit sessions run in their own threads, so
   two sessions never share a connection or a transaction.
 
@@ -22,7 +25,9 @@ Public and staff
 ----------------
 The public (counter) face has one way in: :meth:`CaseStore.open_case` with the exact id from the link.
 An id that is not of the shape :func:`new_case_id` makes is refused before the database is touched.
-Listing, searching, archiving and opening archived cases need a :class:`StaffToken` from
+An archived case's link opens it read-only when asked with ``read_only=True`` (a resident's printed
+link keeps working); the store never writes to it until staff restore it.
+Listing, searching, archiving and restoring cases need a :class:`StaffToken` from
 :meth:`CaseStore.unlock_staff`, which checks a passcode against a PBKDF2-SHA256 hash (kept in the
 app's secrets, never in the repository; make one with :func:`hash_passcode`). Wrong passcodes are
 slowed down: after *n* failures in a row from one client key the next try must wait 2**n seconds,
@@ -71,7 +76,9 @@ __all__ = [
     "MIGRATIONS",
     "SCHEMA_VERSION",
     "STAFF_TOKEN_TTL_S",
+    "ARCHIVED_SENTENCE",
     "Case",
+    "CaseArchivedError",
     "CaseConflictError",
     "CaseNotFound",
     "CaseStore",
@@ -165,6 +172,18 @@ class CaseConflictError(CaseStoreError):
 
 class StaffRequired(PermissionError):
     """A staff-only action was asked for without a valid staff unlock."""
+
+
+#: What a refused write to an archived case says (one sentence a resident understands).
+ARCHIVED_SENTENCE = ("This case is archived, so changes are not saved to it; start a new case from it to keep "
+                     "them, or ask Village staff to restore it.")
+
+
+class CaseArchivedError(CaseStoreError):
+    """The case is archived: it can be read, printed and downloaded, but not changed until staff restore it."""
+
+    def __init__(self, message: str = ARCHIVED_SENTENCE):
+        super().__init__(message)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -704,14 +723,24 @@ class CaseStore:
         data.update(id=row[1], revision=row[2], created_at=row[3], updated_at=row[4], archived=bool(row[5]))
         return _validate_case_dict(data)
 
-    def open_case(self, case_id: str, *, staff: StaffToken | None = None) -> Case:
+    def open_case(self, case_id: str, *, staff: StaffToken | None = None, read_only: bool = False) -> Case:
         """The case with exactly this id (the public way in).
+
+        Parameters
+        ----------
+        case_id : str
+            The id from the link.
+        staff : StaffToken, optional
+            A valid token opens archived cases too.
+        read_only : bool
+            Open an archived case for anyone, to read (its ``archived`` is True, and :meth:`save`
+            refuses it). Cases that are not archived open as usual.
 
         Raises
         ------
         CaseNotFound
             The id is malformed (refused before the database is touched), unknown, or the case is
-            archived (only staff can open archived cases).
+            archived and neither `staff` nor `read_only` was given.
         """
         if not is_valid_case_id(case_id):
             raise CaseNotFound("This case link is not valid; check that it was copied in full.")
@@ -720,7 +749,7 @@ class CaseStore:
         ).fetchone()
         if row is None:
             raise CaseNotFound("No case has this link; it may have been mistyped.")
-        if row[5] and not (isinstance(staff, StaffToken) and staff.is_valid()):
+        if row[5] and not read_only and not (isinstance(staff, StaffToken) and staff.is_valid()):
             raise CaseNotFound("This case has been archived by Village staff; ask them to restore it.")
         return self._row_to_case(row)
 
@@ -737,8 +766,13 @@ class CaseStore:
 
         Raises
         ------
+        CaseArchivedError
+            The stored case is archived (read-only until staff restore it); nothing is written.
         CaseConflictError
             The case was saved elsewhere since this copy was opened (its revision is out of date).
+        StaffRequired
+            The copy is marked archived but the stored case is not (or does not exist yet): only
+            :meth:`archive` (staff) archives a case.
         CaseStoreError
             The write failed; the last committed version is intact.
         """
@@ -751,15 +785,19 @@ class CaseStore:
                           ensure_ascii=False, allow_nan=False)
 
         def do(conn):
-            row = conn.execute("SELECT revision, body, updated_at FROM cases WHERE id = ?", (case.id,)).fetchone()
+            row = conn.execute("SELECT revision, body, updated_at, archived FROM cases WHERE id = ?",
+                               (case.id,)).fetchone()
+            if row is not None and row[3]:
+                raise CaseArchivedError()
+            if case.archived and (row is None or row[0] == case.revision):
+                raise StaffRequired("Only Village staff can archive a case, from staff mode.")
             if row is None:
                 if case.revision != 0:
                     raise CaseConflictError("This case no longer exists in the database; it was not saved.")
                 conn.execute(
                     "INSERT INTO cases (id, revision, created_at, updated_at, archived, title, search_text, body)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (case.id, new_rev, case.created_at, now, int(case.archived), case.title,
-                     case.search_text(), body),
+                    (case.id, new_rev, case.created_at, now, 0, case.title, case.search_text(), body),
                 )
                 return
             if row[0] != case.revision:
@@ -773,9 +811,9 @@ class CaseStore:
                 (case.id, case.id, HISTORY_KEEP),
             )
             conn.execute(
-                "UPDATE cases SET revision = ?, updated_at = ?, archived = ?, title = ?, search_text = ?, body = ?"
-                " WHERE id = ? AND revision = ?",
-                (new_rev, now, int(case.archived), case.title, case.search_text(), body, case.id, case.revision),
+                "UPDATE cases SET revision = ?, updated_at = ?, title = ?, search_text = ?, body = ?"
+                " WHERE id = ? AND revision = ? AND archived = 0",
+                (new_rev, now, case.title, case.search_text(), body, case.id, case.revision),
             )
 
         self._write(do)
@@ -795,10 +833,13 @@ class CaseStore:
     def undo(self, case: Case) -> Case:
         """Bring back the version before the last save (as a new revision); returns the restored case.
 
-        Repeated calls walk further back. Raises CaseStoreError when there is nothing to undo.
+        Repeated calls walk further back. Raises CaseStoreError when there is nothing to undo, and
+        CaseArchivedError when the case is archived. The archive flag is not part of what is undone.
         """
         def do(conn):
-            row = conn.execute("SELECT revision FROM cases WHERE id = ?", (case.id,)).fetchone()
+            row = conn.execute("SELECT revision, archived FROM cases WHERE id = ?", (case.id,)).fetchone()
+            if row is not None and row[1]:
+                raise CaseArchivedError()
             if row is None or row[0] != case.revision:
                 raise CaseConflictError("This case was changed in another window; reopen it before undoing.")
             prev = conn.execute(
@@ -809,13 +850,13 @@ class CaseStore:
                 raise CaseStoreError("There is no earlier version of this case to go back to.")
             data = json.loads(prev[1])
             now = _now_iso()
-            data.update(revision=case.revision + 1, updated_at=now, id=case.id)
+            data.update(revision=case.revision + 1, updated_at=now, id=case.id, archived=False)
             restored = _validate_case_dict(data)
             conn.execute("DELETE FROM case_history WHERE case_id = ? AND revision = ?", (case.id, prev[0]))
             conn.execute(
-                "UPDATE cases SET revision = ?, updated_at = ?, archived = ?, title = ?, search_text = ?, body = ?"
-                " WHERE id = ?",
-                (restored.revision, now, int(restored.archived), restored.title, restored.search_text(),
+                "UPDATE cases SET revision = ?, updated_at = ?, title = ?, search_text = ?, body = ?"
+                " WHERE id = ? AND archived = 0",
+                (restored.revision, now, restored.title, restored.search_text(),
                  json.dumps(restored.to_dict(), ensure_ascii=False), case.id),
             )
             return restored
@@ -904,16 +945,29 @@ class CaseStore:
         _require_staff(staff)
         if not is_valid_case_id(case_id):
             raise CaseNotFound("This case link is not valid; check that it was copied in full.")
-        case = self.open_case(case_id, staff=staff)
-        if case.archived == flag:
-            return
-        case.archived = flag
-        self.save(case)
+        now = _now_iso()
+
+        def do(conn):
+            row = conn.execute("SELECT archived FROM cases WHERE id = ?", (case_id,)).fetchone()
+            if row is None:
+                raise CaseNotFound("No case has this link; it may have been mistyped.")
+            if bool(row[0]) == flag:
+                return
+            # Only the flag changes: no history entry (undo walks content), but a new revision, so a
+            # copy opened before the change cannot be saved over it.
+            conn.execute("UPDATE cases SET archived = ?, revision = revision + 1, updated_at = ? WHERE id = ?",
+                         (int(flag), now, case_id))
+
+        self._write(do)
 
     def archive(self, staff: StaffToken, case_id: str) -> None:
-        """Hide a case from lists and from its public link (staff only; recoverable)."""
+        """Archive a case (staff only; recoverable): hidden from lists, and read-only.
+
+        Its link then opens it only with ``open_case(..., read_only=True)``, and every save or undo
+        is refused with :class:`CaseArchivedError` until :meth:`unarchive`.
+        """
         self._set_archived(staff, case_id, True)
 
     def unarchive(self, staff: StaffToken, case_id: str) -> None:
-        """Restore an archived case (staff only)."""
+        """Restore an archived case (staff only): listed again, and writable again."""
         self._set_archived(staff, case_id, False)

@@ -26,7 +26,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import app_fixtures as fx  # noqa: E402
 
 from app_support import cases_ui, forms, state  # noqa: E402
-from sloat_core.cases import CaseNotFound, CaseStore, analyze_case, hash_passcode, is_valid_case_id  # noqa: E402
+from sloat_core.cases import (  # noqa: E402
+    ARCHIVED_SENTENCE,
+    CaseArchivedError,
+    CaseNotFound,
+    CaseStore,
+    analyze_case,
+    hash_passcode,
+    is_valid_case_id,
+)
 from sloat_core.layers import load_manifest  # noqa: E402
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
@@ -353,3 +361,140 @@ def test_a_failed_case_action_is_told_in_one_sentence_without_paths():
     assert cases_ui.problem_sentence(CaseStoreError("The case was archived.")) == "The case was archived."
     assert cases_ui.problem_sentence(SloatInputError("That is not a case file.")) == "That is not a case file."
     assert cases_ui.problem_sentence(StaffRequired("Staff mode is locked.")) == "Staff mode is locked."
+
+
+# ---------------------------------------------------------------------------------------------- archived
+
+
+def archived_case(data_dir, secret: str) -> tuple[str, dict]:
+    """A case with parcel P1, a project, dates and notes, saved by the app and then archived by staff.
+
+    Returns its id and the stored case (as a dict) at the moment it was archived.
+    """
+    at = pick(new_app())
+    at.session_state[state.PROJECT] = dict(PROJECT)
+    at.session_state[forms.TIMELINE_ITEMS] = list(ITEMS)
+    at.session_state[cases_ui.NOTES] = "Printed for the owner."
+    at.switch_page("pages/law.py").run()
+    case_id = case_id_of(at)
+    store = CaseStore(data_dir)
+    token = store.unlock_staff(PASS, secret).token
+    store.archive(token, case_id)
+    stored = store.open_case(case_id, staff=token)
+    assert stored.archived and stored.project == PROJECT and stored.notes == "Printed for the owner."
+    return case_id, stored.to_dict()
+
+
+def notices(at: AppTest) -> list[str]:
+    """The archived notices shown (it comes above the page, so it is the first warning)."""
+    found = [w.value for w in at.warning if w.value == cases_ui.ARCHIVED_NOTICE]
+    if found:
+        assert at.warning[0].value == cases_ui.ARCHIVED_NOTICE
+    return found
+
+
+def stored_now(data_dir, case_id: str) -> dict:
+    return CaseStore(data_dir).open_case(case_id, read_only=True).to_dict()
+
+
+def test_an_archived_case_link_opens_it_read_only_as_saved(manifest, data_dir, media):
+    secret = hash_passcode(PASS, iterations=1000)
+    case_id, stored = archived_case(data_dir, secret)
+
+    at = new_app(case_id)  # the resident's printed link
+    assert not at.exception
+    assert notices(at) == [cases_ui.ARCHIVED_NOTICE]
+    assert case_id_of(at) == case_id
+    assert at.session_state[cases_ui.CASE].archived
+    parcel = at.session_state[state.PARCEL]
+    assert parcel.sbl == fx.P1_SBL and parcel.geometry.area == pytest.approx(40_000, abs=0.5)
+    assert [m.value for m in at.metric][:2] == ["40,000", "20,000"]
+    assert at.session_state[state.PROJECT] == PROJECT
+    assert not at.sidebar.error and "is archived" in " ".join(c.value for c in at.sidebar.caption)
+
+    at.switch_page(CASE_PAGE).run()
+    assert not at.exception
+    assert [w.value for w in at.warning] == [cases_ui.ARCHIVED_NOTICE]  # no "changes not saved" yet
+    assert f"?case={case_id}" in texts(at) and "· archived" in texts(at)
+    notes = at.text_area(key=cases_ui.NOTES_BOX)
+    assert notes.value == "Printed for the owner." and notes.disabled
+    assert at.button(key="case_copy").label == "Start a new case from this one"
+    shown = {m.label: m.value for m in at.metric}
+    assert shown["Net lot area"] == f"{stored['analysis']['net_lot_area_sqft']:,.0f} sq ft" == "20,000 sq ft"
+    assert download(at, media, "dl_pdf").startswith(b"%PDF")  # it can be printed
+    whole = json.loads(download(at, media, "dl_case"))["case"]
+    assert whole["id"] == case_id and whole["project"] == PROJECT and whole["timeline_items"] == ITEMS
+    assert whole["analysis"] == stored["analysis"]
+    assert stored_now(data_dir, case_id) == stored  # opening it wrote nothing
+
+
+def test_changes_to_an_archived_case_are_not_saved_and_can_start_a_new_case(manifest, data_dir):
+    secret = hash_passcode(PASS, iterations=1000)
+    case_id, stored = archived_case(data_dir, secret)
+    at = new_app(case_id)
+    at.switch_page("pages/project.py").run()
+    assert at.number_input(key="pf_trees").value == 3
+    at.number_input(key="pf_trees").set_value(40).run()  # the user changes the project
+    assert not at.exception
+    assert at.session_state[state.PROJECT]["trees_removed"] == 40  # kept on screen...
+    assert stored_now(data_dir, case_id) == stored  # ...but not written into the archived case
+    assert [e.value for e in at.sidebar.error] == [cases_ui.problem_sentence(CaseArchivedError())]
+    assert "changes are not saved" in at.sidebar.error[0].value
+    assert at.sidebar.button(key="case_copy_sidebar")  # offered a copy where the change was made
+    at.session_state[cases_ui.NOTES] = "Typed into an archived case."
+    at.switch_page("pages/law.py").run()
+    assert stored_now(data_dir, case_id) == stored
+
+    at.switch_page(CASE_PAGE).run()
+    assert any("Changes are not saved to an archived case" in w.value for w in at.warning)
+    at.button(key="case_copy").click().run()
+    assert not at.exception
+    copy_id = case_id_of(at)
+    assert is_valid_case_id(copy_id) and copy_id != case_id
+    copy = CaseStore(data_dir).open_case(copy_id)  # a public, writable case
+    assert not copy.archived and copy.project["trees_removed"] == 40
+    assert copy.parcel_meta["sbl"] == fx.P1_SBL and copy.timeline_items == ITEMS
+    assert copy.notes == "Typed into an archived case."
+    assert copy.analysis["net_lot_area_sqft"] == stored["analysis"]["net_lot_area_sqft"]
+    assert stored_now(data_dir, case_id) == stored  # the archived case stays as it was
+    assert not notices(at) and not at.sidebar.error and not at.text_area(key=cases_ui.NOTES_BOX).disabled
+    at.session_state[cases_ui.NOTES] = "Now it saves."
+    at.run()
+    assert CaseStore(data_dir).open_case(copy_id).notes == "Now it saves."
+
+
+def test_an_undone_change_in_an_archived_case_clears_the_refusal(manifest, data_dir):
+    case_id, stored = archived_case(data_dir, hash_passcode(PASS, iterations=1000))
+    at = new_app(case_id)
+    at.session_state[cases_ui.NOTES] = "a slip"
+    at.run()
+    assert [e.value for e in at.sidebar.error] == [ARCHIVED_SENTENCE]
+    at.session_state[cases_ui.NOTES] = "Printed for the owner."  # back to what is saved
+    at.run()
+    assert not at.sidebar.error and notices(at) == [cases_ui.ARCHIVED_NOTICE]
+    assert stored_now(data_dir, case_id) == stored
+
+
+def test_staff_restore_makes_an_archived_case_editable_again(manifest, data_dir):
+    secret = hash_passcode(PASS, iterations=1000)
+    case_id, stored = archived_case(data_dir, secret)
+    at = new_app(case_id, secret=secret)
+    at.switch_page(CASE_PAGE).run()
+    at.text_input(key="staff_passcode").input(PASS)
+    at.button(key="staff_unlock_btn").click().run()
+    at.button(key="staff_undo").click().run()  # staff cannot undo into an archived case either
+    assert [e.value for e in at.error] == [ARCHIVED_SENTENCE]
+    assert stored_now(data_dir, case_id) == stored
+    at.checkbox(key="staff_archived").check().run()
+    at.selectbox(key="staff_choice").set_value(case_id)
+    at.button(key="staff_archive").click().run()  # "Restore it"
+    assert not at.exception
+    assert "Restored" in " ".join(s.value for s in at.success)
+    assert not notices(at)
+    restored = CaseStore(data_dir).open_case(case_id)  # the public link opens it again, writable
+    assert not restored.archived and restored.notes == "Printed for the owner."
+    assert not at.text_area(key=cases_ui.NOTES_BOX).disabled
+    at.session_state[cases_ui.NOTES] = "Edited after the restore."
+    at.run()
+    assert CaseStore(data_dir).open_case(case_id).notes == "Edited after the restore."
+    assert CaseStore(data_dir).open_case(case_id).project == PROJECT

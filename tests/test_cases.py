@@ -1,5 +1,6 @@
 """The case store: nothing a consultation produces is lost, and the public face reaches a case only by its link."""
 
+import dataclasses
 import datetime as dt
 import json
 import os
@@ -20,7 +21,9 @@ from sloat_core.cases import (
     MAX_BACKOFF_S,
     MIGRATIONS,
     SCHEMA_VERSION,
+    ARCHIVED_SENTENCE,
     Case,
+    CaseArchivedError,
     CaseConflictError,
     CaseNotFound,
     CaseStore,
@@ -359,6 +362,79 @@ def test_staff_list_search_archive_and_restore(store, staff):
     assert store.open_case(a.id, staff=staff).archived
     store.unarchive(staff, a.id)
     assert store.open_case(a.id).notes == "pond question"  # recoverable, intact
+
+
+def test_an_archived_case_reads_as_saved_but_every_write_to_it_is_refused(store, staff):
+    case = full_case()
+    case.record_analysis({"gross_area_sqft": 160000.0, "params_version": PARAMS_VERSION})
+    store.save(case)
+    case.notes = "second"
+    store.save(case)
+    saved = store.open_case(case.id).to_dict()
+    history = store.history(case.id)
+    store.archive(staff, case.id)
+
+    with pytest.raises(CaseNotFound, match="archived"):
+        store.open_case(case.id)  # without read_only, the public face still cannot reach it
+    shown = store.open_case(case.id, read_only=True)  # the resident's link: read-only
+    assert shown.archived and shown.revision == saved["revision"] + 1
+    assert {k: v for k, v in shown.to_dict().items() if k not in ("archived", "revision", "updated_at")} == {
+        k: v for k, v in saved.items() if k not in ("archived", "revision", "updated_at")}
+    assert store.history(case.id) == history  # archiving changes the flag, not the content
+
+    shown.notes, shown.project = "changed at home", {"application_type": "site_plan"}
+    with pytest.raises(CaseArchivedError) as refused:
+        store.save(shown)
+    assert str(refused.value) == ARCHIVED_SENTENCE and isinstance(refused.value, CaseStoreError)
+    assert "archived" in ARCHIVED_SENTENCE and "staff" in ARCHIVED_SENTENCE and "\n" not in ARCHIVED_SENTENCE
+    assert shown.revision == saved["revision"] + 1  # the refused copy is not bumped
+    stale = dataclasses.replace(shown, archived=False, revision=1)  # any copy, of any revision
+    with pytest.raises(CaseArchivedError):
+        store.save(stale)
+    with pytest.raises(CaseArchivedError):
+        store.undo(store.open_case(case.id, staff=staff))  # staff too: restore first
+    kept = store.open_case(case.id, staff=staff)
+    assert kept.notes == "second" and kept.project == saved["project"] and kept.archived
+    assert store.history(case.id) == history
+
+    store.unarchive(staff, case.id)  # writable again
+    again = store.open_case(case.id)
+    assert not again.archived and again.notes == "second"
+    with pytest.raises(CaseConflictError):
+        store.save(shown)  # the copy read while archived is out of date: no silent overwrite
+    again.notes = "third"
+    store.save(again)
+    assert store.open_case(case.id).notes == "third" and not store.open_case(case.id).archived
+    back = store.undo(again)  # undo walks content only: back to "second", not back into the archive
+    assert back.notes == "second" and not back.archived and not store.open_case(case.id).archived
+
+
+def test_a_copy_opened_before_archiving_cannot_be_saved_into_the_archive(store, staff):
+    case = store.new_case(notes="v1")
+    other_window = store.open_case(case.id)
+    store.archive(staff, case.id)
+    other_window.notes = "typed after the archive"
+    with pytest.raises(CaseArchivedError):  # told why, not just "changed in another window"
+        store.save(other_window)
+    assert store.open_case(case.id, read_only=True).notes == "v1"
+    assert store.list_cases(staff) == []
+
+
+def test_only_staff_change_the_archive_flag(store, staff):
+    case = store.new_case(notes="mine")
+    case.archived = True  # a save cannot archive a case, nor create one archived
+    with pytest.raises(StaffRequired):
+        store.save(case)
+    with pytest.raises(StaffRequired):
+        store.save(Case(archived=True))
+    assert not store.open_case(case.id).archived and store.open_case(case.id).revision == 1
+    with pytest.raises(StaffRequired):
+        store.unarchive(None, case.id)
+    store.archive(staff, case.id)
+    store.archive(staff, case.id)  # twice is once
+    assert store.open_case(case.id, staff=staff).revision == 2
+    with pytest.raises(CaseNotFound):
+        store.archive(staff, new_case_id())
 
 
 def test_passcode_hashes_are_pbkdf2_and_never_match_when_malformed():
