@@ -135,3 +135,28 @@ def test_downloads_from_the_case_page(case_page):
         app.page.get_by_role("button", name="The whole case (JSON", exact=False).click()
     assert b'"format": "sloat-case"' in Path(whole.value.path()).read_bytes()
     app.shot("14_case_downloads")
+
+
+def test_an_archived_case_link_still_shows_the_case_read_only(case_server, case_page):
+    from app_support.cases_ui import ARCHIVED_NOTICE
+    from sloat_core.cases import CaseStore, hash_passcode
+
+    app = case_page
+    case_id = _pick_p1(app)
+    secret = "archive in the browser test"
+    store = CaseStore(case_server.data_dir)  # the server's own database, archived as staff would
+    store.archive(store.unlock_staff(secret, hash_passcode(secret, iterations=1000)).token, case_id)
+    before = store.open_case(case_id, read_only=True).to_dict()
+
+    app.open(f"/?case={case_id}")  # the resident's printed link, after the archive
+    app.wait_text(ARCHIVED_NOTICE)
+    _shows_p1(app)
+    _open_case_page(app)
+    assert case_id in app.page.locator('[data-testid="stCode"]').first.inner_text()
+    expect(app.page.get_by_label("Notes (saved with the case", exact=False)).to_be_disabled()
+    expect(app.page.get_by_role("button", name="Start a new case from this one")).to_be_visible()
+    with app.page.expect_download(timeout=60_000) as pdf:
+        app.page.get_by_role("button", name="Pre-application summary (PDF)").click()
+    assert Path(pdf.value.path()).read_bytes().startswith(b"%PDF")  # it can still be printed
+    assert store.open_case(case_id, read_only=True).to_dict() == before  # viewing wrote nothing
+    app.shot("15_archived_case_read_only")
