@@ -21,6 +21,7 @@ __all__ = [
     "verdict_sentence",
     "deduction_frame",
     "deduction_colours",
+    "citation_nowrap_styles",
     "waterfall_figure",
     "show_headline",
     "show_screening",
@@ -81,6 +82,11 @@ def _sqft_cell(value: float | None) -> str:
 
 
 SWATCH = "Map"  # the colour-key column of the deduction table (same colour as the map legend)
+CITATION = "§"  # the citation column of the deduction table (Standard and Projector)
+#: Style of the citation cells: a citation is read as one token and never broken across lines.
+CITATION_CELL_CSS = [("white-space", "nowrap")]
+#: Side padding of the six-column table's cells (Streamlit's is 6-8 px): room for the citations.
+CELL_PADDING_CSS = [("padding-left", "0.25em"), ("padding-right", "0.25em")]
 
 
 def _present(d: dict) -> bool:
@@ -124,9 +130,38 @@ def deduction_frame(result: dict, *, plain_words: bool = False, present_only: bo
         "Area, sq ft": _sqft_cell(d.get("area_sqft")),
         "Counts": f"{(d.get('countable_fraction') or 0.0) * 100:.0f}%",
         "Deducted, sq ft": _sqft_cell(d.get("deducted_sqft")),
-        "§": d.get("citation") or "",
+        CITATION: d.get("citation") or "",
     } for d in rows]
-    return pd.DataFrame(data, columns=[SWATCH, "Constraint", "Area, sq ft", "Counts", "Deducted, sq ft", "§"])
+    return pd.DataFrame(data, columns=[SWATCH, "Constraint", "Area, sq ft", "Counts", "Deducted, sq ft", CITATION])
+
+
+def citation_nowrap_styles(frame: pd.DataFrame) -> list[dict]:
+    """Styler table styles that keep every cell of the citation column on one line.
+
+    A citation is never broken inside ("§ 402-" / "45A(2)(b)"): its cells do not wrap and the
+    other columns (the constraint labels) wrap instead. This is CSS rather than U+2011 / U+00A0 in
+    the text, so a copy of the cell gives the plain citation. Streamlit puts each cell's text in a
+    markdown block that sets ``white-space: normal`` itself, so the rule is given to the cell and to
+    everything inside it. The selectors and declarations are constants and a column number: no text
+    from the result goes into the CSS. The cells' side padding is narrowed so that the six columns,
+    with a whole citation, fit the results column beside the map of a 1500 px window.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A :func:`deduction_frame`.
+
+    Returns
+    -------
+    list of dict
+        ``Styler.set_table_styles`` entries (empty when the frame has no citation column).
+    """
+    if CITATION not in frame.columns:
+        return []
+    col = int(frame.columns.get_loc(CITATION))
+    return [{"selector": "th, td", "props": list(CELL_PADDING_CSS)},
+            {"selector": f"td.col{col}", "props": list(CITATION_CELL_CSS)},
+            {"selector": f"td.col{col} *", "props": list(CITATION_CELL_CSS)}]
 
 
 def deduction_colours(result: dict, *, present_only: bool = False) -> list[str]:
@@ -285,6 +320,8 @@ def show_deductions(result: dict) -> None:
         # the mode's type size, and its colour-key cells are real page elements.
         styled = frame.style.apply(lambda col: [f"background-color:{c};border:1px solid #333;width:1.4em"
                                                 for c in colours], subset=[SWATCH])
+        if CITATION in frame.columns:
+            styled = styled.set_table_styles(citation_nowrap_styles(frame), overwrite=False)
         st.table(styled.hide(axis="index"))
     if compact:
         absent = [plain.plain_constraint(d.get("constraint") or "", d.get("label")) if mode == state.COUNTER

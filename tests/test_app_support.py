@@ -122,6 +122,27 @@ def test_verdict_and_deduction_table_from_a_result():
     assert "is below the R-15 minimum of 25,000 sq ft" in results.verdict_sentence(below)
 
 
+def test_citation_column_never_wraps_and_its_css_takes_no_text_from_the_result():
+    hostile = "§ 402-45A</style><script>alert(1)</script>"
+    result = {"deductions": [{"constraint": "wetlands", "label": "<b>x</b>", "area_sqft": 1.0,
+                              "countable_fraction": 0.0, "deducted_sqft": 1.0, "citation": hostile}]}
+    frame = results.deduction_frame(result)
+    rules = results.citation_nowrap_styles(frame)
+    col = list(frame.columns).index(results.CITATION)
+    nowrap = {r["selector"] for r in rules if ("white-space", "nowrap") in r["props"]}
+    assert nowrap == {f"td.col{col}", f"td.col{col} *"}  # the cell and Streamlit's markdown block inside
+    css = repr(rules)
+    assert "script" not in css and "<" not in css and "402" not in css
+    # Counter mode's everyday table has no citation column: nothing to keep on one line.
+    assert results.citation_nowrap_styles(results.deduction_frame(result, plain_words=True)) == []
+    # The styles reach the Styler's CSS for this table only: every selector is scoped by its uuid.
+    styled = frame.style.set_table_styles(rules, overwrite=False)
+    sheet = styled.to_html().split("</style>", 1)[0]
+    selectors = [line.rstrip(" {") for line in sheet.splitlines() if line.endswith("{")]
+    assert selectors and all(sel.startswith(f"#T_{styled.uuid}") for sel in selectors), selectors
+    assert f"#T_{styled.uuid} td.col{col} *" in selectors and "white-space: nowrap" in sheet
+
+
 def test_the_verdict_sentences_read_as_documented():
     import doctest
 

@@ -1,0 +1,101 @@
+"""The § citations of the deduction table never break inside, in a real browser (offline).
+
+At a 1500 x 900 window, tax parcel P1 (chosen by SBL) is shown in Standard and Projector mode;
+every cell of the table's "§" column must lay its text out on one line ("§ 402-45A(2)(b)", not
+"§ 402-" / "45A(2)(b)"), while the table still fits its column (the constraint labels wrap instead).
+Counter mode has no § column (everyday words); its table must still fit. Screenshots go to
+tests/artifacts/citation_nowrap_<mode>.png for a person to look at.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import app_fixtures as fx  # noqa: E402
+
+from app_support import state  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+IDLE_JS = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
+
+# For each "§" cell of every st.table: [text, number of distinct line boxes of its text, the cell's
+# right edge, the table container's right edge].
+CITATION_CELLS_JS = """() => {
+  const out = [];
+  for (const box of document.querySelectorAll('[data-testid="stTable"]')) {
+    const table = box.querySelector('table');
+    if (!table) continue;
+    const heads = [...table.querySelectorAll('thead th')];
+    const col = heads.findIndex(th => th.textContent.trim() === '§');
+    if (col < 0) continue;
+    for (const row of table.querySelectorAll('tbody tr')) {
+      const cells = row.querySelectorAll('th, td');
+      const cell = cells[cells.length - heads.length + col];
+      if (!cell || !cell.textContent.trim()) continue;
+      const tops = new Set();  // the line boxes of the cell's text (text nodes only, not the boxes)
+      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+      let node;
+      while ((node = walker.nextNode())) {
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        for (const r of range.getClientRects()) if (r.width > 0) tops.add(Math.round(r.top));
+      }
+      out.push([cell.textContent.trim(), tops.size, cell.getBoundingClientRect().right,
+                box.getBoundingClientRect().right]);
+    }
+  }
+  return out;
+}"""
+
+# Tables wider than their container (clipped or scrolling): [table's right edge, container's right edge].
+OVERFLOW_JS = """() => [...document.querySelectorAll('[data-testid="stTable"]')]
+  .filter(b => b.querySelector('table'))
+  .map(b => [b.querySelector('table').getBoundingClientRect().right, b.getBoundingClientRect().right])
+  .filter(([t, b]) => t > b + 1)"""
+
+
+def _settle(page) -> None:
+    page.wait_for_timeout(300)
+    page.wait_for_function(IDLE_JS, timeout=30_000)
+    page.wait_for_timeout(700)
+
+
+def _choose_parcel(app) -> None:
+    box = app.page.get_by_label("Tax parcel (SBL", exact=False)
+    box.fill(fx.P1_SBL)
+    box.press("Enter")
+    app.page.get_by_role("button", name="Use this parcel").click()
+    app.wait_text(f"Tax parcel {fx.P1_SBL}")
+    _settle(app.page)
+
+
+@pytest.mark.parametrize("mode", [state.STANDARD, state.COUNTER, state.PROJECTOR])
+def test_deduction_table_citations_stay_on_one_line(app, mode):
+    app.page.set_viewport_size({"width": 1500, "height": 900})
+    app.open()
+    app.wait_map()
+    _choose_parcel(app)
+    if mode != state.STANDARD:
+        app.page.locator('[data-testid="stSidebar"]').get_by_text(mode, exact=True).click()
+        _settle(app.page)
+    table = app.page.locator('[data-testid="stTable"]').first
+    table.wait_for(timeout=30_000)
+    table.scroll_into_view_if_needed()
+    app.page.wait_for_timeout(500)
+    app.shot(f"citation_nowrap_{mode.lower()}")
+    cells = app.page.evaluate(CITATION_CELLS_JS)
+    if mode == state.COUNTER:
+        assert cells == []  # everyday words: no § column in the counter's table
+    else:
+        assert cells, "no § column found in the deduction table"
+        assert all(text.startswith("§ 402-45") for text, *_ in cells), cells
+        broken = [text for text, lines, *_ in cells if lines != 1]
+        assert broken == [], f"citations broken across lines in {mode} mode: {broken}"
+        clipped = [text for text, _, right, edge in cells if right > edge + 1]
+        assert clipped == [], f"citation cells outside the table's box in {mode} mode: {clipped}"
+    assert app.page.evaluate(OVERFLOW_JS) == [], f"deduction table wider than its column in {mode} mode"
