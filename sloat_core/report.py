@@ -23,7 +23,7 @@ import functools
 import io
 import re
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 import matplotlib
 
@@ -340,10 +340,7 @@ def _new_pdf() -> _Report:
     return pdf
 
 
-def _heading(pdf: FPDF, text: str, need_mm: float = 26.0):
-    """A section heading; starts a new page when less than `need_mm` would be left under it."""
-    if pdf.get_y() + need_mm > pdf.h - pdf.b_margin:
-        pdf.add_page()
+def _heading_lines(pdf: FPDF, text: str) -> None:
     pdf.ln(2.2)
     pdf.set_font(_FONT, "B", 10.5)
     pdf.cell(0, 5.5, _plain(text), new_x=XPos.LMARGIN, new_y=YPos.NEXT)
@@ -352,6 +349,64 @@ def _heading(pdf: FPDF, text: str, need_mm: float = 26.0):
     pdf.line(pdf.l_margin, y, pdf.w - pdf.r_margin, y)
     pdf.ln(1.2)
     pdf.set_font(_FONT, "", 8)
+
+
+def _heading(pdf: FPDF, text: str, first: Callable[[Any], None] | None = None) -> None:
+    """A section heading, kept with the first lines of its section; the rest flows onto the next page.
+
+    The heading and what ``first`` draws (the section's opening lines: a table's header and first
+    row, or the first lines of a paragraph) are laid out in a dry run (``offset_rendering``); only
+    when they would not fit on what is left of the page does the section start on a new page. The
+    section itself is then drawn by the caller and breaks between table rows or lines as needed.
+
+    Parameters
+    ----------
+    pdf : FPDF
+        The document.
+    text : str
+        The heading.
+    first : callable, optional
+        Draws the section's opening lines on the FPDF-like object it is given (dry run only).
+    """
+
+    def opening(p) -> None:
+        _heading_lines(p, text)
+        if first is not None:
+            first(p)
+
+    _keep_together(pdf, opening)
+    _heading_lines(pdf, text)
+
+
+def _keep_together(pdf: FPDF, draw: Callable[[Any], None]) -> None:
+    """Start a new page when what ``draw`` lays out (in a dry run) would not fit on this one."""
+    with pdf.offset_rendering() as dry:
+        draw(dry)
+    if dry.page_break_triggered:
+        pdf.add_page()
+
+
+def _first_lines(text: str, *, size: float = 8, style: str = "", h: float = 3.8, lines: int = 2) -> Callable[[Any], None]:
+    """The opening ``lines`` lines of a paragraph, for :func:`_heading`'s dry run."""
+
+    def draw(pdf) -> None:
+        pdf.set_font(_FONT, style, size)
+        wrapped = pdf.multi_cell(0, h, _plain(text), align="L", dry_run=True, output="LINES")
+        pdf.ln(h * min(lines, max(1, len(wrapped))))
+
+    return draw
+
+
+def _first_rows(header: list[str], rows: list[list[str]], widths: tuple, align: tuple, *, size=7.5,
+                lead: Callable[[Any], None] | None = None) -> Callable[[Any], None]:
+    """A table's header and first row (after ``lead``, an introductory paragraph), for the dry run."""
+
+    def draw(pdf) -> None:
+        if lead is not None:
+            lead(pdf)
+        _table(pdf, header, rows[:1], widths, align, size=size)
+
+    return draw
 
 
 def _para(pdf: FPDF, text: str, size: float = 8, style: str = "", h: float = 3.8):
@@ -545,7 +600,6 @@ def _build(analysis, layerset, *, events, notes, as_of: dt.date, level: int, fig
     pdf.set_y(max(pdf.get_y(), top + map_h) + 2)
 
     # Deduction table.
-    _heading(pdf, "Land that does not count toward minimum lot area (§ 402-45)")
     rows, bold = [], []
     for d in r.get("deductions", []):
         known = d.get("area_sqft") is not None
@@ -560,16 +614,15 @@ def _build(analysis, layerset, *, events, notes, as_of: dt.date, level: int, fig
     rows.append(["Total deducted", "", "", _num(r.get("deducted_sqft")), ""])
     rows.append(["Net lot area", _num(net), "", "", r.get("lot_area_citation", "§ 402-45A")])
     bold = [len(rows) - 3, len(rows) - 1]
-    _table(pdf, ["Constraint", "Area in parcel (sq ft)", "Counts", "Deducted (sq ft)", "§"],
-           rows, (62, 32, 16, 30, 32), ("LEFT", "RIGHT", "RIGHT", "RIGHT", "LEFT"), bold_rows=bold)
+    head = ["Constraint", "Area in parcel (sq ft)", "Counts", "Deducted (sq ft)", "§"]
+    widths, align = (62, 32, 16, 30, 32), ("LEFT", "RIGHT", "RIGHT", "RIGHT", "LEFT")
+    _heading(pdf, "Land that does not count toward minimum lot area (§ 402-45)",
+             _first_rows(head, rows, widths, align))
+    _table(pdf, head, rows, widths, align, bold_rows=bold)
     _para(pdf, "Where constraints overlap, each piece of land is counted once, at the lowest share that applies.",
           size=7, style="I", h=3.4)
 
     # Cluster features.
-    _heading(pdf, "Cluster development: sensitive features (§ 402-48C)", need_mm=34)
-    if r.get("cluster_applies_reason"):
-        _para(pdf, r["cluster_applies_reason"], size=7.5)
-        pdf.ln(0.8)
     rows = []
     for t in r.get("cluster_triggers", []):
         status = _YES_NO.get(t.get("triggered"), str(t.get("triggered")))
@@ -580,13 +633,19 @@ def _build(analysis, layerset, *, events, notes, as_of: dt.date, level: int, fig
             row.append(_shorten(t.get("evidence", ""), evidence_len))
         rows.append(row)
     if evidence_len:
-        _table(pdf, ["§", "Feature", "Present?", "Evidence"], rows, (24, 50, 18, 80),
-               ("LEFT", "LEFT", "LEFT", "LEFT"), size=7)
+        head, widths, align = ["§", "Feature", "Present?", "Evidence"], (24, 50, 18, 80), ("LEFT",) * 4
     else:
-        _table(pdf, ["§", "Feature", "Present?"], rows, (26, 120, 26), ("LEFT", "LEFT", "LEFT"), size=7)
+        head, widths, align = ["§", "Feature", "Present?"], (26, 120, 26), ("LEFT",) * 3
+    reason = r.get("cluster_applies_reason")
+    _heading(pdf, "Cluster development: sensitive features (§ 402-48C)",
+             _first_rows(head, rows, widths, align, size=7,
+                         lead=_first_lines(reason, size=7.5, lines=9) if reason else None))
+    if reason:
+        _para(pdf, reason, size=7.5)
+        pdf.ln(0.8)
+    _table(pdf, head, rows, widths, align, size=7)
 
     # Permits and reviews.
-    _heading(pdf, "Permits and reviews")
     rows = []
     for p in r.get("permits", []):
         title = p.get("title", "")
@@ -594,13 +653,13 @@ def _build(analysis, layerset, *, events, notes, as_of: dt.date, level: int, fig
             title = f"{title}\n{_shorten(p['reason'], reason_len)}"
         rows.append([title, _YES_NO.get(p.get("required"), str(p.get("required"))),
                      p.get("authority", ""), p.get("citation", "")])
-    _table(pdf, ["Permit or review", "Needed?", "Approval authority", "§"], rows, (78, 16, 56, 22),
-           ("LEFT", "LEFT", "LEFT", "LEFT"), size=7)
+    head, widths, align = ["Permit or review", "Needed?", "Approval authority", "§"], (78, 16, 56, 22), ("LEFT",) * 4
+    _heading(pdf, "Permits and reviews", _first_rows(head, rows, widths, align, size=7))
+    _table(pdf, head, rows, widths, align, size=7)
 
     # Mitigation.
     m = r.get("mitigation") or {}
     if m.get("impacted_wetland_sqft") is not None:
-        _heading(pdf, "Wetland mitigation (§ 402-57P)", need_mm=48)
         rows = [["Wetland impacted", _sqft(m.get("impacted_wetland_sqft")),
                  "from the drawn footprint" if m.get("impact_source") == "footprint" else "as entered"],
                 ["Replacement ratio", f"at least {m.get('ratio', 0):g} to 1", m.get("citation", "")],
@@ -611,7 +670,9 @@ def _build(analysis, layerset, *, events, notes, as_of: dt.date, level: int, fig
                          "meets the ratio" if m.get("meets_ratio") else "does not meet the ratio"])
         if m.get("impacted_buffer_sqft") is not None:
             rows.append(["Buffer impacted", _sqft(m.get("impacted_buffer_sqft")), ""])
-        _table(pdf, ["", "Figure", "Note / §"], rows, (60, 50, 62), ("LEFT", "RIGHT", "LEFT"), size=7.5)
+        head, widths, align = ["", "Figure", "Note / §"], (60, 50, 62), ("LEFT", "RIGHT", "LEFT")
+        _heading(pdf, "Wetland mitigation (§ 402-57P)", _first_rows(head, rows, widths, align))
+        _table(pdf, head, rows, widths, align, size=7.5)
         gate = (m.get("gate") or {}).get("text")
         mon = m.get("monitoring_years") or {}
         extra = " ".join(x for x in (gate, m.get("siting"),
@@ -622,7 +683,6 @@ def _build(analysis, layerset, *, events, notes, as_of: dt.date, level: int, fig
     # Timeline.
     evs = _events(events)
     if evs:
-        _heading(pdf, "Deadlines and expiry dates", need_mm=30)
         shown = evs
         if len(evs) > max_events:  # keep what is still ahead before what has passed
             past = ("passed", "expired", "met", "missed")
@@ -634,42 +694,56 @@ def _build(analysis, layerset, *, events, notes, as_of: dt.date, level: int, fig
         if len(evs) > len(shown):
             rows.append(["", f"… and {len(evs) - len(shown)} more dates: see the calendar (.ics) download.", "",
                          ""])
-        _table(pdf, ["Date", "What", "Status", "§"], rows, (24, 100, 20, 28), ("LEFT", "LEFT", "LEFT", "LEFT"),
-               size=7)
+        head, widths, align = ["Date", "What", "Status", "§"], (24, 100, 20, 28), ("LEFT",) * 4
+        _heading(pdf, "Deadlines and expiry dates", _first_rows(head, rows, widths, align, size=7))
+        _table(pdf, head, rows, widths, align, size=7)
         _para(pdf, "Dates are worked out from the law's text; confirm them with the Village.", size=7, style="I",
               h=3.4)
 
     if notes and str(notes).strip():
-        _heading(pdf, "Notes")
-        _para(pdf, _shorten(str(notes), notes_len) if len(str(notes)) > notes_len else str(notes), size=8)
+        note_text = _shorten(str(notes), notes_len) if len(str(notes)) > notes_len else str(notes)
+        _heading(pdf, "Notes", _first_lines(note_text, size=8))
+        _para(pdf, note_text, size=8)
 
     warnings = r.get("warnings") or []
     if warnings:
-        _heading(pdf, "Points to check")
+        _heading(pdf, "Points to check", _first_lines("• " + _shorten(warnings[0], 300), size=7.5, h=3.5))
         for w in warnings[:max_warnings]:
             _para(pdf, "• " + _shorten(w, 300), size=7.5, h=3.5)
         if len(warnings) > max_warnings:
             _para(pdf, f"• … and {len(warnings) - max_warnings} more in the on-screen analysis.", size=7.5, h=3.5)
 
     # The law behind the figures.
-    _heading(pdf, "The law behind these figures (quoted, shortened)")
     cites = _citations_used(r)
     if level == 3:
         cites = [c for c in cites if c.startswith("§ 402-45")] + ["§ 402-48C"]
+    quotes = []
     for cite in cites:
         try:
             text = clause(cite).strip().split("\n\n")[0]  # its own words; sub-clauses are quoted apart
         except SloatInputError:
             continue
+        quotes.append((cite, "“" + _shorten(text, quote_len) + "”"))
+
+    def quote_opening(cite: str, quote: str) -> Callable[[Any], None]:
+        def draw(p) -> None:  # the citation with the first two lines of its words
+            p.set_font(_FONT, "B", 7.5)
+            p.multi_cell(0, 3.5, _plain(cite), new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+            _first_lines(quote, size=7.2, h=3.3)(p)
+        return draw
+
+    _heading(pdf, "The law behind these figures (quoted, shortened)", quote_opening(*quotes[0]) if quotes else None)
+    for i, (cite, quote) in enumerate(quotes):
+        if i:
+            _keep_together(pdf, quote_opening(cite, quote))
         pdf.set_font(_FONT, "B", 7.5)
         pdf.multi_cell(0, 3.5, _plain(cite), new_x=XPos.LMARGIN, new_y=YPos.NEXT)
         pdf.set_font(_FONT, "", 7.2)
-        pdf.multi_cell(0, 3.3, _plain("“" + _shorten(text, quote_len) + "”"), align="L",
-                       new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+        pdf.multi_cell(0, 3.3, _plain(quote), align="L", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
         pdf.ln(0.6)
 
     # Disclaimers and versions.
-    _heading(pdf, "Please note")
+    _heading(pdf, "Please note", _first_lines(r.get("disclaimer") or "", size=7.5, h=3.5))
     _para(pdf, r.get("disclaimer") or "", size=7.5, h=3.5)
     _para(pdf, "Who decides: the Planning Board, the Building Inspector and the Village Engineer, as named for "
                "each permit above; the County and State agencies listed decide their own reviews.", size=7.5, h=3.5)

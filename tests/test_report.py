@@ -272,3 +272,53 @@ def test_cli_report_on_the_illustrative_sample(tmp_path):
     assert text.count("ILLUSTRATIVE SAMPLE, NOT OFFICIAL DATA") == 1
     assert "Illustrative sample, not official data." not in text.split("Please note")[0]  # not said twice
     assert "§ 402-45A(1)" in text and "Screening estimate only" in text
+
+
+#: Sample tax parcels whose cluster section used to start on page 2 under a third of a page of white.
+FLOW_SBLS = ("162.18-2-3", "163.19-5-39", "162.22-4-2", "162.22-4-1", "156.11-1-43")
+#: Page 1 may end this far above the bottom margin at most (a table row or a heading with its first
+#: lines that did not fit); a whole section pushed over leaves 25 mm or more.
+MAX_PAGE_END_GAP_MM = 15.0
+PT_MM = 25.4 / 72
+HEADINGS = ("Land that does not count", "Cluster development", "Permits and reviews", "Wetland mitigation",
+            "Deadlines and expiry dates", "Notes", "Points to check", "The law behind", "Please note")
+
+
+def page_lines(pdf_path: Path, page: int) -> tuple[float, list[tuple[float, str]]]:
+    """Page height (mm) and the text lines of a page above the footer: (bottom edge in mm, text)."""
+    if shutil.which("pdftotext") is None:
+        pytest.fail("pdftotext (Debian poppler-utils) is missing: run `make test`.")
+    out = subprocess.run(["pdftotext", "-f", str(page), "-l", str(page), "-bbox-layout", str(pdf_path), "-"],
+                         capture_output=True, text=True, check=True, timeout=60).stdout
+    height = float(re.search(r'<page width="[\d.]+" height="([\d.]+)"', out).group(1)) * PT_MM
+    lines = []
+    for m in re.finditer(r'<line xMin="[\d.]+" yMin="[\d.]+" xMax="[\d.]+" yMax="([\d.]+)">(.*?)</line>', out,
+                         re.S):
+        words = re.findall(r">([^<]*)</word>", m.group(2))
+        bottom = float(m.group(1)) * PT_MM
+        if bottom < height - 14:  # the footer sits in the bottom margin
+            lines.append((bottom, " ".join(words)))
+    return height, sorted(lines)
+
+
+@pytest.mark.parametrize("sbl", FLOW_SBLS)
+def test_sections_flow_so_page_one_is_filled_before_page_two(sbl, tmp_path):
+    layers = load_manifest(SAMPLE)
+    parcels = gpd.read_file(ROOT / "data" / "sample" / "parcels.gpkg")
+    geom = parcels.loc[parcels["SBL"] == sbl, "geometry"].iloc[0]
+    out = tmp_path / "flow.pdf"
+    write_report(analyze_parcel(geom, layers, as_of=DAY), layers, out, as_of=dt.date(2026, 5, 2))
+    _, pages = pdf_text(out.read_bytes())
+    assert 1 <= pages <= 3
+    if pages == 1:
+        return
+    height, lines = page_lines(out, 1)
+    gap = (height - 14) - lines[-1][0]
+    assert gap <= MAX_PAGE_END_GAP_MM, f"page 1 of {sbl} ends {gap:.0f} mm above its bottom margin"
+    # A heading is never left alone at the foot of page 1: its first lines come with it.
+    assert not lines[-1][1].startswith(HEADINGS), lines[-1]
+    _, next_lines = page_lines(out, 2)
+    assert next_lines, "page 2 is empty"
+    if sbl == FLOW_SBLS[0]:
+        shutil.copy(out, ARTIFACTS / "report_flow.pdf")
+        to_png(out, "report_flow")
