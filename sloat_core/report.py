@@ -326,6 +326,9 @@ class _Report(FPDF):
 
 
 _HEAD = FontFace(emphasis="BOLD", fill_color=(225, 225, 225))
+#: Table layout: line height as a share of the font size (mm per pt), cell padding (mm).
+_TABLE_LINE = 0.45
+_TABLE_PAD_Y, _TABLE_PAD_X = 0.6, 1.2
 
 
 def _new_pdf() -> _Report:
@@ -351,13 +354,17 @@ def _heading_lines(pdf: FPDF, text: str) -> None:
     pdf.set_font(_FONT, "", 8)
 
 
-def _heading(pdf: FPDF, text: str, first: Callable[[Any], None] | None = None) -> None:
+#: Height of a section heading as `_heading_lines` draws it (space, line, rule, space), in mm.
+_HEADING_MM = 2.2 + 5.5 + 1.2
+
+
+def _heading(pdf: FPDF, text: str, first: Callable[[Any], float] | None = None) -> None:
     """A section heading, kept with the first lines of its section; the rest flows onto the next page.
 
-    The heading and what ``first`` draws (the section's opening lines: a table's header and first
-    row, or the first lines of a paragraph) are laid out in a dry run (``offset_rendering``); only
-    when they would not fit on what is left of the page does the section start on a new page. The
-    section itself is then drawn by the caller and breaks between table rows or lines as needed.
+    The heading and the section's opening lines (a table's header and first row, or the first lines
+    of a paragraph), measured by ``first``, start a new page only when they would not fit on what is
+    left of this one. The section itself is then drawn by the caller and breaks between table rows or
+    lines as needed.
 
     Parameters
     ----------
@@ -366,47 +373,52 @@ def _heading(pdf: FPDF, text: str, first: Callable[[Any], None] | None = None) -
     text : str
         The heading.
     first : callable, optional
-        Draws the section's opening lines on the FPDF-like object it is given (dry run only).
+        Measures the section's opening lines: ``first(pdf) -> height in mm`` (it draws nothing).
     """
-
-    def opening(p) -> None:
-        _heading_lines(p, text)
-        if first is not None:
-            first(p)
-
-    _keep_together(pdf, opening)
+    _keep_together(pdf, _HEADING_MM + (first(pdf) if first is not None else 0.0))
     _heading_lines(pdf, text)
 
 
-def _keep_together(pdf: FPDF, draw: Callable[[Any], None]) -> None:
-    """Start a new page when what ``draw`` lays out (in a dry run) would not fit on this one."""
-    with pdf.offset_rendering() as dry:
-        draw(dry)
-    if dry.page_break_triggered:
+def _keep_together(pdf: FPDF, height_mm: float) -> None:
+    """Start a new page when ``height_mm`` of content would not fit on what is left of this one."""
+    if pdf.get_y() + height_mm > pdf.page_break_trigger:
         pdf.add_page()
 
 
-def _first_lines(text: str, *, size: float = 8, style: str = "", h: float = 3.8, lines: int = 2) -> Callable[[Any], None]:
-    """The opening ``lines`` lines of a paragraph, for :func:`_heading`'s dry run."""
+def _lines(pdf: FPDF, text: str, width_mm: float, h: float) -> int:
+    """How many lines ``text`` takes in a ``width_mm`` column at the current font (nothing is drawn)."""
+    return max(1, len(pdf.multi_cell(width_mm, h, _plain(text), align="L", dry_run=True, output="LINES")))
 
-    def draw(pdf) -> None:
+
+def _first_lines(text: str, *, size: float = 8, style: str = "", h: float = 3.8, lines: int = 2) -> Callable[[Any], float]:
+    """Measures the opening ``lines`` lines of a paragraph, for :func:`_heading`."""
+
+    def measure(pdf) -> float:
         pdf.set_font(_FONT, style, size)
-        wrapped = pdf.multi_cell(0, h, _plain(text), align="L", dry_run=True, output="LINES")
-        pdf.ln(h * min(lines, max(1, len(wrapped))))
+        return h * min(lines, _lines(pdf, text, 0, h))
 
-    return draw
+    return measure
 
 
 def _first_rows(header: list[str], rows: list[list[str]], widths: tuple, align: tuple, *, size=7.5,
-                lead: Callable[[Any], None] | None = None) -> Callable[[Any], None]:
-    """A table's header and first row (after ``lead``, an introductory paragraph), for the dry run."""
+                lead: Callable[[Any], float] | None = None) -> Callable[[Any], float]:
+    """Measures a table's header and first row (after ``lead``, an introductory paragraph), as `_table` draws them."""
 
-    def draw(pdf) -> None:
-        if lead is not None:
-            lead(pdf)
-        _table(pdf, header, rows[:1], widths, align, size=size)
+    def row_height(pdf, cells: list[str], style: str) -> float:
+        pdf.set_font(_FONT, style, size)
+        line_h = size * _TABLE_LINE
+        total = float(sum(widths))
+        tallest = max(_lines(pdf, c, pdf.epw * w / total - 2 * _TABLE_PAD_X, line_h) for c, w in zip(cells, widths))
+        return tallest * line_h + 2 * _TABLE_PAD_Y
 
-    return draw
+    def measure(pdf) -> float:
+        height = lead(pdf) if lead is not None else 0.0
+        height += row_height(pdf, header, "B")
+        if rows:
+            height += row_height(pdf, rows[0], "")
+        return height
+
+    return measure
 
 
 def _para(pdf: FPDF, text: str, size: float = 8, style: str = "", h: float = 3.8):
@@ -418,8 +430,9 @@ def _table(pdf: FPDF, header: list[str], rows: list[list[str]], widths: tuple, a
            bold_rows: Iterable[int] = ()):
     pdf.set_font(_FONT, "", size)
     bold = set(bold_rows)
-    with pdf.table(col_widths=widths, text_align=align, line_height=size * 0.45, headings_style=_HEAD,
-                   borders_layout="SINGLE_TOP_LINE", padding=(0.6, 1.2), v_align="TOP", width=pdf.epw,
+    with pdf.table(col_widths=widths, text_align=align, line_height=size * _TABLE_LINE, headings_style=_HEAD,
+                   borders_layout="SINGLE_TOP_LINE", padding=(_TABLE_PAD_Y, _TABLE_PAD_X), v_align="TOP",
+                   width=pdf.epw,
                    cell_fill_mode="ROWS", cell_fill_color=(243, 243, 243)) as t:
         head = t.row()
         for h in header:
@@ -725,17 +738,16 @@ def _build(analysis, layerset, *, events, notes, as_of: dt.date, level: int, fig
             continue
         quotes.append((cite, "“" + _shorten(text, quote_len) + "”"))
 
-    def quote_opening(cite: str, quote: str) -> Callable[[Any], None]:
-        def draw(p) -> None:  # the citation with the first two lines of its words
+    def quote_opening(cite: str, quote: str) -> Callable[[Any], float]:
+        def measure(p) -> float:  # the citation with the first two lines of its words
             p.set_font(_FONT, "B", 7.5)
-            p.multi_cell(0, 3.5, _plain(cite), new_x=XPos.LMARGIN, new_y=YPos.NEXT)
-            _first_lines(quote, size=7.2, h=3.3)(p)
-        return draw
+            return 3.5 * _lines(p, cite, 0, 3.5) + _first_lines(quote, size=7.2, h=3.3)(p)
+        return measure
 
     _heading(pdf, "The law behind these figures (quoted, shortened)", quote_opening(*quotes[0]) if quotes else None)
     for i, (cite, quote) in enumerate(quotes):
         if i:
-            _keep_together(pdf, quote_opening(cite, quote))
+            _keep_together(pdf, quote_opening(cite, quote)(pdf))
         pdf.set_font(_FONT, "B", 7.5)
         pdf.multi_cell(0, 3.5, _plain(cite), new_x=XPos.LMARGIN, new_y=YPos.NEXT)
         pdf.set_font(_FONT, "", 7.2)
