@@ -447,3 +447,35 @@ def test_a_very_large_overlay_area_is_read_decimated_and_still_fits(tmp_path, mo
     inner = ov.classes[1:-1, 1:-1]
     assert (inner == 3).all()  # a uniform 25.0001% plane stays in the 25-40 class when decimated
     assert ov.bounds[0] == pytest.approx(X0) and ov.bounds[3] == pytest.approx(Y0)
+
+
+# --- The DEM stays open between analyses, and a changed file is read again ---------------------------
+
+
+def test_a_dem_replaced_on_disk_is_read_again(tmp_path):
+    path = tmp_path / "dem.tif"
+    parcel = box(X0 + 8, Y0 - 40, X0 + 40, Y0 - 8)
+    write_dem(path, plane_east(12, 12, 1.0), 4.0)  # 25 %
+    assert slope_grid(path, parcel).class_areas_sqft()["15-25"] == pytest.approx(parcel.area)
+    replacement = tmp_path / "new.tif"
+    write_dem(replacement, plane_east(12, 12, 2.0), 4.0)  # 50 %
+    replacement.replace(path)  # as a deploy would: a new file under the same name
+    assert slope_grid(path, parcel).class_areas_sqft()["over_40"] == pytest.approx(parcel.area)
+
+
+def test_a_dem_deleted_while_open_says_it_is_not_found(tmp_path):
+    path = write_dem(tmp_path / "gone.tif", plane_east(12, 12, 1.0), 4.0)
+    parcel = box(X0 + 8, Y0 - 40, X0 + 40, Y0 - 8)
+    slope_grid(path, parcel)
+    path.unlink()
+    with pytest.raises(SloatInputError, match="not found"):
+        slope_grid(path, parcel)
+
+
+def test_a_dem_without_a_coordinate_system_is_refused_every_time(tmp_path):
+    # The check runs when the file is opened; a refused file is not kept open, so the refusal repeats.
+    path = write_dem(tmp_path / "nocrs.tif", plane_east(12, 12, 1.0), 4.0, crs=None)
+    parcel = box(X0 + 8, Y0 - 40, X0 + 40, Y0 - 8)
+    for _ in range(2):
+        with pytest.raises(SloatInputError, match="coordinate system"):
+            slope_grid(path, parcel)
