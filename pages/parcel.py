@@ -99,11 +99,13 @@ def _take_map_events(out: dict) -> None:
 @st.fragment
 def map_and_results() -> None:
     parcel = state.current_parcel()
-    # On a projector the map takes the full width and the results follow below it.
+    # On a projector the map takes the full width and the results follow below it. Elsewhere map and
+    # results share the width equally: the six-column deduction table, whose citations never break,
+    # then fits beside the map down to a window about 1280 px wide.
     if mode == state.PROJECTOR:
         map_col, result_col = st.container(), st.container()
     else:
-        map_col, result_col = st.columns([3, 2] if mode == state.STANDARD else [1, 1])
+        map_col, result_col = st.columns(2)
     with map_col:
         groups = [g for g in [mapping.basemap_group(basemap)] if g is not None]
         groups += [mapping.layer_group(r, gj) for r in shown
