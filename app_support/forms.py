@@ -21,13 +21,14 @@ import re
 
 import streamlit as st
 
-from app_support import loaders, state
+from app_support import loaders
 from sloat_core.law import clause
 from sloat_core.project import APPLICATION_TYPES, EXISTING_USES, REGULATED_ACTIVITIES
 from sloat_core.timeline import ITEM_KINDS
 
 __all__ = [
     "LAST_PROJECT_RESULT",
+    "project_result_key",
     "FOOTPRINT",
     "FOOTPRINT_SEEN",
     "TIMELINE_ITEMS",
@@ -45,7 +46,8 @@ __all__ = [
 ]
 
 # Session-state keys of these pages (beside app_support.state's shared ones).
-#: The last project-page result that came from valid input: (result dict, footprint touches dict).
+#: The last project-page result that came from valid input:
+#: (``project_result_key`` of what it is for, (result dict, footprint touches dict)).
 LAST_PROJECT_RESULT = "project_last_result"
 #: The disturbance footprint drawn on the project page (WGS84 GeoJSON geometry), or None.
 FOOTPRINT = "project_footprint"
@@ -55,6 +57,15 @@ FOOTPRINT_SEEN = "project_footprint_seen"
 TIMELINE_ITEMS = "timeline_items"
 #: The mitigation calculator's typed values (dict).
 MITIGATION_INPUT = "mitigation_input"
+
+
+def project_result_key(parcel, district: str | None) -> str:
+    """What a project-page result is for: the parcel and the district chosen for it ("" = from the map).
+
+    A result kept under another key (another parcel, or the district changed since) is not shown as
+    this parcel's.
+    """
+    return f"{loaders.parcel_key(parcel)}|{district or ''}"
 
 #: Radio options of a yes / no / unknown answer and the values they stand for.
 TRI_STATE = {"Yes": True, "No": False, "Unknown": None}

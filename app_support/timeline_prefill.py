@@ -97,14 +97,14 @@ def stored_result(last, parcel_key: str | None) -> dict | None:
     Parameters
     ----------
     last : tuple or None
-        The session's ``forms.LAST_PROJECT_RESULT``: ``(parcel key, (result, touches))``.
+        The session's ``forms.LAST_PROJECT_RESULT``: ``(key, (result, touches))``.
     parcel_key : str or None
-        ``loaders.parcel_key`` of the current parcel; None when no parcel is chosen.
+        ``forms.project_result_key`` of the current parcel and district; None when no parcel is chosen.
 
     Returns
     -------
     dict or None
-        The result dict, or None when there is none, or it belongs to another parcel.
+        The result dict, or None when there is none, or it belongs to another parcel or district.
 
     >>> stored_result(("abc", ({"permits": []}, {})), "abc")
     {'permits': []}

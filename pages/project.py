@@ -96,12 +96,14 @@ try:
     if parcel is not None and layers is not None:
         outcome = forms.project_analysis(parcel, layers, st.session_state.get(state.DISTRICT), project,
                                          board_answers=st.session_state.get(state.BOARD_ANSWERS))
-        st.session_state[forms.LAST_PROJECT_RESULT] = (loaders.parcel_key(parcel), outcome)
+        st.session_state[forms.LAST_PROJECT_RESULT] = (
+            forms.project_result_key(parcel, st.session_state.get(state.DISTRICT)), outcome)
     st.session_state[state.PROJECT] = project
 except SloatInputError as exc:
     form_message.error(str(exc))
     last = st.session_state.get(forms.LAST_PROJECT_RESULT)
-    if parcel is not None and last and last[0] == loaders.parcel_key(parcel):
+    if parcel is not None and last and last[0] == forms.project_result_key(
+            parcel, st.session_state.get(state.DISTRICT)):
         outcome = last[1]
         st.caption("Showing the result of the last valid values.")
 

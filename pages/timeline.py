@@ -18,7 +18,7 @@ import datetime as dt
 import pandas as pd
 import streamlit as st
 
-from app_support import charts, forms, loaders, state, timeline_prefill
+from app_support import charts, forms, state, timeline_prefill
 from app_support.citations import escape_markdown, law_link
 from sloat_core.analysis import DISCLAIMER
 from sloat_core.errors import SloatInputError
@@ -74,8 +74,8 @@ def _from_project() -> list[str]:
     Returns the timeline item kinds offered (empty when nothing is offered).
     """
     parcel = state.current_parcel()
-    result = timeline_prefill.stored_result(st.session_state.get(forms.LAST_PROJECT_RESULT),
-                                            None if parcel is None else loaders.parcel_key(parcel))
+    key = None if parcel is None else forms.project_result_key(parcel, st.session_state.get(state.DISTRICT))
+    result = timeline_prefill.stored_result(st.session_state.get(forms.LAST_PROJECT_RESULT), key)
     if result is None:
         st.caption("To see here the permits your project needs, describe it on the Proposed project page.")
         if not large:

@@ -250,3 +250,14 @@ def test_projector_and_counter_modes_list_the_permits_plainly(manifest, mode):
     assert expanders["Add a permit, application or date"].proto.expanded is False
     if mode == state.PROJECTOR:
         assert expanders["Add the dates of one of these"].proto.expanded is False
+
+
+def test_a_result_for_another_district_is_not_offered(manifest):
+    # The district chosen on the Parcel page changed after the project was analysed: the permits may
+    # differ (cluster review depends on the district), so the page asks for a new analysis.
+    at = _analysed(manifest)
+    assert "From your project" in [h.value for h in at.subheader]
+    at.session_state[state.DISTRICT] = "R-15"
+    _run(at)
+    assert "From your project" not in [h.value for h in at.subheader]
+    assert "describe it on the Proposed project page" in _text(at)
