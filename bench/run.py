@@ -9,7 +9,8 @@ Prints a table and writes bench/results.json (git-ignored). Sections:
 3. The whole village: ``screen`` over every sample tax parcel, a 1,000-lot patch, 20,000 and 100,000
    generated lots, each in a child process (time, time per parcel, peak RSS); and the screen's rows
    against ``analyze()`` for every sample tax parcel (net within 0.1 % of gross, triggers, permits).
-4. The app: rerun after a drawing, start to first page, resident memory (bench/app_bench.py).
+4. The app: rerun after a drawing, start to first page, resident memory (bench/app_bench.py), and the
+   PDF printout (report_pdf_bytes) for five sample tax parcels.
 
 ``--quick`` skips the 100,000-lot run and the full agreement pass (for trying the bench out).
 """
@@ -140,6 +141,27 @@ def village_runs(specs) -> list[dict]:
     return out
 
 
+def report_times(layerset, settings, n: int = 5) -> dict:
+    """The counter's printout: ``report_pdf_bytes`` for sample tax parcels (analysis not included)."""
+    from sloat_core.analysis import analyze_parcel
+    from sloat_core.parcel_input import parcel_by_sbl
+    from sloat_core.report import report_pdf_bytes
+
+    gdf = layerset.get("parcels").gdf
+    sbls = [str(gdf[layerset.parcels_meta.id_field].iloc[i]) for i in np.linspace(0, len(gdf) - 1, n).astype(int)]
+    runs, pages = [], []
+    for sbl in sbls:
+        a = analyze_parcel(parcel_by_sbl(layerset, sbl), layerset, settings=settings,
+                           project={"application_type": "subdivision"})
+        report_pdf_bytes(a, layerset)  # warm (fonts, matplotlib)
+        t0 = time.perf_counter()
+        pdf = report_pdf_bytes(a, layerset)
+        runs.append(time.perf_counter() - t0)
+        pages.append(pdf.count(b"/Type /Page") - pdf.count(b"/Type /Pages"))
+    return {"parcels": len(sbls), "median_s": round(statistics.median(runs), 3), "max_s": round(max(runs), 3),
+            "pages": sorted(set(pages))}
+
+
 def screen_agreement(layerset, settings, limit: int | None) -> dict:
     """The fast screen's rows against analyze() for the sample tax parcels."""
     from sloat_core.analysis import analyze
@@ -238,6 +260,10 @@ def table(results: dict) -> str:
                      f"first page with its map drawn in chromium {srv.get('browser_page_load_s', srv.get('browser'))}"
                      " s after opening the URL   target < 3 s")
         lines.append(f"   server RSS after the first page: {srv.get('rss_mb_after_first_page')} MB   target < 600 MB")
+    rep = results.get("report_pdf")
+    if rep:
+        lines.append(f"   PDF report (report_pdf_bytes, {rep['parcels']} sample tax parcels, analysis not counted): "
+                     f"median {rep['median_s']} s, max {rep['max_s']} s; pages {rep['pages']}")
     return "\n".join(lines)
 
 
@@ -269,6 +295,7 @@ def main(argv=None) -> int:
         results["scaling"] = {"ratio": round(per["lots:100000"]["ms_per_parcel"]
                                              / per["patch:100000:1000"]["ms_per_parcel"], 3)}
     results["screen_vs_analyze"] = screen_agreement(layerset, settings, 120 if args.quick else None)
+    results["report_pdf"] = report_times(layerset, settings)
     if not args.skip_app:
         print("4/4 the app ...", flush=True)
         import app_bench
