@@ -130,6 +130,10 @@ def browser():
         chromium.close()
 
 
+#: True once Streamlit shows no running-man status widget (the script run is over).
+IDLE_JS = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
+
+
 class OfflinePage:
     """A page on the app, offline, with helpers for the map and screenshots."""
 
@@ -162,6 +166,26 @@ class OfflinePage:
         for dx, dy in [*offsets_px, offsets_px[0]]:
             self.page.mouse.click(cx + dx, cy + dy)
             self.page.wait_for_timeout(250)
+
+    def settle(self) -> None:
+        """Wait until Streamlit has finished the run (no running-man widget), then let it paint."""
+        self.page.wait_for_timeout(300)
+        self.page.wait_for_function(IDLE_JS, timeout=30_000)
+        self.page.wait_for_timeout(700)
+
+    def choose_parcel(self, sbl: str) -> None:
+        """Pick a tax parcel by its SBL on the Parcel page, as a user types it, and wait for its figures."""
+        box = self.page.get_by_label("Tax parcel (SBL", exact=False)
+        box.fill(sbl)
+        box.press("Enter")
+        self.page.get_by_role("button", name="Use this parcel").click()
+        self.wait_text(f"Tax parcel {sbl}")
+        self.settle()
+
+    def switch_mode(self, mode: str) -> None:
+        """Choose a display mode in the sidebar."""
+        self.page.locator('[data-testid="stSidebar"]').get_by_text(mode, exact=True).click()
+        self.settle()
 
     def wait_text(self, text: str, timeout_ms: int = 30_000):
         locator = self.page.get_by_text(text, exact=False).first

@@ -52,11 +52,7 @@ def test_citation_link_opens_the_law_page_at_the_clause(app):
 
 def test_pick_parcel_by_sbl(app):
     app.open()
-    box = app.page.get_by_label("Tax parcel (SBL", exact=False)
-    box.fill(fx.P1_SBL)
-    box.press("Enter")
-    app.page.get_by_role("button", name="Use this parcel").click()
-    app.wait_text(f"Tax parcel {fx.P1_SBL}")
+    app.choose_parcel(fx.P1_SBL)
     assert app.metric("Gross area") == "40,000"
     app.wait_text("Wetlands")
     app.wait_text("R-15 minimum of 15,000 sq ft")

@@ -66,11 +66,7 @@ def case_page(browser, case_server, request):
 
 def _pick_p1(app) -> str:
     app.open()
-    box = app.page.get_by_label("Tax parcel (SBL", exact=False)
-    box.fill(fx.P1_SBL)
-    box.press("Enter")
-    app.page.get_by_role("button", name="Use this parcel").click()
-    app.wait_text(f"Tax parcel {fx.P1_SBL}")
+    app.choose_parcel(fx.P1_SBL)
     app.page.wait_for_url(CASE_ID, timeout=30_000)
     return CASE_ID.search(app.page.url).group(1)
 

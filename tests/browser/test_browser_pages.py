@@ -54,34 +54,12 @@ SMALL_TEXT_JS = """(limit) => {
   }
   return out;
 }"""
-IDLE_JS = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
-
-
-def _settle(page) -> None:
-    """Wait until Streamlit has finished the run (no running-man widget), then let it paint."""
-    page.wait_for_timeout(300)
-    page.wait_for_function(IDLE_JS, timeout=30_000)
-    page.wait_for_timeout(700)
-
-
-def _choose_parcel(app) -> None:
-    box = app.page.get_by_label("Tax parcel (SBL", exact=False)
-    box.fill(fx.P1_SBL)
-    box.press("Enter")
-    app.page.get_by_role("button", name="Use this parcel").click()
-    app.wait_text(f"Tax parcel {fx.P1_SBL}")
-    _settle(app.page)
-
-
-def _switch_mode(app, mode: str) -> None:
-    app.page.locator('[data-testid="stSidebar"]').get_by_text(mode, exact=True).click()
-    _settle(app.page)
 
 
 def _open_page(app, label: str, heading: str) -> None:
     app.page.locator('[data-testid="stSidebarNav"]').get_by_text(label, exact=True).click()
     app.page.locator("h1", has_text=heading).first.wait_for(timeout=30_000)
-    _settle(app.page)
+    app.settle()
 
 
 def _no_errors(app, label: str) -> None:
@@ -127,9 +105,9 @@ def test_every_page_with_a_parcel(app, mode):
     app.page.set_viewport_size({"width": 1500, "height": 2400})  # the app scrolls inside; show it all
     app.open()
     app.wait_map()
-    _choose_parcel(app)
+    app.choose_parcel(fx.P1_SBL)
     if mode != state.STANDARD:
-        _switch_mode(app, mode)
+        app.switch_mode(mode)
     for n, (label, heading) in enumerate(PAGES, start=1):
         _open_page(app, label, heading)
         app.shot(f"pages_{mode.lower()}_{n}")

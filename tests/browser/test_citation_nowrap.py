@@ -22,7 +22,6 @@ from app_support import state  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
-IDLE_JS = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
 
 # For each "§" cell of every st.table: [text, number of distinct line boxes of its text, the cell's
 # right edge, the table container's right edge].
@@ -60,31 +59,15 @@ OVERFLOW_JS = """() => [...document.querySelectorAll('[data-testid="stTable"]')]
   .filter(([t, b]) => t > b + 1)"""
 
 
-def _settle(page) -> None:
-    page.wait_for_timeout(300)
-    page.wait_for_function(IDLE_JS, timeout=30_000)
-    page.wait_for_timeout(700)
-
-
-def _choose_parcel(app) -> None:
-    box = app.page.get_by_label("Tax parcel (SBL", exact=False)
-    box.fill(fx.P1_SBL)
-    box.press("Enter")
-    app.page.get_by_role("button", name="Use this parcel").click()
-    app.wait_text(f"Tax parcel {fx.P1_SBL}")
-    _settle(app.page)
-
-
 @pytest.mark.parametrize(("mode", "width"), [(state.STANDARD, 1500), (state.STANDARD, 1280),
                                              (state.COUNTER, 1500), (state.PROJECTOR, 1500)])
 def test_deduction_table_citations_stay_on_one_line(app, mode, width):
     app.page.set_viewport_size({"width": width, "height": 900})
     app.open()
     app.wait_map()
-    _choose_parcel(app)
+    app.choose_parcel(fx.P1_SBL)
     if mode != state.STANDARD:
-        app.page.locator('[data-testid="stSidebar"]').get_by_text(mode, exact=True).click()
-        _settle(app.page)
+        app.switch_mode(mode)
     table = app.page.locator('[data-testid="stTable"]').first
     table.wait_for(timeout=30_000)
     table.scroll_into_view_if_needed()
