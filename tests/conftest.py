@@ -33,3 +33,14 @@ def router_as_served(monkeypatch):
             real.uses_pages_directory = False
 
     monkeypatch.setattr(app_test_module, "PagesManager", AsServed)
+
+
+@pytest.fixture()
+def manifest(tmp_path, monkeypatch):
+    """The AppTests' hand-built layer set (tests/app_fixtures.py), written to tmp_path and served via
+    ``SLOAT_LAYERS`` as the app reads it."""
+    import app_fixtures as fx
+
+    path = fx.write_layerset(tmp_path)
+    monkeypatch.setenv("SLOAT_LAYERS", str(path))
+    return path

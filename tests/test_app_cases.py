@@ -45,13 +45,6 @@ ITEMS = [{"id": "wetland_permit", "issued": "2026-03-02"}]
 
 
 @pytest.fixture()
-def manifest(tmp_path, monkeypatch):
-    path = fx.write_layerset(tmp_path)
-    monkeypatch.setenv("SLOAT_LAYERS", str(path))
-    return path
-
-
-@pytest.fixture()
 def data_dir(tmp_path, monkeypatch):
     folder = tmp_path / "cases"
     monkeypatch.setenv("SLOAT_DATA_DIR", str(folder))

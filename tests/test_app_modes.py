@@ -32,13 +32,6 @@ APP = str(Path(__file__).resolve().parent.parent / "app.py")
 SAMPLE_NOTICE = "Map layers: illustrative sample, not official data"
 
 
-@pytest.fixture()
-def manifest(tmp_path, monkeypatch):
-    path = fx.write_layerset(tmp_path)
-    monkeypatch.setenv("SLOAT_LAYERS", str(path))
-    return path
-
-
 def _run(manifest, mode: str, sbl: str = fx.P1_SBL) -> AppTest:
     at = AppTest.from_file(APP, default_timeout=30)
     at.session_state[state.PARCEL] = parcel_input.parcel_by_sbl(load_manifest(manifest), sbl)

@@ -39,13 +39,6 @@ FOOTPRINT = box(fx.X0 + 25, fx.Y0 + 50, fx.X0 + 125, fx.Y0 + 150)
 
 
 @pytest.fixture()
-def manifest(tmp_path, monkeypatch):
-    path = fx.write_layerset(tmp_path)
-    monkeypatch.setenv("SLOAT_LAYERS", str(path))
-    return path
-
-
-@pytest.fixture()
 def split_manifest(tmp_path, monkeypatch):
     """The same layers plus a zoning layer splitting P1 down the middle: R-40 west, R-15 east."""
     path = fx.write_layerset(tmp_path)

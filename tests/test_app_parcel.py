@@ -25,13 +25,6 @@ from sloat_core.layers import load_manifest  # noqa: E402
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 
 
-@pytest.fixture()
-def manifest(tmp_path, monkeypatch):
-    path = fx.write_layerset(tmp_path)
-    monkeypatch.setenv("SLOAT_LAYERS", str(path))
-    return path
-
-
 def _page_text(at: AppTest) -> str:
     parts = [m.value for m in at.markdown] + [str(m.value) for m in at.metric]
     parts += [e.value for e in at.info] + [e.value for e in at.success] + [e.value for e in at.warning]

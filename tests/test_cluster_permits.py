@@ -1,7 +1,6 @@
 """§ 402-48 cluster triggers and the permits and reviews, as plain-English claims."""
 
 import pytest
-from shapely.geometry import mapping
 
 from engine_world import make_world, sq
 from sloat_core.analysis import analyze

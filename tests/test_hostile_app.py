@@ -21,7 +21,6 @@ import tomllib
 from pathlib import Path
 
 import pytest
-import streamlit.testing.v1.app_test as app_test_module
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -66,19 +65,6 @@ def _audit(event, args):
 
 
 sys.addaudithook(_audit)
-
-
-@pytest.fixture(autouse=True)
-def router_as_served(monkeypatch):
-    """Run app.py on every AppTest run, as the server does (see tests/test_app_cases.py)."""
-    real = app_test_module.PagesManager
-
-    class AsServed(real):
-        def __init__(self, *args, **kwargs):
-            super().__init__(*args, **kwargs)
-            real.uses_pages_directory = False
-
-    monkeypatch.setattr(app_test_module, "PagesManager", AsServed)
 
 
 @pytest.fixture()

@@ -136,13 +136,6 @@ def test_addable_kinds_once_each_in_order():
 # ---------------------------------------------------------------------------------------- the page
 
 
-@pytest.fixture()
-def manifest(tmp_path, monkeypatch):
-    path = fx.write_layerset(tmp_path)
-    monkeypatch.setenv("SLOAT_LAYERS", str(path))
-    return path
-
-
 def _run(at: AppTest) -> AppTest:
     at.run()
     assert not at.exception, at.exception
