@@ -13,7 +13,7 @@ import streamlit as st
 
 from app_support import cases_ui, state, theme
 from app_support.citations import escape_markdown
-from sloat_core.analysis import DISCLAIMER
+from sloat_core.engine.analysis import DISCLAIMER
 from sloat_core.errors import SloatInputError
 
 ROOT = Path(__file__).resolve().parent

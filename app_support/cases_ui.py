@@ -1,6 +1,6 @@
 """The app's side of the case store: open a case from its link, save on every change, staff mode.
 
-A *case* (``sloat_core.cases.Case``) holds what a consultation produces. This module moves it
+A *case* (``sloat_core.store.cases.Case``) holds what a consultation produces. This module moves it
 between the case store and the session state the pages use:
 
 * :func:`begin` runs in ``app.py`` before the page. On a session's first run it opens the case
@@ -34,7 +34,7 @@ import json
 import streamlit as st
 
 from app_support import forms, loaders, state
-from sloat_core.cases import (
+from sloat_core.store.cases import (
     Case,
     CaseArchivedError,
     CaseConflictError,
@@ -86,13 +86,13 @@ __all__ = [
 ]
 
 # Session-state keys of the case (beside app_support.state's and app_support.forms' keys).
-#: The case being edited (``sloat_core.cases.Case`` as last saved), or None before the first save.
+#: The case being edited (``sloat_core.store.cases.Case`` as last saved), or None before the first save.
 CASE = "case"
 #: The case's notes (plain text).
 NOTES = "case_notes"
 #: The notes text area's widget key (seeded from NOTES, copied back on change).
 NOTES_BOX = "case_notes_box"
-#: The staff token (``sloat_core.cases.StaffToken``) of this session, or None.
+#: The staff token (``sloat_core.store.cases.StaffToken``) of this session, or None.
 STAFF = "staff_token"
 #: One sentence about the case for the user (a failed save, a bad link, a refused import), or None.
 MESSAGE = "case_message"
@@ -222,7 +222,7 @@ def _title(meta: dict) -> str:
 
 def case_from_session(base: Case | None = None) -> Case:
     """A copy of ``base`` (or a new case) holding the session's parcel, project, dates and notes."""
-    from sloat_core.parcel_input import to_wgs84_geojson
+    from sloat_core.gis.parcels import to_wgs84_geojson
 
     ss = st.session_state
     values = _session_values()
@@ -250,14 +250,14 @@ def case_from_session(base: Case | None = None) -> Case:
 
 
 def parcel_of(case: Case):
-    """The case's parcel (``sloat_core.parcel_input.Parcel``), or None when it has none.
+    """The case's parcel (``sloat_core.gis.parcels.Parcel``), or None when it has none.
 
     Raises
     ------
     sloat_core.errors.SloatInputError
         When the saved outline cannot be read.
     """
-    from sloat_core.parcel_input import parcel_from_geojson
+    from sloat_core.gis.parcels import parcel_from_geojson
 
     if case.parcel_geojson is None:
         return None
@@ -327,11 +327,11 @@ def _analysis(inputs_json: str, lkey: str, as_of: str, _case: Case, _layers):
 
 
 def case_analysis(case: Case, *, as_of: dt.date | None = None):
-    """``sloat_core.cases.analyze_case`` for the case (cached per inputs, layer set and day).
+    """``sloat_core.store.cases.analyze_case`` for the case (cached per inputs, layer set and day).
 
     Returns
     -------
-    sloat_core.analysis.Analysis or None
+    sloat_core.engine.analysis.Analysis or None
         None when the case has no parcel.
 
     Raises

@@ -1,7 +1,7 @@
 """Plotly figures of the mitigation and timeline pages.
 
 Figures only draw values the core computed: the gauge takes the required replacement area from the
-mitigation result; the timeline takes :class:`sloat_core.timeline.Event` objects and the winter
+mitigation result; the timeline takes :class:`sloat_core.rules.clocks.Event` objects and the winter
 season dates the core worked out. ``large=True`` is the projector's type size.
 """
 
@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 
 __all__ = ["STATUS_COLOURS", "STATUS_LABELS", "mitigation_gauge", "timeline_figure"]
 
-#: One colour per event status (sloat_core.timeline), the same in the chart and the table.
+#: One colour per event status (sloat_core.rules.clocks), the same in the chart and the table.
 STATUS_COLOURS = {
     "active": "#1a9850",
     "expiring": "#f39c12",

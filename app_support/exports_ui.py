@@ -15,10 +15,10 @@ from typing import Callable
 import streamlit as st
 
 from app_support import cases_ui
-from sloat_core import exports
-from sloat_core.cases import MAX_CASE_JSON_BYTES, Case, case_from_json, case_to_json
+from sloat_core.outputs import exports
+from sloat_core.store.cases import MAX_CASE_JSON_BYTES, Case, case_from_json, case_to_json
 from sloat_core.errors import SloatInputError
-from sloat_core.timeline import timeline_events
+from sloat_core.rules.clocks import timeline_events
 
 __all__ = [
     "IMPORT_KEY",
@@ -52,7 +52,7 @@ class ExportFile:
 
 
 def case_events(case: Case, as_of: dt.date) -> list:
-    """The dated events of the case's timeline items (``sloat_core.timeline.timeline_events``).
+    """The dated events of the case's timeline items (``sloat_core.rules.clocks.timeline_events``).
 
     Raises
     ------
@@ -63,8 +63,8 @@ def case_events(case: Case, as_of: dt.date) -> list:
 
 
 def pdf_bytes(case: Case, analysis, layers, *, as_of: dt.date) -> bytes:
-    """The pre-application summary of the case (``sloat_core.report.report_pdf_bytes``)."""
-    from sloat_core.report import report_pdf_bytes
+    """The pre-application summary of the case (``sloat_core.outputs.report.report_pdf_bytes``)."""
+    from sloat_core.outputs.report import report_pdf_bytes
 
     try:
         events = case_events(case, as_of)
@@ -80,7 +80,7 @@ def export_files(case: Case, analysis, layers, *, as_of: dt.date) -> list[Export
     ----------
     case : Case
         The saved case.
-    analysis : sloat_core.analysis.Analysis or None
+    analysis : sloat_core.engine.analysis.Analysis or None
         Its analysis (None without a parcel).
     layers : LayerSet or None
     as_of : datetime.date
@@ -132,7 +132,7 @@ def import_case(data: bytes) -> Case:
     ------
     sloat_core.errors.SloatInputError
         The file is not a readable case, or its parcel cannot be analysed (nothing is changed).
-    sloat_core.cases.CaseStoreError
+    sloat_core.store.cases.CaseStoreError
         It could not be saved (nothing is changed).
     """
     case = case_from_json(data)

@@ -1,8 +1,8 @@
 """Input widgets of the project, cluster, mitigation and timeline pages, returning plain values.
 
 Each function draws its widgets and returns the plain values ``sloat_core`` takes (a project dict
-for :func:`sloat_core.project.parse_project`, Board answers keyed ``"402-48C(4)"``, a timeline item
-dict for :func:`sloat_core.timeline.timeline_events`). Nothing here decides law: values are only
+for :func:`sloat_core.rules.project.parse_project`, Board answers keyed ``"402-48C(4)"``, a timeline item
+dict for :func:`sloat_core.rules.clocks.timeline_events`). Nothing here decides law: values are only
 collected, and validated by the core.
 
 Values outlive the page: Streamlit forgets a widget's state when its page is left, so each widget
@@ -22,9 +22,9 @@ import re
 import streamlit as st
 
 from app_support import loaders
-from sloat_core.law import clause
-from sloat_core.project import APPLICATION_TYPES, EXISTING_USES, REGULATED_ACTIVITIES
-from sloat_core.timeline import ITEM_KINDS
+from sloat_core.law.text import clause
+from sloat_core.rules.project import APPLICATION_TYPES, EXISTING_USES, REGULATED_ACTIVITIES
+from sloat_core.rules.clocks import ITEM_KINDS
 
 __all__ = [
     "LAST_PROJECT_RESULT",
@@ -153,7 +153,7 @@ def project_form(stored: dict | None, *, few: bool = False) -> dict:
     Returns
     -------
     dict
-        Keys of :class:`sloat_core.project.Project`; a value not given is None.
+        Keys of :class:`sloat_core.rules.project.Project`; a value not given is None.
     """
     p = dict(stored or {})
     out: dict = {}
@@ -216,7 +216,7 @@ def board_answer_inputs(stored: dict | None) -> dict:
 
 def gate_inputs(stored: dict | None) -> dict:
     """The three "necessary and unavoidable" criteria of § 402-57P(1)(a)-(c) as yes / no / unknown."""
-    from sloat_core.mitigation import GATE
+    from sloat_core.rules.mitigation import GATE
 
     s = dict(stored or {})
     questions = {
@@ -259,7 +259,7 @@ def timeline_item_editor(kind: str, *, today: dt.date, key_prefix: str = "tl") -
     Parameters
     ----------
     kind : str
-        One of :data:`sloat_core.timeline.ITEM_KINDS`.
+        One of :data:`sloat_core.rules.clocks.ITEM_KINDS`.
     today : datetime.date
         Default for the required dates.
     key_prefix : str
@@ -288,7 +288,7 @@ def timeline_item_editor(kind: str, *, today: dt.date, key_prefix: str = "tl") -
 
 
 def _touched(fp, region) -> float | None:
-    from sloat_core.geometry import area_sqft, polygonal
+    from sloat_core.gis.geometry import area_sqft, polygonal
 
     if region is None:
         return None
@@ -298,7 +298,7 @@ def _touched(fp, region) -> float | None:
 @st.cache_data(show_spinner="Checking the project…", max_entries=64)
 def _project_analysis(pkey: str, lkey: str, district, project_json: str, answers_json: str, mit_json: str,
                       as_of: str, _parcel, _layers, _settings) -> tuple[dict, dict]:
-    from sloat_core.analysis import analyze_parcel
+    from sloat_core.engine.analysis import analyze_parcel
 
     analysis = analyze_parcel(_parcel, _layers, district=district, project=json.loads(project_json),
                               settings=_settings, as_of=dt.date.fromisoformat(as_of),
@@ -319,7 +319,7 @@ def _project_analysis(pkey: str, lkey: str, district, project_json: str, answers
 
 def project_analysis(parcel, layers, district, project: dict | None, *, board_answers: dict | None = None,
                      mitigation_input: dict | None = None, as_of: dt.date | None = None) -> tuple[dict, dict]:
-    """``sloat_core.analysis.analyze_parcel`` on the form's values, cached per input.
+    """``sloat_core.engine.analysis.analyze_parcel`` on the form's values, cached per input.
 
     Returns
     -------

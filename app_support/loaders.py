@@ -40,7 +40,7 @@ def manifest_path() -> Path:
 
 @st.cache_resource(show_spinner="Loading the map layers…")
 def _layerset(path: str, mtime: float):
-    from sloat_core.layers import load_manifest
+    from sloat_core.gis.layers import load_manifest
 
     return load_manifest(path)
 
@@ -50,18 +50,18 @@ SETTINGS_FILE = ROOT / "data" / "settings" / "local.yaml"
 
 @st.cache_resource(show_spinner=False)
 def _settings(mtime: float):
-    from sloat_core.settings import load_settings
+    from sloat_core.law.settings import load_settings
 
     return load_settings()
 
 
 def settings():
-    """The local settings (``sloat_core.settings.LocalSettings``), reloaded when the file changes."""
+    """The local settings (``sloat_core.law.settings.LocalSettings``), reloaded when the file changes."""
     return _settings(SETTINGS_FILE.stat().st_mtime if SETTINGS_FILE.exists() else 0.0)
 
 
 def layerset():
-    """The layer set (``sloat_core.layers.LayerSet``), loaded once per manifest version.
+    """The layer set (``sloat_core.gis.layers.LayerSet``), loaded once per manifest version.
 
     The default stream width comes from the local settings inside ``load_manifest``.
     """
@@ -111,13 +111,13 @@ def display_geojson(layers, role: str) -> dict | None:
 
 @st.cache_data(show_spinner="Measuring the parcel…", max_entries=128)
 def _analysis(pkey: str, district: str | None, lkey: str, _parcel, _layers, _settings) -> dict:
-    from sloat_core.analysis import analyze
+    from sloat_core.engine.analysis import analyze
 
     return analyze(_parcel, _layers, district=district, settings=_settings)
 
 
 def analysis_for(parcel, layers, district: str | None) -> dict:
-    """``sloat_core.analysis.analyze`` for the parcel, cached per geometry, district and layers.
+    """``sloat_core.engine.analysis.analyze`` for the parcel, cached per geometry, district and layers.
 
     Raises
     ------
@@ -139,7 +139,7 @@ def parcel_at(layers, lat: float, lng: float):
     from shapely.geometry import Point
 
     from sloat_core.errors import SloatInputError
-    from sloat_core.parcel_input import parcel_by_sbl
+    from sloat_core.gis.parcels import parcel_by_sbl
     from sloat_core.units import WGS84, WORK_CRS
 
     parcels = layers.get("parcels")

@@ -119,7 +119,7 @@ def layer_group(role: str, geojson: dict) -> folium.FeatureGroup:
     Parameters
     ----------
     role : str
-        Layer role (``sloat_core.layers``), e.g. ``"wetlands"``.
+        Layer role (``sloat_core.gis.layers``), e.g. ``"wetlands"``.
     geojson : dict
         WGS84 FeatureCollection whose features carry an HTML-escaped ``label`` property
         (``app_support.loaders.display_geojson``).

@@ -1,6 +1,6 @@
 """Ways to choose a parcel on the landing page: search by SBL or address, upload a survey file.
 
-Both gather input and call ``sloat_core.parcel_input``; a parcel is stored with ``state.set_parcel``.
+Both gather input and call ``sloat_core.gis.parcels``; a parcel is stored with ``state.set_parcel``.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import streamlit as st
 
 from app_support import state
 from app_support.citations import escape_markdown
-from sloat_core import parcel_input
+from sloat_core.gis import parcels as parcel_input
 from sloat_core.errors import SloatInputError
 
 __all__ = ["find_by_text", "upload", "UPLOAD_TYPES", "UPLOAD_MAX_MB"]

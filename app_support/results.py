@@ -14,7 +14,7 @@ import streamlit as st
 from app_support import state
 from app_support.citations import escape_markdown, law_link
 from app_support.theme import colour_for
-from sloat_core import plain
+from sloat_core.engine import plain
 
 __all__ = [
     "sqft_text",
@@ -244,7 +244,7 @@ def waterfall_figure(result: dict, *, large: bool = False, plain_words: bool = F
 
 def show_screening(result: dict) -> None:
     """That the result is a screening estimate and who decides (the core's disclaimer)."""
-    from sloat_core.analysis import DISCLAIMER
+    from sloat_core.engine.analysis import DISCLAIMER
 
     st.caption(escape_markdown(result.get("disclaimer") or DISCLAIMER))
 
@@ -260,7 +260,7 @@ def show_headline(result: dict) -> None:
     """Gross area, net lot area (sq ft, acres beneath), the plain verdict and who decides.
 
     In Counter mode the labels are everyday words and the verdict is the plain paragraph of
-    :func:`sloat_core.plain.plain_verdict`.
+    :func:`sloat_core.engine.plain.plain_verdict`.
     """
     from sloat_core.units import sqft_to_acres
 

@@ -1,6 +1,6 @@
 """Slope-class picture around the parcel, as a folium ImageOverlay.
 
-``sloat_core.terrain.slope_class_raster`` gives the slope classes on the DEM's EPSG:2260 grid;
+``sloat_core.gis.terrain.slope_class_raster`` gives the slope classes on the DEM's EPSG:2260 grid;
 Leaflet stretches an image over a latitude/longitude box in Web Mercator, so the picture is
 warped to EPSG:3857 (nearest neighbour) before it is placed. The picture is for looking; the
 numbers beside the map come from ``analyze()``.
@@ -15,7 +15,7 @@ from pyproj import Transformer
 from rasterio.transform import array_bounds, from_bounds
 from rasterio.warp import Resampling, calculate_default_transform, reproject
 
-from sloat_core.terrain import SLOPE_CLASS_COLORS, slope_class_labels, slope_class_raster
+from sloat_core.gis.terrain import SLOPE_CLASS_COLORS, slope_class_labels, slope_class_raster
 from sloat_core.units import WGS84, WORK_CRS
 
 __all__ = ["PAD_FT", "slope_picture", "slope_group", "slope_legend"]

@@ -34,7 +34,7 @@ __all__ = [
     "set_parcel",
 ]
 
-# The parcel under study: a sloat_core.parcel_input.Parcel, or None.
+# The parcel under study: a sloat_core.gis.parcels.Parcel, or None.
 PARCEL = "parcel"
 # One plain sentence saying where the current parcel came from ("Drawn on the map", "Tax parcel 156.14-1-23").
 PARCEL_NOTE = "parcel_note"
@@ -93,7 +93,7 @@ def mode() -> str:
 
 
 def current_parcel():
-    """The parcel under study (``sloat_core.parcel_input.Parcel``) or None."""
+    """The parcel under study (``sloat_core.gis.parcels.Parcel``) or None."""
     return st.session_state.get(PARCEL)
 
 
@@ -102,7 +102,7 @@ def set_parcel(parcel, note: str) -> None:
 
     Parameters
     ----------
-    parcel : sloat_core.parcel_input.Parcel
+    parcel : sloat_core.gis.parcels.Parcel
         The new parcel.
     note : str
         Plain words naming its source, shown under the map.

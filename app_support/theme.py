@@ -10,11 +10,11 @@ from __future__ import annotations
 import streamlit as st
 
 from app_support import state
-from sloat_core.terrain import SLOPE_CLASS_COLORS
+from sloat_core.gis.terrain import SLOPE_CLASS_COLORS
 
 __all__ = ["COLOURS", "LAYER_LABELS", "colour_for", "MAP_HEIGHT_PX", "BODY_FONT_PX", "stylesheet", "apply_mode"]
 
-# Layer roles (sloat_core.layers) and deduction constraints share one dictionary.
+# Layer roles (sloat_core.gis.layers) and deduction constraints share one dictionary.
 COLOURS: dict[str, str] = {
     "parcel": "#111111",
     "floodplain": "#1f78b4",
@@ -60,7 +60,7 @@ def _rgb_hex(rgba: tuple[int, int, int, int]) -> str:
     return "#{:02x}{:02x}{:02x}".format(*rgba[:3])
 
 
-# Slope classes take the slope overlay's own colours (sloat_core.terrain), so the deduction rows
+# Slope classes take the slope overlay's own colours (sloat_core.gis.terrain), so the deduction rows
 # "slope_25_40" / "slope_over_40" match the picture on the map.
 for _code, _key in ((2, "slope_15_25"), (3, "slope_25_40"), (4, "slope_over_40")):
     COLOURS[_key] = _rgb_hex(SLOPE_CLASS_COLORS[_code])

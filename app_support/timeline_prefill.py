@@ -4,7 +4,7 @@ The Proposed project page keeps its last valid analysis in the session (``forms.
 the parcel's key and the ``(result, touches)`` pair of :func:`app_support.forms.project_analysis`).
 :func:`suggestions` reads the ``result["permits"]`` of that analysis and, for every permit that is
 needed (``required`` True) or may be needed (``required`` None), says which items of
-:data:`sloat_core.timeline.ITEM_KINDS` carry its clocks, which of them are on the timeline already and
+:data:`sloat_core.rules.clocks.ITEM_KINDS` carry its clocks, which of them are on the timeline already and
 which can still be added. Nothing here makes a date: the user types every date, and the core checks it.
 
 Everything here is plain Python on plain values (no Streamlit), so it is tested without a page.
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sloat_core.timeline import ITEM_KINDS
+from sloat_core.rules.clocks import ITEM_KINDS
 
 __all__ = [
     "PERMIT_TIMELINE_KINDS",
@@ -56,7 +56,7 @@ class Suggestion:
     Attributes
     ----------
     permit_id : str
-        The permit's id in the analysis (``sloat_core.permits.PERMIT_IDS``).
+        The permit's id in the analysis (``sloat_core.rules.permits.PERMIT_IDS``).
     title : str
         Its name, e.g. ``"Wetland permit"``.
     required : bool or None
@@ -124,7 +124,7 @@ def suggestions(result: dict | None, items: list[dict] | None = None) -> list[Su
     Parameters
     ----------
     result : dict or None
-        An analysis result (``sloat_core.analysis.analyze``'s dict) with ``"permits"``; None gives [].
+        An analysis result (``sloat_core.engine.analysis.analyze``'s dict) with ``"permits"``; None gives [].
     items : list of dict, optional
         The timeline items already entered (``{"id": kind, ...}``).
 

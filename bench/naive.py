@@ -7,12 +7,12 @@ lot area, the straightforward way:
 * the buffer band is built from *every* wetland, watercourse and water-body feature of the layer set;
 * outcrops are dissolved over the whole layer and kept when larger than the parameter's size;
 * slopes: the *whole* DEM is read and its slope computed (Horn, the same kernel as
-  ``sloat_core.terrain`` so that the two compare), the cells the parcel touches are found by masking
+  ``sloat_core.gis.terrain`` so that the two compare), the cells the parcel touches are found by masking
   the whole raster (``rasterio.features.geometry_mask``), polygonised, and overlaid with the parcel;
-* overlaps: the same rule as ``sloat_core.deductions`` (each piece of land goes to the first row in
+* overlaps: the same rule as ``sloat_core.rules.deductions`` (each piece of land goes to the first row in
   ``DEDUCTION_ORDER`` sorted by lowest countable share), done with ``geopandas.overlay`` differences.
 
-It reads parameters through ``sloat_core.params`` so that both sides use the same law numbers.
+It reads parameters through ``sloat_core.law.params`` so that both sides use the same law numbers.
 """
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ import rasterio.features
 import shapely
 from shapely.geometry import shape
 
-from sloat_core.deductions import DEDUCTION_ORDER
-from sloat_core.params import value
-from sloat_core.terrain import horn_slope_percent
+from sloat_core.rules.deductions import DEDUCTION_ORDER
+from sloat_core.law.params import value
+from sloat_core.gis.terrain import horn_slope_percent
 from sloat_core.units import WORK_CRS
 
 __all__ = ["naive_lot_area"]

@@ -67,8 +67,8 @@ def _pct(xs, q):
 
 
 def single_parcels(layerset, settings) -> tuple[dict, list[dict]]:
-    from sloat_core.analysis import analyze_parcel
-    from sloat_core.terrain import _DEMS
+    from sloat_core.engine.analysis import analyze_parcel
+    from sloat_core.gis.terrain import _DEMS
 
     bounds = layerset.get("parcels").gdf.total_bounds
     by_size: dict = {}
@@ -102,7 +102,7 @@ def single_parcels(layerset, settings) -> tuple[dict, list[dict]]:
 
 
 def naive_comparison(layerset, settings, cases) -> list[dict]:
-    from sloat_core.analysis import analyze_parcel
+    from sloat_core.engine.analysis import analyze_parcel
 
     out = []
     for c in cases:
@@ -143,9 +143,9 @@ def village_runs(specs) -> list[dict]:
 
 def report_times(layerset, settings, n: int = 5) -> dict:
     """The counter's printout: ``report_pdf_bytes`` for sample tax parcels (analysis not included)."""
-    from sloat_core.analysis import analyze_parcel
-    from sloat_core.parcel_input import parcel_by_sbl
-    from sloat_core.report import report_pdf_bytes
+    from sloat_core.engine.analysis import analyze_parcel
+    from sloat_core.gis.parcels import parcel_by_sbl
+    from sloat_core.outputs.report import report_pdf_bytes
 
     gdf = layerset.get("parcels").gdf
     sbls = [str(gdf[layerset.parcels_meta.id_field].iloc[i]) for i in np.linspace(0, len(gdf) - 1, n).astype(int)]
@@ -164,8 +164,8 @@ def report_times(layerset, settings, n: int = 5) -> dict:
 
 def screen_agreement(layerset, settings, limit: int | None) -> dict:
     """The fast screen's rows against analyze() for the sample tax parcels."""
-    from sloat_core.analysis import analyze
-    from sloat_core.screening import screen_rows
+    from sloat_core.engine.analysis import analyze
+    from sloat_core.engine.screening import screen_rows
 
     gdf = layerset.get("parcels").gdf
     meta = layerset.parcels_meta
@@ -185,8 +185,8 @@ def screen_agreement(layerset, settings, limit: int | None) -> dict:
         if d > 1e-3:
             over += 1
             # Does the single-parcel table give some land to two rows? (sum of rows > their union)
-            from sloat_core.deductions import lot_area
-            from sloat_core.findings import parcel_findings
+            from sloat_core.rules.deductions import lot_area
+            from sloat_core.rules.measures import parcel_findings
 
             import shapely
 
@@ -273,8 +273,8 @@ def main(argv=None) -> int:
     ap.add_argument("--skip-app", action="store_true", help="skip the app timings")
     args = ap.parse_args(argv)
     t_start = time.perf_counter()
-    from sloat_core.layers import load_manifest
-    from sloat_core.settings import load_settings
+    from sloat_core.gis.layers import load_manifest
+    from sloat_core.law.settings import load_settings
 
     results: dict = {"machine": machine(), "started": time.strftime("%Y-%m-%d %H:%M:%S")}
     t0 = time.perf_counter()

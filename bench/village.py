@@ -20,9 +20,9 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from parcels import generated_lots  # noqa: E402
 
-from sloat_core.layers import load_manifest  # noqa: E402
-from sloat_core.screening import screen_to_csv  # noqa: E402
-from sloat_core.settings import load_settings  # noqa: E402
+from sloat_core.gis.layers import load_manifest  # noqa: E402
+from sloat_core.engine.screening import screen_to_csv  # noqa: E402
+from sloat_core.law.settings import load_settings  # noqa: E402
 
 
 def _vm_hwm_mb() -> float:

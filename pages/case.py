@@ -17,7 +17,7 @@ import streamlit as st
 
 from app_support import cases_ui, exports_ui, loaders, state
 from app_support.results import sqft_text
-from sloat_core.analysis import DISCLAIMER
+from sloat_core.engine.analysis import DISCLAIMER
 from sloat_core.errors import SloatInputError
 
 mode = state.mode()

@@ -14,7 +14,7 @@ import streamlit as st
 from app_support import forms, loaders, state
 from app_support.citations import escape_markdown, law_link
 from app_support.results import sqft_text
-from sloat_core.analysis import DISCLAIMER
+from sloat_core.engine.analysis import DISCLAIMER
 from sloat_core.errors import SloatInputError
 
 FOUND = {True: "Yes", False: "No", None: "Unknown"}

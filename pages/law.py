@@ -10,7 +10,7 @@ import streamlit as st
 
 from app_support import state
 from app_support.citations import escape_markdown, query_to_cite, section_of
-from sloat_core import law
+from sloat_core.law import text as law
 from sloat_core.errors import SloatInputError
 
 SECTION_KEY = "law_section"

@@ -11,9 +11,9 @@ import streamlit as st
 
 from app_support import charts, forms, loaders, state
 from app_support.citations import escape_markdown, law_link
-from sloat_core.analysis import DISCLAIMER
+from sloat_core.engine.analysis import DISCLAIMER
 from sloat_core.errors import SloatInputError
-from sloat_core.mitigation import mitigation
+from sloat_core.rules.mitigation import mitigation
 
 FROM_FOOTPRINT, TYPED = "From the drawn footprint", "Typed in"
 mode = state.mode()

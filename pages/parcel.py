@@ -16,7 +16,7 @@ from app_support import cases_ui, loaders, mapping, parcel_inputs, results, stat
 from app_support.citations import escape_markdown
 from app_support.slope_overlay import slope_group, slope_legend
 from app_support.theme import LAYER_LABELS, MAP_HEIGHT_PX
-from sloat_core import parcel_input
+from sloat_core.gis import parcels as parcel_input
 from sloat_core.errors import SloatInputError
 
 DRAWN = "Drawn on the map"

@@ -1,6 +1,6 @@
 """Proposed project: the project form, a disturbance footprint drawn on the parcel, and what it needs.
 
-The form gathers the keys of ``sloat_core.project.parse_project``; the footprint comes from the
+The form gathers the keys of ``sloat_core.rules.project.parse_project``; the footprint comes from the
 map's drawing tools. The core answers which wetland, buffer and steep-slope areas the work touches
 and which permits and reviews it needs, with the approval authority, the § of Article IX, the
 submission checklist the law lists and the clocks. A value the core refuses shows its one-sentence
@@ -17,11 +17,11 @@ from streamlit_folium import st_folium
 from app_support import forms, loaders, mapping, results, state
 from app_support.citations import escape_markdown, law_link
 from app_support.theme import MAP_HEIGHT_PX
-from sloat_core import parcel_input
-from sloat_core.analysis import DISCLAIMER
+from sloat_core.gis import parcels as parcel_input
+from sloat_core.engine.analysis import DISCLAIMER
 from sloat_core.errors import SloatInputError
-from sloat_core.plain import plain_permits
-from sloat_core.project import parse_project
+from sloat_core.engine.plain import plain_permits
+from sloat_core.rules.project import parse_project
 
 CONTEXT_ROLES = ["wetlands", "water_bodies", "watercourses"]
 STATUS_WORDS = {True: "needed", None: "may be needed (not known yet)", False: "not needed"}

@@ -1,6 +1,6 @@
 """Timeline: permits and applications with their dates, and every clock Article IX sets for them.
 
-Items are added one at a time with their dates; the core (``sloat_core.timeline``) works out the
+Items are added one at a time with their dates; the core (``sloat_core.rules.clocks``) works out the
 expiries, extension-request deadlines, hearing and notice clocks and their status as of a day.
 An item the core refuses (an expiry before its issue date, say) shows the core's one-sentence
 message and is not added; the items already there and the form's values stay. The winter
@@ -20,9 +20,9 @@ import streamlit as st
 
 from app_support import charts, forms, state, timeline_prefill
 from app_support.citations import escape_markdown, law_link
-from sloat_core.analysis import DISCLAIMER
+from sloat_core.engine.analysis import DISCLAIMER
 from sloat_core.errors import SloatInputError
-from sloat_core.timeline import ITEM_KINDS, timeline_events, to_ics
+from sloat_core.rules.clocks import ITEM_KINDS, timeline_events, to_ics
 
 CALENDAR_NAME = "Sloatsburg Article IX dates"
 mode = state.mode()

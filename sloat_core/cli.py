@@ -14,7 +14,7 @@ import sys
 import warnings
 from pathlib import Path
 
-from .errors import SloatInputError
+from sloat_core.errors import SloatInputError
 
 __all__ = ["main"]
 
@@ -41,7 +41,7 @@ def _read_json(path: str, what: str):
 
 
 def _layers(path: str | None):
-    from .layers import load_manifest
+    from sloat_core.gis.layers import load_manifest
 
     if path is None:
         path = os.environ.get("SLOAT_LAYERS") or str(Path(__file__).resolve().parent.parent / "data/sample/layers.yaml")
@@ -49,7 +49,7 @@ def _layers(path: str | None):
 
 
 def _parcel(spec: str, layerset):
-    from .parcel_input import parcel_by_sbl, read_parcel
+    from sloat_core.gis.parcels import parcel_by_sbl, read_parcel
 
     p = Path(spec)
     if p.is_file():
@@ -75,7 +75,7 @@ def _analysis_inputs(args):
 
 
 def cmd_analyze(args) -> int:
-    from .analysis import analyze
+    from sloat_core.engine.analysis import analyze
 
     layerset, parcel, project = _analysis_inputs(args)
     result = analyze(parcel, layerset, district=args.district, project=project, as_of=_date(args.as_of))
@@ -115,7 +115,7 @@ def _summary(r: dict) -> str:
 
 
 def cmd_timeline(args) -> int:
-    from .timeline import timeline_events, to_ics
+    from sloat_core.rules.clocks import timeline_events, to_ics
 
     data = _read_json(args.items, "timeline")
     if not isinstance(data, dict) or not isinstance(data.get("items"), list):
@@ -133,7 +133,7 @@ def cmd_timeline(args) -> int:
 
 
 def cmd_screen(args) -> int:
-    from .screening import screen_to_csv
+    from sloat_core.engine.screening import screen_to_csv
 
     layerset = _layers(args.layers)
     n = screen_to_csv(layerset, args.out)
@@ -142,8 +142,8 @@ def cmd_screen(args) -> int:
 
 
 def cmd_report(args) -> int:
-    from .analysis import analyze_parcel
-    from .report import write_report
+    from sloat_core.engine.analysis import analyze_parcel
+    from sloat_core.outputs.report import write_report
 
     layerset, parcel, project = _analysis_inputs(args)
     analysis = analyze_parcel(parcel, layerset, district=args.district, project=project, as_of=_date(args.as_of))
@@ -153,7 +153,7 @@ def cmd_report(args) -> int:
 
 
 def cmd_law(args) -> int:
-    from .law import clause, sections
+    from sloat_core.law.text import clause, sections
 
     if args.citation:
         print(clause(args.citation))

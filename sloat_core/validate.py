@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from .errors import SloatInputError
+from sloat_core.errors import SloatInputError
 
 __all__ = ["number"]
 

@@ -1,7 +1,7 @@
 """Hand-built worlds for the rules tests: layers of known geometry written as real files.
 
 Everything is built in EPSG:2260 (US ft) around a local origin near Sloatsburg, written as GeoPackages and
-a GeoTIFF, described by a real layers.yaml and read back through `sloat_core.layers.load_manifest` — the
+a GeoTIFF, described by a real layers.yaml and read back through `sloat_core.gis.layers.load_manifest` — the
 same path official data take. Areas are exact: a 100 ft x 100 ft square is 10,000 sq ft.
 """
 
@@ -17,7 +17,7 @@ import yaml
 from rasterio.transform import from_origin
 from shapely.geometry import box
 
-from sloat_core.layers import load_manifest
+from sloat_core.gis.layers import load_manifest
 from sloat_core.units import WORK_CRS
 
 #: A local origin in EPSG:2260 inside the Village of Sloatsburg.

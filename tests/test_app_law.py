@@ -8,7 +8,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from app_support.citations import cite_to_query, query_to_cite
-from sloat_core import law
+from sloat_core.law import text as law
 from sloat_core.errors import SloatInputError
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")

@@ -1,7 +1,7 @@
 """The three rooms (display modes) under AppTest, on the hand-built layer set of app_fixtures.
 
 Standard shows every control and column; Counter speaks plain words (the sentences of
-``sloat_core.plain``) with fewer controls; Projector applies a stylesheet whose smallest body
+``sloat_core.engine.plain``) with fewer controls; Projector applies a stylesheet whose smallest body
 text is 24 px, with metric values larger still and table status colours left alone. In every
 mode the result names who decides and the sample layers say they are not official, and the
 colour key of the deduction table is the map legend's colour.
@@ -24,9 +24,10 @@ import app_fixtures as fx  # noqa: E402
 
 from app_support import state, theme  # noqa: E402
 from app_support.theme import colour_for  # noqa: E402
-from sloat_core import parcel_input, plain  # noqa: E402
-from sloat_core.analysis import DISCLAIMER, analyze  # noqa: E402
-from sloat_core.layers import load_manifest  # noqa: E402
+from sloat_core.gis import parcels as parcel_input
+from sloat_core.engine import plain  # noqa: E402
+from sloat_core.engine.analysis import DISCLAIMER, analyze  # noqa: E402
+from sloat_core.gis.layers import load_manifest  # noqa: E402
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 SAMPLE_NOTICE = "Map layers: illustrative sample, not official data"

@@ -25,12 +25,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import app_fixtures as fx  # noqa: E402
 
 from app_support import charts, forms, state  # noqa: E402
-from sloat_core import law, parcel_input  # noqa: E402
-from sloat_core.analysis import analyze  # noqa: E402
+from sloat_core.law import text as law
+from sloat_core.gis import parcels as parcel_input  # noqa: E402
+from sloat_core.engine.analysis import analyze  # noqa: E402
 from sloat_core.errors import SloatInputError  # noqa: E402
-from sloat_core.layers import load_manifest  # noqa: E402
-from sloat_core.params import value  # noqa: E402
-from sloat_core.timeline import ITEM_KINDS, timeline_events  # noqa: E402
+from sloat_core.gis.layers import load_manifest  # noqa: E402
+from sloat_core.law.params import value  # noqa: E402
+from sloat_core.rules.clocks import ITEM_KINDS, timeline_events  # noqa: E402
 from sloat_core.units import WORK_CRS  # noqa: E402
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
@@ -232,7 +233,7 @@ def test_project_bad_value_shows_the_message_and_keeps_the_result(manifest):
     errors = [e.value for e in at.error]
     assert len(errors) == 1 and "number of trees" in errors[0] and errors[0].endswith(".")
     with pytest.raises(SloatInputError, match=errors[0].split("(")[0][:30]):
-        from sloat_core.project import parse_project
+        from sloat_core.rules.project import parse_project
 
         parse_project({"trees_removed": 5e6})
     assert _metrics(at) == before
@@ -423,7 +424,7 @@ def test_projector_mode_uses_html_tables_in_large_type(manifest):
 
 
 def test_counter_mode_says_the_permits_in_plain_words_on_the_project_page(manifest):
-    from sloat_core.plain import plain_permits
+    from sloat_core.engine.plain import plain_permits
 
     at = _page("pages/project.py", parcel=_p1(manifest), mode=state.COUNTER)
     result = analyze(_p1(manifest), load_manifest(manifest), project=at.session_state[state.PROJECT])

@@ -2,7 +2,7 @@
 
 The layer set (tests/app_fixtures.py) has a 40,000 sq ft tax parcel with a 10,000 sq ft wetland
 strip; the page must show the gross area, the deductions and net lot area that
-``sloat_core.analysis.analyze`` computes, with § citations linking to the Law page.
+``sloat_core.engine.analysis.analyze`` computes, with § citations linking to the Law page.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import app_fixtures as fx  # noqa: E402
 
 from app_support import state  # noqa: E402
-from sloat_core import parcel_input  # noqa: E402
-from sloat_core.analysis import analyze  # noqa: E402
-from sloat_core.layers import load_manifest  # noqa: E402
+from sloat_core.gis import parcels as parcel_input  # noqa: E402
+from sloat_core.engine.analysis import analyze  # noqa: E402
+from sloat_core.gis.layers import load_manifest  # noqa: E402
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 

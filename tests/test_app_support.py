@@ -15,7 +15,7 @@ import app_fixtures as fx  # noqa: E402
 
 from app_support import mapping, results, theme  # noqa: E402
 from app_support.citations import escape_markdown  # noqa: E402
-from sloat_core.layers import load_manifest  # noqa: E402
+from sloat_core.gis.layers import load_manifest  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 

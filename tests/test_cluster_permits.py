@@ -3,8 +3,8 @@
 import pytest
 
 from engine_world import make_world, sq
-from sloat_core.analysis import analyze
-from sloat_core.geometry import work_to_geojson
+from sloat_core.engine.analysis import analyze
+from sloat_core.gis.geometry import work_to_geojson
 from sloat_core.units import SQFT_PER_ACRE
 
 PARCEL = sq(0, 0, 400)
@@ -203,7 +203,7 @@ def test_wetland_mitigation_is_one_and_a_half_times_the_footprints_wetland(tmp_p
 
 
 def test_every_result_carries_citations_that_exist_in_the_law(tmp_path):
-    from sloat_core.law import citation_exists
+    from sloat_core.law.text import citation_exists
 
     world = make_world(tmp_path, {"wetlands": [sq(100, 100, 100)], "floodplain": [sq(0, 0, 50)]}, dem=30)
     r = analyze(PARCEL, world, district="R-40", project={

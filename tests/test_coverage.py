@@ -1,4 +1,4 @@
-"""The exact share of each DEM cell a polygon covers (sloat_core.coverage), checked against GEOS cell by cell."""
+"""The exact share of each DEM cell a polygon covers (sloat_core.gis.coverage), checked against GEOS cell by cell."""
 
 import numpy as np
 import pytest
@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from shapely.geometry import Polygon, box
 
-from sloat_core.coverage import cell_coverage
+from sloat_core.gis.coverage import cell_coverage
 
 # A 5-ft grid of 12 rows x 16 columns with its top-left corner at (1000, 2000).
 T = Affine(5, 0, 1000, 0, -5, 2000)
@@ -94,6 +94,6 @@ def test_every_cell_share_equals_the_geos_intersection(pts, hole):
 def test_the_module_examples_hold():
     import doctest
 
-    import sloat_core.coverage as module
+    import sloat_core.gis.coverage as module
 
     assert doctest.testmod(module).failed == 0

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from engine_world import make_world, sq
-from sloat_core.deductions import conventional_yield, lot_area
-from sloat_core.findings import parcel_findings
+from sloat_core.rules.deductions import conventional_yield, lot_area
+from sloat_core.rules.measures import parcel_findings
 
 PARCEL = sq(0, 0, 400)  # 400 ft x 400 ft = 160,000 sq ft
 
@@ -135,8 +135,8 @@ def test_conventional_yield_counts_whole_lots_only():
 @pytest.mark.parametrize("sbl", ["156.07-2-53", "156.07-1-14", "156.12-1-32", "163.15-2-2", "163.19-5-32"])
 def test_each_piece_of_land_sits_in_one_row_on_sample_parcels_with_slivers(sbl):
     # these sample parcels once had land counted in two rows (floating-point overlay on slivers)
-    from sloat_core.layers import load_manifest
-    from sloat_core.parcel_input import parcel_by_sbl
+    from sloat_core.gis.layers import load_manifest
+    from sloat_core.gis.parcels import parcel_by_sbl
 
     layers = load_manifest(Path(__file__).resolve().parent.parent / "data/sample/layers.yaml")
     lot, _ = rows_of(layers, parcel_by_sbl(layers, sbl).geometry)
@@ -163,7 +163,7 @@ def _steep_west(gx, gy):
 
 
 def test_each_district_part_gets_the_deductions_inside_it(tmp_path):
-    from sloat_core.analysis import analyze
+    from sloat_core.engine.analysis import analyze
 
     world = _split_world(tmp_path, [("R-40", sq(-200, -200, 400, 800)), ("R-15", sq(200, -200, 400, 800))],
                          dem=_steep_west)
@@ -185,7 +185,7 @@ def test_each_district_part_gets_the_deductions_inside_it(tmp_path):
 
 
 def test_a_part_in_no_district_keeps_its_deductions_out_of_the_others(tmp_path):
-    from sloat_core.analysis import analyze
+    from sloat_core.engine.analysis import analyze
 
     # Zoning covers x < 300 only: a quarter of the parcel lies in no district.
     world = _split_world(tmp_path, [("R-40", sq(-200, -200, 400, 800)), ("R-15", sq(200, -200, 100, 800))],

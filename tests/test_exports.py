@@ -8,10 +8,10 @@ import io
 import pytest
 from shapely.geometry import shape
 
-import sloat_core.exports as exports
+import sloat_core.outputs.exports as exports
 from engine_world import make_world, sq
-from sloat_core.analysis import analyze_parcel
-from sloat_core.exports import (
+from sloat_core.engine.analysis import analyze_parcel
+from sloat_core.outputs.exports import (
     csv_safe,
     deductions_csv,
     events_csv,
@@ -20,8 +20,8 @@ from sloat_core.exports import (
     pieces_geojson,
     triggers_csv,
 )
-from sloat_core.geometry import geojson_to_work
-from sloat_core.timeline import timeline_events
+from sloat_core.gis.geometry import geojson_to_work
+from sloat_core.rules.clocks import timeline_events
 
 DAY = dt.date(2026, 5, 1)
 

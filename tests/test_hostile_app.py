@@ -31,9 +31,9 @@ import app_fixtures as fx  # noqa: E402
 import make_hostile as mh  # noqa: E402
 
 from app_support import mapping, state, theme  # noqa: E402
-from sloat_core import parcel_input  # noqa: E402
+from sloat_core.gis import parcels as parcel_input  # noqa: E402
 from sloat_core.errors import SloatInputError  # noqa: E402
-from sloat_core.safe_files import MAX_UPLOAD_BYTES  # noqa: E402
+from sloat_core.gis.safe_files import MAX_UPLOAD_BYTES  # noqa: E402
 
 APP = str(ROOT / "app.py")
 SOURCES = [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py")), *sorted((ROOT / "app_support").glob("*.py"))]

@@ -39,8 +39,8 @@ sys.path.insert(0, str(HOSTILE))
 import make_hostile as mh  # noqa: E402
 
 from sloat_core.errors import SloatInputError  # noqa: E402
-from sloat_core.mitigation import mitigation  # noqa: E402
-from sloat_core.safe_files import MAX_UPLOAD_BYTES  # noqa: E402
+from sloat_core.rules.mitigation import mitigation  # noqa: E402
+from sloat_core.gis.safe_files import MAX_UPLOAD_BYTES  # noqa: E402
 
 TIMEOUT_S = 30
 MEMORY_LIMIT_BYTES = 3 * 1024**3
@@ -496,7 +496,7 @@ def test_timeline_file_that_json_cannot_hold_exits_2(text, tmp_path):
 
 
 def test_case_file_that_json_cannot_hold_is_an_input_error():
-    from sloat_core.cases import case_from_json
+    from sloat_core.store.cases import case_from_json
 
     for data in (b'{"format": ' + b"9" * 5000 + b"}", b"[" * 100_000 + b"]" * 100_000, b"\xff\xfe{"):
         with pytest.raises(SloatInputError, match="not valid JSON"):
@@ -560,7 +560,7 @@ def test_cell_areas_of_a_many_vertex_outline_match_the_direct_intersection():
     import shapely
     from rasterio.transform import from_origin
 
-    from sloat_core import terrain
+    from sloat_core.gis import terrain
 
     ang = np.linspace(0, 2 * np.pi, 5001)[:-1]
     r = 150 + 20 * np.sin(7 * ang)  # a wavy circle: 5,000 vertices, concave
@@ -583,7 +583,7 @@ def test_unknown_region_equals_the_parcel_minus_the_known_cells():
     import shapely
     from rasterio.transform import from_origin
 
-    from sloat_core import terrain
+    from sloat_core.gis import terrain
 
     ang = np.linspace(0, 2 * np.pi, 3001)[:-1]
     geom = shapely.Polygon(np.column_stack([1000 + 150 * np.cos(ang), 1000 + 150 * np.sin(ang)]))

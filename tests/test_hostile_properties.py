@@ -17,10 +17,10 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from sloat_core.analysis import analyze
+from sloat_core.engine.analysis import analyze
 from sloat_core.errors import SloatInputError
-from sloat_core.layers import load_manifest
-from sloat_core.parcel_input import parcel_from_geojson
+from sloat_core.gis.layers import load_manifest
+from sloat_core.gis.parcels import parcel_from_geojson
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "data" / "sample" / "layers.yaml"

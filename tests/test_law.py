@@ -1,4 +1,4 @@
-"""Tests for sloat_core.law: the parsed Article IX text and citations into it."""
+"""Tests for sloat_core.law.text: the parsed Article IX text and citations into it."""
 
 import hashlib
 import re
@@ -6,7 +6,7 @@ import string
 
 import pytest
 
-from sloat_core import law
+from sloat_core.law import text as law
 from sloat_core.errors import SloatInputError
 
 EXPECTED_SECTIONS = {
@@ -219,7 +219,7 @@ def test_law_text_sha256_matches_file():
 def test_docstring_examples_run():
     import doctest
 
-    from sloat_core import law as module
+    from sloat_core.law import text as module
 
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0

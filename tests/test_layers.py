@@ -1,4 +1,4 @@
-"""Tests for sloat_core.layers: manifest, schema adapters, reading, reprojection, spatial index.
+"""Tests for sloat_core.gis.layers: manifest, schema adapters, reading, reprojection, spatial index.
 
 Every layer is hand-built in EPSG:2260 feet with areas that can be computed by hand; the manifests
 are written into tmp_path. One test loads the shipped sample manifest data/sample/layers.yaml.
@@ -17,7 +17,7 @@ import shapely
 from shapely.geometry import LineString, Point, Polygon, box
 
 from sloat_core.errors import SloatInputError
-from sloat_core.layers import (
+from sloat_core.gis.layers import (
     ROLES,
     Layer,
     LayerSet,

@@ -28,7 +28,7 @@ import make_hostile as mh  # noqa: E402
 
 from app_support import loaders, mapping  # noqa: E402
 from app_support.theme import LAYER_LABELS  # noqa: E402
-from sloat_core.layers import load_manifest  # noqa: E402
+from sloat_core.gis.layers import load_manifest  # noqa: E402
 
 SCRIPT = "<script>alert(1)</script>"
 IMG = "<img src=x onerror=alert(1)>"
@@ -101,11 +101,11 @@ HOSTILE_NOTES = (
 
 
 def test_pdf_report_shows_hostile_sbl_address_and_notes_literally(hostile_layers, tmp_path):
-    report = pytest.importorskip("sloat_core.report")
+    report = pytest.importorskip("sloat_core.outputs.report")
     from pypdf import PdfReader
 
-    from sloat_core.analysis import analyze_parcel
-    from sloat_core.parcel_input import Parcel
+    from sloat_core.engine.analysis import analyze_parcel
+    from sloat_core.gis.parcels import Parcel
     from shapely.geometry import Polygon
 
     parcel = Parcel(geometry=Polygon(mh.rect_ring_2260()), source="uploaded file <b>x</b>.geojson (GeoJSON)",

@@ -1,4 +1,4 @@
-"""Tests for sloat_core.params and data/law/parameters.yaml: every number is cited and quoted."""
+"""Tests for sloat_core.law.params and data/law/parameters.yaml: every number is cited and quoted."""
 
 import copy
 import datetime as dt
@@ -7,7 +7,8 @@ import functools
 import pytest
 import yaml
 
-from sloat_core import law, params
+from sloat_core.law import text as law
+from sloat_core.law import params
 from sloat_core.errors import SloatInputError
 
 # The names and values agreed in notes/interfaces.md.
@@ -269,7 +270,7 @@ def test_file_without_version_or_parameters_fails(tmp_path):
 def test_docstring_examples_run():
     import doctest
 
-    from sloat_core import params as module
+    from sloat_core.law import params as module
 
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0

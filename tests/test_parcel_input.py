@@ -1,4 +1,4 @@
-"""Tests for sloat_core.parcel_input and sloat_core.safe_files.
+"""Tests for sloat_core.gis.parcels and sloat_core.gis.safe_files.
 
 Good parcels are the 300 ft x 400 ft rectangle (120,000 sq ft) of tests/fixtures/make_fixtures.py in
 every supported format; bad inputs must each be refused with one plain sentence.
@@ -23,8 +23,8 @@ from pyproj import Transformer
 from shapely.geometry import box, shape
 
 from sloat_core.errors import SloatInputError
-from sloat_core.layers import clear_manifest_cache, load_manifest
-from sloat_core.parcel_input import (
+from sloat_core.gis.layers import clear_manifest_cache, load_manifest
+from sloat_core.gis.parcels import (
     DEFAULT_MAX_ACRES,
     MAX_VERTICES,
     Parcel,
@@ -35,7 +35,7 @@ from sloat_core.parcel_input import (
     read_parcel,
     to_wgs84_geojson,
 )
-from sloat_core.safe_files import (
+from sloat_core.gis.safe_files import (
     MAX_UPLOAD_BYTES,
     MAX_ZIP_UNCOMPRESSED_BYTES,
     extract_members,

@@ -1,4 +1,4 @@
-"""Plain-language summaries (sloat_core.plain): what a resident reads at the counter.
+"""Plain-language summaries (sloat_core.engine.plain): what a resident reads at the counter.
 
 Hand-built result dicts check each branch of the wording; one real analysis of the app's
 hand-built layer set (40,000 sq ft lot, 10,000 sq ft of wetland) checks that the sentences carry
@@ -15,10 +15,10 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import app_fixtures as fx  # noqa: E402
 
-from sloat_core import parcel_input  # noqa: E402
-from sloat_core.analysis import DISCLAIMER, analyze  # noqa: E402
-from sloat_core.layers import load_manifest  # noqa: E402
-from sloat_core.plain import (  # noqa: E402
+from sloat_core.gis import parcels as parcel_input  # noqa: E402
+from sloat_core.engine.analysis import DISCLAIMER, analyze  # noqa: E402
+from sloat_core.gis.layers import load_manifest  # noqa: E402
+from sloat_core.engine.plain import (  # noqa: E402
     PLAIN_TERMS,
     plain_cluster,
     plain_constraint,

@@ -15,11 +15,11 @@ from shapely import affinity
 from shapely.geometry import Polygon, box
 
 from engine_world import X0, Y0
-from sloat_core.analysis import analyze
-from sloat_core.deductions import lot_area
+from sloat_core.engine.analysis import analyze
+from sloat_core.rules.deductions import lot_area
 from sloat_core.errors import SloatInputError
-from sloat_core.findings import parcel_findings
-from sloat_core.layers import Layer, LayerSet
+from sloat_core.rules.measures import parcel_findings
+from sloat_core.gis.layers import Layer, LayerSet
 from sloat_core.units import WORK_CRS
 
 ROLES = ("water_bodies", "watercourses", "wetlands", "floodplain", "rock_outcrops")

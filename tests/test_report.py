@@ -18,12 +18,12 @@ from PIL import Image
 from pypdf import PdfReader
 
 from engine_world import make_world, sq
-from sloat_core.analysis import analyze_parcel
-from sloat_core.law import LAW_TEXT_SHA256
-from sloat_core.layers import load_manifest
-from sloat_core.params import PARAMS_VERSION
-from sloat_core.report import _plain, map_png, report_pdf_bytes, write_report
-from sloat_core.timeline import timeline_events
+from sloat_core.engine.analysis import analyze_parcel
+from sloat_core.law.text import LAW_TEXT_SHA256
+from sloat_core.gis.layers import load_manifest
+from sloat_core.law.params import PARAMS_VERSION
+from sloat_core.outputs.report import _plain, map_png, report_pdf_bytes, write_report
+from sloat_core.rules.clocks import timeline_events
 from sloat_core.units import WORK_CRS
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -13,11 +13,11 @@ import shapely
 from shapely.geometry import LineString, Polygon
 
 from engine_world import X0, Y0, make_world, sq
-from sloat_core.analysis import analyze
-from sloat_core.deductions import DEDUCTION_ORDER
-from sloat_core.layers import load_manifest
-from sloat_core.screening import SCREEN_COLUMNS, screen_rows, screen_to_csv
-from sloat_core.settings import load_settings
+from sloat_core.engine.analysis import analyze
+from sloat_core.rules.deductions import DEDUCTION_ORDER
+from sloat_core.gis.layers import load_manifest
+from sloat_core.engine.screening import SCREEN_COLUMNS, screen_rows, screen_to_csv
+from sloat_core.law.settings import load_settings
 from sloat_core.units import WORK_CRS
 
 SAMPLE = Path(__file__).resolve().parent.parent / "data" / "sample" / "layers.yaml"

@@ -1,11 +1,11 @@
-"""Tests for sloat_core.settings and data/settings/local.yaml (local settings, not Article IX)."""
+"""Tests for sloat_core.law.settings and data/settings/local.yaml (local settings, not Article IX)."""
 
 import json
 
 import pytest
 import yaml
 
-from sloat_core import settings as st
+from sloat_core.law import settings as st
 from sloat_core.errors import SloatInputError
 
 CODES = ["OSR", "R-80", "R-40", "R-15", "R-10", "MU-1", "MU-2", "VC-1", "VC-2", "O", "IP"]
@@ -184,7 +184,7 @@ def test_load_from_other_path_and_bad_files(tmp_path):
 def test_docstring_examples_run():
     import doctest
 
-    from sloat_core import settings as module
+    from sloat_core.law import settings as module
 
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0

@@ -1,4 +1,4 @@
-"""Slopes from the DEM (sloat_core.terrain): Horn's method, slope classes, exact partial cells.
+"""Slopes from the DEM (sloat_core.gis.terrain): Horn's method, slope classes, exact partial cells.
 
 Planes are built so the slope is exact in binary: 1 ft rise per 4-ft cell is 25%, 2 ft per 5-ft cell
 is 40%, 3 ft per 20-ft cell is 15%. DEMs are small GeoTIFFs written into tmp_path in EPSG:2260.
@@ -19,7 +19,7 @@ from rasterio.windows import Window
 from shapely.geometry import box
 
 from sloat_core.errors import SloatInputError
-from sloat_core.terrain import (
+from sloat_core.gis.terrain import (
     SLOPE_CLASS_COLORS,
     horn_slope_percent,
     slope_class_labels,
@@ -438,7 +438,7 @@ def test_slopes_agree_with_gdaldem_on_the_sample_dem(tmp_path):
 
 
 def test_a_very_large_overlay_area_is_read_decimated_and_still_fits(tmp_path, monkeypatch):
-    import sloat_core.terrain as terrain
+    import sloat_core.gis.terrain as terrain
 
     monkeypatch.setattr(terrain, "_OVERLAY_FULL_RES_MAX_CELLS", 10_000)  # pretend 200 x 200 is huge
     dem = write_dem(tmp_path / "p25.tif", plane_east(200, 200, 1.000004), 4.0)

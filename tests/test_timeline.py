@@ -1,4 +1,4 @@
-"""The clocks of Article IX (sloat_core.timeline), written as plain-English legal claims."""
+"""The clocks of Article IX (sloat_core.rules.clocks), written as plain-English legal claims."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ import re
 
 import pytest
 
-from sloat_core import law
+from sloat_core.law import text as law
 from sloat_core.errors import SloatInputError
-from sloat_core.params import param
-from sloat_core.timeline import (
+from sloat_core.law.params import param
+from sloat_core.rules.clocks import (
     ITEM_KINDS,
     Event,
     status_as_of,
@@ -227,7 +227,7 @@ def test_a_deadline_is_due_soon_within_90_days_inclusive_and_passed_the_day_afte
 
 
 def test_the_expiring_soon_window_comes_from_the_local_settings_by_default():
-    from sloat_core.settings import load_settings
+    from sloat_core.law.settings import load_settings
 
     window = load_settings().expiring_soon_days
     expiry = D(2027, 3, 1)

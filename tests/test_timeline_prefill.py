@@ -30,11 +30,11 @@ from app_support.timeline_prefill import (  # noqa: E402
     stored_result,
     suggestions,
 )
-from sloat_core import parcel_input  # noqa: E402
-from sloat_core.layers import load_manifest  # noqa: E402
-from sloat_core.params import value  # noqa: E402
-from sloat_core.permits import PERMIT_IDS  # noqa: E402
-from sloat_core.timeline import ITEM_KINDS, timeline_events  # noqa: E402
+from sloat_core.gis import parcels as parcel_input  # noqa: E402
+from sloat_core.gis.layers import load_manifest  # noqa: E402
+from sloat_core.law.params import value  # noqa: E402
+from sloat_core.rules.permits import PERMIT_IDS  # noqa: E402
+from sloat_core.rules.clocks import ITEM_KINDS, timeline_events  # noqa: E402
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 FOOTPRINT = box(fx.X0 + 25, fx.Y0 + 50, fx.X0 + 125, fx.Y0 + 150)  # 2,500 sq ft of it in the wetland

@@ -29,7 +29,7 @@ def warm() -> None:
     import plotly.graph_objects  # noqa: F401
 
     from app_support import loaders
-    from sloat_core import analysis  # noqa: F401  (the rules and everything they import)
+    from sloat_core.engine import analysis  # noqa: F401  (the rules and everything they import)
     from sloat_core.errors import SloatInputError
 
     from app_support.theme import LAYER_LABELS

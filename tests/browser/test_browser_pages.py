@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
 
 from app_support import state  # noqa: E402
-from sloat_core.analysis import DISCLAIMER  # noqa: E402
+from sloat_core.engine.analysis import DISCLAIMER  # noqa: E402
 
 pytestmark = pytest.mark.browser
 

@@ -7,7 +7,7 @@ name second, and returns a :class:`Parcel` in EPSG:2260 (US survey feet) or rais
 :class:`~sloat_core.errors.SloatInputError` with one plain sentence.
 
 What is refused: files over the size limit (checked first), hostile archives and XML
-(:mod:`sloat_core.safe_files`), empty files, points and lines, NaN or infinite coordinates,
+(:mod:`sloat_core.gis.safe_files`), empty files, points and lines, NaN or infinite coordinates,
 more than ``max_vertices`` vertices (counted before any heavy work), coordinates that cannot be
 placed (no coordinate system and neither longitude/latitude nor New York East state-plane feet
 near Sloatsburg), latitude/longitude swapped, parcels more than about 50 miles from Sloatsburg,
@@ -45,8 +45,8 @@ from shapely.geometry import MultiPolygon, Polygon, shape
 from shapely.geometry.base import BaseGeometry
 
 from sloat_core.errors import SloatInputError
-from sloat_core.layers import LayerSet, polygonal_part
-from sloat_core.safe_files import (
+from sloat_core.gis.layers import LayerSet, polygonal_part
+from sloat_core.gis.safe_files import (
     MAX_UPLOAD_BYTES,
     check_upload_size,
     extract_members,

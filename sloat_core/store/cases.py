@@ -64,7 +64,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import SloatInputError
+from sloat_core.errors import SloatInputError
 
 __all__ = [
     "CASE_FORMAT",
@@ -334,15 +334,15 @@ class Case:
     district : str or None
         District chosen by the user (None: from the zoning layer).
     project : dict
-        The project description (``sloat_core.project.parse_project`` shape).
+        The project description (``sloat_core.rules.project.parse_project`` shape).
     board_answers : dict
         Planning Board answers, e.g. ``{"402-48C(4)": True}``.
     timeline_items : list of dict
-        Permits and their dates (``sloat_core.timeline.timeline_events`` items).
+        Permits and their dates (``sloat_core.rules.clocks.timeline_events`` items).
     notes : str
         Free text.
     mitigation_input : dict
-        Keyword arguments of ``sloat_core.mitigation.mitigation``.
+        Keyword arguments of ``sloat_core.rules.mitigation.mitigation``.
     settings_overrides : dict
         Overrides of the local settings (``load_settings(overrides=...)``).
     analysis : dict or None
@@ -379,7 +379,7 @@ class Case:
 
     def record_analysis(self, result: dict) -> None:
         """Keep `result` (an analysis result dict) as the snapshot, with the versions it used."""
-        from .law import LAW_TEXT_SHA256
+        from sloat_core.law.text import LAW_TEXT_SHA256
 
         self.analysis = json.loads(json.dumps(result))
         self.params_version = result.get("params_version")
@@ -558,11 +558,11 @@ def analyze_case(case: Case, layerset, *, as_of: dt.date | None = None, settings
 
     Returns
     -------
-    sloat_core.analysis.Analysis
+    sloat_core.engine.analysis.Analysis
     """
-    from .analysis import analyze_parcel
-    from .parcel_input import parcel_from_geojson
-    from .settings import load_settings
+    from sloat_core.engine.analysis import analyze_parcel
+    from sloat_core.gis.parcels import parcel_from_geojson
+    from sloat_core.law.settings import load_settings
 
     if case.parcel_geojson is None:
         raise SloatInputError("This case has no parcel yet.")

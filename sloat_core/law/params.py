@@ -28,8 +28,8 @@ from typing import Any
 
 import yaml
 
-from . import law
-from .errors import SloatInputError
+from sloat_core.law import text as law
+from sloat_core.errors import SloatInputError
 
 __all__ = [
     "PARAMS_PATH",
@@ -44,7 +44,7 @@ __all__ = [
     "all_params",
 ]
 
-PARAMS_PATH = Path(__file__).resolve().parent.parent / "data" / "law" / "parameters.yaml"
+PARAMS_PATH = Path(__file__).resolve().parents[2] / "data" / "law" / "parameters.yaml"
 
 REQUIRED_FIELDS = ("description", "value", "unit", "citation", "quote", "effective")
 

@@ -29,7 +29,7 @@ from typing import Any
 
 import yaml
 
-from .errors import SloatInputError
+from sloat_core.errors import SloatInputError
 
 __all__ = [
     "SETTINGS_PATH",
@@ -41,7 +41,7 @@ __all__ = [
     "district",
 ]
 
-SETTINGS_PATH = Path(__file__).resolve().parent.parent / "data" / "settings" / "local.yaml"
+SETTINGS_PATH = Path(__file__).resolve().parents[2] / "data" / "settings" / "local.yaml"
 
 DISTRICT_KINDS = ("residence", "mixed_use", "other")
 

@@ -6,8 +6,8 @@ gets its error in the ``error`` column; the run goes on.
 
 How it is fast (and why it gives the single-parcel answer)
 ----------------------------------------------------------
-The single-parcel analysis (:func:`sloat_core.findings.parcel_findings` then
-:func:`sloat_core.deductions.lot_area`) gives each piece of land to the first row of the deduction
+The single-parcel analysis (:func:`sloat_core.rules.measures.parcel_findings` then
+:func:`sloat_core.rules.deductions.lot_area`) gives each piece of land to the first row of the deduction
 table, in the order of lowest countable share then ``DEDUCTION_ORDER``: row *i* gets
 ``P ∩ C_i`` minus what earlier rows took. That rule commutes with clipping to the parcel::
 
@@ -21,7 +21,7 @@ permits look at (present = area inside the parcel > 0), the slope classes and th
   piece is small; slopes are read from the DEM one strip of tiles at a time (a window with one cell of
   padding, so Horn's kernel sees the same neighbours as in the single-parcel window: the slopes are the
   same numbers). Slope-class land is the union of whole DEM cells, as in
-  :class:`sloat_core.terrain.SlopeGrid`, and the parcel is intersected with it exactly: partial cells
+  :class:`sloat_core.gis.terrain.SlopeGrid`, and the parcel is intersected with it exactly: partial cells
   count for the part inside the parcel, with no extra rule.
 * Parcels go through in blocks: one bulk ``STRtree.query`` of the block against the pieces gives
   (parcel, piece) pairs, one vectorised ``shapely.intersection`` their areas, and a ``bincount`` sums them
@@ -50,14 +50,14 @@ import rasterio.features
 import shapely
 from shapely.geometry.base import BaseGeometry
 
-from .deductions import DEDUCTION_ORDER
-from .errors import SloatInputError
-from .findings import OVERLAY_ROLES, RESOURCE_ROLES
-from .geometry import EMPTY, PRESENCE_MIN_SQFT, polygonal
-from .params import value
-from .settings import load_settings
-from .terrain import _check_dem_crs, horn_slope_percent
-from .units import SQFT_PER_ACRE
+from sloat_core.rules.deductions import DEDUCTION_ORDER
+from sloat_core.errors import SloatInputError
+from sloat_core.rules.measures import OVERLAY_ROLES, RESOURCE_ROLES
+from sloat_core.gis.geometry import EMPTY, PRESENCE_MIN_SQFT, polygonal
+from sloat_core.law.params import value
+from sloat_core.law.settings import load_settings
+from sloat_core.gis.terrain import _check_dem_crs, horn_slope_percent
+from sloat_core.units import SQFT_PER_ACRE
 
 __all__ = ["screen_rows", "screen_to_csv", "SCREEN_COLUMNS", "ScreenPieces", "build_pieces"]
 

@@ -24,9 +24,9 @@ from dataclasses import dataclass, field, replace
 import shapely
 from shapely.geometry.base import BaseGeometry
 
-from .findings import Findings, slope_sets
-from .geometry import EMPTY, GRID_FT, area_sqft, polygonal
-from .params import param, value
+from sloat_core.rules.measures import Findings, slope_sets
+from sloat_core.gis.geometry import EMPTY, GRID_FT, area_sqft, polygonal
+from sloat_core.law.params import param, value
 
 __all__ = ["DEDUCTION_ORDER", "DeductionRow", "LotArea", "lot_area", "conventional_yield", "GRID_FT"]
 

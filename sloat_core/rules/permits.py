@@ -22,12 +22,12 @@ from dataclasses import dataclass, field
 
 from shapely.geometry.base import BaseGeometry
 
-from .findings import Findings
-from .geometry import PRESENCE_MIN_SQFT, area_sqft, polygonal
-from .law import clause
-from .params import param, value
-from .project import Project
-from .units import SQFT_PER_ACRE
+from sloat_core.rules.measures import Findings
+from sloat_core.gis.geometry import PRESENCE_MIN_SQFT, area_sqft, polygonal
+from sloat_core.law.text import clause
+from sloat_core.law.params import param, value
+from sloat_core.rules.project import Project
+from sloat_core.units import SQFT_PER_ACRE
 
 __all__ = ["Permit", "permits_for", "PERMIT_IDS"]
 

@@ -15,7 +15,7 @@ Calendar rules
   period, the anniversary of the start (the day of issue itself is not counted, the last day is).
   This is the reading used throughout; confirm it with the Village for a real deadline.
 * "At least N days prior to" a date: the last day that satisfies it is that date minus N days.
-* Every number comes from ``data/law/parameters.yaml`` through :func:`sloat_core.params.param`,
+* Every number comes from ``data/law/parameters.yaml`` through :func:`sloat_core.law.params.param`,
   and each event's citation is the parameter's citation.
 
 Items
@@ -62,7 +62,7 @@ from typing import Any, Callable, Iterable
 from dateutil.relativedelta import relativedelta
 
 from sloat_core.errors import SloatInputError
-from sloat_core.params import param
+from sloat_core.law.params import param
 
 __all__ = [
     "DEADLINE_STATUSES",
@@ -594,7 +594,7 @@ def timeline_events(
     """
     as_of = _as_date(as_of, "The 'as of' date")
     if expiring_soon_days is None:
-        from sloat_core.settings import load_settings
+        from sloat_core.law.settings import load_settings
 
         expiring_soon_days = load_settings().expiring_soon_days
     if isinstance(items, dict) or isinstance(items, (str, bytes)):

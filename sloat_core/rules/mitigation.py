@@ -18,9 +18,9 @@
 from __future__ import annotations
 
 
-from .validate import number
-from .params import param, value
-from .permits import _item
+from sloat_core.validate import number
+from sloat_core.law.params import param, value
+from sloat_core.rules.permits import _item
 
 __all__ = ["mitigation", "PLAN_CONTENTS", "GATE"]
 

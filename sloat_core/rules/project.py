@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 from shapely.geometry.base import BaseGeometry
 
-from .errors import SloatInputError
-from .geometry import area_sqft, geojson_to_work
-from .validate import number
+from sloat_core.errors import SloatInputError
+from sloat_core.gis.geometry import area_sqft, geojson_to_work
+from sloat_core.validate import number
 
 __all__ = ["Project", "parse_project", "APPLICATION_TYPES", "EXISTING_USES", "REGULATED_ACTIVITIES"]
 

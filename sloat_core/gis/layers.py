@@ -57,7 +57,7 @@ from shapely.geometry import MultiPolygon, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from sloat_core.errors import SloatInputError
-from sloat_core.safe_files import refuse_xml_declarations
+from sloat_core.gis.safe_files import refuse_xml_declarations
 from sloat_core.units import WGS84, WORK_CRS
 
 __all__ = [
@@ -706,7 +706,7 @@ def _line_numbers(text: str) -> dict[tuple[str, int | None], int]:
 
 def _default_stream_width_ft() -> float:
     try:
-        from sloat_core.settings import load_settings  # noqa: PLC0415 (optional, written by another module)
+        from sloat_core.law.settings import load_settings  # noqa: PLC0415 (optional, written by another module)
 
         width = float(load_settings().default_stream_width_ft)
     except Exception:  # noqa: BLE001 -- any failure of the optional settings falls back to the constant
@@ -736,7 +736,7 @@ def load_manifest(path: str | Path, *, default_stream_width_ft: float | None = N
         The manifest (YAML).
     default_stream_width_ft : float, optional
         Width given to watercourse lines without a usable ``width_field`` value; defaults to the local
-        setting ``default_stream_width_ft`` (sloat_core.settings), else 10 ft.
+        setting ``default_stream_width_ft`` (sloat_core.law.settings), else 10 ft.
 
     Returns
     -------

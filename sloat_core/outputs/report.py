@@ -39,8 +39,8 @@ from matplotlib.path import Path as MplPath  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 from shapely.geometry import box  # noqa: E402
 
-from .law import LAW_TEXT_SHA256, clause  # noqa: E402
-from .errors import SloatInputError  # noqa: E402
+from sloat_core.law.text import LAW_TEXT_SHA256, clause  # noqa: E402
+from sloat_core.errors import SloatInputError  # noqa: E402
 
 __all__ = ["MAX_PAGES", "REPORT_TITLE", "FONT_DIR", "map_png", "report_pdf_bytes", "write_report"]
 
@@ -205,7 +205,7 @@ def map_png(analysis, layerset, *, width_in: float = 4.2, dpi: int = 200) -> tup
 
     Parameters
     ----------
-    analysis : sloat_core.analysis.Analysis
+    analysis : sloat_core.engine.analysis.Analysis
     layerset : LayerSet or None
         For the context drawn around the parcel (nearby resources, tax parcels, overlay boundaries).
     width_in : float
@@ -780,12 +780,12 @@ def report_pdf_bytes(analysis, layerset, *, timeline_events=None, notes: str | N
 
     Parameters
     ----------
-    analysis : sloat_core.analysis.Analysis
+    analysis : sloat_core.engine.analysis.Analysis
         From ``analyze_parcel``.
     layerset : LayerSet or None
         For the map's context and the "illustrative sample" notice.
     timeline_events : list of Event or dict, optional
-        Deadlines to list (``sloat_core.timeline.timeline_events``).
+        Deadlines to list (``sloat_core.rules.clocks.timeline_events``).
     notes : str, optional
         Free text, printed as plain text.
     as_of : datetime.date, optional

@@ -1,7 +1,7 @@
 """Plain words for residents: the analysis result told in a few sentences.
 
 The counter of the Village office, the CLI and the printed summary can all say the same thing in
-the same words. Every function reads the plain dict that :func:`sloat_core.analysis.analyze`
+the same words. Every function reads the plain dict that :func:`sloat_core.engine.analysis.analyze`
 returns (the CLI JSON contract) and computes no law: the numbers, the minimum lot area, the
 permits and their reasons all come from the result. Expert terms are swapped for everyday ones
 ("land that counts toward your lot" for *net lot area*), and every summary ends by saying that it
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from .units import SQFT_PER_ACRE
+from sloat_core.units import SQFT_PER_ACRE
 
 __all__ = [
     "PLAIN_TERMS",
@@ -43,7 +43,7 @@ PLAIN_TERMS: dict[str, str] = {
     "permits": "Permits and reviews you may need",
 }
 
-# Constraint ids of sloat_core.deductions -> everyday words (numbers come from the core's label).
+# Constraint ids of sloat_core.rules.deductions -> everyday words (numbers come from the core's label).
 _CONSTRAINT_WORDS = {
     "water_bodies": "ponds and other open water",
     "watercourses": "streams",
@@ -55,7 +55,7 @@ _CONSTRAINT_WORDS = {
     "rock_outcrops": "bare rock",
 }
 
-# Permit ids of sloat_core.permits -> (what is needed, from whom). The reason comes from the core.
+# Permit ids of sloat_core.rules.permits -> (what is needed, from whom). The reason comes from the core.
 _PERMIT_WORDS = {
     "steep_slope_permit": ("a steep slope permit",
                            "from the Planning Board (or the Village Engineer when nothing else is before the Board)"),
@@ -315,7 +315,7 @@ def screening_note(result: dict) -> str:
     """
     text = result.get("disclaimer")
     if not text:
-        from .analysis import DISCLAIMER
+        from sloat_core.engine.analysis import DISCLAIMER
 
         text = DISCLAIMER
     if result.get("layers_illustrative"):

@@ -12,8 +12,8 @@ from pyproj import Transformer
 from shapely.geometry import mapping, shape
 from shapely.geometry.base import BaseGeometry
 
-from .errors import SloatInputError
-from .units import WGS84, WORK_CRS
+from sloat_core.errors import SloatInputError
+from sloat_core.units import WGS84, WORK_CRS
 
 __all__ = [
     "EMPTY",

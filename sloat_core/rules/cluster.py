@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .findings import Findings
-from .geometry import PRESENCE_MIN_SQFT
-from .params import param, value
+from sloat_core.rules.measures import Findings
+from sloat_core.gis.geometry import PRESENCE_MIN_SQFT
+from sloat_core.law.params import param, value
 
 __all__ = ["Trigger", "cluster_triggers", "cluster_applicability", "cluster_lot_rules", "TRIGGER_TITLES"]
 

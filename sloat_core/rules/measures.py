@@ -14,10 +14,10 @@ import numpy as np
 import shapely
 from shapely.geometry.base import BaseGeometry
 
-from .errors import SloatInputError
-from .geometry import EMPTY, GRID_FT, PRESENCE_MIN_SQFT, area_sqft, polygonal, union_all
-from .params import value
-from .terrain import SlopeGrid, slope_grid
+from sloat_core.errors import SloatInputError
+from sloat_core.gis.geometry import EMPTY, GRID_FT, PRESENCE_MIN_SQFT, area_sqft, polygonal, union_all
+from sloat_core.law.params import value
+from sloat_core.gis.terrain import SlopeGrid, slope_grid
 
 __all__ = ["Findings", "parcel_findings", "slope_sets", "SlopeRegions", "RESOURCE_ROLES", "OVERLAY_ROLES"]
 

@@ -13,18 +13,18 @@ import numpy as np
 import shapely
 from shapely.geometry.base import BaseGeometry
 
-from . import __version__
-from .cluster import cluster_applicability, cluster_lot_rules, cluster_triggers
-from .deductions import LotArea, conventional_yield, lot_area
-from .errors import SloatInputError
-from .findings import Findings, parcel_findings
-from .geometry import area_sqft, polygonal
-from .params import PARAMS_VERSION
-from .mitigation import mitigation
-from .permits import Permit, permits_for
-from .project import Project, parse_project
-from .settings import load_settings
-from .units import SQFT_PER_ACRE
+from sloat_core import __version__
+from sloat_core.rules.cluster import cluster_applicability, cluster_lot_rules, cluster_triggers
+from sloat_core.rules.deductions import LotArea, conventional_yield, lot_area
+from sloat_core.errors import SloatInputError
+from sloat_core.rules.measures import Findings, parcel_findings
+from sloat_core.gis.geometry import area_sqft, polygonal
+from sloat_core.law.params import PARAMS_VERSION
+from sloat_core.rules.mitigation import mitigation
+from sloat_core.rules.permits import Permit, permits_for
+from sloat_core.rules.project import Project, parse_project
+from sloat_core.law.settings import load_settings
+from sloat_core.units import SQFT_PER_ACRE
 
 __all__ = ["Analysis", "analyze", "analyze_parcel", "DISCLAIMER"]
 

@@ -15,8 +15,8 @@ import csv
 import io
 from typing import Any, Iterable
 
-from .parcel_input import to_wgs84_geojson
-from .timeline import Event, to_ics
+from sloat_core.gis.parcels import to_wgs84_geojson
+from sloat_core.rules.clocks import Event, to_ics
 
 __all__ = [
     "CALENDAR_NAME",
@@ -64,7 +64,7 @@ def pieces_geojson(analysis) -> dict:
 
     Parameters
     ----------
-    analysis : sloat_core.analysis.Analysis
+    analysis : sloat_core.engine.analysis.Analysis
 
     Returns
     -------
@@ -166,5 +166,5 @@ def events_csv(events: Iterable[Event | dict]) -> str:
 
 
 def events_ics(events: Iterable[Event], *, calendar_name: str = CALENDAR_NAME, dtstamp=None) -> str:
-    """The deadlines as an iCalendar file (see ``sloat_core.timeline.to_ics``)."""
+    """The deadlines as an iCalendar file (see ``sloat_core.rules.clocks.to_ics``)."""
     return to_ics(list(events), calendar_name=calendar_name, dtstamp=dtstamp)

@@ -12,7 +12,7 @@ Method
 * Only the window of the DEM around the parcel is read, padded by one cell so the 3 x 3 kernel has
   neighbours for every cell the parcel touches.
 * Each DEM cell is a square of uniform slope. The share of each cell the parcel covers is computed
-  exactly (:mod:`sloat_core.coverage`), so a cell the parcel half covers counts for half its area. The part of the parcel not covered by a
+  exactly (:mod:`sloat_core.gis.coverage`), so a cell the parcel half covers counts for half its area. The part of the parcel not covered by a
   cell with a valid slope (outside the DEM, a nodata cell, or a DEM edge cell) is "unknown".
 * Class edges (thresholds from the parameters file): ``"0-15"`` is s <= 15; ``"15-25"`` is
   15 < s <= 25; ``"25-40"`` is 25 < s <= 40; ``"over_40"`` is s > 40.
@@ -45,9 +45,9 @@ from pyproj import CRS
 from rasterio.windows import Window
 from shapely.geometry.base import BaseGeometry
 
-from sloat_core.coverage import EdgePieces, edge_pieces, suffix_counts
+from sloat_core.gis.coverage import EdgePieces, edge_pieces, suffix_counts
 from sloat_core.errors import SloatInputError
-from sloat_core.params import param
+from sloat_core.law.params import param
 from sloat_core.units import WORK_CRS
 
 __all__ = [
@@ -361,7 +361,7 @@ class SlopeGrid:
     def coverage(self, geom: BaseGeometry | None = None) -> np.ndarray:
         """Share (0 to 1) of each cell of the window covered by ``geom`` (default: the parcel).
 
-        Exact for any polygon (:func:`sloat_core.coverage.cell_coverage`); parts of ``geom`` outside
+        Exact for any polygon (:func:`sloat_core.gis.coverage.cell_coverage`); parts of ``geom`` outside
         the window cover nothing here.
         """
         return self._pieces(self.geom if geom is None else geom).dense()

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, NamedTuple
 
-from .errors import SloatInputError
+from sloat_core.errors import SloatInputError
 
 __all__ = [
     "LAW_PATH",
@@ -50,7 +50,7 @@ __all__ = [
     "find_quote",
 ]
 
-LAW_PATH = Path(__file__).resolve().parent.parent / "data" / "law" / "article_ix.txt"
+LAW_PATH = Path(__file__).resolve().parents[2] / "data" / "law" / "article_ix.txt"
 
 LAW_TEXT_SHA256 = hashlib.sha256(LAW_PATH.read_bytes()).hexdigest()
 """SHA-256 of the shipped law text, for version stamps on results and reports."""

@@ -1,0 +1,1 @@
+"""Geometry and files: areas, DEM cells, layers as published, parcels as uploaded. Knows no rule."""

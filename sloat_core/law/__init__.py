@@ -1,0 +1,1 @@
+"""The law as data: Article IX's text, its numbers (parameters) and the Village's local settings."""

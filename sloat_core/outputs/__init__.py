@@ -1,0 +1,1 @@
+"""What leaves the core: the PDF report and file exports."""

@@ -1,0 +1,1 @@
+"""Saved cases: SQLite store, passcodes."""
