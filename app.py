@@ -32,6 +32,7 @@ PAGES = [
 st.set_page_config(page_title="Sloatsburg environmental controls", page_icon="🌲",
                    layout="wide")
 state.init_state()
+state.mode_from_url()  # ?mode=counter|projector|standard, read once per session
 cases_ui.begin()  # opens the case of ?case=<id> on a session's first run
 
 pages = [st.Page(path, title=title, icon=icon, default=(i == 0))
@@ -58,5 +59,7 @@ with st.sidebar:
     st.caption(DISCLAIMER)
 
 theme.apply_mode(state.mode())
+state.sync_mode_url()
 navigation.run()
 cases_ui.autosave()  # saves the case when the page changed it
+state.sync_mode_url()  # a page switch clears the link's parameters

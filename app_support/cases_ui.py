@@ -553,7 +553,11 @@ def undo_last_change() -> Case:
 
 
 def case_link(case_id: str) -> str:
-    """The link that reopens a case: the app's address with ``?case=<id>`` (relative without one)."""
+    """The link that reopens a case: the app's address with ``?case=<id>`` (relative without one).
+
+    Outside Standard mode the link also names the display mode (``&mode=counter``), so a resident's
+    printed link or the Board's projector link reopens the case as it was shown.
+    """
     try:
         base = st.context.url
     except (AttributeError, RuntimeError):
@@ -561,7 +565,9 @@ def case_link(case_id: str) -> str:
     base = (base or "").split("?")[0].split("#")[0]
     if base.endswith("/case"):  # the link opens the map page, not this one
         base = base[: -len("case")]
-    return f"{base}?case={case_id}"
+    mode = state.mode()
+    tail = "" if mode == state.STANDARD else f"&{state.MODE_PARAM}={mode.lower()}"
+    return f"{base}?case={case_id}{tail}"
 
 
 # ----------------------------------------------------------------------------------------------

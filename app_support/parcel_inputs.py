@@ -12,29 +12,85 @@ from app_support.citations import escape_markdown
 from sloat_core.gis import parcels as parcel_input
 from sloat_core.errors import SloatInputError
 
-__all__ = ["find_by_text", "upload", "UPLOAD_TYPES", "UPLOAD_MAX_MB"]
+__all__ = ["QUERY_KEY", "TYPEAHEAD_KEY", "find_by_text", "upload", "UPLOAD_TYPES", "UPLOAD_MAX_MB"]
 
 UPLOAD_TYPES = ["geojson", "json", "kml", "kmz", "zip", "gpkg", "fgb", "dxf"]
 #: Per-file limit of the parcel uploader (the server's own limit is in .streamlit/config.toml).
 UPLOAD_MAX_MB = 10
 
 
+QUERY_KEY = "parcel_query"
+TYPEAHEAD_KEY = "parcel_typeahead"
+# The query whose single match was already made the parcel (so a rerun does not apply it again).
+_APPLIED = "parcel_query_applied"
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def _directory(lkey: str, _layers) -> dict[str, str]:
+    """SBL -> "address · SBL" of every tax parcel, addresses in order (the type-ahead list)."""
+    lyr, meta = _layers.get("parcels"), _layers.parcels_meta
+    if lyr is None or meta is None:
+        return {}
+    gdf = lyr.gdf
+    addrs = gdf[meta.address_field] if meta.address_field else [None] * len(gdf)
+    out = {}
+    for sbl, addr in zip(gdf[meta.id_field], addrs):
+        if sbl is None or str(sbl).strip() == "":
+            continue
+        text = str(addr).strip() if addr is not None and addr == addr else ""
+        out[str(sbl)] = f"{text} · {sbl}" if text else f"{sbl} (no address)"
+    return dict(sorted(out.items(), key=lambda kv: kv[1].lower()))
+
+
+def _use(layers, sbl: str) -> None:
+    try:
+        state.set_parcel(parcel_input.parcel_by_sbl(layers, sbl), f"Tax parcel {sbl}")
+    except SloatInputError as exc:
+        st.error(str(exc))
+
+
 def find_by_text(layers) -> None:
-    """Search box for an SBL or street address, a list of matches and a button to use one."""
-    query = st.text_input("Tax parcel (SBL, e.g. 156.14-1-23) or street address", key="parcel_query")
+    """Find a tax parcel: a type-ahead list, and a search box for an SBL or an address.
+
+    The search box accepts "Road" for "Rd" (and the other street words), any case, and a near miss
+    (``sloat_core.gis.parcels.search_parcels``). A single match is chosen at once; a capped list
+    says "10 of N".
+    """
+    from app_support.loaders import layers_key
+
+    directory = _directory(layers_key(layers), layers)
+    if directory:
+        def pick() -> None:
+            sbl = st.session_state.get(TYPEAHEAD_KEY)
+            if sbl:
+                _use(layers, sbl)
+
+        st.selectbox("Type an address or SBL and pick the parcel", list(directory), index=None,
+                     format_func=directory.get, key=TYPEAHEAD_KEY, on_change=pick,
+                     placeholder="Start typing, e.g. 297 Johnsontown")
+    query = st.text_input("Tax parcel (SBL, e.g. 156.14-1-23) or street address", key=QUERY_KEY)
     if not query.strip():
         return
-    matches = parcel_input.find_parcels(layers, query.strip(), limit=10)
-    if not matches:
+    found = parcel_input.search_parcels(layers, query.strip(), limit=10)
+    if not found.matches:
         st.caption("No tax parcel matches those words.")
         return
-    labels = {m["sbl"]: f"{m['sbl']} · {m.get('address') or 'no address'}" for m in matches}
+    if found.near_miss:
+        st.caption("No parcel has exactly those words; the nearest:")
+    if len(found.matches) == 1:
+        only = found.matches[0]
+        if st.session_state.get(_APPLIED) != query.strip():
+            st.session_state[_APPLIED] = query.strip()
+            _use(layers, only["sbl"])
+        st.caption(escape_markdown(f"Found: {only.get('address') or 'no address'} · tax parcel {only['sbl']}."))
+        return
+    if found.total > len(found.matches):
+        st.caption(f"Showing {len(found.matches)} of {found.total} matches: add a house number or more of "
+                   "the street name to narrow them.")
+    labels = {m["sbl"]: f"{m['sbl']} · {m.get('address') or 'no address'}" for m in found.matches}
     sbl = st.selectbox("Matching parcels", list(labels), format_func=labels.get, key="parcel_match")
     if st.button("Use this parcel", key="use_parcel"):
-        try:
-            state.set_parcel(parcel_input.parcel_by_sbl(layers, sbl), f"Tax parcel {sbl}")
-        except SloatInputError as exc:
-            st.error(str(exc))
+        _use(layers, sbl)
 
 
 def upload() -> None:

@@ -28,8 +28,11 @@ __all__ = [
     "PROJECT",
     "BOARD_ANSWERS",
     "AS_OF",
+    "MODE_PARAM",
     "init_state",
     "mode",
+    "mode_from_url",
+    "sync_mode_url",
     "current_parcel",
     "set_parcel",
 ]
@@ -46,6 +49,10 @@ STANDARD = "Standard"
 COUNTER = "Counter"
 PROJECTOR = "Projector"
 MODES = (STANDARD, COUNTER, PROJECTOR)
+#: The link's query parameter naming the mode: ``?mode=counter|projector|standard``.
+MODE_PARAM = "mode"
+# Mode read from the link once per session (so a reload or a case link keeps the mode).
+_MODE_FROM_URL_DONE = "mode_from_url_done"
 # Map controls outside the map.
 LAYERS_SHOWN = "layers_shown"
 BASEMAP = "basemap"
@@ -90,6 +97,28 @@ def mode() -> str:
     """The current display mode, one of :data:`MODES`."""
     value = st.session_state.get(MODE, STANDARD)
     return value if value in MODES else STANDARD
+
+
+def mode_from_url() -> None:
+    """On a session's first run, take the display mode from ``?mode=`` (case-insensitive).
+
+    An unknown value is ignored (the mode stays Standard) and the link is corrected by
+    :func:`sync_mode_url`.
+    """
+    if st.session_state.get(_MODE_FROM_URL_DONE):
+        return
+    st.session_state[_MODE_FROM_URL_DONE] = True
+    wanted = (st.query_params.get(MODE_PARAM) or "").strip().lower()
+    for name in MODES:
+        if name.lower() == wanted:
+            st.session_state[MODE] = name
+
+
+def sync_mode_url() -> None:
+    """Keep ``?mode=`` in the link equal to the display mode, so a reload or a copied link keeps it."""
+    wanted = mode().lower()
+    if st.query_params.get(MODE_PARAM) != wanted:
+        st.query_params[MODE_PARAM] = wanted
 
 
 def current_parcel():

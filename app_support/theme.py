@@ -126,6 +126,14 @@ _BASE_CSS = """
 </style>
 """
 
+# Streamlit's toolbar and its menu (Rerun, Settings, Print...) are not for the public or the Board.
+_NO_TOOLBAR_CSS = """
+<style>
+[data-testid="stToolbar"], [data-testid="stMainMenu"], [data-testid="stAppDeployButton"],
+[data-testid="stToolbarActions"], [data-testid="stDecoration"], #MainMenu {display:none !important;}
+</style>
+"""
+
 _COUNTER_CSS = """
 <style>
 html, body, [data-testid="stAppViewContainer"] {font-size:20px;}
@@ -183,8 +191,8 @@ footer {display:none !important;}
 </style>
 """
 
-_CSS = {state.STANDARD: _BASE_CSS, state.COUNTER: _BASE_CSS + _COUNTER_CSS,
-        state.PROJECTOR: _BASE_CSS + _PROJECTOR_CSS}
+_CSS = {state.STANDARD: _BASE_CSS, state.COUNTER: _BASE_CSS + _COUNTER_CSS + _NO_TOOLBAR_CSS,
+        state.PROJECTOR: _BASE_CSS + _PROJECTOR_CSS + _NO_TOOLBAR_CSS}
 
 
 def stylesheet(mode: str) -> str:

@@ -80,8 +80,7 @@ def case_id_of(at: AppTest) -> str | None:
 
 
 def pick(at: AppTest, sbl: str = fx.P1_SBL) -> AppTest:
-    at.text_input(key="parcel_query").input(sbl).run()
-    at.button(key="use_parcel").click().run()
+    at.text_input(key="parcel_query").input(sbl).run()  # a single match is chosen at once
     assert not at.exception
     return at
 

@@ -68,6 +68,10 @@ __all__ = [
     "parcel_from_geojson",
     "parcel_by_sbl",
     "find_parcels",
+    "search_parcels",
+    "ParcelSearch",
+    "normalise_address",
+    "SUFFIXES",
     "to_wgs84_geojson",
     "outside_village_warning",
 ]
@@ -859,8 +863,120 @@ def parcel_by_sbl(layerset: LayerSet, sbl: str) -> Parcel:
     )
 
 
+#: Street words and their USPS abbreviation (lower case): "Road" and "Rd" find the same parcels.
+SUFFIXES: dict[str, str] = {
+    "road": "rd", "street": "st", "turnpike": "tpke", "tpk": "tpke", "tpke": "tpke", "tnpk": "tpke",
+    "avenue": "ave", "av": "ave", "drive": "dr", "lane": "ln", "court": "ct", "place": "pl",
+    "boulevard": "blvd", "terrace": "ter", "highway": "hwy", "route": "rte", "rt": "rte", "circle": "cir",
+    "parkway": "pkwy", "mountain": "mtn", "heights": "hts", "extension": "ext", "trail": "trl",
+    "north": "n", "south": "s", "east": "e", "west": "w", "mount": "mt", "hill": "hl", "point": "pt",
+}
+#: Lowest rapidfuzz ``fuzz.ratio`` (0-100) of the street words for a near miss: one wrong, missing or
+#: swapped letter in a street name of ten or more letters scores about 90; "Rock Rd" vs "Ridge Rd" 67.
+NEAR_MISS_SCORE = 85.0
+
+
+def normalise_address(text: Any) -> str:
+    """Lower case, punctuation dropped, one space between words, street words abbreviated.
+
+    >>> normalise_address("297  Johnsontown Road.")
+    '297 johnsontown rd'
+    >>> normalise_address("Orange Turnpike")
+    'orange tpke'
+    """
+    words = re.sub(r"[.,#;:]", " ", str(text or "")).lower().split()
+    return " ".join(SUFFIXES.get(w, w) for w in words)
+
+
+def _split_number(norm: str) -> tuple[str | None, str]:
+    """("297", "johnsontown rd") from "297 johnsontown rd"; (None, text) without a house number."""
+    m = re.match(r"^(\d+[a-z]?)\s+(.*)$", norm)
+    return (m.group(1), m.group(2)) if m else (None, norm)
+
+
+@dataclass(frozen=True)
+class ParcelSearch:
+    """What a parcel search found.
+
+    Attributes
+    ----------
+    matches : list of dict
+        At most ``limit`` rows ``{"sbl", "address", "district"}``, best first.
+    total : int
+        How many parcels matched in all (more than ``len(matches)`` when the list was capped).
+    near_miss : bool
+        True when nothing matched the words as typed and the matches are near misses (a typo).
+    """
+
+    matches: list[dict[str, str | None]]
+    total: int
+    near_miss: bool = False
+
+
+def search_parcels(layerset: LayerSet, text: str, limit: int = 10) -> ParcelSearch:
+    """Tax parcels by SBL prefix or address, street words normalised, with near misses as a fallback.
+
+    The address and the words typed are compared after :func:`normalise_address` (case, punctuation,
+    "Road" = "Rd", "Turnpike" = "Tpke" ...). When no SBL or address contains the words, addresses whose
+    street words are within one or two letters (rapidfuzz ratio of at least :data:`NEAR_MISS_SCORE`)
+    are offered instead; a house number typed must then be the parcel's own.
+
+    Parameters
+    ----------
+    layerset : LayerSet
+        The map data.
+    text : str
+        What the user typed.
+    limit : int
+        Most rows returned (``total`` counts them all).
+
+    Returns
+    -------
+    ParcelSearch
+        Empty when nothing matches, the text is blank or there is no parcel layer.
+    """
+    lyr, meta = _parcel_layer(layerset)
+    query = (text or "").strip()
+    if lyr is None or not query or limit <= 0:
+        return ParcelSearch([], 0)
+    q_sbl = _norm(query)
+    q_addr = normalise_address(query)
+    gdf = lyr.gdf
+    sbls = [_plain(v) for v in gdf[meta.id_field]]
+    addrs = [_plain(v) for v in gdf[meta.address_field]] if meta.address_field else [None] * len(gdf)
+    dists = [_plain(v) for v in gdf[meta.district_field]] if meta.district_field else [None] * len(gdf)
+    hits: dict[str, tuple[float, dict[str, str | None]]] = {}
+    rows = [(sbl, addr, dist, normalise_address(addr) if addr else None)
+            for sbl, addr, dist in zip(sbls, addrs, dists, strict=True) if sbl is not None]
+    for sbl, addr, dist, naddr in rows:
+        rank = None
+        if _norm(sbl).startswith(q_sbl):
+            rank = 0.0
+        elif naddr is not None and q_addr and q_addr in naddr:
+            rank = 1.0
+        if rank is not None and (sbl not in hits or hits[sbl][0] > rank):
+            hits[sbl] = (rank, {"sbl": sbl, "address": addr, "district": dist})
+    near = False
+    if not hits and len(q_addr) >= 4:
+        from rapidfuzz import fuzz
+
+        q_num, q_street = _split_number(q_addr)
+        for sbl, addr, dist, naddr in rows:
+            if naddr is None:
+                continue
+            a_num, a_street = _split_number(naddr)
+            if q_num is not None and q_num != a_num:
+                continue
+            score = fuzz.ratio(q_street, a_street)
+            if score >= NEAR_MISS_SCORE:
+                hits[sbl] = (2.0 + (100.0 - score) / 100.0, {"sbl": sbl, "address": addr, "district": dist})
+        near = bool(hits)
+    ordered = sorted(hits.values(), key=lambda item: (item[0], _natural_key(item[1]["sbl"] or "")))
+    return ParcelSearch([row for _, row in ordered[:limit]], len(ordered), near)
+
+
 def find_parcels(layerset: LayerSet, text: str, limit: int = 10) -> list[dict[str, str | None]]:
-    """Tax parcels whose SBL starts with ``text`` or whose address contains it (case-insensitive).
+    """Tax parcels whose SBL starts with ``text`` or whose address contains it (see :func:`search_parcels`).
 
     Parameters
     ----------
@@ -877,29 +993,7 @@ def find_parcels(layerset: LayerSet, text: str, limit: int = 10) -> list[dict[st
         ``{"sbl", "address", "district"}`` as plain strings (or None), SBL matches first, each group
         sorted by SBL. Empty when nothing matches, the text is blank or there is no parcel layer.
     """
-    lyr, meta = _parcel_layer(layerset)
-    query = (text or "").strip()
-    if lyr is None or not query or limit <= 0:
-        return []
-    q_sbl = _norm(query)
-    q_addr = re.sub(r"\s+", " ", query).lower()
-    gdf = lyr.gdf
-    sbls = [_plain(v) for v in gdf[meta.id_field]]
-    addrs = [_plain(v) for v in gdf[meta.address_field]] if meta.address_field else [None] * len(gdf)
-    dists = [_plain(v) for v in gdf[meta.district_field]] if meta.district_field else [None] * len(gdf)
-    hits: dict[str, tuple[int, dict[str, str | None]]] = {}
-    for sbl, addr, dist in zip(sbls, addrs, dists, strict=True):
-        if sbl is None:
-            continue
-        rank = None
-        if _norm(sbl).startswith(q_sbl):
-            rank = 0
-        elif addr is not None and q_addr in re.sub(r"\s+", " ", addr).lower():
-            rank = 1
-        if rank is not None and (sbl not in hits or hits[sbl][0] > rank):
-            hits[sbl] = (rank, {"sbl": sbl, "address": addr, "district": dist})
-    ordered = sorted(hits.values(), key=lambda item: (item[0], _natural_key(item[1]["sbl"] or "")))
-    return [row for _, row in ordered[:limit]]
+    return search_parcels(layerset, text, limit).matches
 
 
 def _natural_key(text: str) -> list[Any]:
