@@ -22,6 +22,9 @@ __all__ = [
     "layers_key",
     "parcel_key",
     "display_geojson",
+    "buffer_geojson",
+    "parcel_label_points",
+    "identify_row",
     "analysis_for",
     "parcel_at",
 ]
@@ -84,6 +87,28 @@ def parcel_key(parcel) -> str:
 _NAME_FIELDS = ("name", "NAME", "Name", "label", "FLD_ZONE", "WETLAND_TYPE", "WETLAND_TY", "ATTRIBUTE")
 
 
+# Layer role -> the deduction row (sloat_core.rules.deductions.DEDUCTION_ORDER) its land is counted in.
+_ROW_OF_ROLE = {"water_bodies": "water_bodies", "watercourses": "watercourses", "wetlands": "wetlands",
+                "floodplain": "floodplain", "rock_outcrops": "rock_outcrops", "buffer": "buffer"}
+
+
+def identify_row(role: str) -> tuple[str, str]:
+    """What a click on a feature of ``role`` says: (its deduction row or "no lot-area deduction", §).
+
+    The row and its § come from the core's deduction table and the law's parameters.
+    """
+    from sloat_core.law.params import param
+    from sloat_core.rules.deductions import DEDUCTION_ORDER
+
+    row = _ROW_OF_ROLE.get(role)
+    for constraint, label, share in DEDUCTION_ORDER:
+        if constraint == row:
+            fraction = param(share).value
+            counts = "none of it counts" if not fraction else f"at most {fraction:.0%} of it counts"
+            return f"Lot-area deduction row: {label} ({counts})", param(share).citation
+    return "No lot-area deduction (shown for the permits, reviews and cluster triggers)", ""
+
+
 @st.cache_resource(show_spinner=False, max_entries=64)
 def _display_geojson(lkey: str, role: str, _layers) -> dict | None:
     import html
@@ -98,14 +123,76 @@ def _display_geojson(lkey: str, role: str, _layers) -> dict | None:
     names = gdf[name_col] if name_col else [""] * len(gdf)
     out = gdf[[gdf.geometry.name]].copy()
     out["label"] = [html.escape(f"{title}: {n}" if n else title) for n in names]
+    # The identify pop-up: the layer, the feature's attributes (at most six), its deduction row and §.
+    row, cite = identify_row(role)
+    attrs = [c for c in gdf.columns if c != gdf.geometry.name][:6]
+    out["details"] = [html.escape("; ".join(f"{c}: {gdf.iloc[i][c]}" for c in attrs
+                                            if str(gdf.iloc[i][c]) not in ("", "None", "nan")))
+                      for i in range(len(gdf))]
+    out["row"] = html.escape(row)
+    out["citation"] = html.escape(cite)
     return out.__geo_interface__
 
 
-def display_geojson(layers, role: str) -> dict | None:
-    """Simplified WGS84 GeoJSON of one layer, with one escaped ``label`` property per feature.
+@st.cache_resource(show_spinner=False, max_entries=8)
+def _buffer_geojson(lkey: str, width_ft: float, _layers) -> dict | None:
+    import html
 
-    Returns None when the layer set does not have ``role``.
+    import geopandas as gpd
+    import shapely
+
+    from sloat_core.rules.measures import RESOURCE_ROLES
+    from sloat_core.units import WGS84, WORK_CRS
+
+    geoms = [g for r in RESOURCE_ROLES if (lyr := _layers.get(r)) is not None for g in lyr.geoms]
+    if not geoms:
+        return None
+    resource = shapely.union_all(geoms)
+    band = resource.buffer(width_ft, quad_segs=8).difference(resource)
+    band = shapely.simplify(band, _DISPLAY_SIMPLIFY_FT, preserve_topology=True)
+    row, cite = identify_row("buffer")
+    label = f"Wetland and watercourse buffer ({width_ft:,.0f} ft)"
+    frame = gpd.GeoDataFrame({"label": [html.escape(label)], "details": [html.escape(
+        f"{width_ft:,.0f} ft around wetlands, streams and ponds (outside them)")],
+        "row": [html.escape(row)], "citation": [html.escape(cite)]}, geometry=[band], crs=WORK_CRS)
+    return frame.to_crs(WGS84).__geo_interface__
+
+
+def buffer_geojson(layers) -> dict | None:
+    """The band of the local buffer width around wetlands, watercourses and ponds, over the whole set.
+
+    Drawn from the layer set with the same width the analysis uses (local settings); None when
+    the set has none of those layers.
     """
+    return _buffer_geojson(layers_key(layers), float(settings().buffer_width_ft), layers)
+
+
+@st.cache_resource(show_spinner=False, max_entries=4)
+def _label_points(lkey: str, _layers) -> list:
+    from sloat_core.units import WGS84
+
+    lyr, meta = _layers.get("parcels"), _layers.parcels_meta
+    if lyr is None or meta is None:
+        return []
+    gdf = lyr.gdf
+    points = gdf.geometry.representative_point().to_crs(WGS84)
+    return [[round(p.y, 6), round(p.x, 6), str(sbl)] for p, sbl in zip(points, gdf[meta.id_field])
+            if p is not None and not p.is_empty and sbl is not None]
+
+
+def parcel_label_points(layers) -> list:
+    """[lat, lon, SBL] of every tax parcel (a point inside it), for the labels at street zoom."""
+    return _label_points(layers_key(layers), layers)
+
+
+def display_geojson(layers, role: str) -> dict | None:
+    """Simplified WGS84 GeoJSON of one layer, with escaped ``label``, ``details``, ``row``, ``citation``.
+
+    ``role`` "buffer" is the band drawn by :func:`buffer_geojson`. Returns None when the layer set
+    does not have ``role``.
+    """
+    if role == "buffer":
+        return buffer_geojson(layers)
     return _display_geojson(layers_key(layers), role, layers)
 
 

@@ -17,7 +17,9 @@ import json
 import math
 
 import folium
+from branca.element import MacroElement
 from folium.plugins import Draw
+from jinja2 import Template
 
 from app_support.theme import COLOURS, LAYER_LABELS, colour_for
 
@@ -36,7 +38,11 @@ __all__ = [
     "basemap_group",
     "layer_group",
     "parcel_group",
+    "ParcelLabels",
+    "PARCEL_LINES_CLASS",
     "legend_html",
+    "available_roles",
+    "layer_style",
     "last_polygon",
     "drawings_signature",
     "view_for",
@@ -82,16 +88,94 @@ class OfflineDraw(Draw):
     default_css = DRAW_CSS
 
 
-def base_map(zoom: int = 15) -> OfflineMap:
+#: Leaflet className of the tax-parcel line features: the labels show only while they are on the map.
+PARCEL_LINES_CLASS = "sloat-parcel-lines"
+#: Zoom from which the tax parcels are labelled with their SBL ("street zoom").
+LABEL_MIN_ZOOM = 17
+
+
+class ParcelLabels(MacroElement):
+    """SBL labels of the tax parcels in view, at street zoom, while the "Tax parcel lines" layer is shown.
+
+    The points are constants of the layer set (so the base map stays the same between reruns); the
+    text goes in with ``textContent``, never as HTML.
+    """
+
+    _template = Template("""
+{% macro header(this, kwargs) %}
+<style>.sloat-parcel-label span{font:11px/1.1 sans-serif;color:#222;background:rgba(255,255,255,0.75);
+padding:0 2px;white-space:nowrap;position:relative;left:-50%;}</style>
+{% endmacro %}
+{% macro script(this, kwargs) %}
+(function(){
+  var map = {{ this._parent.get_name() }};
+  var pts = {{ this.points_json }};
+  var group = L.layerGroup(), busy = false;
+  function shown(){
+    var on = false;
+    map.eachLayer(function(l){ if (l !== group && l.options && l.options.className === "{{ this.css_class }}") on = true; });
+    return on;
+  }
+  function update(){
+    if (busy) return; busy = true;
+    group.clearLayers();
+    if (map.getZoom() >= {{ this.min_zoom }} && shown()) {
+      var b = map.getBounds(), n = 0;
+      for (var i = 0; i < pts.length && n < 400; i++) {
+        if (!b.contains([pts[i][0], pts[i][1]])) continue;
+        var el = document.createElement("span"); el.textContent = pts[i][2];
+        L.marker([pts[i][0], pts[i][1]], {icon: L.divIcon({className: "sloat-parcel-label", html: el, iconSize: null}),
+                 interactive: false, keyboard: false}).addTo(group);
+        n++;
+      }
+      if (!map.hasLayer(group)) group.addTo(map);
+    } else if (map.hasLayer(group)) { map.removeLayer(group); }
+    busy = false;
+  }
+  var timer = null;
+  function later(){ clearTimeout(timer); timer = setTimeout(update, 50); }
+  map.on("zoomend moveend layeradd layerremove", later);
+  later();
+})();
+{% endmacro %}
+""")
+
+    def __init__(self, points: list, min_zoom: int = LABEL_MIN_ZOOM):
+        super().__init__()
+        self._name = "ParcelLabels"
+        self.points_json = json.dumps(points, ensure_ascii=True).replace("</", "<\\/")
+        self.min_zoom = int(min_zoom)
+        self.css_class = PARCEL_LINES_CLASS
+
+
+#: Projector mode: larger zoom/draw/layer controls (the map is in its own frame: its own stylesheet).
+_LARGE_CONTROLS_CSS = """<style>
+.leaflet-bar a, .leaflet-draw-toolbar a {width:44px !important;height:44px !important;line-height:44px !important;
+  font-size:26px !important;}
+.leaflet-control-layers-toggle {width:52px !important;height:52px !important;}
+.leaflet-control-layers label {font-size:20px !important;}
+.leaflet-control-scale-line {font-size:16px !important;}
+</style>"""
+
+
+def base_map(zoom: int = 15, *, label_points: list | None = None, large: bool = False) -> OfflineMap:
     """The static base map: centred on Sloatsburg, no tiles, polygon and rectangle drawing.
 
     Parameters
     ----------
     zoom : int
         Initial zoom level.
+    label_points : list, optional
+        [lat, lon, SBL] of the tax parcels (:class:`ParcelLabels`).
+    large : bool
+        Projector mode: larger controls.
     """
     fmap = OfflineMap(location=list(SLOATSBURG_CENTRE), zoom_start=zoom, tiles=None,
                       prefer_canvas=True, control_scale=True, max_zoom=20)
+    if label_points:
+        fmap.add_child(ParcelLabels(label_points))
+    if large:
+        fmap.get_root().header.add_child(folium.Element(_LARGE_CONTROLS_CSS))
     OfflineDraw(
         draw_options={"polyline": False, "circle": False, "marker": False,
                       "circlemarker": False, "polygon": {"allowIntersection": False},
@@ -124,28 +208,69 @@ def layer_group(role: str, geojson: dict) -> folium.FeatureGroup:
         WGS84 FeatureCollection whose features carry an HTML-escaped ``label`` property
         (``app_support.loaders.display_geojson``).
     """
-    colour = colour_for(role)
+    style = layer_style(role)
     group = folium.FeatureGroup(name=LAYER_LABELS.get(role, role))
+    props = ((geojson.get("features") or [{}])[0].get("properties") or {})
+    fields = [f for f in ("label", "details", "row", "citation") if f in props]
     folium.GeoJson(
         geojson,
         name=LAYER_LABELS.get(role, role),
-        style_function=lambda _f, c=colour: {"color": c, "weight": 1.5, "fillColor": c,
-                                             "fillOpacity": 0.35},
+        style_function=lambda _f, st=style: st,
         tooltip=folium.GeoJsonTooltip(fields=["label"], labels=False),
+        popup=folium.GeoJsonPopup(fields=fields, labels=False, max_width=320) if len(fields) > 1 else None,
     ).add_to(group)
     return group
 
 
-def parcel_group(geojson: dict) -> folium.FeatureGroup:
-    """The parcel under study as a black dashed outline (no tooltip)."""
+#: Roles drawn as outlines only (lines), not fills.
+_LINE_ROLES = {"parcels", "village_boundary", "zoning", "roads"}
+
+
+def layer_style(role: str) -> dict:
+    """Leaflet path style of a layer: fills light enough that overlaps stay readable.
+
+    The floodplain is a dashed outline with a faint fill (as the PDF's hatch), so where it lies over
+    wetlands or slope colours the colours underneath are not mixed into a new one; the buffer is a
+    dotted outline with a light fill; tax parcels, the village boundary and roads are lines only.
+    """
+    colour = colour_for(role)
+    if role == "parcels":
+        return {"color": "#555555", "weight": 1, "fillOpacity": 0.0, "className": PARCEL_LINES_CLASS}
+    if role in _LINE_ROLES:
+        return {"color": colour, "weight": 2.5 if role != "zoning" else 1.5, "fillOpacity": 0.0}
+    if role == "floodplain":
+        return {"color": colour, "weight": 2, "dashArray": "8 5", "fillColor": colour, "fillOpacity": 0.12}
+    if role == "buffer":
+        return {"color": "#6a9f3a", "weight": 1.5, "dashArray": "2 4", "fillColor": colour, "fillOpacity": 0.3}
+    return {"color": colour, "weight": 1.5, "fillColor": colour, "fillOpacity": 0.35}
+
+
+def parcel_group(geojson: dict, *, large: bool = False) -> folium.FeatureGroup:
+    """The parcel under study as a black outline (no tooltip): dashed, and solid and thick in Projector mode."""
     group = folium.FeatureGroup(name="Parcel under study")
+    style = ({"color": COLOURS["parcel"], "weight": 6, "fillOpacity": 0.0} if large else
+             {"color": COLOURS["parcel"], "weight": 3.5, "dashArray": "8 4", "fillOpacity": 0.0})
     folium.GeoJson(
         geojson,
-        style_function=lambda _f: {"color": COLOURS["parcel"], "weight": 3, "dashArray": "6 4",
-                                   "fillOpacity": 0.0},
+        style_function=lambda _f, st=style: st,
         interactive=False,
     ).add_to(group)
     return group
+
+
+def available_roles(layers) -> list[str]:
+    """The layer roles the map can show for this layer set, in legend order (the buffer band when the
+    set has wetlands, watercourses or ponds to draw it from)."""
+    from sloat_core.rules.measures import RESOURCE_ROLES
+
+    out = []
+    for role in LAYER_LABELS:
+        if role == "buffer":
+            if any(layers.has(r) for r in RESOURCE_ROLES):
+                out.append(role)
+        elif layers.has(role):
+            out.append(role)
+    return out
 
 
 def legend_html(roles: list[str], extra: list[tuple[str, str]] = ()) -> str:

@@ -51,7 +51,9 @@ LAYER_LABELS: dict[str, str] = {
     "recreation": "Recreation areas",
     "zoning": "Zoning districts",
     "village_boundary": "Village boundary",
-    "parcels": "Tax parcels",
+    "parcels": "Tax parcel lines",
+    "buffer": "Wetland and watercourse buffers",
+    "roads": "Roads (illustrative)",
 }
 
 

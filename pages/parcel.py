@@ -21,6 +21,7 @@ from sloat_core.errors import SloatInputError
 
 DRAWN = "Drawn on the map"
 DEDUCTION_ROLES = ["floodplain", "wetlands", "water_bodies", "watercourses", "rock_outcrops"]
+ON_AT_START = [*DEDUCTION_ROLES, "buffer", "parcels"]
 
 mode = state.mode()
 try:
@@ -28,7 +29,7 @@ try:
 except SloatInputError as exc:
     st.error(str(exc))
     st.stop()
-available = [r for r in LAYER_LABELS if layers.has(r)]
+available = mapping.available_roles(layers)
 st.title("Parcel & constraints")
 
 
@@ -43,7 +44,7 @@ controls = st.columns([3, 2, 2]) if mode == state.STANDARD else [
     st.expander("Map layers", expanded=False) if mode == state.PROJECTOR else st.container()]
 with controls[0]:
     shown = st.multiselect("Constraint layers on the map", available, key=state.LAYERS_SHOWN,
-                           default=[r for r in DEDUCTION_ROLES if r in available],
+                           default=[r for r in ON_AT_START if r in available],
                            format_func=lambda r: LAYER_LABELS.get(r, r))
 basemap, show_slope = mapping.NO_BASEMAP, False
 if mode == state.STANDARD:
@@ -113,7 +114,7 @@ def map_and_results() -> None:
         centre, zoom = None, None
         if parcel is not None:
             outline = parcel_input.to_wgs84_geojson(parcel.geometry)
-            groups.append(mapping.parcel_group(outline))
+            groups.append(mapping.parcel_group(outline, large=mode == state.PROJECTOR))
             if show_slope and (slope := slope_group(layers, parcel.geometry)) is not None:
                 groups.append(slope)
             if st.session_state.get(state.PARCEL_NOTE) != DRAWN:  # a drawing is already in view
@@ -121,7 +122,8 @@ def map_and_results() -> None:
         # The component reads returned_objects once, when it mounts: clicks always come back
         # (drawing clicks do not reach the map) and are used only when picking is on.
         returned = ["all_drawings", "last_clicked"]
-        out = st_folium(mapping.base_map(), key="parcel_map", height=MAP_HEIGHT_PX[mode],
+        fmap = mapping.base_map(label_points=loaders.parcel_label_points(layers), large=mode == state.PROJECTOR)
+        out = st_folium(fmap, key="parcel_map", height=MAP_HEIGHT_PX[mode],
                         use_container_width=True, returned_objects=returned,
                         feature_group_to_add=groups, layer_control=folium.LayerControl(collapsed=True),
                         center=centre, zoom=zoom)

@@ -65,7 +65,19 @@ def test_tooltips_carry_escaped_text_only(tmp_path):
     geojson = _display_geojson.__wrapped__("k", "wetlands", layers)
     labels = [f["properties"]["label"] for f in geojson["features"]]
     assert labels == ["Wetlands: Test &lt;b&gt;marsh&lt;/b&gt;"]
-    assert set(geojson["features"][0]["properties"]) == {"label"}
+    props = geojson["features"][0]["properties"]
+    assert set(props) == {"label", "details", "row", "citation"}
+    assert "<" not in props["details"] and "&lt;b&gt;" in props["details"]  # the attributes, escaped
+    assert props["row"] == "Lot-area deduction row: Wetlands (none of it counts)"
+    assert props["citation"] == "§ 402-45A(1)"
+
+
+def test_identify_row_names_the_deduction_row_and_its_section():
+    from app_support.loaders import identify_row
+
+    assert identify_row("buffer") == ("Lot-area deduction row: Wetland and watercourse buffers "
+                                      "(at most 50% of it counts)", "§ 402-45A(1)")
+    assert identify_row("aquifer_cea")[1] == ""  # an overlay: no deduction row
 
 
 def test_legend_escapes_labels_and_drops_odd_colours():
