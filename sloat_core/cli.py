@@ -146,8 +146,14 @@ def cmd_report(args) -> int:
     from sloat_core.outputs.report import write_report
 
     layerset, parcel, project = _analysis_inputs(args)
-    analysis = analyze_parcel(parcel, layerset, district=args.district, project=project, as_of=_date(args.as_of))
-    write_report(analysis, layerset, args.out)
+    as_of = _date(args.as_of)
+    analysis = analyze_parcel(parcel, layerset, district=args.district, project=project, as_of=as_of)
+    if getattr(args, "plain", False):
+        from sloat_core.outputs.handout import write_handout
+
+        write_handout(analysis, layerset, args.out, as_of=as_of)
+    else:
+        write_report(analysis, layerset, args.out)
     print(f"Wrote {args.out}.", file=sys.stderr)
     return 0
 
@@ -192,9 +198,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--out", required=True)
     s.set_defaults(func=cmd_screen)
 
-    r = sub.add_parser("report", help="write the pre-application summary PDF")
+    r = sub.add_parser("report", help="write the pre-application summary PDF (or, with --plain, the one-page "
+                                      "plain handout for a resident)")
     parcel_args(r)
     r.add_argument("--out", required=True)
+    r.add_argument("--plain", action="store_true",
+                   help="the one-page plain handout ('What this means for your lot') instead of the summary")
     r.set_defaults(func=cmd_report)
 
     law = sub.add_parser("law", help="list the sections, or print the text of a citation")
