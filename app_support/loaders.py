@@ -26,6 +26,7 @@ __all__ = [
     "parcel_label_points",
     "identify_row",
     "analysis_for",
+    "full_analysis_for",
     "parcel_at",
 ]
 
@@ -212,6 +213,18 @@ def analysis_for(parcel, layers, district: str | None) -> dict:
         From ``analyze`` when the parcel cannot be analysed.
     """
     return _analysis(parcel_key(parcel), district, layers_key(layers), parcel, layers, settings())
+
+
+@st.cache_resource(show_spinner=False, max_entries=16)
+def _full_analysis(pkey: str, district: str | None, lkey: str, _parcel, _layers, _settings):
+    from sloat_core.engine.analysis import analyze_parcel
+
+    return analyze_parcel(_parcel, _layers, district=district, settings=_settings)
+
+
+def full_analysis_for(parcel, layers, district: str | None):
+    """``analyze_parcel`` (the Analysis with its pieces, for maps and printouts), cached like :func:`analysis_for`."""
+    return _full_analysis(parcel_key(parcel), district, layers_key(layers), parcel, layers, settings())
 
 
 def parcel_at(layers, lat: float, lng: float):

@@ -31,6 +31,8 @@ __all__ = [
     "show_triggers_and_permits",
     "show_unknowns",
     "district_picker",
+    "show_answer_card",
+    "handout_button",
 ]
 
 
@@ -416,3 +418,29 @@ def district_picker(settings, parcel) -> str | None:
 
     st.selectbox("Zoning district", options, key=widget_key, format_func=label, on_change=keep)
     return st.session_state[state.DISTRICT] or None
+
+
+def show_answer_card(result: dict) -> None:
+    """Counter mode, top of the results: "What this means for your lot" (``sloat_core.engine.answer``)."""
+    from sloat_core.engine.answer import lot_answer
+
+    answer = lot_answer(result)
+    box = {"likely": st.success, "unlikely": st.warning}.get(answer.verdict, st.info)
+    with st.container(border=True, key="answer_card"):
+        st.subheader(answer.title)
+        box(escape_markdown(answer.house))
+        for heading, items, numbered in (("What stands in the way", answer.in_the_way, False),
+                                         ("Next steps, in the usual order", answer.next_steps, True),
+                                         ("What the Village must confirm", answer.village_confirms, False),
+                                         ("Whom to ask", list(answer.contacts), False)):
+            st.markdown(f"**{heading}**")
+            st.markdown("\n".join(f"{f'{i}.' if numbered else '-'} {escape_markdown(x)}"
+                                   for i, x in enumerate(items, start=1)))
+        st.caption(escape_markdown(answer.note))
+
+
+def handout_button(make_pdf) -> None:
+    """One click: the one-page plain handout (``sloat_core.outputs.handout``), made when pressed."""
+    st.download_button("Print a one-page handout (PDF)", make_pdf, file_name="what-this-means-for-your-lot.pdf",
+                       mime="application/pdf", key="handout_pdf", icon=":material/print:", on_click="ignore",
+                       type="primary")

@@ -18,6 +18,7 @@ from app_support.slope_overlay import slope_group, slope_legend
 from app_support.theme import LAYER_LABELS, MAP_HEIGHT_PX
 from sloat_core.gis import parcels as parcel_input
 from sloat_core.errors import SloatInputError
+from sloat_core.outputs.handout import handout_pdf_bytes
 
 DRAWN = "Drawn on the map"
 DEDUCTION_ROLES = ["floodplain", "wetlands", "water_bodies", "watercourses", "rock_outcrops"]
@@ -104,6 +105,8 @@ def map_and_results() -> None:
     # results share the width equally: the six-column deduction table, whose citations never break,
     # then fits beside the map down to a window about 1280 px wide.
     if mode == state.PROJECTOR:
+        if parcel is not None:  # the figures lead the first screen, above the map
+            _projector_figures(parcel)
         map_col, result_col = st.container(), st.container()
     else:
         map_col, result_col = st.columns(2)
@@ -138,6 +141,15 @@ def map_and_results() -> None:
         cases_ui.autosave(inline=True)  # a drawing reruns only this fragment: save here too
 
 
+def _projector_figures(parcel) -> None:
+    """Projector: gross and net lot area and the verdict lead the first screen, above the map."""
+    try:
+        result = loaders.analysis_for(parcel, layers, st.session_state.get(state.DISTRICT) or None)
+    except SloatInputError:
+        return  # the results below the map say why
+    results.show_headline(result)
+
+
 def _results(parcel) -> None:
     if parcel is None:
         st.info("Draw the parcel on the map (polygon or rectangle tool), find it by SBL or address, "
@@ -152,15 +164,20 @@ def _results(parcel) -> None:
     except SloatInputError as exc:
         st.error(str(exc))
         return
-    results.show_headline(result)
+    if mode == state.COUNTER:
+        results.show_answer_card(result)
+    if mode != state.PROJECTOR:
+        results.handout_button(lambda: handout_pdf_bytes(
+            loaders.full_analysis_for(parcel, layers, district), layers))
+    if mode != state.PROJECTOR:  # on a projector the figures lead the page, above the map
+        results.show_headline(result)
     st.plotly_chart(results.waterfall_figure(result, large=mode == state.PROJECTOR,
                                              plain_words=mode == state.COUNTER),
                     width="stretch", theme="streamlit" if mode == state.STANDARD else None)
     results.show_deductions(result)
     results.show_unknowns(result, [r for r in DEDUCTION_ROLES if not layers.has(r)]
                           + ([] if layers.dem_path else ["elevation model (slopes)"]))
-    if mode != state.PROJECTOR:
-        results.show_triggers_and_permits(result)
+    results.show_triggers_and_permits(result)
 
 
 map_and_results()

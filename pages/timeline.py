@@ -18,7 +18,7 @@ import datetime as dt
 import pandas as pd
 import streamlit as st
 
-from app_support import charts, forms, state, timeline_prefill
+from app_support import charts, forms, project_result, state, timeline_prefill
 from app_support.citations import escape_markdown, law_link
 from sloat_core.engine.analysis import DISCLAIMER
 from sloat_core.errors import SloatInputError
@@ -73,6 +73,7 @@ def _from_project() -> list[str]:
 
     Returns the timeline item kinds offered (empty when nothing is offered).
     """
+    project_result.ensure_project_result()  # a case opened from its link has no project-page result yet
     parcel = state.current_parcel()
     key = None if parcel is None else forms.project_result_key(parcel, st.session_state.get(state.DISTRICT))
     result = timeline_prefill.stored_result(st.session_state.get(forms.LAST_PROJECT_RESULT), key)
