@@ -177,8 +177,7 @@ class OfflinePage:
         """Pick a tax parcel by its SBL on the Parcel page, as a user types it, and wait for its figures."""
         box = self.page.get_by_label("Tax parcel (SBL", exact=False)
         box.fill(sbl)
-        box.press("Enter")
-        self.page.get_by_role("button", name="Use this parcel").click()
+        box.press("Enter")  # a single match is chosen at once (no list, no button)
         self.wait_text(f"Tax parcel {sbl}")
         self.settle()
 

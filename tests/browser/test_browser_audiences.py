@@ -1,0 +1,69 @@
+"""Issue 15 in a real browser, on the illustrative sample, in all three modes at 1366x768 and 1920x1080.
+
+Mode in the link (kept on reload, toolbar hidden in Counter and Projector), search by "Road" with a
+single match chosen at once, the Counter answer card and its handout button, the buffer and
+tax-parcel-line layers on the map, and the net lot area on the Projector's first screen.
+Screenshots go to tests/artifacts/i15_*.png.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+VIEWPORTS = [(1366, 768), (1920, 1080)]
+MODES = ["standard", "counter", "projector"]
+ADDRESS, SBL = "297 Johnsontown Road", "155.06-1-42"  # the sample layer spells it "297 Johnsontown Rd"
+
+
+def _open(sample_app, mode: str, size: tuple[int, int], path: str = "/"):
+    sample_app.page.set_viewport_size({"width": size[0], "height": size[1]})
+    sample_app.open(f"{path}?mode={mode}")
+    sample_app.settle()
+    return sample_app
+
+
+def _toolbar_visible(page) -> bool:
+    return page.locator('[data-testid="stMainMenu"]').is_visible() or \
+        page.locator('[data-testid="stToolbar"]').is_visible()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_mode_in_the_link_survives_a_reload_and_hides_the_toolbar(sample_app, mode):
+    page = _open(sample_app, mode, (1366, 768)).page
+    name = mode.capitalize()
+    radio = page.locator('[data-testid="stSidebar"]').get_by_role("radio", name=name)
+    assert radio.is_checked()
+    page.reload()
+    sample_app.settle()
+    assert page.locator('[data-testid="stSidebar"]').get_by_role("radio", name=name).is_checked()
+    assert f"mode={mode}" in page.url
+    assert _toolbar_visible(page) == (mode == "standard")
+    assert not page.get_by_text("Deploy", exact=True).is_visible()
+
+
+@pytest.mark.parametrize("size", VIEWPORTS, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("mode", MODES)
+def test_search_by_road_the_answer_and_the_map_layers(sample_app, mode, size):
+    app = _open(sample_app, mode, size)
+    page = app.page
+    if mode == "projector":  # the finder is folded away on a projector
+        page.get_by_text("Find or upload a parcel").click()
+    box = page.get_by_label("Tax parcel (SBL", exact=False)
+    box.fill(ADDRESS)
+    box.press("Enter")
+    app.wait_text(f"Tax parcel {SBL}")
+    app.settle()
+    frame = app.wait_map()
+    overlays = frame.locator(".leaflet-control-layers-overlays").inner_text()
+    assert "Wetland and watercourse buffers" in overlays and "Tax parcel lines" in overlays
+    net = page.locator('[data-testid="stMetric"]').filter(has_text="ot").nth(1)
+    if mode == "counter":
+        app.wait_text("What this means for your lot")
+        assert page.get_by_role("button", name="Print a one-page handout (PDF)").is_visible()
+    if mode == "projector":
+        page.evaluate("window.scrollTo(0, 0)")
+        top = net.bounding_box()
+        assert top is not None and top["y"] + top["height"] <= size[1] * 1.0 + 5, top
+    app.shot(f"i15_{mode}_{size[0]}x{size[1]}")
+    page.screenshot(path=str(app.shot(f"i15_{mode}_{size[0]}x{size[1]}")).replace(".png", "_first_screen.png"))
+    assert not app.non_tile_blocked()
