@@ -105,8 +105,9 @@ def map_and_results() -> None:
     # results share the width equally: the six-column deduction table, whose citations never break,
     # then fits beside the map down to a window about 1280 px wide.
     if mode == state.PROJECTOR:
-        if parcel is not None:  # the figures lead the first screen, above the map
-            _projector_figures(parcel)
+        with st.container():  # always there, so the map keeps its place (and its component) when a parcel comes
+            if parcel is not None:  # the figures lead the first screen, above the map
+                _projector_figures(parcel)
         map_col, result_col = st.container(), st.container()
     else:
         map_col, result_col = st.columns(2)
