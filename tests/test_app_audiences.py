@@ -23,7 +23,7 @@ import app_fixtures as fx  # noqa: E402
 from app_support import cases_ui, forms, mapping, state, theme  # noqa: E402
 from sloat_core.gis.layers import load_manifest  # noqa: E402
 from sloat_core.gis.parcels import parcel_by_sbl, to_wgs84_geojson  # noqa: E402
-from sloat_core.store.cases import Case, CaseStore  # noqa: E402
+from sloat_core.store import Case, CaseStore  # noqa: E402
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 
