@@ -42,11 +42,13 @@ def _directory(lkey: str, _layers) -> dict[str, str]:
     return dict(sorted(out.items(), key=lambda kv: kv[1].lower()))
 
 
-def _use(layers, sbl: str) -> None:
+def _use(layers, sbl: str) -> bool:
     try:
         state.set_parcel(parcel_input.parcel_by_sbl(layers, sbl), f"Tax parcel {sbl}")
     except SloatInputError as exc:
         st.error(str(exc))
+        return False
+    return True
 
 
 def find_by_text(layers) -> None:
@@ -81,7 +83,8 @@ def find_by_text(layers) -> None:
         only = found.matches[0]
         if st.session_state.get(_APPLIED) != query.strip():
             st.session_state[_APPLIED] = query.strip()
-            _use(layers, only["sbl"])
+            if _use(layers, only["sbl"]):
+                st.rerun()  # the page above (the finder, on a projector) is drawn again for the new parcel
         st.caption(escape_markdown(f"Found: {only.get('address') or 'no address'} · tax parcel {only['sbl']}."))
         return
     if found.total > len(found.matches):

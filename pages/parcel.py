@@ -34,7 +34,7 @@ available = mapping.available_roles(layers)
 st.title("Parcel & constraints")
 
 
-with st.expander("Find or upload a parcel", expanded=mode != state.PROJECTOR):
+with st.expander("Find or upload a parcel", expanded=mode != state.PROJECTOR or state.current_parcel() is None):
     find_col, upload_col = st.columns(2)
     with find_col:
         parcel_inputs.find_by_text(layers)
