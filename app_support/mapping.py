@@ -150,7 +150,7 @@ padding:0 2px;white-space:nowrap;position:relative;left:-50%;}</style>
 
 #: Projector mode: larger zoom/draw/layer controls (the map is in its own frame: its own stylesheet).
 _LARGE_CONTROLS_CSS = """<style>
-.leaflet-bar a, .leaflet-draw-toolbar a {width:44px !important;height:44px !important;line-height:44px !important;
+.leaflet-control-zoom a {width:44px !important;height:44px !important;line-height:44px !important;
   font-size:26px !important;}
 .leaflet-control-layers-toggle {width:52px !important;height:52px !important;}
 .leaflet-control-layers label {font-size:20px !important;}

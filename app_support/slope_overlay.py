@@ -1,4 +1,4 @@
-"""Slope-class picture around the parcel, as a folium ImageOverlay.
+"""Slope-class picture of the parcel (clipped to its outline), as a folium ImageOverlay.
 
 ``sloat_core.gis.terrain.slope_class_raster`` gives the slope classes on the DEM's EPSG:2260 grid;
 Leaflet stretches an image over a latitude/longitude box in Web Mercator, so the picture is
@@ -20,14 +20,18 @@ from sloat_core.units import WGS84, WORK_CRS
 
 __all__ = ["PAD_FT", "slope_picture", "slope_group", "slope_legend"]
 
-PAD_FT = 300.0
+#: Margin of DEM read around the parcel (the slope of an edge cell needs its neighbours).
+PAD_FT = 30.0
 _MERCATOR = "EPSG:3857"
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def slope_picture(dem_path: str, bounds: tuple[float, float, float, float],
-                  max_size: int = 500) -> tuple[np.ndarray, list[list[float]]] | None:
+                  max_size: int = 500, clip_wkb: bytes | None = None) -> tuple[np.ndarray, list[list[float]]] | None:
     """RGBA picture of the slope classes over ``bounds`` (EPSG:2260), warped to Web Mercator.
+
+    With ``clip_wkb`` (a polygon in EPSG:2260, as WKB) every pixel whose centre is outside it is
+    transparent: the picture follows the parcel's own outline, edited or not.
 
     Returns
     -------
@@ -46,6 +50,15 @@ def slope_picture(dem_path: str, bounds: tuple[float, float, float, float],
         reproject(np.ascontiguousarray(overlay.rgba[:, :, band]), picture[band],
                   src_transform=src_transform, src_crs=WORK_CRS, dst_transform=dst_transform,
                   dst_crs=_MERCATOR, resampling=Resampling.nearest, src_nodata=None, dst_nodata=0)
+    if clip_wkb is not None:
+        import shapely
+        from rasterio.features import geometry_mask
+        from shapely.ops import transform as shp_transform
+
+        to_merc = Transformer.from_crs(WORK_CRS, _MERCATOR, always_xy=True)
+        clip = shp_transform(to_merc.transform, shapely.from_wkb(clip_wkb))
+        outside = geometry_mask([clip], out_shape=(height, width), transform=dst_transform)
+        picture[3][outside] = 0
     west, south, east, north = array_bounds(height, width, dst_transform)
     to_wgs84 = Transformer.from_crs(_MERCATOR, WGS84, always_xy=True)
     (lon_w, lon_e), (lat_s, lat_n) = to_wgs84.transform([west, east], [south, north])
@@ -53,12 +66,12 @@ def slope_picture(dem_path: str, bounds: tuple[float, float, float, float],
 
 
 def slope_group(layers, geom) -> folium.FeatureGroup | None:
-    """The slope overlay around ``geom`` (EPSG:2260), or None without a DEM or coverage."""
+    """The slope overlay clipped to ``geom`` (EPSG:2260), or None without a DEM or coverage."""
     if layers is None or layers.dem_path is None or geom is None:
         return None
     minx, miny, maxx, maxy = geom.bounds
     bounds = (minx - PAD_FT, miny - PAD_FT, maxx + PAD_FT, maxy + PAD_FT)
-    made = slope_picture(str(layers.dem_path), bounds)
+    made = slope_picture(str(layers.dem_path), bounds, clip_wkb=geom.wkb)
     if made is None:
         return None
     image, latlon_bounds = made

@@ -251,3 +251,26 @@ def test_parcel_labels_go_in_as_text_not_html():
     rendered = mapping.base_map(label_points=[[41.16, -74.19, "</script><b>x"]]).get_root().render()
     assert "</script><b>" not in rendered  # the JSON cannot close the script
     assert "el.textContent = pts[i][2]" in rendered  # the SBL is text, never HTML
+
+
+def test_the_slope_overlay_is_clipped_to_the_parcel():
+    import numpy as np
+    import rasterio
+    from shapely.geometry import Polygon
+
+    from app_support.slope_overlay import slope_picture
+
+    dem = Path(APP).parent / "data" / "sample" / "dem.tif"
+    with rasterio.open(dem) as src:
+        left, bottom, right, top = src.bounds
+    cx, cy = (left + right) / 2, (bottom + top) / 2
+    triangle = Polygon([(cx - 200, cy - 200), (cx + 200, cy - 200), (cx - 200, cy + 200)])
+    bounds = (cx - 230, cy - 230, cx + 230, cy + 230)
+    whole, _ = slope_picture.__wrapped__(str(dem), bounds)
+    clipped, _ = slope_picture.__wrapped__(str(dem), bounds, clip_wkb=triangle.wkb)
+    painted_whole = np.count_nonzero(whole[:, :, 3])
+    painted_clipped = np.count_nonzero(clipped[:, :, 3])
+    # The triangle is 80,000 of the 211,600 sq ft read: under half the picture stays painted (flat
+    # cells are transparent in both), and the corner opposite the triangle is empty.
+    assert 0 < painted_clipped < 0.5 * painted_whole
+    assert not clipped[: clipped.shape[0] // 4, -clipped.shape[1] // 4:, 3].any()
