@@ -302,7 +302,7 @@ def main(argv=None) -> int:
 
         try:
             results["app"] = {"reruns": app_bench.rerun_times(), "first_run_s": round(app_bench.first_run_seconds(), 3),
-                              "server": app_bench.server_start_and_rss()}
+                              "server": app_bench.server_start_and_rss(), "browser": app_bench.browser_timings()}
         except Exception as exc:  # noqa: BLE001 - a bench section failing is reported, not fatal
             results["app"] = {"error": f"{type(exc).__name__}: {exc}"}
     results["bench_total_s"] = round(time.perf_counter() - t_start, 1)
