@@ -194,7 +194,33 @@ def display_geojson(layers, role: str) -> dict | None:
     """
     if role == "buffer":
         return buffer_geojson(layers)
+    if role == "parcels":
+        return _parcel_lines(layers_key(layers), layers)
     return _display_geojson(layers_key(layers), role, layers)
+
+
+@st.cache_resource(show_spinner=False, max_entries=4)
+def _parcel_lines(lkey: str, _layers) -> dict | None:
+    """The tax-parcel lines as one feature: each shared edge once, rounded to 1e-6 degrees (about 0.4 ft).
+
+    Lines only (the SBLs are the labels at street zoom, and a click picks a parcel when picking is on):
+    about a third of the bytes of the parcels as polygons, which keeps the first map quick.
+    """
+    import html
+
+    import geopandas as gpd
+    import shapely
+
+    gdf = _layers.display_gdf("parcels", simplify_ft=_DISPLAY_SIMPLIFY_FT)
+    if gdf is None or gdf.empty:
+        return None
+    import numpy as np
+
+    rings = shapely.boundary(gdf.geometry.values)
+    lines = shapely.line_merge(shapely.union_all(shapely.set_precision(rings, 1e-6)))
+    lines = shapely.transform(lines, lambda xy: np.round(xy, 6))  # short decimals in the JSON
+    return gpd.GeoDataFrame({"label": [html.escape("Tax parcel lines")]}, geometry=[lines],
+                            crs=gdf.crs).__geo_interface__
 
 
 @st.cache_data(show_spinner="Measuring the parcel…", max_entries=128)
