@@ -55,7 +55,7 @@ def verdict_sentence(result: dict) -> str:
     >>> verdict_sentence({"meets_min_lot_area": None, "district": None})
     'The zoning district is not known: choose it above to compare the net lot area with its minimum.'
     >>> verdict_sentence({"meets_min_lot_area": None, "district": "VC-2"})
-    'No minimum lot area is set for VC-2, so the net lot area cannot be compared (enter it in the local settings).'
+    'No minimum lot area is recorded for VC-2, so the net lot area cannot be compared; the Building Department can say which minimum applies.'
     >>> verdict_sentence({"meets_min_lot_area": None, "district": "R-15", "min_lot_area_sqft": 15000,
     ...     "net_lot_area_sqft": 20000, "net_lot_area_min_sqft": 0})
     'Cannot tell yet: with the unknown constraints the net lot area lies between 0 and 20,000 sq ft, against the R-15 minimum of 15,000 sq ft.'
@@ -66,8 +66,8 @@ def verdict_sentence(result: dict) -> str:
     if result.get("district") is None:
         return "The zoning district is not known: choose it above to compare the net lot area with its minimum."
     if minimum is None:
-        return (f"No minimum lot area is set for {district}, so the net lot area cannot be compared "
-                "(enter it in the local settings).")
+        return (f"No minimum lot area is recorded for {district}, so the net lot area cannot be compared; "
+                "the Building Department can say which minimum applies.")
     confirm = " (to confirm with the Village)" if result.get("min_lot_area_verify") else ""
     if meets is None:
         low = result.get("net_lot_area_min_sqft") or 0.0
@@ -83,6 +83,12 @@ def _sqft_cell(value: float | None) -> str:
     return "unknown" if value is None else f"{value:,.0f}"
 
 
+#: The area column of the deduction table: the land given to this row (each piece of land in one row only).
+IN_ROW = "Counted in this row, sq ft"
+#: Under the deduction table: why a layer's figure elsewhere (permits, cluster) can be larger.
+RECONCILE_NOTE = ("Each piece of land is counted in one row only, in the table's order (floodplain inside a "
+                  "wetland is counted as wetland). The permit and cluster sections measure each layer on the "
+                  "lot as a whole, overlaps included, so their figures for the same layer can be larger.")
 SWATCH = "Map"  # the colour-key column of the deduction table (same colour as the map legend)
 CITATION = "§"  # the citation column of the deduction table (Standard and Projector)
 #: Style of the citation cells: a citation is read as one token and never broken across lines.
@@ -129,12 +135,12 @@ def deduction_frame(result: dict, *, plain_words: bool = False, present_only: bo
     data = [{
         SWATCH: "",
         "Constraint": d.get("label") or d.get("constraint"),
-        "Area, sq ft": _sqft_cell(d.get("area_sqft")),
+        IN_ROW: _sqft_cell(d.get("area_sqft")),
         "Counts": f"{(d.get('countable_fraction') or 0.0) * 100:.0f}%",
         "Deducted, sq ft": _sqft_cell(d.get("deducted_sqft")),
         CITATION: d.get("citation") or "",
     } for d in rows]
-    return pd.DataFrame(data, columns=[SWATCH, "Constraint", "Area, sq ft", "Counts", "Deducted, sq ft", CITATION])
+    return pd.DataFrame(data, columns=[SWATCH, "Constraint", IN_ROW, "Counts", "Deducted, sq ft", CITATION])
 
 
 def citation_nowrap_styles(frame: pd.DataFrame) -> list[dict]:
@@ -325,6 +331,13 @@ def show_deductions(result: dict) -> None:
         if CITATION in frame.columns:
             styled = styled.set_table_styles(citation_nowrap_styles(frame), overwrite=False)
         st.table(styled.hide(axis="index"))
+    overlaps = [d for d in result.get("deductions") or []
+                if d.get("total_area_sqft") is not None and d.get("area_sqft") is not None
+                and d["total_area_sqft"] - d["area_sqft"] >= 0.5]
+    if overlaps and mode != state.COUNTER:
+        on_lot = "; ".join(f"{d.get('label')}: {d['total_area_sqft']:,.0f} sq ft on the lot, "
+                           f"{d['area_sqft']:,.0f} counted in this row" for d in overlaps)
+        st.caption(escape_markdown(f"{RECONCILE_NOTE} {on_lot}."))
     if compact:
         absent = [plain.plain_constraint(d.get("constraint") or "", d.get("label")) if mode == state.COUNTER
                   else d.get("label") or d.get("constraint")

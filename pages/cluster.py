@@ -32,8 +32,12 @@ if parcel is None:
     st.stop()
 
 project = st.session_state.get(state.PROJECT) or {}
-with st.expander("The Planning Board's judgment (§ 402-48C(4), (5), (6))", expanded=not large):
-    answers = forms.board_answer_inputs(st.session_state.get(state.BOARD_ANSWERS))
+if mode == state.COUNTER:  # the Board's questions are the Board's: at the counter they stay as the case has them
+    answers = st.session_state.get(state.BOARD_ANSWERS) or {}
+    st.caption("Some features are for the Planning Board to judge; they are shown as not decided yet.")
+else:
+    with st.expander("The Planning Board's judgment (§ 402-48C(4), (5), (6))", expanded=not large):
+        answers = forms.board_answer_inputs(st.session_state.get(state.BOARD_ANSWERS))
 st.session_state[state.BOARD_ANSWERS] = answers
 
 try:

@@ -274,3 +274,22 @@ def test_the_slope_overlay_is_clipped_to_the_parcel():
     # cells are transparent in both), and the corner opposite the triangle is empty.
     assert 0 < painted_clipped < 0.5 * painted_whole
     assert not clipped[: clipped.shape[0] // 4, -clipped.shape[1] // 4:, 3].any()
+
+
+def test_counter_cluster_page_has_no_board_judgment_questions(manifest, data_dir):
+    case = _saved_case(manifest, data_dir, None)
+    counter = _app(case=case.id, mode="counter")
+    counter.switch_page("pages/cluster.py").run()
+    assert not counter.exception
+    standard = _app(case=case.id, mode="standard")
+    standard.switch_page("pages/cluster.py").run()
+    n_inputs = lambda at: len(at.radio) + len(at.checkbox) + len(at.selectbox)  # noqa: E731
+    assert n_inputs(standard) > n_inputs(counter)  # the Board's questions are inputs only outside Counter
+    assert not [e for e in counter.expander if "Planning Board's judgment" in e.label]
+    assert [e for e in standard.expander if "Planning Board's judgment" in e.label]
+
+
+def test_the_deduction_table_says_what_its_area_measures(manifest, data_dir):
+    at = _app(case=_saved_case(manifest, data_dir, None).id).run()
+    frame = at.table[0].value
+    assert "Counted in this row, sq ft" in list(frame.columns)

@@ -130,7 +130,7 @@ def test_standard_shows_every_control_and_column(manifest):
     assert at.multiselect(key=state.LAYERS_SHOWN).value
     assert {m.label for m in at.metric} >= {"Gross area, sq ft"}
     table = at.table[0].value
-    assert list(table.columns) == ["Map", "Constraint", "Area, sq ft", "Counts", "Deducted, sq ft", "§"]
+    assert list(table.columns) == ["Map", "Constraint", "Counted in this row, sq ft", "Counts", "Deducted, sq ft", "§"]
     assert len(table) == len(analyze(parcel_input.parcel_by_sbl(load_manifest(manifest), fx.P1_SBL),
                                      load_manifest(manifest))["deductions"])
     text = _text(at)

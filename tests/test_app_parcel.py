@@ -61,7 +61,7 @@ def test_drawn_parcel_shows_gross_net_and_citations(manifest):
     assert metrics[net_label] == f"{expected['net_lot_area_sqft']:,.0f}"
     table = at.table[0].value  # an HTML table with a colour key (wraps in the narrow column)
     wet = table[table["Constraint"] == "Wetlands"].iloc[0]
-    assert wet["Area, sq ft"] == "10,000" and wet["Deducted, sq ft"] == "10,000"
+    assert wet["Counted in this row, sq ft"] == "10,000" and wet["Deducted, sq ft"] == "10,000"
     assert wet["§"] == "§ 402-45A(1)"
     assert "Drawn on the map" in _page_text(at)
     # st_folium was asked for the drawings only, with the layers as feature groups
