@@ -25,6 +25,7 @@ PAGES = [
     ("pages/cluster.py", "Cluster", ":material/grid_view:"),
     ("pages/mitigation.py", "Wetland mitigation", ":material/water:"),
     ("pages/timeline.py", "Timeline", ":material/event:"),
+    ("pages/walkthrough.py", "Board walk-through", ":material/slideshow:"),
     ("pages/law.py", "Law", ":material/gavel:"),
     ("pages/case.py", "Case & exports", ":material/folder_open:"),
 ]

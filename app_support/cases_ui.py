@@ -552,11 +552,12 @@ def undo_last_change() -> Case:
     return restored
 
 
-def case_link(case_id: str) -> str:
+def case_link(case_id: str, *, page: str = "", mode: str | None = None) -> str:
     """The link that reopens a case: the app's address with ``?case=<id>`` (relative without one).
 
     Outside Standard mode the link also names the display mode (``&mode=counter``), so a resident's
-    printed link or the Board's projector link reopens the case as it was shown.
+    printed link or the Board's projector link reopens the case as it was shown. ``page`` opens
+    another page than the map ("walkthrough"); ``mode`` names a mode other than the current one.
     """
     try:
         base = st.context.url
@@ -565,9 +566,9 @@ def case_link(case_id: str) -> str:
     base = (base or "").split("?")[0].split("#")[0]
     if base.endswith("/case"):  # the link opens the map page, not this one
         base = base[: -len("case")]
-    mode = state.mode()
+    mode = mode or state.mode()
     tail = "" if mode == state.STANDARD else f"&{state.MODE_PARAM}={mode.lower()}"
-    return f"{base}?case={case_id}{tail}"
+    return f"{base}{page}?case={case_id}{tail}"
 
 
 # ----------------------------------------------------------------------------------------------

@@ -55,6 +55,8 @@ else:
     st.markdown("This link reopens the case, on this computer or another, after a refresh or a restart. "
                 "Keep it: nobody can find the case without it.")
     st.code(cases_ui.case_link(case.id), language=None)
+    st.caption("For the Planning Board on a projector, the walk-through of this case:")
+    st.code(cases_ui.case_link(case.id, page="walkthrough", mode=state.PROJECTOR), language=None)
     st.caption(f"{case.title or 'No parcel yet'} · saved {case.updated_at[:16].replace('T', ' ')} UTC · "
                f"version {case.revision}" + (" · archived" if case.archived else ""))
 if cases_ui.read_only():

@@ -293,3 +293,26 @@ def test_the_deduction_table_says_what_its_area_measures(manifest, data_dir):
     at = _app(case=_saved_case(manifest, data_dir, None).id).run()
     frame = at.table[0].value
     assert "Counted in this row, sq ft" in list(frame.columns)
+
+
+@pytest.mark.parametrize("mode", ["projector", "standard", "counter"])
+def test_the_board_walk_through_steps_with_previous_and_next_from_a_case_link(manifest, data_dir, mode):
+    from app_support import walkthrough
+
+    case = _saved_case(manifest, data_dir, {"application_type": "subdivision"})
+    at = _app(case=case.id, mode=mode, step="2")
+    at.switch_page("pages/walkthrough.py").run()
+    assert not at.exception
+    titles = [t.value for t in at.title]
+    assert walkthrough.SCREENS[1].title in titles  # ?step=2 opens the second screen
+    assert _qp(at, "step") == "2" and _qp(at, "case") == case.id
+    for n in range(2, len(walkthrough.SCREENS)):
+        at.button(key="wt_next").click().run()
+        assert not at.exception, walkthrough.SCREENS[n].id
+        assert walkthrough.SCREENS[n].title in [t.value for t in at.title]
+        assert _qp(at, "step") == str(n + 1)
+    assert at.button(key="wt_next").disabled
+    at.button(key="wt_prev").click().run()
+    assert walkthrough.SCREENS[-2].title in [t.value for t in at.title]
+    for screen in walkthrough.SCREENS:  # every screen names its §
+        assert screen.citation.startswith("§")

@@ -72,3 +72,34 @@ def test_search_by_road_the_answer_and_the_map_layers(sample_app, mode, size):
     page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(ARTIFACTS / f"i15_{mode}_{size[0]}x{size[1]}_first_screen.png"))  # what the room sees
     assert not app.non_tile_blocked()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_board_walk_through_from_the_case_link(sample_app, mode):
+    """The walk-through opened from a case's link: six screens with previous / next, each with its §."""
+    from urllib.parse import parse_qs, urlparse
+
+    app = _open(sample_app, mode, (1920, 1080))
+    page = app.page
+    box = page.get_by_label("Tax parcel (SBL", exact=False)
+    box.fill(ADDRESS)
+    box.press("Enter")
+    page.get_by_text(f"Tax parcel {SBL}", exact=False).filter(visible=True).first.wait_for(timeout=30_000)
+    app.settle()
+    page.wait_for_function("() => location.search.includes('case=')", timeout=30_000)
+    case_id = parse_qs(urlparse(page.url).query)["case"][0]
+    page.goto(f"{app.url}/walkthrough?case={case_id}&mode={mode}&step=1")
+    page.locator("h1").filter(has_text="The parcel and its constraints").wait_for(timeout=30_000)
+    app.settle()
+    titles = ["The parcel and its constraints", "Land that does not count", "Net lot area and yield",
+              "Cluster triggers", "Permits and reviews", "Timeline"]
+    for n, title in enumerate(titles, start=1):
+        page.locator("h1").filter(has_text=title).wait_for(timeout=30_000)
+        app.settle()
+        assert page.get_by_text("The rule: §", exact=False).first.is_visible()
+        assert f"step={n}" in page.url
+        page.screenshot(path=str(ARTIFACTS / f"i15_walkthrough_{mode}_{n}_1920x1080.png"))
+        if n < len(titles):
+            page.get_by_role("button", name="Next ▶").click()
+    page.get_by_role("button", name="◀ Previous").click()
+    page.locator("h1").filter(has_text=titles[-2]).wait_for(timeout=30_000)

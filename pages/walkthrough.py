@@ -1,0 +1,92 @@
+"""Board walk-through: parcel -> deductions -> net lot area and yield -> triggers -> permits -> timeline.
+
+One screen at a time, large type, previous / next, each screen with its §. The figures come from
+the same analysis as the other pages (with the case's project when it has one).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import streamlit as st
+
+from app_support import forms, loaders, project_result, results, state, walkthrough
+from app_support.citations import escape_markdown, law_link
+from sloat_core.engine.analysis import DISCLAIMER
+from sloat_core.errors import SloatInputError
+from sloat_core.rules.clocks import ITEM_KINDS, timeline_events
+
+mode = state.mode()
+step = walkthrough.current_step()
+screen = walkthrough.SCREENS[step]
+parcel = state.current_parcel()
+
+nav_prev, nav_title, nav_next = st.columns([1, 4, 1], vertical_alignment="center")
+nav_prev.button("◀ Previous", key="wt_prev", on_click=walkthrough.go, args=(-1,), disabled=step == 0,
+                width="stretch")
+nav_next.button("Next ▶", key="wt_next", on_click=walkthrough.go, args=(1,),
+                disabled=step == len(walkthrough.SCREENS) - 1, width="stretch")
+nav_title.markdown(f"**{step + 1} of {len(walkthrough.SCREENS)}** · "
+                   + " → ".join(f"**{s.title}**" if i == step else s.title
+                                for i, s in enumerate(walkthrough.SCREENS)))
+st.title(screen.title)
+law_link(screen.link, label=f"The rule: {screen.citation}")
+
+if parcel is None:
+    st.info("Choose a parcel (or open a case) first: the walk-through shows its figures.")
+    st.page_link("pages/parcel.py", label="Choose a parcel on the Parcel & constraints page")
+    st.stop()
+
+layers = loaders.layerset()
+district = st.session_state.get(state.DISTRICT) or None
+try:
+    project_result.ensure_project_result()
+    last = st.session_state.get(forms.LAST_PROJECT_RESULT)
+    key = forms.project_result_key(parcel, st.session_state.get(state.DISTRICT))
+    result = last[1][0] if last and last[0] == key else loaders.analysis_for(parcel, layers, district)
+except SloatInputError as exc:
+    st.error(str(exc))
+    st.stop()
+
+if screen.id == "parcel":
+    from sloat_core.outputs.report import map_png
+
+    picture, _ratio = map_png(loaders.full_analysis_for(parcel, layers, district), layers, width_in=6.0)
+    left, right = st.columns([3, 2])
+    left.image(picture, width="stretch")
+    with right:
+        st.metric("Gross area, sq ft", f"{result.get('gross_area_sqft') or 0:,.0f}")
+        st.metric("Zoning district", result.get("district") or "unknown")
+        present = [d.get("label") for d in result.get("deductions") or [] if (d.get("area_sqft") or 0) >= 0.5]
+        st.markdown("**On the lot:** " + escape_markdown(", ".join(present) or "no constraint found"))
+elif screen.id == "deductions":
+    results.show_deductions(result)
+    st.plotly_chart(results.waterfall_figure(result, large=True), width="stretch", theme=None)
+elif screen.id == "net":
+    results.show_headline(result)
+    cy = result.get("conventional_yield")
+    if cy is not None:
+        st.metric("Conventional yield (lots), estimate", f"{cy}")
+        st.caption(escape_markdown(result.get("yield_caveat") or ""))
+elif screen.id == "triggers":
+    st.markdown("**§ 402-48C: the Planning Board may require a cluster layout where the property shows any of "
+                "these.**")
+    for t in result.get("cluster_triggers") or []:
+        mark = {True: "✔ Found", None: "? Unknown", False: "✘ Not found"}[t.get("triggered")]
+        st.markdown(f"- **{mark}**: {escape_markdown(t.get('title') or '')} ({escape_markdown(t.get('citation') or '')})")
+elif screen.id == "permits":
+    results.show_triggers_and_permits({**result, "cluster_triggers": []})
+elif screen.id == "timeline":
+    items = list(st.session_state.get(forms.TIMELINE_ITEMS) or [])
+    if not items:
+        st.info("No permit dates on this case yet: the Timeline page adds them.")
+    else:
+        try:
+            events = timeline_events(items, st.session_state.get(state.AS_OF) or dt.date.today())
+        except SloatInputError as exc:
+            st.error(str(exc))
+            events = []
+        rows = [{"Date": e.date.isoformat(), "What": e.label, "§": e.citation} for e in events]
+        st.table(rows)
+        st.caption("Kinds: " + ", ".join(ITEM_KINDS[i["id"]] for i in items if i.get("id") in ITEM_KINDS))
+st.caption(DISCLAIMER)
