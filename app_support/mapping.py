@@ -39,6 +39,9 @@ __all__ = [
     "layer_group",
     "parcel_group",
     "ParcelLabels",
+    "OfflineBase",
+    "OFFLINE_BASE_CLASS",
+    "offline_base_group",
     "PARCEL_LINES_CLASS",
     "legend_html",
     "available_roles",
@@ -148,6 +151,73 @@ padding:0 2px;white-space:nowrap;position:relative;left:-50%;}</style>
         self.css_class = PARCEL_LINES_CLASS
 
 
+#: Leaflet className of the offline base's features: hidden while the basemap tiles load.
+OFFLINE_BASE_CLASS = "sloat-offline-base"
+
+
+class OfflineBase(MacroElement):
+    """Shows the base drawn from the layer set (village boundary, roads) when the tiles cannot load.
+
+    A Board room often has no internet: on the first tile error, or when no tile layer is on the map,
+    the map gets a paper background, the features of :data:`OFFLINE_BASE_CLASS` become visible and
+    a note says where the base comes from.
+    """
+
+    _template = Template("""
+{% macro script(this, kwargs) %}
+(function(){
+  var map = {{ this._parent.get_name() }};
+  var offline = false;
+  function reveal(l){
+    if (l.options && l.options.className === "{{ this.css_class }}" && l.setStyle) { l.setStyle({opacity: 0.9}); }
+  }
+  function show(){
+    if (offline) return; offline = true;
+    map.getContainer().style.background = "#f4f2ec";
+    map.eachLayer(reveal);
+    var note = L.control({position: "bottomleft"});
+    note.onAdd = function(){ var d = L.DomUtil.create("div", "sloat-offline-note");
+      d.textContent = "{{ this.note }}";
+      d.style.cssText = "background:rgba(255,255,255,0.85);padding:2px 6px;font:12px sans-serif;color:#333;";
+      return d; };
+    note.addTo(map);
+  }
+  map.on("layeradd", function(e){
+    if (e.layer instanceof L.TileLayer) { e.layer.on("tileerror", show); }
+    if (offline) { reveal(e.layer); }
+  });
+  setTimeout(function(){
+    var tiles = false;
+    map.eachLayer(function(l){ if (l instanceof L.TileLayer) tiles = true; });
+    if (!tiles) show();
+  }, 1200);
+})();
+{% endmacro %}
+""")
+
+    def __init__(self, note: str = "No map tiles (offline): base drawn from the layer set, illustrative"):
+        super().__init__()
+        self._name = "OfflineBase"
+        self.css_class = OFFLINE_BASE_CLASS
+        self.note = note.replace('"', "'").replace("<", "").replace("\\", "")
+
+
+def offline_base_group(boundary: dict | None, roads: dict | None) -> folium.FeatureGroup | None:
+    """The village boundary and roads of the layer set, hidden until the tiles fail (:class:`OfflineBase`)."""
+    if boundary is None and roads is None:
+        return None
+    group = folium.FeatureGroup(name="Village base (offline)", control=False)
+    if roads is not None:
+        folium.GeoJson(roads, interactive=False, style_function=lambda _f: {
+            "color": COLOURS["roads"], "weight": 1, "opacity": 0.0, "fillColor": "#ffffff", "fillOpacity": 0.0,
+            "className": OFFLINE_BASE_CLASS}).add_to(group)
+    if boundary is not None:
+        folium.GeoJson(boundary, interactive=False, style_function=lambda _f: {
+            "color": COLOURS["village_boundary"], "weight": 3, "dashArray": "10 6", "opacity": 0.0,
+            "fillOpacity": 0.0, "className": OFFLINE_BASE_CLASS}).add_to(group)
+    return group
+
+
 #: Projector mode: larger zoom/draw/layer controls (the map is in its own frame: its own stylesheet).
 _LARGE_CONTROLS_CSS = """<style>
 .leaflet-control-zoom a {width:44px !important;height:44px !important;line-height:44px !important;
@@ -174,6 +244,7 @@ def base_map(zoom: int = 15, *, label_points: list | None = None, large: bool = 
                       prefer_canvas=True, control_scale=True, max_zoom=20)
     if label_points:
         fmap.add_child(ParcelLabels(label_points))
+    fmap.add_child(OfflineBase())
     if large:
         fmap.get_root().header.add_child(folium.Element(_LARGE_CONTROLS_CSS))
     OfflineDraw(

@@ -34,6 +34,7 @@ COLOURS: dict[str, str] = {
     "zoning": "#777777",
     "village_boundary": "#444444",
     "parcels": "#999999",
+    "roads": "#8a8a8a",
 }
 
 LAYER_LABELS: dict[str, str] = {
@@ -53,7 +54,6 @@ LAYER_LABELS: dict[str, str] = {
     "village_boundary": "Village boundary",
     "parcels": "Tax parcel lines",
     "buffer": "Wetland and watercourse buffers",
-    "roads": "Roads (illustrative)",
 }
 
 
@@ -185,7 +185,7 @@ html, body, [data-testid="stAppViewContainer"], [data-testid="stSidebar"] {font-
   overflow:visible !important;text-overflow:clip !important;}
 [data-testid="stSidebarNav"] span {white-space:normal !important;overflow:visible !important;}
 [data-testid="stSidebar"][data-collapsed="false"] {width:380px !important;min-width:380px !important;}
-[data-testid="stMainBlockContainer"] {padding:48px 32px 96px 32px !important;max-width:100% !important;}
+[data-testid="stMainBlockContainer"] {padding:80px 32px 96px 32px !important;max-width:100% !important;}
 a {color:#0033cc !important;text-decoration:underline !important;}
 [data-testid="stToolbar"], [data-testid="stDecoration"] {display:none !important;}
 footer {display:none !important;}

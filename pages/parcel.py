@@ -112,7 +112,9 @@ def map_and_results() -> None:
     else:
         map_col, result_col = st.columns(2)
     with map_col:
-        groups = [g for g in [mapping.basemap_group(basemap)] if g is not None]
+        groups = [g for g in [mapping.basemap_group(basemap), mapping.offline_base_group(
+            loaders.display_geojson(layers, "village_boundary"), loaders.display_geojson(layers, "roads"))]
+            if g is not None]
         groups += [mapping.layer_group(r, gj) for r in shown
                    if (gj := loaders.display_geojson(layers, r)) is not None]
         centre, zoom = None, None

@@ -52,7 +52,7 @@ if screen.id == "parcel":
     from sloat_core.outputs.report import map_png
 
     picture, _ratio = map_png(loaders.full_analysis_for(parcel, layers, district), layers, width_in=6.0)
-    left, right = st.columns([3, 2])
+    left, right = st.columns([1, 1])
     left.image(picture, width="stretch")
     with right:
         st.metric("Gross area, sq ft", f"{result.get('gross_area_sqft') or 0:,.0f}")
@@ -89,4 +89,5 @@ elif screen.id == "timeline":
         rows = [{"Date": e.date.isoformat(), "What": e.label, "§": e.citation} for e in events]
         st.table(rows)
         st.caption("Kinds: " + ", ".join(ITEM_KINDS[i["id"]] for i in items if i.get("id") in ITEM_KINDS))
-st.caption(DISCLAIMER)
+if screen.id != "net":  # the net lot area screen says it under its figures
+    st.caption(DISCLAIMER)

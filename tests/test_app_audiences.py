@@ -316,3 +316,27 @@ def test_the_board_walk_through_steps_with_previous_and_next_from_a_case_link(ma
     assert walkthrough.SCREENS[-2].title in [t.value for t in at.title]
     for screen in walkthrough.SCREENS:  # every screen names its §
         assert screen.citation.startswith("§")
+
+
+def test_the_offline_base_is_drawn_from_the_layer_set_and_waits_for_a_tile_error():
+    from sloat_core.gis.layers import load_manifest as load
+
+    sample = load(Path(APP).parent / "data" / "sample" / "layers.yaml")
+    assert sample.has("roads") and sample.has("village_boundary")  # the sample's illustrative roads
+    from app_support.loaders import _display_geojson
+
+    roads = _display_geojson.__wrapped__("k", "roads", sample)
+    boundary = _display_geojson.__wrapped__("k", "village_boundary", sample)
+    group = mapping.offline_base_group(boundary, roads)
+    fmap = mapping.base_map()
+    group.add_to(fmap)
+    html = fmap.get_root().render()
+    assert '"tileerror", show' in html and mapping.OFFLINE_BASE_CLASS in html
+    assert "No map tiles (offline): base drawn from the layer set" in html
+    assert "Orange Tpke" in json_dumps(roads)
+
+
+def json_dumps(obj) -> str:
+    import json
+
+    return json.dumps(obj)

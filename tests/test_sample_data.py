@@ -32,7 +32,7 @@ DISTRICTS = {"OSR", "R-80", "R-40", "R-15", "R-10", "MU-1", "MU-2", "VC-1", "VC-
 ROLES = {
     "floodplain", "wetlands", "water_bodies", "watercourses", "rock_outcrops", "aquifer_cea",
     "recreational_river", "rcda", "historic", "habitats", "viewsheds", "recreation", "zoning",
-    "parcels", "village_boundary",
+    "parcels", "village_boundary", "roads",
 }
 VECTOR_FILES = [
     "nfhl.gpkg", "nwi_wetlands.geojson", "local_wetlands.geojson", "streams.geojson",

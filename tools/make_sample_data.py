@@ -40,6 +40,11 @@ from rasterio.transform import from_origin
 from shapely import affinity
 from shapely.geometry import LineString, Point, Polygon, box, mapping
 
+try:  # run as a script (tools/ on the path) or imported as tools.make_sample_data
+    from sample_roads import write_roads
+except ImportError:  # pragma: no cover
+    from tools.sample_roads import write_roads
+
 __all__ = [
     "WORK_CRS",
     "VERSION",
@@ -892,6 +897,7 @@ layers:
   zoning:        {{path: zoning.gpkg, layer: zoning, district_field: ZONE}}
   parcels:       {{path: parcels.gpkg, layer: parcels, id_field: SBL, district_field: ZONE, address_field: ADDRESS}}
   village_boundary: {{path: village_boundary.geojson}}
+  roads:         {{path: roads.gpkg, layer: roads, width_field: WIDTH_FT}}
 dem: {{path: dem.tif}}
 """
 
@@ -928,6 +934,7 @@ East, US survey feet). Files are written in the CRSs real sources use, so reproj
 | zoning.gpkg, layer zoning | Village zoning map (Chapter 402) | EPSG:2260 | ZONE (OSR, R-80, R-40, R-15, R-10, MU-1, MU-2, VC-1, VC-2, O, IP), NAME |
 | parcels.gpkg, layer parcels | Rockland County GIS tax parcels | EPSG:2260 | SBL, PRINT_KEY, SWIS (392403, illustrative), ADDRESS, ZONE (majority district), ACRES, PROP_CLASS |
 | village_boundary.geojson | NYS civil boundaries | EPSG:4326 | NAME |
+| roads.gpkg (layer roads) | street centrelines (offline base map only, no rule reads it) | EPSG:2260 | NAME, WIDTH_FT, ILLUSTRATIVE |
 | demo_parcels/ | test parcels in GeoJSON, KML, zipped shapefile, GeoPackage, DXF; a project example | see its README | |
 
 Details worth knowing when testing:
@@ -978,6 +985,8 @@ def generate(out: Path | str = DEFAULT_OUT, *, verbose: bool = False) -> dict:
     # village boundary
     write_geojson(gdf_local([{"NAME": "Village of Sloatsburg", "COUNTY": "Rockland",
                               "MUNI_TYPE": "Village"}], [village]), out / "village_boundary.geojson")
+
+    write_roads(out, street_list, to_work)  # illustrative roads for the offline base map (tools/sample_roads.py)
 
     # zoning
     names = {"OSR": "Open Space and Recreation", "R-80": "Open Space Residential",

@@ -90,10 +90,11 @@ ROLES: tuple[str, ...] = (
     "zoning",
     "village_boundary",
     "parcels",
+    "roads",
 )
-"""Every role a manifest may name."""
+"""Every role a manifest may name. ``roads`` is for the offline base map only: no rule reads it."""
 
-LINE_ROLES: frozenset[str] = frozenset({"watercourses"})
+LINE_ROLES: frozenset[str] = frozenset({"watercourses", "roads"})
 """Roles that accept line features (buffered to polygons); all other roles need polygons."""
 
 SCHEMAS: tuple[str, ...] = ("generic", "fema_nfhl", "nwi")
