@@ -14,7 +14,7 @@ import streamlit as st
 from shapely.geometry import shape
 from streamlit_folium import st_folium
 
-from app_support import forms, loaders, mapping, results, state
+from app_support import footprint_map, forms, loaders, mapping, results, state
 from app_support.citations import escape_markdown, law_link
 from app_support.theme import MAP_HEIGHT_PX
 from sloat_core.gis import parcels as parcel_input
@@ -23,7 +23,6 @@ from sloat_core.errors import SloatInputError
 from sloat_core.engine.plain import plain_permits
 from sloat_core.rules.project import parse_project
 
-CONTEXT_ROLES = ["wetlands", "water_bodies", "watercourses"]
 STATUS_WORDS = {True: "needed", None: "may be needed (not known yet)", False: "not needed"}
 
 mode = state.mode()
@@ -45,18 +44,7 @@ with form_col:
 
 
 def _footprint_groups(layers) -> list:
-    groups = [g for g in [mapping.basemap_group(st.session_state.get(state.BASEMAP)
-                                                or next(iter(mapping.BASEMAPS)))] if g is not None]
-    groups += [mapping.layer_group(r, gj) for r in CONTEXT_ROLES
-               if (gj := loaders.display_geojson(layers, r)) is not None]
-    groups.append(mapping.parcel_group(parcel_input.to_wgs84_geojson(parcel.geometry)))
-    saved = st.session_state.get(forms.FOOTPRINT)
-    if saved:
-        group = folium.FeatureGroup(name="Disturbance footprint")
-        folium.GeoJson(saved, style_function=lambda _f: {"color": "#d95f02", "weight": 3, "fillColor": "#d95f02",
-                                                          "fillOpacity": 0.25}, interactive=False).add_to(group)
-        groups.append(group)
-    return groups
+    return footprint_map.groups(layers, parcel, st.session_state.get(forms.FOOTPRINT))  # every constraint
 
 
 layers = None
@@ -71,7 +59,7 @@ if parcel is not None:
                    "polygon or rectangle tool.")
         if layers is not None:
             centre = shape(parcel_input.to_wgs84_geojson(parcel.geometry)).centroid
-            out = st_folium(mapping.base_map(), key="project_map", height=MAP_HEIGHT_PX[mode],
+            out = st_folium(mapping.base_map(large=large), key="project_map", height=MAP_HEIGHT_PX[mode],
                             use_container_width=True, returned_objects=["all_drawings"],
                             feature_group_to_add=_footprint_groups(layers),
                             layer_control=folium.LayerControl(collapsed=True),

@@ -340,3 +340,11 @@ def json_dumps(obj) -> str:
     import json
 
     return json.dumps(obj)
+
+
+def test_the_footprint_map_shows_every_constraint_layer():
+    from app_support import footprint_map
+    from sloat_core.rules.deductions import DEDUCTION_ORDER
+
+    layer_rows = {c for c, _label, _share in DEDUCTION_ORDER if not c.startswith("slope")}
+    assert layer_rows <= set(footprint_map.CONSTRAINT_ROLES)  # slopes come as the clipped slope picture
