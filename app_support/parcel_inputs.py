@@ -12,7 +12,7 @@ from app_support.citations import escape_markdown
 from sloat_core.gis import parcels as parcel_input
 from sloat_core.errors import SloatInputError
 
-__all__ = ["QUERY_KEY", "TYPEAHEAD_KEY", "find_by_text", "upload", "UPLOAD_TYPES", "UPLOAD_MAX_MB"]
+__all__ = ["clear_drawing", "undo_clear_button", "UNDO_CLEAR", "QUERY_KEY", "TYPEAHEAD_KEY", "find_by_text", "upload", "UPLOAD_TYPES", "UPLOAD_MAX_MB"]
 
 UPLOAD_TYPES = ["geojson", "json", "kml", "kmz", "zip", "gpkg", "fgb", "dxf"]
 #: Per-file limit of the parcel uploader (the server's own limit is in .streamlit/config.toml).
@@ -115,3 +115,39 @@ def upload() -> None:
             state.set_parcel(parcel, f"Uploaded file {file.name}")
     if st.session_state.get(state.UPLOAD_ERROR):
         st.error(escape_markdown(st.session_state[state.UPLOAD_ERROR]))  # it may quote the file's name
+
+
+#: The drawn parcel (and its note) that "Clear all" removed, kept for one undo.
+UNDO_CLEAR = "undo_clear_drawing"
+
+
+def clear_drawing(drawn_note: str) -> bool:
+    """Leaflet.draw's "Clear all" (or deleting the last drawing) removed the drawn parcel: drop it and its figures.
+
+    Only a parcel that came from a drawing is dropped (a tax parcel or an upload stays). The dropped
+    parcel is kept for :func:`undo_clear_button`. Returns True when something was cleared.
+    """
+    ss = st.session_state
+    ss[state.SEEN_DRAWINGS] = None
+    parcel = state.current_parcel()
+    if parcel is None or not str(ss.get(state.PARCEL_NOTE) or "").startswith(drawn_note):
+        return False
+    ss[UNDO_CLEAR] = (parcel, ss.get(state.PARCEL_NOTE), ss.get(state.DISTRICT))
+    ss[state.PARCEL] = None
+    ss[state.PARCEL_NOTE] = ""
+    return True
+
+
+def undo_clear_button() -> None:
+    """After "Clear all": one sentence and an Undo button that brings the drawn parcel back."""
+    kept = st.session_state.get(UNDO_CLEAR)
+    if not kept or state.current_parcel() is not None:
+        return
+
+    def undo() -> None:
+        parcel, note, district = st.session_state.pop(UNDO_CLEAR)
+        st.session_state[state.PARCEL], st.session_state[state.PARCEL_NOTE] = parcel, note
+        st.session_state[state.DISTRICT] = district
+
+    st.info("The drawing and its figures were cleared.")
+    st.button("Undo: bring the drawn parcel back", key="undo_clear", on_click=undo, icon=":material/undo:")

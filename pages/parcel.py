@@ -74,6 +74,9 @@ def _redraw() -> None:
 def _take_map_events(out: dict) -> None:
     drawings = out.get("all_drawings")
     signature = mapping.drawings_signature(drawings)
+    if drawings == [] and st.session_state.get(state.SEEN_DRAWINGS):  # "Clear all" (or the last one deleted)
+        if parcel_inputs.clear_drawing(DRAWN):
+            _redraw()
     if signature and signature != st.session_state.get(state.SEEN_DRAWINGS):
         st.session_state[state.SEEN_DRAWINGS] = signature
         feature = mapping.last_polygon(drawings)
@@ -154,6 +157,7 @@ def _projector_figures(parcel) -> None:
 
 
 def _results(parcel) -> None:
+    parcel_inputs.undo_clear_button()
     if parcel is None:
         st.info("Draw the parcel on the map (polygon or rectangle tool), find it by SBL or address, "
                 "or upload its outline.")

@@ -348,3 +348,32 @@ def test_the_footprint_map_shows_every_constraint_layer():
 
     layer_rows = {c for c, _label, _share in DEDUCTION_ORDER if not c.startswith("slope")}
     assert layer_rows <= set(footprint_map.CONSTRAINT_ROLES)  # slopes come as the clipped slope picture
+
+
+def test_clear_all_removes_the_drawn_parcel_and_its_figures_with_undo(manifest, data_dir):
+    from unittest import mock
+
+    drawing = fx.wgs84_feature(fx.P1)
+    with mock.patch("streamlit_folium.st_folium", mock.MagicMock(return_value={"all_drawings": [drawing]})):
+        at = _app().run()
+    assert at.session_state[state.PARCEL] is not None and at.metric
+    with mock.patch("streamlit_folium.st_folium", mock.MagicMock(return_value={"all_drawings": []})):
+        at.run()  # Leaflet.draw's "Clear all"
+        assert not at.exception
+        assert at.session_state[state.PARCEL] is None
+        assert not at.metric  # the figures went with the drawing
+        assert "The drawing and its figures were cleared." in _texts(at)
+        at.button(key="undo_clear").click().run()
+        assert at.session_state[state.PARCEL] is not None
+        assert any(m.label == "Gross area, sq ft" and m.value == "40,000" for m in at.metric)
+
+
+def test_clear_all_leaves_a_tax_parcel_alone(manifest, data_dir):
+    from unittest import mock
+
+    at = _app(case=_saved_case(manifest, data_dir, None).id).run()
+    with mock.patch("streamlit_folium.st_folium", mock.MagicMock(return_value={"all_drawings": []})):
+        at.session_state[state.SEEN_DRAWINGS] = "something drawn earlier"
+        at.run()
+    assert at.session_state[state.SEEN_DRAWINGS] is None  # the "Clear all" was seen...
+    assert at.session_state[state.PARCEL].sbl == fx.P1_SBL  # ...and the tax parcel stays
