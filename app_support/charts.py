@@ -10,8 +10,10 @@ from __future__ import annotations
 import datetime as dt
 
 import plotly.graph_objects as go
+import streamlit as st
 
-__all__ = ["STATUS_COLOURS", "STATUS_LABELS", "mitigation_gauge", "timeline_figure"]
+__all__ = [
+    "TIMELINE_COLUMNS","STATUS_COLOURS", "STATUS_LABELS", "mitigation_gauge", "timeline_figure"]
 
 #: One colour per event status (sloat_core.rules.clocks), the same in the chart and the table.
 STATUS_COLOURS = {
@@ -133,3 +135,14 @@ def timeline_figure(rows: list[dict], as_of: dt.date, seasons: list[tuple[dt.dat
         xaxis={"type": "date", "gridcolor": "#dddddd", "automargin": True},
     )
     return fig
+
+
+#: Column widths of the Timeline page's table: "What" and "Item" get room, so they are not cut.
+TIMELINE_COLUMNS = {
+    "Date": st.column_config.TextColumn("Date", width="small"),
+    "What": st.column_config.TextColumn("What", width="large"),
+    "Status": st.column_config.TextColumn("Status", width="small"),
+    "§": st.column_config.TextColumn("§", width="small"),
+    "Item": st.column_config.TextColumn("Item", width="medium"),
+    "How it is worked out": st.column_config.TextColumn("How it is worked out", width="large"),
+}

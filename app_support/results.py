@@ -32,6 +32,7 @@ __all__ = [
     "show_unknowns",
     "district_picker",
     "show_answer_card",
+    "status_words",
     "handout_button",
 ]
 
@@ -215,7 +216,7 @@ def waterfall_figure(result: dict, *, large: bool = False, plain_words: bool = F
     values.append(result.get("net_lot_area_sqft") or 0.0)
     measure = ["absolute"] + ["relative"] * len(steps) + ["total"]
     size = 24 if large else 13
-    lying = large or len(steps) > 3
+    lying = large or plain_words or len(steps) > 3  # Counter: long everyday names read best lying down
     labels = [_wrap(x, 30 if lying else 16) for x in [first, *names, last]]
     bar = {"measure": measure, "text": [f"{abs(v):,.0f}" for v in values], "textposition": "outside",
            "cliponaxis": False, "textfont": {"size": size, "color": "#000000"},
@@ -457,3 +458,20 @@ def handout_button(make_pdf) -> None:
     st.download_button("Print a one-page handout (PDF)", make_pdf, file_name="what-this-means-for-your-lot.pdf",
                        mime="application/pdf", key="handout_pdf", icon=":material/print:", on_click="ignore",
                        type="primary")
+
+
+_STATUS_WORDS = {True: "needed", None: "may be needed (not known yet)", False: "not needed"}
+_PROHIBITION_WORDS = {True: "not allowed (the project includes it)", None: "not allowed, if the project includes it",
+                      False: "not part of the project"}
+
+
+def status_words(permit: dict) -> str:
+    """A permit's status in words; a prohibition reads as one ("not allowed"), never "needed".
+
+    >>> status_words({"id": "commercial_excavation_prohibited", "required": None})
+    'not allowed, if the project includes it'
+    >>> status_words({"id": "wetland_permit", "required": True})
+    'needed'
+    """
+    words = _PROHIBITION_WORDS if str(permit.get("id") or "").endswith("_prohibited") else _STATUS_WORDS
+    return words[permit.get("required")]

@@ -23,7 +23,6 @@ from sloat_core.errors import SloatInputError
 from sloat_core.engine.plain import plain_permits
 from sloat_core.rules.project import parse_project
 
-STATUS_WORDS = {True: "needed", None: "may be needed (not known yet)", False: "not needed"}
 
 mode = state.mode()
 large = mode == state.PROJECTOR
@@ -117,7 +116,7 @@ def _touches(touches: dict) -> None:
 
 
 def _permit(p: dict) -> None:
-    with st.expander(f"{p['title']}: {STATUS_WORDS[p['required']]}", expanded=p["required"] is True and not large):
+    with st.expander(f"{p['title']}: {results.status_words(p)}", expanded=p["required"] is True and not large):
         st.markdown(escape_markdown(p["reason"]))
         st.markdown(f"**Who approves:** {escape_markdown(p['authority'])}")
         law_link(p["citation"], label=f"The rule: {p['citation']}")

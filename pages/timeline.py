@@ -185,7 +185,7 @@ if rows:
     if large:
         st.table(styled.hide(axis="index"))
     else:
-        st.dataframe(styled, hide_index=True, width="stretch")
+        st.dataframe(styled, hide_index=True, width="stretch", column_config=charts.TIMELINE_COLUMNS)
     cites = dict.fromkeys(c.strip() for r in rows for c in r["citation"].split(","))
     link_cols = st.columns(4)
     for i, citation in enumerate(cites):
