@@ -66,8 +66,11 @@ def test_map_tooltips_carry_escaped_text_only(hostile_layers, role):
     assert f"{title}: &lt;img src=x onerror=alert(1)&gt;" in labels
     # and nowhere in the page source does a raw tag from the file appear
     assert SCRIPT not in page and IMG not in page and "<b>bold</b>" not in page
-    # only the label goes to the browser: no other property of the file
-    assert all(set(f["properties"]) == {"label"} for f in features)
+    # only the identify pop-up's escaped texts go to the browser: label, details (the attributes), row, §
+    assert all(set(f["properties"]) == {"label", "details", "row", "citation"} for f in features)
+    for f in features:
+        for value in f["properties"].values():
+            assert "<" not in value and ">" not in value and '"' not in value, value
 
 
 def test_the_check_would_catch_an_unescaped_label():
