@@ -247,10 +247,13 @@ def test_projector_and_counter_modes_list_the_permits_plainly(manifest, mode):
 
 def test_a_result_for_another_district_is_not_offered(manifest):
     # The district chosen on the Parcel page changed after the project was analysed: the permits may
-    # differ (cluster review depends on the district), so the page asks for a new analysis.
+    # differ (cluster review depends on the district), so the old result is not offered: the page works
+    # the project out again for the new district (as it does for a case opened from its link).
     at = _analysed(manifest)
     assert "From your project" in [h.value for h in at.subheader]
+    old_key = at.session_state[forms.LAST_PROJECT_RESULT][0]
     at.session_state[state.DISTRICT] = "R-15"
     _run(at)
-    assert "From your project" not in [h.value for h in at.subheader]
-    assert "describe it on the Proposed project page" in _text(at)
+    new_key = at.session_state[forms.LAST_PROJECT_RESULT][0]
+    assert new_key != old_key and new_key == forms.project_result_key(at.session_state[state.PARCEL], "R-15")
+    assert "From your project" in [h.value for h in at.subheader]
