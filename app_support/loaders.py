@@ -126,7 +126,7 @@ def _display_geojson(lkey: str, role: str, _layers) -> dict | None:
     out["label"] = [html.escape(f"{title}: {n}" if n else title) for n in names]
     # The identify pop-up: the layer, the feature's attributes (at most six), its deduction row and §.
     row, cite = identify_row(role)
-    attrs = [c for c in gdf.columns if c != gdf.geometry.name][:6]
+    attrs = [c for c in gdf.columns if c != gdf.geometry.name and not str(c).startswith("_")][:6]
     out["details"] = [html.escape("; ".join(f"{c}: {gdf.iloc[i][c]}" for c in attrs
                                             if str(gdf.iloc[i][c]) not in ("", "None", "nan")))
                       for i in range(len(gdf))]

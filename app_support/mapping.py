@@ -268,7 +268,7 @@ def basemap_group(name: str) -> folium.FeatureGroup | None:
     return group
 
 
-def layer_group(role: str, geojson: dict) -> folium.FeatureGroup:
+def layer_group(role: str, geojson: dict, *, identify: bool = True) -> folium.FeatureGroup:
     """One constraint layer, in its legend colour, with an escaped text tooltip per feature.
 
     Parameters
@@ -278,6 +278,9 @@ def layer_group(role: str, geojson: dict) -> folium.FeatureGroup:
     geojson : dict
         WGS84 FeatureCollection whose features carry an HTML-escaped ``label`` property
         (``app_support.loaders.display_geojson``).
+    identify : bool
+        A click opens the identify pop-up (layer, attributes, deduction row, §). Off while a click
+        picks a tax parcel: the features then let the click through to the map.
     """
     style = layer_style(role)
     group = folium.FeatureGroup(name=LAYER_LABELS.get(role, role))
@@ -287,8 +290,10 @@ def layer_group(role: str, geojson: dict) -> folium.FeatureGroup:
         geojson,
         name=LAYER_LABELS.get(role, role),
         style_function=lambda _f, st=style: st,
-        tooltip=folium.GeoJsonTooltip(fields=["label"], labels=False),
-        popup=folium.GeoJsonPopup(fields=fields, labels=False, max_width=320) if len(fields) > 1 else None,
+        tooltip=folium.GeoJsonTooltip(fields=["label"], labels=False) if identify else None,
+        popup=folium.GeoJsonPopup(fields=fields, labels=False, max_width=320)
+        if identify and len(fields) > 1 else None,
+        interactive=identify,
     ).add_to(group)
     return group
 

@@ -118,7 +118,8 @@ def map_and_results() -> None:
         groups = [g for g in [mapping.basemap_group(basemap), mapping.offline_base_group(
             loaders.display_geojson(layers, "village_boundary"), loaders.display_geojson(layers, "roads"))]
             if g is not None]
-        groups += [mapping.layer_group(r, gj) for r in shown
+        picking = bool(st.session_state.get(state.PICK_BY_CLICK))  # clicks go through to pick a parcel
+        groups += [mapping.layer_group(r, gj, identify=not picking) for r in shown
                    if (gj := loaders.display_geojson(layers, r)) is not None]
         centre, zoom = None, None
         if parcel is not None:

@@ -103,3 +103,34 @@ def test_board_walk_through_from_the_case_link(sample_app, mode):
             page.get_by_role("button", name="Next ▶").click()
     page.get_by_role("button", name="◀ Previous").click()
     page.locator("h1").filter(has_text=titles[-2]).wait_for(timeout=30_000)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_click_on_a_constraint_names_its_deduction_row_and_section(app, mode):
+    """Identify on click (picking off): the wetland's pop-up names the layer, its row and its §."""
+    import sys
+
+    from pyproj import Transformer
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    import app_fixtures as fx
+
+    app.page.set_viewport_size({"width": 1920, "height": 1080})
+    app.open(f"/?mode={mode}")
+    app.settle()
+    app.choose_parcel(fx.P1_SBL)  # the finder is open while no parcel is chosen, in every mode
+    app.page.locator('iframe[title="streamlit_folium.st_folium"]').scroll_into_view_if_needed(timeout=30_000)
+    frame = app.wait_map()
+    app.page.wait_for_timeout(1500)  # the zoom to the parcel
+    lon, lat = Transformer.from_crs("EPSG:2260", "EPSG:4326", always_xy=True).transform(
+        *fx.WETLAND.centroid.coords[0])
+    point = app.map_frame().evaluate(
+        """([lat, lon]) => { const m = Object.values(window).find(v => v instanceof L.Map);
+             const p = m.latLngToContainerPoint([lat, lon]); return [p.x, p.y]; }""", [lat, lon])
+    box = frame.locator(".leaflet-container").bounding_box()
+    app.page.mouse.click(box["x"] + point[0], box["y"] + point[1])
+    popup = frame.locator(".leaflet-popup-content")
+    popup.wait_for(timeout=15_000)
+    text = popup.inner_text()
+    assert "Wetlands" in text and "Lot-area deduction row: Wetlands" in text and "§ 402-45A(1)" in text
+    app.page.screenshot(path=str(ARTIFACTS / f"i15_identify_{mode}_1920x1080.png"))
