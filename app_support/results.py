@@ -33,6 +33,7 @@ __all__ = [
     "district_picker",
     "show_answer_card",
     "status_words",
+    "show_permits",
     "handout_button",
 ]
 
@@ -362,11 +363,16 @@ def show_triggers_and_permits(result: dict) -> None:
         show_plain_summary(result)
         return
     triggers = result.get("cluster_triggers") or []
-    permits = result.get("permits") or []
     st.markdown("**Cluster development triggers (§ 402-48C)**")
     _short_list([t for t in triggers if t.get("triggered")], "evidence",
                 "No trigger found on the layers available.")
     _unknown_line([t for t in triggers if t.get("triggered") is None])
+    show_permits(result)
+
+
+def show_permits(result: dict) -> None:
+    """The permits and reviews likely needed (with § links), and those unknown on the layers available."""
+    permits = result.get("permits") or []
     st.markdown("**Permits and reviews likely needed**")
     _short_list([p for p in permits if p.get("required")], "reason",
                 "None found on the layers available.")

@@ -75,7 +75,7 @@ elif screen.id == "triggers":
         mark = {True: "✔ Found", None: "? Unknown", False: "✘ Not found"}[t.get("triggered")]
         st.markdown(f"- **{mark}**: {escape_markdown(t.get('title') or '')} ({escape_markdown(t.get('citation') or '')})")
 elif screen.id == "permits":
-    results.show_triggers_and_permits({**result, "cluster_triggers": []})
+    results.show_permits(result)
 elif screen.id == "timeline":
     items = list(st.session_state.get(forms.TIMELINE_ITEMS) or [])
     if not items:
