@@ -12,6 +12,16 @@ os.environ.setdefault("SLOAT_DATA_DIR", tempfile.mkdtemp(prefix="sloat-test-data
 
 
 import pytest  # noqa: E402
+from hypothesis import settings  # noqa: E402
+
+# Hypothesis profiles. "ci" (CI=... in the environment, and `make test`) is derandomised: every run tries
+# the same examples, so a red run is reproducible and a green one is not luck; print_blob prints the
+# reproduction blob of any failure; no deadline (a shared 2-core machine is slow by moments, and speed
+# is measured in `make bench`, never asserted); no example database written into the tree.
+# "dev" (the default elsewhere) explores new random examples each run. HYPOTHESIS_PROFILE overrides both.
+settings.register_profile("ci", derandomize=True, print_blob=True, deadline=None, database=None)
+settings.register_profile("dev", deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
 
 
 @pytest.fixture(autouse=True)
