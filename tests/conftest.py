@@ -32,16 +32,21 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.enviro
 _KEEP_TOGETHER = {"test_sample_data.py", "test_report.py", "test_exports.py", "test_cases.py",
                   "test_no_html_injection.py", "test_properties.py"}
 
+#: Browser test files of the first group (the rest form the second).
+_BROWSER_A = {"test_browser_app.py", "test_citation_nowrap.py"}
+
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
-    """Groups for ``pytest -n 2 --dist loadgroup`` (see pytest.ini): every browser test runs on one worker
-    (one chromium, one set of streamlit servers; screenshots and ports never contend), and the modules
-    above each run on one worker. Everything else is spread over the workers test by test."""
+    """Groups for ``pytest -n 2 --dist loadgroup`` (see pytest.ini): the browser tests form two groups of
+    about equal length, each run on one worker (its own chromium and streamlit servers on free ports;
+    screenshots have distinct names), and the modules above each run on one worker. Everything else is
+    spread over the workers test by test."""
     for item in items:
         path = item.path
         if "browser" in path.parts:
-            item.add_marker(pytest.mark.xdist_group("browser"))
+            group = "browser-a" if path.name in _BROWSER_A else "browser-b"
+            item.add_marker(pytest.mark.xdist_group(group))
         elif path.name in _KEEP_TOGETHER:
             item.add_marker(pytest.mark.xdist_group(path.stem))
 
