@@ -58,6 +58,7 @@ from shapely.geometry.base import BaseGeometry
 
 from sloat_core.errors import SloatInputError
 from sloat_core.gis.safe_files import refuse_xml_declarations
+from sloat_core.gis.terrain import PreparedDem, prepare_dem
 from sloat_core.units import WGS84, WORK_CRS
 
 __all__ = [
@@ -103,6 +104,7 @@ FALLBACK_STREAM_WIDTH_FT = 10.0
 """Stream width used when neither the caller nor the local settings give one (a local setting, VERIFY)."""
 
 _TOP_KEYS = {"name", "version", "illustrative", "notice", "layers", "dem"}
+_DEM_KEYS = {"path", "z_units", "source", "url", "query", "downloaded", "publisher_version", "publisher_date"}
 _ENTRY_KEYS = {"path", "layer", "schema", "where", "width_field", "id_field", "district_field", "address_field"}
 _POLY_TYPES = {"Polygon", "MultiPolygon"}
 _LINE_TYPES = {"LineString", "MultiLineString", "LinearRing"}
@@ -301,7 +303,10 @@ class LayerSet:
     roles : dict[str, Layer]
         Loaded roles.
     dem_path : pathlib.Path or None
-        The elevation model, if named.
+        The elevation model to read, if named: in EPSG:2260 with elevations in US survey feet (the
+        file itself, or a VRT over it that converts metres; see :func:`~sloat_core.gis.terrain.prepare_dem`).
+    dem : PreparedDem or None
+        The DEM as named (source file, elevation unit and where it came from, elevation range).
     parcels_meta : ParcelsMeta or None
         Field names of the tax-parcel layer, if there is one.
     zoning_district_field : str or None
@@ -321,6 +326,7 @@ class LayerSet:
         roles: dict[str, Layer],
         dem_path: Path | None,
         parcels_meta: ParcelsMeta | None,
+        dem: PreparedDem | None = None,
         zoning_district_field: str | None,
         warnings: tuple[str, ...],
     ) -> None:
@@ -331,6 +337,7 @@ class LayerSet:
         self.notice = notice
         self.roles = roles
         self.dem_path = dem_path
+        self.dem = dem
         self.parcels_meta = parcels_meta
         self.zoning_district_field = zoning_district_field
         self.warnings = warnings
@@ -793,7 +800,8 @@ def _load(manifest: Path, width_ft: float) -> LayerSet:
 
     warnings: list[str] = []
     for extra in sorted(set(map(str, doc)) - _TOP_KEYS):
-        warnings.append(f"The layer manifest {name} has an unknown key '{extra}', which was ignored.")
+        warnings.append(f"The layer manifest {name} has an unknown key '{extra}', which was ignored"
+                        + _did_you_mean(extra, _TOP_KEYS) + ".")
     lines = _line_numbers(text)
     base = manifest.parent
 
@@ -811,7 +819,8 @@ def _load(manifest: Path, width_ft: float) -> LayerSet:
             if not isinstance(one, dict) or not one.get("path"):
                 raise entry.fail("the entry needs a 'path' to a file")
             for extra in sorted(set(map(str, one)) - _ENTRY_KEYS):
-                warnings.append(f"{entry.source}: unknown key '{extra}' was ignored.")
+                warnings.append(f"{entry.source}: unknown key '{extra}' was ignored"
+                                + _did_you_mean(extra, _ENTRY_KEYS) + ".")
             schema = str(one.get("schema", "generic"))
             if schema not in SCHEMAS:
                 raise entry.fail(f"the schema '{schema}' is not one of {', '.join(SCHEMAS)}")
@@ -857,15 +866,26 @@ def _load(manifest: Path, width_ft: float) -> LayerSet:
         roles[role] = Layer(role, gdf, "; ".join(sources[role]), lines=lines_gdf)
 
     dem_path = None
-    dem = doc.get("dem")
-    if dem is not None:
-        dem_spec = dem if isinstance(dem, dict) else {"path": dem}
+    dem: PreparedDem | None = None
+    dem_doc = doc.get("dem")
+    if dem_doc is not None:
+        dem_spec = dem_doc if isinstance(dem_doc, dict) else {"path": dem_doc}
         if not dem_spec.get("path"):
             raise SloatInputError(f"In the layer manifest {name}, the 'dem' entry needs a 'path'.")
         raw = Path(str(dem_spec["path"])).expanduser()
-        dem_path = raw if raw.is_absolute() else base / raw
-        if not dem_path.is_file():
+        dem_source = raw if raw.is_absolute() else base / raw
+        if not dem_source.is_file():
             raise SloatInputError(f"In the layer manifest {name}, the elevation file {dem_spec['path']} was not found.")
+        for extra in sorted(set(map(str, dem_spec)) - _DEM_KEYS):
+            warnings.append(f"The layer manifest {name}'s dem entry has an unknown key '{extra}', which was ignored"
+                            + _did_you_mean(extra, _DEM_KEYS) + ".")
+        try:
+            dem = prepare_dem(dem_source, dem_spec.get("z_units"))
+        except SloatInputError as exc:
+            raise SloatInputError(f"In the layer manifest {name}, the dem entry ({dem_spec['path']}): "
+                                  + _lower_first(str(exc))) from exc
+        dem_path = dem.path
+        warnings.extend(dem.warnings)
 
     return LayerSet(
         name=str(doc.get("name") or name),
@@ -875,10 +895,23 @@ def _load(manifest: Path, width_ft: float) -> LayerSet:
         notice=str(doc.get("notice") or ""),
         roles=roles,
         dem_path=dem_path,
+        dem=dem,
         parcels_meta=parcels_meta,
         zoning_district_field=zoning_field,
         warnings=tuple(warnings),
     )
+
+
+def _did_you_mean(word: str, known) -> str:
+    import difflib  # noqa: PLC0415
+
+    close = difflib.get_close_matches(str(word), sorted(known), n=1, cutoff=0.75)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def _lower_first(text: str) -> str:
+    text = text.strip()
+    return text[:1].lower() + text[1:] if text[:2] != text[:2].upper() else text
 
 
 def _concat(pieces: list[gpd.GeoDataFrame]) -> gpd.GeoDataFrame:
