@@ -41,11 +41,28 @@ def _read_json(path: str, what: str):
 
 
 def _layers(path: str | None):
+    """Load the layer set and show its load warnings on stderr (each once per run)."""
     from sloat_core.gis.layers import load_manifest
 
     if path is None:
         path = os.environ.get("SLOAT_LAYERS") or str(Path(__file__).resolve().parent.parent / "data/sample/layers.yaml")
-    return load_manifest(path)
+    layerset = load_manifest(path)
+    for w in layer_warnings(layerset):
+        print(f"Warning: {w}", file=sys.stderr)
+    return layerset
+
+
+def layer_warnings(layerset) -> list[str]:
+    """The layer set's load warnings, each prefixed so a reader knows they concern the map data."""
+    return [f"Layer set '{layerset.name}': {w}" for w in getattr(layerset, "warnings", ()) or ()]
+
+
+def _with_layer_warnings(result: dict, layerset) -> dict:
+    """The analysis result with the layer set's load warnings first in ``warnings``."""
+    loaded = layer_warnings(layerset)
+    if loaded:
+        result = {**result, "warnings": loaded + [w for w in result.get("warnings") or [] if w not in loaded]}
+    return result
 
 
 def _parcel(spec: str, layerset):
@@ -79,7 +96,12 @@ def cmd_analyze(args) -> int:
 
     layerset, parcel, project = _analysis_inputs(args)
     result = analyze(parcel, layerset, district=args.district, project=project, as_of=_date(args.as_of))
+    result = _with_layer_warnings(result, layerset)
     if args.json:
+        loaded = set(layer_warnings(layerset))
+        for w in result.get("warnings") or []:
+            if w not in loaded:  # load warnings were printed when the layers were read
+                print(f"Warning: {w}", file=sys.stderr)
         json.dump(result, sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
     else:

@@ -58,7 +58,7 @@ from shapely.geometry.base import BaseGeometry
 
 from sloat_core.errors import SloatInputError
 from sloat_core.gis.safe_files import refuse_xml_declarations
-from sloat_core.gis.terrain import PreparedDem, prepare_dem
+from sloat_core.gis.terrain import DemUnitsError, PreparedDem, prepare_dem
 from sloat_core.units import WGS84, WORK_CRS
 
 __all__ = [
@@ -842,6 +842,7 @@ def _load(manifest: Path, width_ft: float) -> LayerSet:
             except _WhereError as exc:
                 raise entry.fail(str(exc)) from exc
             gdf = gdf[mask.to_numpy()]
+        _sniff_schema(entry, gdf, warnings)
         routed = _adapt(entry, schema, gdf)
         for role, piece in routed.items():
             polys, lns = _shape_for_role(entry, role, piece, width_ft, warnings)
@@ -881,11 +882,18 @@ def _load(manifest: Path, width_ft: float) -> LayerSet:
                             + _did_you_mean(extra, _DEM_KEYS) + ".")
         try:
             dem = prepare_dem(dem_source, dem_spec.get("z_units"))
-        except SloatInputError as exc:
+        except DemUnitsError as exc:  # never read elevations in an unknown unit: refuse the manifest
             raise SloatInputError(f"In the layer manifest {name}, the dem entry ({dem_spec['path']}): "
                                   + _lower_first(str(exc))) from exc
-        dem_path = dem.path
-        warnings.extend(dem.warnings)
+        except SloatInputError as exc:
+            # No or another coordinate system, unreadable: the layer set loads, slopes are unknown
+            # and every analysis says why (the terrain module refuses the file again when asked).
+            dem = None
+            dem_path = dem_source
+            warnings.append(f"The elevation model cannot be used, so slopes are unknown: {exc}")
+        if dem is not None:
+            dem_path = dem.path
+            warnings.extend(dem.warnings)
 
     return LayerSet(
         name=str(doc.get("name") or name),
@@ -1018,6 +1026,52 @@ def _field(gdf: pd.DataFrame, *names: str) -> str | None:
         if n.lower() in lower:
             return lower[n.lower()]
     return None
+
+
+def _sniff_schema(entry: _Entry, gdf: gpd.GeoDataFrame, warnings: list[str]) -> None:
+    """A file with a known publisher's fields (FEMA NFHL, USFWS NWI) read as ``generic``: refuse or warn.
+
+    Read as generic, every feature counts for the role: an NFHL file's zone X (outside the 100-year
+    floodplain) would count as floodplain, an NWI file's lakes and rivers as wetlands. When the schema
+    is left out and that would happen, the entry is refused (name the schema, or filter with
+    ``where``); when ``schema: generic`` is written, or a ``where`` filter is given, or no feature
+    would be miscounted, a warning names the schema.
+    """
+    if str(entry.spec.get("schema", "generic")) != "generic":
+        return
+    explicit = "schema" in entry.spec or "where" in entry.spec
+    zone_col, sfha_col = _field(gdf, "FLD_ZONE"), _field(gdf, "SFHA_TF")
+    if zone_col is not None or sfha_col is not None:
+        fields = ", ".join(c for c in (zone_col, sfha_col) if c)
+        outside = 0
+        if len(gdf):
+            routed = _adapt(entry, "fema_nfhl", gdf)[entry.role]
+            outside = len(gdf) - len(routed)
+        if entry.role == "floodplain" and outside and not explicit:
+            raise entry.fail(
+                f"the file has FEMA NFHL fields ({fields}) and {outside} of its {len(gdf)} features lie outside the "
+                "Special Flood Hazard Area (zone X, D ...), which would count as floodplain; add 'schema: fema_nfhl'"
+            )
+        warnings.append(
+            f"{entry.source}: the file has FEMA NFHL fields ({fields}) but is read as generic, so every feature "
+            f"counts ({outside} outside the Special Flood Hazard Area); 'schema: fema_nfhl' keeps only the 100-year floodplain."
+        )
+        return
+    type_col = _field(gdf, "WETLAND_TYPE", "WETLAND_TY")
+    attr_col = _field(gdf, "ATTRIBUTE")
+    if type_col is not None and attr_col is not None:
+        kinds = gdf[type_col].astype("string").str.strip().str.lower().fillna("")
+        other = int(sum(_NWI_ROUTES.get(k, "wetlands") != entry.role for k in kinds))
+        if other and not explicit and entry.role in ("wetlands", "water_bodies", "watercourses"):
+            raise entry.fail(
+                f"the file has USFWS NWI fields ({attr_col}, {type_col}) and {other} of its {len(gdf)} features are "
+                f"not {entry.role.replace('_', ' ')} (ponds, lakes, rivers or wetlands); add 'schema: nwi' "
+                "so each goes to its own layer"
+            )
+        warnings.append(
+            f"{entry.source}: the file has USFWS NWI fields ({attr_col}, {type_col}) but is read as generic, so every "
+            f"feature counts as {entry.role.replace('_', ' ')}; 'schema: nwi' sorts wetlands, ponds and rivers."
+        )
 
 
 def _adapt(entry: _Entry, schema: str, gdf: gpd.GeoDataFrame) -> dict[str, gpd.GeoDataFrame]:

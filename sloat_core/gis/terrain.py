@@ -56,6 +56,7 @@ from sloat_core.units import WORK_CRS
 
 __all__ = [
     "PLAUSIBLE_ELEVATION_US_FT",
+    "DemUnitsError",
     "PreparedDem",
     "Z_UNITS_TO_US_FT",
     "dem_vertical_unit",
@@ -344,6 +345,10 @@ def _check_dem_crs(src: rasterio.io.DatasetReader, dem_path: Path) -> None:
         )
 
 
+class DemUnitsError(SloatInputError):
+    """The DEM's elevation unit is missing, contradictory or implausible: the manifest is refused."""
+
+
 @dataclass(frozen=True)
 class PreparedDem:
     """A DEM named by a manifest, ready for slopes: a path to read, in EPSG:2260 and US survey feet.
@@ -435,7 +440,7 @@ def prepare_dem(dem_path: str | Path, z_units: Any = None) -> PreparedDem:
     if z_units is not None:
         declared = normalize_z_units(z_units)
         if declared is None:
-            raise SloatInputError(
+            raise DemUnitsError(
                 f"The dem entry's z_units '{z_units}' is not one of metre, foot or us_survey_foot."
             )
     try:
@@ -462,20 +467,20 @@ def prepare_dem(dem_path: str | Path, z_units: Any = None) -> PreparedDem:
         found, where = dem_vertical_unit(src)
         if found is not None and found.startswith("unrecognised:"):
             if declared is None:
-                raise SloatInputError(
+                raise DemUnitsError(
                     f"The elevation model {source.name} gives its elevation unit as "
                     f"'{found.split(':', 1)[1]}', which is not known here; declare it with z_units: metre, "
                     "foot or us_survey_foot on the manifest's dem entry."
                 )
             found = None
         if found is not None and declared is not None and found != declared:
-            raise SloatInputError(
+            raise DemUnitsError(
                 f"The manifest's dem entry says z_units: {declared}, but {source.name} says by {where} that "
                 f"its elevations are in {found}; correct or remove z_units."
             )
         unit = found or declared
         if unit is None:
-            raise SloatInputError(
+            raise DemUnitsError(
                 f"The elevation model {source.name} does not say whether its elevations are in metres or feet; "
                 "declare it on the manifest's dem entry, e.g. dem: {path: " + source.name + ", z_units: metre} "
                 "(or foot, us_survey_foot)."
@@ -493,7 +498,7 @@ def prepare_dem(dem_path: str | Path, z_units: Any = None) -> PreparedDem:
             erange = (float(vals.min()) * factor, float(vals.max()) * factor)
             lo, hi = PLAUSIBLE_ELEVATION_US_FT
             if erange[0] < lo or erange[1] > hi:
-                raise SloatInputError(
+                raise DemUnitsError(
                     f"The elevations of {source.name} read as {unit.replace('_', ' ')} run from "
                     f"{erange[0]:,.0f} to {erange[1]:,.0f} US survey feet, which no land has; "
                     "check the unit (z_units on the manifest's dem entry) and the nodata value."
