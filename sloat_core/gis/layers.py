@@ -382,6 +382,18 @@ class LayerSet:
             return Polygon()
         return polygonal_part(geom.difference(cov))
 
+    def coverage_gaps(self, geom: BaseGeometry, roles, *, min_sqft: float = 1.0) -> dict[str, float]:
+        """``{role: sq ft of geom outside that role's coverage}`` for the loaded ``roles`` with a gap
+        over ``min_sqft`` (slivers along a coverage edge are not gaps)."""
+        gaps: dict[str, float] = {}
+        for role in roles:
+            if role not in self.roles:
+                continue
+            area = float(self.uncovered(role, geom).area)
+            if area > min_sqft:
+                gaps[role] = area
+        return gaps
+
     def has(self, role: str) -> bool:
         """True when the manifest names ``role``."""
         return role in self.roles
