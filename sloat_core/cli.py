@@ -40,6 +40,14 @@ def _read_json(path: str, what: str):
         raise SloatInputError(f"The {what} file '{path}' is not valid JSON.") from None
 
 
+def progress_bar(total, desc: str, unit: str, *, quiet: bool = False, unit_scale: bool = False):
+    """A tqdm progress bar on stderr, silent when ``quiet`` or when stderr is not a terminal."""
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=desc, unit=unit, unit_scale=unit_scale, file=sys.stderr, leave=False,
+                disable=quiet or not sys.stderr.isatty(), dynamic_ncols=True)
+
+
 def _layers(path: str | None):
     """Load the layer set and show its load warnings on stderr (each once per run)."""
     from sloat_core.gis.layers import load_manifest
@@ -158,7 +166,10 @@ def cmd_screen(args) -> int:
     from sloat_core.engine.screening import screen_to_csv
 
     layerset = _layers(args.layers)
-    n = screen_to_csv(layerset, args.out)
+    parcels = layerset.get("parcels")
+    with progress_bar(len(parcels) if parcels is not None else None, "Screening", "parcel",
+                      quiet=args.quiet) as bar:
+        n = screen_to_csv(layerset, args.out, progress=bar.update)
     print(f"Screened {n} parcels into {args.out}.", file=sys.stderr)
     return 0
 
@@ -212,6 +223,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("screen", help="screen every tax parcel of a layer set into a CSV file")
     s.add_argument("--layers")
     s.add_argument("--out", required=True)
+    s.add_argument("--quiet", action="store_true", help="no progress bar (it shows only on a terminal anyway)")
     s.set_defaults(func=cmd_screen)
 
     r = sub.add_parser("report", help="write the pre-application summary PDF")

@@ -823,8 +823,11 @@ def _block_rows(pieces, settings, rules, ids, dists, addrs, geoms, errors, areas
         yield row
 
 
-def screen_to_csv(layerset, out_path, settings=None, *, parcels=None, **kw) -> int:
-    """Write the screening CSV, streaming rows as they are computed; returns the number of parcels."""
+def screen_to_csv(layerset, out_path, settings=None, *, parcels=None, progress=None, **kw) -> int:
+    """Write the screening CSV, streaming rows as they are computed; returns the number of parcels.
+
+    ``progress``, if given, is called with 1 after each row (e.g. a tqdm bar's ``update``).
+    """
     out = Path(out_path)
     if out.parent and not out.parent.exists():
         raise SloatInputError(f"The folder for '{out_path}' does not exist.")
@@ -835,4 +838,6 @@ def screen_to_csv(layerset, out_path, settings=None, *, parcels=None, **kw) -> i
         for row in screen_rows(layerset, settings, parcels=parcels, **kw):
             w.writerow(row)
             n += 1
+            if progress is not None:
+                progress(1)
     return n
