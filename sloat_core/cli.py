@@ -1,4 +1,4 @@
-"""The command line: ``python -m sloat_core analyze | timeline | screen | report | law``.
+"""The command line: ``python -m sloat_core analyze | timeline | screen | report | law | fetch-official``.
 
 A stable contract that other tools rely on. Exit 0 on success; exit 2 with one plain sentence on stderr
 for input that cannot be used (never a traceback).
@@ -185,6 +185,26 @@ def cmd_report(args) -> int:
     return 0
 
 
+def cmd_fetch_official(args) -> int:
+    from sloat_core.gis.official import SOURCES, LiveServices, RecordedServices, fetch_official
+
+    services = RecordedServices(args.replay) if args.replay else LiveServices()
+    with progress_bar(len(SOURCES), "Fetching", "source", quiet=args.quiet) as bar:
+        def step(title: str, what: str) -> None:
+            bar.set_description_str(title[:40])
+            bar.set_postfix_str(what)
+            bar.update(1)
+
+        report = fetch_official(args.out, place=args.place, buffer_ft=args.buffer_ft, services=services,
+                                zoning=args.zoning, zoning_field=args.zoning_field, progress=step)
+    for name, n in report.counts.items():
+        print(f"{name}: {n:,}", file=sys.stderr)
+    for note in report.notes:
+        print(f"Note: {note}", file=sys.stderr)
+    print(f"Wrote {report.manifest}; use it with --layers {report.manifest} or SLOAT_LAYERS.", file=sys.stderr)
+    return 0
+
+
 def cmd_law(args) -> int:
     from sloat_core.law.text import clause, sections
 
@@ -230,6 +250,26 @@ def build_parser() -> argparse.ArgumentParser:
     parcel_args(r)
     r.add_argument("--out", required=True)
     r.set_defaults(func=cmd_report)
+
+    from sloat_core.gis.official_sources import sources_help  # no map library or optional package imported
+
+    f = sub.add_parser(
+        "fetch-official", help="download the official layers for the village into a layer set",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=("Download the official layers for a place (plus a buffer), clip them, write GeoPackages and a\n"
+                     "DEM in EPSG:2260 with elevations in US survey feet, and DIR/layers.yaml (source, service URL,\n"
+                     "query, download date and publisher's version of each layer). Needs the optional HyRiver\n"
+                     "clients: pip install -r requirements-official.txt."),
+        epilog=sources_help())
+    f.add_argument("--out", required=True, metavar="DIR", help="folder to write the layer set into")
+    f.add_argument("--place", default="Sloatsburg village, NY", help='Census place (default: "%(default)s")')
+    f.add_argument("--buffer-ft", dest="buffer_ft", type=float, default=1000.0,
+                   help="distance around the boundary to fetch too, US survey feet (default: %(default)g)")
+    f.add_argument("--zoning", help="the village's zoning map (a file the office supplies)")
+    f.add_argument("--zoning-field", dest="zoning_field", default="ZONE", help="its district field (default: ZONE)")
+    f.add_argument("--replay", metavar="DIR", help="replay recorded service responses from DIR (no network)")
+    f.add_argument("--quiet", action="store_true", help="no progress bar (it shows only on a terminal anyway)")
+    f.set_defaults(func=cmd_fetch_official)
 
     law = sub.add_parser("law", help="list the sections, or print the text of a citation")
     law.add_argument("citation", nargs="?")

@@ -105,8 +105,8 @@ FALLBACK_STREAM_WIDTH_FT = 10.0
 """Stream width used when neither the caller nor the local settings give one (a local setting, VERIFY)."""
 
 _TOP_KEYS = {"name", "version", "illustrative", "notice", "layers", "dem", "clip_buffer_ft", "place", "created",
-             "generated_by"}
-_DEM_KEYS = {"path", "z_units", "source", "url", "query", "downloaded", "publisher_version", "publisher_date"}
+             "generated_by", "informational"}
+_DEM_KEYS = {"path", "z_units", "source", "url", "query", "downloaded", "publisher_version", "publisher_date", "note"}
 _ENTRY_KEYS = {"path", "layer", "schema", "where", "width_field", "id_field", "district_field", "address_field",
                "coverage", "source", "publisher", "url", "query", "downloaded", "publisher_version",
                "publisher_date"}
