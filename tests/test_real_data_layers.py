@@ -301,3 +301,17 @@ def test_screen_takes_districts_from_the_zoning_layer_when_parcels_carry_none(tm
         assert a["district"] == r["district"]
         if len(a["districts"]) > 1:
             assert r["districts"].startswith(a["districts"][0]["district"])
+
+
+def test_the_report_lists_load_warnings_and_coverage_gaps(tmp_path):
+    from pypdf import PdfReader
+
+    other = {"path": str(NFHL_ZONES), "schema": "fema_nfhl"}
+    manifest = sample_manifest(tmp_path, floodplain=other, parcels={
+        "path": str(SAMPLE / "parcels.gpkg"), "layer": "parcels", "id_field": "SBL", "district_feild": "ZONE"})
+    pdf = tmp_path / "report.pdf"
+    done = run_cli("report", "sbl:155.06-1-1", "--layers", str(manifest), "--out", str(pdf))
+    assert done.returncode == 0, done.stderr
+    text = " ".join(" ".join(page.extract_text() for page in PdfReader(pdf).pages).split())
+    assert "district_feild" in text
+    assert "floodplain layer does not cover" in text
