@@ -15,7 +15,6 @@ import os
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import geopandas as gpd
 import numpy as np

@@ -35,8 +35,9 @@ import shapely
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sloat_core.gis.official import (NFHL_URL, NHD_URL, NWI_URL, NYS_PARCELS_URL,  # noqa: E402
-                                     NYSDEC_WETLANDS_URL, TIGER_URL, make_recorded_fixture_zip)
+from sloat_core.gis.official import make_recorded_fixture_zip  # noqa: E402
+from sloat_core.gis.official_sources import (NFHL_URL, NHD_URL, NWI_URL, NYS_PARCELS_URL,  # noqa: E402
+                                             NYSDEC_WETLANDS_URL, TIGER_URL)
 
 SAMPLE = ROOT / "data" / "sample"
 SRTM = Path("/work/shared/real-data/dem_srtm_pysheds/dem.tif")

@@ -52,17 +52,10 @@ __all__ = [
 ]
 
 from sloat_core.gis.official_sources import (  # noqa: E402 -- the light half, shared with --help
-    DEP3_URL,
     INSTALL_HINT,
     M_TO_US_FT,
-    NFHL_URL,
-    NHD_URL,
-    NWI_URL,
-    NYS_PARCELS_URL,
-    NYSDEC_WETLANDS_URL,
     SOURCES,
     TIGER_URL,
-    ZONING_NOTE,
     Source,
     sources_help,
 )
