@@ -349,6 +349,9 @@ class LayerSet:
         self.dem_path = dem_path
         self.dem = dem
         self.coverages = dict(coverages or {})
+        for cov in self.coverages.values():
+            if cov is not None:
+                shapely.prepare(cov)  # many parcels are tested against each coverage
         self.clip_area = clip_area
         self.parcels_meta = parcels_meta
         self.zoning_district_field = zoning_district_field
