@@ -315,3 +315,14 @@ def test_the_report_lists_load_warnings_and_coverage_gaps(tmp_path):
     text = " ".join(" ".join(page.extract_text() for page in PdfReader(pdf).pages).split())
     assert "district_feild" in text
     assert "floodplain layer does not cover" in text
+
+
+def test_vector_layer_in_an_equivalent_crs_is_used_without_reprojection(tmp_path):
+    """ESRI:102715 (how ArcGIS writes NAD83 / New York East ftUS) is EPSG:2260: coordinates are kept as they are."""
+    x0, y0 = 578_000.123456, 848_300.654321
+    ring = shapely.box(x0, y0, x0 + 100.5, y0 + 200.25)
+    gpd.GeoDataFrame({"NAME": ["x"]}, geometry=[ring], crs="ESRI:102715").to_file(tmp_path / "w.shp")
+    ls = load_manifest(write_manifest(tmp_path, {"wetlands": {"path": "w.shp"}}))
+    got = ls.get("wetlands").geoms[0]
+    assert ls.get("wetlands").gdf.crs.to_epsg() == 2260
+    assert shapely.equals_exact(got.normalize(), ring.normalize(), tolerance=0.0)
