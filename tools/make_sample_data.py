@@ -895,7 +895,7 @@ layers:
   zoning:        {{path: zoning.gpkg, layer: zoning, district_field: ZONE}}
   parcels:       {{path: parcels.gpkg, layer: parcels, id_field: SBL, district_field: ZONE, address_field: ADDRESS}}
   village_boundary: {{path: village_boundary.geojson}}
-dem: {{path: dem.tif}}
+dem: {{path: dem.tif, z_units: us_survey_foot}}
 """
 
 README = """# Sloatsburg sample layer set: ILLUSTRATIVE SAMPLE, NOT OFFICIAL DATA
