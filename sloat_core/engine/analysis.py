@@ -15,7 +15,7 @@ from shapely.geometry.base import BaseGeometry
 
 from sloat_core import __version__
 from sloat_core.rules.cluster import cluster_applicability, cluster_lot_rules, cluster_triggers
-from sloat_core.rules.deductions import LotArea, conventional_yield, lot_area
+from sloat_core.rules.deductions import LotArea, can_be_subdivided, conventional_yield, lot_area, meets_minimum
 from sloat_core.errors import SloatInputError
 from sloat_core.rules.measures import Findings, parcel_findings
 from sloat_core.gis.geometry import area_sqft, polygonal
@@ -80,16 +80,6 @@ def _districts(geom, layerset, district: str | None, meta: dict) -> list[tuple[s
     if meta.get("district"):
         return [(meta["district"], area_sqft(geom), geom)]
     return [(None, area_sqft(geom), geom)]
-
-
-def _meets(net: float, net_min: float, minimum: float | None) -> bool | None:
-    if minimum is None:
-        return None
-    if net_min >= minimum:
-        return True
-    if net < minimum:
-        return False
-    return None
 
 
 def _footprint_summary(f: Findings, proj: Project) -> dict | None:
@@ -185,20 +175,15 @@ def analyze_parcel(
             "citation": "§ 402-48I" if len(portions) > 1 else "§ 402-48E",
         })
 
-    triggers = cluster_triggers(f, board_answers)
+    triggers = cluster_triggers(lot.measures, board_answers)
     kinds = [(settings.district(c).kind if c and settings.district(c) else None) for c, _, _ in districts]
     applies, applies_text = cluster_applicability(kinds, proj.application_type)
     states = [t.triggered for t in triggers]
     any_trigger = True if any(s is True for s in states) else (False if all(s is False for s in states) else None)
 
-    subdividable = None
-    if minimum:
-        if lot.net_lot_area_min_sqft >= 2 * minimum:
-            subdividable = True
-        elif lot.net_lot_area_sqft < 2 * minimum:
-            subdividable = False
+    subdividable = can_be_subdivided(lot.net_lot_area_sqft, lot.net_lot_area_min_sqft, minimum)
     permits: list[Permit] = permits_for(f, proj, settings=settings, subdividable=subdividable,
-                                        cluster_applies=applies, any_trigger=any_trigger)
+                                        cluster_applies=applies, any_trigger=any_trigger, measures=lot.measures)
 
     # Wetland mitigation: the footprint's wetland, else what was typed.
     mi = dict(mitigation_input or {})
@@ -211,7 +196,7 @@ def analyze_parcel(
     mit = mitigation(**mi)
 
     footprint = _footprint_summary(f, proj)
-    meets = _meets(lot.net_lot_area_sqft, lot.net_lot_area_min_sqft, minimum)
+    meets = meets_minimum(lot.net_lot_area_sqft, lot.net_lot_area_min_sqft, minimum)
     if meets is None and minimum is not None:
         warnings.append("Whether the net lot area meets the minimum depends on data that is unknown here.")
     outside = None
