@@ -19,7 +19,7 @@ from sloat_core.rules.deductions import LotArea, can_be_subdivided, conventional
 from sloat_core.errors import SloatInputError
 from sloat_core.rules.measures import Findings, parcel_findings
 from sloat_core.gis.geometry import area_sqft, polygonal
-from sloat_core.law.params import PARAMS_VERSION
+from sloat_core.law.params import PARAMS_VERSION, law_date
 from sloat_core.rules.mitigation import mitigation
 from sloat_core.rules.permits import Permit, permits_for
 from sloat_core.rules.project import Project, parse_project
@@ -119,11 +119,21 @@ def analyze_parcel(
     board_answers: dict | None = None,
     mitigation_input: dict | None = None,
 ) -> Analysis:
-    """Run every Article IX rule on a parcel. See `analyze` for the JSON shape."""
+    """Run every Article IX rule on a parcel. See `analyze` for the JSON shape.
+
+    The law's numbers are those in effect on ``as_of`` (default today): `law_date`.
+    """
+    as_of = as_of or dt.date.today()
+    with law_date(as_of):
+        return _analyze_parcel(parcel, layerset, district=district, project=project, settings=settings,
+                               as_of=as_of, board_answers=board_answers, mitigation_input=mitigation_input)
+
+
+def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.date, board_answers,
+                    mitigation_input) -> Analysis:
     geom, warnings, meta = _parcel_geometry(parcel)
     settings = settings or load_settings()
     proj = project if isinstance(project, Project) else parse_project(project)
-    as_of = as_of or dt.date.today()
 
     f = parcel_findings(geom, layerset, buffer_width_ft=float(settings.buffer_width_ft))
     warnings += f.warnings

@@ -19,13 +19,14 @@ import numpy as np
 
 from sloat_core.rules.measures import Findings, Measures, answer, is_yes, present, tri, tri_any
 from sloat_core.gis.geometry import PRESENCE_MIN_SQFT
-from sloat_core.law.params import param, value
+from sloat_core.law.params import fill, param, value
 
 __all__ = ["Trigger", "cluster_triggers", "trigger_answers", "cluster_applicability", "cluster_lot_rules",
-           "TRIGGER_TITLES", "RECREATION_ROLES"]
+           "TRIGGER_TITLES", "trigger_title", "RECREATION_ROLES"]
 
+#: Titles of the ten features; law numbers in them are filled in from the parameters (`trigger_title`).
 TRIGGER_TITLES = {
-    1: "Slopes over 15% on 25% or more of the property",
+    1: "Slopes over {cluster_slope_threshold_pct:g}% on {cluster_slope_share_min:.0%} or more of the property",
     2: "Freshwater wetlands",
     3: "100-year floodplain",
     4: "Historic register listing or eligibility",
@@ -33,11 +34,20 @@ TRIGGER_TITLES = {
     6: "Recreational resources (lakes, ponds, streams, other)",
     7: "Ramapo River Basin Sole Source Aquifer",
     8: "Habitats of endangered, threatened or special concern species",
-    9: "Rock outcrops over 50 sq ft",
+    9: "Rock outcrops over {cluster_rock_outcrop_min_area_sqft:,g} sq ft",
     10: "Lands within a critical environmental area",
 }
 
 BOARD_JUDGMENT = {4, 5}
+
+
+def trigger_title(number: int) -> str:
+    """Title of a § 402-48C feature, its numbers read from the parameters.
+
+    >>> trigger_title(1)
+    'Slopes over 15% on 25% or more of the property'
+    """
+    return fill(TRIGGER_TITLES[number])
 
 
 @dataclass(frozen=True)
@@ -53,7 +63,7 @@ class Trigger:
     def to_dict(self) -> dict:
         return {
             "id": self.id,
-            "title": TRIGGER_TITLES[self.number],
+            "title": trigger_title(self.number),
             "triggered": self.triggered,
             "evidence": self.evidence,
             "citation": f"§ {self.id}",

@@ -28,23 +28,35 @@ from shapely.geometry.base import BaseGeometry
 from sloat_core.rules.measures import (NAN, Findings, Measures, findings_areas, findings_uncovered, slope_sets,
                                        tri)
 from sloat_core.gis.geometry import EMPTY, GRID_FT, area_sqft, polygonal
-from sloat_core.law.params import param, value
+from sloat_core.law.params import fill, param, value
 
 __all__ = ["DEDUCTION_ORDER", "DeductionRow", "LotArea", "lot_area", "conventional_yield", "GRID_FT",
-           "deduction_order", "SLOPE_ROWS", "LAYER_ROWS", "deducted_sqft", "net_lot_area", "net_lot_area_floor",
+           "deduction_order", "deduction_label", "SLOPE_ROWS", "LAYER_ROWS", "deducted_sqft", "net_lot_area", "net_lot_area_floor",
            "meets_minimum", "can_be_subdivided"]
 
 #: (constraint id, plain label, parameter holding its countable share). Ties in share keep this order.
+#: A label is a template: the law's numbers in it are filled in from the parameters (`deduction_label`).
 DEDUCTION_ORDER: tuple[tuple[str, str, str], ...] = (
     ("water_bodies", "Ponds and other water bodies", "surface_water_countable_fraction"),
     ("watercourses", "Streams and watercourses", "surface_water_countable_fraction"),
     ("wetlands", "Wetlands", "surface_water_countable_fraction"),
     ("floodplain", "100-year floodplain (FEMA)", "surface_water_countable_fraction"),
-    ("slope_over_40", "Slopes over 40%", "very_steep_slope_countable_fraction"),
+    ("slope_over_40", "Slopes over {very_steep_slope_threshold_pct:g}%", "very_steep_slope_countable_fraction"),
     ("buffer", "Wetland and watercourse buffers", "buffer_countable_fraction"),
-    ("slope_25_40", "Slopes over 25% up to 40%", "steep_slope_countable_fraction"),
-    ("rock_outcrops", "Rock outcrops over 50 sq ft", "rock_outcrop_countable_fraction"),
+    ("slope_25_40", "Slopes over {steep_slope_deduction_threshold_pct:g}% up to {very_steep_slope_threshold_pct:g}%",
+     "steep_slope_countable_fraction"),
+    ("rock_outcrops", "Rock outcrops over {rock_outcrop_min_area_sqft:,g} sq ft", "rock_outcrop_countable_fraction"),
 )
+_LABELS = {c: label for c, label, _ in DEDUCTION_ORDER}
+
+
+def deduction_label(constraint: str) -> str:
+    """The plain label of a deduction row, its law numbers read from the parameters (§ 402-45A).
+
+    >>> deduction_label("slope_25_40"), deduction_label("rock_outcrops")
+    ('Slopes over 25% up to 40%', 'Rock outcrops over 50 sq ft')
+    """
+    return fill(_LABELS[constraint])
 
 
 @dataclass(frozen=True)
@@ -343,7 +355,8 @@ def lot_area(f: Findings) -> LotArea:
     def on_cells(g: BaseGeometry, cells) -> float:
         return 0.0 if g.is_empty or cells is None else grid.area_sqft(g, cells=cells)
 
-    for constraint, label, share_name in _order():
+    for constraint, _, share_name in _order():
+        label = deduction_label(constraint)
         share = float(value(share_name))
         citation = param(share_name).citation
         if constraint in SLOPE_ROWS:
@@ -409,7 +422,8 @@ def _measures(f: Findings, rows, shapes_taken, union) -> Measures:
     return Measures(
         gross_area_sqft=f.gross_area_sqft,
         rows={r.constraint: (NAN if r.area_sqft is None else r.area_sqft) for r in rows},
-        areas=findings_areas(f),
+        areas=findings_areas(f, {r.constraint: r.total_area_sqft for r in rows
+                                 if r.constraint in SLOPE_ROWS and r.total_area_sqft is not None}),
         slope_unknown_sqft=parcel_unknown,
         slope_unknown_free_sqft=free,
         row_slope_unknown_sqft=row_unknown,

@@ -32,26 +32,19 @@ from shapely.geometry.base import BaseGeometry
 from sloat_core.errors import SloatInputError
 from sloat_core.gis.geometry import EMPTY, GRID_FT, PRESENCE_MIN_SQFT, area_sqft, polygonal, union_all
 from sloat_core.law.params import value
+from sloat_core.gis.roles import roles_of_kind
 from sloat_core.gis.terrain import SlopeGrid, slope_grid
 
 __all__ = ["Findings", "parcel_findings", "slope_sets", "slope_set_cells", "SlopeRegions", "RESOURCE_ROLES",
            "OVERLAY_ROLES", "Measures", "measured_areas", "findings_areas", "findings_uncovered", "buffer_band", "tri", "tri_any", "answer", "present", "NAN"]
 
-#: Layers of land that § 402-45A(1) deducts in full, and that carry a buffer. Water bodies carry one
-#: too: the river channel and ponds are mapped as polygons (NWI "Lake"/"Freshwater Pond", the river
-#: channel), and § 402-45A(1) names "streams and watercourses" without limiting them to lines.
-RESOURCE_ROLES = ("water_bodies", "watercourses", "wetlands")
-#: Map overlays that only matter for triggers and reviews (inside or not, how much).
-OVERLAY_ROLES = (
-    "floodplain",
-    "aquifer_cea",
-    "recreational_river",
-    "rcda",
-    "historic",
-    "habitats",
-    "viewsheds",
-    "recreation",
-)
+#: Layers of land that § 402-45A(1) deducts in full, and that carry a buffer (declared in
+#: sloat_core.gis.roles). Water bodies carry one too: the river channel and ponds are mapped as polygons
+#: (NWI "Lake"/"Freshwater Pond", the river channel), and § 402-45A(1) names "streams and watercourses"
+#: without limiting them to lines.
+RESOURCE_ROLES = roles_of_kind("resource")
+#: Map overlays that matter for triggers, reviews (inside or not, how much) and, the floodplain, deductions.
+OVERLAY_ROLES = roles_of_kind("overlay")
 
 
 def slope_sets() -> dict[str, dict[str, float]]:
@@ -416,7 +409,7 @@ def parcel_findings(parcel_geom: BaseGeometry, layerset, *, buffer_width_ft: flo
             f"Slopes are unknown on {slope_area['unknown']:,.0f} sq ft of the parcel "
             "(outside the elevation model or no data there)."
         )
-    missing = [r for r in RESOURCE_ROLES + OVERLAY_ROLES + ("rock_outcrops",)
+    missing = [r for r in RESOURCE_ROLES + OVERLAY_ROLES + roles_of_kind("outcrops")
                if layerset is None or layerset.get(r) is None]
     if missing:
         warnings.append("These layers are not loaded, so what depends on them is unknown: "
@@ -443,8 +436,13 @@ def _area_or_nan(geom: BaseGeometry | None) -> float:
     return NAN if geom is None else area_sqft(geom)
 
 
-def findings_areas(f: Findings) -> dict[str, float]:
-    """The :attr:`Measures.areas` of one parcel, measured on its findings (nan where unknown)."""
+def findings_areas(f: Findings, known: dict[str, float] | None = None) -> dict[str, float]:
+    """The :attr:`Measures.areas` of one parcel, measured on its findings (nan where unknown).
+
+    ``known`` holds areas already measured (the slope rows' totals of the deduction table): not
+    measured twice.
+    """
+    known_areas = known or {}
     out = {role: _area_or_nan(f.layers.get(role)) for role in RESOURCE_ROLES + OVERLAY_ROLES}
     parts = [f.layers.get(r) for r in RESOURCE_ROLES] + [f.buffer]
     known = [g for g in parts if g is not None and not g.is_empty]
@@ -455,7 +453,10 @@ def findings_areas(f: Findings) -> dict[str, float]:
             known[0] if len(known) == 1 else polygonal(shapely.union_all(known)))
     out["outcrops_cluster"] = NAN if f.outcrops_cluster_sqft is None else f.outcrops_cluster_sqft
     for name in slope_sets():
-        out[name] = NAN if f.slope is None else f.slope_area_sqft_in(name)
+        if name in known_areas:
+            out[name] = known_areas[name]
+        else:
+            out[name] = NAN if f.slope is None else f.slope_area_sqft_in(name)
     return out
 
 
