@@ -264,7 +264,7 @@ def cluster_lot_rules(district: str | None) -> dict:
 
 
 def slope_over_15_share(f: Findings) -> float | None:
-    """Share of the parcel with slopes over 15 % (None without a DEM)."""
+    """§ 402-48C(1): share of the parcel with slopes over the cluster threshold (None without a DEM)."""
     if f.slope is None or f.gross_area_sqft <= 0:
         return None
     return f.slope_area_sqft_in("slope_over_15") / f.gross_area_sqft

@@ -271,8 +271,9 @@ def net_lot_area_floor(m: Measures):
 
 
 def meets_minimum(net, floor, minimum):
-    """Does the net lot area meet the district minimum? Yes when even the worst case does, no when the
-    net itself falls short, else unknown; unknown without a minimum.
+    """§ 402-45A: does the net lot area (what may be "counted as part of any minimum lot area") meet the
+    district minimum? Yes when even the worst case does, no when the net itself falls short, else
+    unknown; unknown without a minimum (the minimum itself is a local setting, not Article IX's).
 
     >>> meets_minimum(45_000.0, 45_000.0, 40_000), meets_minimum(39_000.0, 39_000.0, 40_000)
     (True, False)

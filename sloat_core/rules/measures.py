@@ -64,7 +64,8 @@ def slope_sets() -> dict[str, dict[str, float]]:
 
 
 def slope_set_cells(slope_pct: np.ndarray, name: str) -> np.ndarray:
-    """Cells of a slope array (percent, nan where unknown) in the slope set ``name`` of `slope_sets`.
+    """Cells of a slope array (percent, nan where unknown) in the slope set ``name`` of `slope_sets`
+    (§ 402-45A(2), § 402-48C(1), § 402-55A).
 
     The same bounds as :meth:`SlopeGrid.mask`: known cells only, ``gt`` strict, ``ge`` / ``le`` inclusive.
 
@@ -196,7 +197,7 @@ def answer(x):
     """A tri-state as ``True`` / ``False`` / ``None`` (one parcel) from either representation.
 
     >>> answer(1.0), answer(0.0), answer(float("nan")), answer(None)
-    (True, False, None)
+    (True, False, None, None)
     """
     if x is None or x is True or x is False:
         return x
@@ -204,7 +205,8 @@ def answer(x):
 
 
 def present(m: Measures, key: str):
-    """Is ``key`` (a role or region) on the parcel? Present when its land reaches PRESENCE_MIN_SQFT;
+    """Is ``key`` (a role or region) on the parcel (§ 402-48C features, the overlay reviews of §§ 402-46C,
+    402-49B, 402-50B, 402-51C)? Present when its land reaches PRESENCE_MIN_SQFT;
     unknown when its layer is missing, or where the layer does not cover enough land to decide.
 
     A shared rule of presence for the cluster triggers and the land-only permits.
@@ -370,7 +372,8 @@ def buffer_band(resources, width_ft: float) -> BaseGeometry:
 
 
 def parcel_findings(parcel_geom: BaseGeometry, layerset, *, buffer_width_ft: float) -> Findings:
-    """Everything the layer set and DEM say about the land inside `parcel_geom` (EPSG:2260)."""
+    """Everything the layer set and DEM say about the land inside `parcel_geom` (EPSG:2260): the
+    constraints of § 402-45A and the features of § 402-48C, as geometry."""
     # Snap the parcel to the overlay grid once, so that the gross area and every piece cut from it
     # share one precision (see geometry.GRID_FT).
     snapped = polygonal(shapely.set_precision(parcel_geom, GRID_FT))
@@ -437,7 +440,8 @@ def _area_or_nan(geom: BaseGeometry | None) -> float:
 
 
 def findings_areas(f: Findings, known: dict[str, float] | None = None) -> dict[str, float]:
-    """The :attr:`Measures.areas` of one parcel, measured on its findings (nan where unknown).
+    """The :attr:`Measures.areas` of one parcel, measured on its findings (nan where unknown): the land of
+    each layer role (§ 402-45A, § 402-48C), the wetland permit's region (§ 402-57G) and the slope sets.
 
     ``known`` holds areas already measured (the slope rows' totals of the deduction table): not
     measured twice.
@@ -461,7 +465,8 @@ def findings_areas(f: Findings, known: dict[str, float] | None = None) -> dict[s
 
 
 def findings_uncovered(f: Findings) -> dict[str, float]:
-    """Land of the parcel each measure's layers do not cover (:attr:`Measures.uncovered_sqft`).
+    """Land of the parcel each measure's layers do not cover (:attr:`Measures.uncovered_sqft`); for the
+    wetland permit's region of § 402-57G.
 
     The wetland permit's region is unknown wherever one of its layers is not loaded (a missing
     wetland layer says nothing about wetlands even where the stream layer is loaded): all the parcel.

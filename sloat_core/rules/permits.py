@@ -104,7 +104,8 @@ def _measure(region: BaseGeometry):
 
 
 def where_work_happens(m: Measures, key: str):
-    """Land-only answer of a permit needed where the work touches a region (no footprint drawn).
+    """Land-only answer of a permit needed where the work touches a region (no footprint drawn): the
+    steep slope permit (§ 402-55C(2)) and the wetland permit (§ 402-57G).
 
     No when the region is not on the parcel; otherwise unknown: it depends on where the work happens.
     One parcel or arrays of parcels (the village screen calls this same function).

@@ -64,7 +64,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sloat_core.errors import SloatInputError
+from sloat_core.errors import SloatError, SloatInputError
 
 __all__ = [
     "CASE_FORMAT",
@@ -154,7 +154,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
-class CaseStoreError(Exception):
+class CaseStoreError(SloatError):
     """The case database could not do what was asked (one plain sentence)."""
 
 
@@ -170,7 +170,7 @@ class CaseConflictError(CaseStoreError):
     """The case was saved elsewhere since it was opened; reopen it before saving."""
 
 
-class StaffRequired(PermissionError):
+class StaffRequired(SloatError, PermissionError):
     """A staff-only action was asked for without a valid staff unlock."""
 
 
