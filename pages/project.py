@@ -18,12 +18,13 @@ from app_support import forms, loaders, mapping, results, state
 from app_support.citations import escape_markdown, law_link
 from app_support.theme import MAP_HEIGHT_PX
 from sloat_core.gis import parcels as parcel_input
+from sloat_core.gis.roles import roles_of_kind
 from sloat_core.engine.analysis import DISCLAIMER
 from sloat_core.errors import SloatInputError
 from sloat_core.engine.plain import plain_permits
 from sloat_core.rules.project import parse_project
 
-CONTEXT_ROLES = ["wetlands", "water_bodies", "watercourses"]
+CONTEXT_ROLES = list(roles_of_kind("resource"))  # the wetland permit's resources
 STATUS_WORDS = {True: "needed", None: "may be needed (not known yet)", False: "not needed"}
 
 mode = state.mode()

@@ -17,7 +17,6 @@ from engine_world import make_world, sq
 from sloat_core.engine.analysis import analyze
 from sloat_core.law import params
 from sloat_core.outputs.report import _map_label
-from sloat_core.rules.cluster import cluster_lot_rules
 from sloat_core.rules.deductions import deduction_label
 
 CHANGES = {

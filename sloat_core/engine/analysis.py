@@ -26,7 +26,7 @@ from sloat_core.rules.project import Project, parse_project
 from sloat_core.law.settings import load_settings
 from sloat_core.units import SQFT_PER_ACRE
 
-__all__ = ["Analysis", "analyze", "analyze_parcel", "DISCLAIMER"]
+__all__ = ["Analysis", "analyze", "analyze_parcel", "check_parcels", "DISCLAIMER"]
 
 DISCLAIMER = (
     "Screening estimate only. It does not decide anything: the Planning Board, the Building Inspector or the "
@@ -50,23 +50,74 @@ class Analysis:
         return self.result
 
 
+#: The sentences a parcel shape is refused with.
+NO_PARCEL = "There is no parcel to analyse."
+NOT_POLYGON = "The parcel must be a polygon, not a point or a line."
+NOT_NUMBERS = "The parcel has coordinates that are not numbers."
+NO_AREA = "The parcel has no area."
+
+
+def check_parcels(geoms: np.ndarray) -> tuple[np.ndarray, list[str | None], list[bool]]:
+    """Repair or reject parcel shapes, many at once: the check of the single-parcel analysis and the screen.
+
+    Returns the geometries to use, an error sentence per parcel (None when fine) and whether each
+    was repaired (an outline crossing itself is made valid).
+    """
+    out = geoms.copy()
+    errors: list[str | None] = [None] * len(geoms)
+    repaired = [False] * len(geoms)
+    is_geom = np.array([isinstance(g, BaseGeometry) for g in geoms], dtype=bool)
+    for i in np.nonzero(~is_geom)[0]:
+        errors[i] = NO_PARCEL
+        out[i] = None
+    idx = np.nonzero(is_geom)[0]
+    g = geoms[idx]
+    empty = shapely.is_empty(g)
+    types = shapely.get_type_id(g)
+    poly = (types == 3) | (types == 6)
+    coords, where = shapely.get_coordinates(g, return_index=True)
+    bad_coord = np.zeros(len(g), dtype=bool)
+    if len(coords):
+        nonfinite = ~np.isfinite(coords).all(axis=1)
+        bad_coord[np.unique(where[nonfinite])] = True
+    for j, i in enumerate(idx):
+        if empty[j]:
+            errors[i] = NO_PARCEL
+        elif not poly[j]:
+            errors[i] = NOT_POLYGON
+        elif bad_coord[j]:
+            errors[i] = NOT_NUMBERS
+        if errors[i] is not None:
+            out[i] = None
+    ok = np.array([e is None for e in errors], dtype=bool)
+    okidx = np.nonzero(ok)[0]
+    if len(okidx):
+        valid = shapely.is_valid(out[okidx].astype(object))
+        for i in okidx[~valid]:
+            fixed = polygonal(shapely.make_valid(out[i]))
+            repaired[i] = True
+            out[i] = fixed
+            if fixed.is_empty or not math.isfinite(fixed.area) or fixed.area <= 0:
+                errors[i] = NO_AREA
+                out[i] = None
+        areas = shapely.area(out[okidx].astype(object))
+        for i, a in zip(okidx, areas):
+            if errors[i] is None and not (a > 0):
+                errors[i] = NO_AREA
+                out[i] = None
+    return out, errors, repaired
+
+
 def _parcel_geometry(parcel) -> tuple[BaseGeometry, list[str], dict]:
     geom = getattr(parcel, "geometry", parcel)
-    if not isinstance(geom, BaseGeometry) or geom.is_empty:
-        raise SloatInputError("There is no parcel to analyse.")
-    if geom.geom_type not in ("Polygon", "MultiPolygon"):
-        raise SloatInputError("The parcel must be a polygon, not a point or a line.")
-    coords = shapely.get_coordinates(geom)
-    if not np.isfinite(coords).all():
-        raise SloatInputError("The parcel has coordinates that are not numbers.")
+    checked, errors, repaired = check_parcels(np.array([geom], dtype=object))
+    if errors[0] is not None:
+        raise SloatInputError(errors[0])
     warnings = list(getattr(parcel, "warnings", ()) or ())
-    if not geom.is_valid:
-        geom = polygonal(shapely.make_valid(geom))
+    if repaired[0]:
         warnings.append("The parcel outline crossed itself; it was repaired before the analysis.")
-    if geom.is_empty or not math.isfinite(geom.area) or geom.area <= 0:
-        raise SloatInputError("The parcel has no area.")
     meta = {k: getattr(parcel, k, None) for k in ("sbl", "address", "district", "source")}
-    return geom, warnings, meta
+    return checked[0], warnings, meta
 
 
 def _districts(geom, layerset, district: str | None, meta: dict) -> list[tuple[str | None, float, BaseGeometry]]:

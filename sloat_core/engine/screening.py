@@ -15,7 +15,14 @@ table, in the order of lowest countable share then ``DEDUCTION_ORDER``: row *i* 
 
 so the screen builds the *exclusive* constraint pieces ``E_i = C_i \\ ∪_{j<i} C_j`` once for the whole
 area, and a parcel's row areas are just ``area(P ∩ E_i)``. Likewise for the overlays the triggers and
-permits look at (present = area inside the parcel > 0), the slope classes and the land of unknown slope.
+permits look at, the slope sets and the land of unknown slope.
+
+**The rules are not restated here.** A block's areas become a :class:`sloat_core.rules.measures.Measures`
+record with array fields (one value per parcel) -- the record the single-parcel path builds -- and the
+row's figures are the rule functions the analysis calls: `deductions.net_lot_area`,
+`deductions.net_lot_area_floor`, `deductions.meets_minimum`, `cluster.trigger_answers` and
+`permits.land_permits`. Slope land is cut by slope *code* (which of `measures.slope_sets` a cell is in),
+so the sweep has no slope classes of its own.
 
 * The pieces are cut into square tiles aligned with the DEM grid (``tile_cells`` cells a side) so each
   piece is small; slopes are read from the DEM one strip of tiles at a time (a window with one cell of
@@ -50,6 +57,7 @@ import rasterio.features
 import shapely
 from shapely.geometry.base import BaseGeometry
 
+from sloat_core.engine.analysis import check_parcels
 from sloat_core.rules.cluster import trigger_answers
 from sloat_core.rules.deductions import (DEDUCTION_ORDER, LAYER_ROWS, SLOPE_ROWS, deduction_order, meets_minimum,
                                          net_lot_area, net_lot_area_floor)
@@ -441,7 +449,7 @@ def _tile_pieces(tile, tx, n, strip, geo, layers, sources, order, add, known) ->
             piece = row_piece.get(cid)
             if piece is not None and not piece.is_empty:
                 add(f"unknown_row:{cid}", polygonal(piece.intersection(unknown)))
-    wet = [clipped.get(r) for r in ("wetlands", "watercourses", "water_bodies", "buffer")]
+    wet = [clipped.get(r) for r in RESOURCE_ROLES + ("buffer",)]  # the wetland permit's region
     wet = [g for g in wet if g is not None and not g.is_empty]
     if wet:
         add("wetland_region", shapely.union_all(wet))
@@ -452,57 +460,6 @@ def _tile_pieces(tile, tx, n, strip, geo, layers, sources, order, add, known) ->
 # ------------------------------------------------------------------------------------------------
 # Parcels
 # ------------------------------------------------------------------------------------------------
-
-
-def _check_parcels(geoms: np.ndarray) -> tuple[np.ndarray, list[str | None], list[bool]]:
-    """Repair or reject parcel shapes the way the single-parcel analysis does.
-
-    Returns the geometries to use, an error sentence per parcel (None when fine) and whether each
-    was repaired.
-    """
-    out = geoms.copy()
-    errors: list[str | None] = [None] * len(geoms)
-    repaired = [False] * len(geoms)
-    is_geom = np.array([isinstance(g, BaseGeometry) for g in geoms], dtype=bool)
-    for i in np.nonzero(~is_geom)[0]:
-        errors[i] = "There is no parcel to analyse."
-        out[i] = None
-    idx = np.nonzero(is_geom)[0]
-    g = geoms[idx]
-    empty = shapely.is_empty(g)
-    types = shapely.get_type_id(g)
-    poly = (types == 3) | (types == 6)
-    coords, where = shapely.get_coordinates(g, return_index=True)
-    bad_coord = np.zeros(len(g), dtype=bool)
-    if len(coords):
-        nonfinite = ~np.isfinite(coords).all(axis=1)
-        bad_coord[np.unique(where[nonfinite])] = True
-    for j, i in enumerate(idx):
-        if empty[j]:
-            errors[i] = "There is no parcel to analyse."
-        elif not poly[j]:
-            errors[i] = "The parcel must be a polygon, not a point or a line."
-        elif bad_coord[j]:
-            errors[i] = "The parcel has coordinates that are not numbers."
-        if errors[i] is not None:
-            out[i] = None
-    ok = np.array([e is None for e in errors], dtype=bool)
-    okidx = np.nonzero(ok)[0]
-    if len(okidx):
-        valid = shapely.is_valid(out[okidx].astype(object))
-        for i in okidx[~valid]:
-            fixed = polygonal(shapely.make_valid(out[i]))
-            repaired[i] = True
-            out[i] = fixed
-            if fixed.is_empty or not math.isfinite(fixed.area) or fixed.area <= 0:
-                errors[i] = "The parcel has no area."
-                out[i] = None
-        areas = shapely.area(out[okidx].astype(object))
-        for i, a in zip(okidx, areas):
-            if errors[i] is None and not (a > 0):
-                errors[i] = "The parcel has no area."
-                out[i] = None
-    return out, errors, repaired
 
 
 def _block_areas(pieces: ScreenPieces, geoms: np.ndarray) -> np.ndarray:
@@ -637,7 +594,7 @@ def screen_rows(layerset, settings=None, *, parcels=None, block_size: int = 2000
     ids, dists, addrs, raw = _parcel_table(layerset, parcels)
     if len(raw) == 0:
         return
-    geoms, errors, _ = _check_parcels(raw)
+    geoms, errors, _ = check_parcels(raw)
     rules = _minimums(settings)
     ok = np.array([e is None for e in errors], dtype=bool)
     cores = min(2, os.cpu_count() or 1)
