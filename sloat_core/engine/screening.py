@@ -122,7 +122,7 @@ class ScreenPieces:
     geoms : ndarray of shapely geometries
         The pieces (each inside one tile).
     kinds : ndarray of int
-        Index into the piece kinds (``row:<constraint>``, ``total:<role>``, ``slope_label:<n>``, ``unknown`` ...).
+        Index into the piece kinds (``row:<constraint>``, ``total:<role>``, ``slope_code:<n>``, ``unknown`` ...).
     tree : shapely.STRtree
         Index over ``geoms``.
     known : set of str
