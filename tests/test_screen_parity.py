@@ -40,6 +40,8 @@ PARCELS = [
     (sq(120, 120, 30), {"SBL": "D", "ZONE": "R-10", "ADDRESS": "4 Test Rd"}),
     (sq(700, 700, 120), {"SBL": "E", "ZONE": "R-40", "ADDRESS": "5 Test Rd"}),  # no constraint at all
     (sq(-100, -100, 700, 700), {"SBL": "F", "ZONE": "R-80", "ADDRESS": "6 Test Rd"}),  # over 10 acres
+    (sq(1500, 1500, 100), {"SBL": "G", "ZONE": "R-40", "ADDRESS": "7 Test Rd"}),  # wholly off the DEM
+    (sq(1300, -100, 300, 100), {"SBL": "H", "ZONE": "XX", "ADDRESS": "8 Test Rd"}),  # unknown district
 ]
 
 LAYERS = {
@@ -181,3 +183,34 @@ def test_screen_equals_analyze_on_every_sample_tax_parcel():
         result = analyze(gdf.geometry.iloc[i], layerset, district=gdf[meta.district_field].iloc[i],
                          settings=settings)
         assert_row_equals_analysis(row, result)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6])
+def test_screen_row_equals_analyze_on_random_worlds(tmp_path, seed):
+    """Overlapping features of every role, a stream as a line, touching outcrops, parcels anywhere, and in
+    each world one role (or the DEM) not loaded: the two paths still state the same things."""
+    from shapely.geometry import LineString
+
+    from engine_world import X0, Y0
+
+    rng = np.random.default_rng(seed)
+
+    def rect(max_w=300):
+        x, y = rng.uniform(-150, 1000, 2)
+        w, h = rng.uniform(5, max_w, 2)
+        return sq(x, y, w, h)
+
+    roles = ["wetlands", "floodplain", "water_bodies", "aquifer_cea", "historic", "habitats", "viewsheds",
+             "recreation", "recreational_river", "rcda"]
+    layers = {r: [rect() for _ in range(int(rng.integers(0, 4)))] for r in roles}
+    layers["rock_outcrops"] = [sq(*rng.uniform(0, 900, 2), *rng.uniform(3, 15, 2)) for _ in range(6)]
+    layers["watercourses"] = [(LineString([(X0 + rng.uniform(0, 900), Y0 - 100), (X0 + rng.uniform(0, 900), Y0 + 1100)]),
+                               {"WIDTH_FT": 10.0})]
+    parcels = [(rect(400), {"SBL": f"P{i}", "ZONE": ["R-40", "R-15", "R-80"][i % 3], "ADDRESS": f"{i} Rd"})
+               for i in range(8)]
+    layers["parcels"] = parcels
+    omit = [("wetlands",), ("floodplain",), ("rock_outcrops",), ()][seed % 4]
+    world = make_world(tmp_path, layers, dem=_slopes if seed != 3 else None, omit=omit)
+    settings = load_settings()
+    for row, (geom, props) in zip(screen_rows(world, settings), parcels, strict=True):
+        assert_row_equals_analysis(row, analyze(geom, world, district=props["ZONE"], settings=settings))
