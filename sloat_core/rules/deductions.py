@@ -179,7 +179,6 @@ def deduction_order() -> list[tuple[str, str, str]]:
     return [row for _, row in sorted(enumerate(DEDUCTION_ORDER), key=lambda item: (value(item[1][2]), item[0]))]
 
 
-_order = deduction_order
 
 
 def _share(constraint: str) -> float:
@@ -356,7 +355,7 @@ def lot_area(f: Findings) -> LotArea:
     def on_cells(g: BaseGeometry, cells) -> float:
         return 0.0 if g.is_empty or cells is None else grid.area_sqft(g, cells=cells)
 
-    for constraint, _, share_name in _order():
+    for constraint, _, share_name in deduction_order():
         label = deduction_label(constraint)
         share = float(value(share_name))
         citation = param(share_name).citation
@@ -441,7 +440,7 @@ def _shapes(f: Findings):
         if not built:
             remaining = f.parcel
             out = {}
-            for constraint, _, _ in _order():
+            for constraint, _, _ in deduction_order():
                 if constraint in SLOPE_ROWS:
                     geom = None if _slopes_unknown(f) else f.slope_regions[constraint]
                 else:

@@ -137,12 +137,10 @@ def land_permits(m: Measures) -> dict[str, object]:
     overlay reviews (§§ 402-51C, 402-50B, 402-49B, 402-46C) follow the layer; the biodiversity study
     (§ 402-54B) the parcel's acres.
     """
-    from sloat_core.units import SQFT_PER_ACRE as _A
-
     out = {"steep_slope_permit": where_work_happens(m, "slope_ge_25"),
            "wetland_permit": where_work_happens(m, "wetland_region")}
     out.update({pid: present(m, role) for pid, role in OVERLAY_REVIEWS.items()})
-    out["biodiversity_study"] = biodiversity_required(m.gross_area_sqft / _A, None)
+    out["biodiversity_study"] = biodiversity_required(m.gross_area_sqft / SQFT_PER_ACRE, None)
     return out
 
 
