@@ -73,7 +73,7 @@ from sloat_core.gis.terrain import _check_dem_crs, horn_slope_percent
 __all__ = ["screen_rows", "screen_to_csv", "SCREEN_COLUMNS", "ScreenPieces", "build_pieces"]
 
 SCREEN_COLUMNS = (
-    ["sbl", "address", "district", "gross_area_sqft", "net_lot_area_sqft", "min_lot_area_sqft",
+    ["sbl", "address", "district", "districts", "gross_area_sqft", "net_lot_area_sqft", "min_lot_area_sqft",
      "meets_min_lot_area"]
     + [f"share_{c}" for c, _, _ in DEDUCTION_ORDER]
     + ["share_slope_unknown"]
@@ -475,14 +475,28 @@ def _block_areas(pieces: ScreenPieces, geoms: np.ndarray) -> np.ndarray:
     return totals.reshape(nb, len(_KINDS))
 
 
-def _block_measures(pieces: ScreenPieces, a: np.ndarray, gross: np.ndarray) -> Measures:
+def _block_measures(pieces: ScreenPieces, a: np.ndarray, gross: np.ndarray, gaps: list | None = None) -> Measures:
     """The `Measures` record of a block of parcels (arrays, one value per parcel) from their areas per
-    piece kind: the same record the single-parcel path builds, so the same rule functions read it."""
+    piece kind: the same record the single-parcel path builds, so the same rule functions read it.
+
+    ``gaps`` lists, per parcel, the roles whose layer does not cover it: what depends on them is unknown
+    for that parcel (as `measures.parcel_findings` makes them unknown), never measured as absent.
+    """
     known = pieces.known
     nan = np.full(len(gross), np.nan)
+    unknown_at = {}  # kind -> parcels of the block where it is unknown (a coverage gap)
+    for j, roles in enumerate(gaps or ()):
+        for kind in _kinds_of_roles(roles) if roles else ():
+            unknown_at.setdefault(kind, []).append(j)
 
     def col(kind: str) -> np.ndarray:
-        return a[:, _K[kind]] if kind in known else nan
+        if kind not in known:
+            return nan
+        if kind in unknown_at:
+            out = a[:, _K[kind]].copy()
+            out[unknown_at[kind]] = np.nan
+            return out
+        return a[:, _K[kind]]
 
     unknown = a[:, _K["unknown"]] if pieces.has_dem else gross
     rows = {cid: col(f"row:{cid}") for cid in _ROW_IDS}
@@ -508,16 +522,17 @@ def _block_measures(pieces: ScreenPieces, a: np.ndarray, gross: np.ndarray) -> M
         areas=areas,
         slope_unknown_sqft=unknown,
         slope_unknown_free_sqft=a[:, _K["unknown_free"]],
-        row_slope_unknown_sqft={c: a[:, _K[f"unknown_row:{c}"]] for c in LAYER_ROWS
+        row_slope_unknown_sqft={c: np.nan_to_num(col(f"unknown_row:{c}")) for c in LAYER_ROWS
                                 if f"unknown_row:{c}" in known},
         uncovered_sqft=uncovered,
     )
 
 
-def _block_figures(pieces: ScreenPieces, a: np.ndarray, gross: np.ndarray, minimum: np.ndarray) -> dict:
+def _block_figures(pieces: ScreenPieces, a: np.ndarray, gross: np.ndarray, minimum: np.ndarray,
+                   gaps: list | None = None) -> dict:
     """The CSV columns of a block of parcels, each a list: the rules of `deductions`, `cluster` and
     `permits` applied to the block's `Measures` (the functions the single-parcel analysis calls)."""
-    m = _block_measures(pieces, a, gross)
+    m = _block_measures(pieces, a, gross, gaps)
     net = net_lot_area(m)
     floor = net_lot_area_floor(m)
     cols: dict = {
@@ -549,10 +564,28 @@ def _parcel_table(layerset, parcels):
     else:
         gdf = parcels
     n = len(gdf)
-    ids = gdf[id_f].astype(str).tolist() if id_f in gdf.columns else [str(i) for i in range(n)]
+    ids = ([("" if _clean(v) == "" else str(v)) for v in gdf[id_f].tolist()] if id_f in gdf.columns
+           else [str(i) for i in range(n)])
     dists = gdf[d_f].tolist() if d_f and d_f in gdf.columns else [None] * n
     addrs = gdf[a_f].tolist() if a_f and a_f in gdf.columns else [None] * n
-    return ids, dists, addrs, np.asarray(gdf.geometry.values, dtype=object)
+    geoms = np.asarray(gdf.geometry.values, dtype=object)
+    splits = [""] * n
+    if layerset.get("zoning") is not None:
+        # Parcels that carry no district take it from the zoning layer, as analyze does: the largest
+        # district first; a parcel in several is listed with each district's share (§ 402-48I).
+        for i in range(n):
+            if _clean(dists[i]) != "" or geoms[i] is None or getattr(geoms[i], "is_empty", True):
+                continue
+            try:
+                parts = [(c, a) for c, _, a in layerset.district_parts(geoms[i]) if a > 0.5]
+            except Exception:  # noqa: BLE001 -- a shape GEOS cannot cut is reported by the checks later
+                continue
+            if parts:
+                dists[i] = parts[0][0]
+                if len(parts) > 1:
+                    gross = float(geoms[i].area) or 1.0
+                    splits[i] = "; ".join(f"{c} ({a / gross:.0%})" for c, a in parts)
+    return ids, dists, addrs, geoms, splits
 
 
 def _clean(v):
@@ -591,10 +624,11 @@ def screen_rows(layerset, settings=None, *, parcels=None, block_size: int = 2000
         Keys of :data:`SCREEN_COLUMNS`; ``error`` holds one plain sentence when a parcel failed.
     """
     settings = settings or load_settings()
-    ids, dists, addrs, raw = _parcel_table(layerset, parcels)
+    ids, dists, addrs, raw, splits = _parcel_table(layerset, parcels)
     if len(raw) == 0:
         return
     geoms, errors, _ = check_parcels(raw)
+    gaps = _coverage_gaps(layerset, geoms)
     rules = _minimums(settings)
     ok = np.array([e is None for e in errors], dtype=bool)
     cores = min(2, os.cpu_count() or 1)
@@ -620,7 +654,7 @@ def screen_rows(layerset, settings=None, *, parcels=None, block_size: int = 2000
                     for i in failed:
                         errors[i] = _MEASURE_ERROR
                     yield from _block_rows(pieces, settings, rules, ids, dists, addrs, geoms, errors, areas,
-                                           start, stop)
+                                           start, stop, splits, gaps)
         finally:
             _SHARED.clear()
         return
@@ -628,7 +662,8 @@ def screen_rows(layerset, settings=None, *, parcels=None, block_size: int = 2000
         areas, failed = _span_areas(pieces, geoms, errors, start, stop)
         for i in failed:
             errors[i] = _MEASURE_ERROR
-        yield from _block_rows(pieces, settings, rules, ids, dists, addrs, geoms, errors, areas, start, stop)
+        yield from _block_rows(pieces, settings, rules, ids, dists, addrs, geoms, errors, areas, start, stop, splits,
+                               gaps)
 
 
 _MEASURE_ERROR = "The parcel's shape could not be measured against the layers."
@@ -674,18 +709,55 @@ def _minimums(settings):
     return minimum
 
 
-def _block_rows(pieces, settings, minimum, ids, dists, addrs, geoms, errors, areas, start, stop) -> Iterable[dict]:
+def _kinds_of_roles(roles) -> set:
+    """Piece kinds that depend on the given layer roles (removed from ``known`` where they do not cover)."""
+    out: set = set()
+    for r in roles:
+        out |= {f"total:{r}", f"row:{r}", f"unknown_row:{r}"}
+        if r in RESOURCE_ROLES:
+            out |= {"row:buffer", "unknown_row:buffer", "wetland_region"}
+        if r == "rock_outcrops":
+            out |= {"unknown_row:rock_outcrops", "outcrops_cluster"}
+    return out
+
+
+def _coverage_gaps(layerset, geoms: np.ndarray) -> list[tuple[str, ...]]:
+    """For each parcel, the roles whose coverage leaves more than 1 sq ft of it out."""
+    gaps: list[list[str]] = [[] for _ in range(len(geoms))]
+    coverages = getattr(layerset, "coverages", {}) or {}
+    valid = np.array([g is not None and not g.is_empty for g in geoms], dtype=bool)
+    for role in (*_TOTAL_ROLES, "rock_outcrops"):
+        cov = coverages.get(role)
+        if cov is None or layerset.get(role) is None:
+            continue
+        shapely.prepare(cov)
+        inside = np.zeros(len(geoms), dtype=bool)
+        inside[valid] = shapely.covers(cov, geoms[valid].astype(object))
+        for i in np.nonzero(valid & ~inside)[0]:
+            try:
+                if geoms[i].difference(cov).area > 1.0:
+                    gaps[i].append(role)
+            except Exception:  # noqa: BLE001 -- a shape GEOS cannot cut fails in the measuring step
+                continue
+    return [tuple(g) for g in gaps]
+
+
+def _block_rows(pieces, settings, minimum, ids, dists, addrs, geoms, errors, areas, start, stop,
+                splits=None, gaps=None) -> Iterable[dict]:
     sel = [i for i in range(start, stop) if errors[i] is None and i in areas]
     cols: dict = {}
     if sel:
         table = np.vstack([areas[i] for i in sel])
         gross = shapely.area(geoms[sel].astype(object))
         raw = [minimum(_clean(dists[i]) or None) for i in sel]
-        cols = _block_figures(pieces, table, gross, np.array([math.nan if x is None else x for x in raw], dtype=float))
+        block_gaps = [gaps[i] for i in sel] if gaps else None
+        cols = _block_figures(pieces, table, gross, np.array([math.nan if x is None else x for x in raw], dtype=float),
+                              block_gaps)
         cols["min_lot_area_sqft"] = ["" if x is None else x for x in raw]
     at = {i: j for j, i in enumerate(sel)}
     for i in range(start, stop):
-        row = {"sbl": ids[i], "address": _clean(addrs[i]), "district": _clean(dists[i])}
+        row = {"sbl": ids[i], "address": _clean(addrs[i]), "district": _clean(dists[i]),
+               "districts": splits[i] if splits else ""}
         if i in at:
             j = at[i]
             row.update({k: v[j] for k, v in cols.items()})
@@ -694,8 +766,11 @@ def _block_rows(pieces, settings, minimum, ids, dists, addrs, geoms, errors, are
         yield row
 
 
-def screen_to_csv(layerset, out_path, settings=None, *, parcels=None, **kw) -> int:
-    """Write the screening CSV, streaming rows as they are computed; returns the number of parcels."""
+def screen_to_csv(layerset, out_path, settings=None, *, parcels=None, progress=None, **kw) -> int:
+    """Write the screening CSV, streaming rows as they are computed; returns the number of parcels.
+
+    ``progress``, if given, is called with 1 after each row (e.g. a tqdm bar's ``update``).
+    """
     out = Path(out_path)
     if out.parent and not out.parent.exists():
         raise SloatInputError(f"The folder for '{out_path}' does not exist.")
@@ -706,4 +781,6 @@ def screen_to_csv(layerset, out_path, settings=None, *, parcels=None, **kw) -> i
         for row in screen_rows(layerset, settings, parcels=parcels, **kw):
             w.writerow(row)
             n += 1
+            if progress is not None:
+                progress(1)
     return n

@@ -373,6 +373,9 @@ def lot_area(f: Findings) -> LotArea:
         else:
             geom = _vector_geometry(f, constraint)
             if geom is None:
+                hidden = f.unknown_land.get(constraint)
+                if hidden is not None and not hidden.is_empty:  # unknown row, its mapped land still taken
+                    union = hidden if union.is_empty else polygonal(shapely.union(union, hidden))
                 rows.append(DeductionRow(constraint, label, None, None, share, None, citation))
                 continue
             total = area_sqft(geom)
@@ -446,6 +449,13 @@ def _shapes(f: Findings):
                 else:
                     geom = _vector_geometry(f, constraint)
                 if geom is None:
+                    geom = f.unknown_land.get(constraint)  # taken, though its row is unknown
+                    if geom is None:
+                        continue
+                    piece = EMPTY if geom.is_empty or remaining.is_empty else polygonal(
+                        shapely.intersection(geom, remaining, grid_size=GRID_FT))
+                    if not piece.is_empty:
+                        remaining = polygonal(shapely.difference(remaining, piece, grid_size=GRID_FT))
                     continue
                 piece = EMPTY if geom.is_empty or remaining.is_empty else polygonal(
                     shapely.intersection(geom, remaining, grid_size=GRID_FT))

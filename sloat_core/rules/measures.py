@@ -258,6 +258,9 @@ class Findings:
     slope_regions: Mapping[str, BaseGeometry]
     feature_names: dict[str, list[str]] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    #: Land a layer maps on the parcel although it does not cover all of it (the role is unknown here):
+    #: its deduction row is unknown, but the land stays taken by it in the deduction order.
+    unknown_land: dict[str, BaseGeometry] = field(default_factory=dict)
 
     def area(self, role: str) -> float | None:
         """Area in sq ft of a layer's land inside the parcel (None when the layer is missing)."""
@@ -387,6 +390,28 @@ def parcel_findings(parcel_geom: BaseGeometry, layerset, *, buffer_width_ft: flo
     big, small, sizes, cluster_sqft = _outcrops(layerset, parcel_geom)
     buffer = _buffer(layerset, parcel_geom, buffer_width_ft)
     warnings: list[str] = []
+    # Land outside a layer's coverage (another area, beyond the FIRM panels) is unknown for that
+    # layer, never free of it: the whole role is unknown on this parcel.
+    gaps = (layerset.coverage_gaps(parcel_geom, (*RESOURCE_ROLES, *OVERLAY_ROLES, *roles_of_kind("outcrops")))
+            if hasattr(layerset, "coverage_gaps") else {})
+    # What such a layer does map stays taken by its (unknown) deduction row, so that the rows after it in
+    # the deduction order measure the same land as the village screen's pieces (`unknown_land`).
+    unknown_land: dict[str, BaseGeometry] = {}
+    for role, gap in gaps.items():
+        warnings.append(f"The {role.replace('_', ' ')} layer does not cover {gap:,.0f} sq ft of the parcel "
+                        f"(outside the area it maps), so {role.replace('_', ' ')} is unknown here.")
+        if role == "rock_outcrops":
+            if big is not None:
+                unknown_land[role] = big
+            big = small = cluster_sqft = None
+            sizes = []
+        else:
+            if layers[role] is not None:
+                unknown_land[role] = layers[role]
+            layers[role], names[role] = None, []
+    if buffer is not None and set(gaps) & set(RESOURCE_ROLES):
+        unknown_land["buffer"] = buffer
+        buffer = None  # the band around a resource the layer may not show is unknown too
 
     dem_path = getattr(layerset, "dem_path", None) if layerset is not None else None
     grid = None
@@ -426,6 +451,7 @@ def parcel_findings(parcel_geom: BaseGeometry, layerset, *, buffer_width_ft: flo
         outcrop_sizes_sqft=sizes,
         outcrops_cluster_sqft=cluster_sqft,
         buffer=buffer,
+        unknown_land=unknown_land,
         buffer_width_ft=buffer_width_ft,
         slope=grid,
         slope_area_sqft=slope_area,

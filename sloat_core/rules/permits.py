@@ -236,6 +236,10 @@ def wetland_permit(f: Findings, project: Project, measures: Measures | None = No
     req, _, text = _in_region(f, project, None if region is None else _measure(region),
                               f"wetland, watercourse or {buf:g}-ft buffer (buffer width: local setting)",
                               measures=measures, key="wetland_region")
+    if req is False and len(known) < len(parts):  # a layer missing (or not covering): "no" is not known
+        gone = [n for n, g in zip(("wetlands", "watercourses", "water bodies", "buffer"), parts, strict=True)
+                if g is None]
+        req, text = None, f"Unknown: the {', '.join(gone)} layer(s) are not loaded or do not cover the parcel."
     if req and project.activities:
         text += " Regulated activities: " + ", ".join(f"({a})" for a in project.activities) + " of § 402-57I."
     return Permit("wetland_permit", title, req, text, "§ 402-57G", authority, subs, clocks, ("§ 402-57I",))
