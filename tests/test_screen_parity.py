@@ -214,3 +214,22 @@ def test_screen_row_equals_analyze_on_random_worlds(tmp_path, seed):
     settings = load_settings()
     for row, (geom, props) in zip(screen_rows(world, settings), parcels, strict=True):
         assert_row_equals_analysis(row, analyze(geom, world, district=props["ZONE"], settings=settings))
+
+
+def test_a_layer_that_does_not_cover_the_parcel_is_unknown_in_both_paths(tmp_path):
+    """A wetland file mapping only another area (its extent misses the parcels) leaves wetlands unknown
+    on them, in the screen as in analyze (the mapped land a gap leaves taken is met by the random worlds)."""
+    layers = dict(LAYERS)
+    # The file's extent does not reach the parcels' extent, so it is taken to map none of them
+    # (sloat_core.gis.layers coverage).
+    layers["wetlands"] = [sq(2600, 2600, 50)]
+    world = make_world(tmp_path, layers, dem=_slopes)
+    settings = load_settings()
+    rows = list(screen_rows(world, settings))
+    gaps = [r for r, (g, _) in zip(rows, PARCELS, strict=True) if world.coverage_gaps(g, ("wetlands",))]
+    assert gaps, "the world must leave some parcel outside the wetland layer's coverage"
+    for row, (geom, props) in zip(rows, PARCELS, strict=True):
+        result = analyze(geom, world, district=props["ZONE"], settings=settings)
+        assert_row_equals_analysis(row, result)
+        if world.coverage_gaps(geom, ("wetlands",)):
+            assert row["trigger_2"] == "" and row["share_wetlands"] == ""
