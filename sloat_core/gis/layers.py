@@ -76,27 +76,8 @@ __all__ = [
     "polygonal_part",
 ]
 
-ROLES: tuple[str, ...] = (
-    "floodplain",
-    "wetlands",
-    "water_bodies",
-    "watercourses",
-    "rock_outcrops",
-    "aquifer_cea",
-    "recreational_river",
-    "rcda",
-    "historic",
-    "habitats",
-    "viewsheds",
-    "recreation",
-    "zoning",
-    "village_boundary",
-    "parcels",
-)
-"""Every role a manifest may name."""
-
-LINE_ROLES: frozenset[str] = frozenset({"watercourses"})
-"""Roles that accept line features (buffered to polygons); all other roles need polygons."""
+# Every role a manifest may name, and those accepting lines: declared once in sloat_core.gis.roles.
+from sloat_core.gis.roles import LINE_ROLES, ROLES  # noqa: E402
 
 SCHEMAS: tuple[str, ...] = ("generic", "fema_nfhl", "nwi")
 """Schema adapters a manifest entry may name."""
