@@ -10,64 +10,26 @@ from __future__ import annotations
 import streamlit as st
 
 from app_support import state
+from sloat_core.gis.roles import DERIVED_STYLES, ROLE_DECLARATIONS
 from sloat_core.gis.terrain import SLOPE_CLASS_COLORS
 
 __all__ = ["COLOURS", "LAYER_LABELS", "colour_for", "MAP_HEIGHT_PX", "BODY_FONT_PX", "stylesheet", "apply_mode"]
 
-# Layer roles (sloat_core.gis.layers) and deduction constraints share one dictionary.
-COLOURS: dict[str, str] = {
-    "parcel": "#111111",
-    "floodplain": "#1f78b4",
-    "wetlands": "#33a02c",
-    "water_bodies": "#0b4f9c",
-    "watercourses": "#00a6d6",
-    "surface_water": "#0b4f9c",
-    "buffer": "#b2df8a",
-    "rock_outcrops": "#6a3d9a",
-    "aquifer_cea": "#a6cee3",
-    "recreational_river": "#1b9e77",
-    "rcda": "#7570b3",
-    "historic": "#8c510a",
-    "habitats": "#66a61e",
-    "viewsheds": "#e7298a",
-    "recreation": "#a6761d",
-    "zoning": "#777777",
-    "village_boundary": "#444444",
-    "parcels": "#999999",
-    "roads": "#8a8a8a",
-}
-
-LAYER_LABELS: dict[str, str] = {
-    "floodplain": "100-year floodplain (FEMA)",
-    "wetlands": "Wetlands",
-    "water_bodies": "Ponds and water bodies",
-    "watercourses": "Streams and watercourses",
-    "rock_outcrops": "Rock outcrops",
-    "aquifer_cea": "Ramapo River aquifer CEA",
-    "recreational_river": "Recreational river corridor",
-    "rcda": "Rockland County Drainage Agency streams",
-    "historic": "Historic sites",
-    "habitats": "Habitats",
-    "viewsheds": "Viewsheds",
-    "recreation": "Recreation areas",
-    "zoning": "Zoning districts",
-    "village_boundary": "Village boundary",
-    "parcels": "Tax parcel lines",
-    "buffer": "Wetland and watercourse buffers",
-}
-
-
-
-def _rgb_hex(rgba: tuple[int, int, int, int]) -> str:
-    return "#{:02x}{:02x}{:02x}".format(*rgba[:3])
-
-
-# Slope classes take the slope overlay's own colours (sloat_core.gis.terrain), so the deduction rows
-# "slope_25_40" / "slope_over_40" match the picture on the map.
-for _code, _key in ((2, "slope_15_25"), (3, "slope_25_40"), (4, "slope_over_40")):
-    COLOURS[_key] = _rgb_hex(SLOPE_CLASS_COLORS[_code])
+# Layer roles and deduction constraints share one dictionary, read from the role declarations
+# (sloat_core.gis.roles): a colour means the same thing on the map, in the table and in the legend.
+COLOURS: dict[str, str] = {"parcel": "#111111"}
+COLOURS.update({r.id: r.colour for r in ROLE_DECLARATIONS})
+COLOURS.update({d.id: d.colour for d in DERIVED_STYLES})
+COLOURS["surface_water"] = COLOURS["water_bodies"]
+COLOURS["slope_15_25"] = "#{:02x}{:02x}{:02x}".format(*SLOPE_CLASS_COLORS[2][:3])
 COLOURS["steep_slope"] = COLOURS["slope_25_40"]
 COLOURS["very_steep_slope"] = COLOURS["slope_over_40"]
+
+LAYER_LABELS: dict[str, str] = {r.id: r.label for r in ROLE_DECLARATIONS}
+# The buffer band around wetlands and watercourses is a map layer of its own, drawn from the layer set.
+LAYER_LABELS["buffer"] = "Wetland and watercourse buffers"
+#: Roles the map draws only as the offline base (never in the constraint-layer list).
+BASE_ONLY_ROLES = frozenset({"roads"})
 
 _FALLBACK = "#888888"
 

@@ -17,11 +17,12 @@ from app_support.citations import escape_markdown
 from app_support.slope_overlay import slope_group, slope_legend
 from app_support.theme import LAYER_LABELS, MAP_HEIGHT_PX
 from sloat_core.gis import parcels as parcel_input
+from sloat_core.gis.roles import ROLE_DECLARATIONS
 from sloat_core.errors import SloatInputError
 from sloat_core.outputs.handout import handout_pdf_bytes
 
 DRAWN = "Drawn on the map"
-DEDUCTION_ROLES = ["floodplain", "wetlands", "water_bodies", "watercourses", "rock_outcrops"]
+DEDUCTION_ROLES = [r.id for r in ROLE_DECLARATIONS if r.deduction]  # roles whose land is deducted
 ON_AT_START = [*DEDUCTION_ROLES, "buffer", "parcels"]
 
 mode = state.mode()

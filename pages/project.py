@@ -18,6 +18,7 @@ from app_support import footprint_map, forms, loaders, mapping, results, state
 from app_support.citations import escape_markdown, law_link
 from app_support.theme import MAP_HEIGHT_PX
 from sloat_core.gis import parcels as parcel_input
+from sloat_core.law.params import fill
 from sloat_core.engine.analysis import DISCLAIMER
 from sloat_core.errors import SloatInputError
 from sloat_core.engine.plain import plain_permits
@@ -109,7 +110,7 @@ def _touches(touches: dict) -> None:
     cols[1].metric("Wetland", _area(touches["wetland_sqft"]))
     cols[2].metric("Wetland/watercourse buffer", _area(touches["buffer_sqft"]))
     steep = touches["steep_slope_sqft"]
-    cols[3].metric("Slopes of 25% or more", "unknown (no elevation data)" if steep is None else _area(steep))
+    cols[3].metric(fill("Slopes of {steep_slope_permit_threshold_pct:g}% or more"), "unknown (no elevation data)" if steep is None else _area(steep))
     water = (touches.get("watercourse_sqft") or 0) + (touches.get("water_body_sqft") or 0)
     if water > 0:
         st.caption(f"Streams and ponds inside the footprint: {water:,.0f} sq ft.")

@@ -18,6 +18,7 @@ from rasterio.transform import from_origin
 from shapely.geometry import box
 
 from sloat_core.gis.layers import load_manifest
+from sloat_core.gis.roles import roles_of_kind
 from sloat_core.units import WORK_CRS
 
 #: A local origin in EPSG:2260 inside the Village of Sloatsburg.
@@ -53,8 +54,7 @@ def make_world(tmp_path: Path, layers: dict, *, dem=None, omit=(), name="test wo
     Roles in `omit` are left out of the manifest (to test "unknown"). Every role of the resource and
     overlay lists not given is written empty, so that it is known to be absent.
     """
-    roles = ["water_bodies", "watercourses", "wetlands", "floodplain", "rock_outcrops", "aquifer_cea",
-             "recreational_river", "rcda", "historic", "habitats", "viewsheds", "recreation"]
+    roles = list(roles_of_kind("resource", "overlay", "outcrops"))  # every role a rule reads
     manifest = {"name": name, "version": "test", "illustrative": True, "notice": "test data", "layers": {}}
     for role in roles + [r for r in layers if r not in roles]:
         if role in omit:
@@ -86,6 +86,6 @@ def make_world(tmp_path: Path, layers: dict, *, dem=None, omit=(), name="test wo
         manifest["layers"][role] = entry
     if dem is not None:
         write_dem(tmp_path / "dem.tif", dem)
-        manifest["dem"] = {"path": "dem.tif"}
+        manifest["dem"] = {"path": "dem.tif", "z_units": "us_survey_foot"}
     (tmp_path / "layers.yaml").write_text(yaml.safe_dump(manifest, sort_keys=False))
     return load_manifest(tmp_path / "layers.yaml")

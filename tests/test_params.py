@@ -114,10 +114,15 @@ def test_entry_has_every_field_and_its_quote_is_in_the_cited_clause(name):
         assert field in entry and entry[field] not in (None, ""), f"{name} lacks {field}"
     assert entry["unit"] in params.UNITS
     text = law.clause(entry["citation"])  # raises if the citation does not resolve
-    assert law.quote_in_law(entry["quote"]), f"{name}: quote not in the law"
-    assert law.quote_in_clause(entry["quote"], entry["citation"]), f"{name}: quote not in {entry['citation']}"
-    assert " ".join(entry["quote"].split()) in " ".join(text.split())
-    assert isinstance(entry["effective"], dt.date)
+    assert entry["values"], name
+    for dated in entry["values"]:
+        for field in params.VALUE_FIELDS:
+            assert field in dated and dated[field] not in (None, ""), f"{name} lacks {field}"
+        quote = dated["quote"]
+        assert law.quote_in_law(quote), f"{name}: quote not in the law"
+        assert law.quote_in_clause(quote, entry["citation"]), f"{name}: quote not in {entry['citation']}"
+        assert " ".join(quote.split()) in " ".join(text.split())
+        assert isinstance(dated["effective"], dt.date)
 
 
 def test_every_agreed_name_present_with_agreed_value():
@@ -219,6 +224,13 @@ def test_missing_field_fails_naming_the_entry(tmp_path, field):
         params.load_params(path)
 
 
+@pytest.mark.parametrize("field", params.VALUE_FIELDS)
+def test_missing_field_of_a_dated_value_fails_naming_the_entry(tmp_path, field):
+    path = _write_copy(tmp_path, lambda doc: doc["parameters"]["wetland_hearing_days"]["values"][0].pop(field))
+    with pytest.raises(SloatInputError, match="wetland_hearing_days"):
+        params.load_params(path)
+
+
 @pytest.mark.parametrize(
     "change, match",
     [
@@ -230,12 +242,19 @@ def test_missing_field_fails_naming_the_entry(tmp_path, field):
         ({"value": "sixty-two"}, "number"),
         ({"value": 62.5}, "whole number"),
         ({"value": -62}, "negative"),
+        ({"value": 63}, "does not state"),  # "within 62 days": the value disagrees with its quote
         ({"effective": "someday"}, "effective date"),
         ({"surprise": 1}, "unknown field"),
+        ({"informational": "maybe"}, "true or false"),
     ],
 )
 def test_broken_entry_fails(tmp_path, change, match):
-    path = _write_copy(tmp_path, lambda doc: doc["parameters"]["wetland_hearing_days"].update(change))
+    def mutate(doc):
+        entry = doc["parameters"]["wetland_hearing_days"]
+        for key, val in change.items():
+            (entry["values"][0] if key in params.VALUE_FIELDS else entry)[key] = val
+
+    path = _write_copy(tmp_path, mutate)
     with pytest.raises(SloatInputError, match=match) as exc:
         params.load_params(path)
     assert "wetland_hearing_days" in str(exc.value)
@@ -251,7 +270,7 @@ def test_broken_entry_fails(tmp_path, change, match):
     ],
 )
 def test_badly_typed_value_fails(tmp_path, name, bad):
-    path = _write_copy(tmp_path, lambda doc: doc["parameters"][name].update(value=bad))
+    path = _write_copy(tmp_path, lambda doc: doc["parameters"][name]["values"][0].update(value=bad))
     with pytest.raises(SloatInputError, match=name):
         params.load_params(path)
 
@@ -283,3 +302,106 @@ def test_badly_named_entry_fails(tmp_path):
     path = _write_copy(tmp_path, rename)
     with pytest.raises(SloatInputError, match="Wetland Hearing Days"):
         params.load_params(path)
+
+
+# ---------------------------------------------------------------- values agree with their quotes
+@pytest.mark.parametrize(
+    "name, bad",
+    [
+        ("very_steep_slope_threshold_pct", 45),  # "a slope in excess of 40%"
+        ("buffer_countable_fraction", 0.4),  # "No more than 50% of any watercourse or wetland buffer"
+        ("wetland_mitigation_ratio", 2.0),  # "by a ratio of at least 1.5 to one"
+        ("substantial_tree_dbh_in", 9),  # "a diameter of eight inches or more"
+        ("wetland_fine_first_min_usd", 100),  # "a fine of not less than $1,000"
+        ("no_bare_slope_season_start", "12-16"),  # "December 15 through April 15"
+        ("flood_maps_effective_date", "2014-03-04"),  # "effective March 3, 2014"
+        ("cluster_small_lot_districts", ["OSR", "R-80", "R-15"]),  # "In the OSR, R-80, and R-40 ..."
+        ("cut_fill_max_slope_ratio", 0.4),  # "one vertical to two horizontal"
+    ],
+)
+def test_a_value_its_quote_does_not_state_is_refused(tmp_path, name, bad):
+    path = _write_copy(tmp_path, lambda doc: doc["parameters"][name]["values"][0].update(value=bad))
+    with pytest.raises(SloatInputError, match=f"{name}.*does not state"):
+        params.load_params(path)
+
+
+def test_every_shipped_value_agrees_with_its_quote_or_the_quote_states_no_number():
+    for name, history in params.load_history().items():
+        for p in history:
+            assert params._agrees(p.value, p.unit, p.quote) in (True, None), name
+    # The four quotes stating no figure are the law's "no portion" / "each day" words.
+    silent = [n for n, h in params.load_history().items() if params._agrees(h[0].value, h[0].unit, h[0].quote) is None]
+    assert sorted(silent) == ["stormwater_continuing_violation_period_weeks", "surface_water_countable_fraction",
+                              "very_steep_slope_countable_fraction", "wetland_continuing_violation_period_days"]
+
+
+# ---------------------------------------------------------------- dated values
+def _amended(doc, name="wetland_hearing_days", val=62, quote="within 62 days of a complete application",
+             on="2027-06-01"):
+    doc["parameters"][name]["values"].append({"effective": dt.date.fromisoformat(on), "value": val, "quote": quote})
+
+
+def test_param_gives_the_value_in_effect_on_the_date(tmp_path):
+    # An amendment in a copy: the hearing-notice period "at least 15 days" becomes a (hypothetical) value
+    # quoted from the same clause; the loader keeps both, each with its date.
+    def mutate(doc):
+        _amended(doc, "wetland_hearing_notice_days", 62, "within 62 days of a complete application")
+        doc["parameters"]["wetland_hearing_notice_days"]["citation"] = "§ 402-57L"
+
+    path = _write_copy(tmp_path, mutate)
+    with params.using_params(path):
+        assert params.value("wetland_hearing_notice_days", on=dt.date(2027, 5, 31)) == 15
+        assert params.value("wetland_hearing_notice_days", on=dt.date(2027, 6, 1)) == 62  # on the day
+        assert params.value("wetland_hearing_notice_days", on=dt.date(2020, 1, 1)) == 15  # before: the first
+        with params.law_date(dt.date(2028, 1, 1)):
+            assert params.value("wetland_hearing_notice_days") == 62
+            assert params.param("wetland_hearing_notice_days").effective == dt.date(2027, 6, 1)
+        history = params.load_history()["wetland_hearing_notice_days"]
+        assert [p.value for p in history] == [15, 62]
+    assert params.value("wetland_hearing_notice_days", on=dt.date(2028, 1, 1)) == 15  # the shipped file again
+
+
+def test_two_values_on_one_date_are_refused(tmp_path):
+    path = _write_copy(tmp_path, lambda doc: _amended(doc, on="2026-11-29"))
+    with pytest.raises(SloatInputError, match="wetland_hearing_days.*same effective date"):
+        params.load_params(path)
+
+
+def test_an_analysis_reads_the_parameters_of_its_date(tmp_path):
+    """analyze(as_of=...) uses the value in effect on that date. In a copy, the biodiversity study's
+    "10 acres or more" becomes 3 acres from 2027-01-01 (quoted from the same clause): a 5-acre parcel
+    needs no study on 2026-12-01 and may need one on 2027-02-01."""
+    from shapely.geometry import box
+
+    from sloat_core.engine.analysis import analyze
+
+    path = _write_copy(tmp_path, lambda doc: _amended(doc, "biodiversity_threshold_acres", 3,
+                                                      "valid for a period of three years", "2027-01-01"))
+    parcel = box(578_000, 848_000, 578_000 + 5 * 43_560 / 200, 848_200)  # 5 acres
+
+    def study(on):
+        r = analyze(parcel, None, as_of=on)
+        return next(p for p in r["permits"] if p["id"] == "biodiversity_study")
+
+    with params.using_params(path):
+        before, after = study(dt.date(2026, 12, 1)), study(dt.date(2027, 2, 1))
+    assert before["required"] is False and "10 acres" in before["reason"]
+    assert after["required"] is None and "3 acres or more" in after["reason"]
+
+
+# ---------------------------------------------------------------- informational entries
+def _code_text() -> str:
+    from pathlib import Path
+
+    root = Path(params.__file__).resolve().parents[2]
+    files = [p for d in ("sloat_core", "app_support", "pages", "tools") for p in (root / d).rglob("*.py")]
+    return "\n".join(p.read_text(encoding="utf-8") for p in files + [root / "app.py"])
+
+
+def test_every_parameter_is_read_by_code_or_marked_informational():
+    import re
+
+    code = _code_text()
+    for name, p in params.all_params().items():
+        read = re.search(rf"\b{name}\b", code) is not None
+        assert read != p.informational, f"{name}: read by code={read}, informational={p.informational}"

@@ -15,18 +15,18 @@ from shapely.geometry.base import BaseGeometry
 
 from sloat_core import __version__
 from sloat_core.rules.cluster import cluster_applicability, cluster_lot_rules, cluster_triggers
-from sloat_core.rules.deductions import LotArea, conventional_yield, lot_area
+from sloat_core.rules.deductions import LotArea, can_be_subdivided, conventional_yield, lot_area, meets_minimum
 from sloat_core.errors import SloatInputError
 from sloat_core.rules.measures import Findings, parcel_findings
 from sloat_core.gis.geometry import area_sqft, polygonal
-from sloat_core.law.params import PARAMS_VERSION
+from sloat_core.law.params import PARAMS_VERSION, law_date
 from sloat_core.rules.mitigation import mitigation
 from sloat_core.rules.permits import Permit, permits_for
 from sloat_core.rules.project import Project, parse_project
 from sloat_core.law.settings import load_settings
 from sloat_core.units import SQFT_PER_ACRE
 
-__all__ = ["Analysis", "analyze", "analyze_parcel", "DISCLAIMER"]
+__all__ = ["Analysis", "analyze", "analyze_parcel", "check_parcels", "DISCLAIMER"]
 
 DISCLAIMER = (
     "Screening estimate only. It does not decide anything: the Planning Board, the Building Inspector or the "
@@ -50,23 +50,74 @@ class Analysis:
         return self.result
 
 
+#: The sentences a parcel shape is refused with.
+NO_PARCEL = "There is no parcel to analyse."
+NOT_POLYGON = "The parcel must be a polygon, not a point or a line."
+NOT_NUMBERS = "The parcel has coordinates that are not numbers."
+NO_AREA = "The parcel has no area."
+
+
+def check_parcels(geoms: np.ndarray) -> tuple[np.ndarray, list[str | None], list[bool]]:
+    """Repair or reject parcel shapes, many at once: the check of the single-parcel analysis and the screen.
+
+    Returns the geometries to use, an error sentence per parcel (None when fine) and whether each
+    was repaired (an outline crossing itself is made valid).
+    """
+    out = geoms.copy()
+    errors: list[str | None] = [None] * len(geoms)
+    repaired = [False] * len(geoms)
+    is_geom = np.array([isinstance(g, BaseGeometry) for g in geoms], dtype=bool)
+    for i in np.nonzero(~is_geom)[0]:
+        errors[i] = NO_PARCEL
+        out[i] = None
+    idx = np.nonzero(is_geom)[0]
+    g = geoms[idx]
+    empty = shapely.is_empty(g)
+    types = shapely.get_type_id(g)
+    poly = (types == 3) | (types == 6)
+    coords, where = shapely.get_coordinates(g, return_index=True)
+    bad_coord = np.zeros(len(g), dtype=bool)
+    if len(coords):
+        nonfinite = ~np.isfinite(coords).all(axis=1)
+        bad_coord[np.unique(where[nonfinite])] = True
+    for j, i in enumerate(idx):
+        if empty[j]:
+            errors[i] = NO_PARCEL
+        elif not poly[j]:
+            errors[i] = NOT_POLYGON
+        elif bad_coord[j]:
+            errors[i] = NOT_NUMBERS
+        if errors[i] is not None:
+            out[i] = None
+    ok = np.array([e is None for e in errors], dtype=bool)
+    okidx = np.nonzero(ok)[0]
+    if len(okidx):
+        valid = shapely.is_valid(out[okidx].astype(object))
+        for i in okidx[~valid]:
+            fixed = polygonal(shapely.make_valid(out[i]))
+            repaired[i] = True
+            out[i] = fixed
+            if fixed.is_empty or not math.isfinite(fixed.area) or fixed.area <= 0:
+                errors[i] = NO_AREA
+                out[i] = None
+        areas = shapely.area(out[okidx].astype(object))
+        for i, a in zip(okidx, areas):
+            if errors[i] is None and not (a > 0):
+                errors[i] = NO_AREA
+                out[i] = None
+    return out, errors, repaired
+
+
 def _parcel_geometry(parcel) -> tuple[BaseGeometry, list[str], dict]:
     geom = getattr(parcel, "geometry", parcel)
-    if not isinstance(geom, BaseGeometry) or geom.is_empty:
-        raise SloatInputError("There is no parcel to analyse.")
-    if geom.geom_type not in ("Polygon", "MultiPolygon"):
-        raise SloatInputError("The parcel must be a polygon, not a point or a line.")
-    coords = shapely.get_coordinates(geom)
-    if not np.isfinite(coords).all():
-        raise SloatInputError("The parcel has coordinates that are not numbers.")
+    checked, errors, repaired = check_parcels(np.array([geom], dtype=object))
+    if errors[0] is not None:
+        raise SloatInputError(errors[0])
     warnings = list(getattr(parcel, "warnings", ()) or ())
-    if not geom.is_valid:
-        geom = polygonal(shapely.make_valid(geom))
+    if repaired[0]:
         warnings.append("The parcel outline crossed itself; it was repaired before the analysis.")
-    if geom.is_empty or not math.isfinite(geom.area) or geom.area <= 0:
-        raise SloatInputError("The parcel has no area.")
     meta = {k: getattr(parcel, k, None) for k in ("sbl", "address", "district", "source")}
-    return geom, warnings, meta
+    return checked[0], warnings, meta
 
 
 def _districts(geom, layerset, district: str | None, meta: dict) -> list[tuple[str | None, float, BaseGeometry]]:
@@ -80,16 +131,6 @@ def _districts(geom, layerset, district: str | None, meta: dict) -> list[tuple[s
     if meta.get("district"):
         return [(meta["district"], area_sqft(geom), geom)]
     return [(None, area_sqft(geom), geom)]
-
-
-def _meets(net: float, net_min: float, minimum: float | None) -> bool | None:
-    if minimum is None:
-        return None
-    if net_min >= minimum:
-        return True
-    if net < minimum:
-        return False
-    return None
 
 
 def _footprint_summary(f: Findings, proj: Project) -> dict | None:
@@ -129,11 +170,21 @@ def analyze_parcel(
     board_answers: dict | None = None,
     mitigation_input: dict | None = None,
 ) -> Analysis:
-    """Run every Article IX rule on a parcel. See `analyze` for the JSON shape."""
+    """Run every Article IX rule on a parcel. See `analyze` for the JSON shape.
+
+    The law's numbers are those in effect on ``as_of`` (default today): `law_date`.
+    """
+    as_of = as_of or dt.date.today()
+    with law_date(as_of):
+        return _analyze_parcel(parcel, layerset, district=district, project=project, settings=settings,
+                               as_of=as_of, board_answers=board_answers, mitigation_input=mitigation_input)
+
+
+def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.date, board_answers,
+                    mitigation_input) -> Analysis:
     geom, warnings, meta = _parcel_geometry(parcel)
     settings = settings or load_settings()
     proj = project if isinstance(project, Project) else parse_project(project)
-    as_of = as_of or dt.date.today()
 
     f = parcel_findings(geom, layerset, buffer_width_ft=float(settings.buffer_width_ft))
     warnings += f.warnings
@@ -185,20 +236,15 @@ def analyze_parcel(
             "citation": "§ 402-48I" if len(portions) > 1 else "§ 402-48E",
         })
 
-    triggers = cluster_triggers(f, board_answers)
+    triggers = cluster_triggers(lot.measures, board_answers)
     kinds = [(settings.district(c).kind if c and settings.district(c) else None) for c, _, _ in districts]
     applies, applies_text = cluster_applicability(kinds, proj.application_type)
     states = [t.triggered for t in triggers]
     any_trigger = True if any(s is True for s in states) else (False if all(s is False for s in states) else None)
 
-    subdividable = None
-    if minimum:
-        if lot.net_lot_area_min_sqft >= 2 * minimum:
-            subdividable = True
-        elif lot.net_lot_area_sqft < 2 * minimum:
-            subdividable = False
+    subdividable = can_be_subdivided(lot.net_lot_area_sqft, lot.net_lot_area_min_sqft, minimum)
     permits: list[Permit] = permits_for(f, proj, settings=settings, subdividable=subdividable,
-                                        cluster_applies=applies, any_trigger=any_trigger)
+                                        cluster_applies=applies, any_trigger=any_trigger, measures=lot.measures)
 
     # Wetland mitigation: the footprint's wetland, else what was typed.
     mi = dict(mitigation_input or {})
@@ -211,7 +257,7 @@ def analyze_parcel(
     mit = mitigation(**mi)
 
     footprint = _footprint_summary(f, proj)
-    meets = _meets(lot.net_lot_area_sqft, lot.net_lot_area_min_sqft, minimum)
+    meets = meets_minimum(lot.net_lot_area_sqft, lot.net_lot_area_min_sqft, minimum)
     if meets is None and minimum is not None:
         warnings.append("Whether the net lot area meets the minimum depends on data that is unknown here.")
     outside = None

@@ -15,7 +15,14 @@ table, in the order of lowest countable share then ``DEDUCTION_ORDER``: row *i* 
 
 so the screen builds the *exclusive* constraint pieces ``E_i = C_i \\ ∪_{j<i} C_j`` once for the whole
 area, and a parcel's row areas are just ``area(P ∩ E_i)``. Likewise for the overlays the triggers and
-permits look at (present = area inside the parcel > 0), the slope classes and the land of unknown slope.
+permits look at, the slope sets and the land of unknown slope.
+
+**The rules are not restated here.** A block's areas become a :class:`sloat_core.rules.measures.Measures`
+record with array fields (one value per parcel) -- the record the single-parcel path builds -- and the
+row's figures are the rule functions the analysis calls: `deductions.net_lot_area`,
+`deductions.net_lot_area_floor`, `deductions.meets_minimum`, `cluster.trigger_answers` and
+`permits.land_permits`. Slope land is cut by slope *code* (which of `measures.slope_sets` a cell is in),
+so the sweep has no slope classes of its own.
 
 * The pieces are cut into square tiles aligned with the DEM grid (``tile_cells`` cells a side) so each
   piece is small; slopes are read from the DEM one strip of tiles at a time (a window with one cell of
@@ -50,46 +57,55 @@ import rasterio.features
 import shapely
 from shapely.geometry.base import BaseGeometry
 
-from sloat_core.rules.deductions import DEDUCTION_ORDER
+from sloat_core.engine.analysis import check_parcels
+from sloat_core.rules.cluster import trigger_answers
+from sloat_core.rules.deductions import (DEDUCTION_ORDER, LAYER_ROWS, SLOPE_ROWS, deduction_order, meets_minimum,
+                                         net_lot_area, net_lot_area_floor)
 from sloat_core.errors import SloatInputError
-from sloat_core.rules.measures import OVERLAY_ROLES, RESOURCE_ROLES
-from sloat_core.gis.geometry import EMPTY, PRESENCE_MIN_SQFT, polygonal
+from sloat_core.rules.measures import (OVERLAY_ROLES, RESOURCE_ROLES, Measures, buffer_band, slope_set_cells,
+                                       slope_sets)
+from sloat_core.rules.permits import LAND_PERMITS, land_permits
+from sloat_core.gis.geometry import EMPTY, polygonal
 from sloat_core.law.params import value
 from sloat_core.law.settings import load_settings
 from sloat_core.gis.terrain import _check_dem_crs, horn_slope_percent
-from sloat_core.units import SQFT_PER_ACRE
 
 __all__ = ["screen_rows", "screen_to_csv", "SCREEN_COLUMNS", "ScreenPieces", "build_pieces"]
 
-_LAND_PERMITS = ("steep_slope_permit", "wetland_permit", "nysdec_recreational_river", "rcda_review",
-                 "flood_hazard_review", "seqra_cea", "biodiversity_study")
-
 SCREEN_COLUMNS = (
-    ["sbl", "address", "district", "gross_area_sqft", "net_lot_area_sqft", "min_lot_area_sqft",
+    ["sbl", "address", "district", "districts", "gross_area_sqft", "net_lot_area_sqft", "min_lot_area_sqft",
      "meets_min_lot_area"]
     + [f"share_{c}" for c, _, _ in DEDUCTION_ORDER]
     + ["share_slope_unknown"]
     + [f"trigger_{n}" for n in range(1, 11)]
-    + [f"permit_{p}" for p in _LAND_PERMITS]
+    + [f"permit_{p}" for p in LAND_PERMITS]
     + ["error"]
 )
 
 _ROW_IDS = tuple(c for c, _, _ in DEDUCTION_ORDER)
-# Piece kinds beyond the exclusive deduction rows ("row:<id>"): whole layers (totals), slope land,
-# land of unknown slope split by what the deduction rows did with it, the wetland-permit region and
-# outcrops over the cluster trigger's size.
+# Piece kinds beyond the exclusive deduction rows ("row:<id>"): whole layers (totals), slope land by
+# slope code (which slope sets of `measures.slope_sets` a cell is in, one bit each), land of unknown
+# slope split by what the deduction rows did with it, the wetland-permit region and outcrops over the
+# cluster trigger's size: everything a `Measures` record holds.
 _TOTAL_ROLES = RESOURCE_ROLES + OVERLAY_ROLES
+_SLOPE_SETS = tuple(slope_sets())
+_CODES = tuple(range(1, 2 ** len(_SLOPE_SETS)))  # code 0 (known, in no set) is never needed
+_UNKNOWN_CODE = 2 ** len(_SLOPE_SETS)
 _EXTRA_KINDS = (
     tuple(f"total:{r}" for r in _TOTAL_ROLES)
-    + ("slope_label:2", "slope_label:3", "slope_label:4", "slope_label:5", "unknown", "unknown_free",
-       "unknown_row:buffer", "unknown_row:rock_outcrops", "wetland_region", "outcrops_cluster")
+    + tuple(f"slope_code:{c}" for c in _CODES)
+    + ("unknown", "unknown_free")
+    + tuple(f"unknown_row:{c}" for c in LAYER_ROWS)
+    + ("wetland_region", "outcrops_cluster")
 )
 _KINDS = tuple(f"row:{r}" for r in _ROW_IDS) + _EXTRA_KINDS
 _K = {k: i for i, k in enumerate(_KINDS)}
 
 
-def _flag(x) -> str:
-    return "" if x is None else ("yes" if x else "no")
+def _flags(x) -> list[str]:
+    """Answers (one per parcel: 1.0 / 0.0 / nan, or one answer for all) as CSV words."""
+    x = np.asarray(x, dtype=float)
+    return np.where(x == 1.0, "yes", np.where(x == 0.0, "no", "")).tolist()
 
 
 # ------------------------------------------------------------------------------------------------
@@ -106,7 +122,7 @@ class ScreenPieces:
     geoms : ndarray of shapely geometries
         The pieces (each inside one tile).
     kinds : ndarray of int
-        Index into the piece kinds (``row:<constraint>``, ``total:<role>``, ``slope_label:<n>``, ``unknown`` ...).
+        Index into the piece kinds (``row:<constraint>``, ``total:<role>``, ``slope_code:<n>``, ``unknown`` ...).
     tree : shapely.STRtree
         Index over ``geoms``.
     known : set of str
@@ -148,13 +164,7 @@ def _global_sources(layerset, width_ft: float) -> dict:
     out: dict = {}
     roles = [r for r in RESOURCE_ROLES if layerset.get(r) is not None]
     if roles:
-        resources = [g for r in roles for g in layerset.get(r).geoms]
-        if resources:
-            resource = shapely.union_all(resources)
-            band = resource.buffer(width_ft, quad_segs=16).difference(resource)
-            out["buffer"] = polygonal(band)
-        else:
-            out["buffer"] = EMPTY
+        out["buffer"] = buffer_band([g for r in roles for g in layerset.get(r).geoms], width_ft)
     outcrops = layerset.get("rock_outcrops")
     if outcrops is not None:
         if len(outcrops.geoms):
@@ -181,44 +191,30 @@ def _as_tree_source(geoms) -> _Src:
     return _Src(geoms, shapely.STRtree(geoms))
 
 
-def _thresholds() -> tuple[float, float, float, float]:
-    """(15, 25, 40, permit 25): the class edges and the steep slope permit's threshold, from the parameters."""
-    return (float(value("cluster_slope_threshold_pct")), float(value("steep_slope_deduction_threshold_pct")),
-            float(value("very_steep_slope_threshold_pct")), float(value("steep_slope_permit_threshold_pct")))
-
-
-def _slope_labels(slope: np.ndarray, thresholds) -> np.ndarray:
-    """Cell labels: 0 unknown, 1 s <= 15, 2 15 < s <= 25 but under the permit's 25, 5 the rest of 15-25
-    (s >= 25, i.e. exactly 25 today), 3 25 < s <= 40, 4 s > 40.
-
-    Label 5 lets ``slope_ge_25`` (labels 3, 4, 5) and "over 15" (2, 3, 4, 5) be exact sums of labels.
+def _slope_codes(slope: np.ndarray) -> np.ndarray:
+    """Each cell's slope code: bit i set when the cell is in the i-th set of `measures.slope_sets`
+    (the rules' own sets, so the sweep has no class scheme of its own); ``_UNKNOWN_CODE`` where the
+    slope is unknown. Sums over codes give every slope set's land exactly.
     """
-    low, mid, high, ge = thresholds
-    if not low < ge <= mid:
-        raise ValueError("The screen expects the steep slope permit threshold between the 15% and 25% edges.")
-    lab = np.zeros(slope.shape, dtype=np.uint8)
-    ok = np.isfinite(slope)
-    s = np.where(ok, slope, -1.0)
-    lab[ok & (s <= low)] = 1
-    lab[(s > low) & (s <= mid)] = 2
-    lab[(s > mid) & (s <= high)] = 3
-    lab[s > high] = 4
-    lab[(lab == 2) & (s >= ge)] = 5
-    return lab
+    code = np.zeros(slope.shape, dtype=np.uint8)
+    for bit, name in enumerate(_SLOPE_SETS):
+        code |= slope_set_cells(slope, name).astype(np.uint8) << bit
+    code[~np.isfinite(slope)] = _UNKNOWN_CODE
+    return code
 
 
-def _cells_by_label(lab: np.ndarray, transform, tile: BaseGeometry) -> dict[int, BaseGeometry]:
-    """For labels 0 and 2-5, the union of their cells as one (Multi)Polygon of whole cells (empty if none).
+def _cells_by_code(lab: np.ndarray, transform, tile: BaseGeometry) -> dict[int, BaseGeometry]:
+    """For every slope code but 0, the union of its cells as one (Multi)Polygon of whole cells (empty if none).
 
-    One polygonising pass per tile, skipping label 1 (0-15 %, which no piece needs). The 4-connected
-    regions of one label touch at most at corners, so together they are a valid MultiPolygon as they are.
+    One polygonising pass per tile, skipping code 0 (known slope in no set, which no piece needs). The
+    4-connected regions of one code touch at most at corners, so together they are a valid MultiPolygon.
     """
-    out = {v: EMPTY for v in range(6)}
+    out = {v: EMPTY for v in range(_UNKNOWN_CODE + 1)}
     values = np.unique(lab)
     if len(values) == 1:
         out[int(values[0])] = tile
         return out
-    mask = lab != 1
+    mask = lab != 0
     if not mask.any():
         return out
     coords, ring_of, poly_of, labels = [], [], [], []
@@ -270,7 +266,8 @@ def build_pieces(layerset, bounds, *, buffer_width_ft: float, tile_cells: int = 
     -------
     ScreenPieces
     """
-    order = sorted(enumerate(DEDUCTION_ORDER), key=lambda item: (value(item[1][2]), item[0]))
+    order = deduction_order()
+    shares = {c: float(value(p)) for c, _, p in DEDUCTION_ORDER}
     sources = _global_sources(layerset, buffer_width_ft)
     layers = {r: _role_geoms(layerset, r) for r in _TOTAL_ROLES}
     dem_path = getattr(layerset, "dem_path", None)
@@ -290,11 +287,11 @@ def build_pieces(layerset, bounds, *, buffer_width_ft: float, tile_cells: int = 
             known.add(f"row:{cid}")
     known |= {"unknown", "unknown_free"}
     if has_dem:
-        known |= {f"slope_label:{v}" for v in (2, 3, 4, 5)}
-    if "buffer" in sources:
-        known.add("unknown_row:buffer")
+        known |= {f"slope_code:{c}" for c in _CODES}
+    # Land of unknown slope in each layer row that counts in part (the rows' worst case).
+    known |= {f"unknown_row:{c}" for c in LAYER_ROWS if f"row:{c}" in known and shares[c] > 0}
     if "rock_outcrops" in sources:
-        known |= {"unknown_row:rock_outcrops", "outcrops_cluster"}
+        known.add("outcrops_cluster")
     if any(layers[r] is not None for r in RESOURCE_ROLES):
         known.add("wetland_region")
 
@@ -317,7 +314,7 @@ def build_pieces(layerset, bounds, *, buffer_width_ft: float, tile_cells: int = 
     nty = max(1, math.ceil((row1 - row0) / n))
 
     args = (dem_path if has_dem else None, n, row0, col0, ntx, ox, oy, cw, ch, needed, layers, sources, order,
-            _thresholds())
+            known)
     if workers > 1 and nty >= 4 and "fork" in mp.get_all_start_methods():
         # Halves of the strips in two processes (fork: the layers and the parcel index are inherited).
         cut = nty // 2
@@ -346,7 +343,7 @@ def _build_worker(span):
 
 def _build_rows(args, ty0: int, ty1: int):
     """Pieces of the tile rows [ty0, ty1): (geometries, kind numbers)."""
-    dem_path, n, row0, col0, ntx, ox, oy, cw, ch, needed, layers, sources, order, thresholds = args
+    dem_path, n, row0, col0, ntx, ox, oy, cw, ch, needed, layers, sources, order, known = args
     geoms: list = []
     kinds: list = []
 
@@ -372,7 +369,7 @@ def _build_rows(args, ty0: int, ty1: int):
                     tile = shapely.box(x0, y0, x1, y1)
                     if needed is not None and not needed(tile):
                         continue
-                    _tile_pieces(tile, tx, n, strip, (x0, y1, cw, ch), layers, sources, order, add, thresholds)
+                    _tile_pieces(tile, tx, n, strip, (x0, y1, cw, ch), layers, sources, order, add, known)
         finally:
             if src is not None:
                 src.close()
@@ -397,19 +394,20 @@ def _read_strip(src, r_a: int, r_b: int, c_a: int, c_b: int) -> np.ndarray:
     return out
 
 
-def _tile_pieces(tile, tx, n, strip, geo, layers, sources, order, add, thresholds) -> None:
+def _tile_pieces(tile, tx, n, strip, geo, layers, sources, order, add, known) -> None:
     x0, y1, cw, ch = geo
     # Slope land in this tile, as unions of whole DEM cells.
-    s_over40 = s_25_40 = None
+    slope_rows = {}
     unknown = tile
     if strip is not None:
         sub = strip[:, tx * n:(tx + 1) * n]
-        lab = _slope_labels(sub, thresholds)
+        codes = _slope_codes(sub)
         tr = rasterio.transform.Affine(cw, 0.0, x0, 0.0, -ch, y1)
-        by_label = _cells_by_label(lab, tr, tile)
-        s_over40 = by_label[4]
-        s_25_40 = by_label[3]
-        unknown = by_label[0]
+        by_code = _cells_by_code(codes, tr, tile)
+        for cid in SLOPE_ROWS:
+            bit = 1 << _SLOPE_SETS.index(cid)
+            slope_rows[cid] = _union([by_code[c] for c in _CODES if c & bit])
+        unknown = by_code[_UNKNOWN_CODE]
     clipped = {r: (_clip_union(layers[r], tile) if layers[r] is not None else None) for r in layers}
     for key in ("buffer",):
         if key in sources:
@@ -418,12 +416,12 @@ def _tile_pieces(tile, tx, n, strip, geo, layers, sources, order, add, threshold
     for key in ("rock_outcrops", "outcrops_cluster"):
         if key in sources:
             clipped[key] = _clip_union(sources[key], tile)
-    clipped["slope_over_40"] = s_over40
-    clipped["slope_25_40"] = s_25_40
+    for cid in SLOPE_ROWS:
+        clipped[cid] = slope_rows.get(cid)
 
     taken = EMPTY
     row_piece = {}
-    for _, (cid, _, _) in order:
+    for cid, _, _ in order:
         g = clipped.get(cid)
         if g is None:
             continue
@@ -439,17 +437,19 @@ def _tile_pieces(tile, tx, n, strip, geo, layers, sources, order, add, threshold
         if clipped.get(r) is not None:
             add(f"total:{r}", clipped[r])
     if strip is not None:
-        for v in (2, 3, 4, 5):  # the labels partition the tile: sums of them give "over 15", ">= 25"
-            add(f"slope_label:{v}", by_label[v])
+        for c in _CODES:  # the codes partition the tile: sums of them give every slope set
+            add(f"slope_code:{c}", by_code[c])
     if not unknown.is_empty:
         add("unknown", unknown)
         free = polygonal(unknown.difference(taken)) if not taken.is_empty else unknown
         add("unknown_free", free)
-        for cid in ("buffer", "rock_outcrops"):
+        for cid in LAYER_ROWS:
+            if f"unknown_row:{cid}" not in known:
+                continue
             piece = row_piece.get(cid)
             if piece is not None and not piece.is_empty:
                 add(f"unknown_row:{cid}", polygonal(piece.intersection(unknown)))
-    wet = [clipped.get(r) for r in ("wetlands", "watercourses", "water_bodies", "buffer")]
+    wet = [clipped.get(r) for r in RESOURCE_ROLES + ("buffer",)]  # the wetland permit's region
     wet = [g for g in wet if g is not None and not g.is_empty]
     if wet:
         add("wetland_region", shapely.union_all(wet))
@@ -460,57 +460,6 @@ def _tile_pieces(tile, tx, n, strip, geo, layers, sources, order, add, threshold
 # ------------------------------------------------------------------------------------------------
 # Parcels
 # ------------------------------------------------------------------------------------------------
-
-
-def _check_parcels(geoms: np.ndarray) -> tuple[np.ndarray, list[str | None], list[bool]]:
-    """Repair or reject parcel shapes the way the single-parcel analysis does.
-
-    Returns the geometries to use, an error sentence per parcel (None when fine) and whether each
-    was repaired.
-    """
-    out = geoms.copy()
-    errors: list[str | None] = [None] * len(geoms)
-    repaired = [False] * len(geoms)
-    is_geom = np.array([isinstance(g, BaseGeometry) for g in geoms], dtype=bool)
-    for i in np.nonzero(~is_geom)[0]:
-        errors[i] = "There is no parcel to analyse."
-        out[i] = None
-    idx = np.nonzero(is_geom)[0]
-    g = geoms[idx]
-    empty = shapely.is_empty(g)
-    types = shapely.get_type_id(g)
-    poly = (types == 3) | (types == 6)
-    coords, where = shapely.get_coordinates(g, return_index=True)
-    bad_coord = np.zeros(len(g), dtype=bool)
-    if len(coords):
-        nonfinite = ~np.isfinite(coords).all(axis=1)
-        bad_coord[np.unique(where[nonfinite])] = True
-    for j, i in enumerate(idx):
-        if empty[j]:
-            errors[i] = "There is no parcel to analyse."
-        elif not poly[j]:
-            errors[i] = "The parcel must be a polygon, not a point or a line."
-        elif bad_coord[j]:
-            errors[i] = "The parcel has coordinates that are not numbers."
-        if errors[i] is not None:
-            out[i] = None
-    ok = np.array([e is None for e in errors], dtype=bool)
-    okidx = np.nonzero(ok)[0]
-    if len(okidx):
-        valid = shapely.is_valid(out[okidx].astype(object))
-        for i in okidx[~valid]:
-            fixed = polygonal(shapely.make_valid(out[i]))
-            repaired[i] = True
-            out[i] = fixed
-            if fixed.is_empty or not math.isfinite(fixed.area) or fixed.area <= 0:
-                errors[i] = "The parcel has no area."
-                out[i] = None
-        areas = shapely.area(out[okidx].astype(object))
-        for i, a in zip(okidx, areas):
-            if errors[i] is None and not (a > 0):
-                errors[i] = "The parcel has no area."
-                out[i] = None
-    return out, errors, repaired
 
 
 def _block_areas(pieces: ScreenPieces, geoms: np.ndarray) -> np.ndarray:
@@ -526,102 +475,80 @@ def _block_areas(pieces: ScreenPieces, geoms: np.ndarray) -> np.ndarray:
     return totals.reshape(nb, len(_KINDS))
 
 
-@dataclass(frozen=True)
-class _Rules:
-    """The parameters the rows need, read once per run (not once per parcel)."""
+def _block_measures(pieces: ScreenPieces, a: np.ndarray, gross: np.ndarray, gaps: list | None = None) -> Measures:
+    """The `Measures` record of a block of parcels (arrays, one value per parcel) from their areas per
+    piece kind: the same record the single-parcel path builds, so the same rule functions read it.
 
-    shares: dict
-    slope_share_min: float
-    biodiversity_acres: float
-
-    @classmethod
-    def load(cls) -> _Rules:
-        return cls({cid: float(value(share)) for cid, _, share in DEDUCTION_ORDER},
-                   float(value("cluster_slope_share_min")), float(value("biodiversity_threshold_acres")))
-
-
-def _rows_from_areas(a: np.ndarray, gross: float, pieces: ScreenPieces, settings, district,
-                     rules: _Rules) -> dict:
-    """One CSV row's figures from a parcel's areas per piece kind (the rules, read off the areas).
-
-    Mirrors `deductions.lot_area` (net and its worst case), `cluster.cluster_triggers` and the
-    land-only answers of `permits.permits_for` with no project.
+    ``gaps`` lists, per parcel, the roles whose layer does not cover it: what depends on them is unknown
+    for that parcel (as `measures.parcel_findings` makes them unknown), never measured as absent.
     """
     known = pieces.known
-    K = _K
-    row: dict = {}
-    shares = rules.shares
-    row_area = {cid: (float(a[K[f"row:{cid}"]]) if f"row:{cid}" in known else None) for cid in _ROW_IDS}
-    deducted = sum((ar or 0.0) * (1.0 - shares[cid]) for cid, ar in row_area.items())
-    net = max(gross - deducted, 0.0)
-    unknown_sqft = float(a[K["unknown"]]) if pieces.has_dem else gross
-    # The worst case for unknowns (deductions._net_floor).
-    if any(row_area[c] is None for c in ("water_bodies", "watercourses", "wetlands", "floodplain")):
-        net_min = 0.0
-    else:
-        loss = 0.0
-        if unknown_sqft > 0:
-            loss += float(a[K["unknown_free"]])
-            for cid in ("buffer", "rock_outcrops"):
-                if row_area[cid] is not None and shares[cid] > 0:
-                    loss += shares[cid] * float(a[K[f"unknown_row:{cid}"]])
-        if row_area["rock_outcrops"] is None:
-            remaining = gross - sum(v for v in row_area.values() if v is not None)
-            loss += max(remaining - float(a[K["unknown_free"]]), 0.0) * (1.0 - shares["rock_outcrops"])
-        net_min = max(net - loss, 0.0)
-    d = settings.district(district) if district else None
-    minimum = d.min_lot_area_sqft if d else None
-    meets = None if minimum is None else (True if net_min >= minimum else False if net < minimum else None)
-    row.update(
-        gross_area_sqft=round(gross, 1),
-        net_lot_area_sqft=round(net, 1),
-        min_lot_area_sqft="" if minimum is None else minimum,
-        meets_min_lot_area=_flag(meets),
+    nan = np.full(len(gross), np.nan)
+    unknown_at = {}  # kind -> parcels of the block where it is unknown (a coverage gap)
+    for j, roles in enumerate(gaps or ()):
+        for kind in _kinds_of_roles(roles) if roles else ():
+            unknown_at.setdefault(kind, []).append(j)
+
+    def col(kind: str) -> np.ndarray:
+        if kind not in known:
+            return nan
+        if kind in unknown_at:
+            out = a[:, _K[kind]].copy()
+            out[unknown_at[kind]] = np.nan
+            return out
+        return a[:, _K[kind]]
+
+    unknown = a[:, _K["unknown"]] if pieces.has_dem else gross
+    rows = {cid: col(f"row:{cid}") for cid in _ROW_IDS}
+    # Slopes unknown on (nearly) all the parcel: the slope rows are unknown, as in `lot_area`.
+    no_slope = (gross - unknown) <= 0.5
+    for cid in SLOPE_ROWS:
+        rows[cid] = np.where(no_slope, np.nan, rows[cid])
+    areas = {role: col(f"total:{role}") for role in _TOTAL_ROLES}
+    areas["wetland_region"] = col("wetland_region")
+    areas["outcrops_cluster"] = col("outcrops_cluster")
+    for bit, name in enumerate(_SLOPE_SETS):
+        if pieces.has_dem:
+            areas[name] = a[:, [_K[f"slope_code:{c}"] for c in _CODES if c & (1 << bit)]].sum(axis=1)
+        else:
+            areas[name] = nan
+    uncovered = {}
+    missing = [r for r in RESOURCE_ROLES if f"total:{r}" not in known]
+    if missing and len(missing) < len(RESOURCE_ROLES):
+        uncovered["wetland_region"] = gross  # as `measures.findings_uncovered`
+    return Measures(
+        gross_area_sqft=gross,
+        rows=rows,
+        areas=areas,
+        slope_unknown_sqft=unknown,
+        slope_unknown_free_sqft=a[:, _K["unknown_free"]],
+        row_slope_unknown_sqft={c: np.nan_to_num(col(f"unknown_row:{c}")) for c in LAYER_ROWS
+                                if f"unknown_row:{c}" in known},
+        uncovered_sqft=uncovered,
     )
-    for cid in _ROW_IDS:
-        row[f"share_{cid}"] = "" if row_area[cid] is None else round(row_area[cid] / gross, 4)
-    row["share_slope_unknown"] = round(unknown_sqft / gross, 4)
 
-    def present(role: str):
-        k = f"total:{role}"
-        return None if k not in known else bool(a[K[k]] >= PRESENCE_MIN_SQFT)
 
-    t = {}
-    if not pieces.has_dem:
-        t[1] = None
-    else:
-        steep = float(sum(a[K[f"slope_label:{v}"]] for v in (2, 3, 4, 5)))
-        share_min = rules.slope_share_min
-        t[1] = True if steep / gross >= share_min else (False if (steep + unknown_sqft) / gross < share_min
-                                                          else None)
-    t[2] = present("wetlands")
-    t[3] = present("floodplain")
-    t[4] = True if present("historic") else None
-    t[5] = None
-    rec = [present(r) for r in ("water_bodies", "watercourses", "recreation")]
-    t[6] = True if any(rec) else (None if any(x is None for x in rec) else False)
-    t[7] = present("aquifer_cea")
-    t[8] = present("habitats")
-    t[9] = None if "outcrops_cluster" not in known else bool(a[K["outcrops_cluster"]] >= PRESENCE_MIN_SQFT)
-    t[10] = present("aquifer_cea")
-    for k in range(1, 11):
-        row[f"trigger_{k}"] = _flag(t[k])
-
-    p = {
-        "steep_slope_permit": None if not pieces.has_dem else (None if sum(a[K[f"slope_label:{v}"]] for v in (3, 4, 5)) >= PRESENCE_MIN_SQFT
-                                                                 else False),
-        "wetland_permit": None if "wetland_region" not in known else (None if a[K["wetland_region"]] >= PRESENCE_MIN_SQFT
-                                                                      else False),
-        "nysdec_recreational_river": present("recreational_river"),
-        "rcda_review": present("rcda"),
-        "flood_hazard_review": present("floodplain"),
-        "seqra_cea": present("aquifer_cea"),
-        "biodiversity_study": None if gross / SQFT_PER_ACRE >= rules.biodiversity_acres
-        else False,
+def _block_figures(pieces: ScreenPieces, a: np.ndarray, gross: np.ndarray, minimum: np.ndarray,
+                   gaps: list | None = None) -> dict:
+    """The CSV columns of a block of parcels, each a list: the rules of `deductions`, `cluster` and
+    `permits` applied to the block's `Measures` (the functions the single-parcel analysis calls)."""
+    m = _block_measures(pieces, a, gross, gaps)
+    net = net_lot_area(m)
+    floor = net_lot_area_floor(m)
+    cols: dict = {
+        "gross_area_sqft": np.round(gross, 1).tolist(),
+        "net_lot_area_sqft": np.round(net, 1).tolist(),
+        "meets_min_lot_area": _flags(meets_minimum(net, floor, minimum)),
     }
-    for k in _LAND_PERMITS:
-        row[f"permit_{k}"] = _flag(p[k])
-    return row
+    for cid in _ROW_IDS:
+        share = np.round(m.rows[cid] / gross, 4)
+        cols[f"share_{cid}"] = ["" if x != x else x for x in share.tolist()]
+    cols["share_slope_unknown"] = np.round(m.slope_unknown_sqft / gross, 4).tolist()
+    for k, ans in trigger_answers(m).items():
+        cols[f"trigger_{k}"] = _flags(np.broadcast_to(np.asarray(ans, dtype=float), gross.shape))
+    for pid, ans in land_permits(m).items():
+        cols[f"permit_{pid}"] = _flags(np.broadcast_to(np.asarray(ans, dtype=float), gross.shape))
+    return cols
 
 
 def _parcel_table(layerset, parcels):
@@ -637,10 +564,28 @@ def _parcel_table(layerset, parcels):
     else:
         gdf = parcels
     n = len(gdf)
-    ids = gdf[id_f].astype(str).tolist() if id_f in gdf.columns else [str(i) for i in range(n)]
+    ids = ([("" if _clean(v) == "" else str(v)) for v in gdf[id_f].tolist()] if id_f in gdf.columns
+           else [str(i) for i in range(n)])
     dists = gdf[d_f].tolist() if d_f and d_f in gdf.columns else [None] * n
     addrs = gdf[a_f].tolist() if a_f and a_f in gdf.columns else [None] * n
-    return ids, dists, addrs, np.asarray(gdf.geometry.values, dtype=object)
+    geoms = np.asarray(gdf.geometry.values, dtype=object)
+    splits = [""] * n
+    if layerset.get("zoning") is not None:
+        # Parcels that carry no district take it from the zoning layer, as analyze does: the largest
+        # district first; a parcel in several is listed with each district's share (§ 402-48I).
+        for i in range(n):
+            if _clean(dists[i]) != "" or geoms[i] is None or getattr(geoms[i], "is_empty", True):
+                continue
+            try:
+                parts = [(c, a) for c, _, a in layerset.district_parts(geoms[i]) if a > 0.5]
+            except Exception:  # noqa: BLE001 -- a shape GEOS cannot cut is reported by the checks later
+                continue
+            if parts:
+                dists[i] = parts[0][0]
+                if len(parts) > 1:
+                    gross = float(geoms[i].area) or 1.0
+                    splits[i] = "; ".join(f"{c} ({a / gross:.0%})" for c, a in parts)
+    return ids, dists, addrs, geoms, splits
 
 
 def _clean(v):
@@ -679,11 +624,12 @@ def screen_rows(layerset, settings=None, *, parcels=None, block_size: int = 2000
         Keys of :data:`SCREEN_COLUMNS`; ``error`` holds one plain sentence when a parcel failed.
     """
     settings = settings or load_settings()
-    ids, dists, addrs, raw = _parcel_table(layerset, parcels)
+    ids, dists, addrs, raw, splits = _parcel_table(layerset, parcels)
     if len(raw) == 0:
         return
-    geoms, errors, _ = _check_parcels(raw)
-    rules = _Rules.load()
+    geoms, errors, _ = check_parcels(raw)
+    gaps = _coverage_gaps(layerset, geoms)
+    rules = _minimums(settings)
     ok = np.array([e is None for e in errors], dtype=bool)
     cores = min(2, os.cpu_count() or 1)
     pieces = None
@@ -708,7 +654,7 @@ def screen_rows(layerset, settings=None, *, parcels=None, block_size: int = 2000
                     for i in failed:
                         errors[i] = _MEASURE_ERROR
                     yield from _block_rows(pieces, settings, rules, ids, dists, addrs, geoms, errors, areas,
-                                           start, stop)
+                                           start, stop, splits, gaps)
         finally:
             _SHARED.clear()
         return
@@ -716,7 +662,8 @@ def screen_rows(layerset, settings=None, *, parcels=None, block_size: int = 2000
         areas, failed = _span_areas(pieces, geoms, errors, start, stop)
         for i in failed:
             errors[i] = _MEASURE_ERROR
-        yield from _block_rows(pieces, settings, rules, ids, dists, addrs, geoms, errors, areas, start, stop)
+        yield from _block_rows(pieces, settings, rules, ids, dists, addrs, geoms, errors, areas, start, stop, splits,
+                               gaps)
 
 
 _MEASURE_ERROR = "The parcel's shape could not be measured against the layers."
@@ -749,22 +696,81 @@ def _span_areas(pieces, geoms, errors, start, stop) -> tuple[dict, list]:
     return areas, failed
 
 
-def _block_rows(pieces, settings, rules, ids, dists, addrs, geoms, errors, areas, start, stop) -> Iterable[dict]:
-    for i in range(start, stop):
-        row = {"sbl": ids[i], "address": _clean(addrs[i]), "district": _clean(dists[i])}
-        if errors[i] is None and i in areas:
+def _minimums(settings):
+    """district code -> minimum lot area (None when unknown), read once per run."""
+    cache: dict = {}
+
+    def minimum(code) -> float:
+        if code not in cache:
+            d = settings.district(code) if code else None
+            cache[code] = d.min_lot_area_sqft if d else None
+        return cache[code]
+
+    return minimum
+
+
+def _kinds_of_roles(roles) -> set:
+    """Piece kinds that depend on the given layer roles (removed from ``known`` where they do not cover)."""
+    out: set = set()
+    for r in roles:
+        out |= {f"total:{r}", f"row:{r}", f"unknown_row:{r}"}
+        if r in RESOURCE_ROLES:
+            out |= {"row:buffer", "unknown_row:buffer", "wetland_region"}
+        if r == "rock_outcrops":
+            out |= {"unknown_row:rock_outcrops", "outcrops_cluster"}
+    return out
+
+
+def _coverage_gaps(layerset, geoms: np.ndarray) -> list[tuple[str, ...]]:
+    """For each parcel, the roles whose coverage leaves more than 1 sq ft of it out."""
+    gaps: list[list[str]] = [[] for _ in range(len(geoms))]
+    coverages = getattr(layerset, "coverages", {}) or {}
+    valid = np.array([g is not None and not g.is_empty for g in geoms], dtype=bool)
+    for role in (*_TOTAL_ROLES, "rock_outcrops"):
+        cov = coverages.get(role)
+        if cov is None or layerset.get(role) is None:
+            continue
+        shapely.prepare(cov)
+        inside = np.zeros(len(geoms), dtype=bool)
+        inside[valid] = shapely.covers(cov, geoms[valid].astype(object))
+        for i in np.nonzero(valid & ~inside)[0]:
             try:
-                gross = float(geoms[i].area)
-                row.update(_rows_from_areas(areas[i], gross, pieces, settings, _clean(dists[i]) or None, rules))
-            except SloatInputError as exc:
-                row["error"] = str(exc)
+                if geoms[i].difference(cov).area > 1.0:
+                    gaps[i].append(role)
+            except Exception:  # noqa: BLE001 -- a shape GEOS cannot cut fails in the measuring step
+                continue
+    return [tuple(g) for g in gaps]
+
+
+def _block_rows(pieces, settings, minimum, ids, dists, addrs, geoms, errors, areas, start, stop,
+                splits=None, gaps=None) -> Iterable[dict]:
+    sel = [i for i in range(start, stop) if errors[i] is None and i in areas]
+    cols: dict = {}
+    if sel:
+        table = np.vstack([areas[i] for i in sel])
+        gross = shapely.area(geoms[sel].astype(object))
+        raw = [minimum(_clean(dists[i]) or None) for i in sel]
+        block_gaps = [gaps[i] for i in sel] if gaps else None
+        cols = _block_figures(pieces, table, gross, np.array([math.nan if x is None else x for x in raw], dtype=float),
+                              block_gaps)
+        cols["min_lot_area_sqft"] = ["" if x is None else x for x in raw]
+    at = {i: j for j, i in enumerate(sel)}
+    for i in range(start, stop):
+        row = {"sbl": ids[i], "address": _clean(addrs[i]), "district": _clean(dists[i]),
+               "districts": splits[i] if splits else ""}
+        if i in at:
+            j = at[i]
+            row.update({k: v[j] for k, v in cols.items()})
         else:
             row["error"] = errors[i] or "The parcel could not be screened."
         yield row
 
 
-def screen_to_csv(layerset, out_path, settings=None, *, parcels=None, **kw) -> int:
-    """Write the screening CSV, streaming rows as they are computed; returns the number of parcels."""
+def screen_to_csv(layerset, out_path, settings=None, *, parcels=None, progress=None, **kw) -> int:
+    """Write the screening CSV, streaming rows as they are computed; returns the number of parcels.
+
+    ``progress``, if given, is called with 1 after each row (e.g. a tqdm bar's ``update``).
+    """
     out = Path(out_path)
     if out.parent and not out.parent.exists():
         raise SloatInputError(f"The folder for '{out_path}' does not exist.")
@@ -775,4 +781,6 @@ def screen_to_csv(layerset, out_path, settings=None, *, parcels=None, **kw) -> i
         for row in screen_rows(layerset, settings, parcels=parcels, **kw):
             w.writerow(row)
             n += 1
+            if progress is not None:
+                progress(1)
     return n

@@ -39,7 +39,10 @@ from matplotlib.path import Path as MplPath  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 from shapely.geometry import box  # noqa: E402
 
+from sloat_core.gis.roles import ROLE_DECLARATIONS, style  # noqa: E402
+from sloat_core.law.params import fill  # noqa: E402
 from sloat_core.law.text import LAW_TEXT_SHA256, clause  # noqa: E402
+from sloat_core.rules.deductions import DEDUCTION_ORDER  # noqa: E402
 from sloat_core.errors import SloatInputError  # noqa: E402
 
 __all__ = ["MAX_PAGES", "REPORT_TITLE", "FONT_DIR", "map_png", "report_pdf_bytes", "write_report"]
@@ -50,40 +53,23 @@ MAX_PAGES = 3
 FONT_DIR = Path(matplotlib.get_data_path()) / "fonts" / "ttf"
 _FONT = "DejaVu"
 
-#: Map style per deduction constraint: grey level of the fill and hatch pattern (distinct in B/W).
+#: Map style per deduction constraint: grey level of the fill and hatch pattern (distinct in B/W), from
+#: the role declarations (sloat_core.gis.roles) and the derived rows' styles (buffer, slope classes).
 PIECE_STYLES: dict[str, dict[str, str]] = {
-    "water_bodies": {"face": "0.55", "hatch": "---"},
-    "watercourses": {"face": "0.45", "hatch": "|||"},
-    "wetlands": {"face": "0.72", "hatch": "..."},
-    "floodplain": {"face": "0.86", "hatch": "\\\\\\"},
-    "slope_over_40": {"face": "0.40", "hatch": "xxx"},
-    "buffer": {"face": "0.93", "hatch": "///"},
-    "slope_25_40": {"face": "0.80", "hatch": "++"},
-    "rock_outcrops": {"face": "0.62", "hatch": "oo"},
+    c: {"face": style(c).face, "hatch": style(c).hatch} for c, _, _ in DEDUCTION_ORDER
 }
-#: Short legend names.
-_MAP_LABELS = {
-    "water_bodies": "Ponds, water bodies",
-    "watercourses": "Streams, watercourses",
-    "wetlands": "Wetlands",
-    "floodplain": "100-year floodplain",
-    "slope_over_40": "Slopes over 40%",
-    "buffer": "Wetland/stream buffer",
-    "slope_25_40": "Slopes over 25% to 40%",
-    "rock_outcrops": "Rock outcrops > 50 sq ft",
-}
-#: Context outside the parcel: the same patterns, lighter.
-_CONTEXT_ROLES = ("water_bodies", "watercourses", "wetlands", "floodplain", "rock_outcrops")
+
+
+def _map_label(constraint: str) -> str:
+    """Short legend name of a deduction row (its law numbers filled in from the parameters)."""
+    return style(constraint).legend_text()
+
+
+#: Context outside the parcel: the same patterns, lighter (the roles whose land is deducted).
+_CONTEXT_ROLES = tuple(r.id for r in ROLE_DECLARATIONS if r.deduction is not None)
 #: Overlays drawn as dashed boundaries when they reach the map.
-_OVERLAY_STYLES = {
-    "recreational_river": ("Recreational river corridor", (0, (6, 2))),
-    "rcda": ("County Drainage Agency streams", (0, (1, 1.2))),
-    "historic": ("Historic sites", (0, (5, 1.5, 1, 1.5))),
-    "habitats": ("Habitats", (0, (3, 1, 1, 1, 1, 1))),
-    "viewsheds": ("Viewsheds", (0, (8, 2, 2, 2))),
-    "recreation": ("Recreation land", (0, (2, 2))),
-    "aquifer_cea": ("Aquifer CEA (§ 402-46)", (0, (10, 3))),
-}
+_OVERLAY_STYLES = {r.id: (r.legend, r.dash) for r in ROLE_DECLARATIONS
+                   if r.kind == "overlay" and not r.drawn_filled}
 _YES_NO = {True: "yes", False: "no", None: "unknown"}
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
 
@@ -264,7 +250,7 @@ def map_png(analysis, layerset, *, width_in: float = 4.2, dpi: int = 200) -> tup
                     drawn = True
             covers = geom.covers(parcel)
             if drawn or covers:
-                text = label + (" (covers the parcel)" if covers else "")
+                text = fill(label) + (" (covers the parcel)" if covers else "")
                 overlay_handles.append(Line2D([], [], color="black", lw=0.8, linestyle=dash, label=text))
 
         for row in analysis.lot.rows:
@@ -272,7 +258,7 @@ def map_png(analysis, layerset, *, width_in: float = 4.2, dpi: int = 200) -> tup
                 continue
             st = PIECE_STYLES.get(row.constraint, {"face": "0.8", "hatch": "//"})
             _draw(ax, row.geometry, facecolor=st["face"], edgecolor="black", hatch=st["hatch"], lw=0.3, zorder=4)
-            short = _MAP_LABELS.get(row.constraint, row.label)
+            short = _map_label(row.constraint)
             handles.append(Patch(facecolor=st["face"], edgecolor="black", hatch=st["hatch"],
                                  label=f"{short}: counts {row.countable_fraction:.0%}"))
         _draw(ax, parcel, facecolor="none", edgecolor="black", lw=2.0, zorder=8)
@@ -718,7 +704,9 @@ def _build(analysis, layerset, *, events, notes, as_of: dt.date, level: int, fig
         _heading(pdf, "Notes", _first_lines(note_text, size=8))
         _para(pdf, note_text, size=8)
 
-    warnings = r.get("warnings") or []
+    # Load warnings of the layer set (unknown manifest keys, skipped features, schema doubts) come first.
+    loaded = [f"Layer set: {w}" for w in (getattr(layerset, "warnings", ()) or ())]
+    warnings = loaded + [w for w in r.get("warnings") or [] if w not in loaded]
     if warnings:
         _heading(pdf, "Points to check", _first_lines("• " + _shorten(warnings[0], 300), size=7.5, h=3.5))
         for w in warnings[:max_warnings]:

@@ -15,14 +15,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sloat_core.rules.measures import Findings
+import numpy as np
+
+from sloat_core.rules.measures import Findings, Measures, answer, is_yes, present, tri, tri_any
 from sloat_core.gis.geometry import PRESENCE_MIN_SQFT
-from sloat_core.law.params import param, value
+from sloat_core.law.params import fill, param, value
 
-__all__ = ["Trigger", "cluster_triggers", "cluster_applicability", "cluster_lot_rules", "TRIGGER_TITLES"]
+__all__ = ["Trigger", "cluster_triggers", "trigger_answers", "cluster_applicability", "cluster_lot_rules",
+           "TRIGGER_TITLES", "trigger_title", "RECREATION_ROLES"]
 
+#: Titles of the ten features; law numbers in them are filled in from the parameters (`trigger_title`).
 TRIGGER_TITLES = {
-    1: "Slopes over 15% on 25% or more of the property",
+    1: "Slopes over {cluster_slope_threshold_pct:g}% on {cluster_slope_share_min:.0%} or more of the property",
     2: "Freshwater wetlands",
     3: "100-year floodplain",
     4: "Historic register listing or eligibility",
@@ -30,11 +34,20 @@ TRIGGER_TITLES = {
     6: "Recreational resources (lakes, ponds, streams, other)",
     7: "Ramapo River Basin Sole Source Aquifer",
     8: "Habitats of endangered, threatened or special concern species",
-    9: "Rock outcrops over 50 sq ft",
+    9: "Rock outcrops over {cluster_rock_outcrop_min_area_sqft:,g} sq ft",
     10: "Lands within a critical environmental area",
 }
 
 BOARD_JUDGMENT = {4, 5}
+
+
+def trigger_title(number: int) -> str:
+    """Title of a § 402-48C feature, its numbers read from the parameters.
+
+    >>> trigger_title(1)
+    'Slopes over 15% on 25% or more of the property'
+    """
+    return fill(TRIGGER_TITLES[number])
 
 
 @dataclass(frozen=True)
@@ -50,7 +63,7 @@ class Trigger:
     def to_dict(self) -> dict:
         return {
             "id": self.id,
-            "title": TRIGGER_TITLES[self.number],
+            "title": trigger_title(self.number),
             "triggered": self.triggered,
             "evidence": self.evidence,
             "citation": f"§ {self.id}",
@@ -62,17 +75,6 @@ def _share(a: float, gross: float) -> str:
     return f"{a:,.0f} sq ft ({a / gross:.1%} of the parcel)" if gross > 0 else f"{a:,.0f} sq ft"
 
 
-def _presence(f: Findings, role: str, what: str) -> tuple[bool | None, str]:
-    area = f.area(role)
-    if area is None:
-        return None, f"Unknown: no {what} layer is loaded."
-    names = f.feature_names.get(role) or []
-    if area >= PRESENCE_MIN_SQFT:
-        named = f" ({', '.join(names)})" if names else ""
-        return True, f"{what[:1].upper()}{what[1:]} layer{named}: {_share(area, f.gross_area_sqft)}."
-    return False, f"None of the {what} layer falls inside the parcel."
-
-
 def _answer(board_answers: dict | None, number: int):
     if not board_answers:
         return None
@@ -82,85 +84,147 @@ def _answer(board_answers: dict | None, number: int):
     return None
 
 
-def cluster_triggers(f: Findings, board_answers: dict | None = None) -> list[Trigger]:
-    """The ten § 402-48C features for a parcel, each triggered / not / unknown with evidence."""
-    gross = f.gross_area_sqft
-    out: list[Trigger] = []
+#: Roles whose land is a recreational resource of § 402-48C(6) (lakes, ponds, streams, other).
+RECREATION_ROLES = ("water_bodies", "watercourses", "recreation")
 
-    # (1) slopes over 15 % on 25 % or more of the property.
-    threshold = float(value("cluster_slope_share_min"))
-    if f.slope is None:
-        out.append(Trigger(1, None, "Unknown: no elevation model is loaded."))
-    else:
-        steep = f.slope_area_sqft_in("slope_over_15")
-        unknown = f.slope_area_sqft.get("unknown", 0.0)
-        share = steep / gross if gross else 0.0
-        reach = (steep + unknown) / gross if gross else 0.0
-        text = f"Slopes over 15%: {_share(steep, gross)}; the law's test is 25% or more of the property."
-        if share >= threshold:
-            out.append(Trigger(1, True, text))
-        elif reach < threshold:
-            out.append(Trigger(1, False, text + (f" Slope unknown on {unknown:,.0f} sq ft." if unknown >= PRESENCE_MIN_SQFT else "")))
-        else:
-            out.append(Trigger(1, None, text + f" Slope unknown on {unknown:,.0f} sq ft, enough to change it."))
 
-    out.append(Trigger(2, *_presence(f, "wetlands", "wetlands")))
-    out.append(Trigger(3, *_presence(f, "floodplain", "FEMA 100-year floodplain")))
+def trigger_answers(m: Measures, board_answers: dict | None = None) -> dict[int, object]:
+    """§ 402-48C: each of the ten features present (yes), absent (no) or unknown, from the measures.
 
-    # (4) historic: a listing in the layer is evidence; eligibility is the Board's (and OPRHP's) call.
-    answer = _answer(board_answers, 4)
-    listed, text = _presence(f, "historic", "historic sites")
-    if answer is not None:
-        out.append(Trigger(4, answer, f"Board's answer: {'yes' if answer else 'no'}. {text}"))
-    elif listed:
+    Works on one parcel (answers True / False / None) or on arrays of parcels (1.0 / 0.0 / nan):
+    the village screen and the single-parcel analysis call this same function.
+
+    * (1) "slopes over 15% on 25% or more of the property": yes when the land over 15 % reaches
+      25 % of the gross area, no when even with all the land of unknown slope it cannot;
+    * (2), (3), (7), (8), (10): the layer's land on the parcel (presence, see `measures.present`);
+      (10) reads the Ramapo aquifer CEA of § 402-46;
+    * (4) a register listing in the historic layer is a yes; otherwise the Board's answer decides;
+    * (5) only the Board's answer decides (significance is a SEQRA determination);
+    * (6) any pond, lake, stream or recreation land is a yes, unless the Board answered;
+    * (9) an outcrop "in excess of" the size, the whole outcrop's size, on the parcel.
+
+    >>> from sloat_core.rules.measures import measured_areas
+    >>> areas = {k: 0.0 for k in measured_areas()} | {"wetlands": 5_000.0}
+    >>> m = Measures(100_000.0, {}, areas, 0.0, 0.0, {})
+    >>> a = trigger_answers(m)
+    >>> a[1], a[2], a[5]
+    (False, True, None)
+    """
+    gross = m.gross_area_sqft
+    need = float(value("cluster_slope_share_min"))
+    steep = m.areas["slope_over_15"]
+    unknown = m.slope_unknown_sqft
+    out: dict[int, object] = {
+        1: tri(steep >= need * gross, steep + unknown < need * gross),
+        2: present(m, "wetlands"),
+        3: present(m, "floodplain"),
+    }
+    listed = present(m, "historic")
+    given = _answer(board_answers, 4)
+    out[4] = given if given is not None else tri(is_yes(listed), False)
+    given = _answer(board_answers, 5)
+    nothing = np.zeros(np.shape(gross), dtype=bool) if isinstance(gross, np.ndarray) else False
+    out[5] = given if given is not None else tri(nothing, False)
+    given = _answer(board_answers, 6)
+    out[6] = given if given is not None else tri_any(*(present(m, r) for r in RECREATION_ROLES))
+    out[7] = present(m, "aquifer_cea")
+    out[8] = present(m, "habitats")
+    out[9] = present(m, "outcrops_cluster")
+    out[10] = present(m, "aquifer_cea")
+    return out
+
+
+def _presence_text(m: Measures, role: str, what: str, state) -> str:
+    area = m.areas[role]
+    if area != area:
+        return f"Unknown: no {what} layer is loaded."
+    names = (m.evidence.get("names") or {}).get(role) or []
+    if state is True:
+        named = f" ({', '.join(names)})" if names else ""
+        return f"{what[:1].upper()}{what[1:]} layer{named}: {_share(area, m.gross_area_sqft)}."
+    if state is None:
+        return f"Unknown: the {what} layer does not cover enough of the parcel to tell."
+    return f"None of the {what} layer falls inside the parcel."
+
+
+def _slope_text(m: Measures, state) -> str:
+    gross = m.gross_area_sqft
+    steep = m.areas["slope_over_15"]
+    if steep != steep:
+        return "Unknown: no elevation model is loaded."
+    p_slope, p_share = param("cluster_slope_threshold_pct"), param("cluster_slope_share_min")
+    text = (f"Slopes over {p_slope.value:g}%: {_share(steep, gross)}; the law's test is "
+            f"{p_share.value:.0%} or more of the property.")
+    unknown = m.slope_unknown_sqft
+    if state is False and unknown >= PRESENCE_MIN_SQFT:
+        text += f" Slope unknown on {unknown:,.0f} sq ft."
+    elif state is None:
+        text += f" Slope unknown on {unknown:,.0f} sq ft, enough to change it."
+    return text
+
+
+def cluster_triggers(m: Measures, board_answers: dict | None = None) -> list[Trigger]:
+    """§ 402-48C: the ten features for a parcel, each triggered / not / unknown with its evidence.
+
+    The answers are `trigger_answers` (the rule); this adds the evidence a person reads.
+    """
+    a = {n: answer(v) for n, v in trigger_answers(m, board_answers).items()}
+    gross = m.gross_area_sqft
+    out = [Trigger(1, a[1], _slope_text(m, a[1]))]
+    out.append(Trigger(2, a[2], _presence_text(m, "wetlands", "wetlands", a[2])))
+    out.append(Trigger(3, a[3], _presence_text(m, "floodplain", "FEMA 100-year floodplain", a[3])))
+
+    listed = answer(present(m, "historic"))
+    text = _presence_text(m, "historic", "historic sites", listed)
+    if _answer(board_answers, 4) is not None:
+        out.append(Trigger(4, a[4], f"Board's answer: {'yes' if a[4] else 'no'}. {text}"))
+    elif a[4]:
         out.append(Trigger(4, True, text))
     else:
         out.append(Trigger(4, None, f"{text} Eligibility for listing needs the Board's judgment (answer it to decide)."))
 
-    # (5) significant viewsheds are determined through SEQRA: never decided by a layer alone.
-    answer = _answer(board_answers, 5)
-    _, text = _presence(f, "viewsheds", "viewsheds")
-    if answer is not None:
-        out.append(Trigger(5, answer, f"Board's answer: {'yes' if answer else 'no'}. {text}"))
+    text = _presence_text(m, "viewsheds", "viewsheds", answer(present(m, "viewsheds")))
+    if _answer(board_answers, 5) is not None:
+        out.append(Trigger(5, a[5], f"Board's answer: {'yes' if a[5] else 'no'}. {text}"))
     else:
         out.append(Trigger(5, None, f"{text} Significance is determined under SEQRA (answer it to decide)."))
 
-    # (6) recreational resources: lakes, ponds, streams, or other potentially significant ones.
-    answer = _answer(board_answers, 6)
-    hits, unknown_roles = [], []
-    for role, what in (("water_bodies", "ponds/lakes"), ("watercourses", "streams"), ("recreation", "recreation lands")):
-        area = f.area(role)
-        if area is None:
-            unknown_roles.append(what)
-        elif area >= PRESENCE_MIN_SQFT:
-            hits.append(f"{what} {_share(area, gross)}")
-    if answer is not None:
-        out.append(Trigger(6, answer, f"Board's answer: {'yes' if answer else 'no'}."))
-    elif hits:
-        out.append(Trigger(6, True, "; ".join(hits) + "."))
-    elif unknown_roles:
-        out.append(Trigger(6, None, "Unknown: not loaded: " + ", ".join(unknown_roles) + "."))
+    if _answer(board_answers, 6) is not None:
+        out.append(Trigger(6, a[6], f"Board's answer: {'yes' if a[6] else 'no'}."))
     else:
-        out.append(Trigger(6, False, "No pond, lake, stream or mapped recreation land inside the parcel."))
+        hits, unknown_roles = [], []
+        for role, what in zip(RECREATION_ROLES, ("ponds/lakes", "streams", "recreation lands"), strict=True):
+            state = answer(present(m, role))
+            if state:
+                hits.append(f"{what} {_share(m.areas[role], gross)}")
+            elif state is None:
+                unknown_roles.append(what)
+        if a[6]:
+            out.append(Trigger(6, True, "; ".join(hits) + "."))
+        elif a[6] is None:
+            out.append(Trigger(6, None, "Unknown: not loaded or not covered: " + ", ".join(unknown_roles) + "."))
+        else:
+            out.append(Trigger(6, False, "No pond, lake, stream or mapped recreation land inside the parcel."))
 
-    out.append(Trigger(7, *_presence(f, "aquifer_cea", "Ramapo sole source aquifer")))
-    out.append(Trigger(8, *_presence(f, "habitats", "habitats")))
+    out.append(Trigger(7, a[7], _presence_text(m, "aquifer_cea", "Ramapo sole source aquifer", a[7])))
+    out.append(Trigger(8, a[8], _presence_text(m, "habitats", "habitats", a[8])))
 
-    # (9) outcrops over 50 sq ft (the whole outcrop's size).
-    if f.outcrops_counted is None:
+    size = param("cluster_rock_outcrop_min_area_sqft").value
+    if a[9] is None:
         out.append(Trigger(9, None, "Unknown: no rock outcrop layer is loaded."))
     else:
-        big = [s for s in f.outcrop_sizes_sqft if s > float(value("cluster_rock_outcrop_min_area_sqft"))]
-        if big:
-            out.append(Trigger(9, True, f"{len(big)} outcrop(s) over 50 sq ft touch the parcel "
-                                        f"(largest {max(big):,.0f} sq ft)."))
+        sizes = list(m.evidence.get("outcrop_sizes_sqft") or ())
+        big = [s for s in sizes if s > size]
+        if a[9]:
+            largest = f" (largest {max(big):,.0f} sq ft)" if big else ""
+            out.append(Trigger(9, True, f"{len(big) or 'An'} outcrop(s) over {size:g} sq ft touch the parcel"
+                                        f"{largest}."))
         else:
-            small = len(f.outcrop_sizes_sqft)
-            out.append(Trigger(9, False, "No outcrop over 50 sq ft" + (f" ({small} smaller)." if small else ".")))
+            small = len(sizes)
+            out.append(Trigger(9, False, f"No outcrop over {size:g} sq ft" + (f" ({small} smaller)." if small else ".")))
 
-    # (10) critical environmental area: the Ramapo aquifer CEA of § 402-46.
-    cea, text = _presence(f, "aquifer_cea", "Ramapo River Sole Source Aquifer CEA (§ 402-46)")
-    out.append(Trigger(10, cea, text))
+    out.append(Trigger(10, a[10], _presence_text(m, "aquifer_cea",
+                                                 "Ramapo River Sole Source Aquifer CEA (§ 402-46)", a[10])))
     return out
 
 
@@ -200,7 +264,7 @@ def cluster_lot_rules(district: str | None) -> dict:
 
 
 def slope_over_15_share(f: Findings) -> float | None:
-    """Share of the parcel with slopes over 15 % (None without a DEM)."""
+    """§ 402-48C(1): share of the parcel with slopes over the cluster threshold (None without a DEM)."""
     if f.slope is None or f.gross_area_sqft <= 0:
         return None
     return f.slope_area_sqft_in("slope_over_15") / f.gross_area_sqft

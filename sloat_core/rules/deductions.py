@@ -21,26 +21,42 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 
+import numpy as np
 import shapely
 from shapely.geometry.base import BaseGeometry
 
-from sloat_core.rules.measures import Findings, slope_sets
+from sloat_core.rules.measures import (NAN, Findings, Measures, findings_areas, findings_uncovered, slope_sets,
+                                       tri)
 from sloat_core.gis.geometry import EMPTY, GRID_FT, area_sqft, polygonal
-from sloat_core.law.params import param, value
+from sloat_core.law.params import fill, param, value
 
-__all__ = ["DEDUCTION_ORDER", "DeductionRow", "LotArea", "lot_area", "conventional_yield", "GRID_FT"]
+__all__ = ["DEDUCTION_ORDER", "DeductionRow", "LotArea", "lot_area", "conventional_yield", "GRID_FT",
+           "deduction_order", "deduction_label", "SLOPE_ROWS", "LAYER_ROWS", "deducted_sqft", "net_lot_area", "net_lot_area_floor",
+           "meets_minimum", "can_be_subdivided"]
 
 #: (constraint id, plain label, parameter holding its countable share). Ties in share keep this order.
+#: A label is a template: the law's numbers in it are filled in from the parameters (`deduction_label`).
 DEDUCTION_ORDER: tuple[tuple[str, str, str], ...] = (
     ("water_bodies", "Ponds and other water bodies", "surface_water_countable_fraction"),
     ("watercourses", "Streams and watercourses", "surface_water_countable_fraction"),
     ("wetlands", "Wetlands", "surface_water_countable_fraction"),
     ("floodplain", "100-year floodplain (FEMA)", "surface_water_countable_fraction"),
-    ("slope_over_40", "Slopes over 40%", "very_steep_slope_countable_fraction"),
+    ("slope_over_40", "Slopes over {very_steep_slope_threshold_pct:g}%", "very_steep_slope_countable_fraction"),
     ("buffer", "Wetland and watercourse buffers", "buffer_countable_fraction"),
-    ("slope_25_40", "Slopes over 25% up to 40%", "steep_slope_countable_fraction"),
-    ("rock_outcrops", "Rock outcrops over 50 sq ft", "rock_outcrop_countable_fraction"),
+    ("slope_25_40", "Slopes over {steep_slope_deduction_threshold_pct:g}% up to {very_steep_slope_threshold_pct:g}%",
+     "steep_slope_countable_fraction"),
+    ("rock_outcrops", "Rock outcrops over {rock_outcrop_min_area_sqft:,g} sq ft", "rock_outcrop_countable_fraction"),
 )
+_LABELS = {c: label for c, label, _ in DEDUCTION_ORDER}
+
+
+def deduction_label(constraint: str) -> str:
+    """The plain label of a deduction row, its law numbers read from the parameters (§ 402-45A).
+
+    >>> deduction_label("slope_25_40"), deduction_label("rock_outcrops")
+    ('Slopes over 25% up to 40%', 'Rock outcrops over 50 sq ft')
+    """
+    return fill(_LABELS[constraint])
 
 
 @dataclass(frozen=True)
@@ -91,6 +107,8 @@ class LotArea:
     #: ("cells", U before, None, its cells, share); see `lot_area`. Read by `deducted_in`.
     steps: tuple = field(default=(), repr=False, compare=False)
     grid: object = field(default=None, repr=False, compare=False)
+    #: The parcel's measures record (rows, areas, unknown parts): what the land-only rules read.
+    measures: Measures | None = field(default=None, repr=False, compare=False)
 
     @property
     def unconstrained(self) -> BaseGeometry:
@@ -145,11 +163,142 @@ def _r(x):
 
 #: Rows that are sets of DEM cells (the rest are shapes from the layers).
 SLOPE_ROWS = ("slope_over_40", "slope_25_40")
+#: Rows that are shapes from the layers (and the buffer drawn around them).
+LAYER_ROWS = tuple(c for c, _, _ in DEDUCTION_ORDER if c not in SLOPE_ROWS)
 
 
-def _order() -> list[tuple[str, str, str]]:
-    """`DEDUCTION_ORDER` sorted by countable share (lowest first), ties in the fixed order."""
+def deduction_order() -> list[tuple[str, str, str]]:
+    """`DEDUCTION_ORDER` sorted by countable share (lowest first), ties in the fixed order.
+
+    The order in which rows take land (§ 402-45: each piece counts once, at its lowest share). The
+    single-parcel table and the bulk sweep both cut their pieces in this order.
+
+    >>> [c for c, _, _ in deduction_order()][:2]
+    ['water_bodies', 'watercourses']
+    """
     return [row for _, row in sorted(enumerate(DEDUCTION_ORDER), key=lambda item: (value(item[1][2]), item[0]))]
+
+
+
+
+def _share(constraint: str) -> float:
+    return float(value(_SHARE_PARAM[constraint]))
+
+
+_SHARE_PARAM = {c: p for c, _, p in DEDUCTION_ORDER}
+
+
+def _is_array(*xs) -> bool:
+    return any(isinstance(x, np.ndarray) for x in xs)
+
+
+def _unknown(x):
+    return np.isnan(x) if isinstance(x, np.ndarray) else x != x
+
+
+def _or_zero(x):
+    return np.nan_to_num(x, nan=0.0) if isinstance(x, np.ndarray) else (0.0 if x != x else x)
+
+
+def _at_least_zero(x):
+    return np.maximum(x, 0.0) if isinstance(x, np.ndarray) else max(x, 0.0)
+
+
+def deducted_sqft(m: Measures):
+    """§ 402-45A: the land deducted from the gross area, Σ row land x (1 - countable share).
+
+    Each row's land counts at its share (§ 402-45A(1)-(3)); an unknown row deducts nothing here (its
+    worst case is in `net_lot_area_floor`).
+    """
+    return sum(_or_zero(m.rows[c]) * (1.0 - _share(c)) for c, _, _ in DEDUCTION_ORDER)
+
+
+def net_lot_area(m: Measures):
+    """§ 402-45A: net lot area, the gross area less the deductions (never below zero).
+
+    >>> rows = {c: 0.0 for c, _, _ in DEDUCTION_ORDER} | {"wetlands": 10_000.0, "buffer": 4_000.0}
+    >>> m = Measures(50_000.0, rows, {}, 0.0, 0.0, {})
+    >>> net_lot_area(m)
+    38000.0
+    """
+    return _at_least_zero(m.gross_area_sqft - deducted_sqft(m))
+
+
+def net_lot_area_floor(m: Measures):
+    """§ 402-45A: the lowest the net lot area could be if every unknown turned out constrained.
+
+    Readings (worst case, stated so the answer is never a silent "no"):
+
+    * a missing layer whose land counts 0 % (water bodies, watercourses, wetlands, floodplain,
+      § 402-45A(1)) could cover everything: the floor is 0;
+    * land of unknown slope could be over 40 % (§ 402-45A(2)(b), counts 0 %): land no row takes
+      loses all, land in a row loses that row's countable share;
+    * a missing outcrop layer (§ 402-45A(3)) could take its share of the land left, known slope;
+    * land a loaded layer does not cover could be that layer's constraint (loses 1 - its share).
+
+    >>> rows = {c: 0.0 for c, _, _ in DEDUCTION_ORDER} | {"rock_outcrops": NAN}
+    >>> m = Measures(40_000.0, rows, {}, 0.0, 0.0, {})
+    >>> net_lot_area_floor(m)
+    20000.0
+    """
+    net = net_lot_area(m)
+    loss = m.slope_unknown_free_sqft
+    left = m.gross_area_sqft
+    for c in LAYER_ROWS:
+        left = left - _or_zero(m.rows[c])
+    for c in SLOPE_ROWS:
+        left = left - _or_zero(m.rows[c])
+    extra = 0.0
+    zero_floor = False
+    for c in LAYER_ROWS:
+        share = _share(c)
+        unknown = _unknown(m.rows[c])
+        if share == 0.0:
+            zero_floor = zero_floor | unknown
+        elif share < 1.0:
+            loss = loss + share * m.row_slope_unknown_sqft.get(c, 0.0)
+            cand = _at_least_zero(left - m.slope_unknown_free_sqft) * (1.0 - share)
+            if _is_array(unknown):
+                extra = np.maximum(extra, np.where(unknown, cand, 0.0))
+            elif unknown:
+                extra = max(extra, cand)
+        loss = loss + (1.0 - share) * m.uncovered(c)
+    floor = _at_least_zero(net - loss - extra)
+    if _is_array(zero_floor, floor):
+        return np.where(zero_floor, 0.0, floor)
+    return 0.0 if zero_floor else floor
+
+
+def meets_minimum(net, floor, minimum):
+    """§ 402-45A: does the net lot area (what may be "counted as part of any minimum lot area") meet the
+    district minimum? Yes when even the worst case does, no when the net itself falls short, else
+    unknown; unknown without a minimum (the minimum itself is a local setting, not Article IX's).
+
+    >>> meets_minimum(45_000.0, 45_000.0, 40_000), meets_minimum(39_000.0, 39_000.0, 40_000)
+    (True, False)
+    >>> meets_minimum(45_000.0, 30_000.0, 40_000), meets_minimum(45_000.0, 45_000.0, None)
+    (None, None)
+    """
+    if minimum is None:
+        return tri(np.zeros_like(net, dtype=bool), np.zeros_like(net, dtype=bool)) if _is_array(net) else None
+    return tri(floor >= minimum, net < minimum)
+
+
+def can_be_subdivided(net, floor, minimum):
+    """§ 402-53C(2): can the lot "be subdivided into two or more conforming lots"?
+
+    Reading (a screening estimate, not a subdivision plat): yes when even the worst-case net lot area
+    holds two district minimums, no when the net itself does not, else unknown; unknown without a
+    minimum. Roads, lot shapes and frontage can make a lot that passes this test unsubdividable.
+
+    >>> can_be_subdivided(90_000.0, 85_000.0, 40_000), can_be_subdivided(70_000.0, 70_000.0, 40_000)
+    (True, False)
+    >>> can_be_subdivided(90_000.0, 50_000.0, 40_000), can_be_subdivided(90_000.0, 90_000.0, None)
+    (None, None)
+    """
+    if not minimum:
+        return None
+    return tri(floor >= 2 * minimum, net < 2 * minimum)
 
 
 def _vector_geometry(f: Findings, constraint: str) -> BaseGeometry | None:
@@ -206,7 +355,8 @@ def lot_area(f: Findings) -> LotArea:
     def on_cells(g: BaseGeometry, cells) -> float:
         return 0.0 if g.is_empty or cells is None else grid.area_sqft(g, cells=cells)
 
-    for constraint, label, share_name in _order():
+    for constraint, _, share_name in deduction_order():
+        label = deduction_label(constraint)
         share = float(value(share_name))
         citation = param(share_name).citation
         if constraint in SLOPE_ROWS:
@@ -223,6 +373,9 @@ def lot_area(f: Findings) -> LotArea:
         else:
             geom = _vector_geometry(f, constraint)
             if geom is None:
+                hidden = f.unknown_land.get(constraint)
+                if hidden is not None and not hidden.is_empty:  # unknown row, its mapped land still taken
+                    union = hidden if union.is_empty else polygonal(shapely.union(union, hidden))
                 rows.append(DeductionRow(constraint, label, None, None, share, None, citation))
                 continue
             total = area_sqft(geom)
@@ -243,10 +396,43 @@ def lot_area(f: Findings) -> LotArea:
     # Present the rows in the fixed order of the law's text, whatever the shares.
     position = {c: i for i, (c, _, _) in enumerate(DEDUCTION_ORDER)}
     rows.sort(key=lambda r: position[r.constraint])
-    deducted = sum(r.deducted_sqft or 0.0 for r in rows)
-    net = max(gross - deducted, 0.0)
-    floor = _net_floor(f, rows, shapes_taken, union, taken, net)
-    return LotArea(gross, tuple(rows), net, floor, lambda: build()[1], tuple(steps), grid)
+    m = _measures(f, rows, shapes_taken, union)
+    net = net_lot_area(m)
+    floor = net_lot_area_floor(m)
+    return LotArea(gross, tuple(rows), net, floor, lambda: build()[1], tuple(steps), grid, m)
+
+
+def _measures(f: Findings, rows, shapes_taken, union) -> Measures:
+    """The parcel's measures record: the rows' land, the layers' areas, and where slope is unknown.
+
+    Cells taken by slope rows have a known slope, so land of unknown slope lies only in the layer
+    rows' shapes or in no row; every measure here is additive, so each row's unknown land is the
+    difference of two nested unions' measures.
+    """
+
+    def unknown_in(g: BaseGeometry) -> float:
+        return 0.0 if g.is_empty else f.slope_area_sqft_in("unknown", g)
+
+    parcel_unknown = f.slope_area_sqft_in("unknown")
+    free = 0.0
+    row_unknown: dict[str, float] = {}
+    if parcel_unknown > 0:
+        free = _clean(parcel_unknown - unknown_in(union))
+        for r in rows:
+            if r.constraint in shapes_taken and r.countable_fraction > 0 and r.area_sqft:
+                before, after = shapes_taken[r.constraint]
+                row_unknown[r.constraint] = _clean(unknown_in(after) - unknown_in(before))
+    return Measures(
+        gross_area_sqft=f.gross_area_sqft,
+        rows={r.constraint: (NAN if r.area_sqft is None else r.area_sqft) for r in rows},
+        areas=findings_areas(f, {r.constraint: r.total_area_sqft for r in rows
+                                 if r.constraint in SLOPE_ROWS and r.total_area_sqft is not None}),
+        slope_unknown_sqft=parcel_unknown,
+        slope_unknown_free_sqft=free,
+        row_slope_unknown_sqft=row_unknown,
+        uncovered_sqft=findings_uncovered(f),
+        evidence={"names": f.feature_names, "outcrop_sizes_sqft": tuple(f.outcrop_sizes_sqft)},
+    )
 
 
 def _shapes(f: Findings):
@@ -257,12 +443,19 @@ def _shapes(f: Findings):
         if not built:
             remaining = f.parcel
             out = {}
-            for constraint, _, _ in _order():
+            for constraint, _, _ in deduction_order():
                 if constraint in SLOPE_ROWS:
                     geom = None if _slopes_unknown(f) else f.slope_regions[constraint]
                 else:
                     geom = _vector_geometry(f, constraint)
                 if geom is None:
+                    geom = f.unknown_land.get(constraint)  # taken, though its row is unknown
+                    if geom is None:
+                        continue
+                    piece = EMPTY if geom.is_empty or remaining.is_empty else polygonal(
+                        shapely.intersection(geom, remaining, grid_size=GRID_FT))
+                    if not piece.is_empty:
+                        remaining = polygonal(shapely.difference(remaining, piece, grid_size=GRID_FT))
                     continue
                 piece = EMPTY if geom.is_empty or remaining.is_empty else polygonal(
                     shapely.intersection(geom, remaining, grid_size=GRID_FT))
@@ -273,40 +466,6 @@ def _shapes(f: Findings):
         return built[0]
 
     return build
-
-
-def _net_floor(f: Findings, rows, shapes_taken, union, taken, net: float) -> float:
-    """Worst case for unknowns: the net if unknown land were as constrained as it could be.
-
-    A missing water, wetland, watercourse or floodplain layer could cover everything (floor 0).
-    Land of unknown slope could be over 40 % (counts 0 %). A missing outcrop layer could halve the rest.
-    Cells taken by slope rows have a known slope, so unknown land lies only in the shapes; every
-    measure here is additive, so the land left is the parcel's measure less the union's.
-    """
-    unknown = {r.constraint for r in rows if r.area_sqft is None}
-    if unknown & {"water_bodies", "watercourses", "wetlands", "floodplain"}:
-        return 0.0
-
-    def unknown_in(g: BaseGeometry) -> float:
-        return 0.0 if g.is_empty else f.slope_area_sqft_in("unknown", g)
-
-    parcel_unknown = f.slope_area_sqft_in("unknown")
-    loss = 0.0
-    left_unknown = 0.0
-    if parcel_unknown > 0:
-        left_unknown = _clean(parcel_unknown - unknown_in(union))
-        loss += left_unknown
-        for r in rows:
-            if r.constraint in shapes_taken and r.countable_fraction > 0 and r.area_sqft:
-                before, after = shapes_taken[r.constraint]
-                loss += r.countable_fraction * _clean(unknown_in(after) - unknown_in(before))
-    if "rock_outcrops" in unknown:
-        left = f.gross_area_sqft - area_sqft(union)
-        if taken is not None:
-            left -= f.slope.area_sqft(f.parcel, cells=taken) - (
-                0.0 if union.is_empty else f.slope.area_sqft(union, cells=taken))
-        loss += max(left - left_unknown, 0.0) * (1.0 - float(value("rock_outcrop_countable_fraction")))
-    return max(net - loss, 0.0)
 
 
 def conventional_yield(net_area_sqft: float, min_lot_area_sqft: float | None) -> int | None:

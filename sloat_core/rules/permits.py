@@ -22,14 +22,14 @@ from dataclasses import dataclass, field
 
 from shapely.geometry.base import BaseGeometry
 
-from sloat_core.rules.measures import Findings
+from sloat_core.rules.measures import Findings, Measures, findings_areas, findings_uncovered, is_no, present, tri
 from sloat_core.gis.geometry import PRESENCE_MIN_SQFT, area_sqft, polygonal
 from sloat_core.law.text import clause
 from sloat_core.law.params import param, value
 from sloat_core.rules.project import Project
 from sloat_core.units import SQFT_PER_ACRE
 
-__all__ = ["Permit", "permits_for", "PERMIT_IDS"]
+__all__ = ["Permit", "permits_for", "PERMIT_IDS", "LAND_PERMITS", "land_permits"]
 
 PERMIT_IDS = (
     "steep_slope_permit",
@@ -103,20 +103,66 @@ def _measure(region: BaseGeometry):
     return lambda g: area_sqft(region) if g is None else area_sqft(polygonal(g.intersection(region)))
 
 
-def _in_region(f: Findings, project: Project, area_in, region_name: str, unknown_in=None):
+def where_work_happens(m: Measures, key: str):
+    """Land-only answer of a permit needed where the work touches a region (no footprint drawn): the
+    steep slope permit (§ 402-55C(2)) and the wetland permit (§ 402-57G).
+
+    No when the region is not on the parcel; otherwise unknown: it depends on where the work happens.
+    One parcel or arrays of parcels (the village screen calls this same function).
+    """
+    return tri(False, is_no(present(m, key)))
+
+
+def biodiversity_required(acres, one_family_dwelling: bool | None):
+    """§ 402-54B: "applications involving 10 acres or more" (inclusive), except a one-family dwelling."""
+    if one_family_dwelling:
+        return False
+    big = acres >= float(value("biodiversity_threshold_acres"))
+    return tri(big & (one_family_dwelling is False), ~big if hasattr(big, "shape") else not big)
+
+
+#: The permits and reviews the land alone can answer (no project): the village screen's columns.
+LAND_PERMITS = ("steep_slope_permit", "wetland_permit", "nysdec_recreational_river", "rcda_review",
+                "flood_hazard_review", "seqra_cea", "biodiversity_study")
+#: Overlay reviews: permit id -> the role whose land on the parcel requires it.
+OVERLAY_REVIEWS = {"nysdec_recreational_river": "recreational_river", "rcda_review": "rcda",
+                   "flood_hazard_review": "floodplain", "seqra_cea": "aquifer_cea"}
+
+
+def land_permits(m: Measures) -> dict[str, object]:
+    """Answers of the `LAND_PERMITS` from the land alone (no project), one parcel or arrays of parcels.
+
+    The same decisions `permits_for` makes with no project: the steep slope permit (§ 402-55C(2)) and the
+    wetland permit (§ 402-57G) depend on where the work happens once their region is on the parcel; the
+    overlay reviews (§§ 402-51C, 402-50B, 402-49B, 402-46C) follow the layer; the biodiversity study
+    (§ 402-54B) the parcel's acres.
+    """
+    out = {"steep_slope_permit": where_work_happens(m, "slope_ge_25"),
+           "wetland_permit": where_work_happens(m, "wetland_region")}
+    out.update({pid: present(m, role) for pid, role in OVERLAY_REVIEWS.items()})
+    out["biodiversity_study"] = biodiversity_required(m.gross_area_sqft / SQFT_PER_ACRE, None)
+    return out
+
+
+def _in_region(f: Findings, project: Project, area_in, region_name: str, unknown_in=None, *,
+               measures: Measures | None = None, key: str | None = None):
     """Does the work touch a region? (True/False/None, sq ft touched, text).
 
     ``area_in(g)`` is the region's area inside ``g`` (a part of the parcel; None: the whole parcel);
     ``area_in`` None means the layer is missing. ``unknown_in`` measures land where it is unknown
-    whether the region is there (slopes off the elevation model).
+    whether the region is there (slopes off the elevation model). Without a footprint the answer is
+    `where_work_happens` on the parcel's ``measures`` (its ``key``).
     """
     if area_in is None:
         return None, None, f"Unknown: the {region_name} layer is not loaded."
     fp = project.disturbance_footprint
     if fp is None:
-        whole = area_in(None)
-        if whole < PRESENCE_MIN_SQFT:
+        whole = area_in(None) if measures is None else measures.areas[key]
+        absent = (whole < PRESENCE_MIN_SQFT) if measures is None else where_work_happens(measures, key) is False
+        if absent:
             return False, 0.0, f"The parcel has no {region_name}."
+        if whole < PRESENCE_MIN_SQFT:
+            return None, None, f"Unknown: not every layer of the {region_name} is loaded or covers the parcel."
         return None, None, (f"The parcel has {whole:,.0f} sq ft of {region_name}; "
                             "it depends on where the work happens (draw the disturbance footprint).")
     fp_in = polygonal(fp.intersection(f.parcel))
@@ -130,7 +176,7 @@ def _in_region(f: Findings, project: Project, area_in, region_name: str, unknown
     return False, 0.0, f"The disturbance footprint does not touch {region_name}."
 
 
-def steep_slope_permit(f: Findings, project: Project) -> Permit:
+def steep_slope_permit(f: Findings, project: Project, measures: Measures | None = None) -> Permit:
     """§ 402-55: disturbance of slopes of 25 % or greater needs a steep slope permit."""
     p = param("steep_slope_permit_threshold_pct")
     pb = project.needs_planning_board
@@ -156,12 +202,13 @@ def steep_slope_permit(f: Findings, project: Project) -> Permit:
         return Permit("steep_slope_permit", title, None, "Unknown: no elevation model is loaded.",
                       p.citation, authority, subs, clocks)
     req, _, text = _in_region(f, project, lambda g: f.slope_area_sqft_in("slope_ge_25", g),
-                              f"slopes of {p.value}% or greater", lambda g: f.slope_area_sqft_in("unknown", g))
+                              f"slopes of {p.value}% or greater", lambda g: f.slope_area_sqft_in("unknown", g),
+                              measures=measures, key="slope_ge_25")
     return Permit("steep_slope_permit", title, req, text, "§ 402-55C(2)", authority, subs, clocks,
                   (p.citation,))
 
 
-def wetland_permit(f: Findings, project: Project) -> Permit:
+def wetland_permit(f: Findings, project: Project, measures: Measures | None = None) -> Permit:
     """§ 402-57G, I: any regulated activity in a wetland, watercourse or buffer; § 402-57H exemptions."""
     parts = [f.layers.get("wetlands"), f.layers.get("watercourses"), f.layers.get("water_bodies"), f.buffer]
     known = [g for g in parts if g is not None]
@@ -187,7 +234,12 @@ def wetland_permit(f: Findings, project: Project) -> Permit:
                       "§ 402-57H", authority)
     buf = f.buffer_width_ft
     req, _, text = _in_region(f, project, None if region is None else _measure(region),
-                              f"wetland, watercourse or {buf:g}-ft buffer (buffer width: local setting)")
+                              f"wetland, watercourse or {buf:g}-ft buffer (buffer width: local setting)",
+                              measures=measures, key="wetland_region")
+    if req is False and len(known) < len(parts):  # a layer missing (or not covering): "no" is not known
+        gone = [n for n, g in zip(("wetlands", "watercourses", "water bodies", "buffer"), parts, strict=True)
+                if g is None]
+        req, text = None, f"Unknown: the {', '.join(gone)} layer(s) are not loaded or do not cover the parcel."
     if req and project.activities:
         text += " Regulated activities: " + ", ".join(f"({a})" for a in project.activities) + " of § 402-57I."
     return Permit("wetland_permit", title, req, text, "§ 402-57G", authority, subs, clocks, ("§ 402-57I",))
@@ -297,8 +349,8 @@ def biodiversity_study(project: Project, parcel_acres: float) -> Permit:
     if project.one_family_dwelling:
         return Permit("biodiversity_study", title, False, "The development of a one-family dwelling is excepted.",
                       p.citation, authority)
-    if acres >= float(p.value):
-        req = True if project.one_family_dwelling is False else None
+    req = biodiversity_required(acres, project.one_family_dwelling)
+    if req is not False:
         text = f"The application involves {acres:,.2f} acres ({p.value:g} acres or more)."
         if req is None:
             text += " Required unless it is for a one-family dwelling."
@@ -308,41 +360,53 @@ def biodiversity_study(project: Project, parcel_acres: float) -> Permit:
                   "for one under SEQRA).", p.citation, authority)
 
 
-def _overlay_permit(pid, title, f: Findings, role, what, cite, authority, yes_text, clocks=()) -> Permit:
-    area = f.area(role)
-    if area is None:
+def _overlay_permit(pid, title, m: Measures, role, what, cite, authority, yes_text, clocks=()) -> Permit:
+    area = m.areas[role]
+    state = present(m, role)
+    if area != area:
         return Permit(pid, title, None, f"Unknown: no {what} layer is loaded.", cite, authority, (), clocks)
-    if area >= PRESENCE_MIN_SQFT:
+    if state:
         return Permit(pid, title, True, yes_text.format(area=f"{area:,.0f}"), cite, authority, (), clocks)
+    if state is None:
+        return Permit(pid, title, None, f"Unknown: the {what} layer does not cover enough of the parcel.",
+                      cite, authority, (), clocks)
     return Permit(pid, title, False, f"The parcel is not in the {what}.", cite, authority)
 
 
 def permits_for(f: Findings, project: Project, *, settings, subdividable: bool | None,
-                cluster_applies: bool | None, any_trigger: bool | None) -> list[Permit]:
-    """Every permit and review of `PERMIT_IDS`, in that order."""
+                cluster_applies: bool | None, any_trigger: bool | None,
+                measures: Measures | None = None) -> list[Permit]:
+    """Every permit and review of `PERMIT_IDS`, in that order.
+
+    ``measures`` is the parcel's measures record (`deductions.LotArea.measures`); the land-only answers
+    are read from it (`land_permits` gives the same answers for the village screen).
+    """
+    m = measures if measures is not None else Measures(
+        f.gross_area_sqft, {}, findings_areas(f), f.slope_area_sqft_in("unknown"), 0.0, {},
+        findings_uncovered(f))
     parcel_acres = f.gross_area_sqft / SQFT_PER_ACRE
     out = [
-        steep_slope_permit(f, project),
-        wetland_permit(f, project),
+        steep_slope_permit(f, project, m),
+        wetland_permit(f, project, m),
         tree_removal_permit(project, subdividable),
         swppp(project, settings),
         swppp_post_construction(project),
         biodiversity_study(project, parcel_acres),
-        _overlay_permit("nysdec_recreational_river", "NYSDEC recreational river review", f, "recreational_river",
+        _overlay_permit("nysdec_recreational_river", "NYSDEC recreational river review", m, "recreational_river",
                         "Ramapo River recreational river corridor", "§ 402-51C",
                         "NYSDEC (the Building Inspector notifies the applicant, § 402-51B)",
                         "{area} sq ft of the parcel is in the Ramapo recreational river corridor: a NYSDEC permit "
                         "or written exemption comes before any local approval."),
-        _overlay_permit("rcda_review", "Rockland County Drainage Agency review", f, "rcda",
+        _overlay_permit("rcda_review", "Rockland County Drainage Agency review", m, "rcda",
                         "Rockland County Drainage Agency stream jurisdiction", "§ 402-50B",
                         "Rockland County Drainage Agency; then the Planning Board or Building Inspector (§ 402-50B, C)",
                         "{area} sq ft is under the county drainage agency's jurisdiction: its requirements must be "
                         "met before final approval or a building permit."),
-        _overlay_permit("flood_hazard_review", "Flood hazard area review", f, "floodplain",
+        _overlay_permit("flood_hazard_review", "Flood hazard area review", m, "floodplain",
                         "FEMA 100-year floodplain", "§ 402-49B",
                         "Village floodplain administrator under the separately adopted Flood Hazard Regulations",
                         "{area} sq ft is in the FEMA Special Flood Hazard Area (FIRMs effective March 3, 2014)."),
-        _overlay_permit("seqra_cea", "SEQRA: impact on the Ramapo aquifer CEA", f, "aquifer_cea",
+        _overlay_permit("seqra_cea", "SEQRA: impact on the Ramapo aquifer CEA", m, "aquifer_cea",
                         "Ramapo River Sole Source Aquifer CEA", "§ 402-46C",
                         "The SEQRA lead agency (usually the Planning Board)",
                         "{area} sq ft is in the critical environmental area: the CEA must be evaluated in the "

@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from sloat_core.errors import SloatInputError
+from sloat_core.errors import SloatError, SloatInputError
 
 #: Longest wait imposed after wrong staff passcodes.
 MAX_BACKOFF_S = 15 * 60
@@ -24,7 +24,7 @@ STAFF_TOKEN_TTL_S = 8 * 3600
 PBKDF2_ITERATIONS = 600_000
 
 
-class StaffRequired(PermissionError):
+class StaffRequired(SloatError, PermissionError):
     """A staff-only action was asked for without a valid staff unlock."""
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sloat_core.errors import SloatInputError
+from sloat_core.errors import SloatError, SloatInputError
 from sloat_core.store.auth import (MAX_BACKOFF_S, StaffRequired, StaffToken, UnlockResult,
                                    _parse_hash, _require_staff, verify_passcode)
 from sloat_core.store.case import Case, _now_iso, _validate_case_dict, is_valid_case_id
@@ -63,7 +63,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
-class CaseStoreError(Exception):
+class CaseStoreError(SloatError):
     """The case database could not do what was asked (one plain sentence)."""
 
 

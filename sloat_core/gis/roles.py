@@ -1,0 +1,188 @@
+"""Every map layer role, declared once: what it is, how it looks, which rules read it.
+
+A *role* is what a layer of a manifest stands for (``wetlands``, ``floodplain`` ...). Each declaration
+carries everything the rest of the tool needs to know about it -- the manifest loader (which roles
+exist, which accept lines), the rules (which deduction row its land goes to, which triggers and
+reviews read it), the app (colour, label) and the printed report (grey level, hatch or dash pattern,
+short legend name). Adding a role is adding one `LayerRole` here.
+
+The deduction table also has rows drawn from no layer of their own (the buffer around wetlands and
+watercourses, the two slope classes of the DEM): their looks are declared here too, in
+`DERIVED_STYLES`, so the app and the report take every colour and pattern from this one module.
+
+>>> role("wetlands").deduction, role("wetlands").geometry
+('wetlands', 'polygon')
+>>> roles_of_kind("resource")
+('wetlands', 'water_bodies', 'watercourses')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+from sloat_core.gis.terrain import SLOPE_CLASS_COLORS
+from sloat_core.law.params import fill
+
+__all__ = ["LayerRole", "DerivedStyle", "ROLE_DECLARATIONS", "DERIVED_STYLES", "ROLES", "LINE_ROLES",
+           "KINDS", "GEOMETRIES", "role", "roles_of_kind", "style"]
+
+#: What a role is for.
+#: ``resource``: land § 402-45A(1) deducts in full and that carries a buffer;
+#: ``overlay``: land read by triggers and reviews (some deducted too: the floodplain);
+#: ``outcrops``: rock outcrops, measured by their whole size (§ 402-45A(3), § 402-48C(9));
+#: ``reference``: where things are (zoning districts, the village boundary, tax parcels), no rule reads its land.
+KINDS = ("resource", "overlay", "outcrops", "reference")
+#: Feature geometry a role accepts: polygons only, or polygons and centre lines (buffered to polygons).
+GEOMETRIES = ("polygon", "polygon_or_line")
+
+
+@dataclass(frozen=True)
+class LayerRole:
+    """One layer role. Every field is required (see `tests/test_roles.py`).
+
+    Attributes
+    ----------
+    id : str
+        The role's name in a manifest.
+    label : str
+        Plain name on the app's map and layer lists.
+    legend : str
+        Short name in the printed report's legend; a template whose law numbers are filled in from the
+        parameters (`legend_text`).
+    colour : str
+        ``#rrggbb`` on the app's map and in its deduction table.
+    face : str
+        Grey level of its fill on the printed map (matplotlib grey, "0" black to "1" white).
+    hatch : str
+        Hatch pattern on the printed map ("" for a role drawn as a dashed outline).
+    dash : tuple
+        Dash pattern of its outline on the printed map (matplotlib ``(offset, (on, off, ...))``); ``()``
+        for a filled role.
+    kind : str
+        One of `KINDS`.
+    geometry : str
+        One of `GEOMETRIES`.
+    deduction : str or None
+        The § 402-45 deduction row its land goes to, or None.
+    uses : tuple of str
+        The clauses of Article IX whose rules read it (deductions, triggers, reviews); ``()`` for a
+        reference layer.
+    """
+
+    id: str
+    label: str
+    legend: str
+    colour: str
+    face: str
+    hatch: str
+    dash: tuple
+    kind: str
+    geometry: str
+    deduction: str | None
+    uses: tuple[str, ...]
+
+    def legend_text(self) -> str:
+        """The legend name, law numbers filled in from the parameters."""
+        return fill(self.legend)
+
+    @property
+    def drawn_filled(self) -> bool:
+        """Drawn as a hatched fill on the printed map (deduction land); else as a dashed outline."""
+        return bool(self.hatch)
+
+
+ROLE_DECLARATIONS: tuple[LayerRole, ...] = (
+    LayerRole("floodplain", "100-year floodplain (FEMA)", "100-year floodplain", "#1f78b4", "0.86", "\\\\\\", (),
+              "overlay", "polygon", "floodplain", ("§ 402-45A(1)", "§ 402-48C(3)", "§ 402-49B")),
+    LayerRole("wetlands", "Wetlands", "Wetlands", "#33a02c", "0.72", "...", (),
+              "resource", "polygon", "wetlands", ("§ 402-45A(1)", "§ 402-48C(2)", "§ 402-57G")),
+    LayerRole("water_bodies", "Ponds and water bodies", "Ponds, water bodies", "#0b4f9c", "0.55", "---", (),
+              "resource", "polygon", "water_bodies", ("§ 402-45A(1)", "§ 402-48C(6)", "§ 402-57G")),
+    LayerRole("watercourses", "Streams and watercourses", "Streams, watercourses", "#00a6d6", "0.45", "|||", (),
+              "resource", "polygon_or_line", "watercourses", ("§ 402-45A(1)", "§ 402-48C(6)", "§ 402-57G")),
+    LayerRole("rock_outcrops", "Rock outcrops", "Rock outcrops > {rock_outcrop_min_area_sqft:,g} sq ft", "#6a3d9a", "0.62", "oo", (),
+              "outcrops", "polygon", "rock_outcrops", ("§ 402-45A(3)", "§ 402-48C(9)")),
+    LayerRole("aquifer_cea", "Ramapo River aquifer CEA", "Aquifer CEA (§ 402-46)", "#a6cee3", "1", "", (0, (10, 3)),
+              "overlay", "polygon", None, ("§ 402-46C", "§ 402-48C(7)", "§ 402-48C(10)")),
+    LayerRole("recreational_river", "Recreational river corridor", "Recreational river corridor", "#1b9e77", "1", "",
+              (0, (6, 2)), "overlay", "polygon", None, ("§ 402-51C",)),
+    LayerRole("rcda", "Rockland County Drainage Agency streams", "County Drainage Agency streams", "#7570b3", "1", "",
+              (0, (1, 1.2)), "overlay", "polygon", None, ("§ 402-50B",)),
+    LayerRole("historic", "Historic sites", "Historic sites", "#8c510a", "1", "", (0, (5, 1.5, 1, 1.5)),
+              "overlay", "polygon", None, ("§ 402-48C(4)",)),
+    LayerRole("habitats", "Habitats", "Habitats", "#66a61e", "1", "", (0, (3, 1, 1, 1, 1, 1)),
+              "overlay", "polygon", None, ("§ 402-48C(8)",)),
+    LayerRole("viewsheds", "Viewsheds", "Viewsheds", "#e7298a", "1", "", (0, (8, 2, 2, 2)),
+              "overlay", "polygon", None, ("§ 402-48C(5)",)),
+    LayerRole("recreation", "Recreation areas", "Recreation land", "#a6761d", "1", "", (0, (2, 2)),
+              "overlay", "polygon", None, ("§ 402-48C(6)",)),
+    LayerRole("zoning", "Zoning districts", "Zoning districts", "#777777", "1", "", (0, (4, 4)),
+              "reference", "polygon", None, ()),
+    LayerRole("village_boundary", "Village boundary", "Village boundary", "#444444", "1", "", (0, (12, 4)),
+              "reference", "polygon", None, ()),
+    LayerRole("parcels", "Tax parcel lines", "Tax parcels", "#999999", "1", "", (0, (1, 3)),
+              "reference", "polygon", None, ()),
+    # Road centre lines (widened to their right-of-way): the app's offline base map only; no rule reads them.
+    LayerRole("roads", "Roads (illustrative base map)", "Roads", "#8a8a8a", "1", "", (0, (2, 1)),
+              "reference", "polygon_or_line", None, ()),
+)
+
+
+@dataclass(frozen=True)
+class DerivedStyle:
+    """Looks of a deduction row drawn from no layer of its own (the buffer, a slope class).
+
+    ``legend`` is a template: law numbers in it are filled in from the parameters (`legend_text`).
+    """
+
+    id: str
+    legend: str
+    colour: str
+    face: str
+    hatch: str
+
+    def legend_text(self) -> str:
+        return fill(self.legend)
+
+
+#: Slope classes take the slope overlay's colours (sloat_core.gis.terrain.SLOPE_CLASS_COLORS), so the
+#: deduction rows match the picture on the map.
+DERIVED_STYLES: tuple[DerivedStyle, ...] = (
+    DerivedStyle("buffer", "Wetland/stream buffer", "#b2df8a", "0.93", "///"),
+    DerivedStyle("slope_over_40", "Slopes over {very_steep_slope_threshold_pct:g}%",
+                 "#{:02x}{:02x}{:02x}".format(*SLOPE_CLASS_COLORS[4][:3]), "0.40", "xxx"),
+    DerivedStyle("slope_25_40", "Slopes over {steep_slope_deduction_threshold_pct:g}% to "
+                 "{very_steep_slope_threshold_pct:g}%", "#{:02x}{:02x}{:02x}".format(*SLOPE_CLASS_COLORS[3][:3]),
+                 "0.80", "++"),
+)
+
+#: Every role a manifest may name.
+ROLES: tuple[str, ...] = tuple(r.id for r in ROLE_DECLARATIONS)
+#: Roles that accept line features (buffered to polygons); all other roles need polygons.
+LINE_ROLES: frozenset[str] = frozenset(r.id for r in ROLE_DECLARATIONS if r.geometry == "polygon_or_line")
+
+_BY_ID = {r.id: r for r in ROLE_DECLARATIONS}
+_DERIVED = {d.id: d for d in DERIVED_STYLES}
+
+
+def role(role_id: str) -> LayerRole:
+    """The declaration of a role (KeyError for an unknown one)."""
+    return _BY_ID[role_id]
+
+
+def roles_of_kind(*kinds: str) -> tuple[str, ...]:
+    """Ids of the roles of the given kinds, in declaration order.
+
+    >>> roles_of_kind("outcrops")
+    ('rock_outcrops',)
+    """
+    return tuple(r.id for r in ROLE_DECLARATIONS if r.kind in kinds)
+
+
+def style(key: str) -> LayerRole | DerivedStyle:
+    """The looks of a role or a derived deduction row (buffer, slope classes)."""
+    return _BY_ID[key] if key in _BY_ID else _DERIVED[key]
+
+
+def _fields(cls) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(cls))
