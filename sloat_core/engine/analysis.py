@@ -21,7 +21,7 @@ from sloat_core.rules.measures import Findings, parcel_findings
 from sloat_core.gis.geometry import area_sqft, polygonal
 from sloat_core.law.params import PARAMS_VERSION
 from sloat_core.rules.mitigation import mitigation
-from sloat_core.rules.permits import Permit, permits_for
+from sloat_core.rules.permits import Permit, can_be_subdivided, design_checklist, permits_for
 from sloat_core.rules.project import Project, parse_project
 from sloat_core.law.settings import load_settings
 from sloat_core.units import SQFT_PER_ACRE
@@ -92,11 +92,13 @@ def _meets(net: float, net_min: float, minimum: float | None) -> bool | None:
     return None
 
 
-def _footprint_summary(f: Findings, proj: Project) -> dict | None:
-    """What the drawn disturbance footprint touches (sq ft; None where the layer is missing)."""
+def _footprint_summary(f: Findings, proj: Project, work: Findings | None = None) -> dict | None:
+    """What the drawn disturbance footprint touches, where it lies (sq ft; None where the layer is missing)."""
     fp = proj.disturbance_footprint
     if fp is None:
         return None
+    inside = polygonal(fp.intersection(f.parcel))
+    f = work or f
     fp_in = polygonal(fp.intersection(f.parcel))
 
     def touched(geom):
@@ -107,7 +109,8 @@ def _footprint_summary(f: Findings, proj: Project) -> dict | None:
 
     return {
         "area_sqft": round(area_sqft(fp), 2),
-        "inside_parcel_sqft": round(area_sqft(fp_in), 2),
+        "inside_parcel_sqft": round(area_sqft(inside), 2),
+        "outside_parcel_sqft": round(max(area_sqft(fp) - area_sqft(inside), 0.0), 2),
         "wetlands_sqft": touched(f.layers.get("wetlands")),
         "watercourses_sqft": touched(f.layers.get("watercourses")),
         "water_bodies_sqft": touched(f.layers.get("water_bodies")),
@@ -140,10 +143,16 @@ def analyze_parcel(
     lot = lot_area(f)
     gross = f.gross_area_sqft
 
+    # The work is measured where it lies (§ 402-57G): a footprint leaving the parcel gets the measures of
+    # the parcel plus the footprint, for the permits and the mitigation; the lot area stays the parcel's.
+    work = f
     if proj.disturbance_footprint is not None:
         outside = area_sqft(polygonal(proj.disturbance_footprint.difference(geom)))
         if outside > 1.0:
-            warnings.append(f"{outside:,.0f} sq ft of the disturbance footprint lies outside the parcel.")
+            warnings.append(f"{outside:,.0f} sq ft of the disturbance footprint lies outside the parcel; it is "
+                            "measured where it lies (work on neighbouring land needs the same permits).")
+            work = parcel_findings(polygonal(geom.union(proj.disturbance_footprint)), layerset,
+                                   buffer_width_ft=float(settings.buffer_width_ft))
 
     districts = _districts(geom, layerset, district, meta)
     primary = districts[0][0]
@@ -191,26 +200,25 @@ def analyze_parcel(
     states = [t.triggered for t in triggers]
     any_trigger = True if any(s is True for s in states) else (False if all(s is False for s in states) else None)
 
-    subdividable = None
-    if minimum:
-        if lot.net_lot_area_min_sqft >= 2 * minimum:
-            subdividable = True
-        elif lot.net_lot_area_sqft < 2 * minimum:
-            subdividable = False
+    subdividable = can_be_subdivided(lot.net_lot_area_sqft, lot.net_lot_area_min_sqft, minimum)
     permits: list[Permit] = permits_for(f, proj, settings=settings, subdividable=subdividable,
-                                        cluster_applies=applies, any_trigger=any_trigger)
+                                        cluster_applies=applies, any_trigger=any_trigger, work=work)
 
-    # Wetland mitigation: the footprint's wetland, else what was typed.
+    # Wetland mitigation: the footprint's wetland (where it lies, on or off the parcel), else what was typed.
     mi = dict(mitigation_input or {})
-    if proj.disturbance_footprint is not None and f.layers.get("wetlands") is not None:
-        wet = area_sqft(polygonal(proj.disturbance_footprint.intersection(f.layers["wetlands"])))
-        buf = area_sqft(polygonal(proj.disturbance_footprint.intersection(f.buffer))) if f.buffer is not None else None
+    fp = proj.disturbance_footprint
+    if fp is not None and work.layers.get("wetlands") is not None:
+        wet = area_sqft(polygonal(fp.intersection(work.layers["wetlands"])))
+        buf = area_sqft(polygonal(fp.intersection(work.buffer))) if work.buffer is not None else None
         mi.setdefault("impacted_wetland_sqft", wet)
         mi.setdefault("impacted_buffer_sqft", buf)
         mi.setdefault("impact_source", "footprint")
+        ponds = work.layers.get("water_bodies")
+        if "impacted_water_body_sqft" not in mi and ponds is not None:
+            mi["impacted_water_body_sqft"] = area_sqft(polygonal(fp.intersection(ponds)))
     mit = mitigation(**mi)
 
-    footprint = _footprint_summary(f, proj)
+    footprint = _footprint_summary(f, proj, work)
     meets = _meets(lot.net_lot_area_sqft, lot.net_lot_area_min_sqft, minimum)
     if meets is None and minimum is not None:
         warnings.append("Whether the net lot area meets the minimum depends on data that is unknown here.")
@@ -248,6 +256,7 @@ def analyze_parcel(
         "cluster_applies_reason": applies_text,
         "cluster_triggers": [t.to_dict() for t in triggers],
         "permits": [p.to_dict() for p in permits],
+        "steep_slope_design_limits": design_checklist(proj),
         "mitigation": mit,
         "footprint": footprint,
         "warnings": list(dict.fromkeys(warnings)),

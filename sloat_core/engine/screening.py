@@ -295,7 +295,9 @@ def build_pieces(layerset, bounds, *, buffer_width_ft: float, tile_cells: int = 
         known.add("unknown_row:buffer")
     if "rock_outcrops" in sources:
         known |= {"unknown_row:rock_outcrops", "outcrops_cluster"}
-    if any(layers[r] is not None for r in RESOURCE_ROLES):
+    # The wetland permit's region is known only when every water layer is loaded (permits._wetland_rule:
+    # a missing layer is unknown, never "no wetland").
+    if all(layers[r] is not None for r in RESOURCE_ROLES):
         known.add("wetland_region")
 
     minx, miny, maxx, maxy = bounds

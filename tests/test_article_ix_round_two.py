@@ -1,0 +1,258 @@
+"""Article IX, round two: wrong answers fixed, unknown never "no", and the determinations added (issue 14).
+
+Each test reads as a plain-English claim on a hand-built world and quotes the clause it follows.
+"""
+
+import pytest
+
+from engine_world import make_world, sq
+from sloat_core.engine.analysis import analyze
+from sloat_core.gis.geometry import work_to_geojson
+from sloat_core.law.text import clause, quote_in_clause
+from sloat_core.rules.permits import DECLARATIONS, PERMIT_IDS
+
+PARCEL = sq(0, 0, 400)
+
+
+def run(world, project=None, parcel=PARCEL, district="R-40", **kw):
+    return analyze(parcel, world, district=district, project=project, **kw)
+
+
+def permits(world, project=None, **kw):
+    return {p["id"]: p for p in run(world, project, **kw)["permits"]}
+
+
+def fp(geom):
+    return work_to_geojson(geom)
+
+
+# ---------------------------------------------------------------- 1. steep slope authority, § 402-55D, F
+
+def test_a_building_permit_that_also_needs_a_wetland_permit_has_the_planning_board_as_steep_slope_authority(
+        tmp_path):
+    # § 402-55D(1): the Planning Board for "any ... application which requires the issuance of a permit or
+    # approval by it"; § 402-55F: the 60-day clock is "For activities not requiring any other permit or approval".
+    assert quote_in_clause("requires the issuance of a permit or approval by it", "§ 402-55D(1)")
+    world = make_world(tmp_path, {"wetlands": [sq(100, 100, 100)]}, dem=30)
+    p = permits(world, {"application_type": "building_permit", "trees_removed": 0,
+                        "disturbance_footprint": fp(sq(120, 120, 40))})
+    assert p["wetland_permit"]["required"] is True
+    steep = p["steep_slope_permit"]
+    assert steep["required"] is True
+    assert steep["authority"].startswith("Planning Board") and "§ 402-55D(1)" in steep["authority"]
+    assert not any(c.startswith("Stand-alone decision") for c in steep["clocks"])
+    assert any("Decided together" in c and "§ 402-55F" in c for c in steep["clocks"])
+
+
+def test_a_building_permit_alone_keeps_the_village_engineer_as_steep_slope_authority(tmp_path):
+    # § 402-55D(2): "The Village Engineer shall be the approval authority with respect to all other regulated
+    # activities."
+    world = make_world(tmp_path, {}, dem=30)
+    steep = permits(world, {"application_type": "building_permit", "trees_removed": 0,
+                            "disturbance_footprint": fp(sq(120, 120, 40))})["steep_slope_permit"]
+    assert steep["authority"] == "Village Engineer (§ 402-55D(2))"
+
+
+def test_a_tree_permit_still_unknown_is_named_as_the_proviso_of_the_village_engineer(tmp_path):
+    world = make_world(tmp_path, {}, dem=30)
+    steep = permits(world, {"application_type": "building_permit"})["steep_slope_permit"]
+    assert steep["authority"].startswith("Village Engineer (§ 402-55D(2))")
+    assert "tree removal permit" in steep["authority"] and "§ 402-55D(1)" in steep["authority"]
+
+
+def test_with_no_application_type_the_stand_alone_clock_is_still_shown_as_conditional(tmp_path):
+    world = make_world(tmp_path, {}, dem=30)
+    steep = permits(world)["steep_slope_permit"]
+    assert any(c.startswith("Stand-alone decision") for c in steep["clocks"])
+
+
+# ---------------------------------------------------------------- 2. missing layer is unknown, § 402-57G
+
+@pytest.mark.parametrize("omit", ["wetlands", "watercourses", "water_bodies"])
+def test_a_water_layer_that_is_not_loaded_makes_the_wetland_permit_unknown_not_no(tmp_path, omit):
+    # § 402-57G: "No activity shall be conducted in a wetland, watercourse or wetland buffer without approval";
+    # without the layer we cannot say the work is outside one.
+    world = make_world(tmp_path, {}, dem=0, omit=(omit,))
+    p = permits(world, {"disturbance_footprint": fp(sq(100, 100, 50))})["wetland_permit"]
+    assert p["required"] is None
+    assert "not loaded" in p["reason"] and omit.replace("_", " ") in p["reason"]
+    assert permits(world)["wetland_permit"]["required"] is None  # the land-only answer too
+
+
+def test_a_footprint_in_a_loaded_wetland_is_still_required_when_another_water_layer_is_missing(tmp_path):
+    world = make_world(tmp_path, {"wetlands": [sq(100, 100, 100)]}, dem=0, omit=("water_bodies",))
+    p = permits(world, {"disturbance_footprint": fp(sq(120, 120, 20))})["wetland_permit"]
+    assert p["required"] is True
+
+
+def test_screen_says_unknown_for_the_wetland_permit_when_only_the_wetland_layer_is_missing(tmp_path):
+    from sloat_core.engine.screening import screen_rows
+
+    world = make_world(tmp_path, {"parcels": [(PARCEL, {"SBL": "1.-1-1", "ZONE": "R-40"})]}, dem=0,
+                       omit=("wetlands",))
+    row = next(screen_rows(world))
+    assert row["permit_wetland_permit"] == ""  # unknown, as analyze says
+    assert run(world)["permits"][1]["required"] is None
+
+
+# ---------------------------------------------------------------- 3. work off the parcel, § 402-57G
+
+def test_a_footprint_lying_in_the_neighbours_wetland_needs_a_wetland_permit_and_mitigation(tmp_path):
+    # § 402-57G: "No activity shall be conducted in a wetland ... without approval" — wherever the wetland is.
+    world = make_world(tmp_path, {"wetlands": [sq(450, 0, 100, 400)]}, dem=0)
+    r = run(world, {"disturbance_footprint": fp(sq(380, 100, 100, 100))})  # 20 ft on the parcel, 80 ft off
+    p = {x["id"]: x for x in r["permits"]}["wetland_permit"]
+    assert p["required"] is True
+    assert "off the parcel" in p["reason"]
+    # 30 ft x 100 ft of the footprint lies in the neighbour's wetland: 3,000 sq ft, mitigation 1.5 times.
+    assert r["mitigation"]["impacted_wetland_sqft"] == pytest.approx(3_000, rel=1e-6)
+    assert r["mitigation"]["required_mitigation_sqft"] == pytest.approx(4_500, rel=1e-6)
+    assert r["footprint"]["outside_parcel_sqft"] == pytest.approx(8_000, rel=1e-6)
+    assert r["footprint"]["wetlands_sqft"] == pytest.approx(3_000, rel=1e-6)
+    assert r["net_lot_area_sqft"] == run(world)["net_lot_area_sqft"]  # the lot is still the parcel
+
+
+# ---------------------------------------------------------------- 4. biodiversity, § 402-54B
+
+@pytest.mark.parametrize("application_type", ["subdivision", "site_plan", "special_permit"])
+def test_a_twelve_acre_subdivision_of_one_family_lots_is_not_the_development_of_a_one_family_dwelling(
+        tmp_path, application_type):
+    # § 402-54B excepts "the development of a one-family dwelling".
+    assert quote_in_clause("the development of a one-family dwelling", "§ 402-54B")
+    world = make_world(tmp_path, {}, dem=0)
+    p = permits(world, {"application_type": application_type, "one_family_dwelling": True,
+                        "application_area_acres": 12})["biodiversity_study"]
+    assert p["required"] is True and "§ 402-54B" in p["citations"]
+
+
+def test_a_one_family_house_on_twelve_acres_is_still_excepted(tmp_path):
+    world = make_world(tmp_path, {}, dem=0)
+    p = permits(world, {"application_type": "building_permit", "one_family_dwelling": True,
+                        "application_area_acres": 12})["biodiversity_study"]
+    assert p["required"] is False
+
+
+# ---------------------------------------------------------------- 5. trees, § 402-53C(2)
+
+def test_one_tree_on_a_lot_that_cannot_be_subdivided_with_the_use_not_given_is_unknown(tmp_path):
+    # § 402-53C(2) exempts removal "from a property in existing one-family or two-family dwelling use,
+    # provided the lot cannot be further subdivided": the use decides, so without it the answer is unknown.
+    world = make_world(tmp_path, {}, dem=0)
+    p = permits(world, {"trees_removed": 1}, parcel=sq(0, 0, 200))["tree_removal_permit"]
+    assert p["required"] is None and p["citation"] == "§ 402-53C(2)" and "existing use" in p["reason"]
+
+
+def test_three_trees_with_the_use_not_given_are_required_whatever_the_use(tmp_path):
+    world = make_world(tmp_path, {}, dem=0)
+    assert permits(world, {"trees_removed": 3}, parcel=sq(0, 0, 200))["tree_removal_permit"]["required"] is True
+
+
+# ---------------------------------------------------------------- 6. SWPPP authority, § 402-58C(4)
+
+def test_a_project_not_before_the_planning_board_has_its_swppp_approved_by_the_village_engineer(tmp_path):
+    # § 402-58C(4): "shall be required to submit a Stormwater Pollution Prevention Plan (SWPPP) to the Village
+    # Engineer who shall approve the SWPPP if it complies"
+    assert quote_in_clause("to the Village Engineer who shall approve the SWPPP", "§ 402-58C(4)")
+    world = make_world(tmp_path, {}, dem=0)
+    p = permits(world, {"application_type": "building_permit", "trees_removed": 0,
+                        "disturbance_area_sqft": 60_000})["swppp"]
+    assert p["required"] is True
+    assert p["authority"].startswith("Village Engineer approves (§ 402-58C(4))")
+    assert "forwards" not in p["authority"]
+    before_board = permits(world, {"application_type": "site_plan", "disturbance_area_sqft": 60_000})["swppp"]
+    assert "forwards to the Planning Board" in before_board["authority"]
+
+
+# ---------------------------------------------------------------- 7. wetland exemptions, § 402-57H, I
+
+def test_normal_ground_maintenance_in_a_wetland_buffer_is_exempt(tmp_path):
+    # § 402-57H(1): "Normal ground maintenance including mowing, trimming of vegetation and removal of dead or
+    # diseased vegetation around a dwelling"
+    world = make_world(tmp_path, {"wetlands": [sq(-100, 0, 100, 400)]}, dem=0)
+    p = permits(world, {"wetland_exemptions": [1], "disturbance_footprint": fp(sq(20, 20, 20))})["wetland_permit"]
+    assert p["required"] is False and p["citation"] == "§ 402-57H(1)"
+
+
+def test_decorative_planting_in_a_buffer_is_exempt_but_not_in_the_wetland_itself(tmp_path):
+    # § 402-57H(3): "Decorative landscaping and planting in wetland buffers"
+    world = make_world(tmp_path, {"wetlands": [sq(-100, 0, 100, 400)]}, dem=0)
+    in_buffer = permits(world, {"wetland_exemptions": [3], "disturbance_footprint": fp(sq(20, 20, 20))})
+    assert in_buffer["wetland_permit"]["required"] is False
+    (tmp_path / "w2").mkdir()
+    world2 = make_world(tmp_path / "w2", {"wetlands": [sq(100, 100, 100)]}, dem=0)
+    in_wetland = permits(world2, {"wetland_exemptions": [3], "disturbance_footprint": fp(sq(120, 120, 20))})
+    assert in_wetland["wetland_permit"]["required"] is True
+
+
+@pytest.mark.parametrize("project", [
+    {"landscaping_only": True},
+    {"wetland_exemptions": [1], "activities": [3]},
+    {"wetland_exemptions": [3], "activities": [6]},
+])
+def test_landscaping_with_grading_or_fill_is_unknown_citing_both_clauses(tmp_path, project):
+    # § 402-57I(3) "Any form of dumping, filling, or depositing of material" and I(6) "Alteration or
+    # modification of natural features and contours" require a permit, whatever H exempts.
+    world = make_world(tmp_path, {"wetlands": [sq(-100, 0, 100, 400)]}, dem=0)
+    p = permits(world, {**project, "disturbance_footprint": fp(sq(20, 20, 20))})["wetland_permit"]
+    assert p["required"] is None
+    assert any(c.startswith("§ 402-57H(") for c in p["citations"])
+    assert any(c in ("§ 402-57I(3)", "§ 402-57I(6)") for c in p["citations"])
+
+
+def test_a_wetland_exemption_does_not_cover_a_structure(tmp_path):
+    world = make_world(tmp_path, {"wetlands": [sq(-100, 0, 100, 400)]}, dem=0)
+    p = permits(world, {"wetland_exemptions": [1], "activities": [1],
+                        "disturbance_footprint": fp(sq(20, 20, 20))})["wetland_permit"]
+    assert p["required"] is True
+
+
+# ---------------------------------------------------------------- 8. SWPPP exemptions, § 402-58D
+
+@pytest.mark.parametrize("n", range(1, 11))
+def test_each_swppp_exemption_is_may_be_exempt_and_the_village_engineer_decides(tmp_path, n):
+    # § 402-58D: "The following activities may be exempt from review under this section."
+    world = make_world(tmp_path, {}, dem=0)
+    p = permits(world, {"swppp_exemptions": [n], "disturbance_area_sqft": 100_000})["swppp"]
+    assert p["required"] is None and p["citation"] == f"§ 402-58D({n})"
+    assert "May be exempt" in p["reason"] and "Village Engineer decides" in p["reason"]
+
+
+def test_routine_maintenance_of_five_acres_or_more_is_not_offered_the_exemption(tmp_path):
+    # § 402-58D(2): "Routine maintenance activities that disturb less than five acres"
+    world = make_world(tmp_path, {}, dem=0)
+    p = permits(world, {"swppp_exemptions": [2], "disturbance_area_sqft": 5 * 43_560})["swppp"]
+    assert p["required"] is True
+    below = permits(world, {"swppp_exemptions": [2], "disturbance_area_sqft": 5 * 43_560 - 1})["swppp"]
+    assert below["required"] is None
+
+
+# ---------------------------------------------------------------- declarations (issue 12, items 3-4)
+
+def test_every_permit_is_declared_once_and_completely():
+    assert len(PERMIT_IDS) == len(set(PERMIT_IDS))
+    for d in DECLARATIONS:
+        assert d.id and d.title and d.section and d.plain[0], d.id
+        clause(d.section)
+        for e in d.exceptions:
+            assert e.name
+            if "-" not in e.citation.split("402-")[1]:
+                clause(e.citation)
+        for c in d.submissions():
+            clause(c)
+
+
+def test_every_new_citation_resolves_in_the_law_for_a_deep_link(tmp_path):
+    world = make_world(tmp_path, {"wetlands": [sq(-100, 0, 100, 400)]}, dem=30)
+    projects = [
+        {"wetland_exemptions": [1, 3], "activities": [3], "disturbance_footprint": fp(sq(20, 20, 20))},
+        {"swppp_exemptions": list(range(1, 11)), "disturbance_area_sqft": 100_000, "grandfathered": True},
+        {"trees_removed": 1, "public_agency_work": True}, {"trees_removed": 1, "hazard_trees_only": True},
+        {"road_extension": True, "application_type": "subdivision"},
+    ]
+    for project in projects:
+        r = run(world, project)
+        for p in r["permits"]:
+            for c in p["citations"] + [s["citation"] for s in p["submissions"]]:
+                assert clause(c), c
+        for item in r["steep_slope_design_limits"]:
+            assert clause(item["citation"])
