@@ -256,3 +256,122 @@ def test_every_new_citation_resolves_in_the_law_for_a_deep_link(tmp_path):
                 assert clause(c), c
         for item in r["steep_slope_design_limits"]:
             assert clause(item["citation"])
+
+
+# ---------------------------------------------------------------- 9, 10, 12, 13, 14: clocks and the calendar
+
+import datetime as dt  # noqa: E402
+
+from sloat_core.law.params import param, value  # noqa: E402
+from sloat_core.rules.clocks import ITEM_KINDS, timeline_events, to_ics  # noqa: E402
+
+
+def one(item, as_of="2026-01-01"):
+    return {e.kind: e for e in timeline_events([item], as_of, expiring_soon_days=90)}
+
+
+def test_seven_years_of_monitoring_is_accepted_and_flagged():
+    # § 402-57P(5): "In general, the monitoring period shall be three to five years"
+    assert quote_in_clause("three to five years", "§ 402-57P(5)")
+    e = one({"id": "mitigation_monitoring", "completed": "2026-05-01", "years": 7})["monitoring_end"]
+    assert e.date == dt.date(2033, 5, 1) and "Warning" in e.detail
+
+
+def test_the_building_inspector_is_notified_48_hours_before_an_inspection_stage():
+    # § 402-58H(1)(a): "the applicant shall notify the Village of Sloatsburg Building Inspector at least 48 hours
+    # before any of the following"
+    assert quote_in_clause("at least 48 hours before", "§ 402-58H(1)(a)")
+    e = one({"id": "inspection_notice", "planned": "2026-06-10"})["notice_deadline"]
+    assert e.date == dt.date(2026, 6, 8) and e.citation == "§ 402-58H(1)(a)"
+
+
+def test_a_notice_of_violation_may_be_appealed_within_15_days_of_service():
+    # § 402-58J(1)(f): "by filing a written notice of appeal within 15 days of service of notice of violation"
+    e = one({"id": "stormwater_notice_of_violation", "served": "2026-07-01"})["appeal_deadline"]
+    assert e.date == dt.date(2026, 7, 16) and e.citation == "§ 402-58J(1)(f)"
+
+
+def test_a_performance_guarantee_runs_at_least_a_year_from_final_acceptance():
+    # § 402-58I(1): "shall not be less than one year from the date of final acceptance"
+    e = one({"id": "performance_guarantee", "final_acceptance": "2024-02-29"})["guarantee_earliest_end"]
+    assert e.date == dt.date(2025, 2, 28) and e.citation == "§ 402-58I(1)"
+    assert e.status == "reached"  # a "not before" day: its own words, never "passed"
+
+
+def test_an_open_space_charge_unpaid_for_more_than_60_days_becomes_a_lien():
+    # § 402-48G(3)(f)[2]: "Such charge, if unpaid for more than 60 days, shall become a lien"
+    ev = one({"id": "open_space_charge", "billed": "2026-03-02"})
+    assert ev["payment_deadline"].date == dt.date(2026, 5, 1)  # day 60: not yet "more than 60 days"
+    assert ev["lien_possible"].date == dt.date(2026, 5, 2)
+    assert ev["lien_possible"].citation == "§ 402-48G(3)(f)[2]"
+
+
+def test_the_storm_report_is_due_within_24_hours():
+    # § 402-58G(1)(b): "within 24 hours of any storm event producing 0.5 inches of precipitation or more"
+    e = one({"id": "storm_event", "date": "2026-06-12"})["storm_report_deadline"]
+    assert e.date == dt.date(2026, 6, 13)
+
+
+def test_new_timeline_ids_are_the_cli_contract():
+    for item_id in ("inspection_notice", "stormwater_notice_of_violation", "performance_guarantee",
+                    "open_space_charge", "mitigation_monitoring", "storm_event"):
+        assert item_id in ITEM_KINDS
+
+
+@pytest.mark.parametrize("as_of, status", [("2026-04-30", "not_yet"), ("2026-05-01", "reached"),
+                                           ("2026-06-01", "reached")])
+def test_the_earliest_day_to_clear_is_a_not_before_day_with_its_own_words(as_of, status):
+    # § 402-55J(20): vegetation may be disturbed "not more than" so many days before grading begins.
+    days = value("vegetation_clearing_max_days_before_grading")
+    start = dt.date(2026, 5, 1) + dt.timedelta(days=days)
+    e = one({"id": "clearing", "grading_start": start.isoformat()}, as_of)["clearing_earliest_start"]
+    assert e.date == dt.date(2026, 5, 1) and e.status == status
+
+
+def test_a_deadline_on_a_holiday_keeps_its_date_and_notes_the_next_business_day():
+    # Appeal served 10 December 2026: day 15 is Christmas Day (a Friday); GCL § 25-a carries it to Monday.
+    e = one({"id": "stormwater_notice_of_violation", "served": "2026-12-10"})["appeal_deadline"]
+    assert e.date == dt.date(2026, 12, 25)
+    assert "§ 25-a" in e.note and "28 December 2026" in e.note and "Christmas" in e.note
+    weekday = one({"id": "stormwater_notice_of_violation", "served": "2026-12-01"})["appeal_deadline"]
+    assert weekday.date == dt.date(2026, 12, 16) and weekday.note == ""
+
+
+def test_a_notice_counted_back_on_a_saturday_advises_the_business_day_before():
+    e = one({"id": "inspection_notice", "planned": "2026-12-28"})["notice_deadline"]
+    assert e.date == dt.date(2026, 12, 26) and "24 December 2026" in e.note
+
+
+def test_the_calendar_has_stable_uids_and_a_reminder_before_each_deadline():
+    import icalendar
+
+    items = [{"id": "stormwater_notice_of_violation", "served": "2026-12-10"},
+             {"id": "clearing", "grading_start": "2026-06-01"}]
+    first = to_ics(timeline_events(items, "2026-01-01", expiring_soon_days=90), calendar_name="Case 7")
+    later = to_ics(timeline_events(items, "2026-12-20", expiring_soon_days=90), calendar_name="Case 7")
+    uids = [[str(c["UID"]) for c in icalendar.Calendar.from_ical(x).walk("VEVENT")] for x in (first, later)]
+    assert uids[0] == uids[1] and len(set(uids[0])) == 2
+    events = {str(c["CATEGORIES"].cats[0]): c for c in icalendar.Calendar.from_ical(first).walk("VEVENT")}
+    alarm = events["appeal deadline"].walk("VALARM")
+    assert len(alarm) == 1 and alarm[0]["TRIGGER"].dt == dt.timedelta(days=-7)
+    assert events["clearing earliest start"].walk("VALARM") == []  # a "not before" day is no deadline
+    assert "§ 25-a" in str(events["appeal deadline"]["DESCRIPTION"])
+
+
+# ---------------------------------------------------------------- 12. wording presented as law
+
+def test_the_ip_district_gets_no_cluster_lot_rule(tmp_path):
+    # § 402-48F: "In the OSR, R-80, and R-40 Zoning Districts ... In any other residential or mixed use district"
+    world = make_world(tmp_path, {}, dem=0)
+    cluster = run(world, district="IP")["per_district"][0]["cluster"]
+    assert cluster["cluster_min_lot_area_sqft"] is None and "residence and mixed-use districts only" in \
+        cluster["lot_rule"]
+    assert run(world, district="R-15")["per_district"][0]["cluster"]["min_yard_fraction"] == \
+        float(param("cluster_min_yard_fraction").value)
+
+
+def test_officials_article_ix_does_not_name_are_marked_to_confirm(tmp_path):
+    world = make_world(tmp_path, {"floodplain": [sq(0, 0, 400, 50)]}, dem=0)
+    p = permits(world, {"commercial_excavation": True})
+    for pid in ("flood_hazard_review", "commercial_excavation_prohibited"):
+        assert "to confirm with the Village" in p[pid]["authority"] and "names no" in p[pid]["authority"]

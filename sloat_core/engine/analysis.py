@@ -190,7 +190,7 @@ def analyze_parcel(
             "net_lot_area_sqft": round(part_net, 2),
             "min_lot_area_sqft": mn,
             "conventional_yield": conventional_yield(part_net, mn),
-            "cluster": cluster_lot_rules(code),
+            "cluster": cluster_lot_rules(code, dd.kind if dd else None),
             "citation": "§ 402-48I" if len(portions) > 1 else "§ 402-48E",
         })
 

@@ -134,7 +134,8 @@ class PermitDeclaration:
     submissions: Callable[[], tuple[str, ...]] = lambda: ()
     clocks: Callable[[Facts], tuple[str, ...]] = lambda x: ()
     exceptions: tuple[ExceptionClause, ...] = ()
-    #: Timeline items (ids of rules.clocks.ITEM_KINDS) carrying its clocks, in the order they happen.
+    #: Timeline items (ids of rules.clocks.ITEM_KINDS) carrying its clocks, in the order they happen; the
+    #: last one is the permit itself (app_support.timeline_prefill offers them on the project page).
     timeline: tuple[str, ...] = ()
     #: (what is needed, from whom) in everyday words, for the counter.
     plain: tuple[str, str] = ("", "")
@@ -767,7 +768,7 @@ DECLARATIONS: tuple[PermitDeclaration, ...] = (
         exceptions=(ExceptionClause("§ 402-57H", "no regulated activity of § 402-57I", _no_regulated_activity),
                     ExceptionClause("§ 402-57F", "grandfathered projects", _grandfathered),
                     ExceptionClause("§ 402-57H(1)-(4)", "exempt activities", _wetland_exempt_activity)),
-        timeline=("wetland_delineation", "wetland_permit_application", "wetland_permit", "mitigation_monitoring"),
+        timeline=("wetland_delineation", "wetland_permit_application", "wetland_permit"),
         plain=("a wetland permit", "from the Planning Board (the Building Inspector issues it)"), land_only=True),
     PermitDeclaration(
         id="tree_removal_permit", title="Tree removal permit", section="§ 402-53B",
@@ -784,7 +785,7 @@ DECLARATIONS: tuple[PermitDeclaration, ...] = (
         authority=_swppp_authority, rule=_swppp_rule, clocks=_swppp_clocks,
         submissions=lambda: _letters("§ 402-58E(1)", "abcdefghijklmnop"),
         exceptions=(ExceptionClause("§ 402-58D", "may be exempt", _swppp_may_be_exempt),),
-        timeline=("swppp_inspections", "inspection_notice", "stormwater_notice_of_violation", "performance_guarantee"),
+        timeline=("swppp_inspections",),
         plain=("a stormwater plan (SWPPP)", "reviewed by the Village Engineer and the Planning Board")),
     PermitDeclaration(
         id="swppp_post_construction", title="Post-construction stormwater controls (SWPPP Conditions B/C)",
@@ -833,7 +834,7 @@ DECLARATIONS: tuple[PermitDeclaration, ...] = (
     PermitDeclaration(
         id="cluster_review", title="Cluster development review", section="§ 402-48C",
         authority=_fixed("Planning Board (§ 402-48C, D)"), rule=_cluster_rule, clocks=_cluster_clocks,
-        submissions=_cluster_submissions, timeline=("open_space_charge",),
+        submissions=_cluster_submissions,
         plain=("a cluster layout review", "by the Planning Board")),
     PermitDeclaration(
         id="wastewater_approval", title="Approved wastewater disposal", section="§ 402-56A",
