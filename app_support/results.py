@@ -330,6 +330,8 @@ def show_deductions(result: dict) -> None:
         if absent:
             lead = "Not on this lot" if mode == state.COUNTER else "Not on this parcel"
             st.caption(f"{lead}: " + escape_markdown(", ".join(absent)) + ".")
+    if result.get("buffer_note") and mode != state.COUNTER:
+        st.caption(escape_markdown(result["buffer_note"]))
     if mode == state.COUNTER:
         return
     citations = dict.fromkeys(d.get("citation") for d in result.get("deductions") or [])

@@ -375,3 +375,44 @@ def test_officials_article_ix_does_not_name_are_marked_to_confirm(tmp_path):
     p = permits(world, {"commercial_excavation": True})
     for pid in ("flood_hazard_review", "commercial_excavation_prohibited"):
         assert "to confirm with the Village" in p[pid]["authority"] and "names no" in p[pid]["authority"]
+
+
+# ---------------------------------------------------------------- 13. readings surfaced
+
+def test_the_pond_buffer_is_a_local_setting_on_by_default_and_stated_in_the_note(tmp_path):
+    # § 402-45A(1) names a "watercourse or wetland buffer"; ponds carrying one is a reading, made a setting.
+    from sloat_core.law.settings import load_settings
+
+    assert quote_in_clause("watercourse or wetland buffer", "§ 402-45A(1)")
+    world = make_world(tmp_path, {"water_bodies": [sq(150, 150, 100)]}, dem=0)
+    on = run(world)
+    off = run(world, settings=load_settings(overrides={"buffer_around_water_bodies": False}))
+    rows_on = {d["constraint"]: d for d in on["deductions"]}
+    rows_off = {d["constraint"]: d for d in off["deductions"]}
+    assert on["buffer_around_water_bodies"] is True and rows_on["buffer"]["area_sqft"] > 0
+    assert rows_off["buffer"]["area_sqft"] == 0 and off["net_lot_area_sqft"] > on["net_lot_area_sqft"]
+    assert "ponds" in on["buffer_note"] and "local settings" in on["buffer_note"] and "(ponds: on)" in on["buffer_note"]
+    assert "(ponds: off)" in off["buffer_note"]
+
+
+def test_screen_follows_the_pond_buffer_setting(tmp_path):
+    from sloat_core.engine.screening import screen_rows
+    from sloat_core.law.settings import load_settings
+
+    world = make_world(tmp_path, {"water_bodies": [sq(150, 150, 100)],
+                                  "parcels": [(PARCEL, {"SBL": "1.-1-1", "ZONE": "R-40"})]}, dem=0)
+    settings = load_settings(overrides={"buffer_around_water_bodies": False})
+    row = next(screen_rows(world, settings=settings))
+    assert float(row["share_buffer"]) == 0
+    assert float(row["net_lot_area_sqft"]) == pytest.approx(run(world, settings=settings)["net_lot_area_sqft"],
+                                                            abs=1.0)
+
+
+def test_filling_a_pond_gives_an_answer_that_depends_on_the_village_not_zero(tmp_path):
+    # § 402-57P(2) mitigates "wetland" loss; whether the Village treats a pond as wetland is for it to say.
+    world = make_world(tmp_path, {"water_bodies": [sq(150, 150, 100)]}, dem=0)
+    m = run(world, {"disturbance_footprint": fp(sq(150, 150, 50))})["mitigation"]
+    assert m["impacted_wetland_sqft"] == pytest.approx(0, abs=0.01)
+    assert m["required_mitigation_sqft"] is None
+    assert "depends on whether the Village treats this water body as a wetland" in m["water_body_note"]
+    assert m["impacted_water_body_sqft"] == pytest.approx(2_500, rel=1e-6)

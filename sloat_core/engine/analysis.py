@@ -121,6 +121,15 @@ def _footprint_summary(f: Findings, proj: Project, work: Findings | None = None)
     }
 
 
+def _buffer_note(width_ft: float, ponds: bool) -> str:
+    """The deduction table's note on the buffer: its width and whether ponds carry one (local settings)."""
+    around = ("wetlands, watercourses, and ponds and other water bodies" if ponds
+              else "wetlands and watercourses only (not ponds)")
+    return (f"Buffer: {width_ft:g} ft around {around}. § 402-45A(1) names a \"watercourse or wetland buffer\"; "
+            f"the width and whether ponds carry a buffer are local settings, to confirm with the Village "
+            f"(ponds: {'on' if ponds else 'off'}).")
+
+
 def analyze_parcel(
     parcel,
     layerset,
@@ -138,7 +147,9 @@ def analyze_parcel(
     proj = project if isinstance(project, Project) else parse_project(project)
     as_of = as_of or dt.date.today()
 
-    f = parcel_findings(geom, layerset, buffer_width_ft=float(settings.buffer_width_ft))
+    ponds_buffered = bool(getattr(settings, "buffer_around_water_bodies", True))
+    f = parcel_findings(geom, layerset, buffer_width_ft=float(settings.buffer_width_ft),
+                        buffer_water_bodies=ponds_buffered)
     warnings += f.warnings
     lot = lot_area(f)
     gross = f.gross_area_sqft
@@ -152,7 +163,8 @@ def analyze_parcel(
             warnings.append(f"{outside:,.0f} sq ft of the disturbance footprint lies outside the parcel; it is "
                             "measured where it lies (work on neighbouring land needs the same permits).")
             work = parcel_findings(polygonal(geom.union(proj.disturbance_footprint)), layerset,
-                                   buffer_width_ft=float(settings.buffer_width_ft))
+                                   buffer_width_ft=float(settings.buffer_width_ft),
+                                   buffer_water_bodies=ponds_buffered)
 
     districts = _districts(geom, layerset, district, meta)
     primary = districts[0][0]
@@ -252,6 +264,8 @@ def analyze_parcel(
         "per_district": per_district,
         "slope_area_sqft": {k: round(v, 2) for k, v in f.slope_area_sqft.items()},
         "buffer_width_ft": f.buffer_width_ft,
+        "buffer_around_water_bodies": ponds_buffered,
+        "buffer_note": _buffer_note(f.buffer_width_ft, ponds_buffered),
         "cluster_applies": applies,
         "cluster_applies_reason": applies_text,
         "cluster_triggers": [t.to_dict() for t in triggers],
