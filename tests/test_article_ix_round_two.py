@@ -416,3 +416,71 @@ def test_filling_a_pond_gives_an_answer_that_depends_on_the_village_not_zero(tmp
     assert m["required_mitigation_sqft"] is None
     assert "depends on whether the Village treats this water body as a wetland" in m["water_body_note"]
     assert m["impacted_water_body_sqft"] == pytest.approx(2_500, rel=1e-6)
+
+
+# ---------------------------------------------------------------- 11. determinations not covered before
+
+def test_a_project_with_final_approval_before_the_wetland_law_is_grandfathered(tmp_path):
+    # § 402-57F: "The provisions of this chapter shall not apply to any land use, improvement or development for
+    # which final approval shall have been obtained prior to the effective date of this chapter"
+    assert quote_in_clause("final approval shall have been obtained prior to the effective date", "§ 402-57F")
+    world = make_world(tmp_path, {"wetlands": [sq(100, 100, 100)]}, dem=0)
+    p = permits(world, {"grandfathered": True, "disturbance_footprint": fp(sq(120, 120, 20))})["wetland_permit"]
+    assert p["required"] is False and p["citation"] == "§ 402-57F"
+    assert permits(world, {"grandfathered": False, "disturbance_footprint": fp(sq(120, 120, 20))})[
+        "wetland_permit"]["required"] is True
+
+
+def test_tree_removal_by_a_public_agency_for_highway_work_is_exempt(tmp_path):
+    # § 402-53C(1): "The removal of trees incident to highway or public utility construction or maintenance
+    # conducted by a public agency"
+    world = make_world(tmp_path, {}, dem=0)
+    p = permits(world, {"trees_removed": 40, "public_agency_work": True})["tree_removal_permit"]
+    assert p["required"] is False and p["citation"] == "§ 402-53C(1)"
+
+
+def test_dead_or_dying_trees_posing_an_imminent_hazard_are_exempt(tmp_path):
+    # § 402-53C(4): "Dead or dying trees that pose an imminent hazard to public safety."
+    world = make_world(tmp_path, {}, dem=0)
+    p = permits(world, {"trees_removed": 5, "hazard_trees_only": True})["tree_removal_permit"]
+    assert p["required"] is False and p["citation"] == "§ 402-53C(4)"
+    assert permits(world, {"trees_removed": 5, "hazard_trees_only": False})["tree_removal_permit"]["required"]
+
+
+def test_the_steep_slope_design_limits_are_a_checklist_built_from_the_parameters(tmp_path):
+    # § 402-55J(7) "not be more than 100 linear feet ... not be more than six feet", J(11) "shall not exceed
+    # 20 feet", J(13) "one vertical to two horizontal", J(14) "six feet plus 1/2 the height"
+    world = make_world(tmp_path, {}, dem=30)
+    items = {i["id"]: i for i in run(world, {"design_limits": {"cut_height": True, "cut_fill_slope": False}})[
+        "steep_slope_design_limits"]}
+    assert set(items) == {"retaining_wall_length", "retaining_wall_height", "cut_height", "cut_fill_slope",
+                          "cut_fill_setback"}
+    assert items["cut_height"]["met"] is True and items["cut_fill_slope"]["met"] is False
+    assert items["retaining_wall_length"]["met"] is None  # not ticked yet: unknown
+    assert f"{value('retaining_wall_max_length_ft')} linear feet" in items["retaining_wall_length"]["text"]
+    assert f"{value('cut_max_height_ft')} feet" in items["cut_height"]["text"]
+    assert str(value("cut_fill_max_slope_ratio")) in items["cut_fill_slope"]["text"]
+    assert items["cut_fill_setback"]["citation"] == "§ 402-55J(14)" and "one half of" in items["cut_fill_setback"]["text"]
+
+
+def test_a_road_extension_needs_dry_sewer_mains_approved_by_the_county_sewer_district(tmp_path):
+    # § 402-56D: "This shall specifically include installation of sewer mains in the bed of any road extension.
+    # Such mains shall be approved by the Rockland County Sewer District."
+    assert quote_in_clause("installation of sewer mains in the bed of any road extension", "§ 402-56D")
+    world = make_world(tmp_path, {}, dem=0)
+    p = permits(world, {"road_extension": True, "new_structure": False})["wastewater_approval"]
+    assert p["required"] is True and p["citation"] == "§ 402-56D"
+    both = permits(world, {"road_extension": True, "new_structure": True, "sanitary_facilities": True})
+    assert "§ 402-56D" in both["wastewater_approval"]["citations"]
+
+
+def test_a_required_cluster_names_the_written_resolution_and_the_open_space_requirements(tmp_path):
+    # § 402-48D: "The Planning Board must identify in writing, by resolution, those elements of the site";
+    # § 402-48G(3): "Open space requirements".
+    world = make_world(tmp_path, {"wetlands": [sq(100, 100, 100)]}, dem=0)
+    c = permits(world, {"application_type": "subdivision"})["cluster_review"]
+    assert c["required"] is True
+    assert "§ 402-48D" in c["citations"] and "in writing, by resolution" in c["reason"]
+    subs = [s["citation"] for s in c["submissions"]]
+    assert "§ 402-48G(3)(b)" in subs and "§ 402-48G(3)(c)" in subs
+    assert any("§ 402-48G(3)(f)[2]" in k and f"{value('open_space_lien_days')} days" in k for k in c["clocks"])
