@@ -484,3 +484,10 @@ def test_a_required_cluster_names_the_written_resolution_and_the_open_space_requ
     subs = [s["citation"] for s in c["submissions"]]
     assert "§ 402-48G(3)(b)" in subs and "§ 402-48G(3)(c)" in subs
     assert any("§ 402-48G(3)(f)[2]" in k and f"{value('open_space_lien_days')} days" in k for k in c["clocks"])
+
+
+def test_an_absurd_monitoring_period_is_refused_in_one_sentence():
+    from sloat_core.errors import SloatInputError
+
+    with pytest.raises(SloatInputError, match="outside the years"):
+        one({"id": "mitigation_monitoring", "completed": "2026-05-01", "years": 10**30})

@@ -406,6 +406,9 @@ def _mitigation_monitoring(item: _Item) -> list[_Row]:
     # general range is flagged, not refused (reading, README "Readings").
     if years < 1:
         raise SloatInputError(f"The {item.name}'s monitoring period must be a whole number of years, at least one.")
+    if completed.year + years > _YEARS[1]:
+        raise SloatInputError(f"The {item.name}'s monitoring period of {str(years)[:12]} years runs outside the "
+                              f"years {_YEARS[0]} to {_YEARS[1]} the timeline handles.")
     citation = _cite("mitigation_monitoring_min_years")
     general = f"the law sets {_number_words(lo)} to {_number_words(hi)} years in general"
     outside = not lo <= years <= hi
@@ -755,7 +758,8 @@ def timeline_events(
         item_id = item_id.strip()
         if item_id not in _RULES:
             raise SloatInputError(
-                f"Timeline item {n} has an unknown id, {item_id!r}; known ids are: {', '.join(_RULES)}."
+                f"Timeline item {n} has an unknown id, {item_id[:60]!r}; the ids are listed in the README's "
+                f"command-line section ({', '.join(list(_RULES)[:3])}, ...)."
             )
         name, keys, rule = _RULES[item_id]
         ref = raw.get("ref")
