@@ -332,6 +332,9 @@ def show_deductions(result: dict) -> None:
             st.caption(f"{lead}: " + escape_markdown(", ".join(absent)) + ".")
     if result.get("buffer_note") and mode != state.COUNTER:
         st.caption(escape_markdown(result["buffer_note"]))
+    for d in result.get("deductions") or []:
+        if d.get("note"):
+            st.caption(escape_markdown(f"{d.get('label')}: {d['note']}"))
     if mode == state.COUNTER:
         return
     citations = dict.fromkeys(d.get("citation") for d in result.get("deductions") or [])

@@ -491,3 +491,11 @@ def test_an_absurd_monitoring_period_is_refused_in_one_sentence():
 
     with pytest.raises(SloatInputError, match="outside the years"):
         one({"id": "mitigation_monitoring", "completed": "2026-05-01", "years": 10**30})
+
+
+def test_a_buffer_built_without_every_water_layer_is_marked_partial(tmp_path):
+    # § 402-45A(1): the buffer of a "watercourse or wetland"; with the wetland layer missing, part of it is unknown.
+    world = make_world(tmp_path, {"watercourses": [sq(-50, 0, 20, 400)]}, dem=0, omit=("wetlands",))
+    row = {d["constraint"]: d for d in run(world)["deductions"]}["buffer"]
+    assert row["status"] == "partial" and "wetlands layer is not loaded" in row["note"]
+    assert run(world)["net_lot_area_min_sqft"] == 0  # the worst case counts the unknown against the lot

@@ -121,6 +121,18 @@ def _footprint_summary(f: Findings, proj: Project, work: Findings | None = None)
     }
 
 
+def _deduction_rows(lot: LotArea, f: Findings) -> list[dict]:
+    """The deduction table; the buffer row says "partial" when it is built from only some water layers."""
+    rows = [r.to_dict() for r in lot.rows]
+    missing = [r.replace("_", " ") for r in ("wetlands", "watercourses", "water_bodies") if f.layers.get(r) is None]
+    for row in rows:
+        if row["constraint"] == "buffer" and row["area_sqft"] is not None and missing:
+            row["status"] = "partial"
+            row["note"] = (f"Built only from the loaded layers: the {', '.join(missing)} layer"
+                           f"{'s are' if len(missing) > 1 else ' is'} not loaded, so the buffer may be larger.")
+    return rows
+
+
 def _buffer_note(width_ft: float, ponds: bool) -> str:
     """The deduction table's note on the buffer: its width and whether ponds carry one (local settings)."""
     around = ("wetlands, watercourses, and ponds and other water bodies" if ponds
@@ -250,7 +262,7 @@ def analyze_parcel(
         "district_kind": d.kind if d else None,
         "gross_area_sqft": round(gross, 2),
         "gross_area_acres": round(gross / SQFT_PER_ACRE, 4),
-        "deductions": [r.to_dict() for r in lot.rows],
+        "deductions": _deduction_rows(lot, f),
         "deducted_sqft": round(lot.deducted_sqft, 2),
         "net_lot_area_sqft": round(lot.net_lot_area_sqft, 2),
         "net_lot_area_min_sqft": round(lot.net_lot_area_min_sqft, 2),
