@@ -136,6 +136,9 @@ def _permit(p: dict) -> None:
         st.markdown(escape_markdown(p["reason"]))
         st.markdown(f"**Who approves:** {escape_markdown(p['authority'])}")
         law_link(p["citation"], label=f"The rule: {p['citation']}")
+        listed = {p["citation"], *(i["citation"] for i in p["submissions"])}
+        for c in (c for c in p["citations"] if c not in listed):
+            law_link(c, label=f"Also: {c}")
         if p["submissions"] and mode != state.COUNTER:
             st.markdown("**What to submit**")
             for item in p["submissions"]:

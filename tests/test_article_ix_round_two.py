@@ -499,3 +499,9 @@ def test_a_buffer_built_without_every_water_layer_is_marked_partial(tmp_path):
     row = {d["constraint"]: d for d in run(world)["deductions"]}["buffer"]
     assert row["status"] == "partial" and "wetlands layer is not loaded" in row["note"]
     assert run(world)["net_lot_area_min_sqft"] == 0  # the worst case counts the unknown against the lot
+
+
+def test_the_land_only_permits_are_the_ones_screen_answers():
+    from sloat_core.engine import screening
+
+    assert {d.id for d in DECLARATIONS if d.land_only} == set(screening._LAND_PERMITS)

@@ -248,7 +248,7 @@ def plain_permits(result: dict) -> list[str]:
 
     >>> plain_permits({"permits": [{"id": "flood_hazard_review", "required": True,
     ...     "reason": "2,303 sq ft is in the FEMA Special Flood Hazard Area (FIRMs effective March 3, 2014)."}]})
-    ['You will likely need a flood zone review under the Village's Flood Hazard Regulations, because 2,303 sq ft of your lot is in the FEMA Special Flood Hazard Area.']
+    ['You will likely need a flood zone review under the Flood Hazard Regulations of the Village, because 2,303 sq ft of your lot is in the FEMA Special Flood Hazard Area.']
     """
     permits = result.get("permits") or []
     sentences, later = [], []

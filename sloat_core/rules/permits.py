@@ -822,7 +822,7 @@ DECLARATIONS: tuple[PermitDeclaration, ...] = (
         authority=_fixed("Under the Village's separately adopted Flood Hazard Regulations (§ 402-49B); Article IX "
                          f"names no official (local assumption: the Village's floodplain administrator, {_CONFIRM})"),
         rule=_overlay_rule("floodplain", "FEMA 100-year floodplain", _flood_text),
-        plain=("a flood zone review", "under the Village's Flood Hazard Regulations"), land_only=True),
+        plain=("a flood zone review", "under the Flood Hazard Regulations of the Village"), land_only=True),
     PermitDeclaration(
         id="seqra_cea", title="SEQRA: impact on the Ramapo aquifer CEA", section="§ 402-46C",
         authority=_fixed("The SEQRA lead agency (usually the Planning Board)"),
