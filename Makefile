@@ -36,7 +36,9 @@ run: setup
 	@echo "Starting the Sloatsburg environmental-controls dashboard on http://localhost:$(PORT)"
 	$(PY) tools/serve.py --server.port $(PORT)
 
+# Lint first (ruff, settings in ruff.toml), then the tests.
 test: setup system-deps
+	$(PY) -m ruff check .
 	$(PY) -m pytest -q
 
 bench: setup

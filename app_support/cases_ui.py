@@ -1,6 +1,6 @@
 """The app's side of the case store: open a case from its link, save on every change, staff mode.
 
-A *case* (``sloat_core.store.cases.Case``) holds what a consultation produces. This module moves it
+A *case* (``sloat_core.store.Case``) holds what a consultation produces. This module moves it
 between the case store and the session state the pages use:
 
 * :func:`begin` runs in ``app.py`` before the page. On a session's first run it opens the case
@@ -34,7 +34,7 @@ import json
 import streamlit as st
 
 from app_support import forms, loaders, state
-from sloat_core.store.cases import (
+from sloat_core.store import (
     Case,
     CaseArchivedError,
     CaseConflictError,
@@ -86,13 +86,13 @@ __all__ = [
 ]
 
 # Session-state keys of the case (beside app_support.state's and app_support.forms' keys).
-#: The case being edited (``sloat_core.store.cases.Case`` as last saved), or None before the first save.
+#: The case being edited (``sloat_core.store.Case`` as last saved), or None before the first save.
 CASE = "case"
 #: The case's notes (plain text).
 NOTES = "case_notes"
 #: The notes text area's widget key (seeded from NOTES, copied back on change).
 NOTES_BOX = "case_notes_box"
-#: The staff token (``sloat_core.store.cases.StaffToken``) of this session, or None.
+#: The staff token (``sloat_core.store.StaffToken``) of this session, or None.
 STAFF = "staff_token"
 #: One sentence about the case for the user (a failed save, a bad link, a refused import), or None.
 MESSAGE = "case_message"
@@ -327,7 +327,7 @@ def _analysis(inputs_json: str, lkey: str, as_of: str, _case: Case, _layers):
 
 
 def case_analysis(case: Case, *, as_of: dt.date | None = None):
-    """``sloat_core.store.cases.analyze_case`` for the case (cached per inputs, layer set and day).
+    """``sloat_core.store.analyze_case`` for the case (cached per inputs, layer set and day).
 
     Returns
     -------

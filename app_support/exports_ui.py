@@ -16,7 +16,7 @@ import streamlit as st
 
 from app_support import cases_ui
 from sloat_core.outputs import exports
-from sloat_core.store.cases import MAX_CASE_JSON_BYTES, Case, case_from_json, case_to_json
+from sloat_core.store import MAX_CASE_JSON_BYTES, Case, case_from_json, case_to_json
 from sloat_core.errors import SloatInputError
 from sloat_core.rules.clocks import timeline_events
 
@@ -132,7 +132,7 @@ def import_case(data: bytes) -> Case:
     ------
     sloat_core.errors.SloatInputError
         The file is not a readable case, or its parcel cannot be analysed (nothing is changed).
-    sloat_core.store.cases.CaseStoreError
+    sloat_core.store.CaseStoreError
         It could not be saved (nothing is changed).
     """
     case = case_from_json(data)

@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import app_fixtures as fx  # noqa: E402
 
 from app_support import cases_ui, forms, state  # noqa: E402
-from sloat_core.store.cases import (  # noqa: E402
+from sloat_core.store import (  # noqa: E402
     ARCHIVED_SENTENCE,
     CaseArchivedError,
     CaseNotFound,
@@ -346,7 +346,7 @@ def test_a_data_folder_that_cannot_be_written_keeps_the_session(manifest, tmp_pa
 
 
 def test_a_failed_case_action_is_told_in_one_sentence_without_paths():
-    from sloat_core.store.cases import CaseFolderError, CaseStoreError, StaffRequired
+    from sloat_core.store import CaseFolderError, CaseStoreError, StaffRequired
     from sloat_core.errors import SloatInputError
 
     assert cases_ui.problem_sentence(CaseFolderError("/srv/x cannot be written")) == cases_ui.FOLDER_PROBLEM

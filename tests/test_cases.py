@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from engine_world import make_world, sq
-from sloat_core.store.cases import (
+from sloat_core.store import (
     CASE_FORMAT_VERSION,
     MAX_BACKOFF_S,
     MIGRATIONS,
@@ -220,7 +220,7 @@ def test_a_write_on_a_closed_connection_fails_cleanly(store):
 
 KILL_SCRIPT = textwrap.dedent("""
     import sys
-    from sloat_core.store.cases import CaseStore
+    from sloat_core.store import CaseStore
     store = CaseStore(sys.argv[1])
     case = store.open_case(sys.argv[2])
     i = 0
@@ -567,7 +567,7 @@ def test_a_case_without_a_parcel_cannot_be_analysed(tmp_path):
 
 
 def test_a_data_folder_that_is_a_file_gives_the_store_error(tmp_path):
-    from sloat_core.store.cases import CaseFolderError, CaseStore
+    from sloat_core.store import CaseFolderError, CaseStore
 
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("x")

@@ -496,7 +496,7 @@ def test_timeline_file_that_json_cannot_hold_exits_2(text, tmp_path):
 
 
 def test_case_file_that_json_cannot_hold_is_an_input_error():
-    from sloat_core.store.cases import case_from_json
+    from sloat_core.store import case_from_json
 
     for data in (b'{"format": ' + b"9" * 5000 + b"}", b"[" * 100_000 + b"]" * 100_000, b"\xff\xfe{"):
         with pytest.raises(SloatInputError, match="not valid JSON"):

@@ -959,7 +959,6 @@ def generate(out: Path | str = DEFAULT_OUT, *, verbose: bool = False) -> dict:
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     pyogrio.set_gdal_config_options({"OGR_CURRENT_DATE": f"{VERSION}T00:00:00.000Z"})
-    rng = np.random.default_rng(SEED)
 
     village = village_polygon()
     zones = zoning_polygons(village)

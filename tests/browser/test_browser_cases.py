@@ -135,7 +135,7 @@ def test_downloads_from_the_case_page(case_page):
 
 def test_an_archived_case_link_still_shows_the_case_read_only(case_server, case_page):
     from app_support.cases_ui import ARCHIVED_NOTICE
-    from sloat_core.store.cases import CaseStore, hash_passcode
+    from sloat_core.store import CaseStore, hash_passcode
 
     app = case_page
     case_id = _pick_p1(app)
