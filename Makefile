@@ -9,13 +9,20 @@ PORT ?= 8501
 
 .PHONY: run test bench setup system-deps sample clean-venv
 
+# A fresh Debian's python3 has no ensurepip until the python3-venv package is installed: install it then.
 $(STAMP): requirements.txt requirements-test.txt
-	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV) 2>/dev/null || { \
+	  rm -rf $(VENV); \
+	  echo "python3 -m venv needs Debian's python3-venv: installing it"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+	    python3-venv >/dev/null && $(PYTHON) -m venv $(VENV); }
 	$(PY) -m pip install -q --disable-pip-version-check -r requirements.txt -r requirements-test.txt
 	@touch $(STAMP)
 
-$(ASSETS_STAMP): tools/fetch_assets.sh
-	bash tools/fetch_assets.sh
+# Leaflet, Leaflet.draw and jQuery from the npm registry, integrity-checked; Python's standard library
+# only (no npm needed).
+$(ASSETS_STAMP): tools/fetch_assets.py
+	$(PYTHON) tools/fetch_assets.py
 
 setup: $(STAMP) $(ASSETS_STAMP)
 
@@ -36,10 +43,11 @@ run: setup
 	@echo "Starting the Sloatsburg environmental-controls dashboard on http://localhost:$(PORT)"
 	$(PY) tools/serve.py --server.port $(PORT)
 
-# Lint first (ruff, settings in ruff.toml), then the tests.
+# Lint first (ruff, settings in ruff.toml), then the tests: two parallel workers, the ten slowest printed,
+# Hypothesis derandomised (pytest.ini, tests/conftest.py).
 test: setup system-deps
 	$(PY) -m ruff check .
-	$(PY) -m pytest -q
+	HYPOTHESIS_PROFILE=ci $(PY) -m pytest -q
 
 bench: setup
 	$(PY) bench/run.py

@@ -55,6 +55,10 @@ with st.sidebar:
             if layers.notice and "not official data" not in layers.notice.lower():
                 st.caption(layers.notice)
         st.caption(escape_markdown(f"Layer set: {layers.name} (version {layers.version})"))
+        if layers.warnings:  # load warnings sit beside the layer set's name (they may quote file names)
+            with st.expander(f"{len(layers.warnings)} warning(s) about these layers", expanded=True):
+                for w in layers.warnings:
+                    st.warning(escape_markdown(w), icon=":material/warning:")
     st.caption(DISCLAIMER)
 
 theme.apply_mode(state.mode())

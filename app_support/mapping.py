@@ -1,7 +1,7 @@
 """The offline folium map: local Leaflet assets, basemaps, constraint layers and drawing tools.
 
 folium 0.20 and its Draw plugin load Leaflet, Leaflet.draw, jQuery, Bootstrap and Font Awesome
-from public CDNs. Here they load from ``/app/static/vendor/`` (fetched by ``tools/fetch_assets.sh``
+from public CDNs. Here they load from ``/app/static/vendor/`` (fetched by ``tools/fetch_assets.py``
 and served by Streamlit's static file serving); the assets the app's maps do not use
 (Bootstrap, glyphicons, Font Awesome, awesome-markers) are dropped. The streamlit-folium
 component iframe is served from the app's own origin, so origin-relative URLs resolve there.

@@ -1,4 +1,4 @@
-"""The command line: ``python -m sloat_core analyze | timeline | screen | report | law``.
+"""The command line: ``python -m sloat_core analyze | timeline | screen | report | law | fetch-official``.
 
 A stable contract that other tools rely on. Exit 0 on success; exit 2 with one plain sentence on stderr
 for input that cannot be used (never a traceback).
@@ -40,12 +40,37 @@ def _read_json(path: str, what: str):
         raise SloatInputError(f"The {what} file '{path}' is not valid JSON.") from None
 
 
+def progress_bar(total, desc: str, unit: str, *, quiet: bool = False, unit_scale: bool = False):
+    """A tqdm progress bar on stderr, silent when ``quiet`` or when stderr is not a terminal."""
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=desc, unit=unit, unit_scale=unit_scale, file=sys.stderr, leave=False,
+                disable=quiet or not sys.stderr.isatty(), dynamic_ncols=True)
+
+
 def _layers(path: str | None):
+    """Load the layer set and show its load warnings on stderr (each once per run)."""
     from sloat_core.gis.layers import load_manifest
 
     if path is None:
         path = os.environ.get("SLOAT_LAYERS") or str(Path(__file__).resolve().parent.parent / "data/sample/layers.yaml")
-    return load_manifest(path)
+    layerset = load_manifest(path)
+    for w in layer_warnings(layerset):
+        print(f"Warning: {w}", file=sys.stderr)
+    return layerset
+
+
+def layer_warnings(layerset) -> list[str]:
+    """The layer set's load warnings, each prefixed so a reader knows they concern the map data."""
+    return [f"Layer set '{layerset.name}': {w}" for w in getattr(layerset, "warnings", ()) or ()]
+
+
+def _with_layer_warnings(result: dict, layerset) -> dict:
+    """The analysis result with the layer set's load warnings first in ``warnings``."""
+    loaded = layer_warnings(layerset)
+    if loaded:
+        result = {**result, "warnings": loaded + [w for w in result.get("warnings") or [] if w not in loaded]}
+    return result
 
 
 def _parcel(spec: str, layerset):
@@ -79,7 +104,12 @@ def cmd_analyze(args) -> int:
 
     layerset, parcel, project = _analysis_inputs(args)
     result = analyze(parcel, layerset, district=args.district, project=project, as_of=_date(args.as_of))
+    result = _with_layer_warnings(result, layerset)
     if args.json:
+        loaded = set(layer_warnings(layerset))
+        for w in result.get("warnings") or []:
+            if w not in loaded:  # load warnings were printed when the layers were read
+                print(f"Warning: {w}", file=sys.stderr)
         json.dump(result, sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
     else:
@@ -136,7 +166,10 @@ def cmd_screen(args) -> int:
     from sloat_core.engine.screening import screen_to_csv
 
     layerset = _layers(args.layers)
-    n = screen_to_csv(layerset, args.out)
+    parcels = layerset.get("parcels")
+    with progress_bar(len(parcels) if parcels is not None else None, "Screening", "parcel",
+                      quiet=args.quiet) as bar:
+        n = screen_to_csv(layerset, args.out, progress=bar.update)
     print(f"Screened {n} parcels into {args.out}.", file=sys.stderr)
     return 0
 
@@ -149,6 +182,26 @@ def cmd_report(args) -> int:
     analysis = analyze_parcel(parcel, layerset, district=args.district, project=project, as_of=_date(args.as_of))
     write_report(analysis, layerset, args.out)
     print(f"Wrote {args.out}.", file=sys.stderr)
+    return 0
+
+
+def cmd_fetch_official(args) -> int:
+    from sloat_core.gis.official import SOURCES, LiveServices, RecordedServices, fetch_official
+
+    services = RecordedServices(args.replay) if args.replay else LiveServices()
+    with progress_bar(len(SOURCES), "Fetching", "source", quiet=args.quiet) as bar:
+        def step(title: str, what: str) -> None:
+            bar.set_description_str(title[:40])
+            bar.set_postfix_str(what)
+            bar.update(1)
+
+        report = fetch_official(args.out, place=args.place, buffer_ft=args.buffer_ft, services=services,
+                                zoning=args.zoning, zoning_field=args.zoning_field, progress=step)
+    for name, n in report.counts.items():
+        print(f"{name}: {n:,}", file=sys.stderr)
+    for note in report.notes:
+        print(f"Note: {note}", file=sys.stderr)
+    print(f"Wrote {report.manifest}; use it with --layers {report.manifest} or SLOAT_LAYERS.", file=sys.stderr)
     return 0
 
 
@@ -190,12 +243,33 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("screen", help="screen every tax parcel of a layer set into a CSV file")
     s.add_argument("--layers")
     s.add_argument("--out", required=True)
+    s.add_argument("--quiet", action="store_true", help="no progress bar (it shows only on a terminal anyway)")
     s.set_defaults(func=cmd_screen)
 
     r = sub.add_parser("report", help="write the pre-application summary PDF")
     parcel_args(r)
     r.add_argument("--out", required=True)
     r.set_defaults(func=cmd_report)
+
+    from sloat_core.gis.official_sources import sources_help  # no map library or optional package imported
+
+    f = sub.add_parser(
+        "fetch-official", help="download the official layers for the village into a layer set",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=("Download the official layers for a place (plus a buffer), clip them, write GeoPackages and a\n"
+                     "DEM in EPSG:2260 with elevations in US survey feet, and DIR/layers.yaml (source, service URL,\n"
+                     "query, download date and publisher's version of each layer). Needs the optional HyRiver\n"
+                     "clients: pip install -r requirements-official.txt."),
+        epilog=sources_help())
+    f.add_argument("--out", required=True, metavar="DIR", help="folder to write the layer set into")
+    f.add_argument("--place", default="Sloatsburg village, NY", help='Census place (default: "%(default)s")')
+    f.add_argument("--buffer-ft", dest="buffer_ft", type=float, default=1000.0,
+                   help="distance around the boundary to fetch too, US survey feet (default: %(default)g)")
+    f.add_argument("--zoning", help="the village's zoning map (a file the office supplies)")
+    f.add_argument("--zoning-field", dest="zoning_field", default="ZONE", help="its district field (default: ZONE)")
+    f.add_argument("--replay", metavar="DIR", help="replay recorded service responses from DIR (no network)")
+    f.add_argument("--quiet", action="store_true", help="no progress bar (it shows only on a terminal anyway)")
+    f.set_defaults(func=cmd_fetch_official)
 
     law = sub.add_parser("law", help="list the sections, or print the text of a citation")
     law.add_argument("citation", nargs="?")

@@ -7,11 +7,48 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 # Cases made by tests (in-process AppTests and the servers the browser tests start, which inherit the
-# environment) go to a private folder, never into the working tree's ./var/.
-os.environ.setdefault("SLOAT_DATA_DIR", tempfile.mkdtemp(prefix="sloat-test-data-"))
+# environment) go to a private folder, never into the working tree's ./var/. One folder per process:
+# parallel workers (pytest-xdist sets PYTEST_XDIST_WORKER) inherit the controller's environment, and
+# must not share one SQLite case store.
+_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
+os.environ["SLOAT_DATA_DIR"] = tempfile.mkdtemp(prefix=f"sloat-test-data-{_WORKER}-")
 
 
 import pytest  # noqa: E402
+from hypothesis import settings  # noqa: E402
+
+# Hypothesis profiles. "ci" (CI=... in the environment, and `make test`) is derandomised: every run tries
+# the same examples, so a red run is reproducible and a green one is not luck; print_blob prints the
+# reproduction blob of any failure; no deadline (a shared 2-core machine is slow by moments, and speed
+# is measured in `make bench`, never asserted); no example database written into the tree.
+# "dev" (the default elsewhere) explores new random examples each run. HYPOTHESIS_PROFILE overrides both.
+settings.register_profile("ci", derandomize=True, print_blob=True, deadline=None, database=None)
+settings.register_profile("dev", deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
+
+
+#: Test modules whose module-scoped fixtures are costly (a sample regeneration, a PDF, a case store):
+#: their tests stay together on one parallel worker so the fixture is built once.
+_KEEP_TOGETHER = {"test_sample_data.py", "test_report.py", "test_exports.py", "test_cases.py",
+                  "test_no_html_injection.py", "test_properties.py"}
+
+#: Browser test files of the first group (the rest form the second).
+_BROWSER_A = {"test_browser_app.py", "test_citation_nowrap.py"}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """Groups for ``pytest -n 2 --dist loadgroup`` (see pytest.ini): the browser tests form two groups of
+    about equal length, each run on one worker (its own chromium and streamlit servers on free ports;
+    screenshots have distinct names), and the modules above each run on one worker. Everything else is
+    spread over the workers test by test."""
+    for item in items:
+        path = item.path
+        if "browser" in path.parts:
+            group = "browser-a" if path.name in _BROWSER_A else "browser-b"
+            item.add_marker(pytest.mark.xdist_group(group))
+        elif path.name in _KEEP_TOGETHER:
+            item.add_marker(pytest.mark.xdist_group(path.stem))
 
 
 @pytest.fixture(autouse=True)

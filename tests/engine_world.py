@@ -86,6 +86,6 @@ def make_world(tmp_path: Path, layers: dict, *, dem=None, omit=(), name="test wo
         manifest["layers"][role] = entry
     if dem is not None:
         write_dem(tmp_path / "dem.tif", dem)
-        manifest["dem"] = {"path": "dem.tif"}
+        manifest["dem"] = {"path": "dem.tif", "z_units": "us_survey_foot"}
     (tmp_path / "layers.yaml").write_text(yaml.safe_dump(manifest, sort_keys=False))
     return load_manifest(tmp_path / "layers.yaml")

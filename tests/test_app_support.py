@@ -42,10 +42,10 @@ def test_map_loads_only_local_assets_that_the_fetch_script_provides():
                                       bounds=[[41.1, -74.2], [41.2, -74.1]]).add_to(fmap)
     links = _asset_links(fmap)
     assert links and all(link.startswith("/app/static/vendor/") for link in links), links
-    script = (ROOT / "tools" / "fetch_assets.sh").read_text()
+    script = (ROOT / "tools" / "fetch_assets.py").read_text()
     for link in set(links):
         relative = link.removeprefix("/app/static/vendor/")
-        assert relative in script, f"{relative} is not checked by tools/fetch_assets.sh"
+        assert relative in script, f"{relative} is not checked by tools/fetch_assets.py"
     html = fmap.get_root().render()
     assert not re.search(r"(src|href)=\"https?://", html)
 
@@ -53,7 +53,7 @@ def test_map_loads_only_local_assets_that_the_fetch_script_provides():
 def test_fetched_assets_exist_when_fetched():
     vendor = ROOT / "static" / "vendor"
     if not (vendor / ".stamp").exists():
-        pytest.fail("static/vendor is missing: `make test` runs tools/fetch_assets.sh")
+        pytest.fail("static/vendor is missing: `make test` runs tools/fetch_assets.py")
     for _, link in mapping.MAP_JS + mapping.MAP_CSS + mapping.DRAW_JS + mapping.DRAW_CSS:
         assert (vendor / link.removeprefix("/app/static/vendor/")).stat().st_size > 1000
 

@@ -13,6 +13,8 @@ from pathlib import Path
 import geopandas as gpd
 import numpy as np
 import pytest
+import rasterio
+from rasterio.transform import from_origin
 import shapely
 from shapely.geometry import LineString, Point, Polygon, box
 
@@ -97,7 +99,10 @@ def full_set(tmp_path: Path) -> LayerSet:
         ZONE=["R-40", "R-15"],
     )
     _write(tmp_path / "village.geojson", [_box(-2000, -2000, 4000, 4000)], NAME=["Village of Sloatsburg"])
-    (tmp_path / "dem.tif").write_bytes(b"placeholder: only its existence is checked here")
+    z = np.full((4, 4), 500.0)
+    with rasterio.open(tmp_path / "dem.tif", "w", driver="GTiff", width=4, height=4, count=1, dtype="float64",
+                       crs="EPSG:2260", transform=from_origin(0, 40, 10, 10)) as dst:
+        dst.write(z, 1)
     body = """\
 name: Test set (illustrative)
 version: "2026-11-29"
@@ -113,7 +118,7 @@ layers:
   parcels:       {path: parcels.gpkg, layer: parcels, id_field: SBL, district_field: ZONE, address_field: ADDRESS}
   zoning:        {path: zoning.gpkg, layer: zoning, district_field: ZONE}
   village_boundary: {path: village.geojson}
-dem: {path: dem.tif}
+dem: {path: dem.tif, z_units: us_survey_foot}
 """
     return load_manifest(_manifest(tmp_path, body), default_stream_width_ft=10)
 

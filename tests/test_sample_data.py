@@ -3,7 +3,8 @@
 They read the committed files the way official files would be read (pyogrio/geopandas,
 rasterio), check the real schemas, the geometry promises the rest of the project relies on
 (tiling parcels, split-zoned lots, slope classes, outcrops around 50 sq ft, shaded X beside AE),
-and regenerate the set into a temporary folder to prove the generator is deterministic.
+and regenerate the set into a temporary folder to prove the generator gives the committed files back
+(within stated floating-point tolerances, so on any CPU).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 
 import geopandas as gpd
 import numpy as np
+import pandas as pd
 import pytest
 import rasterio
 import shapely
@@ -102,7 +104,7 @@ def test_manifest_has_the_agreed_format_and_every_path_exists():
     assert m["layers"]["parcels"] == {"path": "parcels.gpkg", "layer": "parcels", "id_field": "SBL",
                                       "district_field": "ZONE", "address_field": "ADDRESS"}
     assert m["layers"]["zoning"]["district_field"] == "ZONE"
-    assert m["dem"] == {"path": "dem.tif"}
+    assert m["dem"] == {"path": "dem.tif", "z_units": "us_survey_foot"}
     entries = [e for v in m["layers"].values() for e in (v if isinstance(v, list) else [v])]
     for e in entries + [m["dem"]]:
         assert (SAMPLE / e["path"]).is_file(), e["path"]
@@ -382,6 +384,19 @@ def test_demo_project_json():
 
 
 # --------------------------------------------------------------------------- determinism
+# Regeneration must give the committed sample back, on any machine. The generator is deterministic
+# (fixed seeds, fixed timestamps, stable sorts), but its numbers pass through libm (sin, exp), numpy's
+# FFT and GEOS overlays whose last bits differ between CPUs and library builds: another machine
+# produced 20 parcel outlines that differed in the last digits. So floats are compared with stated
+# tolerances, far above floating-point noise (about 1e-9 ft at these coordinates) and far below any
+# real change of the generator (a new seed, street or split rule moves shapes by feet):
+GEOMETRY_TOL_FT = 0.01  # each feature's outline within 0.01 ft (Hausdorff distance, EPSG:2260)
+DEM_TOL_FT = 0.01  # one quantisation step of the DEM (heights are rounded to 0.01 ft)
+#: attributes the generator rounds: the tolerance is one rounding step
+ATTRIBUTE_TOL = {"ACRES": 0.001, "AREA_SQFT": 0.01}
+DEFAULT_ATTRIBUTE_TOL = 1e-6  # other float attributes (BFE, widths) are set, not measured
+
+
 @pytest.fixture(scope="module")
 def regenerated(tmp_path_factory):
     out = tmp_path_factory.mktemp("sample_regen")
@@ -390,23 +405,39 @@ def regenerated(tmp_path_factory):
     return out
 
 
-def test_regeneration_gives_identical_dem_pixels(regenerated, dem):
+def in_feet(g: gpd.GeoDataFrame) -> gpd.GeoSeries:
+    """Geometry in EPSG:2260 feet (the DXF carries no CRS; its coordinates are already feet)."""
+    return g.geometry if g.crs is None else g.geometry.to_crs(WORK_CRS)
+
+
+def test_regeneration_gives_the_same_dem_within_one_quantisation_step(regenerated, dem):
     with rasterio.open(regenerated / "dem.tif") as src:
         z = src.read(1)
         assert src.transform == dem["transform"] and src.crs == dem["crs"]
-    assert np.array_equal(z, dem["z"])
+    assert z.shape == dem["z"].shape
+    assert ((z == dem["nodata"]) == (dem["z"] == dem["nodata"])).all()
+    diff = np.abs(z.astype(np.float64) - dem["z"].astype(np.float64))
+    assert diff.max() <= DEM_TOL_FT + 1e-4, diff.max()  # 1e-4: float32 storage of 0.01 steps
 
 
 @pytest.mark.parametrize("name", VECTOR_FILES)
-def test_regeneration_gives_identical_vector_geometry(regenerated, name):
+def test_regeneration_gives_the_same_vector_features_within_tolerance(regenerated, name):
     a, b = read(name), read(name, folder=regenerated)
     assert len(a) == len(b)
-    assert shapely.equals_exact(a.geometry.values, b.geometry.values, tolerance=0).all()
-    cols = [c for c in a.columns if c != "geometry"]
-    assert a[cols].equals(b[cols])
+    assert list(a.columns) == list(b.columns) and a.crs == b.crs
+    ga, gb = in_feet(a), in_feet(b)
+    assert (ga.geom_type.values == gb.geom_type.values).all()
+    far = shapely.hausdorff_distance(ga.values, gb.values)
+    assert far.max() <= GEOMETRY_TOL_FT, f"{name}: feature {int(far.argmax())} moved {far.max():.4g} ft"
+    for col in (c for c in a.columns if c != "geometry"):
+        if pd.api.types.is_float_dtype(a[col]):
+            tol = ATTRIBUTE_TOL.get(col, DEFAULT_ATTRIBUTE_TOL)
+            assert np.allclose(a[col], b[col], rtol=0, atol=tol + 1e-9, equal_nan=True), col
+        else:
+            assert a[col].equals(b[col]), col
 
 
-@pytest.mark.parametrize("name", [n for n in VECTOR_FILES if n.endswith((".geojson", ".gpkg"))]
-                         + ["layers.yaml", "README.md"])
-def test_regeneration_is_byte_identical_where_the_format_allows(regenerated, name):
+@pytest.mark.parametrize("name", ["layers.yaml", "README.md"])
+def test_regeneration_gives_byte_identical_text_files(regenerated, name):
+    # These two hold no computed float, so they must match byte for byte on every machine.
     assert (SAMPLE / name).read_bytes() == (regenerated / name).read_bytes()

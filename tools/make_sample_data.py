@@ -6,8 +6,11 @@ USGS 3DEP) so that the same reading code works on official files, but no shape o
 official data.
 
 The generator is deterministic: fixed random seeds, fixed GeoPackage timestamps
-(``OGR_CURRENT_DATE``), fixed zip member dates. Running it twice gives byte-identical
-vector files and identical DEM pixels.
+(``OGR_CURRENT_DATE``), fixed zip member dates, stable sorts. Running it twice on one machine
+gives byte-identical files. Across machines the last bits of floating-point results (libm, numpy's
+FFT, GEOS builds) may differ, so tests/test_sample_data.py compares a regeneration with the committed
+files within stated tolerances (0.01 ft for outlines and DEM heights, one rounding step for
+attributes).
 
 Usage::
 
@@ -892,7 +895,7 @@ layers:
   zoning:        {{path: zoning.gpkg, layer: zoning, district_field: ZONE}}
   parcels:       {{path: parcels.gpkg, layer: parcels, id_field: SBL, district_field: ZONE, address_field: ADDRESS}}
   village_boundary: {{path: village_boundary.geojson}}
-dem: {{path: dem.tif}}
+dem: {{path: dem.tif, z_units: us_survey_foot}}
 """
 
 README = """# Sloatsburg sample layer set: ILLUSTRATIVE SAMPLE, NOT OFFICIAL DATA

@@ -65,7 +65,7 @@ _LAND_PERMITS = ("steep_slope_permit", "wetland_permit", "nysdec_recreational_ri
                  "flood_hazard_review", "seqra_cea", "biodiversity_study")
 
 SCREEN_COLUMNS = (
-    ["sbl", "address", "district", "gross_area_sqft", "net_lot_area_sqft", "min_lot_area_sqft",
+    ["sbl", "address", "district", "districts", "gross_area_sqft", "net_lot_area_sqft", "min_lot_area_sqft",
      "meets_min_lot_area"]
     + [f"share_{c}" for c, _, _ in DEDUCTION_ORDER]
     + ["share_slope_unknown"]
@@ -543,13 +543,13 @@ class _Rules:
 
 
 def _rows_from_areas(a: np.ndarray, gross: float, pieces: ScreenPieces, settings, district,
-                     rules: _Rules) -> dict:
+                     rules: _Rules, known: set | None = None) -> dict:
     """One CSV row's figures from a parcel's areas per piece kind (the rules, read off the areas).
 
     Mirrors `deductions.lot_area` (net and its worst case), `cluster.cluster_triggers` and the
     land-only answers of `permits.permits_for` with no project.
     """
-    known = pieces.known
+    known = pieces.known if known is None else known
     K = _K
     row: dict = {}
     shares = rules.shares
@@ -612,7 +612,8 @@ def _rows_from_areas(a: np.ndarray, gross: float, pieces: ScreenPieces, settings
     p = {
         "steep_slope_permit": None if not pieces.has_dem else (None if sum(a[K[f"slope_label:{v}"]] for v in (3, 4, 5)) >= PRESENCE_MIN_SQFT
                                                                  else False),
-        "wetland_permit": None if "wetland_region" not in known else (None if a[K["wetland_region"]] >= PRESENCE_MIN_SQFT
+        "wetland_permit": None if ("wetland_region" not in known or "row:buffer" not in known
+                                   or any(f"total:{r}" not in known for r in RESOURCE_ROLES)) else (None if a[K["wetland_region"]] >= PRESENCE_MIN_SQFT
                                                                       else False),
         "nysdec_recreational_river": present("recreational_river"),
         "rcda_review": present("rcda"),
@@ -639,10 +640,28 @@ def _parcel_table(layerset, parcels):
     else:
         gdf = parcels
     n = len(gdf)
-    ids = gdf[id_f].astype(str).tolist() if id_f in gdf.columns else [str(i) for i in range(n)]
+    ids = ([("" if _clean(v) == "" else str(v)) for v in gdf[id_f].tolist()] if id_f in gdf.columns
+           else [str(i) for i in range(n)])
     dists = gdf[d_f].tolist() if d_f and d_f in gdf.columns else [None] * n
     addrs = gdf[a_f].tolist() if a_f and a_f in gdf.columns else [None] * n
-    return ids, dists, addrs, np.asarray(gdf.geometry.values, dtype=object)
+    geoms = np.asarray(gdf.geometry.values, dtype=object)
+    splits = [""] * n
+    if layerset.get("zoning") is not None:
+        # Parcels that carry no district take it from the zoning layer, as analyze does: the largest
+        # district first; a parcel in several is listed with each district's share (§ 402-48I).
+        for i in range(n):
+            if _clean(dists[i]) != "" or geoms[i] is None or getattr(geoms[i], "is_empty", True):
+                continue
+            try:
+                parts = [(c, a) for c, _, a in layerset.district_parts(geoms[i]) if a > 0.5]
+            except Exception:  # noqa: BLE001 -- a shape GEOS cannot cut is reported by the checks later
+                continue
+            if parts:
+                dists[i] = parts[0][0]
+                if len(parts) > 1:
+                    gross = float(geoms[i].area) or 1.0
+                    splits[i] = "; ".join(f"{c} ({a / gross:.0%})" for c, a in parts)
+    return ids, dists, addrs, geoms, splits
 
 
 def _clean(v):
@@ -681,10 +700,11 @@ def screen_rows(layerset, settings=None, *, parcels=None, block_size: int = 2000
         Keys of :data:`SCREEN_COLUMNS`; ``error`` holds one plain sentence when a parcel failed.
     """
     settings = settings or load_settings()
-    ids, dists, addrs, raw = _parcel_table(layerset, parcels)
+    ids, dists, addrs, raw, splits = _parcel_table(layerset, parcels)
     if len(raw) == 0:
         return
     geoms, errors, _ = _check_parcels(raw)
+    gaps = _coverage_gaps(layerset, geoms)
     rules = _Rules.load()
     ok = np.array([e is None for e in errors], dtype=bool)
     cores = min(2, os.cpu_count() or 1)
@@ -711,7 +731,7 @@ def screen_rows(layerset, settings=None, *, parcels=None, block_size: int = 2000
                     for i in failed:
                         errors[i] = _MEASURE_ERROR
                     yield from _block_rows(pieces, settings, rules, ids, dists, addrs, geoms, errors, areas,
-                                           start, stop)
+                                           start, stop, splits, gaps)
         finally:
             _SHARED.clear()
         return
@@ -719,7 +739,8 @@ def screen_rows(layerset, settings=None, *, parcels=None, block_size: int = 2000
         areas, failed = _span_areas(pieces, geoms, errors, start, stop)
         for i in failed:
             errors[i] = _MEASURE_ERROR
-        yield from _block_rows(pieces, settings, rules, ids, dists, addrs, geoms, errors, areas, start, stop)
+        yield from _block_rows(pieces, settings, rules, ids, dists, addrs, geoms, errors, areas, start, stop, splits,
+                               gaps)
 
 
 _MEASURE_ERROR = "The parcel's shape could not be measured against the layers."
@@ -752,13 +773,52 @@ def _span_areas(pieces, geoms, errors, start, stop) -> tuple[dict, list]:
     return areas, failed
 
 
-def _block_rows(pieces, settings, rules, ids, dists, addrs, geoms, errors, areas, start, stop) -> Iterable[dict]:
+def _kinds_of_roles(roles) -> set:
+    """Piece kinds that depend on the given layer roles (removed from ``known`` where they do not cover)."""
+    out: set = set()
+    for r in roles:
+        out |= {f"total:{r}", f"row:{r}"}
+        if r in RESOURCE_ROLES:
+            out |= {"row:buffer", "unknown_row:buffer", "wetland_region"}
+        if r == "rock_outcrops":
+            out |= {"unknown_row:rock_outcrops", "outcrops_cluster"}
+    return out
+
+
+def _coverage_gaps(layerset, geoms: np.ndarray) -> list[tuple[str, ...]]:
+    """For each parcel, the roles whose coverage leaves more than 1 sq ft of it out."""
+    gaps: list[list[str]] = [[] for _ in range(len(geoms))]
+    coverages = getattr(layerset, "coverages", {}) or {}
+    valid = np.array([g is not None and not g.is_empty for g in geoms], dtype=bool)
+    for role in (*_TOTAL_ROLES, "rock_outcrops"):
+        cov = coverages.get(role)
+        if cov is None or layerset.get(role) is None:
+            continue
+        shapely.prepare(cov)
+        inside = np.zeros(len(geoms), dtype=bool)
+        inside[valid] = shapely.covers(cov, geoms[valid].astype(object))
+        for i in np.nonzero(valid & ~inside)[0]:
+            try:
+                if geoms[i].difference(cov).area > 1.0:
+                    gaps[i].append(role)
+            except Exception:  # noqa: BLE001 -- a shape GEOS cannot cut fails in the measuring step
+                continue
+    return [tuple(g) for g in gaps]
+
+
+def _block_rows(pieces, settings, rules, ids, dists, addrs, geoms, errors, areas, start, stop,
+                splits=None, gaps=None) -> Iterable[dict]:
     for i in range(start, stop):
-        row = {"sbl": ids[i], "address": _clean(addrs[i]), "district": _clean(dists[i])}
+        row = {"sbl": ids[i], "address": _clean(addrs[i]), "district": _clean(dists[i]),
+               "districts": splits[i] if splits else ""}
         if errors[i] is None and i in areas:
             try:
                 gross = float(geoms[i].area)
-                row.update(_rows_from_areas(areas[i], gross, pieces, settings, _clean(dists[i]) or None, rules))
+                known = None
+                if gaps and gaps[i]:  # roles whose layer does not cover this parcel: unknown here
+                    known = pieces.known - _kinds_of_roles(gaps[i])
+                row.update(_rows_from_areas(areas[i], gross, pieces, settings, _clean(dists[i]) or None, rules,
+                                            known))
             except SloatInputError as exc:
                 row["error"] = str(exc)
         else:
@@ -766,8 +826,11 @@ def _block_rows(pieces, settings, rules, ids, dists, addrs, geoms, errors, areas
         yield row
 
 
-def screen_to_csv(layerset, out_path, settings=None, *, parcels=None, **kw) -> int:
-    """Write the screening CSV, streaming rows as they are computed; returns the number of parcels."""
+def screen_to_csv(layerset, out_path, settings=None, *, parcels=None, progress=None, **kw) -> int:
+    """Write the screening CSV, streaming rows as they are computed; returns the number of parcels.
+
+    ``progress``, if given, is called with 1 after each row (e.g. a tqdm bar's ``update``).
+    """
     out = Path(out_path)
     if out.parent and not out.parent.exists():
         raise SloatInputError(f"The folder for '{out_path}' does not exist.")
@@ -778,4 +841,6 @@ def screen_to_csv(layerset, out_path, settings=None, *, parcels=None, **kw) -> i
         for row in screen_rows(layerset, settings, parcels=parcels, **kw):
             w.writerow(row)
             n += 1
+            if progress is not None:
+                progress(1)
     return n

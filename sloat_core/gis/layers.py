@@ -43,7 +43,7 @@ import warnings as _warnings
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import geopandas as gpd
@@ -58,6 +58,7 @@ from shapely.geometry.base import BaseGeometry
 
 from sloat_core.errors import SloatInputError
 from sloat_core.gis.safe_files import refuse_xml_declarations
+from sloat_core.gis.terrain import DemUnitsError, PreparedDem, prepare_dem
 from sloat_core.units import WGS84, WORK_CRS
 
 __all__ = [
@@ -71,6 +72,7 @@ __all__ = [
     "load_manifest",
     "clear_manifest_cache",
     "is_sfha_zone",
+    "ids_as_text",
     "polygonal_part",
 ]
 
@@ -102,8 +104,12 @@ SCHEMAS: tuple[str, ...] = ("generic", "fema_nfhl", "nwi")
 FALLBACK_STREAM_WIDTH_FT = 10.0
 """Stream width used when neither the caller nor the local settings give one (a local setting, VERIFY)."""
 
-_TOP_KEYS = {"name", "version", "illustrative", "notice", "layers", "dem"}
-_ENTRY_KEYS = {"path", "layer", "schema", "where", "width_field", "id_field", "district_field", "address_field"}
+_TOP_KEYS = {"name", "version", "illustrative", "notice", "layers", "dem", "clip_buffer_ft", "place", "created",
+             "generated_by", "informational"}
+_DEM_KEYS = {"path", "z_units", "source", "url", "query", "downloaded", "publisher_version", "publisher_date", "note"}
+_ENTRY_KEYS = {"path", "layer", "schema", "where", "width_field", "id_field", "district_field", "address_field",
+               "coverage", "source", "publisher", "url", "query", "downloaded", "publisher_version",
+               "publisher_date"}
 _POLY_TYPES = {"Polygon", "MultiPolygon"}
 _LINE_TYPES = {"LineString", "MultiLineString", "LinearRing"}
 _NWI_ROUTES = {"freshwater pond": "water_bodies", "lake": "water_bodies", "riverine": "watercourses"}
@@ -300,8 +306,15 @@ class LayerSet:
         A notice to show with every result.
     roles : dict[str, Layer]
         Loaded roles.
+    coverages : dict[str, shapely geometry or None]
+        Each role's coverage (see :meth:`coverage`).
+    clip_area : shapely geometry or None
+        The village boundary plus ``clip_buffer_ft``, when the manifest asks to clip on read.
     dem_path : pathlib.Path or None
-        The elevation model, if named.
+        The elevation model to read, if named: in EPSG:2260 with elevations in US survey feet (the
+        file itself, or a VRT over it that converts metres; see :func:`~sloat_core.gis.terrain.prepare_dem`).
+    dem : PreparedDem or None
+        The DEM as named (source file, elevation unit and where it came from, elevation range).
     parcels_meta : ParcelsMeta or None
         Field names of the tax-parcel layer, if there is one.
     zoning_district_field : str or None
@@ -321,8 +334,11 @@ class LayerSet:
         roles: dict[str, Layer],
         dem_path: Path | None,
         parcels_meta: ParcelsMeta | None,
+        dem: PreparedDem | None = None,
         zoning_district_field: str | None,
         warnings: tuple[str, ...],
+        coverages: dict[str, BaseGeometry | None] | None = None,
+        clip_area: BaseGeometry | None = None,
     ) -> None:
         self.name = name
         self.version = version
@@ -331,6 +347,12 @@ class LayerSet:
         self.notice = notice
         self.roles = roles
         self.dem_path = dem_path
+        self.dem = dem
+        self.coverages = dict(coverages or {})
+        for cov in self.coverages.values():
+            if cov is not None:
+                shapely.prepare(cov)  # many parcels are tested against each coverage
+        self.clip_area = clip_area
         self.parcels_meta = parcels_meta
         self.zoning_district_field = zoning_district_field
         self.warnings = warnings
@@ -344,6 +366,36 @@ class LayerSet:
     def get(self, role: str) -> Layer | None:
         """The layer for ``role``, or None when the manifest does not name it (unknown, not "none")."""
         return self.roles.get(role)
+
+    def coverage(self, role: str) -> BaseGeometry | None:
+        """Where the ``role`` layer is known to map the land (EPSG:2260), or None when not limited.
+
+        From the manifest entry's ``coverage`` (e.g. the FEMA FIRM panels for NFHL), else the extent
+        of the file's features (with the village boundary, when the file reaches it), cut to the clip
+        area. Land outside is *unknown* for this role, not free of it.
+        """
+        return self.coverages.get(role)
+
+    def uncovered(self, role: str, geom: BaseGeometry) -> BaseGeometry:
+        """The part of ``geom`` outside the coverage of ``role`` (an empty Polygon when all covered)."""
+        cov = self.coverages.get(role)
+        if cov is None or geom is None or geom.is_empty:
+            return Polygon()
+        if cov.covers(geom):
+            return Polygon()
+        return polygonal_part(geom.difference(cov))
+
+    def coverage_gaps(self, geom: BaseGeometry, roles, *, min_sqft: float = 1.0) -> dict[str, float]:
+        """``{role: sq ft of geom outside that role's coverage}`` for the loaded ``roles`` with a gap
+        over ``min_sqft`` (slivers along a coverage edge are not gaps)."""
+        gaps: dict[str, float] = {}
+        for role in roles:
+            if role not in self.roles:
+                continue
+            area = float(self.uncovered(role, geom).area)
+            if area > min_sqft:
+                gaps[role] = area
+        return gaps
 
     def has(self, role: str) -> bool:
         """True when the manifest names ``role``."""
@@ -793,7 +845,8 @@ def _load(manifest: Path, width_ft: float) -> LayerSet:
 
     warnings: list[str] = []
     for extra in sorted(set(map(str, doc)) - _TOP_KEYS):
-        warnings.append(f"The layer manifest {name} has an unknown key '{extra}', which was ignored.")
+        warnings.append(f"The layer manifest {name} has an unknown key '{extra}', which was ignored"
+                        + _did_you_mean(extra, _TOP_KEYS) + ".")
     lines = _line_numbers(text)
     base = manifest.parent
 
@@ -811,7 +864,8 @@ def _load(manifest: Path, width_ft: float) -> LayerSet:
             if not isinstance(one, dict) or not one.get("path"):
                 raise entry.fail("the entry needs a 'path' to a file")
             for extra in sorted(set(map(str, one)) - _ENTRY_KEYS):
-                warnings.append(f"{entry.source}: unknown key '{extra}' was ignored.")
+                warnings.append(f"{entry.source}: unknown key '{extra}' was ignored"
+                                + _did_you_mean(extra, _ENTRY_KEYS) + ".")
             schema = str(one.get("schema", "generic"))
             if schema not in SCHEMAS:
                 raise entry.fail(f"the schema '{schema}' is not one of {', '.join(SCHEMAS)}")
@@ -822,10 +876,34 @@ def _load(manifest: Path, width_ft: float) -> LayerSet:
     parts: dict[str, list[gpd.GeoDataFrame]] = {}
     line_parts: dict[str, list[gpd.GeoDataFrame]] = {}
     sources: dict[str, list[str]] = {}
+    covers: dict[str, list[BaseGeometry | None]] = {}
     parcels_meta: ParcelsMeta | None = None
     zoning_field: str | None = None
-    for entry in entries:
-        gdf = _read_entry(entry, warnings)
+    clip_ft = _clip_buffer_ft(doc, name)
+    village: BaseGeometry | None = None
+    clip: BaseGeometry | None = None
+    # The village boundary first: clipping and default coverage are measured against it.
+    # Then the parcels: the village and its tax parcels are the area a layer is expected to map.
+    entries.sort(key=lambda e: {"village_boundary": 0, "parcels": 1}.get(e.role, 2))
+    area: BaseGeometry | None = None
+    for k, entry in enumerate(entries):
+        if village is None and entry.role != "village_boundary" and "village_boundary" in parts:
+            village = polygonal_part(shapely.union_all(_concat(parts["village_boundary"]).geometry.values))
+            if village.is_empty:
+                village = None
+            if village is not None and clip_ft is not None:
+                clip = village.buffer(clip_ft)
+        if area is None and entry.role not in ("village_boundary", "parcels"):
+            extents = [g for g in (village, _bounds_box(_concat(parts["parcels"])) if "parcels" in parts else None)
+                       if g is not None]
+            area = shapely.union_all(extents) if extents else None
+        if clip_ft is not None and village is None and entry.role != "village_boundary" and k == 0:
+            raise SloatInputError(f"The layer manifest {name} asks to clip to the village boundary, but names no "
+                                  "village_boundary layer.")
+        gdf = _read_entry(entry, warnings, clip if entry.role != "village_boundary" else None)
+        if clip is not None and entry.role != "village_boundary" and len(gdf):
+            gdf = _clip_to(gdf, clip, cut=entry.role not in ("parcels", "zoning"))
+        coverage = _entry_coverage(entry, gdf, village, area, clip, warnings)
         schema = str(entry.spec.get("schema", "generic"))
         if "where" in entry.spec:
             try:
@@ -833,11 +911,18 @@ def _load(manifest: Path, width_ft: float) -> LayerSet:
             except _WhereError as exc:
                 raise entry.fail(str(exc)) from exc
             gdf = gdf[mask.to_numpy()]
+        _sniff_schema(entry, gdf, warnings)
+        if entry.role == "parcels":
+            gdf = _text_columns(gdf, [entry.spec.get("id_field", "SBL"), entry.spec.get("district_field"),
+                                      entry.spec.get("address_field")])
+        if entry.role == "zoning":
+            gdf = _text_columns(gdf, [entry.spec.get("district_field", "ZONE")])
         routed = _adapt(entry, schema, gdf)
         for role, piece in routed.items():
             polys, lns = _shape_for_role(entry, role, piece, width_ft, warnings)
             polys["_source"] = entry.source
             parts.setdefault(role, []).append(polys)
+            covers.setdefault(role, []).append(coverage)
             if lns is not None:
                 lns["_source"] = entry.source
                 line_parts.setdefault(role, []).append(lns)
@@ -851,21 +936,42 @@ def _load(manifest: Path, width_ft: float) -> LayerSet:
                 raise entry.fail(f"the zoning layer has no field '{zoning_field}' (set district_field)")
 
     roles: dict[str, Layer] = {}
+    coverages: dict[str, BaseGeometry | None] = {}
     for role, pieces in parts.items():
         gdf = _concat(pieces)
         lines_gdf = _concat(line_parts[role]) if role in line_parts else None
         roles[role] = Layer(role, gdf, "; ".join(sources[role]), lines=lines_gdf)
+        cov = covers.get(role, [None])
+        coverages[role] = None if any(c is None for c in cov) else polygonal_part(shapely.union_all(cov))
 
     dem_path = None
-    dem = doc.get("dem")
-    if dem is not None:
-        dem_spec = dem if isinstance(dem, dict) else {"path": dem}
+    dem: PreparedDem | None = None
+    dem_doc = doc.get("dem")
+    if dem_doc is not None:
+        dem_spec = dem_doc if isinstance(dem_doc, dict) else {"path": dem_doc}
         if not dem_spec.get("path"):
             raise SloatInputError(f"In the layer manifest {name}, the 'dem' entry needs a 'path'.")
         raw = Path(str(dem_spec["path"])).expanduser()
-        dem_path = raw if raw.is_absolute() else base / raw
-        if not dem_path.is_file():
+        dem_source = raw if raw.is_absolute() else base / raw
+        if not dem_source.is_file():
             raise SloatInputError(f"In the layer manifest {name}, the elevation file {dem_spec['path']} was not found.")
+        for extra in sorted(set(map(str, dem_spec)) - _DEM_KEYS):
+            warnings.append(f"The layer manifest {name}'s dem entry has an unknown key '{extra}', which was ignored"
+                            + _did_you_mean(extra, _DEM_KEYS) + ".")
+        try:
+            dem = prepare_dem(dem_source, dem_spec.get("z_units"))
+        except DemUnitsError as exc:  # never read elevations in an unknown unit: refuse the manifest
+            raise SloatInputError(f"In the layer manifest {name}, the dem entry ({dem_spec['path']}): "
+                                  + _lower_first(str(exc))) from exc
+        except SloatInputError as exc:
+            # No or another coordinate system, unreadable: the layer set loads, slopes are unknown
+            # and every analysis says why (the terrain module refuses the file again when asked).
+            dem = None
+            dem_path = dem_source
+            warnings.append(f"The elevation model cannot be used, so slopes are unknown: {exc}")
+        if dem is not None:
+            dem_path = dem.path
+            warnings.extend(dem.warnings)
 
     return LayerSet(
         name=str(doc.get("name") or name),
@@ -875,10 +981,124 @@ def _load(manifest: Path, width_ft: float) -> LayerSet:
         notice=str(doc.get("notice") or ""),
         roles=roles,
         dem_path=dem_path,
+        dem=dem,
         parcels_meta=parcels_meta,
         zoning_district_field=zoning_field,
         warnings=tuple(warnings),
+        coverages=coverages,
+        clip_area=clip,
     )
+
+
+def _clip_buffer_ft(doc: dict, name: str) -> float | None:
+    raw = doc.get("clip_buffer_ft")
+    if raw is None or raw is False:
+        return None
+    try:
+        value_ft = float(raw)
+    except (TypeError, ValueError):
+        value_ft = float("nan")
+    if not (math.isfinite(value_ft) and value_ft >= 0):
+        raise SloatInputError(f"In the layer manifest {name}, clip_buffer_ft must be a number of feet (0 or more).")
+    return value_ft
+
+
+def _clip_to(gdf: gpd.GeoDataFrame, clip: BaseGeometry, *, cut: bool) -> gpd.GeoDataFrame:
+    """Features touching ``clip``; with ``cut`` their shapes cut to it (parcels and zoning stay whole)."""
+    geoms = np.asarray(gdf.geometry.values, dtype=object)
+    shapely.prepare(clip)
+    keep = shapely.intersects(clip, geoms)
+    out = gdf[keep].copy()
+    if cut and len(out):
+        inside = shapely.covers(clip, geoms[keep])
+        cut_geoms = geoms[keep].copy()
+        cut_geoms[~inside] = shapely.intersection(cut_geoms[~inside], clip)
+        out = out.set_geometry(gpd.GeoSeries(cut_geoms, index=out.index, crs=WORK_CRS))
+        out = out[~out.geometry.is_empty]
+    return out
+
+
+def _bounds_box(gdf: gpd.GeoDataFrame) -> BaseGeometry | None:
+    if not len(gdf):
+        return None
+    minx, miny, maxx, maxy = gdf.total_bounds
+    if not all(math.isfinite(v) for v in (minx, miny, maxx, maxy)):
+        return None
+    return shapely.box(minx, miny, maxx, maxy) if maxx > minx and maxy > miny else None
+
+
+def _entry_coverage(entry: _Entry, gdf: gpd.GeoDataFrame, village: BaseGeometry | None,
+                    area: BaseGeometry | None, clip: BaseGeometry | None, warnings: list[str]) -> BaseGeometry | None:
+    """Where this manifest line maps the land (EPSG:2260), or None when it is not limited.
+
+    ``coverage:`` on the entry names it: ``everywhere``, ``village_boundary``, or a file (``{path,
+    layer, where}``) of coverage polygons, e.g. the FIRM panel index (NFHL ``S_FIRM_PAN``). Without
+    it, the extent of the file's features, joined with ``area`` (the village boundary and the extent
+    of the tax parcels) when that extent reaches it: a layer published for the village is taken to
+    map all of it, a file of another area maps none of it. A file without features covers ``area``.
+    Without a village boundary or parcels, not limited (None). Cut to the clip area.
+    """
+    spec = entry.spec.get("coverage")
+    if entry.role in ("village_boundary", "parcels"):
+        return None
+    if isinstance(spec, str) and spec.strip().lower() == "everywhere":
+        return None
+    if isinstance(spec, str) and spec.strip().lower() == "village_boundary":
+        cov = village
+    elif isinstance(spec, dict) or (isinstance(spec, str) and spec.strip()):
+        sub_spec = spec if isinstance(spec, dict) else {"path": spec}
+        if not sub_spec.get("path"):
+            raise entry.fail("the coverage entry needs a 'path' (or write everywhere or village_boundary)")
+        raw = Path(str(sub_spec["path"])).expanduser()
+        sub = _Entry(entry.manifest_name, entry.role, entry.index,
+                     {k: v for k, v in sub_spec.items() if k in ("path", "layer", "where")}, entry.line)
+        sub.path = raw if raw.is_absolute() else Path(entry.path).parent / raw  # type: ignore[arg-type]
+        cov_gdf = _read_entry(sub, warnings, clip)
+        if "where" in sub_spec:
+            try:
+                cov_gdf = cov_gdf[_compile_where(sub_spec["where"])(cov_gdf).to_numpy()]
+            except _WhereError as exc:
+                raise entry.fail("coverage " + str(exc)) from exc
+        geoms = shapely.make_valid(np.asarray(cov_gdf.geometry.values, dtype=object))
+        cov = polygonal_part(shapely.union_all(geoms)) if len(geoms) else Polygon()
+    elif spec is None:
+        box = _bounds_box(gdf)
+        if area is None:  # no village boundary and no parcels to say what the file should map
+            cov = None
+        elif box is None:
+            cov = area
+        elif box.intersects(area):
+            cov = shapely.union_all([box, area])
+        else:
+            cov = box
+    else:
+        raise entry.fail("coverage must be everywhere, village_boundary or a file")
+    if cov is None:
+        return None if clip is None else clip
+    return cov if clip is None else polygonal_part(cov.intersection(clip))
+
+
+def _text_columns(gdf: gpd.GeoDataFrame, fields: list[Any]) -> gpd.GeoDataFrame:
+    """Identifier and code columns as text (see :func:`ids_as_text`)."""
+    cols = [str(f) for f in fields if f is not None and str(f) in gdf.columns]
+    if not cols:
+        return gdf
+    gdf = gdf.copy()
+    for c in cols:
+        gdf[c] = ids_as_text(gdf[c])
+    return gdf
+
+
+def _did_you_mean(word: str, known) -> str:
+    import difflib  # noqa: PLC0415
+
+    close = difflib.get_close_matches(str(word), sorted(known), n=1, cutoff=0.75)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def _lower_first(text: str) -> str:
+    text = text.strip()
+    return text[:1].lower() + text[1:] if text[:2] != text[:2].upper() else text
 
 
 def _concat(pieces: list[gpd.GeoDataFrame]) -> gpd.GeoDataFrame:
@@ -906,26 +1126,35 @@ def _parcels_meta(entry: _Entry, gdf: gpd.GeoDataFrame, warnings: list[str]) -> 
     )
 
 
-def _read_entry(entry: _Entry, warnings: list[str]) -> gpd.GeoDataFrame:
-    """Read one manifest line's file into a GeoDataFrame in EPSG:2260 (geometry not yet repaired)."""
+def _read_entry(entry: _Entry, warnings: list[str], clip: BaseGeometry | None = None) -> gpd.GeoDataFrame:
+    """Read one manifest line's file into a GeoDataFrame in EPSG:2260 (geometry not yet repaired).
+
+    Files as their publishers release them: GeoJSON, GeoPackage, shapefile, KML, a zip of one or
+    several shapefiles, an Esri File Geodatabase (a ``.gdb`` folder or a ``.gdb.zip``). Where a file
+    holds several map layers, ``layer`` must name one (matched ignoring case); the message lists
+    them. With ``clip`` (EPSG:2260), only features touching it are read (by bounding box first).
+    """
     path = entry.path
     assert path is not None
-    if not path.is_file():
+    is_gdb_dir = path.is_dir() and path.suffix.lower() == ".gdb"
+    if not path.is_file() and not is_gdb_dir:
+        if path.is_dir():
+            raise entry.fail(f"{entry.filename} is a folder; name a file, or a File Geodatabase folder ending in .gdb")
         raise entry.fail(f"the file {entry.filename} was not found")
     layer = entry.spec.get("layer")
     suffix = path.suffix.lower()
     try:
-        if suffix == ".zip":
-            gdf = _read_zipped_shapefile(entry, path)
-        elif suffix == ".kml":
+        if suffix == ".kml":
             refuse_xml_declarations(path.read_bytes())
-            gdf = _read_all_layers(path) if layer is None else pyogrio.read_dataframe(path, layer=layer)
+        if suffix == ".kml" and layer is None:
+            gdf = _read_all_layers(path)
         else:
-            if layer is None and suffix == ".gpkg":
-                names = [str(n) for n, _ in pyogrio.list_layers(path)]
-                if len(names) > 1:
-                    raise entry.fail(f"the GeoPackage holds several layers ({', '.join(names)}), so name one with 'layer'")
-            gdf = pyogrio.read_dataframe(path, layer=layer)
+            dataset = _zip_dataset(entry, path) if suffix == ".zip" else str(path)
+            name = _pick_layer(entry, dataset, path)
+            bbox = None
+            if clip is not None:
+                bbox = _bbox_in_file_crs(dataset, name, clip)
+            gdf = pyogrio.read_dataframe(dataset, layer=name, bbox=bbox)
     except SloatInputError as exc:
         if str(exc).startswith("In the layer manifest"):
             raise
@@ -938,7 +1167,7 @@ def _read_entry(entry: _Entry, warnings: list[str]) -> gpd.GeoDataFrame:
         raise entry.fail("the file has no coordinate system, so it cannot be placed on the map")
     if len(gdf):
         try:
-            gdf = gdf.to_crs(WORK_CRS)
+            gdf = gdf.to_crs(WORK_CRS) if not _same_as_work_crs(gdf.crs) else gdf.set_crs(WORK_CRS, allow_override=True)
         except Exception as exc:  # noqa: BLE001
             raise entry.fail("the file's coordinate system could not be converted to EPSG:2260") from exc
     else:
@@ -952,6 +1181,89 @@ def _read_entry(entry: _Entry, warnings: list[str]) -> gpd.GeoDataFrame:
     return gdf
 
 
+def _same_as_work_crs(crs: Any) -> bool:
+    """True for EPSG:2260 or an equivalent definition (ESRI:102715): coordinates are used as they are."""
+    from pyproj import CRS  # noqa: PLC0415
+
+    from sloat_core.gis.terrain import _is_work_crs  # noqa: PLC0415
+
+    try:
+        return _is_work_crs(CRS.from_user_input(crs))
+    except Exception:  # noqa: BLE001
+        return False
+
+
+def _bbox_in_file_crs(dataset: str, layer: str | None, clip: BaseGeometry) -> tuple[float, float, float, float] | None:
+    """The bounds of ``clip`` (EPSG:2260) in the file's coordinate system, for a bounding-box read."""
+    try:
+        info = pyogrio.read_info(dataset, layer=layer)
+        crs = info.get("crs")
+        if not crs:
+            return None
+        return tuple(gpd.GeoSeries([clip], crs=WORK_CRS).to_crs(crs).total_bounds.tolist())  # type: ignore[return-value]
+    except Exception:  # noqa: BLE001 -- without a usable CRS the whole file is read (and refused later)
+        return None
+
+
+def _spatial_layers(dataset: str) -> list[str]:
+    """Names of the layers that hold geometry (File GDBs also hold plain tables)."""
+    return [str(n) for n, t in pyogrio.list_layers(dataset) if t is not None]
+
+
+def _pick_layer(entry: _Entry, dataset: str, path: Path) -> str | None:
+    """The layer to read: ``layer`` matched ignoring case, or the only map layer; else refuse, listing them."""
+    wanted = entry.spec.get("layer")
+    suffix = path.suffix.lower()
+    if wanted is None and suffix in (".geojson", ".json", ".shp", ".fgb", ".csv"):
+        return None
+    names = _spatial_layers(dataset)
+    if wanted is not None:
+        exact = [n for n in names if n == str(wanted)]
+        loose = exact or [n for n in names if n.lower() == str(wanted).lower()]
+        if not loose:
+            raise entry.fail(f"the file has no map layer named '{wanted}' (it has: {_list_names(names)})")
+        return loose[0]
+    if len(names) > 1:
+        raise entry.fail(f"the file holds several map layers ({_list_names(names)}), so name one with 'layer'")
+    return names[0] if names else None
+
+
+def _list_names(names: list[str], limit: int = 15) -> str:
+    shown = ", ".join(names[:limit])
+    return shown + (f" and {len(names) - limit} more" if len(names) > limit else "") if names else "none"
+
+
+def _zip_dataset(entry: _Entry, path: Path) -> str:
+    """The GDAL path of the data inside a zip: a shapefile (``layer`` picks one of several, ignoring
+    case) or a File Geodatabase folder."""
+    try:
+        with zipfile.ZipFile(path) as zf:
+            names = zf.namelist()
+    except zipfile.BadZipFile as exc:
+        raise entry.fail(f"the file {entry.filename} is not a valid zip archive") from exc
+    names = [n for n in names if not n.startswith("__MACOSX/")]
+    shps = [n for n in names if n.lower().endswith(".shp")]
+    gdbs = sorted({n[: n.lower().index(".gdb/") + 4] for n in names if ".gdb/" in n.lower()})
+    if gdbs and not shps:
+        if len(gdbs) > 1:
+            raise entry.fail(f"the zip archive holds several File Geodatabases ({_list_names(gdbs)}); unzip the one to use")
+        return f"/vsizip/{path}/{gdbs[0]}"
+    if not shps:
+        raise entry.fail("the zip archive holds no shapefile (.shp) and no File Geodatabase (.gdb)")
+    wanted = entry.spec.get("layer")
+    stems = [PurePosixPath(n).stem for n in shps]
+    if wanted:
+        pick = [n for n, st in zip(shps, stems, strict=True) if st == str(wanted)] or [
+            n for n, st in zip(shps, stems, strict=True) if st.lower() == str(wanted).lower()]
+        if not pick:
+            raise entry.fail(f"the zip archive has no shapefile named '{wanted}' (it has: {_list_names(stems)})")
+        entry.spec = {**entry.spec, "layer": None}  # the shapefile is the dataset: its one layer
+        return f"/vsizip/{path}/{pick[0]}"
+    if len(shps) > 1:
+        raise entry.fail(f"the zip archive holds several shapefiles ({_list_names(stems)}), so name one with 'layer'")
+    return f"/vsizip/{path}/{shps[0]}"
+
+
 def _read_all_layers(path: Path) -> gpd.GeoDataFrame:
     names = [str(n) for n, _ in pyogrio.list_layers(path)]
     frames = [pyogrio.read_dataframe(path, layer=n) for n in names]
@@ -961,22 +1273,29 @@ def _read_all_layers(path: Path) -> gpd.GeoDataFrame:
     return gpd.GeoDataFrame(pd.concat(frames, ignore_index=True), geometry="geometry", crs=frames[0].crs)
 
 
-def _read_zipped_shapefile(entry: _Entry, path: Path) -> gpd.GeoDataFrame:
-    try:
-        with zipfile.ZipFile(path) as zf:
-            names = zf.namelist()
-    except zipfile.BadZipFile as exc:
-        raise entry.fail(f"the file {entry.filename} is not a valid zip archive") from exc
-    shps = [n for n in names if n.lower().endswith(".shp") and not n.startswith("__MACOSX/")]
-    if not shps:
-        raise entry.fail("the zip archive holds no shapefile (.shp)")
-    wanted = entry.spec.get("layer")
-    if wanted:
-        pick = [n for n in shps if Path(n).stem == str(wanted)]
-        if not pick:
-            raise entry.fail(f"the zip archive has no shapefile named '{wanted}'")
-        shps = pick
-    return pyogrio.read_dataframe(f"/vsizip/{path}/{shps[0]}")
+def ids_as_text(values: pd.Series) -> pd.Series:
+    """A column of identifiers as text, as the publisher wrote them: a numeric id (MapPLUTO's BBL, read
+    from a shapefile or File GDB as a float) is ``"1000010010"``, never ``"1000010010.0"``.
+
+    Examples
+    --------
+    >>> ids_as_text(pd.Series([1000010010.0, None, 12.5, " 155.06-1-1 "])).tolist()
+    ['1000010010', None, '12.5', '155.06-1-1']
+    """
+    def one(v: Any) -> str | None:
+        if _is_missing(v):
+            return None
+        if isinstance(v, (float, np.floating)):
+            f = float(v)
+            if f.is_integer() and abs(f) < 2**53:
+                return str(int(f))
+            return repr(f)
+        if isinstance(v, (bytes, bytearray)):
+            v = v.decode("utf-8", "replace")
+        text = str(v).strip()
+        return text or None
+
+    return pd.Series([one(v) for v in values.tolist()], index=values.index, dtype=object)
 
 
 def _field(gdf: pd.DataFrame, *names: str) -> str | None:
@@ -985,6 +1304,52 @@ def _field(gdf: pd.DataFrame, *names: str) -> str | None:
         if n.lower() in lower:
             return lower[n.lower()]
     return None
+
+
+def _sniff_schema(entry: _Entry, gdf: gpd.GeoDataFrame, warnings: list[str]) -> None:
+    """A file with a known publisher's fields (FEMA NFHL, USFWS NWI) read as ``generic``: refuse or warn.
+
+    Read as generic, every feature counts for the role: an NFHL file's zone X (outside the 100-year
+    floodplain) would count as floodplain, an NWI file's lakes and rivers as wetlands. When the schema
+    is left out and that would happen, the entry is refused (name the schema, or filter with
+    ``where``); when ``schema: generic`` is written, or a ``where`` filter is given, or no feature
+    would be miscounted, a warning names the schema.
+    """
+    if str(entry.spec.get("schema", "generic")) != "generic":
+        return
+    explicit = "schema" in entry.spec or "where" in entry.spec
+    zone_col, sfha_col = _field(gdf, "FLD_ZONE"), _field(gdf, "SFHA_TF")
+    if zone_col is not None or sfha_col is not None:
+        fields = ", ".join(c for c in (zone_col, sfha_col) if c)
+        outside = 0
+        if len(gdf):
+            routed = _adapt(entry, "fema_nfhl", gdf)[entry.role]
+            outside = len(gdf) - len(routed)
+        if entry.role == "floodplain" and outside and not explicit:
+            raise entry.fail(
+                f"the file has FEMA NFHL fields ({fields}) and {outside} of its {len(gdf)} features lie outside the "
+                "Special Flood Hazard Area (zone X, D ...), which would count as floodplain; add 'schema: fema_nfhl'"
+            )
+        warnings.append(
+            f"{entry.source}: the file has FEMA NFHL fields ({fields}) but is read as generic, so every feature "
+            f"counts ({outside} outside the Special Flood Hazard Area); 'schema: fema_nfhl' keeps only the 100-year floodplain."
+        )
+        return
+    type_col = _field(gdf, "WETLAND_TYPE", "WETLAND_TY")
+    attr_col = _field(gdf, "ATTRIBUTE")
+    if type_col is not None and attr_col is not None:
+        kinds = gdf[type_col].astype("string").str.strip().str.lower().fillna("")
+        other = int(sum(_NWI_ROUTES.get(k, "wetlands") != entry.role for k in kinds))
+        if other and not explicit and entry.role in ("wetlands", "water_bodies", "watercourses"):
+            raise entry.fail(
+                f"the file has USFWS NWI fields ({attr_col}, {type_col}) and {other} of its {len(gdf)} features are "
+                f"not {entry.role.replace('_', ' ')} (ponds, lakes, rivers or wetlands); add 'schema: nwi' "
+                "so each goes to its own layer"
+            )
+        warnings.append(
+            f"{entry.source}: the file has USFWS NWI fields ({attr_col}, {type_col}) but is read as generic, so every "
+            f"feature counts as {entry.role.replace('_', ' ')}; 'schema: nwi' sorts wetlands, ponds and rivers."
+        )
 
 
 def _adapt(entry: _Entry, schema: str, gdf: gpd.GeoDataFrame) -> dict[str, gpd.GeoDataFrame]:

@@ -718,7 +718,9 @@ def _build(analysis, layerset, *, events, notes, as_of: dt.date, level: int, fig
         _heading(pdf, "Notes", _first_lines(note_text, size=8))
         _para(pdf, note_text, size=8)
 
-    warnings = r.get("warnings") or []
+    # Load warnings of the layer set (unknown manifest keys, skipped features, schema doubts) come first.
+    loaded = [f"Layer set: {w}" for w in (getattr(layerset, "warnings", ()) or ())]
+    warnings = loaded + [w for w in r.get("warnings") or [] if w not in loaded]
     if warnings:
         _heading(pdf, "Points to check", _first_lines("• " + _shorten(warnings[0], 300), size=7.5, h=3.5))
         for w in warnings[:max_warnings]:

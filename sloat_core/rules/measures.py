@@ -214,6 +214,20 @@ def parcel_findings(parcel_geom: BaseGeometry, layerset, *, buffer_width_ft: flo
     big, small, sizes = _outcrops(layerset, parcel_geom)
     buffer = _buffer(layerset, parcel_geom, buffer_width_ft, buffer_water_bodies)
     warnings: list[str] = []
+    # Land outside a layer's coverage (another area, beyond the FIRM panels) is unknown for that
+    # layer, never free of it: the whole role is unknown on this parcel.
+    gaps = (layerset.coverage_gaps(parcel_geom, (*RESOURCE_ROLES, *OVERLAY_ROLES, "rock_outcrops"))
+            if hasattr(layerset, "coverage_gaps") else {})
+    for role, gap in gaps.items():
+        warnings.append(f"The {role.replace('_', ' ')} layer does not cover {gap:,.0f} sq ft of the parcel "
+                        f"(outside the area it maps), so {role.replace('_', ' ')} is unknown here.")
+        if role == "rock_outcrops":
+            big = small = None
+            sizes = []
+        else:
+            layers[role], names[role] = None, []
+    if buffer is not None and set(gaps) & set(RESOURCE_ROLES):
+        buffer = None  # the band around a resource the layer may not show is unknown too
 
     dem_path = getattr(layerset, "dem_path", None) if layerset is not None else None
     grid = None

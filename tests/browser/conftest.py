@@ -86,7 +86,7 @@ def _serve(manifest: Path, log_path: Path, *, launcher: bool = False):
     """
     if not (ROOT / "static" / "vendor" / ".stamp").exists():
         pytest.fail("The map's front-end files are missing: `make test` fetches them "
-                    "(bash tools/fetch_assets.sh).")
+                    "(python3 tools/fetch_assets.py).")
     port = _free_port()
     env = dict(os.environ, SLOAT_LAYERS=str(manifest))
     log = open(log_path, "w")  # noqa: SIM115 (closed after the session)
@@ -132,6 +132,21 @@ def browser():
 
 #: True once Streamlit shows no running-man status widget (the script run is over).
 IDLE_JS = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
+#: True once the page has been quiet for 300 ms: no running-man widget and no stale (greyed, being
+#: re-run) element. Checked every animation frame, so a run that starts just after a click is seen.
+QUIET_JS = """() => {
+  const busy = document.querySelector('[data-testid="stStatusWidget"]')
+            || document.querySelector('[data-stale="true"]');
+  const now = performance.now();
+  if (busy || window.__sloatQuietSince === undefined) { window.__sloatQuietSince = busy ? undefined : now; }
+  return !busy && now - window.__sloatQuietSince >= 300;
+}"""
+#: True once the map shows the parcel under study (the map has zoomed to it after a pick or a reload).
+PARCEL_IN_VIEW_JS = """() => (typeof map_div !== 'undefined') && !!window.layer_control
+  && window.layer_control._layers.some(l => l.name === 'Parcel under study' && map_div.hasLayer(l.layer)
+     && l.layer.getBounds && map_div.getBounds().contains(l.layer.getBounds()))"""
+#: Number of vertices placed so far while drawing a polygon with Leaflet.draw.
+DRAW_VERTICES_JS = "() => document.querySelectorAll('.leaflet-marker-icon.leaflet-editing-icon').length"
 
 
 class OfflinePage:
@@ -163,15 +178,53 @@ class OfflinePage:
         frame.locator(".leaflet-draw-draw-polygon").click()
         box = frame.locator(".leaflet-container").bounding_box()
         cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-        for dx, dy in [*offsets_px, offsets_px[0]]:
-            self.page.mouse.click(cx + dx, cy + dy)
-            self.page.wait_for_timeout(250)
+        frame_handle = self.map_frame()
+        for i, (dx, dy) in enumerate(offsets_px):
+            self._click_until(frame_handle, cx + dx, cy + dy, lambda n, i=i: n >= i + 1)
+        # close the ring on the first vertex: the drawing ends and its vertex markers go
+        self._click_until(frame_handle, cx + offsets_px[0][0], cy + offsets_px[0][1], lambda n: n == 0)
+
+    def _click_until(self, frame_handle, x: float, y: float, placed, timeout_s: float = 10.0) -> None:
+        """Click at (x, y) until ``placed(number of vertex markers)`` holds.
+
+        Leaflet.draw ignores a press that comes within 50 ms of the last vertex (``_enableNewMarkers``);
+        such a click changes nothing, so it is repeated. A click that counts is seen at once (the vertex
+        marker is added while the event is handled)."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            self.page.mouse.click(x, y)
+            for _ in range(5):
+                if placed(frame_handle.evaluate(DRAW_VERTICES_JS)):
+                    return
+            if time.monotonic() > deadline:
+                raise AssertionError(f"Leaflet.draw did not take the click at ({x:.0f}, {y:.0f})")
 
     def settle(self) -> None:
-        """Wait until Streamlit has finished the run (no running-man widget), then let it paint."""
-        self.page.wait_for_timeout(300)
-        self.page.wait_for_function(IDLE_JS, timeout=30_000)
-        self.page.wait_for_timeout(700)
+        """Wait until Streamlit has finished the run and the page has been quiet for 300 ms."""
+        self.page.evaluate("() => { window.__sloatQuietSince = undefined; }")
+        self.page.wait_for_function(QUIET_JS, timeout=30_000, polling="raf")
+
+    def poll_map(self, js: str, until, timeout_ms: int = 15_000):
+        """Evaluate ``js`` in the map's frame until ``until(value)`` holds; return the last value.
+
+        The map iframe is re-created when Streamlit re-renders it, so each try looks the frame up again;
+        a try on a frame still loading counts as not yet. The caller asserts on the value returned."""
+        deadline = time.monotonic() + timeout_ms / 1000
+        value = None
+        while True:
+            try:
+                value = self.map_frame().evaluate(js)
+                if until(value):
+                    return value
+            except Exception:  # noqa: BLE001 (frame detached or map not yet defined: try again)
+                pass
+            if time.monotonic() > deadline:
+                return value
+            self.page.wait_for_timeout(100)  # polling interval, not a guess at how long the app takes
+
+    def wait_parcel_in_view(self) -> None:
+        """Wait until the map has zoomed to the parcel under study."""
+        assert self.poll_map(PARCEL_IN_VIEW_JS, bool, timeout_ms=20_000), "the map never showed the parcel"
 
     def choose_parcel(self, sbl: str) -> None:
         """Pick a tax parcel by its SBL on the Parcel page, as a user types it, and wait for its figures."""

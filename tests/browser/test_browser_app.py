@@ -56,7 +56,7 @@ def test_pick_parcel_by_sbl(app):
     assert app.metric("Gross area") == "40,000"
     app.wait_text("Wetlands")
     app.wait_text("R-15 minimum of 15,000 sq ft")
-    app.page.wait_for_timeout(1500)  # let the map zoom to the parcel
+    app.wait_parcel_in_view()
     app.shot("03_parcel_by_sbl")
 
 
@@ -94,19 +94,18 @@ def test_toggling_a_layer_keeps_the_drawing(app):
     app.draw_polygon(SQUARE)
     app.wait_text("Drawn on the map")
     gross = app.metric("Gross area")
-    app.page.wait_for_timeout(1000)
-    before = app.map_frame().evaluate(LAYERS_ON_MAP_JS)
+    before = app.poll_map(LAYERS_ON_MAP_JS, lambda v: "Wetlands" in v and "Parcel under study" in v)
     assert "Wetlands" in before and "Parcel under study" in before, before
     # remove "Wetlands" from the layer multiselect (outside the map)
     app.page.get_by_role("button", name="Remove Wetlands").click()
-    app.page.wait_for_timeout(2500)
-    after = app.map_frame().evaluate(LAYERS_ON_MAP_JS)
+    app.settle()
+    after = app.poll_map(LAYERS_ON_MAP_JS, lambda v: "Wetlands" not in v and "Parcel under study" in v)
     assert "Wetlands" not in after and "Parcel under study" in after, after
-    assert app.map_frame().evaluate(DRAWN_LAYERS_JS) == 1
+    assert app.poll_map(DRAWN_LAYERS_JS, lambda n: n == 1) == 1
     assert app.metric("Gross area") == gross
     app.page.get_by_text("None (layers only)", exact=True).click()
-    app.page.wait_for_timeout(2500)
-    assert app.map_frame().evaluate(DRAWN_LAYERS_JS) == 1
+    app.settle()
+    assert app.poll_map(DRAWN_LAYERS_JS, lambda n: n == 1) == 1
     assert app.metric("Gross area") == gross
     app.shot("06_layer_toggled_drawing_kept")
 
@@ -115,7 +114,9 @@ def test_pick_a_parcel_by_clicking_the_map(app):
     app.open()
     frame = app.wait_map()
     app.page.get_by_text("Pick a tax parcel by clicking", exact=True).click()
-    app.page.wait_for_timeout(2000)
+    expect(app.page.get_by_role("checkbox", name="Pick a tax parcel by clicking")).to_be_checked()
+    app.settle()
+    frame = app.wait_map()
     box = frame.locator(".leaflet-container").bounding_box()
     # the map opens centred on 41.162 N, 74.188 W, which lies inside tax parcel P1
     app.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
@@ -133,8 +134,7 @@ def test_sample_demo_parcel_with_slope_overlay(sample_app):
     sample_app.wait_text("Uploaded file east_ridge_12ac.geojson")
     sample_app.wait_text("Slope 25-40%")  # legend swatches of the slope overlay
     overlays = "() => document.querySelectorAll('img.leaflet-image-layer').length"
-    sample_app.page.wait_for_timeout(1500)
-    assert sample_app.map_frame().evaluate(overlays) == 1
+    assert sample_app.poll_map(overlays, lambda n: n == 1) == 1
     table = sample_app.page.locator('[data-testid="stTable"]').first
     table.wait_for(timeout=30_000)
     sample_app.page.get_by_role("link", name="§ 402-45A(2)(a)").first.wait_for(timeout=30_000)
@@ -146,10 +146,11 @@ def test_projector_mode_has_large_type(app):
     app.open()
     app.wait_map()
     app.page.get_by_text("Projector", exact=True).click()
-    app.page.wait_for_timeout(2000)
-    size = app.page.evaluate(
-        "() => parseFloat(getComputedStyle(document.querySelector("
-        "'[data-testid=\"stMarkdownContainer\"] p')).fontSize)")
+    paragraph_size = ("() => parseFloat(getComputedStyle(document.querySelector("
+                      "'[data-testid=\"stMarkdownContainer\"] p')).fontSize)")
+    app.settle()
+    app.page.wait_for_function(f"() => ({paragraph_size})() >= 24", timeout=30_000)
+    size = app.page.evaluate(paragraph_size)
     assert size >= 24, size
     h1 = app.page.evaluate("() => parseFloat(getComputedStyle(document.querySelector('h1')).fontSize)")
     assert h1 > size

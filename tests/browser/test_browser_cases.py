@@ -86,14 +86,14 @@ def test_a_case_link_survives_a_reload_and_a_server_restart(browser, case_server
     app = case_page
     case_id = _pick_p1(app)
     _shows_p1(app)
-    app.page.wait_for_timeout(1000)  # let the map zoom to the parcel
+    app.wait_parcel_in_view()
     app.shot("10_case_created")
 
     app.page.reload()  # a browser refresh: a new session, the same link
     app.page.locator("h1").first.wait_for(timeout=30_000)
     assert CASE_ID.search(app.page.url).group(1) == case_id
     _shows_p1(app)
-    app.page.wait_for_timeout(1000)
+    app.wait_parcel_in_view()
     app.shot("11_case_after_reload")
 
     _open_case_page(app)

@@ -71,7 +71,7 @@ def test_deduction_table_citations_stay_on_one_line(app, mode, width):
     table = app.page.locator('[data-testid="stTable"]').first
     table.wait_for(timeout=30_000)
     table.scroll_into_view_if_needed()
-    app.page.wait_for_timeout(500)
+    app.settle()
     app.shot(f"citation_nowrap_{mode.lower()}_{width}")
     cells = app.page.evaluate(CITATION_CELLS_JS)
     if mode == state.COUNTER:

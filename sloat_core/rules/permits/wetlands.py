@@ -34,11 +34,14 @@ def _wetland_rule(x: Facts) -> Ruling:
     region = None if not known else polygonal(known[0].union(known[1]) if len(known) > 1 else known[0])
     for g in known[2:]:
         region = polygonal(region.union(g))
-    # A layer that is not loaded is unknown, never "no wetland" (and the buffer is then built only
-    # from the loaded layers, so it may be short too).
+    # A layer that is not loaded, or does not cover the land (measures: None), is unknown, never "no
+    # wetland"; the buffer is then built only from the layers that are there (or is unknown too).
     missing = [r.replace("_", " ") for r in _WATER_ROLES if f.layers.get(r) is None]
-    missing_text = (f"the {', '.join(missing)} layer{'s are' if len(missing) > 1 else ' is'} not loaded "
-                    "(and the buffer is built only from the loaded layers)") if missing and known else None
+    if f.buffer is None and not missing and known:
+        missing = ["buffer"]
+    missing_text = (f"the {', '.join(missing)} layer{'s are' if len(missing) > 1 else ' is'} not loaded or "
+                    "does not cover the land (and the buffer is built only from the layers that are there)"
+                    ) if missing and known else None
     buf = f.buffer_width_ft
     req, text = _in_region(x, None if region is None else _measure(region),
                            f"wetland, watercourse or {buf:g}-ft buffer (buffer width: local setting)",

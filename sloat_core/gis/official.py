@@ -1,0 +1,576 @@
+"""Official layers from the official sources: one command from the services to a layer manifest.
+
+``python -m sloat_core fetch-official --out DIR`` finds the village's boundary (Census TIGER/Line),
+buffers it, asks each publisher's service for what lies inside, and writes what the app and CLI
+read as they are: GeoPackages and a DEM in EPSG:2260 (elevations in US survey feet) and
+``DIR/layers.yaml``, recording for each layer its source, service URL, query, download date and the
+publisher's version or date.
+
+The network is reached only through the field's maintained clients (the HyRiver family and pygris),
+an optional extra (``pip install -r requirements-official.txt``): :class:`LiveServices`. Everything
+after the download -- clipping, reprojection, unit conversion, the manifest -- is the same code for
+:class:`RecordedServices`, which replays service responses saved in their wire format (GeoJSON as an
+ArcGIS REST ``query?f=geojson`` returns it, the TIGER/Line zipped shapefile, the 3DEP GeoTIFF). The
+tests run on those; no test reaches the internet.
+
+This module is part of ``gis``: it reads and writes map files and never imports the rules.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+import re
+import shutil
+import zipfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import geopandas as gpd
+import numpy as np
+import pandas as pd
+import shapely
+import yaml
+from shapely.geometry.base import BaseGeometry
+
+from sloat_core.errors import SloatInputError
+from sloat_core.units import WORK_CRS
+
+__all__ = [
+    "SOURCES",
+    "Source",
+    "FetchReport",
+    "LiveServices",
+    "RecordedServices",
+    "INSTALL_HINT",
+    "fetch_official",
+    "parse_place",
+    "sources_help",
+]
+
+from sloat_core.gis.official_sources import (  # noqa: E402 -- the light half, shared with --help
+    INSTALL_HINT,
+    M_TO_US_FT,
+    SOURCES,
+    TIGER_URL,
+    Source,
+    sources_help,
+)
+
+# ----------------------------------------------------------------------------------------------
+# The place
+# ----------------------------------------------------------------------------------------------
+
+_STATE_FIPS = {
+    "AL": "01", "AK": "02", "AZ": "04", "AR": "05", "CA": "06", "CO": "08", "CT": "09", "DE": "10", "DC": "11",
+    "FL": "12", "GA": "13", "HI": "15", "ID": "16", "IL": "17", "IN": "18", "IA": "19", "KS": "20", "KY": "21",
+    "LA": "22", "ME": "23", "MD": "24", "MA": "25", "MI": "26", "MN": "27", "MS": "28", "MO": "29", "MT": "30",
+    "NE": "31", "NV": "32", "NH": "33", "NJ": "34", "NM": "35", "NY": "36", "NC": "37", "ND": "38", "OH": "39",
+    "OK": "40", "OR": "41", "PA": "42", "RI": "44", "SC": "45", "SD": "46", "TN": "47", "TX": "48", "UT": "49",
+    "VT": "50", "VA": "51", "WA": "53", "WV": "54", "WI": "55", "WY": "56", "PR": "72",
+}
+
+
+def parse_place(text: str) -> tuple[str, str, str]:
+    """``"Sloatsburg village, NY"`` -> ``("Sloatsburg village", "NY", "36")`` (name as TIGER's NAMELSAD).
+
+    Examples
+    --------
+    >>> parse_place("Sloatsburg village, NY")
+    ('Sloatsburg village', 'NY', '36')
+    """
+    m = re.fullmatch(r"\s*(.+?)\s*,\s*([A-Za-z]{2})\s*", str(text or ""))
+    if not m or m.group(2).upper() not in _STATE_FIPS:
+        raise SloatInputError(
+            f"The place '{text}' is not understood; write it as the Census names it, e.g. \"Sloatsburg village, NY\"."
+        )
+    state = m.group(2).upper()
+    return m.group(1), state, _STATE_FIPS[state]
+
+
+# ----------------------------------------------------------------------------------------------
+# Services: live (HyRiver) and recorded (files in the wire format)
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Download:
+    """What a service returned: features (EPSG:4326 or as the service said) or a raster file, and facts."""
+
+    gdf: gpd.GeoDataFrame | None = None
+    raster: Path | None = None
+    query: str = ""
+    url: str = ""
+    publisher_version: str | None = None
+    nbytes: int = 0
+
+
+def _service_call(what: str):
+    """Turn a client's failure (no connection, a service error) into one plain sentence."""
+    def wrap(fn):
+        def inner(*args, **kwargs):
+            try:
+                return fn(*args, **kwargs)
+            except SloatInputError:
+                raise
+            except Exception as exc:  # noqa: BLE001 -- network and service errors come in many kinds
+                raise SloatInputError(
+                    f"The {what} could not be fetched ({type(exc).__name__}); check the internet connection "
+                    "and try again later."
+                ) from exc
+        inner.__name__ = fn.__name__
+        inner.__doc__ = fn.__doc__
+        return inner
+    return wrap
+
+
+class LiveServices:
+    """The official services through the HyRiver clients and pygris (the optional extra).
+
+    Raises
+    ------
+    SloatInputError
+        When the extra is not installed (one sentence: how to install it).
+    """
+
+    def __init__(self, *, tiger_year: int = 2024) -> None:
+        try:
+            import py3dep  # noqa: F401, PLC0415
+            import pygeohydro  # noqa: F401, PLC0415
+            import pygeoogc  # noqa: F401, PLC0415
+            import pygris  # noqa: F401, PLC0415
+            import pynhd  # noqa: F401, PLC0415
+        except ImportError as exc:
+            raise SloatInputError(INSTALL_HINT) from exc
+        self.tiger_year = int(tiger_year)
+
+    @_service_call("Census TIGER/Line place file")
+    def place(self, name: str, state: str, fips: str) -> Download:
+        import pygris  # noqa: PLC0415
+
+        gdf = pygris.places(state=state, year=self.tiger_year, cache=False)
+        url = TIGER_URL.format(year=self.tiger_year, fips=fips)
+        return Download(gdf=gdf, url=url, query=f"NAMELSAD = '{name}'", publisher_version=f"TIGER/Line {self.tiger_year}")
+
+    @_service_call("FEMA NFHL layer")
+    def nfhl(self, layer: str, geom: BaseGeometry) -> Download:
+        from pygeohydro import NFHL  # noqa: PLC0415
+
+        gdf = NFHL("NFHL", layer).bygeom(geom, geo_crs=4326)
+        return Download(gdf=gdf, query=f"bygeom(intersects the fetch area), layer '{layer}'")
+
+    @_service_call("ArcGIS REST layer")
+    def arcgis(self, url: str, geom: BaseGeometry) -> Download:
+        from pygeoogc import ArcGISRESTful  # noqa: PLC0415
+        from pygeoutils import json2geodf  # noqa: PLC0415
+
+        base, _, layer = url.rpartition("/")
+        client = ArcGISRESTful(base, int(layer), outfields="*", crs=4326)
+        oids = client.oids_bygeom(geom, geo_crs=4326)
+        resp = client.get_features(oids)
+        gdf = json2geodf(resp, 4326, 4326) if resp else gpd.GeoDataFrame(geometry=[], crs=4326)
+        return Download(gdf=gdf, query="query?geometry=<fetch area>&spatialRel=esriSpatialRelIntersects&outFields=*")
+
+    @_service_call("USGS NHD layer")
+    def nhd(self, layer: str, geom: BaseGeometry) -> Download:
+        from pynhd import NHD  # noqa: PLC0415
+
+        gdf = NHD(layer).bygeom(geom, geo_crs=4326)
+        return Download(gdf=gdf, query=f"bygeom(intersects the fetch area), layer '{layer}'")
+
+    @_service_call("USGS 3DEP elevation model")
+    def dem(self, geom: BaseGeometry, workdir: Path) -> Download:
+        import py3dep  # noqa: PLC0415
+
+        avail = py3dep.check_3dep_availability(geom.bounds, crs=4326)
+        res = 1 if avail.get("1m") is True else (3 if avail.get("3m") is True else 10)
+        da = py3dep.get_dem(geom, resolution=res, crs=4326)
+        path = workdir / "3dep_dem.tif"
+        da.rio.to_raster(path)
+        return Download(raster=path, query=f"get_dem(fetch area, resolution={res} m)",
+                        publisher_version=f"3DEP dynamic DEM, {res} m ({json.dumps(avail, sort_keys=True)})")
+
+
+class RecordedServices:
+    """Service responses saved in their wire format, replayed (tests; or a fetch repeated offline).
+
+    Files in ``folder``: ``tiger_place.zip`` (TIGER/Line place shapefile), ``<source key>.geojson``
+    (an ArcGIS REST ``query?f=geojson`` response), ``3dep_dem.tif`` (the 3DEP GeoTIFF, metres) and
+    ``recorded.json`` (per source: the URL, query and publisher version the response came with).
+    """
+
+    def __init__(self, folder: str | Path) -> None:
+        self.folder = Path(folder)
+        if not self.folder.is_dir():
+            raise SloatInputError(f"The folder of recorded responses {folder} was not found.")
+        meta = self.folder / "recorded.json"
+        self.meta = json.loads(meta.read_text(encoding="utf-8")) if meta.is_file() else {}
+
+    def _facts(self, key: str) -> dict:
+        return self.meta.get(key, {})
+
+    def _geojson(self, key: str) -> Download:
+        path = self.folder / f"{key}.geojson"
+        if not path.is_file():
+            raise SloatInputError(f"No recorded response for {key} in {self.folder}.")
+        data = path.read_bytes()
+        doc = json.loads(data)
+        if "error" in doc:  # ArcGIS REST reports failures as {"error": {...}} with HTTP 200
+            raise SloatInputError(f"The service for {key} answered with an error: {doc['error'].get('message')}.")
+        feats = doc.get("features") or []
+        gdf = (gpd.GeoDataFrame.from_features(feats, crs=4326) if feats
+               else gpd.GeoDataFrame(geometry=gpd.GeoSeries([], crs=4326)))
+        f = self._facts(key)
+        return Download(gdf=gdf, query=f.get("query", ""), url=f.get("url", ""),
+                        publisher_version=f.get("publisher_version"), nbytes=len(data))
+
+    def place(self, name: str, state: str, fips: str) -> Download:
+        path = self.folder / "tiger_place.zip"
+        gdf = gpd.read_file(f"zip://{path}")
+        f = self._facts("place")
+        return Download(gdf=gdf, url=f.get("url", ""), query=f"NAMELSAD = '{name}'",
+                        publisher_version=f.get("publisher_version"), nbytes=path.stat().st_size)
+
+    def nfhl(self, layer: str, geom: BaseGeometry) -> Download:
+        key = {"flood hazard zones": "nfhl_zones", "firm panels": "nfhl_panels",
+               "nfhl availability": "nfhl_availability"}[layer]
+        return self._geojson(key)
+
+    def arcgis(self, url: str, geom: BaseGeometry) -> Download:
+        key = next(s.key for s in SOURCES if s.url == url)
+        return self._geojson(key)
+
+    def nhd(self, layer: str, geom: BaseGeometry) -> Download:
+        return self._geojson({"flowline_hr": "nhd_flowlines", "waterbody_hr": "nhd_waterbodies"}[layer])
+
+    def dem(self, geom: BaseGeometry, workdir: Path) -> Download:
+        path = self.folder / "3dep_dem.tif"
+        f = self._facts("dem")
+        return Download(raster=path, query=f.get("query", ""), url=f.get("url", ""),
+                        publisher_version=f.get("publisher_version"), nbytes=path.stat().st_size)
+
+
+# ----------------------------------------------------------------------------------------------
+# The pipeline
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass
+class FetchReport:
+    """What a fetch wrote and what needs the office's attention."""
+
+    manifest: Path
+    counts: dict[str, int] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+
+def _to_work(gdf: gpd.GeoDataFrame) -> gpd.GeoDataFrame:
+    if gdf.crs is None:
+        gdf = gdf.set_crs(4326)
+    gdf = gdf.to_crs(WORK_CRS)
+    if gdf.geometry.name != "geometry":
+        gdf = gdf.rename_geometry("geometry")
+    gdf = gdf[~(gdf.geometry.isna() | gdf.geometry.is_empty)]
+    return gdf
+
+
+def _clip(gdf: gpd.GeoDataFrame, area: BaseGeometry, *, cut: bool = True) -> gpd.GeoDataFrame:
+    if not len(gdf):
+        return gdf
+    geoms = shapely.make_valid(np.asarray(gdf.geometry.values, dtype=object))
+    keep = shapely.intersects(area, geoms)
+    out = gdf[keep].copy()
+    kept = geoms[keep]
+    if cut:
+        kept = shapely.intersection(kept, area)
+    out = out.set_geometry(gpd.GeoSeries(kept, index=out.index, crs=WORK_CRS))
+    return out[~out.geometry.is_empty]
+
+
+def _plain_columns(gdf: gpd.GeoDataFrame) -> gpd.GeoDataFrame:
+    """Columns a GeoPackage can hold: lists and dicts (some services return them) become text."""
+    for c in gdf.columns:
+        if c == gdf.geometry.name:
+            continue
+        if gdf[c].map(lambda v: isinstance(v, (list, dict))).any():
+            gdf[c] = gdf[c].map(lambda v: json.dumps(v) if isinstance(v, (list, dict)) else v)
+    return gdf
+
+
+def _write(gdf: gpd.GeoDataFrame, path: Path, layer: str) -> None:
+    gdf = _plain_columns(gdf.copy())
+    if not len(gdf):
+        gdf = gpd.GeoDataFrame({"EMPTY": pd.Series([], dtype="str")}, geometry=gpd.GeoSeries([], crs=WORK_CRS))
+    gdf.to_file(path, layer=layer, driver="GPKG")
+
+
+def _nfhl_effective(panels: gpd.GeoDataFrame) -> str | None:
+    """The FIRM panels' effective dates (publisher's version of the NFHL here), e.g. '2014-03-03 (2 panels)'."""
+    col = next((c for c in panels.columns if c.upper() == "EFF_DATE"), None)
+    if col is None or not len(panels):
+        return None
+    vals = panels[col].dropna()
+    dates: list[str] = []
+    for v in vals:
+        if isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool):
+            dates.append(dt.datetime.fromtimestamp(float(v) / 1000.0, dt.timezone.utc).date().isoformat())
+        else:
+            dates.append(str(v)[:10].replace("/", "-"))
+    uniq = sorted(set(dates))
+    if not uniq:
+        return None
+    ids = next((c for c in panels.columns if c.upper() in ("FIRM_PAN", "PANEL")), None)
+    n = len(panels) if ids is None else panels[ids].nunique()
+    return f"FIRM panels effective {', '.join(uniq)} ({n} panel(s))"
+
+
+def _warp_dem_to_us_feet(src_path: Path, dst_path: Path, area: BaseGeometry, z_factor: float) -> tuple[float, int]:
+    """Warp a DEM (metres) to EPSG:2260 at about its own cell size, elevations times ``z_factor``."""
+    import rasterio  # noqa: PLC0415
+    from rasterio.warp import Resampling, calculate_default_transform, reproject  # noqa: PLC0415
+
+    with rasterio.open(src_path) as src:
+        minx, miny, maxx, maxy = area.bounds
+        transform, width, height = calculate_default_transform(src.crs, WORK_CRS, src.width, src.height,
+                                                               *src.bounds)
+        cell = abs(transform.a)
+        cell = max(round(cell, 3), 0.001)
+        width, height = math.ceil((maxx - minx) / cell), math.ceil((maxy - miny) / cell)
+        transform = rasterio.Affine(cell, 0, minx, 0, -cell, maxy)
+        out = np.full((height, width), -9999.0, dtype="float32")
+        reproject(rasterio.band(src, 1), out, src_transform=src.transform, src_crs=src.crs, src_nodata=src.nodata,
+                  dst_transform=transform, dst_crs=WORK_CRS, dst_nodata=-9999.0, resampling=Resampling.bilinear)
+    ok = out != -9999.0
+    out[ok] = (out[ok].astype("float64") * z_factor).astype("float32")
+    with rasterio.open(dst_path, "w", driver="GTiff", width=width, height=height, count=1, dtype="float32",
+                       crs=WORK_CRS, transform=transform, nodata=-9999.0, compress="deflate", tiled=True,
+                       blockxsize=256, blockysize=256) as dst:
+        dst.write(out, 1)
+        dst.update_tags(SOURCE="USGS 3DEP via py3dep", UNITS="US survey feet")
+        dst.set_band_unit(1, "US survey foot")
+    return cell, int(ok.sum())
+
+
+def fetch_official(
+    out_dir: str | Path,
+    *,
+    place: str = "Sloatsburg village, NY",
+    buffer_ft: float = 1000.0,
+    services: Any = None,
+    zoning: str | Path | None = None,
+    zoning_field: str = "ZONE",
+    today: dt.date | None = None,
+    progress: Callable[[str, str], Any] | None = None,
+) -> FetchReport:
+    """Download, clip and convert the official layers for ``place`` into ``out_dir``; write ``layers.yaml``.
+
+    Parameters
+    ----------
+    out_dir : path
+        Created if missing; files in it with the same names are replaced.
+    place : str
+        The Census place, as ``"<NAMELSAD>, <state>"``.
+    buffer_ft : float
+        Distance around the boundary fetched too (US survey feet).
+    services : LiveServices or RecordedServices, optional
+        Default: the live services (needs the extra).
+    zoning : path, optional
+        The office's zoning file (any format the manifest reads); copied as ``zoning.gpkg``.
+    zoning_field : str
+        Its district code field.
+    today : date, optional
+        The download date recorded (default: today).
+    progress : callable, optional
+        ``progress(source title, "done: <what>")`` after each source.
+
+    Returns
+    -------
+    FetchReport
+    """
+    if not (isinstance(buffer_ft, (int, float)) and math.isfinite(buffer_ft) and 0 <= buffer_ft <= 52_800):
+        raise SloatInputError("The buffer must be a number of feet from 0 to 52,800 (10 miles).")
+    name, state, fips = parse_place(place)
+    services = services if services is not None else LiveServices()
+    today = today or dt.date.today()
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    work = out / ".download"
+    work.mkdir(exist_ok=True)
+    report = FetchReport(manifest=out / "layers.yaml")
+    tell = progress or (lambda *_: None)
+    by_key = {s.key: s for s in SOURCES}
+
+    def meta(src: Source, dl: Download, **extra) -> dict:
+        doc = {"source": f"{src.title} ({src.publisher})", "url": dl.url or src.url, "query": dl.query,
+               "downloaded": today.isoformat()}
+        if dl.publisher_version:
+            doc["publisher_version"] = dl.publisher_version
+        doc.update(extra)
+        return doc
+
+    # 1. The boundary.
+    src = by_key["place"]
+    dl = services.place(name, state, fips)
+    places = dl.gdf
+    col = next((c for c in ("NAMELSAD", "NAME") if c in places.columns), None)
+    if col is None:
+        raise SloatInputError("The TIGER/Line place file has no NAMELSAD or NAME field.")
+    hit = places[places[col].astype(str).str.lower() == name.lower()]
+    if not len(hit) and col == "NAMELSAD" and "NAME" in places.columns:
+        hit = places[places["NAME"].astype(str).str.lower() == name.lower()]
+    if not len(hit):
+        import difflib  # noqa: PLC0415
+
+        close = difflib.get_close_matches(name, places[col].astype(str).tolist(), n=3)
+        hint = f" Close names: {', '.join(close)}." if close else ""
+        raise SloatInputError(f"The Census has no place named '{name}' in {state}.{hint}")
+    boundary = _to_work(hit)
+    village = shapely.union_all(boundary.geometry.values)
+    area = village.buffer(float(buffer_ft))
+    area_4326 = gpd.GeoSeries([area], crs=WORK_CRS).to_crs(4326).iloc[0].simplify(1e-5)
+    _write(boundary, out / src.file, "village_boundary")
+    _write(gpd.GeoDataFrame({"NAME": [f"{name} + {buffer_ft:g} ft"]}, geometry=[area], crs=WORK_CRS),
+           out / "fetch_area.gpkg", "fetch_area")
+    layers: dict[str, Any] = {"village_boundary": {"path": src.file, **meta(src, dl)}}
+    report.counts["place"] = len(boundary)
+    tell(src.title, f"{len(boundary)} feature(s), {dl.nbytes:,} bytes")
+    area_cov = {"path": "fetch_area.gpkg"}
+
+    # 2. Flood hazard (NFHL): zones, panels, availability.
+    zones_dl = services.nfhl("flood hazard zones", area_4326)
+    zones = _clip(_to_work(zones_dl.gdf), area)
+    tell(by_key["nfhl_zones"].title, f"{len(zones)} feature(s), {zones_dl.nbytes:,} bytes")
+    panels_dl = services.nfhl("firm panels", area_4326)
+    panels = _clip(_to_work(panels_dl.gdf), area)
+    tell(by_key["nfhl_panels"].title, f"{len(panels)} feature(s), {panels_dl.nbytes:,} bytes")
+    avail_dl = services.nfhl("nfhl availability", area_4326)
+    avail = _clip(_to_work(avail_dl.gdf), area)
+    tell(by_key["nfhl_availability"].title, f"{len(avail)} feature(s), {avail_dl.nbytes:,} bytes")
+    nfhl_path = out / "nfhl.gpkg"
+    if nfhl_path.exists():
+        nfhl_path.unlink()
+    _write(zones, nfhl_path, "S_FLD_HAZ_AR")
+    _write(panels, nfhl_path, "S_FIRM_PAN")
+    _write(avail, nfhl_path, "NFHL_AVAILABILITY")
+    version = _nfhl_effective(panels) or zones_dl.publisher_version
+    if len(panels):
+        layers["floodplain"] = {"path": "nfhl.gpkg", "layer": "S_FLD_HAZ_AR", "schema": "fema_nfhl",
+                                "coverage": {"path": "nfhl.gpkg", "layer": "S_FIRM_PAN"},
+                                **meta(by_key["nfhl_zones"], zones_dl, publisher_version=version or "not stated")}
+    else:
+        report.notes.append("FEMA's NFHL has no FIRM panels here (an area FEMA does not map digitally): the "
+                            "floodplain stays unknown; get the paper FIRM from FEMA's Map Service Center.")
+    report.counts["nfhl_zones"], report.counts["nfhl_panels"] = len(zones), len(panels)
+
+    # 3. Wetlands (NWI; NYSDEC informational), streams and water bodies (NHD).
+    informational: dict[str, Any] = {}
+    for key in ("nwi", "nysdec_wetlands"):
+        s = by_key[key]
+        d = services.arcgis(s.url, area_4326)
+        gdf = _clip(_to_work(d.gdf), area)
+        _write(gdf, out / s.file, key)
+        report.counts[key] = len(gdf)
+        tell(s.title, f"{len(gdf)} feature(s), {d.nbytes:,} bytes")
+        if key == "nwi":
+            layers["wetlands"] = [{"path": s.file, "schema": "nwi", "coverage": area_cov, **meta(s, d)}]
+        else:
+            informational["nysdec_wetlands"] = {"path": s.file, **meta(s, d)}
+    nhd_path = out / "nhd.gpkg"
+    if nhd_path.exists():
+        nhd_path.unlink()
+    for key, role, lyr in (("nhd_flowlines", "watercourses", "flowlines"), ("nhd_waterbodies", "water_bodies",
+                                                                           "waterbodies")):
+        s = by_key[key]
+        d = services.nhd(s.layer, area_4326)
+        gdf = _clip(_to_work(d.gdf), area)
+        _write(gdf, nhd_path, lyr)
+        report.counts[key] = len(gdf)
+        tell(s.title, f"{len(gdf)} feature(s), {d.nbytes:,} bytes")
+        layers[role] = {"path": "nhd.gpkg", "layer": lyr, "coverage": area_cov, **meta(s, d)}
+
+    # 4. Elevation (3DEP), to EPSG:2260 and US survey feet.
+    s = by_key["dem"]
+    d = services.dem(area_4326, work)
+    cell, n_cells = _warp_dem_to_us_feet(d.raster, out / s.file, area, M_TO_US_FT)
+    dem_doc = {"path": s.file, "z_units": "us_survey_foot", **meta(s, d),
+               "note": f"warped to EPSG:2260 at {cell:g} ft cells (bilinear); metres x 3937/1200"}
+    report.counts["dem_cells"] = n_cells
+    tell(s.title, f"{n_cells:,} cells of {cell:g} ft, {d.nbytes:,} bytes")
+
+    # 5. Tax parcels (NYS public service; some counties do not share theirs).
+    s = by_key["parcels"]
+    d = services.arcgis(s.url, area_4326)
+    parcels = _clip(_to_work(d.gdf), area, cut=False)
+    report.counts["parcels"] = len(parcels)
+    tell(s.title, f"{len(parcels)} feature(s), {d.nbytes:,} bytes")
+    if len(parcels):
+        _write(parcels, out / s.file, "parcels")
+        id_field = next((c for c in ("PRINT_KEY", "SBL", "SWIS_SBL_ID") if c in parcels.columns), None)
+        entry = {"path": s.file, "layer": "parcels", **meta(s, d)}
+        if id_field:
+            entry["id_field"] = id_field
+        if "PARCEL_ADDR" in parcels.columns:
+            entry["address_field"] = "PARCEL_ADDR"
+        layers["parcels"] = entry
+    else:
+        county = "Rockland County" if name.lower().startswith("sloatsburg") else "this county"
+        report.notes.append(
+            f"The NYS GIS tax parcel service has no public parcels here: {county} does not share its parcels "
+            "through it; get them from the county's GIS office and add them to layers.yaml as 'parcels'.")
+
+    # 6. Zoning: the office's file.
+    if zoning is not None:
+        zpath = Path(zoning)
+        try:
+            zgdf = gpd.read_file(zpath)
+        except Exception as exc:  # noqa: BLE001
+            raise SloatInputError(f"The zoning file {zpath.name} could not be read as map data.") from exc
+        if zoning_field not in zgdf.columns:
+            raise SloatInputError(f"The zoning file {zpath.name} has no field '{zoning_field}' (use --zoning-field).")
+        if zgdf.crs is None:
+            raise SloatInputError(f"The zoning file {zpath.name} has no coordinate system.")
+        _write(_to_work(zgdf), out / "zoning.gpkg", "zoning")
+        layers["zoning"] = {"path": "zoning.gpkg", "layer": "zoning", "district_field": zoning_field,
+                            "source": f"Village of {name.split()[0]} zoning map (supplied by the office: {zpath.name})",
+                            "downloaded": today.isoformat()}
+    else:
+        report.notes.append("Zoning is not fetched (no public service): add the village's zoning map with "
+                            "--zoning FILE --zoning-field FIELD, or as 'zoning' in layers.yaml.")
+
+    doc = {
+        "name": f"Official layers for {name}, {state}",
+        "version": today.isoformat(),
+        "illustrative": False,
+        "notice": ("Official data as published, fetched by fetch-official on " + today.isoformat()
+                   + "; the office must confirm wetland delineations and supply zoning."),
+        "place": place,
+        "created": today.isoformat(),
+        "generated_by": f"python -m sloat_core fetch-official --place \"{place}\" --buffer-ft {buffer_ft:g}",
+        "layers": layers,
+        "dem": dem_doc,
+    }
+    if informational:
+        doc["informational"] = informational
+    report.manifest.write_text(
+        "# Written by fetch-official; each layer records its source, service URL, query, download date and the\n"
+        "# publisher's version. Coverage: FIRM panels for the floodplain, the fetch area for the rest.\n"
+        + yaml.dump(doc, Dumper=_PlainDumper, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    shutil.rmtree(work, ignore_errors=True)
+    return report
+
+
+class _PlainDumper(yaml.SafeDumper):
+    """Writes repeated values out in full (no &anchors): the manifest is read by people too."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
+def make_recorded_fixture_zip(shp_dir: Path, out_zip: Path) -> None:
+    """Zip a shapefile folder as TIGER/Line ships it (flat, one shapefile). Used by tools/make_official_fixtures.py."""
+    with zipfile.ZipFile(out_zip, "w", zipfile.ZIP_DEFLATED) as zf:
+        for p in sorted(shp_dir.iterdir()):
+            zf.write(p, p.name)
