@@ -25,6 +25,8 @@ STATUS_COLOURS = {
     "passed": "#7f7f7f",
     "met": "#1a9850",
     "missed": "#b2182b",
+    "not_yet": "#762a83",
+    "reached": "#1a9850",
 }
 STATUS_LABELS = {
     "active": "Active",
@@ -35,6 +37,8 @@ STATUS_LABELS = {
     "passed": "Passed",
     "met": "Met",
     "missed": "Missed",
+    "not_yet": "Not before this day",
+    "reached": "From this day on",
 }
 _SEASON_FILL = "rgba(70, 130, 180, 0.14)"
 

@@ -23,7 +23,8 @@ import streamlit as st
 
 from app_support import loaders
 from sloat_core.law.text import clause
-from sloat_core.rules.project import APPLICATION_TYPES, EXISTING_USES, REGULATED_ACTIVITIES
+from sloat_core.rules.project import (APPLICATION_TYPES, DESIGN_LIMITS, EXISTING_USES, REGULATED_ACTIVITIES,
+                                     SWPPP_EXEMPTIONS, WETLAND_EXEMPTIONS)
 from sloat_core.rules.clocks import ITEM_KINDS
 
 __all__ = [
@@ -37,6 +38,7 @@ __all__ = [
     "ITEM_FIELDS",
     "tri_state",
     "activity_labels",
+    "exemption_labels",
     "project_form",
     "board_answer_inputs",
     "gate_inputs",
@@ -122,6 +124,62 @@ def activity_labels(max_chars: int = 70) -> dict[int, str]:
     return out
 
 
+def exemption_labels(section: str, numbers: tuple[int, ...], max_chars: int = 70) -> dict[int, str]:
+    """The exempt activities of ``section`` (§ 402-57H or § 402-58D) in the law's own words, for a menu.
+
+    >>> exemption_labels("§ 402-58D", (6,))[6]
+    '(6) Cemetery graves'
+    """
+    out = {}
+    for n in numbers:
+        text = re.sub(r"\s+", " ", clause(f"{section}({n})")).strip().rstrip(";,.")
+        if len(text) > max_chars:
+            text = text[:max_chars].rsplit(" ", 1)[0].rstrip(",;") + "…"
+        out[n] = text
+    return out
+
+
+#: The § 402-55J design limits: widget words for each tick.
+_DESIGN_WORDS = {"retaining_wall_length": "Retaining walls within the length limit",
+                 "retaining_wall_height": "Retaining walls within the height limit",
+                 "cut_height": "Cuts within the height limit", "cut_fill_slope": "Cut and fill slopes within the "
+                 "steepness limit", "cut_fill_setback": "Cuts and fills set back from structures"}
+_TICKS = {"": None, "met": True, "not met": False}
+
+
+def _exemptions(p: dict, out: dict) -> None:
+    """Exemptions and special cases (§ 402-57F, H; § 402-53C(1), (4); § 402-58D; § 402-56D; § 402-55J)."""
+    with st.expander("Exemptions and special cases"):
+        h = exemption_labels("§ 402-57H", WETLAND_EXEMPTIONS)
+        _seed("pf_wetland_exemptions", list(p.get("wetland_exemptions") or []))
+        chosen = st.multiselect("Exempt wetland activities claimed (§ 402-57H)", list(h), key="pf_wetland_exemptions",
+                                format_func=h.get)
+        out["wetland_exemptions"] = sorted(chosen) if chosen else None
+        d = exemption_labels("§ 402-58D", SWPPP_EXEMPTIONS)
+        _seed("pf_swppp_exemptions", list(p.get("swppp_exemptions") or []))
+        chosen = st.multiselect("Stormwater exemptions that may apply (§ 402-58D; the Village Engineer decides)",
+                                list(d), key="pf_swppp_exemptions", format_func=d.get)
+        out["swppp_exemptions"] = sorted(chosen) if chosen else None
+        out["grandfathered"] = tri_state("Final approval obtained before the wetland law took effect (§ 402-57F)?",
+                                         "pf_grandfathered", p.get("grandfathered"))
+        out["public_agency_work"] = tri_state("Trees removed by a public agency for highway or utility work "
+                                              "(§ 402-53C(1))?", "pf_public_agency", p.get("public_agency_work"))
+        out["hazard_trees_only"] = tri_state("Only dead or dying trees posing an imminent hazard (§ 402-53C(4))?",
+                                             "pf_hazard_trees", p.get("hazard_trees_only"))
+        out["road_extension"] = tri_state("Does the project extend a road (dry sewers, § 402-56D)?",
+                                          "pf_road_extension", p.get("road_extension"))
+        st.markdown("**Steep slope design limits (§ 402-55J), as the engineer checks them**")
+        stored = dict(p.get("design_limits") or {})
+        ticks = {}
+        for k in DESIGN_LIMITS:
+            _seed(f"pf_design_{k}", next(w for w, v in _TICKS.items() if v is stored.get(k)))
+            tick = _TICKS[st.selectbox(f"{_DESIGN_WORDS[k]} ({DESIGN_LIMITS[k]})", list(_TICKS),
+                                       key=f"pf_design_{k}", format_func=lambda w: w or "Not checked")]
+            if tick is not None:
+                ticks[k] = tick
+        out["design_limits"] = ticks or None
+
+
 def _number(label: str, key: str, stored, *, integer: bool = False, help: str | None = None):
     _seed(key, stored)
     if integer:
@@ -181,7 +239,8 @@ def project_form(stored: dict | None, *, few: bool = False) -> dict:
                                         p.get("landscaping_only"))
     if few:
         for k in ("application_area_acres", "sanitary_facilities", "public_sewer_available",
-                  "commercial_excavation"):
+                  "commercial_excavation", "wetland_exemptions", "swppp_exemptions", "grandfathered",
+                  "public_agency_work", "hazard_trees_only", "road_extension", "design_limits"):
             out[k] = p.get(k)
         return out
     acres = _number("Area of the whole application (acres)", "pf_app_acres", p.get("application_area_acres"))
@@ -192,6 +251,7 @@ def project_form(stored: dict | None, *, few: bool = False) -> dict:
                                               p.get("public_sewer_available"))
     out["commercial_excavation"] = tri_state("Commercial excavation (removal of soil, sand, rock for sale)?",
                                              "pf_excavation", p.get("commercial_excavation"))
+    _exemptions(p, out)
     return out
 
 
@@ -247,6 +307,11 @@ ITEM_FIELDS: dict[str, list[tuple[str, str, str, bool]]] = {
     "swppp_inspections": [("start", "Construction starts on", "date", True),
                           ("end", "Construction ends on", "date", True)],
     "winter_season": [("year", "Season starting in the year", "int", True)],
+    "inspection_notice": [("planned", "Inspection stage planned for", "date", True)],
+    "storm_event": [("date", "Storm on", "date", True)],
+    "stormwater_notice_of_violation": [("served", "Notice served on", "date", True)],
+    "performance_guarantee": [("final_acceptance", "Final acceptance on", "date", True)],
+    "open_space_charge": [("billed", "Charge billed on", "date", True)],
 }
 _DATE_MIN, _DATE_MAX = dt.date(1900, 1, 1), dt.date(2199, 12, 31)
 
@@ -287,14 +352,6 @@ def timeline_item_editor(kind: str, *, today: dt.date, key_prefix: str = "tl") -
     return item if pressed else None
 
 
-def _touched(fp, region) -> float | None:
-    from sloat_core.gis.geometry import area_sqft, polygonal
-
-    if region is None:
-        return None
-    return round(area_sqft(polygonal(fp.intersection(region))), 2)
-
-
 @st.cache_data(show_spinner="Checking the project…", max_entries=64)
 def _project_analysis(pkey: str, lkey: str, district, project_json: str, answers_json: str, mit_json: str,
                       as_of: str, _parcel, _layers, _settings) -> tuple[dict, dict]:
@@ -303,16 +360,19 @@ def _project_analysis(pkey: str, lkey: str, district, project_json: str, answers
     analysis = analyze_parcel(_parcel, _layers, district=district, project=json.loads(project_json),
                               settings=_settings, as_of=dt.date.fromisoformat(as_of),
                               board_answers=json.loads(answers_json), mitigation_input=json.loads(mit_json))
-    fp, f = analysis.project.disturbance_footprint, analysis.findings
+    fp = analysis.project.disturbance_footprint
     touches: dict = {}
-    if fp is not None:
+    summary = analysis.result.get("footprint")
+    if fp is not None and summary:
+        # The core's summary measures the footprint where it lies, on or off the parcel (§ 402-57G).
         touches = {
-            "footprint_sqft": round(fp.area, 2),
-            "wetland_sqft": _touched(fp, f.layers.get("wetlands")),
-            "watercourse_sqft": _touched(fp, f.layers.get("watercourses")),
-            "water_body_sqft": _touched(fp, f.layers.get("water_bodies")),
-            "buffer_sqft": _touched(fp, f.buffer),
-            "steep_slope_sqft": _touched(fp, f.slope_regions.get("slope_ge_25")) if f.slope is not None else None,
+            "footprint_sqft": summary["area_sqft"],
+            "outside_parcel_sqft": summary.get("outside_parcel_sqft"),
+            "wetland_sqft": summary["wetlands_sqft"],
+            "watercourse_sqft": summary["watercourses_sqft"],
+            "water_body_sqft": summary["water_bodies_sqft"],
+            "buffer_sqft": summary["buffer_sqft"],
+            "steep_slope_sqft": summary["slope_25_or_more_sqft"],
         }
     return analysis.result, touches
 

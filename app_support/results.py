@@ -347,6 +347,11 @@ def show_deductions(result: dict) -> None:
         if absent:
             lead = "Not on this lot" if mode == state.COUNTER else "Not on this parcel"
             st.caption(f"{lead}: " + escape_markdown(", ".join(absent)) + ".")
+    if result.get("buffer_note") and mode != state.COUNTER:
+        st.caption(escape_markdown(result["buffer_note"]))
+    for d in result.get("deductions") or []:
+        if d.get("note"):
+            st.caption(escape_markdown(f"{d.get('label')}: {d['note']}"))
     if mode == state.COUNTER:
         return
     citations = dict.fromkeys(d.get("citation") for d in result.get("deductions") or [])

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sloat_core.rules.clocks import ITEM_KINDS
+from sloat_core.rules.permits import DECLARATIONS
 
 __all__ = [
     "PERMIT_TIMELINE_KINDS",
@@ -28,13 +29,7 @@ __all__ = [
 #: The timeline items that carry each permit's clocks, in the order they happen. The last one is
 #: the permit itself: once it is on the timeline, the permit is "on your timeline".
 #: Permits not listed here (SEQRA, county reviews, wastewater ...) have no clock in Article IX.
-PERMIT_TIMELINE_KINDS: dict[str, tuple[str, ...]] = {
-    "steep_slope_permit": ("steep_slope_application", "steep_slope_permit"),
-    "wetland_permit": ("wetland_delineation", "wetland_permit_application", "wetland_permit"),
-    "tree_removal_permit": ("tree_removal_permit",),
-    "biodiversity_study": ("biodiversity_study",),
-    "swppp": ("swppp_inspections",),
-}
+PERMIT_TIMELINE_KINDS: dict[str, tuple[str, ...]] = {d.id: d.timeline for d in DECLARATIONS if d.timeline}
 
 #: Plain names of the items offered here, saying which date the clock starts from.
 KIND_LABELS: dict[str, str] = {

@@ -87,6 +87,8 @@ if required is not None:
             else f"The proposal is {shortfall:,.0f} sq ft short of the required area.")
     st.plotly_chart(charts.mitigation_gauge(required, mit["proposed_mitigation_sqft"], large=large),
                     width="stretch", theme=None if large else "streamlit")
+elif mit.get("water_body_note"):
+    st.info(escape_markdown(mit["water_body_note"]))
 else:
     st.caption("Enter the wetland to be lost (or draw the footprint) to see the required replacement.")
 if mit.get("impacted_buffer_sqft"):

@@ -114,6 +114,9 @@ def _touches(touches: dict) -> None:
     water = (touches.get("watercourse_sqft") or 0) + (touches.get("water_body_sqft") or 0)
     if water > 0:
         st.caption(f"Streams and ponds inside the footprint: {water:,.0f} sq ft.")
+    if (touches.get("outside_parcel_sqft") or 0) > 1:
+        st.caption(f"{touches['outside_parcel_sqft']:,.0f} sq ft of the footprint lies off the parcel; it is "
+                   "measured where it lies.")
 
 
 def _permit(p: dict) -> None:
@@ -121,6 +124,9 @@ def _permit(p: dict) -> None:
         st.markdown(escape_markdown(p["reason"]))
         st.markdown(f"**Who approves:** {escape_markdown(p['authority'])}")
         law_link(p["citation"], label=f"The rule: {p['citation']}")
+        listed = {p["citation"], *(i["citation"] for i in p["submissions"])}
+        for c in (c for c in p["citations"] if c not in listed):
+            law_link(c, label=f"Also: {c}")
         if p["submissions"] and mode != state.COUNTER:
             st.markdown("**What to submit**")
             for item in p["submissions"]:
@@ -147,6 +153,15 @@ if outcome is not None:
     others = [p["title"] for p in permits if p["required"] is False]
     if others:
         st.caption("Not needed on what is known: " + escape_markdown(", ".join(others)) + ".")
+    steep = next(p for p in permits if p["id"] == "steep_slope_permit")
+    if steep["required"] is not False and mode != state.COUNTER:
+        with st.expander("Steep slope design limits (§ 402-55J): the engineer's checklist"):
+            for item in result["steep_slope_design_limits"]:
+                tick = {True: "met", False: "NOT met", None: "not checked"}[item["met"]]
+                st.markdown(f"- **{tick}**: {escape_markdown(item['text'])} ({item['citation']})")
+            law_link("§ 402-55J", label="The design standards: § 402-55J")
+    if result["mitigation"].get("water_body_note"):
+        st.caption(escape_markdown(result["mitigation"]["water_body_note"]))
     if result["mitigation"]["required_mitigation_sqft"]:
         st.page_link("pages/mitigation.py", label="Wetland mitigation for this footprint")
     if mode != state.COUNTER:

@@ -147,7 +147,7 @@ try:
     for n, item in enumerate(items, start=1):
         for e in timeline_events([item], as_of):
             rows.append({"item": _item_name(n, item), "date": e.date, "label": e.label, "status": e.status,
-                         "citation": e.citation, "kind": e.kind, "detail": e.detail})
+                         "citation": e.citation, "kind": e.kind, "detail": f"{e.detail} {e.note}".strip()})
     events = timeline_events(items, as_of)
     years = [d.year for d in [as_of, *(r["date"] for r in rows)]]
     season_items = [{"id": "winter_season", "year": y} for y in range(min(years) - 1, max(years) + 1)]

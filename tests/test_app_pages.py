@@ -252,6 +252,27 @@ def test_project_form_values_reach_the_engine(manifest):
     assert "Regulated activities: (1), (10) of § 402-57I" in _text(at)
 
 
+def test_project_exemptions_on_the_form_reach_the_engine(manifest):
+    # § 402-57H(1) normal ground maintenance; § 402-58D(10) landscaping with an existing structure (issue 14).
+    at, _fake = _project_with_drawing(manifest)
+    at.multiselect(key="pf_wetland_exemptions").set_value([1])
+    at.multiselect(key="pf_swppp_exemptions").set_value([10])
+    at.selectbox(key="pf_design_cut_height").set_value("met")
+    fake = mock.MagicMock(return_value={"all_drawings": [fx.wgs84_feature(FOOTPRINT)]})
+    with mock.patch("streamlit_folium.st_folium", fake):
+        _after(at)
+    stored = at.session_state[state.PROJECT]
+    assert stored["wetland_exemptions"] == [1] and stored["swppp_exemptions"] == [10]
+    assert stored["design_limits"] == {"cut_height": True}
+    expected = analyze(_p1(manifest), load_manifest(manifest), project=stored)
+    wetland = next(p for p in expected["permits"] if p["id"] == "wetland_permit")
+    assert wetland["required"] is False and wetland["citation"] == "§ 402-57H(1)"
+    assert "Wetland permit: needed" not in [e.label for e in at.expander]
+    assert "Wetland permit" in next(c.value for c in at.caption if c.value.startswith("Not needed on what is known"))
+    labels = forms.exemption_labels("§ 402-58D", (10,))
+    assert labels[10].startswith("(10) Landscaping and horticultural activities")
+
+
 def test_activity_labels_are_the_laws_own_words():
     labels = forms.activity_labels()
     assert sorted(labels) == list(range(1, 14))

@@ -96,8 +96,17 @@ def test_mitigation_is_monitored_three_to_five_years_after_completion():
     assert three["monitoring_end"].date == D(2029, 10, 1) and "monitoring_min_end" not in three
 
 
-@pytest.mark.parametrize("years", [2, 6])
-def test_a_monitoring_period_outside_three_to_five_years_is_refused(years):
+@pytest.mark.parametrize("years", [1, 2, 6, 7])
+def test_a_monitoring_period_outside_three_to_five_years_is_accepted_with_a_warning(years):
+    # § 402-57P(5): "In general, the monitoring period shall be three to five years" — in general, so the
+    # Board may set another period (issue 14, item 9): any whole number of years, warned outside 3-5.
+    ev = events_for({"id": "mitigation_monitoring", "completed": "2026-10-01", "years": years})
+    assert ev["monitoring_end"].date == D(2026 + years, 10, 1)
+    assert "Warning" in ev["monitoring_end"].detail and "outside" in ev["monitoring_end"].label
+
+
+@pytest.mark.parametrize("years", [0, -1])
+def test_a_monitoring_period_under_one_year_is_refused(years):
     with pytest.raises(SloatInputError, match="mitigation monitoring"):
         events_for({"id": "mitigation_monitoring", "completed": "2026-10-01", "years": years})
 
@@ -261,6 +270,11 @@ ALL_ITEMS = [
     {"id": "clearing", "grading_start": "2026-05-01"},
     {"id": "swppp_inspections", "start": "2026-06-01", "end": "2026-07-01"},
     {"id": "winter_season", "year": 2026},
+    {"id": "inspection_notice", "planned": "2026-06-10"},
+    {"id": "storm_event", "date": "2026-06-12"},
+    {"id": "stormwater_notice_of_violation", "served": "2026-07-01"},
+    {"id": "performance_guarantee", "final_acceptance": "2026-09-30"},
+    {"id": "open_space_charge", "billed": "2026-08-03"},
 ]
 
 

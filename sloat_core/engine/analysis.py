@@ -15,13 +15,13 @@ from shapely.geometry.base import BaseGeometry
 
 from sloat_core import __version__
 from sloat_core.rules.cluster import cluster_applicability, cluster_lot_rules, cluster_triggers
-from sloat_core.rules.deductions import LotArea, can_be_subdivided, conventional_yield, lot_area, meets_minimum
+from sloat_core.rules.deductions import LotArea, conventional_yield, lot_area, meets_minimum
 from sloat_core.errors import SloatInputError
 from sloat_core.rules.measures import Findings, parcel_findings
 from sloat_core.gis.geometry import area_sqft, polygonal
 from sloat_core.law.params import PARAMS_VERSION, law_date
 from sloat_core.rules.mitigation import mitigation
-from sloat_core.rules.permits import Permit, permits_for
+from sloat_core.rules.permits import Permit, can_be_subdivided, design_checklist, permits_for
 from sloat_core.rules.project import Project, parse_project
 from sloat_core.law.settings import load_settings
 from sloat_core.units import SQFT_PER_ACRE
@@ -133,11 +133,13 @@ def _districts(geom, layerset, district: str | None, meta: dict) -> list[tuple[s
     return [(None, area_sqft(geom), geom)]
 
 
-def _footprint_summary(f: Findings, proj: Project) -> dict | None:
-    """What the drawn disturbance footprint touches (sq ft; None where the layer is missing)."""
+def _footprint_summary(f: Findings, proj: Project, work: Findings | None = None) -> dict | None:
+    """What the drawn disturbance footprint touches, where it lies (sq ft; None where the layer is missing)."""
     fp = proj.disturbance_footprint
     if fp is None:
         return None
+    inside = polygonal(fp.intersection(f.parcel))
+    f = work or f
     fp_in = polygonal(fp.intersection(f.parcel))
 
     def touched(geom):
@@ -148,7 +150,8 @@ def _footprint_summary(f: Findings, proj: Project) -> dict | None:
 
     return {
         "area_sqft": round(area_sqft(fp), 2),
-        "inside_parcel_sqft": round(area_sqft(fp_in), 2),
+        "inside_parcel_sqft": round(area_sqft(inside), 2),
+        "outside_parcel_sqft": round(max(area_sqft(fp) - area_sqft(inside), 0.0), 2),
         "wetlands_sqft": touched(f.layers.get("wetlands")),
         "watercourses_sqft": touched(f.layers.get("watercourses")),
         "water_bodies_sqft": touched(f.layers.get("water_bodies")),
@@ -157,6 +160,27 @@ def _footprint_summary(f: Findings, proj: Project) -> dict | None:
         "slope_25_or_more_sqft": None if f.slope is None else on_slopes("slope_ge_25"),
         "slope_unknown_sqft": on_slopes("unknown"),
     }
+
+
+def _deduction_rows(lot: LotArea, f: Findings) -> list[dict]:
+    """The deduction table; the buffer row says "partial" when it is built from only some water layers."""
+    rows = [r.to_dict() for r in lot.rows]
+    missing = [r.replace("_", " ") for r in ("wetlands", "watercourses", "water_bodies") if f.layers.get(r) is None]
+    for row in rows:
+        if row["constraint"] == "buffer" and row["area_sqft"] is not None and missing:
+            row["status"] = "partial"
+            row["note"] = (f"Built only from the loaded layers: the {', '.join(missing)} layer"
+                           f"{'s are' if len(missing) > 1 else ' is'} not loaded, so the buffer may be larger.")
+    return rows
+
+
+def _buffer_note(width_ft: float, ponds: bool) -> str:
+    """The deduction table's note on the buffer: its width and whether ponds carry one (local settings)."""
+    around = ("wetlands, watercourses, and ponds and other water bodies" if ponds
+              else "wetlands and watercourses only (not ponds)")
+    return (f"Buffer: {width_ft:g} ft around {around}. § 402-45A(1) names a \"watercourse or wetland buffer\"; "
+            f"the width and whether ponds carry a buffer are local settings, to confirm with the Village "
+            f"(ponds: {'on' if ponds else 'off'}).")
 
 
 def analyze_parcel(
@@ -186,15 +210,24 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
     settings = settings or load_settings()
     proj = project if isinstance(project, Project) else parse_project(project)
 
-    f = parcel_findings(geom, layerset, buffer_width_ft=float(settings.buffer_width_ft))
+    ponds_buffered = bool(getattr(settings, "buffer_around_water_bodies", True))
+    f = parcel_findings(geom, layerset, buffer_width_ft=float(settings.buffer_width_ft),
+                        buffer_water_bodies=ponds_buffered)
     warnings += f.warnings
     lot = lot_area(f)
     gross = f.gross_area_sqft
 
+    # The work is measured where it lies (§ 402-57G): a footprint leaving the parcel gets the measures of
+    # the parcel plus the footprint, for the permits and the mitigation; the lot area stays the parcel's.
+    work = f
     if proj.disturbance_footprint is not None:
         outside = area_sqft(polygonal(proj.disturbance_footprint.difference(geom)))
         if outside > 1.0:
-            warnings.append(f"{outside:,.0f} sq ft of the disturbance footprint lies outside the parcel.")
+            warnings.append(f"{outside:,.0f} sq ft of the disturbance footprint lies outside the parcel; it is "
+                            "measured where it lies (work on neighbouring land needs the same permits).")
+            work = parcel_findings(polygonal(geom.union(proj.disturbance_footprint)), layerset,
+                                   buffer_width_ft=float(settings.buffer_width_ft),
+                                   buffer_water_bodies=ponds_buffered)
 
     districts = _districts(geom, layerset, district, meta)
     primary = districts[0][0]
@@ -232,7 +265,7 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
             "net_lot_area_sqft": round(part_net, 2),
             "min_lot_area_sqft": mn,
             "conventional_yield": conventional_yield(part_net, mn),
-            "cluster": cluster_lot_rules(code),
+            "cluster": cluster_lot_rules(code, dd.kind if dd else None),
             "citation": "§ 402-48I" if len(portions) > 1 else "§ 402-48E",
         })
 
@@ -244,19 +277,23 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
 
     subdividable = can_be_subdivided(lot.net_lot_area_sqft, lot.net_lot_area_min_sqft, minimum)
     permits: list[Permit] = permits_for(f, proj, settings=settings, subdividable=subdividable,
-                                        cluster_applies=applies, any_trigger=any_trigger, measures=lot.measures)
+                                        cluster_applies=applies, any_trigger=any_trigger, measures=lot.measures, work=work)
 
-    # Wetland mitigation: the footprint's wetland, else what was typed.
+    # Wetland mitigation: the footprint's wetland (where it lies, on or off the parcel), else what was typed.
     mi = dict(mitigation_input or {})
-    if proj.disturbance_footprint is not None and f.layers.get("wetlands") is not None:
-        wet = area_sqft(polygonal(proj.disturbance_footprint.intersection(f.layers["wetlands"])))
-        buf = area_sqft(polygonal(proj.disturbance_footprint.intersection(f.buffer))) if f.buffer is not None else None
+    fp = proj.disturbance_footprint
+    if fp is not None and work.layers.get("wetlands") is not None:
+        wet = area_sqft(polygonal(fp.intersection(work.layers["wetlands"])))
+        buf = area_sqft(polygonal(fp.intersection(work.buffer))) if work.buffer is not None else None
         mi.setdefault("impacted_wetland_sqft", wet)
         mi.setdefault("impacted_buffer_sqft", buf)
         mi.setdefault("impact_source", "footprint")
+        ponds = work.layers.get("water_bodies")
+        if "impacted_water_body_sqft" not in mi and ponds is not None:
+            mi["impacted_water_body_sqft"] = area_sqft(polygonal(fp.intersection(ponds)))
     mit = mitigation(**mi)
 
-    footprint = _footprint_summary(f, proj)
+    footprint = _footprint_summary(f, proj, work)
     meets = meets_minimum(lot.net_lot_area_sqft, lot.net_lot_area_min_sqft, minimum)
     if meets is None and minimum is not None:
         warnings.append("Whether the net lot area meets the minimum depends on data that is unknown here.")
@@ -276,7 +313,7 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
         "district_kind": d.kind if d else None,
         "gross_area_sqft": round(gross, 2),
         "gross_area_acres": round(gross / SQFT_PER_ACRE, 4),
-        "deductions": [r.to_dict() for r in lot.rows],
+        "deductions": _deduction_rows(lot, f),
         "deducted_sqft": round(lot.deducted_sqft, 2),
         "net_lot_area_sqft": round(lot.net_lot_area_sqft, 2),
         "net_lot_area_min_sqft": round(lot.net_lot_area_min_sqft, 2),
@@ -290,10 +327,13 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
         "per_district": per_district,
         "slope_area_sqft": {k: round(v, 2) for k, v in f.slope_area_sqft.items()},
         "buffer_width_ft": f.buffer_width_ft,
+        "buffer_around_water_bodies": ponds_buffered,
+        "buffer_note": _buffer_note(f.buffer_width_ft, ponds_buffered),
         "cluster_applies": applies,
         "cluster_applies_reason": applies_text,
         "cluster_triggers": [t.to_dict() for t in triggers],
         "permits": [p.to_dict() for p in permits],
+        "steep_slope_design_limits": design_checklist(proj),
         "mitigation": mit,
         "footprint": footprint,
         "warnings": list(dict.fromkeys(warnings)),

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from sloat_core.rules.permits import DECLARATIONS
 from sloat_core.units import SQFT_PER_ACRE
 
 __all__ = [
@@ -55,27 +56,9 @@ _CONSTRAINT_WORDS = {
     "rock_outcrops": "bare rock",
 }
 
-# Permit ids of sloat_core.rules.permits -> (what is needed, from whom). The reason comes from the core.
-_PERMIT_WORDS = {
-    "steep_slope_permit": ("a steep slope permit",
-                           "from the Planning Board (or the Village Engineer when nothing else is before the Board)"),
-    "wetland_permit": ("a wetland permit", "from the Planning Board (the Building Inspector issues it)"),
-    "tree_removal_permit": ("a tree removal permit", "from the Planning Board"),
-    "swppp": ("a stormwater plan (SWPPP)", "reviewed by the Village Engineer and the Planning Board"),
-    "swppp_post_construction": ("permanent stormwater controls", "reviewed by the Village Engineer"),
-    "biodiversity_study": ("a biodiversity study", "for the Planning Board"),
-    "nysdec_recreational_river": ("a New York State DEC permit or written exemption",
-                                  "from the DEC, before any Village approval"),
-    "rcda_review": ("a review", "by the Rockland County Drainage Agency"),
-    "flood_hazard_review": ("a flood zone review", "by the Village floodplain administrator"),
-    "seqra_cea": ("an environmental review (SEQRA) of the Ramapo aquifer area",
-                  "by the Planning Board or another lead agency"),
-    "cluster_review": ("a cluster layout review", "by the Planning Board"),
-    "wastewater_approval": ("an approved sewer or septic connection",
-                            "from the Rockland County Department of Health or Sewer District"),
-}
-_PROHIBITED = {"commercial_excavation_prohibited": "Digging out earth or rock to sell is not allowed here "
-                                                   "(the Building Inspector enforces this)"}
+# Permit ids -> (what is needed, from whom), from each permit's declaration. The reason comes from the core.
+_PERMIT_WORDS = {d.id: d.plain for d in DECLARATIONS if not d.prohibited}
+_PROHIBITED = {d.id: d.plain[0] for d in DECLARATIONS if d.prohibited}
 
 # Cluster features of § 402-48C in everyday words, by the trigger's id.
 _TRIGGER_WORDS = {
@@ -265,7 +248,7 @@ def plain_permits(result: dict) -> list[str]:
 
     >>> plain_permits({"permits": [{"id": "flood_hazard_review", "required": True,
     ...     "reason": "2,303 sq ft is in the FEMA Special Flood Hazard Area (FIRMs effective March 3, 2014)."}]})
-    ['You will likely need a flood zone review by the Village floodplain administrator, because 2,303 sq ft of your lot is in the FEMA Special Flood Hazard Area.']
+    ['You will likely need a flood zone review under the Flood Hazard Regulations of the Village, because 2,303 sq ft of your lot is in the FEMA Special Flood Hazard Area.']
     """
     permits = result.get("permits") or []
     sentences, later = [], []

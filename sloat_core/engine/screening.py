@@ -159,10 +159,10 @@ def _clip_union(layer, tile: BaseGeometry) -> BaseGeometry:
     return polygonal(shapely.union_all(parts))
 
 
-def _global_sources(layerset, width_ft: float) -> dict:
+def _global_sources(layerset, width_ft: float, water_bodies: bool = True) -> dict:
     """Layer-wide geometries that are not plain features: the buffer band and the outcrop classes."""
     out: dict = {}
-    roles = [r for r in RESOURCE_ROLES if layerset.get(r) is not None]
+    roles = [r for r in RESOURCE_ROLES if layerset.get(r) is not None and (water_bodies or r != "water_bodies")]
     if roles:
         out["buffer"] = buffer_band([g for r in roles for g in layerset.get(r).geoms], width_ft)
     outcrops = layerset.get("rock_outcrops")
@@ -244,7 +244,7 @@ def _union(geoms: list) -> BaseGeometry:
 
 
 def build_pieces(layerset, bounds, *, buffer_width_ft: float, tile_cells: int = 40,
-                 needed=None, workers: int = 1) -> ScreenPieces:
+                 needed=None, workers: int = 1, buffer_water_bodies: bool = True) -> ScreenPieces:
     """Cut the layer set's constraint land over ``bounds`` into tiled, exclusive pieces.
 
     Parameters
@@ -268,7 +268,7 @@ def build_pieces(layerset, bounds, *, buffer_width_ft: float, tile_cells: int = 
     """
     order = deduction_order()
     shares = {c: float(value(p)) for c, _, p in DEDUCTION_ORDER}
-    sources = _global_sources(layerset, buffer_width_ft)
+    sources = _global_sources(layerset, buffer_width_ft, buffer_water_bodies)
     layers = {r: _role_geoms(layerset, r) for r in _TOTAL_ROLES}
     dem_path = getattr(layerset, "dem_path", None)
     has_dem = dem_path is not None
@@ -639,6 +639,7 @@ def screen_rows(layerset, settings=None, *, parcels=None, block_size: int = 2000
         ptree = shapely.STRtree(good)
         pieces = build_pieces(
             layerset, bounds, buffer_width_ft=float(settings.buffer_width_ft), tile_cells=tile_cells,
+            buffer_water_bodies=bool(getattr(settings, "buffer_around_water_bodies", True)),
             needed=lambda tile: len(ptree.query(tile, predicate="intersects")) > 0,
             workers=workers if workers is not None else (cores if len(raw) >= _PARALLEL_BUILD_MIN_PARCELS else 1),
         )

@@ -52,7 +52,7 @@ SCALAR_SETTINGS: dict[str, tuple[str, float, float, bool]] = {
     "land_development_min_acres": ("The land development threshold in acres", 0, 1000, False),
     "expiring_soon_days": ("The 'expiring soon' window in days", -1, 3650, True),
 }
-_OPTIONAL_SETTINGS = ("cluster_yard_requirements_ft",)
+_OPTIONAL_SETTINGS = ("cluster_yard_requirements_ft", "buffer_around_water_bodies")
 _SETTING_NAMES = tuple(SCALAR_SETTINGS) + _OPTIONAL_SETTINGS
 _DISTRICT_FIELDS = ("name", "kind", "min_lot_area_sqft", "verify", "note")
 
@@ -127,6 +127,8 @@ class LocalSettings:
     buffer_width_ft, default_stream_width_ft, land_development_min_acres : float
     expiring_soon_days : int
         Display setting for the timeline.
+    buffer_around_water_bodies : bool
+        Ponds and other water bodies carry the buffer too (a reading of § 402-45A(1); default on).
     cluster_yard_requirements_ft : dict or None
         {district code: {yard name: feet}}; None when not entered.
     districts : dict[str, District]
@@ -142,6 +144,9 @@ class LocalSettings:
     districts: dict[str, District]
     land_development_min_acres: float = 1.0
     cluster_yard_requirements_ft: dict[str, dict[str, float]] | None = None
+    #: § 402-45A(1) names a "watercourse or wetland buffer": whether ponds (water bodies) carry one too is a
+    #: local reading, on by default (README "Readings").
+    buffer_around_water_bodies: bool = True
     verify: dict[str, bool] = field(default_factory=dict)
     notes: dict[str, str] = field(default_factory=dict)
     title: str = "Local settings to confirm with the Village"
@@ -153,6 +158,10 @@ class LocalSettings:
         for name, (label, lo, hi, whole) in SCALAR_SETTINGS.items():
             object.__setattr__(self, name, _number(getattr(self, name), label, lo, hi, whole))
         object.__setattr__(self, "cluster_yard_requirements_ft", _yards(self.cluster_yard_requirements_ft))
+        if self.buffer_around_water_bodies is None:
+            object.__setattr__(self, "buffer_around_water_bodies", True)
+        if not isinstance(self.buffer_around_water_bodies, bool):
+            raise SloatInputError("Whether ponds carry a buffer must be true or false.")
         if not isinstance(self.districts, dict):
             raise SloatInputError("The districts setting must map district codes to districts.")
         for code, d in self.districts.items():

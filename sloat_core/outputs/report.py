@@ -753,6 +753,8 @@ def _build(analysis, layerset, *, events, notes, as_of: dt.date, level: int, fig
     if r.get("min_lot_area_verify") or r.get("buffer_width_ft") is not None:
         _para(pdf, f"Local settings used (to confirm with the Village): buffer width {r.get('buffer_width_ft'):g} ft"
                    + (f"; minimum lot area {_sqft(mn)}" if mn is not None else "") + ".", size=7.5, h=3.5)
+        if r.get("buffer_note"):
+            _para(pdf, r["buffer_note"], size=7.5, h=3.5)
     pdf.ln(1)
     layers = f"{r.get('layers_name') or 'none'} version {r.get('layers_version') or 'unknown'}"
     _para(pdf, f"Date: {_date_text(as_of)}. Law parameters: {r.get('params_version')}. Law text sha256: "

@@ -27,7 +27,7 @@ wetland_permit                  issued, expires?                                
 wetland_permit_application      complete, hearing?                              § 402-57L
 wetland_activity_start          start                                           § 402-57O(1)(c)
 wetland_delineation             dated, filing?                                  § 402-57K(5)(a)
-mitigation_monitoring           completed, years? (3 to 5)                      § 402-57P(5)
+mitigation_monitoring           completed, years? (whole years >= 1)            § 402-57P(5)
 steep_slope_application         complete                                        § 402-55F
 steep_slope_permit              issued, other_permit_expires?                   § 402-55H(2)-(3)
 tree_removal_permit             issued, term_months? (at most 12)               § 402-53D
@@ -36,6 +36,11 @@ grading                         final_grade                                     
 clearing                        grading_start                                   § 402-55J(20)
 swppp_inspections               start, end                                      § 402-58G(1)(b)
 winter_season                   year                                            § 402-55J(19)
+inspection_notice               planned                                         § 402-58H(1)(a)
+storm_event                     date                                            § 402-58G(1)(b)
+stormwater_notice_of_violation  served                                          § 402-58J(1)(f)
+performance_guarantee           final_acceptance                                § 402-58I(1)
+open_space_charge               billed                                          § 402-48G(3)(f)[2]
 =============================  ==============================================  ===================
 
 Every item may also carry ``ref`` (a short name such as a permit number) that is added to the
@@ -48,17 +53,29 @@ Expiry kinds (``expires``, ``valid_until``, ``latest_extended_expiry``): ``"acti
 ``"expiring"`` (the date is within the "expiring soon" window, inclusive: 90 days in the local
 settings), ``"expired"`` (the day after the date). Every other kind is a deadline or a date to
 watch: ``"upcoming"``, ``"due_soon"`` (same window, inclusive), ``"passed"``. A wetland delineation
-given with its filing date gets ``"met"`` or ``"missed"`` instead.
+given with its filing date gets ``"met"`` or ``"missed"`` instead. "Not before" kinds
+(:data:`NOT_BEFORE_KINDS`: the earliest day to clear, the earliest end of a performance guarantee, the
+first day an unpaid charge can be a lien) get ``"not_yet"`` before the day and ``"reached"`` from it.
+
+Weekends and holidays
+---------------------
+The event date is always the statutory date. Where a deadline for an act falls on a Saturday, Sunday
+or New York public holiday (the ``holidays`` package), ``note`` says that General Construction Law
+§ 25-a carries the act to the next business day, and which day that is (a reading: confirm with the
+Village).
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import hashlib
 import re
 from dataclasses import asdict, dataclass
 from typing import Any, Callable, Iterable
 
+import holidays
+import icalendar
 from dateutil.relativedelta import relativedelta
 
 from sloat_core.errors import SloatInputError
@@ -69,6 +86,9 @@ __all__ = [
     "EXPIRY_KINDS",
     "EXPIRY_STATUSES",
     "ITEM_KINDS",
+    "NOT_BEFORE_KINDS",
+    "NOT_BEFORE_STATUSES",
+    "next_business_day",
     "Event",
     "status_as_of",
     "timeline_events",
@@ -78,6 +98,11 @@ __all__ = [
 EXPIRY_KINDS = frozenset({"expires", "valid_until", "latest_extended_expiry"})
 EXPIRY_STATUSES = ("active", "expiring", "expired")
 DEADLINE_STATUSES = ("upcoming", "due_soon", "passed")
+#: Kinds that are a "not before" day (an act may happen from it), not a deadline.
+NOT_BEFORE_KINDS = frozenset({"clearing_earliest_start", "guarantee_earliest_end", "lien_possible"})
+NOT_BEFORE_STATUSES = ("not_yet", "reached")
+#: Kinds that mark a period, not a day by which to act (no General Construction Law § 25-a note).
+_PERIOD_KINDS = frozenset({"season_start", "season_end", "monitoring_min_end", "monitoring_end"})
 
 
 @dataclass(frozen=True)
@@ -111,6 +136,8 @@ class Event:
     status: str
     label: str
     detail: str = ""
+    #: Set when the date of a deadline is a Saturday, Sunday or public holiday (General Construction Law § 25-a).
+    note: str = ""
 
     def to_dict(self) -> dict:
         """The event as JSON-ready values (date as ISO text)."""
@@ -216,8 +243,8 @@ def status_as_of(kind: str, date: _dt.date, as_of: _dt.date, expiring_soon_days:
     Returns
     -------
     str
-        ``"active"``, ``"expiring"`` or ``"expired"`` for expiries; ``"upcoming"``, ``"due_soon"``
-        or ``"passed"`` otherwise.
+        ``"active"``, ``"expiring"`` or ``"expired"`` for expiries; ``"not_yet"`` or ``"reached"`` for
+        "not before" days; ``"upcoming"``, ``"due_soon"`` or ``"passed"`` otherwise.
 
     Examples
     --------
@@ -225,8 +252,12 @@ def status_as_of(kind: str, date: _dt.date, as_of: _dt.date, expiring_soon_days:
     'expiring'
     >>> status_as_of("expires", _dt.date(2027, 3, 1), _dt.date(2027, 3, 2), 90)
     'expired'
+    >>> status_as_of("clearing_earliest_start", _dt.date(2027, 3, 1), _dt.date(2027, 2, 20), 90)
+    'not_yet'
     """
     days_left = (date - as_of).days
+    if kind in NOT_BEFORE_KINDS:
+        return "not_yet" if days_left > 0 else "reached"
     expiry = kind in EXPIRY_KINDS
     if days_left < 0:
         return "expired" if expiry else "passed"
@@ -370,21 +401,28 @@ def _mitigation_monitoring(item: _Item) -> list[_Row]:
     years = item.number("years", "monitoring period in years")
     if years is None:
         years = hi
-    if not lo <= years <= hi:
-        raise SloatInputError(
-            f"The {item.name}'s monitoring period must be from {_number_words(lo)} to "
-            f"{_number_words(hi)} years, as the law sets in general."
-        )
+    # § 402-57P(5): "In general, the monitoring period shall be three to five years" — the Planning Board
+    # sets the period case by case, so any whole number of years is accepted and a period outside the
+    # general range is flagged, not refused (reading, README "Readings").
+    if years < 1:
+        raise SloatInputError(f"The {item.name}'s monitoring period must be a whole number of years, at least one.")
+    if completed.year + years > _YEARS[1]:
+        raise SloatInputError(f"The {item.name}'s monitoring period of {str(years)[:12]} years runs outside the "
+                              f"years {_YEARS[0]} to {_YEARS[1]} the timeline handles.")
     citation = _cite("mitigation_monitoring_min_years")
+    general = f"the law sets {_number_words(lo)} to {_number_words(hi)} years in general"
+    outside = not lo <= years <= hi
     rows: list[_Row] = []
-    if years > lo:
+    if years > lo and not outside:
         rows.append(("monitoring_min_end", completed + relativedelta(years=lo), citation,
                      "Shortest usual mitigation monitoring period ends",
                      f"{_years(lo).capitalize()} after the mitigation was completed on {_nice(completed)}."))
+    detail = f"{_years(years).capitalize()} after the mitigation was completed on {_nice(completed)}; {general}."
+    if outside:
+        detail += (f" Warning: {_years(years)} is outside that general range; it holds only if the Planning Board "
+                   "set it for this mitigation.")
     rows.append(("monitoring_end", completed + relativedelta(years=years), citation,
-                 "Mitigation monitoring period ends",
-                 f"{_years(years).capitalize()} after the mitigation was completed on {_nice(completed)}; "
-                 f"the law sets {_number_words(lo)} to {_number_words(hi)} years in general."))
+                 "Mitigation monitoring period ends" + (" (outside the general range)" if outside else ""), detail))
     return rows
 
 
@@ -537,6 +575,61 @@ def _winter_season(item: _Item) -> list[_Row]:
     ]
 
 
+def _hours_as_days(hours: int) -> int:
+    """Hours before a day, as whole days (48 hours before a day is the second day before it)."""
+    return -(-int(hours) // 24)
+
+
+def _inspection_notice(item: _Item) -> list[_Row]:
+    planned = item.date("planned", "planned inspection stage date")
+    hours = _p("inspection_notice_hours")
+    return [("notice_deadline", planned - relativedelta(days=_hours_as_days(hours)), _cite("inspection_notice_hours"),
+             f"Last day to notify the Building Inspector of the {item.name}",
+             f"The applicant must notify the Building Inspector at least {hours} hours before the inspection stage "
+             f"planned for {_nice(planned)} (start of construction, erosion controls, clearing, grading, close of "
+             "the season, landscaping).")]
+
+
+def _storm_event(item: _Item) -> list[_Row]:
+    day = item.date("date", "date of the storm")
+    hours, inches = _p("swppp_storm_inspection_hours"), _p("swppp_storm_event_inches")
+    return [("storm_report_deadline", day + relativedelta(days=_hours_as_days(hours)),
+             _cite("swppp_storm_inspection_hours"), "Erosion and sediment control inspection report due after a storm",
+             f"Within {hours} hours of a storm producing {inches:g} inches of rain or more, on {_nice(day)}; the "
+             "report goes to the Village Engineer and into the site log book.")]
+
+
+def _notice_of_violation(item: _Item) -> list[_Row]:
+    served = item.date("served", "date the notice of violation was served")
+    days = _p("stormwater_appeal_days")
+    return [("appeal_deadline", served + relativedelta(days=days), _cite("stormwater_appeal_days"),
+             f"Last day to file a written notice of appeal of the {item.name}",
+             f"Within {days} days of service of the notice of violation on {_nice(served)}.")]
+
+
+def _performance_guarantee(item: _Item) -> list[_Row]:
+    accepted = item.date("final_acceptance", "date of final acceptance")
+    years = _p("performance_guarantee_min_years")
+    return [("guarantee_earliest_end", accepted + relativedelta(years=years), _cite("performance_guarantee_min_years"),
+             f"Earliest day the {item.name} may end",
+             f"It stays in force not less than {_years(years)} from the date of final acceptance, "
+             f"{_nice(accepted)}.")]
+
+
+def _open_space_charge(item: _Item) -> list[_Row]:
+    billed = item.date("billed", "date the charge was billed")
+    days = _p("open_space_lien_days")
+    last = billed + relativedelta(days=days)
+    return [
+        ("payment_deadline", last, _cite("open_space_lien_days"),
+         f"Last day to pay the Village's {item.name} before it can become a lien",
+         f"A maintenance charge billed on {_nice(billed)} becomes a lien if unpaid for more than {days} days."),
+        ("lien_possible", last + relativedelta(days=1), _cite("open_space_lien_days"),
+         f"First day the unpaid {item.name} is a lien on the open space and the lots that share it",
+         f"Unpaid for more than {days} days from {_nice(billed)}."),
+    ]
+
+
 _RULES: dict[str, tuple[str, tuple[str, ...], Callable[[_Item], list[_Row]]]] = {
     "wetland_permit": ("wetland permit", ("issued", "expires"), _wetland_permit),
     "wetland_permit_application": ("wetland permit application", ("complete", "hearing"), _wetland_application),
@@ -551,10 +644,65 @@ _RULES: dict[str, tuple[str, tuple[str, ...], Callable[[_Item], list[_Row]]]] = 
     "clearing": ("clearing", ("grading_start",), _clearing),
     "swppp_inspections": ("SWPPP inspections", ("start", "end"), _swppp_inspections),
     "winter_season": ("winter season", ("year",), _winter_season),
+    "inspection_notice": ("inspection stage", ("planned",), _inspection_notice),
+    "storm_event": ("storm", ("date",), _storm_event),
+    "stormwater_notice_of_violation": ("stormwater notice of violation", ("served",), _notice_of_violation),
+    "performance_guarantee": ("stormwater performance guarantee", ("final_acceptance",), _performance_guarantee),
+    "open_space_charge": ("open space maintenance charge", ("billed",), _open_space_charge),
 }
 
 #: The item ids :func:`timeline_events` understands, with their plain names.
 ITEM_KINDS: dict[str, str] = {k: v[0] for k, v in _RULES.items()}
+
+
+@functools.lru_cache(maxsize=64)
+def _ny_holidays(year: int) -> dict:
+    """New York public holidays of a year, from the maintained ``holidays`` package."""
+    return dict(holidays.country_holidays("US", subdiv="NY", years=year))
+
+
+def _closed(day: _dt.date) -> str | None:
+    """Why ``day`` is not a business day (the weekday or the holiday's name), or None."""
+    if day.weekday() >= 5:
+        return f"{day:%A}"
+    return _ny_holidays(day.year).get(day)
+
+
+def next_business_day(day: _dt.date) -> _dt.date:
+    """The first day from ``day`` on that is not a Saturday, Sunday or New York public holiday.
+
+    >>> next_business_day(_dt.date(2026, 12, 26))  # a Saturday, then Sunday
+    datetime.date(2026, 12, 28)
+    >>> next_business_day(_dt.date(2026, 12, 25))  # Christmas Day, a Friday
+    datetime.date(2026, 12, 28)
+    """
+    while _closed(day):
+        day += _dt.timedelta(days=1)
+    return day
+
+
+#: Deadlines counted back from a later day ("at least N days before"): moving them later would cut the notice.
+_BACKWARD_KINDS = frozenset({"notice_deadline", "extension_request_deadline", "start_notice_deadline"})
+
+
+def _gcl_note(kind: str, date: _dt.date) -> str:
+    """General Construction Law § 25-a note for a deadline on a Saturday, Sunday or public holiday."""
+    if kind in EXPIRY_KINDS or kind in NOT_BEFORE_KINDS or kind in _PERIOD_KINDS:
+        return ""
+    why = _closed(date)
+    if not why:
+        return ""
+    on = f"{_nice(date)} is a {why}" if " " not in why else f"{_nice(date)} is {why}"
+    if kind in _BACKWARD_KINDS:
+        before = date - _dt.timedelta(days=1)
+        while _closed(before):
+            before -= _dt.timedelta(days=1)
+        return (f"{on}: this deadline counts back from a later day, so act by the business day before, "
+                f"{_nice(before)}, to be safe (confirm with the Village).")
+    # Reading (README "Readings"): GCL § 25-a lets an act due within a period that ends on a Saturday,
+    # Sunday or public holiday be done on the next business day; the statutory date stays the event's date.
+    return (f"{on}: under New York General Construction Law § 25-a the act may be done on the next business "
+            f"day, {_nice(next_business_day(date))} (confirm with the Village).")
 
 
 def _slug(text: str) -> str:
@@ -610,7 +758,8 @@ def timeline_events(
         item_id = item_id.strip()
         if item_id not in _RULES:
             raise SloatInputError(
-                f"Timeline item {n} has an unknown id, {item_id!r}; known ids are: {', '.join(_RULES)}."
+                f"Timeline item {n} has an unknown id, {item_id[:60]!r}; the ids are listed in the README's "
+                f"command-line section ({', '.join(list(_RULES)[:3])}, ...)."
             )
         name, keys, rule = _RULES[item_id]
         ref = raw.get("ref")
@@ -635,7 +784,7 @@ def timeline_events(
                 status = "met" if filing <= date else "missed"
             else:
                 status = status_as_of(kind, date, as_of, expiring_soon_days)
-            events.append(Event(eid, item_id, kind, date, citation, status, label, detail))
+            events.append(Event(eid, item_id, kind, date, citation, status, label, detail, _gcl_note(kind, date)))
     events.sort(key=lambda e: (e.date, e.id))
     return events
 
@@ -645,93 +794,63 @@ def timeline_events(
 # --------------------------------------------------------------------------------------------
 
 
-def _ics_text(text: str) -> str:
-    """Escape a TEXT value (RFC 5545 § 3.3.11)."""
-    return (
-        str(text)
-        .replace("\\", "\\\\")
-        .replace(";", "\\;")
-        .replace(",", "\\,")
-        .replace("\r\n", "\\n")
-        .replace("\n", "\\n")
-        .replace("\r", "\\n")
-    )
-
-
-def _fold(line: str) -> list[str]:
-    """Fold one content line into pieces of at most 75 octets (continuations start with a space).
-
-    Never splits a UTF-8 character.
-    """
-    out: list[str] = []
-    current = ""
-    size = 0
-    limit = 75
-    for ch in line:
-        n = len(ch.encode("utf-8"))
-        if size + n > limit:
-            out.append(current)
-            current, size, limit = " ", 1, 75
-        current += ch
-        size += n
-    out.append(current)
-    return out
-
-
 def to_ics(
-    events: Iterable[Event], *, calendar_name: str, dtstamp: _dt.datetime | None = None
+    events: Iterable[Event], *, calendar_name: str, dtstamp: _dt.datetime | None = None, reminder_days: int = 7
 ) -> str:
-    """The events as an iCalendar file (RFC 5545): one all-day VEVENT per event.
+    """The events as an iCalendar file (RFC 5545, written by the ``icalendar`` library).
 
     Parameters
     ----------
     events : iterable of Event
     calendar_name : str
         Shown by calendar programs (``X-WR-CALNAME``); also part of every UID, so the same
-        event in the same calendar keeps its UID from one export to the next.
+        event in the same calendar keeps its UID from one export to the next, and a calendar
+        program updates the event on a re-import instead of adding a copy.
     dtstamp : datetime, optional
         Creation time written as DTSTAMP (UTC); default now.
+    reminder_days : int
+        Every deadline and expiry gets a reminder (VALARM) this many days before; "not before" days
+        and season marks get none.
 
     Returns
     -------
     str
-        CRLF line ends, lines folded at 75 octets, text escaped; the DESCRIPTION of each event
-        names its § citation.
+        One all-day VEVENT per event; CRLF line ends, lines folded at 75 octets, text escaped; the
+        DESCRIPTION of each event names its § citation.
     """
     if dtstamp is None:
         dtstamp = _dt.datetime.now(_dt.timezone.utc)
     elif dtstamp.tzinfo is not None:
         dtstamp = dtstamp.astimezone(_dt.timezone.utc)
-    stamp = dtstamp.strftime("%Y%m%dT%H%M%SZ")
+    else:
+        dtstamp = dtstamp.replace(tzinfo=_dt.timezone.utc)
     cal_key = hashlib.sha256(calendar_name.encode("utf-8")).hexdigest()[:10]
-    lines = [
-        "BEGIN:VCALENDAR",
-        "VERSION:2.0",
-        "PRODID:-//Village of Sloatsburg Article IX dashboard//sloat_core//EN",
-        "CALSCALE:GREGORIAN",
-        "METHOD:PUBLISH",
-        f"X-WR-CALNAME:{_ics_text(calendar_name)}",
-    ]
+    cal = icalendar.Calendar()
+    cal.add("prodid", "-//Village of Sloatsburg Article IX dashboard//sloat_core//EN")
+    cal.add("version", "2.0")
+    cal.add("calscale", "GREGORIAN")
+    cal.add("method", "PUBLISH")
+    cal.add("x-wr-calname", icalendar.vText(calendar_name))
     for e in events:
         description = (
-            f"{e.label}. {e.detail} Source: {e.citation} (Village of Sloatsburg Code, Chapter 402, "
-            f"Article IX). Status when exported: {e.status.replace('_', ' ')}. Dates are worked out "
-            "from the law's text; confirm them with the Village."
+            f"{e.label}. {e.detail} {e.note + ' ' if e.note else ''}Source: {e.citation} (Village of Sloatsburg "
+            f"Code, Chapter 402, Article IX). Status when exported: {e.status.replace('_', ' ')}. Dates are worked "
+            "out from the law's text; confirm them with the Village."
         )
-        lines += [
-            "BEGIN:VEVENT",
-            f"UID:{e.id}.{cal_key}@sloat-core",
-            f"DTSTAMP:{stamp}",
-            f"DTSTART;VALUE=DATE:{e.date:%Y%m%d}",
-            f"DTEND;VALUE=DATE:{e.date + _dt.timedelta(days=1):%Y%m%d}",
-            f"SUMMARY:{_ics_text(e.label)}",
-            f"DESCRIPTION:{_ics_text(description)}",
-            f"CATEGORIES:{_ics_text(e.kind.replace('_', ' '))}",
-            "TRANSP:TRANSPARENT",
-            "END:VEVENT",
-        ]
-    lines.append("END:VCALENDAR")
-    folded: list[str] = []
-    for line in lines:
-        folded.extend(_fold(line))
-    return "\r\n".join(folded) + "\r\n"
+        ev = icalendar.Event()
+        ev.add("uid", f"{e.id}.{cal_key}@sloat-core")
+        ev.add("dtstamp", dtstamp)
+        ev.add("dtstart", e.date)
+        ev.add("dtend", e.date + _dt.timedelta(days=1))
+        ev.add("summary", e.label)
+        ev.add("description", description)
+        ev.add("categories", [e.kind.replace("_", " ")])
+        ev.add("transp", "TRANSPARENT")
+        if e.kind not in NOT_BEFORE_KINDS and e.kind not in _PERIOD_KINDS and reminder_days > 0:
+            alarm = icalendar.Alarm()
+            alarm.add("action", "DISPLAY")
+            alarm.add("trigger", _dt.timedelta(days=-reminder_days))
+            alarm.add("description", f"In {reminder_days} days: {e.label} ({e.citation})")
+            ev.add_component(alarm)
+        cal.add_component(ev)
+    return cal.to_ical().decode("utf-8")

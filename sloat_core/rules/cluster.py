@@ -242,11 +242,27 @@ def cluster_applicability(district_kinds: list[str | None], application_type: st
     return False, "The parcel is not in a residence or mixed-use district (§ 402-48B)."
 
 
-def cluster_lot_rules(district: str | None) -> dict:
-    """§ 402-48F: the cluster lot minimum and yards for a district."""
+def cluster_lot_rules(district: str | None, kind: str | None = "residence") -> dict:
+    """§ 402-48F: the cluster lot minimum and yards for a district.
+
+    § 402-48F covers the OSR, R-80 and R-40 districts and "any other residential or mixed use district";
+    a district of another kind (``kind`` from the local settings, e.g. IP) gets no cluster lot rule.
+
+    >>> cluster_lot_rules("IP", "other")["lot_rule"].startswith("No cluster lot rule")
+    True
+    """
     small_lot = [str(d) for d in value("cluster_small_lot_districts")]
     p_lot = param("cluster_min_lot_area_sqft")
     p_yard = param("cluster_min_yard_fraction")
+    if district not in small_lot and kind not in ("residence", "mixed_use", None):
+        return {
+            "district": district,
+            "cluster_min_lot_area_sqft": None,
+            "lot_rule": "No cluster lot rule: § 402-48F covers residence and mixed-use districts only.",
+            "min_yard_fraction": None,
+            "yard_rule": "No cluster yard rule: § 402-48F covers residence and mixed-use districts only.",
+            "citation": p_lot.citation,
+        }
     if district in small_lot:
         lot, text = float(p_lot.value), (
             f"One-family detached dwellings on lots of at least {p_lot.value:,.0f} sq ft gross "

@@ -32,7 +32,7 @@ from sloat_core.law.params import fill, param, value
 
 __all__ = ["DEDUCTION_ORDER", "DeductionRow", "LotArea", "lot_area", "conventional_yield", "GRID_FT",
            "deduction_order", "deduction_label", "SLOPE_ROWS", "LAYER_ROWS", "deducted_sqft", "net_lot_area", "net_lot_area_floor",
-           "meets_minimum", "can_be_subdivided"]
+           "meets_minimum"]
 
 #: (constraint id, plain label, parameter holding its countable share). Ties in share keep this order.
 #: A label is a template: the law's numbers in it are filled in from the parameters (`deduction_label`).
@@ -282,23 +282,6 @@ def meets_minimum(net, floor, minimum):
     if minimum is None:
         return tri(np.zeros_like(net, dtype=bool), np.zeros_like(net, dtype=bool)) if _is_array(net) else None
     return tri(floor >= minimum, net < minimum)
-
-
-def can_be_subdivided(net, floor, minimum):
-    """§ 402-53C(2): can the lot "be subdivided into two or more conforming lots"?
-
-    Reading (a screening estimate, not a subdivision plat): yes when even the worst-case net lot area
-    holds two district minimums, no when the net itself does not, else unknown; unknown without a
-    minimum. Roads, lot shapes and frontage can make a lot that passes this test unsubdividable.
-
-    >>> can_be_subdivided(90_000.0, 85_000.0, 40_000), can_be_subdivided(70_000.0, 70_000.0, 40_000)
-    (True, False)
-    >>> can_be_subdivided(90_000.0, 50_000.0, 40_000), can_be_subdivided(90_000.0, 90_000.0, None)
-    (None, None)
-    """
-    if not minimum:
-        return None
-    return tri(floor >= 2 * minimum, net < 2 * minimum)
 
 
 def _vector_geometry(f: Findings, constraint: str) -> BaseGeometry | None:

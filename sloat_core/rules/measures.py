@@ -347,9 +347,14 @@ def _outcrops(layerset, geom):
     return union_all(big), union_all(small), sorted(sizes), cluster_sqft
 
 
-def _buffer(layerset, geom: BaseGeometry, width_ft: float):
-    """The band of `width_ft` around wetlands and watercourses, outside the resources, inside the parcel."""
-    roles = [r for r in RESOURCE_ROLES if layerset is not None and layerset.get(r) is not None]
+def _buffer(layerset, geom: BaseGeometry, width_ft: float, water_bodies: bool = True):
+    """The band of `width_ft` around wetlands and watercourses, outside the resources, inside the parcel.
+
+    Water bodies (ponds) carry it too unless ``water_bodies`` is False (local setting
+    ``buffer_around_water_bodies``: § 402-45A(1) names a "watercourse or wetland buffer").
+    """
+    roles = [r for r in RESOURCE_ROLES if layerset is not None and layerset.get(r) is not None
+             and (water_bodies or r != "water_bodies")]
     if not roles:
         return None
     reach = geom.buffer(width_ft)
@@ -374,7 +379,8 @@ def buffer_band(resources, width_ft: float) -> BaseGeometry:
     return polygonal(resource.buffer(width_ft, quad_segs=16).difference(resource))
 
 
-def parcel_findings(parcel_geom: BaseGeometry, layerset, *, buffer_width_ft: float) -> Findings:
+def parcel_findings(parcel_geom: BaseGeometry, layerset, *, buffer_width_ft: float,
+                    buffer_water_bodies: bool = True) -> Findings:
     """Everything the layer set and DEM say about the land inside `parcel_geom` (EPSG:2260): the
     constraints of § 402-45A and the features of § 402-48C, as geometry."""
     # Snap the parcel to the overlay grid once, so that the gross area and every piece cut from it
@@ -388,7 +394,7 @@ def parcel_findings(parcel_geom: BaseGeometry, layerset, *, buffer_width_ft: flo
     for role in RESOURCE_ROLES + OVERLAY_ROLES:
         layers[role], names[role] = _clip(layerset, role, parcel_geom)
     big, small, sizes, cluster_sqft = _outcrops(layerset, parcel_geom)
-    buffer = _buffer(layerset, parcel_geom, buffer_width_ft)
+    buffer = _buffer(layerset, parcel_geom, buffer_width_ft, buffer_water_bodies)
     warnings: list[str] = []
     # Land outside a layer's coverage (another area, beyond the FIRM panels) is unknown for that
     # layer, never free of it: the whole role is unknown on this parcel.

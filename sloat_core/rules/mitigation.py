@@ -45,14 +45,28 @@ def mitigation(
     onsite_possible: bool | None = None,
     gate: dict | None = None,
     impact_source: str = "typed",
+    impacted_water_body_sqft=None,
 ) -> dict:
-    """Required replacement, shortfall and the plan checklist for a wetland impact."""
+    """Required replacement, shortfall and the plan checklist for a wetland impact.
+
+    ``impacted_water_body_sqft``: open water (a pond) the work fills. Whether § 402-57P counts it as
+    wetland loss is for the Village: with any such impact the required area is unknown (None) and
+    ``water_body_note`` says what it would be either way (reading, README "Readings").
+    """
     impact = _area("impacted wetland area", impacted_wetland_sqft)
+    pond = _area("impacted water body area", impacted_water_body_sqft)
     buffer_impact = _area("impacted buffer area", impacted_buffer_sqft)
     proposed = _area("proposed mitigation area", proposed_mitigation_sqft)
     ratio_p = param("wetland_mitigation_ratio")
     ratio = float(ratio_p.value)
     required = None if impact is None else impact * ratio
+    water_body_note = None
+    if pond is not None and pond >= 1.0 and impact is not None:
+        both = (impact + pond) * ratio
+        water_body_note = (f"The work touches {pond:,.0f} sq ft of open water (a pond or water body). The required "
+                           "mitigation depends on whether the Village treats this water body as a wetland: "
+                           f"{required:,.0f} sq ft if not, {both:,.0f} sq ft if it does (§ 402-57P(2)).")
+        required = None
     shortfall = None if required is None or proposed is None else max(required - proposed, 0.0)
 
     answers = {k: (gate or {}).get(k) for k in GATE}
@@ -80,6 +94,8 @@ def mitigation(
         "impacted_wetland_sqft": impact,
         "impact_source": impact_source,
         "impacted_buffer_sqft": buffer_impact,
+        "impacted_water_body_sqft": pond,
+        "water_body_note": water_body_note,
         "ratio": ratio,
         "required_mitigation_sqft": required,
         "proposed_mitigation_sqft": proposed,

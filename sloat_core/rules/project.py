@@ -18,12 +18,24 @@ from sloat_core.errors import SloatInputError
 from sloat_core.gis.geometry import area_sqft, geojson_to_work
 from sloat_core.validate import number
 
-__all__ = ["Project", "parse_project", "APPLICATION_TYPES", "EXISTING_USES", "REGULATED_ACTIVITIES"]
+__all__ = ["Project", "parse_project", "APPLICATION_TYPES", "EXISTING_USES", "REGULATED_ACTIVITIES",
+           "WETLAND_EXEMPTIONS", "SWPPP_EXEMPTIONS", "DESIGN_LIMITS"]
 
 APPLICATION_TYPES = ("building_permit", "site_plan", "subdivision", "special_permit")
 EXISTING_USES = ("vacant", "one_family", "two_family", "other")
 #: § 402-57I lists thirteen regulated activities, numbered (1) to (13).
 REGULATED_ACTIVITIES = tuple(range(1, 14))
+#: § 402-57H lists four exempt activities, (1) to (4); § 402-58D ten that "may be exempt", (1) to (10).
+WETLAND_EXEMPTIONS = tuple(range(1, 5))
+SWPPP_EXEMPTIONS = tuple(range(1, 11))
+#: The § 402-55J design limits the engineer ticks (id -> clause); the checklist text is in rules.permits.
+DESIGN_LIMITS = {
+    "retaining_wall_length": "§ 402-55J(7)",
+    "retaining_wall_height": "§ 402-55J(7)",
+    "cut_height": "§ 402-55J(11)",
+    "cut_fill_slope": "§ 402-55J(13)",
+    "cut_fill_setback": "§ 402-55J(14)",
+}
 #: Plain names of the fields, for messages a resident can read.
 LABELS = {
     "application_type": "type of application",
@@ -39,6 +51,13 @@ LABELS = {
     "commercial_excavation": "excavation for commercial sale",
     "activities": "regulated activities",
     "landscaping_only": "customary landscaping only",
+    "wetland_exemptions": "wetland exemptions claimed (§ 402-57H)",
+    "swppp_exemptions": "stormwater exemptions claimed (§ 402-58D)",
+    "grandfathered": "final approval before the wetland law took effect (§ 402-57F)",
+    "public_agency_work": "tree removal by a public agency for highway or utility work (§ 402-53C(1))",
+    "hazard_trees_only": "only dead or dying trees posing an imminent hazard (§ 402-53C(4))",
+    "road_extension": "road extension (§ 402-56D)",
+    "design_limits": "steep slope design limits met (§ 402-55J)",
 }
 #: Largest number accepted for counts and areas (larger is a typing error, not a project).
 _MAX_AREA_SQFT = 1e9
@@ -60,6 +79,15 @@ class Project:
     commercial_excavation: bool | None = None
     activities: tuple[int, ...] | None = None
     landscaping_only: bool | None = None
+    #: Exempt activities the applicant claims, by their number in § 402-57H / § 402-58D.
+    wetland_exemptions: tuple[int, ...] | None = None
+    swppp_exemptions: tuple[int, ...] | None = None
+    grandfathered: bool | None = None
+    public_agency_work: bool | None = None
+    hazard_trees_only: bool | None = None
+    road_extension: bool | None = None
+    #: The engineer's ticks of the § 402-55J checklist: {limit id: met?} (ids of DESIGN_LIMITS).
+    design_limits: tuple[tuple[str, bool | None], ...] | None = None
 
     @property
     def disturbed_sqft(self) -> float | None:
@@ -98,6 +126,45 @@ def _choice(obj: dict, key: str, choices: tuple[str, ...]) -> str | None:
     if not isinstance(v, str) or v not in choices:
         raise SloatInputError(f"The {LABELS[key]} must be one of: {', '.join(c.replace('_', ' ') for c in choices)}.")
     return v
+
+
+def _numbers(obj: dict, key: str, allowed: tuple[int, ...], section: str) -> tuple[int, ...] | None:
+    """A list of clause numbers of ``section`` (e.g. [1, 3] for § 402-57H(1) and (3)), sorted, once each."""
+    values = obj.get(key)
+    if values is None:
+        return None
+    lo, hi = allowed[0], allowed[-1]
+    what = f"The {LABELS[key]} must be a list of numbers {lo} to {hi} ({section})."
+    if not isinstance(values, (list, tuple)):
+        raise SloatInputError(what)
+    parsed = []
+    for a in values:
+        if isinstance(a, bool) or not isinstance(a, (int, float, str)):
+            raise SloatInputError(what)
+        try:
+            n = int(str(a).strip())
+        except ValueError:
+            raise SloatInputError(what) from None
+        if n not in allowed:
+            raise SloatInputError(f"There is no item ({n}) in {section}; use {lo} to {hi}.")
+        parsed.append(n)
+    return tuple(sorted(set(parsed)))
+
+
+def _design_limits(obj: dict) -> tuple[tuple[str, bool | None], ...] | None:
+    raw = obj.get("design_limits")
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise SloatInputError("The steep slope design limits must map each limit to yes or no (§ 402-55J).")
+    bad = sorted(set(raw) - set(DESIGN_LIMITS))
+    if bad:
+        raise SloatInputError(f"There is no design limit '{bad[0]}'; use {', '.join(DESIGN_LIMITS)}.")
+    out = []
+    for k in DESIGN_LIMITS:
+        if k in raw:
+            out.append((k, _bool({"design_limits": raw[k]}, "design_limits")))
+    return tuple(out)
 
 
 def parse_project(obj: dict | None) -> Project:
@@ -149,4 +216,11 @@ def parse_project(obj: dict | None) -> Project:
         commercial_excavation=_bool(obj, "commercial_excavation"),
         activities=activities,
         landscaping_only=_bool(obj, "landscaping_only"),
+        wetland_exemptions=_numbers(obj, "wetland_exemptions", WETLAND_EXEMPTIONS, "§ 402-57H"),
+        swppp_exemptions=_numbers(obj, "swppp_exemptions", SWPPP_EXEMPTIONS, "§ 402-58D"),
+        grandfathered=_bool(obj, "grandfathered"),
+        public_agency_work=_bool(obj, "public_agency_work"),
+        hazard_trees_only=_bool(obj, "hazard_trees_only"),
+        road_extension=_bool(obj, "road_extension"),
+        design_limits=_design_limits(obj),
     )

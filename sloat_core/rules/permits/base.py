@@ -1,0 +1,263 @@
+"""The machinery every permit module uses: the answer (`Permit`), what a rule or exception says
+(`Ruling`), the facts it reads (`Facts`), the declaration (`PermitDeclaration`, `ExceptionClause`)
+and `decide`, which applies one declaration. See the package docstring for the order of precedence.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import functools
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from shapely.geometry.base import BaseGeometry
+
+from sloat_core.gis.geometry import PRESENCE_MIN_SQFT, area_sqft, polygonal
+from sloat_core.law.params import value
+from sloat_core.law.text import clause
+from sloat_core.rules.measures import Findings, Measures
+from sloat_core.rules.project import Project
+from sloat_core.units import SQFT_PER_ACRE
+
+
+@dataclass(frozen=True, kw_only=True)
+class Permit:
+    """One permit's answer, built with keyword arguments only."""
+
+    id: str
+    title: str
+    required: bool | None
+    reason: str
+    citation: str
+    authority: str
+    submissions: tuple[str, ...] = ()
+    clocks: tuple[str, ...] = ()
+    citations: tuple[str, ...] = field(default=())
+
+    def to_dict(self) -> dict:
+        return {
+            "id": self.id,
+            "title": self.title,
+            "required": self.required,
+            "reason": self.reason,
+            "citation": self.citation,
+            "authority": self.authority,
+            "submissions": [_item(c) for c in self.submissions],
+            "clocks": list(self.clocks),
+            "citations": list(dict.fromkeys((self.citation,) + self.citations + self.submissions)),
+        }
+
+
+@dataclass(frozen=True, kw_only=True)
+class Ruling:
+    """What a rule or an exception clause says: required or not (None: unknown), why, under which clause.
+
+    ``citation`` None means the permit's own section. ``details`` says whether the submissions and
+    clocks go with the answer (not for an exemption). ``final``: the general rule settles the question
+    before any exception is looked at (nothing to regulate, or the fact it turns on is not given).
+    """
+
+    required: bool | None
+    reason: str
+    citation: str | None = None
+    citations: tuple[str, ...] = ()
+    details: bool = True
+    final: bool = False
+
+
+@dataclass(frozen=True)
+class Facts:
+    """Everything a permit rule may read: the parcel's measures, the work area's, the project, settings."""
+
+    f: Findings
+    project: Project
+    settings: Any
+    #: Measures of the parcel plus the disturbance footprint (the same object when the footprint is inside).
+    work: Findings
+    subdividable: bool | None = None
+    cluster_applies: bool | None = None
+    any_trigger: bool | None = None
+    #: Permits decided so far (the steep slope authority reads the wetland and tree permits).
+    decided: dict = field(default_factory=dict)
+    #: The parcel's measures record (`rules.measures.Measures`): the land-only answers read it, as the
+    #: village screen does (`permits.land`).
+    measures: Measures | None = None
+
+
+@dataclass(frozen=True)
+class ExceptionClause:
+    """One exemption of a permit: its clause, a short name, and its test (None: it says nothing here)."""
+
+    citation: str
+    name: str
+    test: Callable[[Facts], Ruling | None]
+
+
+@dataclass(frozen=True)
+class PermitDeclaration:
+    """Everything about one permit, declared once."""
+
+    id: str
+    title: str
+    section: str
+    authority: Callable[[Facts], str]
+    rule: Callable[[Facts], Ruling]
+    submissions: Callable[[], tuple[str, ...]] = lambda: ()
+    clocks: Callable[[Facts], tuple[str, ...]] = lambda x: ()
+    exceptions: tuple[ExceptionClause, ...] = ()
+    #: Timeline items (ids of rules.clocks.ITEM_KINDS) carrying its clocks, in the order they happen; the
+    #: last one is the permit itself (app_support.timeline_prefill offers them on the project page).
+    timeline: tuple[str, ...] = ()
+    #: (what is needed, from whom) in everyday words, for the counter.
+    plain: tuple[str, str] = ("", "")
+    #: The land alone answers it when no project is described (the screening sweep's permits).
+    land_only: bool = False
+    #: Prohibitions are told as "not allowed", not as a permit to get.
+    prohibited: bool = False
+
+
+def decide(decl: PermitDeclaration, x: Facts) -> Permit:
+    """Apply one declaration: the rule, then its exception clauses in order (see the module docstring)."""
+    ruling = decl.rule(x)
+    if not ruling.final:
+        said = [r for e in decl.exceptions if (r := e.test(x)) is not None]
+        exempt = next((r for r in said if r.required is False), None)
+        if exempt is not None:
+            ruling = exempt
+        elif ruling.required is True and said:
+            ruling = said[0]
+    subs = decl.submissions() if ruling.details else ()
+    clocks = decl.clocks(x) if ruling.details else ()
+    return Permit(id=decl.id, title=decl.title, required=ruling.required, reason=ruling.reason,
+                  citation=ruling.citation or decl.section, authority=decl.authority(x), submissions=subs,
+                  clocks=clocks, citations=ruling.citations)
+
+
+# --------------------------------------------------------------------------------------------
+# helpers
+# --------------------------------------------------------------------------------------------
+
+@functools.lru_cache(maxsize=512)
+def _first_sentence(citation: str) -> str:
+    text = clause(citation).strip()
+    text = re.sub(r"^(\(\w+\)|\[\d+\]|[A-Z]\.)\s*", "", text)
+    first = text.split("\n", 1)[0]
+    return first if len(first) <= 260 else first[:257].rsplit(" ", 1)[0] + "..."
+
+
+def _item(citation: str) -> dict:
+    return {"citation": citation, "text": _first_sentence(citation)}
+
+
+def _letters(prefix: str, letters: str) -> tuple[str, ...]:
+    return tuple(f"{prefix}({c})" for c in letters)
+
+
+def _numbers(prefix: str, last: int, first: int = 1) -> tuple[str, ...]:
+    return tuple(f"{prefix}({n})" for n in range(first, last + 1))
+
+
+def _acres(sqft: float) -> str:
+    return f"{sqft / SQFT_PER_ACRE:,.2f} acres"
+
+
+def _month_day(name: str) -> str:
+    """A "MM-DD" parameter as "15 December"."""
+    month, day = (int(v) for v in str(value(name)).split("-"))
+    return f"{day} {_dt.date(2000, month, 1):%B}"
+
+
+def _measure(region: BaseGeometry):
+    """Area of ``region`` inside a geometry (all of it for None): the measure `_in_region` reads."""
+    return lambda g: area_sqft(region) if g is None else area_sqft(polygonal(g.intersection(region)))
+
+
+def _in_region(x: Facts, area_in, region_name: str, unknown_in=None, missing: str | None = None,
+               key: str | None = None):
+    """Does the work touch a region? (True/False/None, text).
+
+    ``area_in(g)`` is the region's area inside ``g`` (a part of the work area; None: the whole parcel);
+    ``area_in`` None means the layer is missing. ``unknown_in`` measures land where it is unknown
+    whether the region is there (slopes off the elevation model). ``missing`` names layers of the
+    region that are not loaded: then "does not touch" becomes unknown, never "no". With no footprint the
+    answer is `land.where_work_happens` on the parcel's measures (its ``key``), as in the village screen.
+    The footprint is measured where it lies (§ 402-57G: "No activity shall be conducted in a
+    wetland ... without approval" — the neighbour's wetland counts too); the part off the parcel is said.
+    """
+    if area_in is None:
+        return None, f"Unknown: the {region_name} layer is not loaded."
+    f, project = x.work, x.project
+    fp = project.disturbance_footprint
+    if fp is None:
+        from sloat_core.rules.permits.land import where_work_happens
+
+        m = x.measures
+        whole = area_in(None) if m is None or key is None else m.areas[key]
+        absent = whole < PRESENCE_MIN_SQFT if m is None or key is None else where_work_happens(m, key) is False
+        if absent and not missing:
+            return False, f"The parcel has no {region_name}."
+        if whole < PRESENCE_MIN_SQFT:
+            if missing:
+                return None, f"Unknown: the parcel has no {region_name} on the loaded layers, but {missing}."
+            return None, f"Unknown: not every layer of the {region_name} is loaded or covers the parcel."
+        return None, (f"The parcel has {whole:,.0f} sq ft of {region_name}; "
+                      "it depends on where the work happens (draw the disturbance footprint).")
+    fp_in = polygonal(fp.intersection(f.parcel))
+    touched = area_in(fp_in) if not fp_in.is_empty else 0.0
+    if touched >= PRESENCE_MIN_SQFT:
+        text = f"The disturbance footprint touches {touched:,.0f} sq ft of {region_name}."
+        if x.work is not x.f:
+            off = polygonal(fp_in.difference(x.f.parcel))
+            off_touched = area_in(off) if not off.is_empty else 0.0
+            if off_touched >= PRESENCE_MIN_SQFT:
+                text += f" {off_touched:,.0f} sq ft of it lies off the parcel, on neighbouring land."
+        return True, text
+    if unknown_in is not None and not fp_in.is_empty:
+        doubt = unknown_in(fp_in)
+        if doubt >= PRESENCE_MIN_SQFT:
+            return None, f"{region_name.capitalize()} unknown under {doubt:,.0f} sq ft of the footprint."
+    if missing:
+        return None, f"Unknown: the footprint touches no {region_name} on the loaded layers, but {missing}."
+    return False, f"The disturbance footprint does not touch {region_name}."
+
+
+def _pb_permits(x: Facts) -> tuple[list[str], list[str]]:
+    """Titles of the permits decided so far that the Planning Board approves: (needed, maybe needed)."""
+    sure: list[str] = []
+    maybe: list[str] = []
+    for pid in ("wetland_permit", "tree_removal_permit"):
+        p = x.decided.get(pid)
+        if p is not None and p.required is not False:
+            (sure if p.required else maybe).append(p.title.lower())
+    return sure, maybe
+
+
+def _before_planning_board(x: Facts) -> bool | None:
+    """Is the proposal before the Planning Board: an application to it, or a permit it must approve?
+
+    None when the application type is not given. A building permit whose wetland or tree permit is
+    still unknown counts as not before the Board (the authority text names the proviso).
+    """
+    if x.project.needs_planning_board:
+        return True
+    sure, _ = _pb_permits(x)
+    if sure:
+        return True
+    return x.project.needs_planning_board
+
+
+def _unless(x: Facts) -> str:
+    _, maybe = _pb_permits(x)
+    return f", unless the proposal also needs a {' or '.join(maybe)} from the Planning Board" if maybe else ""
+
+
+def _fixed(text: str) -> Callable[[Facts], str]:
+    return lambda x: text
+
+
+#: Who the article does not name is a local assumption, said as one.
+_CONFIRM = "to confirm with the Village"
+
+#: Who the article does not name is a local assumption, said as one.
+_CONFIRM = "to confirm with the Village"

@@ -1,0 +1,49 @@
+"""§ 402-54 Biodiversity: the Highlands biodiversity study (B) and its one-family exception.
+"""
+
+from __future__ import annotations
+
+from sloat_core.law.params import param, value
+from sloat_core.units import SQFT_PER_ACRE
+from sloat_core.rules.permits.base import (
+    Ruling, Facts, ExceptionClause, PermitDeclaration, _fixed,
+)
+
+
+def _biodiversity_rule(x: Facts) -> Ruling:
+    p = param("biodiversity_threshold_acres")
+    project = x.project
+    acres = (project.application_area_acres if project.application_area_acres is not None
+             else x.f.gross_area_sqft / SQFT_PER_ACRE)
+    if acres >= float(p.value):
+        return Ruling(required=True,
+                      reason=f"The application involves {acres:,.2f} acres ({p.value:g} acres or more).")
+    return Ruling(required=False, details=False,
+                  reason=f"The application involves {acres:,.2f} acres, under {p.value:g} acres (the Board may still "
+                         "ask for one under SEQRA).")
+
+
+def _one_family_dwelling(x: Facts) -> Ruling | None:
+    # § 402-54B excepts "the development of a one-family dwelling". A subdivision, site plan or special
+    # permit is not that, even when its lots are for one-family houses (reading, README "Readings").
+    p = x.project
+    if p.one_family_dwelling and p.application_type in (None, "building_permit"):
+        return Ruling(required=False, reason="The development of a one-family dwelling is excepted.", details=False)
+    if p.one_family_dwelling and p.application_type:
+        kind = p.application_type.replace("_", " ")
+        return Ruling(required=True, citations=("§ 402-54B",),
+                      reason=(f"{_biodiversity_rule(x).reason} A {kind} is not the development of a one-family "
+                              "dwelling, so the exception does not apply."))
+    if p.one_family_dwelling is None and p.application_type in (None, "building_permit"):
+        return Ruling(required=None, citations=("§ 402-54B",),
+                      reason=f"{_biodiversity_rule(x).reason} Required unless it is for a one-family dwelling.")
+    return None
+
+
+DECLARATION = PermitDeclaration(
+    id="biodiversity_study", title="Highlands biodiversity study", section="§ 402-54B",
+    authority=_fixed("Planning Board (application not complete without it)"), rule=_biodiversity_rule,
+    clocks=lambda x: (f"A study is valid {value('biodiversity_study_valid_years')} years (§ 402-54B).",),
+    submissions=lambda: ("§ 402-54B",),
+    exceptions=(ExceptionClause("§ 402-54B", "the development of a one-family dwelling", _one_family_dwelling),),
+    timeline=("biodiversity_study",), plain=("a biodiversity study", "for the Planning Board"), land_only=True)

@@ -1,0 +1,44 @@
+"""§ 402-48 Cluster development: the cluster review (C), the written resolution (D) and the open space
+requirements (G).
+"""
+
+from __future__ import annotations
+
+from sloat_core.law.params import value
+from sloat_core.rules.permits.base import (
+    Ruling, Facts, PermitDeclaration, _fixed,
+)
+
+
+def _cluster_rule(x: Facts) -> Ruling:
+    applies, any_trigger = x.cluster_applies, x.any_trigger
+    if applies is False:
+        return Ruling(required=False, reason="§ 402-48 does not apply to this application (§ 402-48B).",
+                      citation="§ 402-48B", details=False)
+    if any_trigger and applies:
+        return Ruling(required=True, citations=("§ 402-48E", "§ 402-48F", "§ 402-48D", "§ 402-48G"),
+                      reason="The property shows at least one sensitive feature of § 402-48C: the Planning Board may "
+                             "require a cluster application. To require it, the Board must identify in writing, by "
+                             "resolution, the elements of the site that might be adversely impacted without it "
+                             "(§ 402-48D); open space it protects must meet § 402-48G.")
+    if any_trigger is False and applies is not None:
+        return Ruling(required=False, reason="None of the ten features of § 402-48C is present.", details=False)
+    return Ruling(required=None, details=False,
+                  reason="Unknown until the application type, the district and every trigger are known.")
+
+
+def _cluster_submissions() -> tuple[str, ...]:
+    # § 402-48G(3): what protected open space must show and carry (plat notation, easement, HOA papers).
+    return ("§ 402-48G(3)(a)", "§ 402-48G(3)(b)", "§ 402-48G(3)(c)", "§ 402-48G(3)(e)", "§ 402-48G(3)(f)")
+
+
+def _cluster_clocks(x: Facts) -> tuple[str, ...]:
+    return (f"Open space maintenance charges by the Village unpaid for more than "
+            f"{value('open_space_lien_days')} days become a lien on the property (§ 402-48G(3)(f)[2]).",)
+
+
+DECLARATION = PermitDeclaration(
+    id="cluster_review", title="Cluster development review", section="§ 402-48C",
+    authority=_fixed("Planning Board (§ 402-48C, D)"), rule=_cluster_rule, clocks=_cluster_clocks,
+    submissions=_cluster_submissions,
+    plain=("a cluster layout review", "by the Planning Board"))
