@@ -41,6 +41,14 @@ def test_the_mode_in_the_link_survives_a_reload_and_hides_the_toolbar(sample_app
     sample_app.settle()
     assert page.locator('[data-testid="stSidebar"]').get_by_role("radio", name=name).is_checked()
     assert f"mode={mode}" in page.url
+    from playwright.sync_api import expect
+
+    menu = page.locator('[data-testid="stMainMenu"]')
+    if mode == "standard":
+        expect(menu).to_be_visible(timeout=15_000)
+    else:  # the mode's stylesheet comes with the first script run after the reload: wait for it
+        expect(menu).to_be_hidden(timeout=15_000)
+        expect(page.locator('[data-testid="stToolbar"]')).to_be_hidden(timeout=15_000)
     assert _toolbar_visible(page) == (mode == "standard")
     assert not page.get_by_text("Deploy", exact=True).is_visible()
 
