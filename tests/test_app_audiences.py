@@ -20,7 +20,7 @@ from streamlit.testing.v1 import AppTest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import app_fixtures as fx  # noqa: E402
 
-from app_support import cases_ui, forms, mapping, state, theme  # noqa: E402
+from app_support import mapping, state, theme  # noqa: E402
 from sloat_core.gis.layers import load_manifest  # noqa: E402
 from sloat_core.gis.parcels import parcel_by_sbl, to_wgs84_geojson  # noqa: E402
 from sloat_core.store import Case, CaseStore  # noqa: E402

@@ -503,6 +503,5 @@ def test_a_buffer_built_without_every_water_layer_is_marked_partial(tmp_path):
 
 
 def test_the_land_only_permits_are_the_ones_screen_answers():
-    from sloat_core.engine import screening
 
     assert {d.id for d in DECLARATIONS if d.land_only} == set(LAND_PERMITS)
