@@ -503,5 +503,7 @@ def test_a_buffer_built_without_every_water_layer_is_marked_partial(tmp_path):
 
 
 def test_the_land_only_permits_are_the_ones_screen_answers():
+    from sloat_core.engine.screening import SCREEN_COLUMNS
 
     assert {d.id for d in DECLARATIONS if d.land_only} == set(LAND_PERMITS)
+    assert [c for c in SCREEN_COLUMNS if c.startswith("permit_")] == [f"permit_{p}" for p in LAND_PERMITS]
