@@ -14,9 +14,8 @@ import yaml
 from rasterio.warp import Resampling, calculate_default_transform, reproject
 
 ROOT = Path(__file__).resolve().parent.parent
-REAL = Path(os.environ.get("SLOAT_REAL_DATA", ROOT.parent.parent / "shared" / "real-data"))
-if not REAL.is_dir():  # the worktrees sit in /work/wt/<name>; the shared folder is /work/shared
-    REAL = Path("/work/shared/real-data")
+#: ../shared/real-data beside the repository (as CI lays it out); SLOAT_REAL_DATA names another place.
+REAL = Path(os.environ.get("SLOAT_REAL_DATA", ROOT.parent / "shared" / "real-data"))
 SRTM = REAL / "dem_srtm_pysheds" / "dem.tif"
 NFHL_ZONES = REAL / "fema_nfhl_extract" / "flood_zones.geojson"
 NFHL_PANELS = REAL / "fema_nfhl_extract" / "firm_panels.geojson"
