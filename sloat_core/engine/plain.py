@@ -208,7 +208,15 @@ def plain_verdict(result: dict) -> str:
 
 
 def _plain_reason(reason: str) -> str:
-    text = reason or ""
+    """A permit's reason in everyday words: no bracketed clause numbers, no engineer's detail.
+
+    >>> _plain_reason("The disturbance footprint touches 500 sq ft of wetland. Regulated activities: (1), (3) of § 402-57I.")
+    'the work you plan touches 500 sq ft of wetland'
+    >>> _plain_reason("3 trees to be removed (§ 402-53B).")
+    '3 trees to be removed'
+    """
+    # The list of § 402-57I activities is for the engineer; the counter gets the sentence before it.
+    text = re.sub(r"\s*Regulated activities:[^.]*\.", "", reason or "")
     while True:  # drop bracketed asides, innermost first: "(§ 402-53C(2))", "(local setting)"
         shorter = re.sub(r"\s*\([^()]*\)", "", text)
         if shorter == text:

@@ -43,7 +43,7 @@ def _tree_rule(x: Facts) -> Ruling:
         return Ruling(required=None, reason="Unknown: say how many trees will be removed.", final=True)
     if trees == 0:
         return Ruling(required=False, reason="No trees are to be removed.", details=False, final=True)
-    return Ruling(required=True, reason=f"{trees} tree(s) to be removed (§ 402-53B).")
+    return Ruling(required=True, reason=f"{trees} tree{'' if trees == 1 else 's'} to be removed (§ 402-53B).")
 
 
 def _public_agency(x: Facts) -> Ruling | None:
@@ -82,7 +82,7 @@ def _one_two_family(x: Facts) -> Ruling | None:
                       reason="The lot looks large enough for two or more conforming lots, so the two-tree "
                              "exemption does not apply (§ 402-53C(2)).")
     return Ruling(required=False, citation="§ 402-53C(2)", details=False,
-                  reason=f"{trees} tree(s) on a one- or two-family lot that cannot be subdivided: exempt, at most "
+                  reason=f"{trees} tree{'' if trees == 1 else 's'} on a one- or two-family lot that cannot be subdivided: exempt, at most "
                          f"{limit} a year (§ 402-53C(2)).")
 
 
