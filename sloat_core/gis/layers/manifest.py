@@ -1,0 +1,438 @@
+"""The layer manifest: :func:`load_manifest` reads it into a :class:`~sloat_core.gis.layers.model.LayerSet`.
+
+A *manifest* (YAML) names one file -- or a list of files -- for each *role* the rules need
+(floodplain, wetlands, water bodies, ...). :func:`load_manifest` reads every file, reprojects it
+to EPSG:2260 (US survey feet), repairs invalid polygons, turns watercourse centre lines into
+polygons of the stream width, and builds a shapely ``STRtree`` per role so that the analysis can
+ask "what of this layer lies inside the parcel?" in a few milliseconds.
+
+Manifest format (paths are relative to the manifest; absolute paths are accepted)::
+
+    name: Sloatsburg sample (illustrative, not official)
+    version: "2026-11-29"
+    illustrative: true
+    notice: "Illustrative sample, not official data."
+    layers:
+      floodplain:   {path: nfhl.gpkg, layer: S_FLD_HAZ_AR, schema: fema_nfhl}
+      wetlands:     [{path: nwi.geojson, schema: nwi}, {path: local_wetlands.geojson}]
+      watercourses: {path: streams.geojson, width_field: WIDTH_FT}
+      parcels:      {path: parcels.gpkg, layer: parcels, id_field: SBL, district_field: ZONE,
+                     address_field: ADDRESS}
+      zoning:       {path: zoning.gpkg, layer: zoning, district_field: ZONE}
+    dem: {path: dem.tif}
+
+Schemas: ``generic`` (default, every feature), ``fema_nfhl`` (Special Flood Hazard Area only:
+``SFHA_TF = 'T'``, or an A/V zone code when ``SFHA_TF`` is absent; X and D are not), ``nwi``
+(National Wetlands Inventory: ponds and lakes go to ``water_bodies``, riverine to
+``watercourses``, the rest to ``wetlands``, whatever role the entry sits under). An optional
+``where`` keeps only some features: either a mapping ``{FIELD: value or [values]}`` or a small
+expression such as ``ZONE in ('AE', 'A') and not STATIC_BFE = -9999`` (parsed, never
+``eval``-ed). The schemas live in :mod:`~sloat_core.gis.layers.schemas`, the ``where`` language in
+:mod:`~sloat_core.gis.layers.where`, reading the files in :mod:`~sloat_core.gis.layers.readers`.
+
+A role that the manifest does not name is *unknown*: ``LayerSet.get(role)`` returns ``None`` and
+callers must report "unknown", never "none".
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import warnings as _warnings
+from pathlib import Path
+
+import geopandas as gpd
+import numpy as np
+import pandas as pd
+import shapely
+import yaml
+from shapely.geometry import Polygon
+from shapely.geometry.base import BaseGeometry
+
+from sloat_core.errors import SloatInputError
+from sloat_core.gis.layers.entry import _Entry
+from sloat_core.gis.layers.model import Layer, LayerSet, ParcelsMeta, polygonal_part
+from sloat_core.gis.layers.readers import _clip_to, _read_entry, _shape_for_role, _text_columns
+from sloat_core.gis.layers.schemas import SCHEMAS, _adapt, _sniff_schema
+from sloat_core.gis.layers.where import _compile_where, _WhereError
+from sloat_core.gis.roles import ROLES
+from sloat_core.gis.terrain import DemUnitsError, PreparedDem, prepare_dem
+from sloat_core.units import WORK_CRS
+
+__all__ = ["FALLBACK_STREAM_WIDTH_FT", "load_manifest", "clear_manifest_cache"]
+
+
+FALLBACK_STREAM_WIDTH_FT = 10.0
+
+
+_TOP_KEYS = {"name", "version", "illustrative", "notice", "layers", "dem", "clip_buffer_ft", "place", "created",
+             "generated_by", "informational"}
+_DEM_KEYS = {"path", "z_units", "source", "url", "query", "downloaded", "publisher_version", "publisher_date", "note"}
+_ENTRY_KEYS = {"path", "layer", "schema", "where", "width_field", "id_field", "district_field", "address_field",
+               "coverage", "source", "publisher", "url", "query", "downloaded", "publisher_version",
+               "publisher_date"}
+
+
+def _line_numbers(text: str) -> dict[tuple[str, int | None], int]:
+    """1-based line numbers of each ``layers`` entry (role, index) in the manifest text."""
+    out: dict[tuple[str, int | None], int] = {}
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        return out
+    if not isinstance(root, yaml.MappingNode):
+        return out
+    for key, value in root.value:
+        if getattr(key, "value", None) != "layers" or not isinstance(value, yaml.MappingNode):
+            continue
+        for role_node, entry_node in value.value:
+            role = str(role_node.value)
+            out[(role, None)] = role_node.start_mark.line + 1
+            if isinstance(entry_node, yaml.SequenceNode):
+                for i, item in enumerate(entry_node.value):
+                    out[(role, i)] = item.start_mark.line + 1
+    return out
+
+
+def _default_stream_width_ft() -> float:
+    try:
+        from sloat_core.law.settings import load_settings  # noqa: PLC0415 (optional, written by another module)
+
+        width = float(load_settings().default_stream_width_ft)
+    except Exception:  # noqa: BLE001 -- any failure of the optional settings falls back to the constant
+        return FALLBACK_STREAM_WIDTH_FT
+    return width if width > 0 and math.isfinite(width) else FALLBACK_STREAM_WIDTH_FT
+
+
+_CACHE: dict[tuple[str, int, float], LayerSet] = {}
+_CACHE_LOCK = threading.Lock()
+_CACHE_MAX = 8
+
+
+def clear_manifest_cache() -> None:
+    """Forget every cached :class:`LayerSet` (tests, or after editing data files in place)."""
+    with _CACHE_LOCK:
+        _CACHE.clear()
+
+
+def load_manifest(path: str | Path, *, default_stream_width_ft: float | None = None) -> LayerSet:
+    """Load every layer named by a manifest.
+
+    Cached per process by (resolved path, manifest modification time, stream width).
+
+    Parameters
+    ----------
+    path : str or Path
+        The manifest (YAML).
+    default_stream_width_ft : float, optional
+        Width given to watercourse lines without a usable ``width_field`` value; defaults to the local
+        setting ``default_stream_width_ft`` (sloat_core.law.settings), else 10 ft.
+
+    Returns
+    -------
+    LayerSet
+
+    Raises
+    ------
+    SloatInputError
+        Bad YAML, an unknown role or schema, a missing file, a file without a coordinate system, the
+        wrong geometry type for a role, a bad ``where``; the message names the manifest line.
+    """
+    manifest = Path(path).expanduser()
+    try:
+        resolved = manifest.resolve(strict=True)
+        mtime = resolved.stat().st_mtime_ns
+    except (OSError, RuntimeError) as exc:
+        raise SloatInputError(f"The layer manifest {manifest} was not found.") from exc
+    if default_stream_width_ft is None:
+        width = _default_stream_width_ft()
+    else:
+        width = float(default_stream_width_ft)
+        if not (width > 0 and math.isfinite(width)):
+            raise SloatInputError("The default stream width must be a positive number of feet.")
+    key = (str(resolved), mtime, width)
+    with _CACHE_LOCK:
+        hit = _CACHE.get(key)
+    if hit is not None:
+        return hit
+    layerset = _load(resolved, width)
+    with _CACHE_LOCK:
+        if len(_CACHE) >= _CACHE_MAX:
+            _CACHE.pop(next(iter(_CACHE)))
+        _CACHE[key] = layerset
+    return layerset
+
+
+def _load(manifest: Path, width_ft: float) -> LayerSet:
+    name = manifest.name
+    try:
+        text = manifest.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SloatInputError(f"The layer manifest {name} could not be read as text.") from exc
+    try:
+        doc = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        at = f" at line {mark.line + 1}" if mark is not None else ""
+        raise SloatInputError(f"The layer manifest {name} is not valid YAML{at}.") from exc
+    if not isinstance(doc, dict):
+        raise SloatInputError(f"The layer manifest {name} must be a YAML mapping with a 'layers' section.")
+    layers_spec = doc.get("layers")
+    if not isinstance(layers_spec, dict):
+        raise SloatInputError(f"The layer manifest {name} has no 'layers' mapping.")
+
+    warnings: list[str] = []
+    for extra in sorted(set(map(str, doc)) - _TOP_KEYS):
+        warnings.append(f"The layer manifest {name} has an unknown key '{extra}', which was ignored"
+                        + _did_you_mean(extra, _TOP_KEYS) + ".")
+    lines = _line_numbers(text)
+    base = manifest.parent
+
+    entries: list[_Entry] = []
+    for role, spec in layers_spec.items():
+        role = str(role)
+        specs = spec if isinstance(spec, list) else [spec]
+        for i, one in enumerate(specs):
+            idx = i if isinstance(spec, list) else None
+            entry = _Entry(name, role, idx, one if isinstance(one, dict) else {}, lines.get((role, idx)))
+            if entry.line is None:
+                entry.line = lines.get((role, None))
+            if role not in ROLES:
+                raise entry.fail(f"the role '{role}' is not one of the known roles ({', '.join(ROLES)})")
+            if not isinstance(one, dict) or not one.get("path"):
+                raise entry.fail("the entry needs a 'path' to a file")
+            for extra in sorted(set(map(str, one)) - _ENTRY_KEYS):
+                warnings.append(f"{entry.source}: unknown key '{extra}' was ignored"
+                                + _did_you_mean(extra, _ENTRY_KEYS) + ".")
+            schema = str(one.get("schema", "generic"))
+            if schema not in SCHEMAS:
+                raise entry.fail(f"the schema '{schema}' is not one of {', '.join(SCHEMAS)}")
+            raw = Path(str(one["path"])).expanduser()
+            entry.path = raw if raw.is_absolute() else base / raw
+            entries.append(entry)
+
+    parts: dict[str, list[gpd.GeoDataFrame]] = {}
+    line_parts: dict[str, list[gpd.GeoDataFrame]] = {}
+    sources: dict[str, list[str]] = {}
+    covers: dict[str, list[BaseGeometry | None]] = {}
+    parcels_meta: ParcelsMeta | None = None
+    zoning_field: str | None = None
+    clip_ft = _clip_buffer_ft(doc, name)
+    village: BaseGeometry | None = None
+    clip: BaseGeometry | None = None
+    # The village boundary first: clipping and default coverage are measured against it.
+    # Then the parcels: the village and its tax parcels are the area a layer is expected to map.
+    entries.sort(key=lambda e: {"village_boundary": 0, "parcels": 1}.get(e.role, 2))
+    area: BaseGeometry | None = None
+    for k, entry in enumerate(entries):
+        if village is None and entry.role != "village_boundary" and "village_boundary" in parts:
+            village = polygonal_part(shapely.union_all(_concat(parts["village_boundary"]).geometry.values))
+            if village.is_empty:
+                village = None
+            if village is not None and clip_ft is not None:
+                clip = village.buffer(clip_ft)
+        if area is None and entry.role not in ("village_boundary", "parcels"):
+            extents = [g for g in (village, _bounds_box(_concat(parts["parcels"])) if "parcels" in parts else None)
+                       if g is not None]
+            area = shapely.union_all(extents) if extents else None
+        if clip_ft is not None and village is None and entry.role != "village_boundary" and k == 0:
+            raise SloatInputError(f"The layer manifest {name} asks to clip to the village boundary, but names no "
+                                  "village_boundary layer.")
+        gdf = _read_entry(entry, warnings, clip if entry.role != "village_boundary" else None)
+        if clip is not None and entry.role != "village_boundary" and len(gdf):
+            gdf = _clip_to(gdf, clip, cut=entry.role not in ("parcels", "zoning"))
+        coverage = _entry_coverage(entry, gdf, village, area, clip, warnings)
+        schema = str(entry.spec.get("schema", "generic"))
+        if "where" in entry.spec:
+            try:
+                mask = _compile_where(entry.spec["where"])(gdf)
+            except _WhereError as exc:
+                raise entry.fail(str(exc)) from exc
+            gdf = gdf[mask.to_numpy()]
+        _sniff_schema(entry, gdf, warnings)
+        if entry.role == "parcels":
+            gdf = _text_columns(gdf, [entry.spec.get("id_field", "SBL"), entry.spec.get("district_field"),
+                                      entry.spec.get("address_field")])
+        if entry.role == "zoning":
+            gdf = _text_columns(gdf, [entry.spec.get("district_field", "ZONE")])
+        routed = _adapt(entry, schema, gdf)
+        for role, piece in routed.items():
+            polys, lns = _shape_for_role(entry, role, piece, width_ft, warnings)
+            polys["_source"] = entry.source
+            parts.setdefault(role, []).append(polys)
+            covers.setdefault(role, []).append(coverage)
+            if lns is not None:
+                lns["_source"] = entry.source
+                line_parts.setdefault(role, []).append(lns)
+            if entry.source not in sources.setdefault(role, []):
+                sources[role].append(entry.source)
+        if entry.role == "parcels":
+            parcels_meta = _parcels_meta(entry, gdf, warnings)
+        if entry.role == "zoning":
+            zoning_field = str(entry.spec.get("district_field", "ZONE"))
+            if zoning_field not in gdf.columns:
+                raise entry.fail(f"the zoning layer has no field '{zoning_field}' (set district_field)")
+
+    roles: dict[str, Layer] = {}
+    coverages: dict[str, BaseGeometry | None] = {}
+    for role, pieces in parts.items():
+        gdf = _concat(pieces)
+        lines_gdf = _concat(line_parts[role]) if role in line_parts else None
+        roles[role] = Layer(role, gdf, "; ".join(sources[role]), lines=lines_gdf)
+        cov = covers.get(role, [None])
+        coverages[role] = None if any(c is None for c in cov) else polygonal_part(shapely.union_all(cov))
+
+    dem_path = None
+    dem: PreparedDem | None = None
+    dem_doc = doc.get("dem")
+    if dem_doc is not None:
+        dem_spec = dem_doc if isinstance(dem_doc, dict) else {"path": dem_doc}
+        if not dem_spec.get("path"):
+            raise SloatInputError(f"In the layer manifest {name}, the 'dem' entry needs a 'path'.")
+        raw = Path(str(dem_spec["path"])).expanduser()
+        dem_source = raw if raw.is_absolute() else base / raw
+        if not dem_source.is_file():
+            raise SloatInputError(f"In the layer manifest {name}, the elevation file {dem_spec['path']} was not found.")
+        for extra in sorted(set(map(str, dem_spec)) - _DEM_KEYS):
+            warnings.append(f"The layer manifest {name}'s dem entry has an unknown key '{extra}', which was ignored"
+                            + _did_you_mean(extra, _DEM_KEYS) + ".")
+        try:
+            dem = prepare_dem(dem_source, dem_spec.get("z_units"))
+        except DemUnitsError as exc:  # never read elevations in an unknown unit: refuse the manifest
+            raise SloatInputError(f"In the layer manifest {name}, the dem entry ({dem_spec['path']}): "
+                                  + _lower_first(str(exc))) from exc
+        except SloatInputError as exc:
+            # No or another coordinate system, unreadable: the layer set loads, slopes are unknown
+            # and every analysis says why (the terrain module refuses the file again when asked).
+            dem = None
+            dem_path = dem_source
+            warnings.append(f"The elevation model cannot be used, so slopes are unknown: {exc}")
+        if dem is not None:
+            dem_path = dem.path
+            warnings.extend(dem.warnings)
+
+    return LayerSet(
+        name=str(doc.get("name") or name),
+        version=str(doc.get("version") or ""),
+        manifest_path=manifest,
+        illustrative=bool(doc.get("illustrative", False)),
+        notice=str(doc.get("notice") or ""),
+        roles=roles,
+        dem_path=dem_path,
+        dem=dem,
+        parcels_meta=parcels_meta,
+        zoning_district_field=zoning_field,
+        warnings=tuple(warnings),
+        coverages=coverages,
+        clip_area=clip,
+    )
+
+
+def _clip_buffer_ft(doc: dict, name: str) -> float | None:
+    raw = doc.get("clip_buffer_ft")
+    if raw is None or raw is False:
+        return None
+    try:
+        value_ft = float(raw)
+    except (TypeError, ValueError):
+        value_ft = float("nan")
+    if not (math.isfinite(value_ft) and value_ft >= 0):
+        raise SloatInputError(f"In the layer manifest {name}, clip_buffer_ft must be a number of feet (0 or more).")
+    return value_ft
+
+
+def _bounds_box(gdf: gpd.GeoDataFrame) -> BaseGeometry | None:
+    if not len(gdf):
+        return None
+    minx, miny, maxx, maxy = gdf.total_bounds
+    if not all(math.isfinite(v) for v in (minx, miny, maxx, maxy)):
+        return None
+    return shapely.box(minx, miny, maxx, maxy) if maxx > minx and maxy > miny else None
+
+
+def _entry_coverage(entry: _Entry, gdf: gpd.GeoDataFrame, village: BaseGeometry | None,
+                    area: BaseGeometry | None, clip: BaseGeometry | None, warnings: list[str]) -> BaseGeometry | None:
+    """Where this manifest line maps the land (EPSG:2260), or None when it is not limited.
+
+    ``coverage:`` on the entry names it: ``everywhere``, ``village_boundary``, or a file (``{path,
+    layer, where}``) of coverage polygons, e.g. the FIRM panel index (NFHL ``S_FIRM_PAN``). Without
+    it, the extent of the file's features, joined with ``area`` (the village boundary and the extent
+    of the tax parcels) when that extent reaches it: a layer published for the village is taken to
+    map all of it, a file of another area maps none of it. A file without features covers ``area``.
+    Without a village boundary or parcels, not limited (None). Cut to the clip area.
+    """
+    spec = entry.spec.get("coverage")
+    if entry.role in ("village_boundary", "parcels"):
+        return None
+    if isinstance(spec, str) and spec.strip().lower() == "everywhere":
+        return None
+    if isinstance(spec, str) and spec.strip().lower() == "village_boundary":
+        cov = village
+    elif isinstance(spec, dict) or (isinstance(spec, str) and spec.strip()):
+        sub_spec = spec if isinstance(spec, dict) else {"path": spec}
+        if not sub_spec.get("path"):
+            raise entry.fail("the coverage entry needs a 'path' (or write everywhere or village_boundary)")
+        raw = Path(str(sub_spec["path"])).expanduser()
+        sub = _Entry(entry.manifest_name, entry.role, entry.index,
+                     {k: v for k, v in sub_spec.items() if k in ("path", "layer", "where")}, entry.line)
+        sub.path = raw if raw.is_absolute() else Path(entry.path).parent / raw  # type: ignore[arg-type]
+        cov_gdf = _read_entry(sub, warnings, clip)
+        if "where" in sub_spec:
+            try:
+                cov_gdf = cov_gdf[_compile_where(sub_spec["where"])(cov_gdf).to_numpy()]
+            except _WhereError as exc:
+                raise entry.fail("coverage " + str(exc)) from exc
+        geoms = shapely.make_valid(np.asarray(cov_gdf.geometry.values, dtype=object))
+        cov = polygonal_part(shapely.union_all(geoms)) if len(geoms) else Polygon()
+    elif spec is None:
+        box = _bounds_box(gdf)
+        if area is None:  # no village boundary and no parcels to say what the file should map
+            cov = None
+        elif box is None:
+            cov = area
+        elif box.intersects(area):
+            cov = shapely.union_all([box, area])
+        else:
+            cov = box
+    else:
+        raise entry.fail("coverage must be everywhere, village_boundary or a file")
+    if cov is None:
+        return None if clip is None else clip
+    return cov if clip is None else polygonal_part(cov.intersection(clip))
+
+
+def _did_you_mean(word: str, known) -> str:
+    import difflib  # noqa: PLC0415
+
+    close = difflib.get_close_matches(str(word), sorted(known), n=1, cutoff=0.75)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def _lower_first(text: str) -> str:
+    text = text.strip()
+    return text[:1].lower() + text[1:] if text[:2] != text[:2].upper() else text
+
+
+def _concat(pieces: list[gpd.GeoDataFrame]) -> gpd.GeoDataFrame:
+    if len(pieces) == 1:
+        return pieces[0].reset_index(drop=True)
+    with _warnings.catch_warnings():
+        _warnings.simplefilter("ignore", FutureWarning)
+        out = pd.concat(pieces, ignore_index=True)
+    return gpd.GeoDataFrame(out, geometry="geometry", crs=WORK_CRS)
+
+
+def _parcels_meta(entry: _Entry, gdf: gpd.GeoDataFrame, warnings: list[str]) -> ParcelsMeta:
+    id_field = str(entry.spec.get("id_field", "SBL"))
+    if id_field not in gdf.columns:
+        raise entry.fail(f"the parcel layer has no field '{id_field}' (set id_field)")
+    district = entry.spec.get("district_field")
+    address = entry.spec.get("address_field")
+    for label, field in (("district_field", district), ("address_field", address)):
+        if field is not None and str(field) not in gdf.columns:
+            warnings.append(f"{entry.source}: {label} '{field}' is not in the file and was ignored.")
+    return ParcelsMeta(
+        id_field=id_field,
+        district_field=str(district) if district is not None and str(district) in gdf.columns else None,
+        address_field=str(address) if address is not None and str(address) in gdf.columns else None,
+    )

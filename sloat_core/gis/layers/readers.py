@@ -1,0 +1,279 @@
+"""Reading one manifest line's file: GeoJSON, GeoPackage, KML, shapefiles (also zipped), File
+Geodatabases (a ``.gdb`` folder or a ``.gdb.zip``), picking the layer, reading only what touches
+the clip area, reprojecting to EPSG:2260; then clipping, identifier columns as text, and the shapes
+a role needs (geometry types checked, polygons repaired, watercourse lines buffered to their width).
+"""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+import geopandas as gpd
+import numpy as np
+import pandas as pd
+import pyogrio
+import shapely
+from shapely.geometry.base import BaseGeometry
+
+from sloat_core.errors import SloatInputError
+from sloat_core.gis.layers.entry import _Entry
+from sloat_core.gis.layers.model import _POLY_TYPES, _is_missing, polygonal_part
+from sloat_core.gis.layers.schemas import _field
+from sloat_core.gis.roles import LINE_ROLES
+from sloat_core.gis.safe_files import refuse_xml_declarations
+from sloat_core.units import WORK_CRS
+
+__all__ = ["ids_as_text"]
+
+
+_LINE_TYPES = {"LineString", "MultiLineString", "LinearRing"}
+
+
+def _clip_to(gdf: gpd.GeoDataFrame, clip: BaseGeometry, *, cut: bool) -> gpd.GeoDataFrame:
+    """Features touching ``clip``; with ``cut`` their shapes cut to it (parcels and zoning stay whole)."""
+    geoms = np.asarray(gdf.geometry.values, dtype=object)
+    shapely.prepare(clip)
+    keep = shapely.intersects(clip, geoms)
+    out = gdf[keep].copy()
+    if cut and len(out):
+        inside = shapely.covers(clip, geoms[keep])
+        cut_geoms = geoms[keep].copy()
+        cut_geoms[~inside] = shapely.intersection(cut_geoms[~inside], clip)
+        out = out.set_geometry(gpd.GeoSeries(cut_geoms, index=out.index, crs=WORK_CRS))
+        out = out[~out.geometry.is_empty]
+    return out
+
+
+def _text_columns(gdf: gpd.GeoDataFrame, fields: list[Any]) -> gpd.GeoDataFrame:
+    """Identifier and code columns as text (see :func:`ids_as_text`)."""
+    cols = [str(f) for f in fields if f is not None and str(f) in gdf.columns]
+    if not cols:
+        return gdf
+    gdf = gdf.copy()
+    for c in cols:
+        gdf[c] = ids_as_text(gdf[c])
+    return gdf
+
+
+def _read_entry(entry: _Entry, warnings: list[str], clip: BaseGeometry | None = None) -> gpd.GeoDataFrame:
+    """Read one manifest line's file into a GeoDataFrame in EPSG:2260 (geometry not yet repaired).
+
+    Files as their publishers release them: GeoJSON, GeoPackage, shapefile, KML, a zip of one or
+    several shapefiles, an Esri File Geodatabase (a ``.gdb`` folder or a ``.gdb.zip``). Where a file
+    holds several map layers, ``layer`` must name one (matched ignoring case); the message lists
+    them. With ``clip`` (EPSG:2260), only features touching it are read (by bounding box first).
+    """
+    path = entry.path
+    assert path is not None
+    is_gdb_dir = path.is_dir() and path.suffix.lower() == ".gdb"
+    if not path.is_file() and not is_gdb_dir:
+        if path.is_dir():
+            raise entry.fail(f"{entry.filename} is a folder; name a file, or a File Geodatabase folder ending in .gdb")
+        raise entry.fail(f"the file {entry.filename} was not found")
+    layer = entry.spec.get("layer")
+    suffix = path.suffix.lower()
+    try:
+        if suffix == ".kml":
+            refuse_xml_declarations(path.read_bytes())
+        if suffix == ".kml" and layer is None:
+            gdf = _read_all_layers(path)
+        else:
+            dataset = _zip_dataset(entry, path) if suffix == ".zip" else str(path)
+            name = _pick_layer(entry, dataset, path)
+            bbox = None
+            if clip is not None:
+                bbox = _bbox_in_file_crs(dataset, name, clip)
+            gdf = pyogrio.read_dataframe(dataset, layer=name, bbox=bbox)
+    except SloatInputError as exc:
+        if str(exc).startswith("In the layer manifest"):
+            raise
+        raise entry.fail(str(exc).rstrip(".").lower()) from exc
+    except (pyogrio.errors.DataLayerError,) as exc:
+        raise entry.fail(f"the file has no layer named '{layer}'") from exc
+    except Exception as exc:  # noqa: BLE001 -- GDAL raises many kinds; the message names the line
+        raise entry.fail(f"the file {entry.filename} could not be read as map data") from exc
+    if gdf.crs is None:
+        raise entry.fail("the file has no coordinate system, so it cannot be placed on the map")
+    if len(gdf):
+        try:
+            gdf = gdf.to_crs(WORK_CRS) if not _same_as_work_crs(gdf.crs) else gdf.set_crs(WORK_CRS, allow_override=True)
+        except Exception as exc:  # noqa: BLE001
+            raise entry.fail("the file's coordinate system could not be converted to EPSG:2260") from exc
+    else:
+        gdf = gdf.set_crs(WORK_CRS, allow_override=True)
+    if gdf.geometry.name != "geometry":
+        gdf = gdf.rename_geometry("geometry")
+    nulls = gdf.geometry.isna() | gdf.geometry.is_empty
+    if nulls.any():
+        warnings.append(f"{entry.source}: {int(nulls.sum())} feature(s) without a shape were skipped.")
+        gdf = gdf[~nulls.to_numpy()]
+    return gdf
+
+
+def _same_as_work_crs(crs: Any) -> bool:
+    """True for EPSG:2260 or an equivalent definition (ESRI:102715): coordinates are used as they are."""
+    from pyproj import CRS  # noqa: PLC0415
+
+    from sloat_core.gis.terrain import _is_work_crs  # noqa: PLC0415
+
+    try:
+        return _is_work_crs(CRS.from_user_input(crs))
+    except Exception:  # noqa: BLE001
+        return False
+
+
+def _bbox_in_file_crs(dataset: str, layer: str | None, clip: BaseGeometry) -> tuple[float, float, float, float] | None:
+    """The bounds of ``clip`` (EPSG:2260) in the file's coordinate system, for a bounding-box read."""
+    try:
+        info = pyogrio.read_info(dataset, layer=layer)
+        crs = info.get("crs")
+        if not crs:
+            return None
+        return tuple(gpd.GeoSeries([clip], crs=WORK_CRS).to_crs(crs).total_bounds.tolist())  # type: ignore[return-value]
+    except Exception:  # noqa: BLE001 -- without a usable CRS the whole file is read (and refused later)
+        return None
+
+
+def _spatial_layers(dataset: str) -> list[str]:
+    """Names of the layers that hold geometry (File GDBs also hold plain tables)."""
+    return [str(n) for n, t in pyogrio.list_layers(dataset) if t is not None]
+
+
+def _pick_layer(entry: _Entry, dataset: str, path: Path) -> str | None:
+    """The layer to read: ``layer`` matched ignoring case, or the only map layer; else refuse, listing them."""
+    wanted = entry.spec.get("layer")
+    suffix = path.suffix.lower()
+    if wanted is None and suffix in (".geojson", ".json", ".shp", ".fgb", ".csv"):
+        return None
+    names = _spatial_layers(dataset)
+    if wanted is not None:
+        exact = [n for n in names if n == str(wanted)]
+        loose = exact or [n for n in names if n.lower() == str(wanted).lower()]
+        if not loose:
+            raise entry.fail(f"the file has no map layer named '{wanted}' (it has: {_list_names(names)})")
+        return loose[0]
+    if len(names) > 1:
+        raise entry.fail(f"the file holds several map layers ({_list_names(names)}), so name one with 'layer'")
+    return names[0] if names else None
+
+
+def _list_names(names: list[str], limit: int = 15) -> str:
+    shown = ", ".join(names[:limit])
+    return shown + (f" and {len(names) - limit} more" if len(names) > limit else "") if names else "none"
+
+
+def _zip_dataset(entry: _Entry, path: Path) -> str:
+    """The GDAL path of the data inside a zip: a shapefile (``layer`` picks one of several, ignoring
+    case) or a File Geodatabase folder."""
+    try:
+        with zipfile.ZipFile(path) as zf:
+            names = zf.namelist()
+    except zipfile.BadZipFile as exc:
+        raise entry.fail(f"the file {entry.filename} is not a valid zip archive") from exc
+    names = [n for n in names if not n.startswith("__MACOSX/")]
+    shps = [n for n in names if n.lower().endswith(".shp")]
+    gdbs = sorted({n[: n.lower().index(".gdb/") + 4] for n in names if ".gdb/" in n.lower()})
+    if gdbs and not shps:
+        if len(gdbs) > 1:
+            raise entry.fail(f"the zip archive holds several File Geodatabases ({_list_names(gdbs)}); unzip the one to use")
+        return f"/vsizip/{path}/{gdbs[0]}"
+    if not shps:
+        raise entry.fail("the zip archive holds no shapefile (.shp) and no File Geodatabase (.gdb)")
+    wanted = entry.spec.get("layer")
+    stems = [PurePosixPath(n).stem for n in shps]
+    if wanted:
+        pick = [n for n, st in zip(shps, stems, strict=True) if st == str(wanted)] or [
+            n for n, st in zip(shps, stems, strict=True) if st.lower() == str(wanted).lower()]
+        if not pick:
+            raise entry.fail(f"the zip archive has no shapefile named '{wanted}' (it has: {_list_names(stems)})")
+        entry.spec = {**entry.spec, "layer": None}  # the shapefile is the dataset: its one layer
+        return f"/vsizip/{path}/{pick[0]}"
+    if len(shps) > 1:
+        raise entry.fail(f"the zip archive holds several shapefiles ({_list_names(stems)}), so name one with 'layer'")
+    return f"/vsizip/{path}/{shps[0]}"
+
+
+def _read_all_layers(path: Path) -> gpd.GeoDataFrame:
+    names = [str(n) for n, _ in pyogrio.list_layers(path)]
+    frames = [pyogrio.read_dataframe(path, layer=n) for n in names]
+    frames = [f for f in frames if len(f)] or frames[:1]
+    if len(frames) == 1:
+        return frames[0]
+    return gpd.GeoDataFrame(pd.concat(frames, ignore_index=True), geometry="geometry", crs=frames[0].crs)
+
+
+def ids_as_text(values: pd.Series) -> pd.Series:
+    """A column of identifiers as text, as the publisher wrote them: a numeric id (MapPLUTO's BBL, read
+    from a shapefile or File GDB as a float) is ``"1000010010"``, never ``"1000010010.0"``.
+
+    Examples
+    --------
+    >>> ids_as_text(pd.Series([1000010010.0, None, 12.5, " 155.06-1-1 "])).tolist()
+    ['1000010010', None, '12.5', '155.06-1-1']
+    """
+    def one(v: Any) -> str | None:
+        if _is_missing(v):
+            return None
+        if isinstance(v, (float, np.floating)):
+            f = float(v)
+            if f.is_integer() and abs(f) < 2**53:
+                return str(int(f))
+            return repr(f)
+        if isinstance(v, (bytes, bytearray)):
+            v = v.decode("utf-8", "replace")
+        text = str(v).strip()
+        return text or None
+
+    return pd.Series([one(v) for v in values.tolist()], index=values.index, dtype=object)
+
+
+def _shape_for_role(
+    entry: _Entry, role: str, gdf: gpd.GeoDataFrame, width_ft: float, warnings: list[str]
+) -> tuple[gpd.GeoDataFrame, gpd.GeoDataFrame | None]:
+    """Check geometry types for ``role``, repair polygons, buffer watercourse lines.
+
+    Returns (polygons GeoDataFrame, original lines GeoDataFrame or None).
+    """
+    types = gdf.geom_type.to_numpy()
+    allowed = _POLY_TYPES | {"GeometryCollection"} | (_LINE_TYPES if role in LINE_ROLES else set())
+    bad = sorted({str(t) for t in types} - allowed)
+    if bad:
+        wants = "polygons or lines" if role in LINE_ROLES else "polygons (areas)"
+        raise entry.fail(f"the file holds {', '.join(bad)} features, but the {role} layer needs {wants}")
+    geoms = shapely.force_2d(np.asarray(gdf.geometry.values, dtype=object))
+    is_line = np.isin(types, list(_LINE_TYPES))
+    lines_gdf = None
+    if is_line.any():
+        line_rows = gdf[is_line].copy()
+        line_rows = line_rows.set_geometry(gpd.GeoSeries(geoms[is_line], index=line_rows.index, crs=WORK_CRS))
+        widths = np.full(len(line_rows), width_ft, dtype=float)
+        wf = entry.spec.get("width_field")
+        if wf:
+            col = _field(line_rows, str(wf))
+            if col is None:
+                warnings.append(f"{entry.source}: width_field '{wf}' is not in the file; {width_ft:g} ft was used.")
+            else:
+                given = pd.to_numeric(line_rows[col], errors="coerce").to_numpy(dtype=float)
+                ok = np.isfinite(given) & (given > 0)
+                widths = np.where(ok, given, width_ft)
+        lines_gdf = line_rows.reset_index(drop=True)
+        buffered = shapely.buffer(geoms[is_line], widths / 2.0, cap_style="flat")
+        geoms = geoms.copy()
+        geoms[is_line] = buffered
+    invalid = ~shapely.is_valid(geoms)
+    if invalid.any():
+        geoms = geoms.copy()
+        geoms[invalid] = shapely.make_valid(geoms[invalid])
+    needs_extract = ~np.isin(shapely.get_type_id(geoms), [3, 6])  # Polygon, MultiPolygon
+    if needs_extract.any():
+        geoms = geoms.copy()
+        geoms[needs_extract] = [polygonal_part(g) for g in geoms[needs_extract]]
+    keep = ~shapely.is_empty(geoms)
+    dropped = int((~keep).sum())
+    if dropped:
+        warnings.append(f"{entry.source}: {dropped} feature(s) had no area after repair and were skipped.")
+    out = gdf[keep].copy()
+    out = out.set_geometry(gpd.GeoSeries(geoms[keep], index=out.index, crs=WORK_CRS))
+    return out.reset_index(drop=True), lines_gdf
