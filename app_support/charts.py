@@ -12,6 +12,8 @@ import datetime as dt
 import plotly.graph_objects as go
 import streamlit as st
 
+from sloat_core.rules.clocks import STATUS_WORDS
+
 __all__ = [
     "TIMELINE_COLUMNS","STATUS_COLOURS", "STATUS_LABELS", "mitigation_gauge", "timeline_figure"]
 
@@ -28,18 +30,7 @@ STATUS_COLOURS = {
     "not_yet": "#762a83",
     "reached": "#1a9850",
 }
-STATUS_LABELS = {
-    "active": "Active",
-    "expiring": "Expiring soon",
-    "expired": "Expired",
-    "upcoming": "Upcoming",
-    "due_soon": "Due soon",
-    "passed": "Passed",
-    "met": "Met",
-    "missed": "Missed",
-    "not_yet": "Not before this day",
-    "reached": "From this day on",
-}
+STATUS_LABELS = STATUS_WORDS  # the words of sloat_core.rules.clocks, shared with the PDF report
 _SEASON_FILL = "rgba(70, 130, 180, 0.14)"
 
 

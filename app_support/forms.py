@@ -22,6 +22,7 @@ import re
 import streamlit as st
 
 from app_support import loaders
+from app_support.citations import escape_markdown
 from sloat_core.law.text import clause
 from sloat_core.rules.project import (APPLICATION_TYPES, DESIGN_LIMITS, EXISTING_USES, REGULATED_ACTIVITIES,
                                      SWPPP_EXEMPTIONS, WETLAND_EXEMPTIONS)
@@ -38,6 +39,7 @@ __all__ = [
     "ITEM_FIELDS",
     "tri_state",
     "activity_labels",
+    "activity_menu_labels",
     "exemption_labels",
     "project_form",
     "board_answer_inputs",
@@ -109,19 +111,32 @@ def tri_state(label: str, key: str, stored: bool | None = None, *, help: str | N
     return TRI_STATE[choice]
 
 
-def activity_labels(max_chars: int = 70) -> dict[int, str]:
-    """The regulated activities of § 402-57I in the law's own words, shortened for a menu.
+#: Menu words for the regulated activities of § 402-57I: short enough to be read whole in the menu and
+#: its tags at 1366 px (the clause in full is the option's help and is shown under the menu once chosen).
+ACTIVITY_SHORT = {1: "Building a structure", 2: "Drainage, dredging, excavation, removing material",
+                  3: "Dumping, filling, depositing material", 4: "Service lines or cable conduits",
+                  5: "Pollution (septic tank, sewer outfall, effluent)", 6: "Altering natural features, contours",
+                  7: "Altering natural drainage patterns", 8: "Dams, docks, pilings, bridges",
+                  9: "Pipes or wells", 10: "Clear cutting", 11: "Chemicals, herbicides, pesticides",
+                  12: "Farming that fills, drains or excavates", 13: "Other work impairing a wetland's functions"}
+
+
+def activity_labels() -> dict[int, str]:
+    """The regulated activities of § 402-57I in the law's own words, whole.
 
     >>> activity_labels()[10]
     '(10) Clear cutting'
     """
-    out = {}
-    for n in REGULATED_ACTIVITIES:
-        text = re.sub(r"\s+", " ", clause(f"§ 402-57I({n})")).strip().rstrip(";,.")
-        if len(text) > max_chars:
-            text = text[:max_chars].rsplit(" ", 1)[0].rstrip(",;") + "…"
-        out[n] = text
-    return out
+    return {n: re.sub(r"\s+", " ", clause(f"§ 402-57I({n})")).strip().rstrip(";,.") for n in REGULATED_ACTIVITIES}
+
+
+def activity_menu_labels() -> dict[int, str]:
+    """Short menu words for each § 402-57I activity, with its clause number: "(3) Dumping, filling, ...".
+
+    >>> activity_menu_labels()[10]
+    '(10) Clear cutting'
+    """
+    return {n: f"({n}) {ACTIVITY_SHORT[n]}" for n in REGULATED_ACTIVITIES}
 
 
 def exemption_labels(section: str, numbers: tuple[int, ...], max_chars: int = 70) -> dict[int, str]:
@@ -230,10 +245,14 @@ def project_form(stored: dict | None, *, few: bool = False) -> dict:
     out["trees_removed"] = _number("Trees to be removed", "pf_trees", p.get("trees_removed"), integer=True)
     out["disturbance_area_sqft"] = _number(
         "Area to be disturbed (sq ft), if no footprint is drawn", "pf_disturbed", p.get("disturbance_area_sqft"))
-    labels = activity_labels()
+    labels, words = activity_menu_labels(), activity_labels()
     _seed("pf_activities", list(p.get("activities") or []))
     chosen = st.multiselect("Work in or near a wetland, watercourse or buffer (§ 402-57I)", list(labels),
-                            key="pf_activities", format_func=labels.get)
+                            key="pf_activities", format_func=labels.get,
+                            help="The regulated activities of § 402-57I, in the law's words:\n\n"
+                                 + "\n".join(f"- {escape_markdown(w)}" for w in words.values()))
+    if chosen:  # the chosen clauses in full, below the short menu words
+        st.caption("\n".join(f"- {escape_markdown(words[n])}" for n in sorted(chosen)))
     out["activities"] = sorted(chosen) if chosen else None
     out["landscaping_only"] = tri_state("Only customary landscaping with minor grading?", "pf_landscaping",
                                         p.get("landscaping_only"))

@@ -91,6 +91,10 @@ IN_ROW = "Counted in this row, sq ft"
 RECONCILE_NOTE = ("Each piece of land is counted in one row only, in the table's order (floodplain inside a "
                   "wetland is counted as wetland). The permit and cluster sections measure each layer on the "
                   "lot as a whole, overlaps included, so their figures for the same layer can be larger.")
+#: Beside permit reasons and cluster evidence: their figures are whole layers on the lot.
+LAYER_NOTE = ("Areas in the evidence and the permit reasons are each layer on the lot as a whole, overlaps "
+              "included; the deduction table on the Parcel page counts each piece of land in one row only, "
+              "so its row for the same layer can be smaller.")
 SWATCH = "Map"  # the colour-key column of the deduction table (same colour as the map legend)
 CITATION = "§"  # the citation column of the deduction table (Standard and Projector)
 #: Style of the citation cells: a citation is read as one token and never broken across lines.
@@ -373,6 +377,7 @@ def show_triggers_and_permits(result: dict) -> None:
                 "No trigger found on the layers available.")
     _unknown_line([t for t in triggers if t.get("triggered") is None])
     show_permits(result)
+    st.caption(LAYER_NOTE)
 
 
 def show_permits(result: dict) -> None:

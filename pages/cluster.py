@@ -13,7 +13,7 @@ import streamlit as st
 
 from app_support import forms, loaders, state
 from app_support.citations import escape_markdown, law_link
-from app_support.results import sqft_text
+from app_support.results import LAYER_NOTE, sqft_text
 from sloat_core.engine.analysis import DISCLAIMER
 from sloat_core.errors import SloatInputError
 
@@ -82,6 +82,7 @@ if large:
 else:
     st.dataframe(styled, hide_index=True, width="stretch",
                  column_config={"Evidence": st.column_config.TextColumn(width="large")})
+st.caption(LAYER_NOTE)
 per_row = 2 if large else 5
 link_cols = st.columns(per_row)
 for i, t in enumerate(triggers):

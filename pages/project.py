@@ -153,6 +153,8 @@ if outcome is not None:
     others = [p["title"] for p in permits if p["required"] is False]
     if others:
         st.caption("Not needed on what is known: " + escape_markdown(", ".join(others)) + ".")
+    if mode != state.COUNTER:
+        st.caption(results.LAYER_NOTE)
     steep = next(p for p in permits if p["id"] == "steep_slope_permit")
     if steep["required"] is not False and mode != state.COUNTER:
         with st.expander("Steep slope design limits (§ 402-55J): the engineer's checklist"):

@@ -250,6 +250,11 @@ def test_project_form_values_reach_the_engine(manifest):
     stored = at.session_state[state.PROJECT]
     assert stored["application_type"] == "subdivision" and stored["activities"] == [1, 10]
     assert "Regulated activities: (1), (10) of § 402-57I" in _text(at)
+    # The chosen activities read in full under the menu (issue 15: the options were cut off).
+    full = forms.activity_labels()[1]
+    assert full == "(1) Placement or construction of any structure"
+    shown = [c.value.replace("\\", "") for c in at.caption]  # markdown escapes dropped
+    assert any(full in c and "(10) Clear cutting" in c for c in shown)
 
 
 def test_project_exemptions_on_the_form_reach_the_engine(manifest):
@@ -273,13 +278,23 @@ def test_project_exemptions_on_the_form_reach_the_engine(manifest):
     assert labels[10].startswith("(10) Landscaping and horticultural activities")
 
 
-def test_activity_labels_are_the_laws_own_words():
+def test_activity_labels_are_the_laws_own_words_whole():
     labels = forms.activity_labels()
     assert sorted(labels) == list(range(1, 14))
     assert labels[10] == "(10) Clear cutting"
     for n, label in labels.items():
         words = " ".join(law.clause(f"§ 402-57I({n})").split())
-        assert words.startswith(label.rstrip("…")), (n, label)
+        assert "…" not in label and words.rstrip(";,.") == label, (n, label)
+    # (5) is the longest clause; it is not cut short any more.
+    assert labels[5].endswith("so as to drain into a wetland")
+
+
+def test_activity_menu_words_are_short_and_numbered_by_clause():
+    # Short enough for a menu tag in the form column at 1366 px (about 50 characters), with the clause number.
+    menu = forms.activity_menu_labels()
+    assert sorted(menu) == list(range(1, 14))
+    for n, label in menu.items():
+        assert label.startswith(f"({n}) ") and len(label) <= 55 and "…" not in label, (n, label)
 
 
 def test_project_without_a_parcel_keeps_the_form(manifest):

@@ -131,3 +131,19 @@ def test_events_csv_and_ics():
     assert ics.startswith("BEGIN:VCALENDAR\r\n") and ics.count("BEGIN:VEVENT") == len(events)
     assert "DTSTART;VALUE=DATE:20270302" in ics
     assert "§ 402-57" in ics.replace("\r\n ", "")
+    assert all(r["note"] == "" for r in out if r["kind"] == "expires")  # 2027-03-02 is a Tuesday
+
+
+def test_events_csv_carries_the_general_construction_law_note():
+    # § 402-58J(1)(f): appeal "within 15 days of service". Served Friday 2026-04-17, the appeal deadline is
+    # Saturday 2026-05-02; the statutory date stays the event's date and the note (General Construction Law
+    # § 25-a) names the next business day, Monday 4 May 2026.
+    events = timeline_events([{"id": "stormwater_notice_of_violation", "served": "2026-04-17"},
+                              {"id": "wetland_permit", "issued": "2026-03-02"}], DAY, expiring_soon_days=90)
+    out = rows(events_csv(events))
+    appeal = next(r for r in out if r["kind"] == "appeal_deadline")
+    assert appeal["date"] == "2026-05-02"
+    assert "General Construction Law § 25-a" in appeal["note"] and "4 May 2026" in appeal["note"]
+    assert any(r["note"] == "" for r in out)  # a weekday deadline has a blank note
+    by_id = {e.id: e.note for e in events}
+    assert all(r["note"] == by_id[r["id"]] for r in out)  # every row carries its event's note, blank or not

@@ -322,3 +322,36 @@ def test_sections_flow_so_page_one_is_filled_before_page_two(sbl, tmp_path):
     if sbl == FLOW_SBLS[0]:
         shutil.copy(out, ARTIFACTS / "report_flow.pdf")
         to_png(out, "report_flow")
+
+
+# Issue 14 (12): a "not before" day has its own status words, and one that has come is not "still ahead".
+# § 402-48G(3)(f)[2]: charges unpaid "more than 60 days" may become a lien: billed 2026-01-02, the lien is
+# possible from 2026-03-04 ("reached" on 2026-05-01); § 402-58I(1): the guarantee runs "not less than one
+# year from the date of final acceptance": accepted 2026-02-01, not before 2027-02-01 ("not_yet").
+NOT_BEFORE_ITEMS = [{"id": "open_space_charge", "billed": "2026-01-02"},
+                    {"id": "performance_guarantee", "final_acceptance": "2026-02-01"},
+                    {"id": "wetland_permit", "issued": "2026-03-02"}]
+
+
+def test_a_not_before_day_that_has_come_is_not_kept_as_still_ahead():
+    from sloat_core.outputs.report import events_to_show
+
+    evs = [e.to_dict() for e in timeline_events(NOT_BEFORE_ITEMS, DAY, expiring_soon_days=90)]
+    status = {e["kind"]: e["status"] for e in evs}
+    assert status["lien_possible"] == "reached" and status["guarantee_earliest_end"] == "not_yet"
+    ahead = [e for e in evs if e["status"] not in ("passed", "expired", "met", "missed", "reached")]
+    shown = events_to_show(evs, len(ahead))
+    assert [e["id"] for e in shown] == [e["id"] for e in ahead]  # every date still ahead, in date order
+    kinds = {e["kind"] for e in shown}
+    assert "guarantee_earliest_end" in kinds  # not_yet: still to come
+    assert "lien_possible" not in kinds  # reached: it has come, like a passed deadline
+    assert events_to_show(evs, len(evs)) == evs  # room for all: all shown
+
+
+def test_the_report_words_not_before_statuses(analysis, world):
+    _, layers = world
+    events = timeline_events(NOT_BEFORE_ITEMS, DAY, expiring_soon_days=90)
+    text, _pages = pdf_text(report_pdf_bytes(analysis, layers, timeline_events=events, as_of=DAY))
+    flat = " ".join(text.split())
+    assert "From this day on" in flat and "Not before this day" in flat
+    assert not re.search(r"\b(reached|not yet|not_yet|due_soon)\b", flat)

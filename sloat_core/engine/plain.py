@@ -223,7 +223,7 @@ def _plain_reason(reason: str) -> str:
             break
         text = shorter
     text = text.split(": ")[0] if ": " in text and not text.startswith("Unknown") else text
-    text = re.sub(r"\bthe parcel\b", "your lot", text, flags=re.IGNORECASE)
+    text = re.sub(r"\bthe (parcel|lot)\b", "your lot", text, flags=re.IGNORECASE)
     text = re.sub(r"\bthe disturbance footprint\b", "the work you plan", text, flags=re.IGNORECASE)
     text = re.sub(r"^(\d[\d,.]* sq ft) is in\b", r"\1 of your lot is in", text)
     text = re.sub(r"^(\d[\d,.]* sq ft) is under\b", r"\1 of your lot is under", text)

@@ -154,13 +154,17 @@ def _event_dict(e) -> dict:
 
 
 def events_csv(events: Iterable[Event | dict]) -> str:
-    """The timeline's dated events (from ``timeline_events``), one row each, in date order."""
-    header = ["date", "label", "kind", "status", "citation", "item_id", "id", "detail"]
+    """The timeline's dated events (from ``timeline_events``), one row each, in date order.
+
+    ``note`` carries the General Construction Law § 25-a note of a deadline that falls on a Saturday,
+    Sunday or public holiday (blank otherwise).
+    """
+    header = ["date", "label", "kind", "status", "citation", "item_id", "id", "detail", "note"]
     rows = []
     for e in events:
         d = _event_dict(e)
         rows.append([d.get("date"), d.get("label"), d.get("kind"), d.get("status"), d.get("citation"),
-                     d.get("item_id"), d.get("id"), d.get("detail")])
+                     d.get("item_id"), d.get("id"), d.get("detail"), d.get("note")])
     rows.sort(key=lambda r: (str(r[0]), str(r[6])))
     return _csv(header, rows)
 

@@ -42,10 +42,12 @@ from shapely.geometry import box  # noqa: E402
 from sloat_core.gis.roles import ROLE_DECLARATIONS, style  # noqa: E402
 from sloat_core.law.params import fill  # noqa: E402
 from sloat_core.law.text import LAW_TEXT_SHA256, clause  # noqa: E402
+from sloat_core.rules.clocks import DONE_STATUSES, STATUS_WORDS  # noqa: E402
 from sloat_core.rules.deductions import DEDUCTION_ORDER  # noqa: E402
 from sloat_core.errors import SloatInputError  # noqa: E402
 
-__all__ = ["MAX_PAGES", "REPORT_TITLE", "FONT_DIR", "map_png", "report_pdf_bytes", "write_report"]
+__all__ = ["MAX_PAGES", "REPORT_TITLE", "FONT_DIR", "events_to_show", "map_png", "report_pdf_bytes", "status_text",
+           "write_report"]
 
 REPORT_TITLE = "Pre-application summary"
 MAX_PAGES = 3
@@ -461,6 +463,29 @@ def _verdict(r: dict) -> str:
             f"and {_sqft(r.get('net_lot_area_sqft'))}.")
 
 
+def status_text(status) -> str:
+    """An event's status in words (``sloat_core.rules.clocks.STATUS_WORDS``).
+
+    >>> status_text("reached"), status_text("not_yet"), status_text("due_soon")
+    ('From this day on', 'Not before this day', 'Due soon')
+    """
+    return STATUS_WORDS.get(str(status), str(status or "").replace("_", " "))
+
+
+def events_to_show(evs: list[dict], max_events: int) -> list[dict]:
+    """At most ``max_events`` events in date order: those still ahead first, then those done.
+
+    A "not before" day that has come (``reached``) is done, like a passed deadline; one still to come
+    (``not_yet``) is ahead (``sloat_core.rules.clocks.DONE_STATUSES``).
+    """
+    if len(evs) <= max_events:
+        return list(evs)
+    ahead = [e for e in evs if e.get("status") not in DONE_STATUSES]
+    done = [e for e in evs if e.get("status") in DONE_STATUSES]
+    shown = ahead[:max_events] + done[: max(0, max_events - len(ahead))]
+    return sorted(shown, key=lambda e: (str(e.get("date")), str(e.get("id"))))
+
+
 def _events(events) -> list[dict]:
     out = []
     for e in events or []:
@@ -682,18 +707,13 @@ def _build(analysis, layerset, *, events, notes, as_of: dt.date, level: int, fig
     # Timeline.
     evs = _events(events)
     if evs:
-        shown = evs
-        if len(evs) > max_events:  # keep what is still ahead before what has passed
-            past = ("passed", "expired", "met", "missed")
-            ahead = [e for e in evs if e.get("status") not in past]
-            shown = ahead[:max_events] + [e for e in evs if e.get("status") in past][: max(0, max_events - len(ahead))]
-            shown.sort(key=lambda e: (str(e.get("date")), str(e.get("id"))))
+        shown = events_to_show(evs, max_events)
         rows = [[dt.date.fromisoformat(str(e["date"])).strftime("%b %d, %Y"), e.get("label", ""),
-                 str(e.get("status", "")).replace("_", " "), e.get("citation", "")] for e in shown]
+                 status_text(e.get("status")), e.get("citation", "")] for e in shown]
         if len(evs) > len(shown):
             rows.append(["", f"… and {len(evs) - len(shown)} more dates: see the calendar (.ics) download.", "",
                          ""])
-        head, widths, align = ["Date", "What", "Status", "§"], (24, 100, 20, 28), ("LEFT",) * 4
+        head, widths, align = ["Date", "What", "Status", "§"], (24, 94, 26, 28), ("LEFT",) * 4
         _heading(pdf, "Deadlines and expiry dates", _first_rows(head, rows, widths, align, size=7))
         _table(pdf, head, rows, widths, align, size=7)
         _para(pdf, "Dates are worked out from the law's text; confirm them with the Village.", size=7, style="I",

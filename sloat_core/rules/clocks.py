@@ -88,6 +88,8 @@ __all__ = [
     "ITEM_KINDS",
     "NOT_BEFORE_KINDS",
     "NOT_BEFORE_STATUSES",
+    "DONE_STATUSES",
+    "STATUS_WORDS",
     "next_business_day",
     "Event",
     "status_as_of",
@@ -101,6 +103,22 @@ DEADLINE_STATUSES = ("upcoming", "due_soon", "passed")
 #: Kinds that are a "not before" day (an act may happen from it), not a deadline.
 NOT_BEFORE_KINDS = frozenset({"clearing_earliest_start", "guarantee_earliest_end", "lien_possible"})
 NOT_BEFORE_STATUSES = ("not_yet", "reached")
+#: Statuses with nothing left to wait for: the date has passed, or a "not before" day has come
+#: ("reached": the act may happen now). "not_yet" is still ahead.
+DONE_STATUSES = frozenset({"passed", "expired", "met", "missed", "reached"})
+#: Each status in words, the same in the app's timeline and the PDF report.
+STATUS_WORDS = {
+    "active": "Active",
+    "expiring": "Expiring soon",
+    "expired": "Expired",
+    "upcoming": "Upcoming",
+    "due_soon": "Due soon",
+    "passed": "Passed",
+    "met": "Met",
+    "missed": "Missed",
+    "not_yet": "Not before this day",
+    "reached": "From this day on",
+}
 #: Kinds that mark a period, not a day by which to act (no General Construction Law § 25-a note).
 _PERIOD_KINDS = frozenset({"season_start", "season_end", "monitoring_min_end", "monitoring_end"})
 

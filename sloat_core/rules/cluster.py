@@ -72,7 +72,9 @@ class Trigger:
 
 
 def _share(a: float, gross: float) -> str:
-    return f"{a:,.0f} sq ft ({a / gross:.1%} of the parcel)" if gross > 0 else f"{a:,.0f} sq ft"
+    # The whole layer on the lot, overlaps included: the deduction table counts each piece of land in one
+    # row only, so its row for the same layer can be smaller (issue 15, "one reconciled set of numbers").
+    return f"{a:,.0f} sq ft on the lot ({a / gross:.1%} of the parcel)" if gross > 0 else f"{a:,.0f} sq ft on the lot"
 
 
 def _answer(board_answers: dict | None, number: int):

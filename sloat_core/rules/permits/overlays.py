@@ -33,7 +33,7 @@ def _overlay_rule(role: str, what: str, yes_text: Callable[[], str]):
 def _flood_text() -> str:
     p = param("flood_maps_effective_date")
     day = p.value if isinstance(p.value, _dt.date) else _dt.date.fromisoformat(str(p.value))
-    return ("{area} sq ft is in the FEMA Special Flood Hazard Area (FIRMs effective "
+    return ("{area} sq ft of the lot is in the FEMA Special Flood Hazard Area (FIRMs effective "
             f"{day:%B} {day.day}, {day.year}).")
 
 
@@ -41,7 +41,7 @@ RECREATIONAL_RIVER = PermitDeclaration(
     id="nysdec_recreational_river", title="NYSDEC recreational river review", section="§ 402-51C",
     authority=_fixed("NYSDEC (the Building Inspector notifies the applicant, § 402-51B)"),
     rule=_overlay_rule("recreational_river", "Ramapo River recreational river corridor",
-                       lambda: "{area} sq ft of the parcel is in the Ramapo recreational river corridor: a NYSDEC "
+                       lambda: "{area} sq ft of the lot is in the Ramapo recreational river corridor: a NYSDEC "
                                "permit or written exemption comes before any local approval."),
     plain=("a New York State DEC permit or written exemption", "from the DEC, before any Village approval"),
     land_only=True)
@@ -51,7 +51,7 @@ RCDA = PermitDeclaration(
     authority=_fixed("Rockland County Drainage Agency; then the Planning Board or Building Inspector "
                      "(§ 402-50B, C)"),
     rule=_overlay_rule("rcda", "Rockland County Drainage Agency stream jurisdiction",
-                       lambda: "{area} sq ft is under the county drainage agency's jurisdiction: its requirements "
+                       lambda: "{area} sq ft of the lot is under the county drainage agency's jurisdiction: its requirements "
                                "must be met before final approval or a building permit."),
     plain=("a review", "by the Rockland County Drainage Agency"), land_only=True)
 
@@ -67,7 +67,7 @@ SEQRA_CEA = PermitDeclaration(
     id="seqra_cea", title="SEQRA: impact on the Ramapo aquifer CEA", section="§ 402-46C",
     authority=_fixed("The SEQRA lead agency (usually the Planning Board)"),
     rule=_overlay_rule("aquifer_cea", "Ramapo River Sole Source Aquifer CEA",
-                       lambda: "{area} sq ft is in the critical environmental area: the CEA must be evaluated in "
+                       lambda: "{area} sq ft of the lot is in the critical environmental area: the CEA must be evaluated in "
                                "the determination of significance of any Type I or Unlisted action."),
     plain=("an environmental review (SEQRA) of the Ramapo aquifer area",
            "by the Planning Board or another lead agency"), land_only=True)
