@@ -40,6 +40,10 @@ __all__ = [
     "parcel_group",
     "ParcelLabels",
     "OfflineBase",
+    "HatchPatterns",
+    "HATCH_KINDS",
+    "hatch_kind",
+    "hatch_fill",
     "OFFLINE_BASE_CLASS",
     "offline_base_group",
     "PARCEL_LINES_CLASS",
@@ -151,6 +155,91 @@ padding:0 2px;white-space:nowrap;position:relative;left:-50%;}</style>
         self.css_class = PARCEL_LINES_CLASS
 
 
+#: The printed report's matplotlib hatch (sloat_core.gis.roles) -> the web map's pattern of the same shape.
+_HATCH_KINDS = (("\\", "back"), ("/", "fwd"), (".", "dots"), ("-", "horiz"), ("|", "vert"), ("o", "rings"),
+                ("x", "cross"), ("+", "grid"))
+#: Every pattern the map and the legend can draw.
+HATCH_KINDS = tuple(kind for _char, kind in _HATCH_KINDS)
+
+
+def hatch_kind(role: str) -> str | None:
+    """The map pattern of a role or derived row: the same shape as its hatch on the printed map.
+
+    >>> hatch_kind("wetlands"), hatch_kind("floodplain"), hatch_kind("buffer"), hatch_kind("zoning")
+    ('dots', 'back', 'fwd', None)
+    """
+    from sloat_core.gis.roles import style
+
+    try:
+        hatch = style(role).hatch
+    except KeyError:
+        return None
+    for char, kind in _HATCH_KINDS:
+        if hatch.startswith(char):
+            return kind
+    return None
+
+
+def hatch_fill(role: str) -> str | None:
+    """Leaflet ``fillColor`` of a hatched role: ``hatch:<kind>:<#rrggbb>``, drawn by :class:`HatchPatterns`."""
+    kind = hatch_kind(role)
+    return f"hatch:{kind}:{colour_for(role)}" if kind else None
+
+
+class HatchPatterns(MacroElement):
+    """Hatched fills on the map's canvas, the same shapes as the printed report's hatches.
+
+    Layers whose ``fillColor`` is ``hatch:<kind>:<#rrggbb>`` are filled with a light tint of the colour
+    crossed by lines (or dots, rings) of the full colour, so where two layers overlap both patterns
+    stay readable instead of the colours mixing into one that is not in the legend. Leaflet's canvas
+    renderer takes a ``CanvasPattern`` as a fill; the pattern tiles are made once per kind and colour.
+    """
+
+    _template = Template("""
+{% macro script(this, kwargs) %}
+(function(){
+  if (!L.Canvas || L.Canvas.prototype._sloatHatch) return;
+  var N = 9, tiles = {};
+  function tile(kind, colour){
+    var c = document.createElement("canvas"); c.width = c.height = N;
+    var g = c.getContext("2d");
+    g.globalAlpha = 0.28; g.fillStyle = colour; g.fillRect(0, 0, N, N); g.globalAlpha = 1;
+    g.strokeStyle = colour; g.fillStyle = colour; g.lineWidth = 1.6; g.lineCap = "square";
+    function line(x1, y1, x2, y2){ g.beginPath(); g.moveTo(x1, y1); g.lineTo(x2, y2); g.stroke(); }
+    function fwd(){ line(-1, N + 1, N + 1, -1); line(-1, 1, 1, -1); line(N - 1, N + 1, N + 1, N - 1); }
+    function back(){ line(-1, -1, N + 1, N + 1); line(N - 1, -1, N + 1, 1); line(-1, N - 1, 1, N + 1); }
+    if (kind === "fwd") fwd();
+    else if (kind === "back") back();
+    else if (kind === "cross") { fwd(); back(); }
+    else if (kind === "horiz") line(0, N / 2, N, N / 2);
+    else if (kind === "vert") line(N / 2, 0, N / 2, N);
+    else if (kind === "grid") { line(0, N / 2, N, N / 2); line(N / 2, 0, N / 2, N); }
+    else if (kind === "dots") { g.beginPath(); g.arc(N / 2, N / 2, 1.5, 0, 2 * Math.PI); g.fill(); }
+    else if (kind === "rings") { g.lineWidth = 1.2; g.beginPath(); g.arc(N / 2, N / 2, 2.6, 0, 2 * Math.PI); g.stroke(); }
+    return c;
+  }
+  window.sloatHatchPattern = function(ctx, spec){
+    var key = spec;
+    if (!tiles[key]) { var p = spec.split(":"); tiles[key] = tile(p[1], p[2]); }
+    return ctx.createPattern(tiles[key], "repeat");
+  };
+  var fillStroke = L.Canvas.prototype._fillStroke;
+  L.Canvas.prototype._fillStroke = function(ctx, layer){
+    var o = layer.options, spec = o.fillColor;
+    if (typeof spec !== "string" || spec.lastIndexOf("hatch:", 0) !== 0) return fillStroke.call(this, ctx, layer);
+    o.fillColor = window.sloatHatchPattern(ctx, spec);
+    try { fillStroke.call(this, ctx, layer); } finally { o.fillColor = spec; }
+  };
+  L.Canvas.prototype._sloatHatch = true;
+})();
+{% endmacro %}
+""")
+
+    def __init__(self):
+        super().__init__()
+        self._name = "HatchPatterns"
+
+
 #: Leaflet className of the offline base's features: hidden while the basemap tiles load.
 OFFLINE_BASE_CLASS = "sloat-offline-base"
 
@@ -242,6 +331,7 @@ def base_map(zoom: int = 15, *, label_points: list | None = None, large: bool = 
     """
     fmap = OfflineMap(location=list(SLOATSBURG_CENTRE), zoom_start=zoom, tiles=None,
                       prefer_canvas=True, control_scale=True, max_zoom=20)
+    fmap.add_child(HatchPatterns())
     if label_points:
         fmap.add_child(ParcelLabels(label_points))
     fmap.add_child(OfflineBase())
@@ -305,19 +395,26 @@ _LINE_ROLES = {"parcels", "village_boundary", "zoning", "roads"}
 def layer_style(role: str) -> dict:
     """Leaflet path style of a layer: fills light enough that overlaps stay readable.
 
-    The floodplain is a dashed outline with a faint fill (as the PDF's hatch), so where it lies over
-    wetlands or slope colours the colours underneath are not mixed into a new one; the buffer is a
-    dotted outline with a light fill; tax parcels, the village boundary and roads are lines only.
+    Land that is deducted is hatched as on the printed map (:func:`hatch_kind`: wetlands dotted,
+    floodplain back-slashed, buffer slashed, ponds horizontal, streams vertical, outcrops ringed), a
+    light tint under lines of the full colour, so where layers overlap each pattern stays readable
+    rather than mixing into a colour not in the legend. The floodplain also has a dashed outline and the
+    buffer a dotted one; tax parcels, the village boundary and roads are lines only.
     """
     colour = colour_for(role)
     if role == "parcels":
         return {"color": "#555555", "weight": 1, "fillOpacity": 0.0, "className": PARCEL_LINES_CLASS}
     if role in _LINE_ROLES:
         return {"color": colour, "weight": 2.5 if role != "zoning" else 1.5, "fillOpacity": 0.0}
+    fill = hatch_fill(role)
     if role == "floodplain":
-        return {"color": colour, "weight": 2, "dashArray": "8 5", "fillColor": colour, "fillOpacity": 0.12}
+        return {"color": colour, "weight": 2, "dashArray": "8 5", "fillColor": fill or colour,
+                "fillOpacity": 0.75 if fill else 0.12}
     if role == "buffer":
-        return {"color": "#6a9f3a", "weight": 1.5, "dashArray": "2 4", "fillColor": colour, "fillOpacity": 0.3}
+        return {"color": "#6a9f3a", "weight": 1.5, "dashArray": "2 4", "fillColor": fill or colour,
+                "fillOpacity": 0.8 if fill else 0.3}
+    if fill:
+        return {"color": colour, "weight": 1.5, "fillColor": fill, "fillOpacity": 0.9}
     return {"color": colour, "weight": 1.5, "fillColor": colour, "fillOpacity": 0.35}
 
 
@@ -353,17 +450,24 @@ def available_roles(layers) -> list[str]:
     return out
 
 
+def _swatch_class(kind: str | None) -> str:
+    """The legend swatch's classes: its hatch drawn by the constant stylesheet (app_support.theme)."""
+    return f"sloat-swatch sloat-hatch-{kind}" if kind in HATCH_KINDS else "sloat-swatch"
+
+
 def legend_html(roles: list[str], extra: list[tuple[str, str]] = ()) -> str:
     """Legend rows (swatch + label) for layer ``roles`` and ``extra`` (label, #rrggbb) pairs.
 
-    Labels are HTML-escaped; colours must be ``#rrggbb`` constants (others are dropped).
+    Labels are HTML-escaped; colours must be ``#rrggbb`` constants (others are dropped). A hatched role's
+    swatch shows its map pattern (white over the colour) through a class of the constant stylesheet.
     """
     import html
     import re
 
-    pairs = [(LAYER_LABELS.get(r, r), colour_for(r)) for r in roles] + list(extra)
-    rows = [f'<span class="sloat-swatch" style="background:{colour}"></span>{html.escape(label)}'
-            for label, colour in pairs if re.fullmatch(r"#[0-9a-fA-F]{6}", colour)]
+    triples = [(LAYER_LABELS.get(r, r), colour_for(r), hatch_kind(r)) for r in roles]
+    triples += [(label, colour, None) for label, colour in extra]
+    rows = [f'<span class="{_swatch_class(kind)}" style="background:{colour}"></span>{html.escape(label)}'
+            for label, colour, kind in triples if re.fullmatch(r"#[0-9a-fA-F]{6}", colour)]
     return "<br>".join(rows)
 
 

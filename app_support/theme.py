@@ -87,6 +87,24 @@ _BASE_CSS = """
 [data-testid="stMetricLabel"] *, [data-testid="stMetricValue"] * {white-space:normal !important;
   overflow:visible !important;text-overflow:clip !important;}
 [data-testid="stTable"] td:first-child {min-width:1.6em;}
+.sloat-swatch.sloat-hatch-fwd {background-image:repeating-linear-gradient(135deg,
+  rgba(255,255,255,.8) 0 1.5px, transparent 1.5px 4.5px) !important;}
+.sloat-swatch.sloat-hatch-back {background-image:repeating-linear-gradient(45deg,
+  rgba(255,255,255,.8) 0 1.5px, transparent 1.5px 4.5px) !important;}
+.sloat-swatch.sloat-hatch-horiz {background-image:repeating-linear-gradient(0deg,
+  rgba(255,255,255,.8) 0 1.5px, transparent 1.5px 4.5px) !important;}
+.sloat-swatch.sloat-hatch-vert {background-image:repeating-linear-gradient(90deg,
+  rgba(255,255,255,.8) 0 1.5px, transparent 1.5px 4.5px) !important;}
+.sloat-swatch.sloat-hatch-cross {background-image:repeating-linear-gradient(45deg,
+  rgba(255,255,255,.75) 0 1.2px, transparent 1.2px 4.5px), repeating-linear-gradient(135deg,
+  rgba(255,255,255,.75) 0 1.2px, transparent 1.2px 4.5px) !important;}
+.sloat-swatch.sloat-hatch-grid {background-image:repeating-linear-gradient(0deg,
+  rgba(255,255,255,.75) 0 1.2px, transparent 1.2px 4.5px), repeating-linear-gradient(90deg,
+  rgba(255,255,255,.75) 0 1.2px, transparent 1.2px 4.5px) !important;}
+.sloat-swatch.sloat-hatch-dots {background-image:radial-gradient(circle, rgba(255,255,255,.9) 1px,
+  transparent 1.4px) !important;background-size:4px 4px !important;}
+.sloat-swatch.sloat-hatch-rings {background-image:radial-gradient(circle, transparent 1.2px,
+  rgba(255,255,255,.9) 1.3px 2.1px, transparent 2.2px) !important;background-size:6px 6px !important;}
 </style>
 """
 

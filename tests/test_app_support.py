@@ -15,6 +15,7 @@ import app_fixtures as fx  # noqa: E402
 
 from app_support import mapping, results, theme  # noqa: E402
 from app_support.citations import escape_markdown  # noqa: E402
+from sloat_core.gis.roles import DERIVED_STYLES, ROLE_DECLARATIONS, style  # noqa: E402
 from sloat_core.gis.layers import load_manifest  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -162,3 +163,45 @@ def test_the_verdict_sentences_read_as_documented():
 
     outcome = doctest.testmod(results_module)
     assert outcome.attempted >= 3 and outcome.failed == 0
+
+
+# --- The map's hatches are the printed report's hatches (issue 15: "symbology that matches the PDF's hatches") ---
+
+@pytest.mark.parametrize("role", [r.id for r in ROLE_DECLARATIONS if r.hatch] + [d.id for d in DERIVED_STYLES
+                                                                                 if d.id == "buffer"])
+def test_every_hatched_role_is_hatched_on_the_map_with_the_reports_pattern(role):
+    """Each role the PDF hatches gets the map pattern of the same shape, in its legend colour."""
+    hatch = style(role).hatch
+    kind = mapping.hatch_kind(role)
+    shape = {"\\": "back", "/": "fwd", ".": "dots", "-": "horiz", "|": "vert", "o": "rings",
+             "x": "cross", "+": "grid"}[hatch[0]]
+    assert kind == shape
+    assert mapping.layer_style(role)["fillColor"] == f"hatch:{kind}:{theme.colour_for(role)}"
+
+
+def test_the_hatches_of_overlapping_layers_differ():
+    """Where floodplain, wetlands, buffer, ponds and streams overlap, no two share a pattern."""
+    kinds = [mapping.hatch_kind(r) for r in ("floodplain", "wetlands", "buffer", "water_bodies", "watercourses",
+                                            "rock_outcrops")]
+    assert None not in kinds and len(set(kinds)) == len(kinds)
+
+
+def test_outline_roles_are_not_hatched():
+    for role in ("parcels", "zoning", "aquifer_cea", "village_boundary", "roads"):
+        assert mapping.hatch_kind(role) is None
+        assert not str(mapping.layer_style(role).get("fillColor", "")).startswith("hatch:")
+
+
+def test_the_legend_swatch_shows_the_hatch_through_a_constant_class():
+    html = mapping.legend_html(["wetlands", "floodplain", "aquifer_cea"])
+    assert 'class="sloat-swatch sloat-hatch-dots" style="background:#33a02c"' in html
+    assert "sloat-hatch-back" in html
+    assert 'class="sloat-swatch" style="background:' + theme.colour_for("aquifer_cea") in html
+    for kind in mapping.HATCH_KINDS:  # each class the legend can name is drawn by the stylesheet
+        assert f".sloat-swatch.sloat-hatch-{kind} " in theme.stylesheet("standard")
+
+
+def test_the_base_map_installs_the_hatch_patterns_once():
+    html = mapping.base_map().get_root().render()
+    assert html.count("L.Canvas.prototype._sloatHatch = true") == 1
+    assert "createPattern" in html

@@ -115,7 +115,8 @@ def test_board_walk_through_from_the_case_link(sample_app, mode):
 
 @pytest.mark.parametrize("mode", MODES)
 def test_a_click_on_a_constraint_names_its_deduction_row_and_section(app, mode):
-    """Identify on click (picking off): the wetland's pop-up names the layer, its row and its §."""
+    """Identify on click (picking off): the wetland's pop-up names the layer, its row and its §. Before the
+    click, the wetland is seen hatched with the printed report's pattern."""
     import sys
 
     from pyproj import Transformer
@@ -129,16 +130,45 @@ def test_a_click_on_a_constraint_names_its_deduction_row_and_section(app, mode):
     app.choose_parcel(fx.P1_SBL)  # the finder is open while no parcel is chosen, in every mode
     app.page.locator('iframe[title="streamlit_folium.st_folium"]').scroll_into_view_if_needed(timeout=30_000)
     frame = app.wait_map()
-    app.page.wait_for_timeout(1500)  # the zoom to the parcel
+    app.wait_parcel_in_view()
     lon, lat = Transformer.from_crs("EPSG:2260", "EPSG:4326", always_xy=True).transform(
         *fx.WETLAND.centroid.coords[0])
     point = app.map_frame().evaluate(
         """([lat, lon]) => { const m = Object.values(window).find(v => v instanceof L.Map);
              const p = m.latLngToContainerPoint([lat, lon]); return [p.x, p.y]; }""", [lat, lon])
     box = frame.locator(".leaflet-container").bounding_box()
+    _check_the_wetland_is_hatched(app, box["x"] + point[0], box["y"] + point[1], mode)
     app.page.mouse.click(box["x"] + point[0], box["y"] + point[1])
     popup = frame.locator(".leaflet-popup-content")
     popup.wait_for(timeout=15_000)
     text = popup.inner_text()
     assert "Wetlands" in text and "Lot-area deduction row: Wetlands" in text and "§ 402-45A(1)" in text
     app.page.screenshot(path=str(ARTIFACTS / f"i15_identify_{mode}_1920x1080.png"))
+
+
+WETLAND_GREEN = (0x33, 0xA0, 0x2C)  # app_support.theme: wetlands
+
+
+def _check_the_wetland_is_hatched(app, x: float, y: float, mode: str) -> None:
+    """The wetland is filled with the PDF's dot pattern (a light tint crossed by dots of the full colour),
+    not a flat wash: the map's wetland layer asks for the pattern, and the pixels around the point show it."""
+    import io
+
+    from PIL import Image
+
+    fills = app.map_frame().evaluate(
+        """() => { const m = Object.values(window).find(v => v instanceof L.Map); const out = [];
+             m.eachLayer(l => { if (l.feature && l.options && typeof l.options.fillColor === 'string')
+                                  out.push(l.options.fillColor); });
+             return {installed: !!L.Canvas.prototype._sloatHatch, fills: [...new Set(out)]}; }""")
+    assert fills["installed"], fills
+    assert "hatch:dots:#33a02c" in fills["fills"], fills
+    half = 9  # one pattern tile (9 px) each way from the point, in CSS px
+    png = app.page.screenshot(clip={"x": x - half, "y": y - half, "width": 2 * half, "height": 2 * half})
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    pixels = list(image.getdata())
+    greenness = [g - (r + b) / 2 for r, g, b in pixels]
+    # Dots of the full green (well above the tint) and tint between them: both in one tile.
+    assert max(greenness) - min(greenness) > 40, (mode, sorted(set(pixels))[:6])
+    assert any(abs(r - WETLAND_GREEN[0]) < 45 and abs(g - WETLAND_GREEN[1]) < 45 and abs(b - WETLAND_GREEN[2]) < 45
+               for r, g, b in pixels), (mode, sorted(set(pixels))[:6])
