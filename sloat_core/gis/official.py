@@ -18,11 +18,13 @@ This module is part of ``gis``: it reads and writes map files and never imports 
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import math
 import re
 import shutil
+import sys
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -151,7 +153,9 @@ class LiveServices:
     def place(self, name: str, state: str, fips: str) -> Download:
         import pygris  # noqa: PLC0415
 
-        gdf = pygris.places(state=state, year=self.tiger_year, cache=False)
+        # pygris prints its download messages on stdout; stdout is the command's own output: to stderr.
+        with contextlib.redirect_stdout(sys.stderr):
+            gdf = pygris.places(state=state, year=self.tiger_year, cache=False)
         url = TIGER_URL.format(year=self.tiger_year, fips=fips)
         return Download(gdf=gdf, url=url, query=f"NAMELSAD = '{name}'", publisher_version=f"TIGER/Line {self.tiger_year}")
 
