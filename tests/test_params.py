@@ -361,6 +361,30 @@ def test_param_gives_the_value_in_effect_on_the_date(tmp_path):
     assert params.value("wetland_hearing_notice_days", on=dt.date(2028, 1, 1)) == 15  # the shipped file again
 
 
+def test_a_timeline_clock_runs_by_the_law_of_the_day_it_starts(tmp_path):
+    """In a copy, the hearing notice period (§ 402-57L, "at least 15 days") becomes 62 days from 2027-06-01:
+    an application completed before that day keeps 15 days, one completed after gets 62, whatever the
+    day the timeline is looked at."""
+    from sloat_core.rules.clocks import timeline_events
+
+    def mutate(doc):
+        _amended(doc, "wetland_hearing_notice_days", 62, "within 62 days of a complete application")
+        doc["parameters"]["wetland_hearing_notice_days"]["citation"] = "§ 402-57L"
+
+    def notice_gap(complete: str, hearing: str) -> int:
+        events = timeline_events([{"id": "wetland_permit_application", "complete": complete, "hearing": hearing}],
+                                 "2028-01-01", expiring_soon_days=90)
+        notice = [e for e in events if "notice" in e.kind]
+        assert len(notice) == 1, [e.kind for e in events]
+        return (dt.date.fromisoformat(hearing) - notice[0].date).days
+
+    path = _write_copy(tmp_path, mutate)
+    with params.using_params(path):
+        assert notice_gap("2027-05-20", "2027-07-01") == 15  # started under the old period
+        assert notice_gap("2027-06-10", "2027-07-20") == 62  # started on or after the amendment
+    assert notice_gap("2027-06-10", "2027-07-20") == 15  # the shipped file: no amendment
+
+
 def test_two_values_on_one_date_are_refused(tmp_path):
     path = _write_copy(tmp_path, lambda doc: _amended(doc, on="2026-11-29"))
     with pytest.raises(SloatInputError, match="wetland_hearing_days.*same effective date"):

@@ -79,7 +79,7 @@ import icalendar
 from dateutil.relativedelta import relativedelta
 
 from sloat_core.errors import SloatInputError
-from sloat_core.law.params import param
+from sloat_core.law.params import law_date, param
 
 __all__ = [
     "DEADLINE_STATUSES",
@@ -727,6 +727,27 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", str(text).lower()).strip("-")
 
 
+def _clock_start(raw: dict, keys: Iterable[str]) -> _dt.date | None:
+    """The earliest well-formed date among an item's date keys: the day its clock starts.
+
+    Reading: a clock runs by the law in effect when it starts (a permit issued today keeps its term if
+    the term is amended later), so the item's numbers are read as in effect on that day (`law_date`).
+    A malformed date is left to the rule, which names it.
+
+    >>> _clock_start({"issued": "2026-03-01", "expires": "2027-03-01"}, ("issued", "expires"))
+    datetime.date(2026, 3, 1)
+    """
+    found = []
+    for key in keys:
+        text = raw.get(key)
+        if isinstance(text, str) and _ISO_RE.match(text.strip()):
+            try:
+                found.append(_dt.date.fromisoformat(text.strip()))
+            except ValueError:
+                continue
+    return min(found, default=None)
+
+
 def timeline_events(
     items: Iterable[dict], as_of: _dt.date | str, *, expiring_soon_days: int | None = None
 ) -> list[Event]:
@@ -737,7 +758,8 @@ def timeline_events(
     items : list of dict
         Each ``{"id": <item id>, <date keys>..., "ref": optional}``; see the module docstring.
     as_of : datetime.date or str
-        The day the statuses are computed for.
+        The day the statuses are computed for. Each item's numbers (terms, notice periods) are those in
+        effect on the day its clock starts, its earliest date (:func:`_clock_start`).
     expiring_soon_days : int, optional
         The "expiring soon" window; default from the local settings (90 days).
 
@@ -795,7 +817,9 @@ def timeline_events(
         item = _Item(raw, name, ref)
         counts: dict[str, int] = {}
         filing = item.date("filing", "filing date", required=False) if item_id == "wetland_delineation" else None
-        for kind, date, citation, label, detail in rule(item):
+        with law_date(_clock_start(raw, keys) or as_of):  # the law of the day the clock starts
+            produced = list(rule(item))
+        for kind, date, citation, label, detail in produced:
             counts[kind] = counts.get(kind, 0) + 1
             eid = f"{base}-{_slug(kind)}" + (f"-{counts[kind]}" if kind == "inspection_due" else "")
             if filing is not None and kind == "filing_deadline":
