@@ -22,7 +22,8 @@ from app_support import charts, forms, project_result, state, timeline_prefill
 from app_support.citations import escape_markdown, law_link
 from sloat_core.engine.analysis import DISCLAIMER
 from sloat_core.errors import SloatInputError
-from sloat_core.rules.clocks import ITEM_KINDS, timeline_events, to_ics
+from sloat_core.outputs.ics import to_ics
+from sloat_core.rules.clocks import ITEM_KINDS, timeline_events
 
 CALENDAR_NAME = "Sloatsburg Article IX dates"
 mode = state.mode()

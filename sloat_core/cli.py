@@ -145,7 +145,8 @@ def _summary(r: dict) -> str:
 
 
 def cmd_timeline(args) -> int:
-    from sloat_core.rules.clocks import timeline_events, to_ics
+    from sloat_core.outputs.ics import to_ics
+    from sloat_core.rules.clocks import timeline_events
 
     data = _read_json(args.items, "timeline")
     if not isinstance(data, dict) or not isinstance(data.get("items"), list):

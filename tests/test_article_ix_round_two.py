@@ -264,7 +264,8 @@ def test_every_new_citation_resolves_in_the_law_for_a_deep_link(tmp_path):
 import datetime as dt  # noqa: E402
 
 from sloat_core.law.params import param, value  # noqa: E402
-from sloat_core.rules.clocks import timeline_events, to_ics  # noqa: E402
+from sloat_core.outputs.ics import to_ics  # noqa: E402
+from sloat_core.rules.clocks import timeline_events  # noqa: E402
 
 
 def one(item, as_of="2026-01-01"):

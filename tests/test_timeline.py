@@ -10,12 +10,12 @@ import pytest
 from sloat_core.law import text as law
 from sloat_core.errors import SloatInputError
 from sloat_core.law.params import param
+from sloat_core.outputs.ics import to_ics
 from sloat_core.rules.clocks import (
     ITEM_KINDS,
     Event,
     status_as_of,
     timeline_events,
-    to_ics,
 )
 
 D = dt.date

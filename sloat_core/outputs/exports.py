@@ -16,7 +16,8 @@ import io
 from typing import Any, Iterable
 
 from sloat_core.gis.parcels import to_wgs84_geojson
-from sloat_core.rules.clocks import Event, to_ics
+from sloat_core.outputs.ics import to_ics
+from sloat_core.rules.clocks import Event
 
 __all__ = [
     "CALENDAR_NAME",
@@ -170,5 +171,5 @@ def events_csv(events: Iterable[Event | dict]) -> str:
 
 
 def events_ics(events: Iterable[Event], *, calendar_name: str = CALENDAR_NAME, dtstamp=None) -> str:
-    """The deadlines as an iCalendar file (see ``sloat_core.rules.clocks.to_ics``)."""
+    """The deadlines as an iCalendar file (see ``sloat_core.outputs.ics.to_ics``)."""
     return to_ics(list(events), calendar_name=calendar_name, dtstamp=dtstamp)

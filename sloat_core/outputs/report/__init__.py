@@ -1,0 +1,47 @@
+"""The "pre-application summary": a one-to-three page PDF a resident takes home from the counter.
+
+It carries a static map of the parcel and its constraint pieces (drawn offline with matplotlib), gross and
+net lot area against the district minimum, the § 402-45 deduction table, the § 402-48C cluster features,
+the permits and reviews with their approval authority and §, the § 402-57P mitigation figures when there
+are any, the timeline of deadlines, the quoted clauses behind the figures, the disclaimers, the date and
+the versions of the law parameters, law text and data.
+
+Printing in black and white: every constraint on the map has its own hatch pattern *and* grey level and is
+named in the legend; statuses are words (yes / no / unknown), never colour alone.
+
+Everything typed by a user or read from a file is written as plain text (no markup is interpreted).
+The fonts are DejaVu Sans, shipped with matplotlib, which cover "§" and the dashes.
+
+The report is fitted to at most three pages: if the full text would run longer, long explanations are
+shortened step by step (quotes, then evidence and reasons) until it fits.
+
+The modules, in the order a reader needs them:
+
+* :mod:`~sloat_core.outputs.report.text`: the font, plain text, and the words for areas, numbers and dates;
+* :mod:`~sloat_core.outputs.report.map`: the static map (:func:`map_png`) and its drawing helpers;
+* :mod:`~sloat_core.outputs.report.layout`: the document, headings kept with their first lines, paragraphs
+  and tables;
+* :mod:`~sloat_core.outputs.report.sections`: one function per section of the report;
+* :mod:`~sloat_core.outputs.report.build`: the sections in order, fitted to three pages
+  (:func:`report_pdf_bytes`, :func:`write_report`).
+
+Every name importers use is importable from this package, as before it was cut into modules.
+"""
+
+from __future__ import annotations
+
+from sloat_core.outputs.report.build import MAX_PAGES, report_pdf_bytes, write_report
+from sloat_core.outputs.report.layout import REPORT_TITLE
+from sloat_core.outputs.report.map import map_png
+from sloat_core.outputs.report.sections import events_to_show, status_text
+from sloat_core.outputs.report.text import FONT_DIR
+
+# Private names other modules and the tests use from here, as before the package was cut into modules.
+from sloat_core.outputs.report.build import _build  # noqa: F401
+from sloat_core.outputs.report.layout import _new_pdf  # noqa: F401
+from sloat_core.outputs.report.map import _CONTEXT_ROLES, _OVERLAY_STYLES, PIECE_STYLES, _map_label  # noqa: F401
+from sloat_core.outputs.report.text import _FONT, _date_text, _plain  # noqa: F401
+
+__all__ = ["MAX_PAGES", "REPORT_TITLE", "FONT_DIR", "events_to_show", "map_png", "report_pdf_bytes", "status_text",
+           "write_report"]
+
