@@ -26,6 +26,9 @@ from sloat_core.units import WGS84, WORK_CRS
 
 __all__ = ["Layer", "LayerSet", "ParcelsMeta", "polygonal_part"]
 
+#: The empty polygon (shapely geometries are immutable: one shared, not built from WKT on every call).
+_EMPTY = Polygon()
+
 
 _POLY_TYPES = {"Polygon", "MultiPolygon"}
 
@@ -40,7 +43,7 @@ def polygonal_part(geom: BaseGeometry | None) -> BaseGeometry:
     1.0
     """
     if geom is None or geom.is_empty:
-        return Polygon()
+        return _EMPTY
     kind = geom.geom_type
     if kind in _POLY_TYPES:
         return geom
@@ -53,9 +56,9 @@ def polygonal_part(geom: BaseGeometry | None) -> BaseGeometry:
             elif isinstance(sub, MultiPolygon):
                 polys.extend(sub.geoms)
         if not polys:
-            return Polygon()
+            return _EMPTY
         return polys[0] if len(polys) == 1 else MultiPolygon(polys)
-    return Polygon()
+    return _EMPTY
 
 
 @dataclass(frozen=True)
@@ -178,7 +181,7 @@ class Layer:
         """
         idx = self.query_indices(geom)
         if len(idx) == 0:
-            return Polygon()
+            return _EMPTY
         parts = shapely.intersection(self.geoms[idx], geom)
         merged = shapely.union_all(parts)
         if geom.geom_type in _POLY_TYPES:
@@ -275,9 +278,9 @@ class LayerSet:
         """The part of ``geom`` outside the coverage of ``role`` (an empty Polygon when all covered)."""
         cov = self.coverages.get(role)
         if cov is None or geom is None or geom.is_empty:
-            return Polygon()
+            return _EMPTY
         if cov.covers(geom):
-            return Polygon()
+            return _EMPTY
         return polygonal_part(geom.difference(cov))
 
     def coverage_gaps(self, geom: BaseGeometry, roles, *, min_sqft: float = 1.0) -> dict[str, float]:
