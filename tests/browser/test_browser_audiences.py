@@ -19,6 +19,12 @@ MODES = ["standard", "counter", "projector"]
 ADDRESS, SBL = "297 Johnsontown Road", "155.06-1-42"  # the sample layer spells it "297 Johnsontown Rd"
 
 
+#: Back to the top of the page: the window and Streamlit's own scrolling container (the map was scrolled into view).
+TO_TOP_JS = """() => { window.scrollTo(0, 0);
+  for (const el of document.querySelectorAll('[data-testid="stMain"], [data-testid="stAppViewContainer"], section.main'))
+    el.scrollTo(0, 0); }"""
+
+
 def _open(sample_app, mode: str, size: tuple[int, int], path: str = "/"):
     sample_app.page.set_viewport_size({"width": size[0], "height": size[1]})
     sample_app.open(f"{path}?mode={mode}")
@@ -53,10 +59,10 @@ def test_the_mode_in_the_link_survives_a_reload_and_hides_the_toolbar(sample_app
     assert not page.get_by_text("Deploy", exact=True).is_visible()
 
 
-@pytest.mark.parametrize("size", VIEWPORTS, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("mode", MODES)
-def test_search_by_road_the_answer_and_the_map_layers(sample_app, mode, size):
-    app = _open(sample_app, mode, size)
+def test_search_by_road_the_answer_and_the_map_layers(sample_app, mode):
+    """At 1366x768, then with the window widened to 1920x1080 (one search, both screen sizes checked)."""
+    app = _open(sample_app, mode, VIEWPORTS[0])
     page = app.page
     box = page.get_by_label("Tax parcel (SBL", exact=False)
     box.fill(ADDRESS)
@@ -65,20 +71,24 @@ def test_search_by_road_the_answer_and_the_map_layers(sample_app, mode, size):
     page.get_by_text(f"Tax parcel {SBL}", exact=False).filter(visible=True).first.wait_for(timeout=30_000)
     app.settle()
     page.locator('iframe[title="streamlit_folium.st_folium"]').scroll_into_view_if_needed(timeout=30_000)
-    frame = app.wait_map()
-    overlays = frame.locator(".leaflet-control-layers-overlays").inner_text()
-    assert "Wetland and watercourse buffers" in overlays and "Tax parcel lines" in overlays
-    net = page.locator('[data-testid="stMetric"]').filter(has_text="Net lot area").first
-    if mode == "counter":
-        app.wait_text("What this means for your lot")
-        assert page.get_by_role("button", name="Print a one-page handout (PDF)").is_visible()
-    if mode == "projector":  # the finder folds away once a parcel is chosen: the figures are on the first screen
-        page.evaluate("window.scrollTo(0, 0)")
-        top = net.bounding_box()
-        assert top is not None and top["y"] + top["height"] <= size[1] * 1.0 + 5, top
-    app.shot(f"i15_{mode}_{size[0]}x{size[1]}")  # the whole page
-    page.evaluate("window.scrollTo(0, 0)")
-    page.screenshot(path=str(ARTIFACTS / f"i15_{mode}_{size[0]}x{size[1]}_first_screen.png"))  # what the room sees
+    for size in VIEWPORTS:
+        if size != VIEWPORTS[0]:
+            page.set_viewport_size({"width": size[0], "height": size[1]})
+            app.settle()
+        frame = app.wait_map()
+        overlays = frame.locator(".leaflet-control-layers-overlays").inner_text()
+        assert "Wetland and watercourse buffers" in overlays and "Tax parcel lines" in overlays
+        net = page.locator('[data-testid="stMetric"]').filter(has_text="Net lot area").first
+        if mode == "counter":
+            app.wait_text("What this means for your lot")
+            assert page.get_by_role("button", name="Print a one-page handout (PDF)").is_visible()
+        if mode == "projector":  # the finder folds away once a parcel is chosen: the figures on the first screen
+            page.evaluate(TO_TOP_JS)
+            top = net.bounding_box()
+            assert top is not None and top["y"] >= 0 and top["y"] + top["height"] <= size[1] + 5, (size, top)
+        app.shot(f"i15_{mode}_{size[0]}x{size[1]}")  # the whole page
+        page.evaluate(TO_TOP_JS)
+        page.screenshot(path=str(ARTIFACTS / f"i15_{mode}_{size[0]}x{size[1]}_first_screen.png"))  # the room's view
     assert not app.non_tile_blocked()
 
 
