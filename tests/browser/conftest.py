@@ -1,7 +1,9 @@
 """Real-browser harness: the app under ``streamlit run``, Debian chromium through Playwright, offline.
 
-Every request that does not go to the local app is aborted (``context.route``), so a test that
-passes proves the page works with no internet. The app reads the hand-built layer set of
+The browser resolves no host but the local one (``--host-resolver-rules``), so every request that
+does not go to the local app fails and is recorded: a test that passes proves the page works with no
+internet. Each test gets a fresh page (a new Streamlit session) in one context per server, whose HTTP
+cache stays warm as a real browser's does (Playwright's request routing would switch the cache off). The app reads the hand-built layer set of
 ``tests/app_fixtures.py`` (known areas) through ``SLOAT_LAYERS``. Screenshots go to
 ``tests/artifacts/`` (git-ignored).
 """
@@ -23,8 +25,10 @@ sys.path.insert(0, str(ROOT / "tests"))
 import app_fixtures as fx  # noqa: E402
 
 CHROMIUM = "/usr/lib/chromium/chromium"
+#: Offline by construction: no host resolves except the local app's.
+OFFLINE_ARG = "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+                 "--disable-component-update", "--disable-sync", "--no-first-run", OFFLINE_ARG]
 ARTIFACTS = ROOT / "tests" / "artifacts"
 MAP_IFRAME = 'iframe[title="streamlit_folium.st_folium"]'
 LOCAL_PREFIXES = ("http://127.0.0.1", "http://localhost", "ws://127.0.0.1", "ws://localhost",
@@ -273,36 +277,52 @@ def pytest_runtest_makereport(item, call):
 _REPORT = pytest.StashKey()
 
 
-def _offline_page(browser, url, request):
-    """An offline browser context (non-local requests aborted) with a page on ``url``."""
-    context = browser.new_context(viewport={"width": 1500, "height": 1500})
+class _Contexts:
+    """One browser context per server, made on first use and closed with the browser."""
+
+    def __init__(self, browser):
+        self.browser = browser
+        self.by_url: dict = {}
+
+    def for_url(self, url: str):
+        if url not in self.by_url:
+            self.by_url[url] = self.browser.new_context(viewport={"width": 1500, "height": 1500})
+        return self.by_url[url]
+
+
+@pytest.fixture(scope="session")
+def contexts(browser):
+    shared = _Contexts(browser)
+    yield shared
+    for context in shared.by_url.values():
+        context.close()
+
+
+def _offline_page(contexts, url, request):
+    """A fresh page (a new Streamlit session) on ``url``; requests that leave the machine are recorded."""
+    page = contexts.for_url(url).new_page()
     blocked: list[str] = []
 
-    def route(request_route):
-        target = request_route.request.url
-        if target.startswith(LOCAL_PREFIXES):
-            request_route.continue_()
-        else:
-            blocked.append(target)
-            request_route.abort()
+    def failed(req) -> None:
+        if not req.url.startswith(LOCAL_PREFIXES):
+            blocked.append(req.url)
 
-    context.route("**/*", route)
-    page = context.new_page()
+    page.on("requestfailed", failed)
     offline = OfflinePage(page, url, blocked)
     yield offline
     report = request.node.stash.get(_REPORT, None)
     if report is not None and report.failed:
         offline.shot(f"FAILED_{request.node.name}")
-    context.close()
+    page.close()
 
 
 @pytest.fixture()
-def app(browser, app_url, request):
-    """A fresh offline browser context on the app with the hand-built layers."""
-    yield from _offline_page(browser, app_url, request)
+def app(contexts, app_url, request):
+    """A fresh offline page on the app with the hand-built layers."""
+    yield from _offline_page(contexts, app_url, request)
 
 
 @pytest.fixture()
-def sample_app(browser, sample_app_url, request):
-    """A fresh offline browser context on the app with the illustrative sample layers."""
-    yield from _offline_page(browser, sample_app_url, request)
+def sample_app(contexts, sample_app_url, request):
+    """A fresh offline page on the app with the illustrative sample layers."""
+    yield from _offline_page(contexts, sample_app_url, request)

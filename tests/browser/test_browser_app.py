@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -155,3 +156,17 @@ def test_projector_mode_has_large_type(app):
     h1 = app.page.evaluate("() => parseFloat(getComputedStyle(document.querySelector('h1')).fontSize)")
     assert h1 > size
     app.shot("07_projector_mode")
+
+
+def test_the_harness_is_offline_and_records_what_tried_to_leave(app):
+    """The browser resolves only the local app: a request to a public CDN fails, and the page's list of
+    blocked requests names it (so the "nothing but tiles was blocked" checks above can fail)."""
+    app.open()
+    app.settle()
+    outcome = app.page.evaluate("""() => fetch('https://cdn.jsdelivr.net/npm/leaflet@1.9.3/dist/leaflet.js')
+        .then(() => 'loaded', () => 'failed')""")
+    assert outcome == "failed"
+    deadline = time.monotonic() + 5  # the requestfailed event may arrive just after the promise settles
+    while not any("cdn.jsdelivr.net" in u for u in app.non_tile_blocked()) and time.monotonic() < deadline:
+        app.page.wait_for_timeout(50)  # polling interval, not a guess at how long the browser takes
+    assert any("cdn.jsdelivr.net" in u for u in app.non_tile_blocked()), app.blocked

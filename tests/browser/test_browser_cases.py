@@ -59,9 +59,9 @@ def case_server(layer_manifest, tmp_path_factory):
 
 
 @pytest.fixture()
-def case_page(browser, case_server, request):
+def case_page(contexts, case_server, request):
     """An offline browser page on this module's server."""
-    yield from _offline_page(browser, case_server.url, request)
+    yield from _offline_page(contexts, case_server.url, request)
 
 
 def _pick_p1(app) -> str:
@@ -82,7 +82,7 @@ def _open_case_page(app) -> None:
     app.page.get_by_role("heading", name="Case & exports").wait_for(timeout=30_000)
 
 
-def test_a_case_link_survives_a_reload_and_a_server_restart(browser, case_server, case_page, request):
+def test_a_case_link_survives_a_reload_and_a_server_restart(contexts, case_server, case_page, request):
     app = case_page
     case_id = _pick_p1(app)
     _shows_p1(app)
@@ -108,7 +108,7 @@ def test_a_case_link_survives_a_reload_and_a_server_restart(browser, case_server
 
     case_server.stop()  # the server goes away with every session it had
     case_server.start()
-    for page in _offline_page(browser, case_server.url, request):
+    for page in _offline_page(contexts, case_server.url, request):
         page.open(f"/?case={case_id}")
         _shows_p1(page)
         _open_case_page(page)
