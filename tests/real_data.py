@@ -61,6 +61,22 @@ def write_manifest(folder: Path, layers: dict, dem: dict | None = None, **top) -
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:
+    """The CLI's own entry point, ``sloat_core.cli.main(args)``, run in this process from the repository
+    folder, with its exit status, standard output and standard error as a shell would see them (no
+    interpreter start-up per call; `run_cli_subprocess` runs ``python -m sloat_core`` for real)."""
+    import contextlib
+    import io
+
+    from sloat_core import cli
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.chdir(ROOT), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = cli.main(list(args))
+    return subprocess.CompletedProcess(["python", "-m", "sloat_core", *args], code, out.getvalue(), err.getvalue())
+
+
+def run_cli_subprocess(*args: str) -> subprocess.CompletedProcess:
+    """``python -m sloat_core ARGS`` in a child process (the entry point as installed)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.run([sys.executable, "-m", "sloat_core", *args], capture_output=True, text=True,
                           cwd=ROOT, env=env, timeout=300)

@@ -4,11 +4,9 @@ turned into PNG under tests/artifacts/, are looked at; it prints in black and wh
 import datetime as dt
 import io
 import json
-import os
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import geopandas as gpd
@@ -225,9 +223,10 @@ def test_the_font_covers_section_signs_and_dashes():
 
 
 def run(*args):
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "sloat_core", *map(str, args)], cwd=ROOT, capture_output=True,
-                          text=True, timeout=180, env=env)
+    """The CLI's entry point in this process (tests/real_data.run_cli); test_cli.py runs it as a child."""
+    from real_data import run_cli
+
+    return run_cli(*map(str, args))
 
 
 def test_cli_report_writes_the_same_pdf(world, tmp_path):
