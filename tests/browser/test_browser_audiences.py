@@ -8,6 +8,7 @@ Screenshots go to tests/artifacts/i15_*.png.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -115,7 +116,7 @@ def test_board_walk_through_from_the_case_link(sample_app, mode):
         page.locator("h1").filter(has_text=title).wait_for(timeout=30_000)
         app.settle()
         assert page.get_by_text("The rule: §", exact=False).first.is_visible()
-        assert f"step={n}" in page.url
+        page.wait_for_url(re.compile(rf"step={n}\b"), timeout=15_000)  # the step is written into the link
         page.screenshot(path=str(ARTIFACTS / f"i15_walkthrough_{mode}_{n}_1920x1080.png"))
         if n < len(titles):
             page.get_by_role("button", name="Next ▶").click()

@@ -112,6 +112,7 @@ def test_a_case_link_survives_a_reload_and_a_server_restart(contexts, case_serve
         page.open(f"/?case={case_id}")
         _shows_p1(page)
         _open_case_page(page)
+        page.page.wait_for_url(CASE_ID, timeout=30_000)  # the app writes the case into the new page's link
         assert CASE_ID.search(page.page.url).group(1) == case_id
         # the page may draw the box before the reopened case fills it: wait for the value
         expect(page.page.get_by_label("Notes (saved with the case", exact=False)).to_have_value(
