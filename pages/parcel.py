@@ -35,7 +35,9 @@ available = mapping.available_roles(layers)
 st.title("Parcel & constraints")
 
 
-with st.expander("Find or upload a parcel", expanded=mode != state.PROJECTOR or state.current_parcel() is None):
+# At the counter and on a projector the finder folds away once a parcel is found, and the layer list waits
+# in a closed expander: the map and the answer fill the first screen.
+with st.expander("Find or upload a parcel", expanded=mode == state.STANDARD or state.current_parcel() is None):
     find_col, upload_col = st.columns(2)
     with find_col:
         parcel_inputs.find_by_text(layers)
@@ -43,7 +45,7 @@ with st.expander("Find or upload a parcel", expanded=mode != state.PROJECTOR or 
         parcel_inputs.upload()
 
 controls = st.columns([3, 2, 2]) if mode == state.STANDARD else [
-    st.expander("Map layers", expanded=False) if mode == state.PROJECTOR else st.container()]
+    st.expander("Map layers", expanded=False)]
 with controls[0]:
     shown = st.multiselect("Constraint layers on the map", available, key=state.LAYERS_SHOWN,
                            default=[r for r in ON_AT_START if r in available],
