@@ -82,3 +82,28 @@ def manifest(tmp_path, monkeypatch):
     path = fx.write_layerset(tmp_path)
     monkeypatch.setenv("SLOAT_LAYERS", str(path))
     return path
+
+
+@pytest.fixture()
+def data_dir(tmp_path, monkeypatch):
+    """A fresh case store for the test (``SLOAT_DATA_DIR``)."""
+    folder = tmp_path / "cases"
+    monkeypatch.setenv("SLOAT_DATA_DIR", str(folder))
+    return folder
+
+
+@pytest.fixture()
+def media(monkeypatch):
+    """The media file managers of the AppTest runs (newest last), to read download bytes from."""
+    import streamlit.testing.v1.app_test as app_test_module
+    from streamlit.runtime.media_file_manager import MediaFileManager
+
+    managers: list[MediaFileManager] = []
+
+    class Recording(MediaFileManager):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            managers.append(self)
+
+    monkeypatch.setattr(app_test_module, "MediaFileManager", Recording)
+    return managers

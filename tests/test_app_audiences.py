@@ -11,10 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
-import streamlit.testing.v1.app_test as app_test_module
 from pypdf import PdfReader
 from shapely.geometry import box
-from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -26,26 +24,6 @@ from sloat_core.gis.parcels import parcel_by_sbl, to_wgs84_geojson  # noqa: E402
 from sloat_core.store import Case, CaseStore  # noqa: E402
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
-
-
-@pytest.fixture()
-def data_dir(tmp_path, monkeypatch):
-    folder = tmp_path / "cases"
-    monkeypatch.setenv("SLOAT_DATA_DIR", str(folder))
-    return folder
-
-
-@pytest.fixture()
-def media(monkeypatch):
-    managers: list[MediaFileManager] = []
-
-    class Recording(MediaFileManager):
-        def __init__(self, *args, **kwargs):
-            super().__init__(*args, **kwargs)
-            managers.append(self)
-
-    monkeypatch.setattr(app_test_module, "MediaFileManager", Recording)
-    return managers
 
 
 def _download(at: AppTest, media, key: str) -> bytes:

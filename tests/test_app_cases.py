@@ -17,9 +17,7 @@ from unittest import mock
 from pathlib import Path
 
 import pytest
-import streamlit.testing.v1.app_test as app_test_module
 from pypdf import PdfReader
-from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -42,27 +40,6 @@ CASE_PAGE = "pages/case.py"
 PASS = "blue heron 402"
 PROJECT = {"application_type": "subdivision", "trees_removed": 3}
 ITEMS = [{"id": "wetland_permit", "issued": "2026-03-02"}]
-
-
-@pytest.fixture()
-def data_dir(tmp_path, monkeypatch):
-    folder = tmp_path / "cases"
-    monkeypatch.setenv("SLOAT_DATA_DIR", str(folder))
-    return folder
-
-
-@pytest.fixture()
-def media(monkeypatch):
-    """The media file managers of the AppTest runs (newest last), to read download bytes from."""
-    managers: list[MediaFileManager] = []
-
-    class Recording(MediaFileManager):
-        def __init__(self, *args, **kwargs):
-            super().__init__(*args, **kwargs)
-            managers.append(self)
-
-    monkeypatch.setattr(app_test_module, "MediaFileManager", Recording)
-    return managers
 
 
 def new_app(case_id: str | None = None, secret: str | None = None) -> AppTest:
