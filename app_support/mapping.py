@@ -192,7 +192,8 @@ class HatchPatterns(MacroElement):
     Layers whose ``fillColor`` is ``hatch:<kind>:<#rrggbb>`` are filled with a light tint of the colour
     crossed by lines (or dots, rings) of the full colour, so where two layers overlap both patterns
     stay readable instead of the colours mixing into one that is not in the legend. Leaflet's canvas
-    renderer takes a ``CanvasPattern`` as a fill; the pattern tiles are made once per kind and colour.
+    renderer takes a ``CanvasPattern`` as a fill; each pattern is made once per canvas and kind and colour,
+    not on every redraw.
     """
 
     _template = Template("""
@@ -218,10 +219,13 @@ class HatchPatterns(MacroElement):
     else if (kind === "rings") { g.lineWidth = 1.2; g.beginPath(); g.arc(N / 2, N / 2, 2.6, 0, 2 * Math.PI); g.stroke(); }
     return c;
   }
-  window.sloatHatchPattern = function(ctx, spec){
-    var key = spec;
-    if (!tiles[key]) { var p = spec.split(":"); tiles[key] = tile(p[1], p[2]); }
-    return ctx.createPattern(tiles[key], "repeat");
+  window.sloatHatchPattern = function(ctx, spec){  // one pattern per context and spec, made on first use
+    var made = ctx._sloatPatterns || (ctx._sloatPatterns = {});
+    if (!made[spec]) {
+      if (!tiles[spec]) { var p = spec.split(":"); tiles[spec] = tile(p[1], p[2]); }
+      made[spec] = ctx.createPattern(tiles[spec], "repeat");
+    }
+    return made[spec];
   };
   var fillStroke = L.Canvas.prototype._fillStroke;
   L.Canvas.prototype._fillStroke = function(ctx, layer){

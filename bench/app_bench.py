@@ -111,24 +111,42 @@ def _rss_mb(pid: int) -> float | None:
     return None
 
 
-def server_start_and_rss(timeout_s: float = 90.0) -> dict:
-    """Start ``streamlit run app.py``; time health, GET / and the page in chromium; read VmRSS."""
+def _start_server() -> tuple[subprocess.Popen, str, float]:
+    """``tools/serve.py`` (as ``make run``) on a free port: the process, its base URL and its start time."""
     port = _free_port()
     cmd = [sys.executable, str(ROOT / "tools" / "serve.py"), "--server.port", str(port),
            "--server.headless", "true", "--browser.gatherUsageStats", "false"]
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    return proc, f"http://127.0.0.1:{port}", t0
+
+
+def _wait_healthy(base: str, t0: float, timeout_s: float) -> None:
+    """Poll ``/_stcore/health`` until it answers 200 (or ``timeout_s`` after ``t0``)."""
+    while time.perf_counter() - t0 < timeout_s:
+        try:
+            with urllib.request.urlopen(base + "/_stcore/health", timeout=2) as r:
+                if r.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.05)
+
+
+def _stop_server(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+def server_start_and_rss(timeout_s: float = 90.0) -> dict:
+    """Start ``streamlit run app.py``; time health, GET / and the page in chromium; read VmRSS."""
+    proc, base, t0 = _start_server()
     res: dict = {}
     try:
-        base = f"http://127.0.0.1:{port}"
-        while time.perf_counter() - t0 < timeout_s:
-            try:
-                with urllib.request.urlopen(base + "/_stcore/health", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                time.sleep(0.05)
+        _wait_healthy(base, t0, timeout_s)
         res["health_s"] = round(time.perf_counter() - t0, 3)
         with urllib.request.urlopen(base + "/", timeout=10) as r:
             r.read()
@@ -138,11 +156,7 @@ def server_start_and_rss(timeout_s: float = 90.0) -> dict:
         time.sleep(1.0)
         res["rss_mb_after_first_page"] = _rss_mb(proc.pid)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        _stop_server(proc)
     return res
 
 
@@ -190,21 +204,10 @@ def browser_timings(n: int = 5, timeout_s: float = 90.0) -> dict:
         return {"browser": "chromium not installed (make system-deps)"}
     from playwright.sync_api import sync_playwright
 
-    port = _free_port()
-    cmd = [sys.executable, str(ROOT / "tools" / "serve.py"), "--server.port", str(port),
-           "--server.headless", "true", "--browser.gatherUsageStats", "false"]
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
+    proc, base, t0 = _start_server()
     out: dict = {}
     try:
-        t0 = time.perf_counter()
-        while time.perf_counter() - t0 < timeout_s:
-            try:
-                with urllib.request.urlopen(base + "/_stcore/health", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                time.sleep(0.05)
+        _wait_healthy(base, t0, timeout_s)
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=[
                 "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -262,11 +265,7 @@ def browser_timings(n: int = 5, timeout_s: float = 90.0) -> dict:
             finally:
                 browser.close()
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        _stop_server(proc)
     return out
 
 
