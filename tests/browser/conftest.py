@@ -244,7 +244,10 @@ class OfflinePage:
         self.settle()
 
     def wait_text(self, text: str, timeout_ms: int = 30_000):
-        locator = self.page.get_by_text(text, exact=False).first
+        """Wait for ``text`` to be shown. Only a visible match counts: the same words can also sit in a part
+        of the page that folds away (the parcel finder folds once a parcel is found), and which match comes
+        first in the page is not fixed."""
+        locator = self.page.get_by_text(text, exact=False).filter(visible=True).first
         locator.wait_for(timeout=timeout_ms)
         return locator
 
