@@ -1,0 +1,81 @@
+"""Faster map HTML: folium's constant strings are not compiled as Jinja templates on every rerun.
+
+branca (0.8) wraps every piece of HTML and script a folium element renders in ``Element(text)``, whose
+constructor compiles ``text`` as a Jinja template: each constraint layer's script, GeoJSON included,
+is tokenised by Jinja on every rerun, although it holds no Jinja syntax. folium's GeoJSON tooltips
+and pop-ups also compile the same constant template each time they render. Together that is about
+half of the time ``st_folium`` takes to build the Parcel page's map (85 ms -> 40 ms here), paid on
+every rerun, the first page included.
+
+:func:`install` (called when :mod:`app_support.mapping` is imported) replaces the ``Template`` name
+those two modules use with :func:`template`: a text with no Jinja delimiter becomes a constant that
+renders exactly what Jinja would render (newlines normalised to ``\\n``, one trailing newline
+dropped: Jinja's defaults); any other text is compiled once per (class, text) and reused (a compiled
+Jinja template is safe to render again and from several threads). The map's HTML is unchanged, byte
+for byte (tests/test_folium_templates.py renders whole maps both ways).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import types
+
+import branca.element
+import folium.features
+
+__all__ = ["template", "install", "JINJA_DELIMITERS"]
+
+#: Jinja's default block, variable and comment openers: a text without them is plain data to Jinja.
+JINJA_DELIMITERS = ("{{", "{%", "{#")
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+_ORIGINAL = {branca.element: branca.element.Template, folium.features: folium.features.Template}
+
+
+class ConstantTemplate:
+    """A text with no Jinja syntax, rendered as Jinja's default environment renders it."""
+
+    __slots__ = ("text",)
+    #: What a compiled template's ``module`` holds for a text without macros: no header, html or script.
+    module = types.SimpleNamespace()
+
+    def __init__(self, source: str):
+        lines = _NEWLINE.split(source)
+        if lines[-1] == "":  # Jinja drops one trailing newline (keep_trailing_newline=False)
+            lines.pop()
+        self.text = "\n".join(lines)
+
+    def render(self, *args, **kwargs) -> str:
+        return self.text
+
+
+@functools.lru_cache(maxsize=1024)
+def _compiled(template_class: type, source: str):
+    return template_class(source)
+
+
+def _for(template_class: type):
+    def template(source: str):
+        if isinstance(source, str) and not any(d in source for d in JINJA_DELIMITERS):
+            return ConstantTemplate(source)
+        return _compiled(template_class, source)
+
+    template.__doc__ = f"A {template_class.__module__}.{template_class.__name__} for ``source``, made once."
+    return template
+
+
+#: The replacement for branca's ``Template`` (jinja2.Template).
+template = _for(_ORIGINAL[branca.element])
+_REPLACEMENT = {branca.element: template, folium.features: _for(_ORIGINAL[folium.features])}
+
+
+def install() -> None:
+    """Use the replacements in branca.element and folium.features (idempotent)."""
+    for module, replacement in _REPLACEMENT.items():
+        module.Template = replacement
+
+
+def uninstall() -> None:
+    """Put the libraries' own ``Template`` back (for the equivalence test)."""
+    for module, original in _ORIGINAL.items():
+        module.Template = original

@@ -1,0 +1,69 @@
+"""The map's HTML is the same, byte for byte, with app_support.folium_templates installed or not.
+
+The module saves Jinja compiling constant text on every rerun; it must change nothing the browser gets.
+Element ids are random (``os.urandom``), so both renderings draw them from the same counter.
+"""
+
+from __future__ import annotations
+
+import itertools
+from unittest import mock
+
+import folium
+import jinja2
+import pytest
+import streamlit_folium
+from branca.element import Element
+
+import app_fixtures as fx
+from app_support import folium_templates, mapping
+from app_support.loaders import _display_geojson
+from sloat_core.gis.layers import load_manifest
+
+
+@pytest.mark.parametrize("text", [
+    "", "\n", "plain", "ends with a newline\n", "two newlines\n\n", "windows\r\nlines\r\n", "old mac\rline\r",
+    "  leading and trailing spaces  ", "{ a: 1, b: {c: 2} }", "} {", "a single { brace", "100% {x}",
+])
+def test_a_constant_renders_as_jinja_renders_it(text):
+    assert folium_templates.ConstantTemplate(text).render(this=None, kwargs={}) == jinja2.Template(text).render()
+
+
+@pytest.mark.parametrize("text", ["{{ 1 + 1 }}", "{% if true %}yes{% endif %}", "{# note #}kept"])
+def test_text_with_jinja_syntax_is_still_compiled(text):
+    made = folium_templates.template(text)
+    assert isinstance(made, jinja2.Template)
+    assert made.render() == jinja2.Template(text).render()
+    assert folium_templates.template(text) is made  # compiled once
+
+
+def _parcel_page_map_html(layers) -> dict:
+    """Everything the Parcel page's st_folium call sends to the browser, for the hand-built layers."""
+    groups = [mapping.layer_group(role, gj, identify=True)
+              for role in ["wetlands", "watercourses", "water", "floodplain", "outcrops"]
+              if (gj := _display_geojson.__wrapped__("k", role, layers)) is not None]
+    outline = {"type": "Feature", "properties": {}, "geometry": {
+        "type": "Polygon", "coordinates": [[[-74.19, 41.16], [-74.18, 41.16], [-74.18, 41.17], [-74.19, 41.16]]]}}
+    groups.append(mapping.parcel_group(outline))
+    counter = itertools.count()
+    sent = {}
+    with mock.patch.object(Element, "_generate_id", classmethod(lambda cls: f"id{next(counter):06d}")), \
+            mock.patch.object(streamlit_folium, "_component_func", lambda on_change, **kw: sent.update(kw)):
+        streamlit_folium.st_folium(mapping.base_map(label_points=[]), key="parcel_map", height=600,
+                                   returned_objects=["all_drawings"], feature_group_to_add=groups,
+                                   layer_control=folium.LayerControl(collapsed=True))
+    return sent
+
+
+def test_the_parcel_maps_html_is_unchanged_byte_for_byte(tmp_path):
+    layers = load_manifest(fx.write_layerset(tmp_path))
+    folium_templates.uninstall()
+    try:
+        assert isinstance(Element("<b>x</b>")._template, jinja2.Template)
+        as_the_libraries_make_it = _parcel_page_map_html(layers)
+    finally:
+        folium_templates.install()
+    assert isinstance(Element("<b>x</b>")._template, folium_templates.ConstantTemplate)  # installed again
+    faster = _parcel_page_map_html(layers)
+    assert faster["script"] and faster["feature_group"] and "L.geoJson" in faster["feature_group"]
+    assert faster == as_the_libraries_make_it
