@@ -73,8 +73,8 @@ def _no_errors(app, label: str) -> None:
 def _check_parcel_page(app, mode: str) -> None:
     page = app.page
     main = page.locator('[data-testid="stMain"]')
-    expect(main.get_by_text(DISCLAIMER[:60], exact=False).first).to_be_visible(timeout=15_000)  # beside the result
-    expect(page.get_by_text("Map layers: illustrative sample, not official data").first).to_be_visible(
+    expect(main.get_by_text(DISCLAIMER[:60], exact=False).filter(visible=True).first).to_be_visible(timeout=15_000)  # beside the result
+    expect(page.get_by_text("Map layers: illustrative sample, not official data").filter(visible=True).first).to_be_visible(
         timeout=15_000)
     # The colour key of the deduction table is the legend's colour (computed, as painted).
     legend_colour = page.evaluate(
