@@ -33,6 +33,15 @@ def _open(sample_app, mode: str, size: tuple[int, int], path: str = "/"):
     return sample_app
 
 
+def _find_by_address(app) -> None:
+    """Type the address as people write it (the sample layer spells it "Rd"); one match is chosen at once."""
+    box = app.page.get_by_label("Tax parcel (SBL", exact=False)
+    box.fill(ADDRESS)
+    box.press("Enter")
+    app.wait_text(f"Tax parcel {SBL}")  # the note under the map (the finder's "Found" line folds on a projector)
+    app.settle()
+
+
 def _toolbar_visible(page) -> bool:
     return page.locator('[data-testid="stMainMenu"]').is_visible() or \
         page.locator('[data-testid="stToolbar"]').is_visible()
@@ -65,12 +74,7 @@ def test_search_by_road_the_answer_and_the_map_layers(sample_app, mode):
     """At 1366x768, then with the window widened to 1920x1080 (one search, both screen sizes checked)."""
     app = _open(sample_app, mode, VIEWPORTS[0])
     page = app.page
-    box = page.get_by_label("Tax parcel (SBL", exact=False)
-    box.fill(ADDRESS)
-    box.press("Enter")
-    # The note under the map (the finder's own "Found" line folds away on a projector).
-    page.get_by_text(f"Tax parcel {SBL}", exact=False).filter(visible=True).first.wait_for(timeout=30_000)
-    app.settle()
+    _find_by_address(app)
     page.locator('iframe[title="streamlit_folium.st_folium"]').scroll_into_view_if_needed(timeout=30_000)
     for size in VIEWPORTS:
         if size != VIEWPORTS[0]:
@@ -100,11 +104,7 @@ def test_board_walk_through_from_the_case_link(sample_app, mode):
 
     app = _open(sample_app, mode, (1920, 1080))
     page = app.page
-    box = page.get_by_label("Tax parcel (SBL", exact=False)
-    box.fill(ADDRESS)
-    box.press("Enter")
-    page.get_by_text(f"Tax parcel {SBL}", exact=False).filter(visible=True).first.wait_for(timeout=30_000)
-    app.settle()
+    _find_by_address(app)
     page.wait_for_function("() => location.search.includes('case=')", timeout=30_000)
     case_id = parse_qs(urlparse(page.url).query)["case"][0]
     page.goto(f"{app.url}/walkthrough?case={case_id}&mode={mode}&step=1")
