@@ -10,21 +10,28 @@ every rerun, the first page included.
 :func:`install` (called when :mod:`app_support.mapping` is imported) replaces the ``Template`` name
 those two modules use with :func:`template`: a text with no Jinja delimiter becomes a constant that
 renders exactly what Jinja would render (newlines normalised to ``\\n``, one trailing newline
-dropped: Jinja's defaults); any other text is compiled once per (class, text) and reused (a compiled
-Jinja template is safe to render again and from several threads). The map's HTML is unchanged, byte
+dropped: Jinja's defaults); any other text up to 16 KB is compiled once per (class, text) and reused
+(a compiled Jinja template is safe to render again and from several threads). The map's HTML is unchanged, byte
 for byte (tests/test_folium_templates.py renders whole maps both ways).
+
+Because branca compiles what it rendered, text from a layer file must never hold Jinja syntax when it
+reaches the map: a wetland named "{% x" would stop the map with a Jinja syntax error (with or without
+this module). :func:`map_html_text` and :func:`map_json` write its braces so that the browser
+still shows them and Jinja sees none.
 """
 
 from __future__ import annotations
 
 import functools
+import html
+import json
 import re
 import types
 
 import branca.element
 import folium.features
 
-__all__ = ["template", "install", "JINJA_DELIMITERS"]
+__all__ = ["template", "install", "JINJA_DELIMITERS", "map_html_text", "map_json"]
 
 #: Jinja's default block, variable and comment openers: a text without them is plain data to Jinja.
 JINJA_DELIMITERS = ("{{", "{%", "{#")
@@ -54,10 +61,17 @@ def _compiled(template_class: type, source: str):
     return template_class(source)
 
 
+#: Templates longer than this are compiled each time, as the libraries do, and not kept: the libraries' own
+#: templates are a few KB; a long text with Jinja syntax would be rendered output, different every time.
+CACHE_MAX_CHARS = 16_384
+
+
 def _for(template_class: type):
     def template(source: str):
         if isinstance(source, str) and not any(d in source for d in JINJA_DELIMITERS):
             return ConstantTemplate(source)
+        if not isinstance(source, str) or len(source) > CACHE_MAX_CHARS:
+            return template_class(source)
         return _compiled(template_class, source)
 
     template.__doc__ = f"A {template_class.__module__}.{template_class.__name__} for ``source``, made once."
@@ -79,3 +93,26 @@ def uninstall() -> None:
     """Put the libraries' own ``Template`` back (for the equivalence test)."""
     for module, original in _ORIGINAL.items():
         module.Template = original
+
+
+def map_html_text(text) -> str:
+    """``text`` (from a layer file) for the map's HTML (tooltips, pop-ups): HTML-escaped, and its braces as
+    character references (``&#123;`` ``&#125;``), so no Jinja delimiter reaches branca."""
+    return html.escape(str(text)).replace("{", "&#123;").replace("}", "&#125;")
+
+
+def map_json(value) -> str:
+    """``value`` (lists of numbers and strings, no objects) as JSON for the map's script: ``</`` and every
+    brace written as escapes inside its strings (``<\\/``, ``\\u007b``, ``\\u007d``), which JavaScript reads
+    as the characters themselves. With no objects, every brace in the text is inside a string."""
+
+    def check(item) -> None:
+        if isinstance(item, dict):
+            raise TypeError("map_json takes lists of numbers and strings, not objects")
+        if isinstance(item, (list, tuple)):
+            for part in item:
+                check(part)
+
+    check(value)
+    return (json.dumps(value, ensure_ascii=True).replace("</", "<\\/")
+            .replace("{", "\\u007b").replace("}", "\\u007d"))

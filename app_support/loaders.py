@@ -14,6 +14,8 @@ from pathlib import Path
 
 import streamlit as st
 
+from app_support.folium_templates import map_html_text
+
 __all__ = [
     "DEFAULT_MANIFEST",
     "manifest_path",
@@ -112,8 +114,6 @@ def identify_row(role: str) -> tuple[str, str]:
 
 @st.cache_resource(show_spinner=False, max_entries=64)
 def _display_geojson(lkey: str, role: str, _layers) -> dict | None:
-    import html
-
     from app_support.theme import LAYER_LABELS
 
     gdf = _layers.display_gdf(role, simplify_ft=_DISPLAY_SIMPLIFY_FT)
@@ -123,22 +123,20 @@ def _display_geojson(lkey: str, role: str, _layers) -> dict | None:
     name_col = next((c for c in _NAME_FIELDS if c in gdf.columns), None)
     names = gdf[name_col] if name_col else [""] * len(gdf)
     out = gdf[[gdf.geometry.name]].copy()
-    out["label"] = [html.escape(f"{title}: {n}" if n else title) for n in names]
+    out["label"] = [map_html_text(f"{title}: {n}" if n else title) for n in names]
     # The identify pop-up: the layer, the feature's attributes (at most six), its deduction row and §.
     row, cite = identify_row(role)
     attrs = [c for c in gdf.columns if c != gdf.geometry.name and not str(c).startswith("_")][:6]
-    out["details"] = [html.escape("; ".join(f"{c}: {gdf.iloc[i][c]}" for c in attrs
+    out["details"] = [map_html_text("; ".join(f"{c}: {gdf.iloc[i][c]}" for c in attrs
                                             if str(gdf.iloc[i][c]) not in ("", "None", "nan")))
                       for i in range(len(gdf))]
-    out["row"] = html.escape(row)
-    out["citation"] = html.escape(cite)
+    out["row"] = map_html_text(row)
+    out["citation"] = map_html_text(cite)
     return out.__geo_interface__
 
 
 @st.cache_resource(show_spinner=False, max_entries=8)
 def _buffer_geojson(lkey: str, width_ft: float, _layers) -> dict | None:
-    import html
-
     import geopandas as gpd
     import shapely
 
@@ -153,9 +151,9 @@ def _buffer_geojson(lkey: str, width_ft: float, _layers) -> dict | None:
     band = shapely.simplify(band, _DISPLAY_SIMPLIFY_FT, preserve_topology=True)
     row, cite = identify_row("buffer")
     label = f"Wetland and watercourse buffer ({width_ft:,.0f} ft)"
-    frame = gpd.GeoDataFrame({"label": [html.escape(label)], "details": [html.escape(
+    frame = gpd.GeoDataFrame({"label": [map_html_text(label)], "details": [map_html_text(
         f"{width_ft:,.0f} ft around wetlands, streams and ponds (outside them)")],
-        "row": [html.escape(row)], "citation": [html.escape(cite)]}, geometry=[band], crs=WORK_CRS)
+        "row": [map_html_text(row)], "citation": [map_html_text(cite)]}, geometry=[band], crs=WORK_CRS)
     return frame.to_crs(WGS84).__geo_interface__
 
 
@@ -206,8 +204,6 @@ def _parcel_lines(lkey: str, _layers) -> dict | None:
     Lines only (the SBLs are the labels at street zoom, and a click picks a parcel when picking is on):
     about a third of the bytes of the parcels as polygons, which keeps the first map quick.
     """
-    import html
-
     import geopandas as gpd
     import shapely
 
@@ -219,7 +215,7 @@ def _parcel_lines(lkey: str, _layers) -> dict | None:
     rings = shapely.boundary(gdf.geometry.values)
     lines = shapely.line_merge(shapely.union_all(shapely.set_precision(rings, 1e-6)))
     lines = shapely.transform(lines, lambda xy: np.round(xy, 6))  # short decimals in the JSON
-    return gpd.GeoDataFrame({"label": [html.escape("Tax parcel lines")]}, geometry=[lines],
+    return gpd.GeoDataFrame({"label": [map_html_text("Tax parcel lines")]}, geometry=[lines],
                             crs=gdf.crs).__geo_interface__
 
 

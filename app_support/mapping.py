@@ -153,7 +153,7 @@ padding:0 2px;white-space:nowrap;position:relative;left:-50%;}</style>
     def __init__(self, points: list, min_zoom: int = LABEL_MIN_ZOOM):
         super().__init__()
         self._name = "ParcelLabels"
-        self.points_json = json.dumps(points, ensure_ascii=True).replace("</", "<\\/")
+        self.points_json = folium_templates.map_json(points)
         self.min_zoom = int(min_zoom)
         self.css_class = PARCEL_LINES_CLASS
 

@@ -67,3 +67,61 @@ def test_the_parcel_maps_html_is_unchanged_byte_for_byte(tmp_path):
     faster = _parcel_page_map_html(layers)
     assert faster["script"] and faster["feature_group"] and "L.geoJson" in faster["feature_group"]
     assert faster == as_the_libraries_make_it
+
+
+HOSTILE_NAMES = ["{% bad tag", "{{ 7*7 }} marsh", "{# open comment", "}} {{", "a {b} c"]
+
+
+def _render(groups, label_points=()) -> dict:
+    sent = {}
+    with mock.patch.object(streamlit_folium, "_component_func", lambda on_change, **kw: sent.update(kw)):
+        streamlit_folium.st_folium(mapping.base_map(label_points=list(label_points)), key="parcel_map", height=600,
+                                   returned_objects=[], feature_group_to_add=groups,
+                                   layer_control=folium.LayerControl(collapsed=True))
+    return sent
+
+
+def test_jinja_syntax_in_raw_map_text_would_stop_the_map():
+    """Why layer text is written with its braces escaped: branca compiles what it rendered."""
+    raw = {"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {
+        "label": "{% bad tag", "details": "", "row": "", "citation": ""}, "geometry": {
+        "type": "Point", "coordinates": [-74.19, 41.16]}}]}
+    with pytest.raises(jinja2.TemplateSyntaxError):
+        _render([mapping.layer_group("wetlands", raw, identify=True)])
+
+
+def test_a_layer_whose_names_hold_jinja_syntax_still_draws_and_shows_them(tmp_path):
+    import geopandas as gpd
+
+    from sloat_core.units import WORK_CRS
+
+    path = fx.write_layerset(tmp_path)
+    gpd.GeoDataFrame({"name": HOSTILE_NAMES}, geometry=[fx.WETLAND.buffer(-i) for i in range(len(HOSTILE_NAMES))],
+                     crs=WORK_CRS).to_file(tmp_path / "wetlands.gpkg", layer="wetlands", driver="GPKG")
+    layers = load_manifest(path)
+    geojson = _display_geojson.__wrapped__("k", "wetlands", layers)
+    labels = sorted(f["properties"]["label"] for f in geojson["features"])
+    assert "Wetlands: &#123;% bad tag" in labels and "Wetlands: a &#123;b&#125; c" in labels
+    sent = _render([mapping.layer_group("wetlands", geojson, identify=True)])
+    # In the script's JSON "&" is written \u0026: the pop-up's HTML gets "&#123;&#123; 7*7 &#125;&#125; marsh",
+    # which the browser shows as "{{ 7*7 }} marsh".
+    assert "\\u0026#123;\\u0026#123; 7*7 \\u0026#125;\\u0026#125; marsh" in sent["feature_group"]
+    for name in HOSTILE_NAMES:
+        assert name not in sent["feature_group"]
+
+
+def test_parcel_labels_with_braces_are_written_as_escapes_javascript_reads_back():
+    import json
+
+    points = [[41.16, -74.19, "155.06-1-42"], [41.161, -74.191, "{% x }}"]]
+    sent = _render([], label_points=points)
+    assert "{% x" not in sent["script"] and "\\u007b% x \\u007d\\u007d" in sent["script"]
+    assert json.loads(folium_templates.map_json(points)) == points  # JSON (and JavaScript) read the braces back
+    with pytest.raises(TypeError):
+        folium_templates.map_json([{"sbl": "1"}])
+
+
+def test_long_templates_are_not_kept():
+    long_text = "{{ 1 }}" + "x" * folium_templates.CACHE_MAX_CHARS
+    assert folium_templates.template(long_text) is not folium_templates.template(long_text)
+    assert folium_templates.template(long_text).render() == "1" + "x" * folium_templates.CACHE_MAX_CHARS
