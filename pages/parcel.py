@@ -19,7 +19,6 @@ from app_support.theme import LAYER_LABELS, MAP_HEIGHT_PX
 from sloat_core.gis import parcels as parcel_input
 from sloat_core.gis.roles import ROLE_DECLARATIONS
 from sloat_core.errors import SloatInputError
-from sloat_core.outputs.handout import handout_pdf_bytes
 
 DRAWN = "Drawn on the map"
 DEDUCTION_ROLES = [r.id for r in ROLE_DECLARATIONS if r.deduction]  # roles whose land is deducted
@@ -160,6 +159,14 @@ def _projector_figures(parcel) -> None:
     results.show_headline(result)
 
 
+def _handout_pdf(parcel, district) -> bytes:
+    """The one-page handout, made when its button is pressed. The PDF libraries load then (about 0.4 s
+    once per server), not with the page: the first page a visitor opens does not wait for them."""
+    from sloat_core.outputs.handout import handout_pdf_bytes
+
+    return handout_pdf_bytes(loaders.full_analysis_for(parcel, layers, district), layers)
+
+
 def _results(parcel) -> None:
     parcel_inputs.undo_clear_button()
     if parcel is None:
@@ -178,8 +185,7 @@ def _results(parcel) -> None:
     if mode == state.COUNTER:
         results.show_answer_card(result)
     if mode != state.PROJECTOR:
-        results.handout_button(lambda: handout_pdf_bytes(
-            loaders.full_analysis_for(parcel, layers, district), layers))
+        results.handout_button(lambda: _handout_pdf(parcel, district))
     if mode != state.PROJECTOR:  # on a projector the figures lead the page, above the map
         results.show_headline(result)
     st.plotly_chart(results.waterfall_figure(result, large=mode == state.PROJECTOR,
