@@ -124,6 +124,8 @@ html, body, [data-testid="stAppViewContainer"] {font-size:20px;}
   line-height:1.15;}
 [data-testid="stAppViewContainer"] [data-testid="stTable"] td,
 [data-testid="stAppViewContainer"] [data-testid="stTable"] th {font-size:20px;}
+/* Streamlit's top padding is in rem and grew with the larger type (120 px); 80 px clears its header, as on a projector. */
+[data-testid="stMainBlockContainer"] {padding-top:80px !important;}
 </style>
 """
 
