@@ -26,13 +26,8 @@ from pathlib import Path
 from unittest import mock
 
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = "/usr/lib/chromium/chromium"
-#: Offline as in a Board room, the way the browser tests are: chromium resolves no host but the local
-#: app's. (Playwright's request routing would also keep the page offline, but it passes every request
-#: through the test driver and switches the HTTP cache off: slower than any real browser.)
-_CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync", "--no-first-run",
-                  "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost"]
+sys.path.insert(0, str(ROOT / "tools"))
+from offline_chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402  (offline as in a Board room, as the tests)
 
 __all__ = ["rerun_times", "first_run_seconds", "server_start_and_rss", "browser_timings"]
 
@@ -174,7 +169,7 @@ def _browser_first_page(base: str, t0: float) -> dict:
     except ImportError:
         return {"browser": "playwright not installed"}
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=_CHROMIUM_ARGS)
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             page = browser.new_page()
             t_nav = time.perf_counter()
@@ -213,7 +208,7 @@ def browser_timings(n: int = 5, timeout_s: float = 90.0) -> dict:
     try:
         _wait_healthy(base, t0, timeout_s)
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=_CHROMIUM_ARGS)
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             try:
                 def fresh():  # a new context: an empty cache, as on a first visit
                     return browser.new_context(viewport={"width": 1500, "height": 1000})

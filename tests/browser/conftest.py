@@ -24,11 +24,9 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
 import app_fixtures as fx  # noqa: E402
 
-CHROMIUM = "/usr/lib/chromium/chromium"
-#: Offline by construction: no host resolves except the local app's.
-OFFLINE_ARG = "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run", OFFLINE_ARG]
+sys.path.insert(0, str(ROOT / "tools"))
+from offline_chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402  (shared with make bench)
+
 ARTIFACTS = ROOT / "tests" / "artifacts"
 MAP_IFRAME = 'iframe[title="streamlit_folium.st_folium"]'
 LOCAL_PREFIXES = ("http://127.0.0.1", "http://localhost", "ws://127.0.0.1", "ws://localhost",
