@@ -14,8 +14,9 @@ import shapely
 from shapely.geometry.base import BaseGeometry
 
 from sloat_core import __version__
-from sloat_core.rules.cluster import cluster_applicability, cluster_lot_rules, cluster_triggers
-from sloat_core.rules.deductions import LotArea, conventional_yield, lot_area, meets_minimum
+from sloat_core.rules.cluster import (cluster_applicability, cluster_lot_rules, cluster_triggers,
+                                      open_space_rule, part_yield, yield_estimate)
+from sloat_core.rules.deductions import LotArea, lot_area, meets_minimum
 from sloat_core.errors import SloatInputError
 from sloat_core.rules.measures import Findings, parcel_findings
 from sloat_core.gis.geometry import area_sqft, polygonal
@@ -131,6 +132,20 @@ def _districts(geom, layerset, district: str | None, meta: dict) -> list[tuple[s
     if meta.get("district"):
         return [(meta["district"], area_sqft(geom), geom)]
     return [(None, area_sqft(geom), geom)]
+
+
+def _part_floor(part, part_net: float, lot: LotArea, layerset, settings, ponds_buffered: bool) -> float:
+    """The worst-case net of one district part (§ 402-48I with § 402-45A): the part's own uncertainty.
+
+    A parcel known everywhere has none. Otherwise the part is measured as a parcel of its own and its
+    uncertainty (its net less its worst case) is taken off the part's net, so a part whose land is all known
+    keeps one figure while the unknown land elsewhere widens only its own part's range.
+    """
+    if lot.fully_known:
+        return part_net
+    alone = lot_area(parcel_findings(part, layerset, buffer_width_ft=float(settings.buffer_width_ft),
+                                     buffer_water_bodies=ponds_buffered))
+    return max(part_net - max(alone.net_lot_area_sqft - alone.net_lot_area_min_sqft, 0.0), 0.0)
 
 
 def _footprint_summary(f: Findings, proj: Project, work: Findings | None = None) -> dict | None:
@@ -253,18 +268,20 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
     for (code, part), deducted in zip(portions, part_deducted, strict=True):
         dd = settings.district(code) if code else None
         if len(portions) == 1:  # the whole parcel: the lot-area figures themselves
-            part_gross, part_net = gross, lot.net_lot_area_sqft
+            part_gross, part_net, part_floor = gross, lot.net_lot_area_sqft, lot.net_lot_area_min_sqft
         else:
             part_gross = area_sqft(part)
             part_net = max(part_gross - deducted, 0.0)
+            part_floor = _part_floor(part, part_net, lot, layerset, settings, ponds_buffered)
         mn = dd.min_lot_area_sqft if dd else None
         per_district.append({
             "district": code,
             "kind": dd.kind if dd else None,
             "gross_area_sqft": round(part_gross, 2),
             "net_lot_area_sqft": round(part_net, 2),
+            "net_lot_area_min_sqft": round(part_floor, 2),
             "min_lot_area_sqft": mn,
-            "conventional_yield": conventional_yield(part_net, mn),
+            **part_yield(part_net, part_floor, mn),
             "cluster": cluster_lot_rules(code, dd.kind if dd else None),
             "citation": "§ 402-48I" if len(portions) > 1 else "§ 402-48E",
         })
@@ -322,8 +339,8 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
         "min_lot_area_verify": bool(d.verify) if d else None,
         "meets_min_lot_area": meets,
         "lot_area_citation": "§ 402-45A",
-        "conventional_yield": conventional_yield(lot.net_lot_area_sqft, minimum),
-        "yield_caveat": "The Planning Board decides yield from a conventional subdivision plat (§ 402-48E).",
+        **yield_estimate(per_district),
+        "cluster_open_space": open_space_rule(),
         "per_district": per_district,
         "slope_area_sqft": {k: round(v, 2) for k, v in f.slope_area_sqft.items()},
         "buffer_width_ft": f.buffer_width_ft,
