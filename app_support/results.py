@@ -270,8 +270,11 @@ def show_layer_notice(layers) -> None:
                     unsafe_allow_html=True)
 
 
-def show_headline(result: dict) -> None:
+def show_headline(result: dict, *, show_yield: bool = True) -> None:
     """Gross area, net lot area (sq ft, acres beneath), the plain verdict and who decides.
+
+    Beneath, the conventional yield (§ 402-48E; per district, § 402-48I), a range kept a range
+    (``show_yield=False`` where the page shows it itself).
 
     In Counter mode the labels are everyday words and the verdict is the plain paragraph of
     :func:`sloat_core.engine.plain.plain_verdict`.
@@ -298,6 +301,13 @@ def show_headline(result: dict) -> None:
     meets = result.get("meets_min_lot_area")
     box = st.success if meets else (st.warning if meets is False else st.info)
     box(escape_markdown(plain.plain_verdict(result)) if counter else verdict_sentence(result))
+    if show_yield and "conventional_yield" in result:
+        from sloat_core.rules.cluster import yield_phrase
+
+        label = "Lots it could be divided into, first estimate" if counter else "Conventional yield (estimate)"
+        st.markdown(f"**{label}:** {escape_markdown(yield_phrase(result))} "
+                    f"({escape_markdown(result.get('yield_citation') or '§ 402-48E')}; the Planning Board decides "
+                    "from a conventional plat).")
     show_screening(result)
     citation = result.get("lot_area_citation") or "§ 402-45A"
     label = "The rule on land that counts" if counter else "Net lot area rule"
