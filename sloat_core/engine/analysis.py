@@ -16,6 +16,7 @@ from shapely.geometry.base import BaseGeometry
 from sloat_core import __version__
 from sloat_core.rules.cluster import (cluster_applicability, cluster_lot_rules, cluster_triggers,
                                       open_space_rule, part_yield, yield_estimate)
+from sloat_core.rules.adjacent_owners import adjacent_owners
 from sloat_core.rules.deductions import LotArea, lot_area, meets_minimum
 from sloat_core.errors import SloatInputError
 from sloat_core.rules.measures import Findings, parcel_findings
@@ -296,6 +297,11 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
     permits: list[Permit] = permits_for(f, proj, settings=settings, subdividable=subdividable,
                                         cluster_applies=applies, any_trigger=any_trigger, measures=lot.measures, work=work)
 
+    wet = next((p for p in permits if p.id == "wetland_permit"), None)
+    owners = adjacent_owners(geom, layerset, footprint=proj.disturbance_footprint,
+                             buffer_width_ft=float(settings.buffer_width_ft), buffer_water_bodies=ponds_buffered,
+                             permit_required=wet.required if wet else None, parcel_id=meta.get("sbl"))
+
     # Wetland mitigation: the footprint's wetland (where it lies, on or off the parcel), else what was typed.
     mi = dict(mitigation_input or {})
     fp = proj.disturbance_footprint
@@ -352,6 +358,7 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
         "permits": [p.to_dict() for p in permits],
         "steep_slope_design_limits": design_checklist(proj),
         "mitigation": mit,
+        "adjacent_owners": owners,
         "footprint": footprint,
         "warnings": list(dict.fromkeys(warnings)),
         "disclaimer": DISCLAIMER,
