@@ -397,6 +397,28 @@ def show_permits(result: dict) -> None:
     _short_list([p for p in permits if p.get("required")], "reason",
                 "None found on the layers available.")
     _unknown_line([p for p in permits if p.get("required") is None])
+    show_adjacent_owners(result)
+
+
+def show_adjacent_owners(result: dict) -> None:
+    """§ 402-57K(4): where a wetland permit application may be needed, the tax parcels adjacent to the wetland,
+    watercourse and buffer of the work (within the law's distance of the property) and their owners of record,
+    or the sentence saying the list is unknown or the owners come from the assessment roll."""
+    a = result.get("adjacent_owners") or {}
+    if not a or a.get("applies") is False:
+        return
+    lots = a.get("parcels")
+    title = f"Owners of record of adjacent lands ({a.get('citation', '')})"
+    with st.expander(title + (f": {len(lots)} parcel{'s' * (len(lots) != 1)}" if lots is not None else ""),
+                     expanded=False):
+        st.markdown(escape_markdown(a.get("reason") or ""))
+        if lots:
+            st.dataframe(pd.DataFrame([{"Tax parcel (SBL)": x.get("sbl") or "", "Address": x.get("address") or "",
+                                        "Owner of record": x.get("owner") or "from the assessment roll"}
+                                       for x in lots]), hide_index=True, width="stretch")
+        if a.get("illustrative") and a.get("owner_field"):
+            st.caption("Sample owner names are invented, not the assessment roll.")
+        law_link(a.get("citation") or "§ 402-57K(4)")
 
 
 def _short_list(items: list[dict], detail_key: str, empty: str) -> None:

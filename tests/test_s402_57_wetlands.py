@@ -116,3 +116,73 @@ def _wgs84(g):
     import geopandas as gpd
 
     return gpd.GeoSeries([g], crs="EPSG:2260").to_crs("EPSG:4326").iloc[0]
+
+
+def _pdf_text(data: bytes) -> str:
+    import io
+    import re
+
+    from pypdf import PdfReader
+
+    reader = PdfReader(io.BytesIO(data))
+    return re.sub(r"\s+", " ", " ".join(p.extract_text() for p in reader.pages).replace("\u00a0", " "))
+
+
+def test_the_pdf_lists_the_adjacent_parcels_and_their_owners(tmp_path):
+    import datetime as dt
+
+    from sloat_core.engine.analysis import analyze_parcel
+    from sloat_core.gis import parcels as parcel_input
+    from sloat_core.outputs.report import report_pdf_bytes
+
+    world = _world(tmp_path, {"2-1-1": sq(499, 0, 300, 400), "9-9-9": sq(0, 900, 100)})
+    a = analyze_parcel(parcel_input.parcel_by_sbl(world, "1-1-1"), world, district="R-40", as_of=dt.date(2026, 12, 1))
+    text = _pdf_text(report_pdf_bytes(a, world, as_of=dt.date(2026, 12, 1)))
+    assert "Owners of record of adjacent lands (§ 402-57K(4))" in text
+    assert "2-1-1" in text and "Owner of 2-1-1" in text
+    assert "9-9-9" not in text  # far from the wetland
+
+
+def test_the_pdf_says_the_owners_come_from_the_assessment_roll_without_an_owner_field(tmp_path):
+    import datetime as dt
+
+    from sloat_core.engine.analysis import analyze_parcel
+    from sloat_core.gis import parcels as parcel_input
+    from sloat_core.outputs.report import report_pdf_bytes
+
+    world = _world(tmp_path, {"2-1-1": sq(499, 0, 300, 400)}, owner_field=None)
+    a = analyze_parcel(parcel_input.parcel_by_sbl(world, "1-1-1"), world, district="R-40", as_of=dt.date(2026, 12, 1))
+    text = _pdf_text(report_pdf_bytes(a, world, as_of=dt.date(2026, 12, 1)))
+    assert "2-1-1" in text and "from the assessment roll" in text
+    assert "Owner of 2-1-1" not in text
+
+
+def test_the_parcel_page_lists_the_adjacent_owners(tmp_path, monkeypatch):
+    from streamlit.testing.v1 import AppTest
+
+    from app_support import state
+    from sloat_core.gis import parcels as parcel_input
+
+    world = _world(tmp_path, {"2-1-1": sq(499, 0, 300, 400)})
+    monkeypatch.setenv("SLOAT_LAYERS", str(tmp_path / "layers.yaml"))
+    at = AppTest.from_file(str(Path(__file__).resolve().parent.parent / "app.py"), default_timeout=30)
+    at.session_state[state.PARCEL] = parcel_input.parcel_by_sbl(world, "1-1-1")
+    at.session_state[state.DISTRICT] = "R-40"
+    at.switch_page("pages/parcel.py").run()
+    assert not at.exception, at.exception
+    assert any(e.label.startswith("Owners of record of adjacent lands (§ 402-57K(4)): 1 parcel") for e in at.expander)
+    frame = next(df.value for df in at.dataframe if "Owner of record" in df.value.columns)
+    assert frame.to_dict("records") == [{"Tax parcel (SBL)": "2-1-1", "Address": "2-1-1 Main St",
+                                         "Owner of record": "Owner of 2-1-1"}]
+
+
+def test_the_case_csv_of_adjacent_owners_carries_each_parcel_its_owner_and_the_clause(tmp_path):
+    import csv
+    import io
+
+    from sloat_core.outputs.exports import adjacent_owners_csv
+
+    out = analyze(PARCEL, _world(tmp_path, {"2-1-1": sq(499, 0, 300, 400)}), district="R-40")
+    rows = list(csv.DictReader(io.StringIO(adjacent_owners_csv(out))))
+    assert [(r["sbl"], r["owner"], r["within_ft"], r["citation"]) for r in rows] == [
+        ("2-1-1", "Owner of 2-1-1", "100.0", "§ 402-57K(4)")]
