@@ -64,13 +64,13 @@ def _build(analysis, layerset, *, events, notes, as_of: dt.date, level: int, fig
     sections.cluster_features(pdf, r, fit.evidence_len)
     sections.permits(pdf, r, fit.reason_len)
     sections.mitigation(pdf, r)
-    sections.adjacent_owners(pdf, r)
     sections.deadlines(pdf, events, fit.max_events)
     sections.notes_section(pdf, notes, fit.notes_len)
     sections.points_to_check(pdf, r, layerset, fit.max_warnings)
     sections.law_quotes(pdf, r, level, fit.quote_len)
     sections.please_note(pdf, r, illustrative)
     sections.versions(pdf, r, as_of, illustrative)
+    sections.adjacent_owners(pdf, r)
     return pdf
 
 

@@ -270,33 +270,23 @@ def mitigation(pdf: FPDF, r: dict) -> None:
     _para(pdf, extra, size=7, h=3.4)
 
 
-#: Adjacent parcels printed in the list of § 402-57K(4); the rest are counted (the case's JSON has them all).
-_MAX_OWNER_ROWS = 15
-
-
 def adjacent_owners(pdf: FPDF, r: dict) -> None:
-    """§ 402-57K(4): the tax parcels adjacent to the wetland, watercourse and buffer of the work, within the
-    parameters' distance of the property's boundary, with their owners of record where the parcel layer names
-    them (else the assessment roll is named). Nothing when no wetland permit application is needed."""
+    """Appendix, § 402-57K(4): the tax parcels adjacent to the wetland, watercourse and buffer of the work, within
+    the parameters' distance of the property's boundary, with their owners of record where the parcel layer names
+    them (else the assessment roll is named), as one compact paragraph. Nothing when no wetland permit
+    application is needed."""
     a = r.get("adjacent_owners") or {}
     if not a or a.get("applies") is False:
         return
     lots = a.get("parcels")
-    heading = f"Owners of record of adjacent lands ({a.get('citation', '')})"
-    if lots is None:
-        _heading(pdf, heading)
-        _para(pdf, a.get("reason", ""), size=7.5, h=3.6)
-        return
-    rows = [[x.get("sbl") or "", x.get("address") or "",
-             x.get("owner") or "from the assessment roll"] for x in lots[:_MAX_OWNER_ROWS]]
-    if len(lots) > _MAX_OWNER_ROWS:
-        rows.append(["", f"… and {len(lots) - _MAX_OWNER_ROWS} more parcels (see the case's JSON export).", ""])
-    if not rows:
-        rows = [["", "No other tax parcel found.", ""]]
-    head, widths, align = ["Tax parcel (SBL)", "Address", "Owner of record"], (36, 66, 70), ("LEFT",) * 3
-    _heading(pdf, heading, _first_rows(head, rows, widths, align, size=7))
-    _table(pdf, head, rows, widths, align, size=7)
-    _para(pdf, a.get("reason", ""), size=7, style="I", h=3.4)
+    heading = f"Appendix: owners of record of adjacent lands ({a.get('citation', '')})"
+    if lots:
+        listed = "; ".join(f"{x.get('sbl') or 'no SBL'}" + (f" ({x['address']})" if x.get("address") else "")
+                           + f": {x.get('owner') or 'owner from the assessment roll'}" for x in lots) + "."
+    else:
+        listed = ""
+    _heading(pdf, heading)
+    _para(pdf, " ".join(t for t in (listed, a.get("reason", "")) if t), size=7, h=3.4)
 
 
 def deadlines(pdf: FPDF, events, max_events: int) -> None:
