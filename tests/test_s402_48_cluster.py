@@ -274,3 +274,24 @@ def test_the_report_and_the_handout_print_a_yield_range_not_the_best_case(tmp_pa
     assert "0 to 4 lots" in report
     handout = _pdf_text(handout_pdf_bytes(a, world, as_of=dt.date(2026, 12, 1)))
     assert "0 to 4 lots" in handout
+
+
+def test_the_walk_through_shows_the_parcels_summed_yield_on_its_net_screen(split_app_manifest):
+    from streamlit.testing.v1 import AppTest
+
+    import app_fixtures as fx
+    from app_support import state, walkthrough
+    from sloat_core.gis import parcels as parcel_input
+    from sloat_core.gis.layers import load_manifest
+
+    parcel = parcel_input.parcel_by_sbl(load_manifest(split_app_manifest), fx.P1_SBL)
+    out = analyze(parcel, load_manifest(split_app_manifest))
+    net_step = [s.id for s in walkthrough.SCREENS].index("net") + 1
+    at = AppTest.from_file(str(Path(__file__).resolve().parent.parent / "app.py"), default_timeout=30)
+    at.query_params["step"] = str(net_step)
+    at.session_state[state.PARCEL] = parcel
+    at.switch_page("pages/walkthrough.py").run()
+    assert not at.exception, at.exception
+    values = {m.label: m.value for m in at.metric}
+    assert values["Conventional yield (lots), estimate"] == yield_phrase(out)
+    assert any("§ 402-48I" in c.value.replace("\\", "") for c in at.caption)
