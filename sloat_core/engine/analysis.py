@@ -25,6 +25,7 @@ from sloat_core.law.params import PARAMS_VERSION, law_date
 from sloat_core.rules.mitigation import mitigation
 from sloat_core.rules.permits import Permit, can_be_subdivided, design_checklist, permits_for
 from sloat_core.rules.project import Project, parse_project
+from sloat_core.rules.steep_slope_design import with_figures
 from sloat_core.law.settings import load_settings
 from sloat_core.units import SQFT_PER_ACRE
 
@@ -317,6 +318,8 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
     mit = mitigation(**mi)
 
     footprint = _footprint_summary(f, proj, work)
+    design, design_warnings = with_figures(design_checklist(proj), dict(proj.design_figures or ()))
+    warnings += design_warnings
     meets = meets_minimum(lot.net_lot_area_sqft, lot.net_lot_area_min_sqft, minimum)
     if meets is None and minimum is not None:
         warnings.append("Whether the net lot area meets the minimum depends on data that is unknown here.")
@@ -356,7 +359,7 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
         "cluster_applies_reason": applies_text,
         "cluster_triggers": [t.to_dict() for t in triggers],
         "permits": [p.to_dict() for p in permits],
-        "steep_slope_design_limits": design_checklist(proj),
+        "steep_slope_design_limits": design,
         "mitigation": mit,
         "adjacent_owners": owners,
         "footprint": footprint,
