@@ -87,11 +87,11 @@ class Project:
     public_agency_work: bool | None = None
     hazard_trees_only: bool | None = None
     road_extension: bool | None = None
-    #: The engineer's ticks of the § 402-55J checklist: {limit id: met?} (ids of DESIGN_LIMITS).
-    design_limits: tuple[tuple[str, bool | None], ...] | None = None
     #: The engineer's figures for § 402-55J(7), (11), (13), (14): {figure key: number} (keys of
     #: rules.steep_slope_design.DESIGN_FIGURES), compared with the law's numbers.
     design_figures: tuple[tuple[str, float], ...] | None = None
+    #: The engineer's ticks of the § 402-55J checklist: {limit id: met?} (ids of DESIGN_LIMITS).
+    design_limits: tuple[tuple[str, bool | None], ...] | None = None
 
     @property
     def disturbed_sqft(self) -> float | None:
@@ -249,6 +249,6 @@ def parse_project(obj: dict | None) -> Project:
         public_agency_work=_bool(obj, "public_agency_work"),
         hazard_trees_only=_bool(obj, "hazard_trees_only"),
         road_extension=_bool(obj, "road_extension"),
-        design_limits=_design_limits(obj),
         design_figures=_design_figures(obj),
+        design_limits=_design_limits(obj),
     )
