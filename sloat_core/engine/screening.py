@@ -58,7 +58,7 @@ import shapely
 from shapely.geometry.base import BaseGeometry
 
 from sloat_core.engine.analysis import check_parcels
-from sloat_core.rules.cluster import part_yield, trigger_answers, yield_estimate
+from sloat_core.rules.cluster import trigger_answers
 from sloat_core.rules.deductions import (DEDUCTION_ORDER, LAYER_ROWS, SLOPE_ROWS, deduction_order, meets_minimum,
                                          net_lot_area, net_lot_area_floor)
 from sloat_core.errors import SloatInputError
@@ -74,9 +74,10 @@ __all__ = ["screen_rows", "screen_to_csv", "SCREEN_COLUMNS", "ScreenPieces", "bu
 
 SCREEN_COLUMNS = (
     ["sbl", "address", "district", "districts", "gross_area_sqft", "net_lot_area_sqft", "min_lot_area_sqft",
-     "meets_min_lot_area", "conventional_yield", "conventional_yield_min", "conventional_yield_max"]
+     "meets_min_lot_area"]
     + [f"share_{c}" for c, _, _ in DEDUCTION_ORDER]
     + ["share_slope_unknown"]
+    + ["conventional_yield", "conventional_yield_min", "conventional_yield_max"]  # § 402-48E, I
     + [f"trigger_{n}" for n in range(1, 11)]
     + [f"permit_{p}" for p in LAND_PERMITS]
     + ["error"]
@@ -539,8 +540,7 @@ def _block_figures(pieces: ScreenPieces, a: np.ndarray, gross: np.ndarray, minim
         "gross_area_sqft": np.round(gross, 1).tolist(),
         "net_lot_area_sqft": np.round(net, 1).tolist(),
         "meets_min_lot_area": _flags(meets_minimum(net, floor, minimum)),
-        **_yield_columns([part_yield(float(n), float(f), None if mn != mn else float(mn))
-                          for n, f, mn in zip(np.ravel(net), np.ravel(floor), np.ravel(minimum), strict=True)]),
+        **_yield_columns(net, floor, minimum),
     }
     for cid in _ROW_IDS:
         share = np.round(m.rows[cid] / gross, 4)
@@ -553,8 +553,19 @@ def _block_figures(pieces: ScreenPieces, a: np.ndarray, gross: np.ndarray, minim
     return cols
 
 
-def _yield_columns(yields: list[dict]) -> dict:
-    """§ 402-48E: the yield columns, a range kept a range: "3", "0 to 4" or "" (unknown), and its bounds."""
+def _yield_columns(net, floor, minimum) -> dict:
+    """§ 402-48E: the yield columns of parcels in one district, a range kept a range: "3", "0 to 4" or ""
+    (unknown), and its bounds (`cluster.part_yield` on each parcel's net, worst-case net and minimum)."""
+    from sloat_core.rules.cluster import part_yield
+
+    shape = np.shape(np.asarray(minimum))
+    rows = zip(np.ravel(np.broadcast_to(net, shape)), np.ravel(np.broadcast_to(floor, shape)), np.ravel(minimum),
+               strict=True)
+    return _yield_cells([part_yield(float(n), float(f), None if mn != mn else float(mn)) for n, f, mn in rows])
+
+
+def _yield_cells(yields: list[dict]) -> dict:
+    """The yield columns from `cluster.part_yield` / `cluster.yield_estimate` answers, one per row."""
     def text(y):
         if y["conventional_yield_status"] == "known":
             return y["conventional_yield"]
@@ -577,6 +588,8 @@ class _Districts(str):
 def _split_yields(pieces, settings, minimum, geoms, splits, gaps, sel) -> dict:
     """§ 402-48I in the screen: each district part of a split parcel measured as a parcel of its own (the
     same pieces, the same rules), its whole lots added; {parcel index: yield columns of one row}."""
+    from sloat_core.rules.cluster import yield_estimate
+
     out: dict = {}
     for i in sel:
         parts = getattr(splits[i], "parts", None) if splits else None
@@ -593,7 +606,7 @@ def _split_yields(pieces, settings, minimum, geoms, splits, gaps, sel) -> dict:
         est = yield_estimate([{"district": c, "net_lot_area_sqft": float(n), "net_lot_area_min_sqft": float(f),
                                "min_lot_area_sqft": minimum(c)}
                               for (c, _), n, f in zip(parts, net, floor, strict=True)])
-        out[i] = {k: v[0] for k, v in _yield_columns([est]).items()}
+        out[i] = {k: v[0] for k, v in _yield_cells([est]).items()}
     return out
 
 
@@ -803,7 +816,9 @@ def _block_rows(pieces, settings, minimum, ids, dists, addrs, geoms, errors, are
         cols = _block_figures(pieces, table, gross, np.array([math.nan if x is None else x for x in raw], dtype=float),
                               block_gaps)
         cols["min_lot_area_sqft"] = ["" if x is None else x for x in raw]
-    split_yields = _split_yields(pieces, settings, minimum, geoms, splits, gaps, sel) if sel else {}
+        for i, cells in _split_yields(pieces, settings, minimum, geoms, splits, gaps, sel).items():
+            for k, v in cells.items():  # § 402-48I: a split parcel's yield is its parts' whole lots added
+                cols[k][sel.index(i)] = v
     at = {i: j for j, i in enumerate(sel)}
     for i in range(start, stop):
         row = {"sbl": ids[i], "address": _clean(addrs[i]), "district": _clean(dists[i]),
@@ -811,7 +826,6 @@ def _block_rows(pieces, settings, minimum, ids, dists, addrs, geoms, errors, are
         if i in at:
             j = at[i]
             row.update({k: v[j] for k, v in cols.items()})
-            row.update(split_yields.get(i, {}))
         else:
             row["error"] = errors[i] or "The parcel could not be screened."
         yield row
