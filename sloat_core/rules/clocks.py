@@ -68,16 +68,16 @@ Village).
 from __future__ import annotations
 
 import datetime as _dt
-import functools
 import re
 from dataclasses import asdict, dataclass
 from typing import Any, Callable, Iterable
 
-import holidays
 from dateutil.relativedelta import relativedelta
 
 from sloat_core.errors import SloatInputError
 from sloat_core.law.params import law_date, param
+from sloat_core.rules import calendar as cal
+from sloat_core.rules.calendar import EXPIRY_KINDS, NOT_BEFORE_KINDS, next_business_day
 
 __all__ = [
     "DEADLINE_STATUSES",
@@ -94,11 +94,8 @@ __all__ = [
     "timeline_events",
 ]
 
-EXPIRY_KINDS = frozenset({"expires", "valid_until", "latest_extended_expiry"})
 EXPIRY_STATUSES = ("active", "expiring", "expired")
 DEADLINE_STATUSES = ("upcoming", "due_soon", "passed")
-#: Kinds that are a "not before" day (an act may happen from it), not a deadline.
-NOT_BEFORE_KINDS = frozenset({"clearing_earliest_start", "guarantee_earliest_end", "lien_possible"})
 NOT_BEFORE_STATUSES = ("not_yet", "reached")
 #: Statuses with nothing left to wait for: the date has passed, or a "not before" day has come
 #: ("reached": the act may happen now). "not_yet" is still ahead.
@@ -116,8 +113,6 @@ STATUS_WORDS = {
     "not_yet": "Not before this day",
     "reached": "From this day on",
 }
-#: Kinds that mark a period, not a day by which to act (no General Construction Law § 25-a note).
-_PERIOD_KINDS = frozenset({"season_start", "season_end", "monitoring_min_end", "monitoring_end"})
 
 
 @dataclass(frozen=True)
@@ -165,83 +160,12 @@ class Event:
 # small helpers
 # --------------------------------------------------------------------------------------------
 
-_ISO_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-#: First and last year of a date the timeline accepts (the winter season's year uses the same range).
-_YEARS = (1900, 2199)
-
-
-def _nice(d: _dt.date) -> str:
-    """``1 March 2026``."""
-    return f"{d.day} {d:%B %Y}"
-
-
 def _p(name: str) -> Any:
     return param(name).value
 
 
 def _cite(name: str) -> str:
     return param(name).citation
-
-
-def _month_day(value: str, year: int) -> _dt.date:
-    """A "MM-DD" parameter in a given year (29 February falls back to 28 in common years)."""
-    month, day = (int(x) for x in str(value).split("-"))
-    return _dt.date(year, month, 1) + relativedelta(day=day)
-
-
-def _as_date(value: Any, what: str) -> _dt.date:
-    """A date or ISO text as a ``datetime.date``; ``what`` names it in the error message.
-
-    Years outside :data:`_YEARS` are refused: a deadline computed from them would run off the calendar
-    (``datetime`` stops at 9999) and no real permit is dated there.
-    """
-    if isinstance(value, _dt.datetime):
-        return _in_years(value.date(), what)
-    if isinstance(value, _dt.date):
-        return _in_years(value, what)
-    if isinstance(value, str):
-        text = value.strip()
-        if _ISO_RE.match(text):
-            try:
-                day = _dt.date.fromisoformat(text)
-            except ValueError:
-                raise SloatInputError(f"{what}, {value!r}, is not a real calendar date.") from None
-            return _in_years(day, what)
-        raise SloatInputError(f"{what}, {value!r}, is not a date written as YYYY-MM-DD.")
-    raise SloatInputError(f"{what} must be a date written as YYYY-MM-DD.")
-
-
-def _in_years(day: _dt.date, what: str) -> _dt.date:
-    if not _YEARS[0] <= day.year <= _YEARS[1]:
-        raise SloatInputError(
-            f"{what}, {day.isoformat()}, is outside the years {_YEARS[0]} to {_YEARS[1]} the timeline handles."
-        )
-    return day
-
-
-def _whole_number(value: Any, what: str) -> int:
-    if isinstance(value, bool):
-        raise SloatInputError(f"{what} must be a whole number.")
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        return int(value.strip())
-    raise SloatInputError(f"{what} must be a whole number.")
-
-
-def _number_words(n: int) -> str:
-    words = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 12: "twelve"}
-    return words.get(n, str(n))
-
-
-def _years(n: int) -> str:
-    return f"{_number_words(n)} year" + ("" if n == 1 else "s")
-
-
-def _months(n: int) -> str:
-    return f"{_number_words(n)} month" + ("" if n == 1 else "s")
 
 
 def status_as_of(kind: str, date: _dt.date, as_of: _dt.date, expiring_soon_days: int) -> str:
@@ -300,12 +224,12 @@ class _Item:
             if required:
                 raise SloatInputError(f"The {self.name} is missing its {words} ('{key}').")
             return None
-        return _as_date(self.raw[key], f"The {self.name}'s {words}")
+        return cal.as_date(self.raw[key], f"The {self.name}'s {words}")
 
     def number(self, key: str, words: str) -> int | None:
         if key not in self.raw or self.raw[key] in (None, ""):
             return None
-        return _whole_number(self.raw[key], f"The {self.name}'s {words}")
+        return cal.whole_number(self.raw[key], f"The {self.name}'s {words}")
 
 
 def _not_before(item: _Item, later: _dt.date, earlier: _dt.date, later_words: str, earlier_words: str) -> None:
@@ -324,11 +248,11 @@ def _wetland_permit(item: _Item) -> list[_Row]:
     if given is not None:
         _not_before(item, given, issued, "expiry date", "issue date")
         expires = given
-        how = f"Expiry date stated on the permit ({_nice(given)})."
+        how = f"Expiry date stated on the permit ({cal.nice(given)})."
     else:
         expires = issued + relativedelta(years=years)
-        how = (f"Unless the permit says otherwise it is valid for {_years(years)} from the date of "
-               f"issue ({_nice(issued)}).")
+        how = (f"Unless the permit says otherwise it is valid for {cal.years(years)} from the date of "
+               f"issue ({cal.nice(issued)}).")
     how += " It also expires when the work it allows is completed; a mitigation plan stays in force."
     days = _p("wetland_extension_request_days")
     return [
@@ -339,7 +263,7 @@ def _wetland_permit(item: _Item) -> list[_Row]:
             _cite("wetland_extension_request_days"),
             f"Last day to ask in writing for an extension of the {item.name}",
             f"The request must reach the Approval Authority at least {days} days before the permit "
-            f"expires on {_nice(expires)}.",
+            f"expires on {cal.nice(expires)}.",
         ),
     ]
 
@@ -357,17 +281,17 @@ def _wetland_application(item: _Item) -> list[_Row]:
             _cite("wetland_hearing_days"),
             f"Latest day for the Planning Board's public hearing on the {item.name}",
             f"The hearing must be held within {days} days of the complete application "
-            f"({_nice(complete)}).",
+            f"({cal.nice(complete)}).",
         )
     ]
     if hearing is not None:
         _not_before(item, hearing, complete, "hearing date", "completion date")
-        basis = f"the hearing set for {_nice(hearing)}"
+        basis = f"the hearing set for {cal.nice(hearing)}"
         if hearing > limit:
             basis += f", which is later than the {days}-day limit"
         target = hearing
     else:
-        basis = f"a hearing held on the last permitted day, {_nice(limit)}"
+        basis = f"a hearing held on the last permitted day, {cal.nice(limit)}"
         target = limit
     rows.append(
         (
@@ -390,8 +314,8 @@ def _wetland_activity_start(item: _Item) -> list[_Row]:
             start - relativedelta(days=days),
             _cite("wetland_start_notice_days"),
             "Last day to tell the Planning Board in writing when the wetland work will begin",
-            f"The permit holder must give at least {_number_words(days)} days' notice of the start "
-            f"on {_nice(start)}.",
+            f"The permit holder must give at least {cal.number_words(days)} days' notice of the start "
+            f"on {cal.nice(start)}.",
         )
     ]
 
@@ -401,11 +325,11 @@ def _wetland_delineation(item: _Item) -> list[_Row]:
     filing = item.date("filing", "application filing date", required=False)
     months = _p("wetland_delineation_max_age_months")
     deadline = dated + relativedelta(months=months)
-    detail = (f"The wetland delineation of {_nice(dated)} must have been done within {_months(months)} "
+    detail = (f"The wetland delineation of {cal.nice(dated)} must have been done within {cal.months(months)} "
               "of the date the wetland permit application is filed.")
     if filing is not None:
         _not_before(item, filing, dated, "filing date", "delineation date")
-        detail += f" The application was filed on {_nice(filing)}."
+        detail += f" The application was filed on {cal.nice(filing)}."
     return [("filing_deadline", deadline, _cite("wetland_delineation_max_age_months"),
              "Last day to file the wetland permit application with this delineation", detail)]
 
@@ -421,20 +345,20 @@ def _mitigation_monitoring(item: _Item) -> list[_Row]:
     # general range is flagged, not refused (reading, README "Readings").
     if years < 1:
         raise SloatInputError(f"The {item.name}'s monitoring period must be a whole number of years, at least one.")
-    if completed.year + years > _YEARS[1]:
+    if completed.year + years > cal.YEARS[1]:
         raise SloatInputError(f"The {item.name}'s monitoring period of {str(years)[:12]} years runs outside the "
-                              f"years {_YEARS[0]} to {_YEARS[1]} the timeline handles.")
+                              f"years {cal.YEARS[0]} to {cal.YEARS[1]} the timeline handles.")
     citation = _cite("mitigation_monitoring_min_years")
-    general = f"the law sets {_number_words(lo)} to {_number_words(hi)} years in general"
+    general = f"the law sets {cal.number_words(lo)} to {cal.number_words(hi)} years in general"
     outside = not lo <= years <= hi
     rows: list[_Row] = []
     if years > lo and not outside:
         rows.append(("monitoring_min_end", completed + relativedelta(years=lo), citation,
                      "Shortest usual mitigation monitoring period ends",
-                     f"{_years(lo).capitalize()} after the mitigation was completed on {_nice(completed)}."))
-    detail = f"{_years(years).capitalize()} after the mitigation was completed on {_nice(completed)}; {general}."
+                     f"{cal.years(lo).capitalize()} after the mitigation was completed on {cal.nice(completed)}."))
+    detail = f"{cal.years(years).capitalize()} after the mitigation was completed on {cal.nice(completed)}; {general}."
     if outside:
-        detail += (f" Warning: {_years(years)} is outside that general range; it holds only if the Planning Board "
+        detail += (f" Warning: {cal.years(years)} is outside that general range; it holds only if the Planning Board "
                    "set it for this mitigation.")
     rows.append(("monitoring_end", completed + relativedelta(years=years), citation,
                  "Mitigation monitoring period ends" + (" (outside the general range)" if outside else ""), detail))
@@ -450,7 +374,7 @@ def _steep_slope_application(item: _Item) -> list[_Row]:
             complete + relativedelta(days=days),
             _cite("steep_slope_decision_days"),
             f"Latest day for a decision on the {item.name} (when no other approval is needed)",
-            f"Within {days} days of the application being deemed complete on {_nice(complete)}; when "
+            f"Within {days} days of the application being deemed complete on {cal.nice(complete)}; when "
             "another permit or approval is needed, the decision is made together with it.",
         )
     ]
@@ -461,10 +385,10 @@ def _steep_slope_permit(item: _Item) -> list[_Row]:
     other = item.date("other_permit_expires", "other permit's expiry date", required=False)
     years = _p("steep_slope_permit_term_years")
     own = issued + relativedelta(years=years)
-    how = f"Valid for {_years(years)} from approval on {_nice(issued)}"
+    how = f"Valid for {cal.years(years)} from approval on {cal.nice(issued)}"
     if other is not None:
         _not_before(item, other, issued, "other permit's expiry date", "approval date")
-        how += f" or until the other permit expires on {_nice(other)}, whichever is later"
+        how += f" or until the other permit expires on {cal.nice(other)}, whichever is later"
     expires = max(own, other) if other is not None else own
     how += "; it also expires when the work is completed."
     months = _p("steep_slope_extension_request_months")
@@ -476,15 +400,15 @@ def _steep_slope_permit(item: _Item) -> list[_Row]:
             expires - relativedelta(months=months),
             _cite("steep_slope_extension_request_months"),
             f"Last day to file a request to extend the {item.name}",
-            f"At least {_months(months)} before it expires on {_nice(expires)}.",
+            f"At least {cal.months(months)} before it expires on {cal.nice(expires)}.",
         ),
         (
             "latest_extended_expiry",
             expires + relativedelta(years=ext_years),
             _cite("steep_slope_extension_max_years"),
             f"Latest possible expiry of the {item.name} if extended",
-            f"An extension may run no more than {_years(ext_years)} from the original expiry on "
-            f"{_nice(expires)}.",
+            f"An extension may run no more than {cal.years(ext_years)} from the original expiry on "
+            f"{cal.nice(expires)}.",
         ),
     ]
 
@@ -499,7 +423,7 @@ def _tree_removal_permit(item: _Item) -> list[_Row]:
         raise SloatInputError(f"The {item.name}'s term must be at least one month.")
     if term > max_months:
         raise SloatInputError(
-            f"A tree removal permit cannot be granted for more than {_months(max_months)}, "
+            f"A tree removal permit cannot be granted for more than {cal.months(max_months)}, "
             f"but the {item.name} says {term}."
         )
     expires = issued + relativedelta(months=term)
@@ -507,14 +431,14 @@ def _tree_removal_permit(item: _Item) -> list[_Row]:
     citation = _cite("tree_permit_max_term_years")
     return [
         ("expires", expires, citation, f"The {item.name} expires",
-         f"Granted for {_months(term)} from {_nice(issued)} (the law allows at most {_months(max_months)})."),
+         f"Granted for {cal.months(term)} from {cal.nice(issued)} (the law allows at most {cal.months(max_months)})."),
         ("extension_request_deadline", expires - relativedelta(days=1), _cite("tree_permit_extension_years"),
          f"Last safe day for the Village to receive a written extension request for the {item.name}",
-         f"The request must be received before the permit expires on {_nice(expires)}; this is the "
+         f"The request must be received before the permit expires on {cal.nice(expires)}; this is the "
          "day before, to be safe."),
         ("latest_extended_expiry", expires + relativedelta(years=ext), _cite("tree_permit_extension_years"),
          f"Latest possible expiry of the {item.name} if the Planning Board extends it",
-         f"An extension may add {_years(ext)} to the expiry on {_nice(expires)}."),
+         f"An extension may add {cal.years(ext)} to the expiry on {cal.nice(expires)}."),
     ]
 
 
@@ -524,7 +448,7 @@ def _biodiversity_study(item: _Item) -> list[_Row]:
     return [
         ("valid_until", dated + relativedelta(years=years), _cite("biodiversity_study_valid_years"),
          f"The {item.name} stops being valid after this day",
-         f"Valid for {_years(years)} from its date, {_nice(dated)}; if review is still going on "
+         f"Valid for {cal.years(years)} from its date, {cal.nice(dated)}; if review is still going on "
          "after that, the Planning Board may ask for an update."),
     ]
 
@@ -535,10 +459,10 @@ def _grading(item: _Item) -> list[_Row]:
     return [
         ("temporary_stabilization_deadline", final + relativedelta(days=temp), _cite("temporary_stabilization_days"),
          "Temporary soil stabilization (netting, mulching) must be in place",
-         f"Within {_number_words(temp)} days of reaching final grade on {_nice(final)}."),
+         f"Within {cal.number_words(temp)} days of reaching final grade on {cal.nice(final)}."),
         ("permanent_stabilization_deadline", final + relativedelta(days=perm), _cite("permanent_stabilization_days"),
          "Permanent stabilization must be in place",
-         f"Within {perm} days of reaching final grade on {_nice(final)}."),
+         f"Within {perm} days of reaching final grade on {cal.nice(final)}."),
     ]
 
 
@@ -549,7 +473,7 @@ def _clearing(item: _Item) -> list[_Row]:
         ("clearing_earliest_start", start - relativedelta(days=days),
          _cite("vegetation_clearing_max_days_before_grading"),
          "Earliest day to disturb existing vegetative ground cover",
-         f"Not more than {days} days before grading and construction begin on {_nice(start)}."),
+         f"Not more than {days} days before grading and construction begin on {cal.nice(start)}."),
     ]
 
 
@@ -565,7 +489,7 @@ def _swppp_inspections(item: _Item) -> list[_Row]:
     due = start + relativedelta(days=every)
     while due <= end:
         rows.append(("inspection_due", due, citation, f"Erosion and sediment control inspection report due (no. {n})",
-                     f"Reports every {_number_words(every)} days from {_nice(start)}, and also within "
+                     f"Reports every {cal.number_words(every)} days from {cal.nice(start)}, and also within "
                      f"{hours} hours of any storm producing {inches:g} inches of rain or more."))
         n += 1
         due = start + relativedelta(days=every * n)
@@ -576,11 +500,11 @@ def _winter_season(item: _Item) -> list[_Row]:
     raw = item.raw.get("year")
     if raw in (None, ""):
         raise SloatInputError(f"The {item.name} is missing its year ('year').")
-    year = _whole_number(raw, f"The {item.name}'s year")
-    if not _YEARS[0] <= year <= _YEARS[1]:
+    year = cal.whole_number(raw, f"The {item.name}'s year")
+    if not cal.YEARS[0] <= year <= cal.YEARS[1]:
         raise SloatInputError(f"The {item.name}'s year, {year}, is out of range.")
-    start = _month_day(_p("no_bare_slope_season_start"), year)
-    end = _month_day(_p("no_bare_slope_season_end"), year + 1)
+    start = cal.month_day(_p("no_bare_slope_season_start"), year)
+    end = cal.month_day(_p("no_bare_slope_season_end"), year + 1)
     citation = _cite("no_bare_slope_season_start")
     why = ("Steep slope work must be done in units that can be completed and stabilized in one "
            "construction season, so that no area is left bare over winter and the spring thaw.")
@@ -590,27 +514,22 @@ def _winter_season(item: _Item) -> list[_Row]:
     ]
 
 
-def _hours_as_days(hours: int) -> int:
-    """Hours before a day, as whole days (48 hours before a day is the second day before it)."""
-    return -(-int(hours) // 24)
-
-
 def _inspection_notice(item: _Item) -> list[_Row]:
     planned = item.date("planned", "planned inspection stage date")
     hours = _p("inspection_notice_hours")
-    return [("notice_deadline", planned - relativedelta(days=_hours_as_days(hours)), _cite("inspection_notice_hours"),
+    return [("notice_deadline", planned - relativedelta(days=cal.hours_as_days(hours)), _cite("inspection_notice_hours"),
              f"Last day to notify the Building Inspector of the {item.name}",
              f"The applicant must notify the Building Inspector at least {hours} hours before the inspection stage "
-             f"planned for {_nice(planned)} (start of construction, erosion controls, clearing, grading, close of "
+             f"planned for {cal.nice(planned)} (start of construction, erosion controls, clearing, grading, close of "
              "the season, landscaping).")]
 
 
 def _storm_event(item: _Item) -> list[_Row]:
     day = item.date("date", "date of the storm")
     hours, inches = _p("swppp_storm_inspection_hours"), _p("swppp_storm_event_inches")
-    return [("storm_report_deadline", day + relativedelta(days=_hours_as_days(hours)),
+    return [("storm_report_deadline", day + relativedelta(days=cal.hours_as_days(hours)),
              _cite("swppp_storm_inspection_hours"), "Erosion and sediment control inspection report due after a storm",
-             f"Within {hours} hours of a storm producing {inches:g} inches of rain or more, on {_nice(day)}; the "
+             f"Within {hours} hours of a storm producing {inches:g} inches of rain or more, on {cal.nice(day)}; the "
              "report goes to the Village Engineer and into the site log book.")]
 
 
@@ -619,7 +538,7 @@ def _notice_of_violation(item: _Item) -> list[_Row]:
     days = _p("stormwater_appeal_days")
     return [("appeal_deadline", served + relativedelta(days=days), _cite("stormwater_appeal_days"),
              f"Last day to file a written notice of appeal of the {item.name}",
-             f"Within {days} days of service of the notice of violation on {_nice(served)}.")]
+             f"Within {days} days of service of the notice of violation on {cal.nice(served)}.")]
 
 
 def _performance_guarantee(item: _Item) -> list[_Row]:
@@ -627,8 +546,8 @@ def _performance_guarantee(item: _Item) -> list[_Row]:
     years = _p("performance_guarantee_min_years")
     return [("guarantee_earliest_end", accepted + relativedelta(years=years), _cite("performance_guarantee_min_years"),
              f"Earliest day the {item.name} may end",
-             f"It stays in force not less than {_years(years)} from the date of final acceptance, "
-             f"{_nice(accepted)}.")]
+             f"It stays in force not less than {cal.years(years)} from the date of final acceptance, "
+             f"{cal.nice(accepted)}.")]
 
 
 def _open_space_charge(item: _Item) -> list[_Row]:
@@ -638,10 +557,10 @@ def _open_space_charge(item: _Item) -> list[_Row]:
     return [
         ("payment_deadline", last, _cite("open_space_lien_days"),
          f"Last day to pay the Village's {item.name} before it can become a lien",
-         f"A maintenance charge billed on {_nice(billed)} becomes a lien if unpaid for more than {days} days."),
+         f"A maintenance charge billed on {cal.nice(billed)} becomes a lien if unpaid for more than {days} days."),
         ("lien_possible", last + relativedelta(days=1), _cite("open_space_lien_days"),
          f"First day the unpaid {item.name} is a lien on the open space and the lots that share it",
-         f"Unpaid for more than {days} days from {_nice(billed)}."),
+         f"Unpaid for more than {days} days from {cal.nice(billed)}."),
     ]
 
 
@@ -670,54 +589,24 @@ _RULES: dict[str, tuple[str, tuple[str, ...], Callable[[_Item], list[_Row]]]] = 
 ITEM_KINDS: dict[str, str] = {k: v[0] for k, v in _RULES.items()}
 
 
-@functools.lru_cache(maxsize=64)
-def _ny_holidays(year: int) -> dict:
-    """New York public holidays of a year, from the maintained ``holidays`` package."""
-    return dict(holidays.country_holidays("US", subdiv="NY", years=year))
-
-
-def _closed(day: _dt.date) -> str | None:
-    """Why ``day`` is not a business day (the weekday or the holiday's name), or None."""
-    if day.weekday() >= 5:
-        return f"{day:%A}"
-    return _ny_holidays(day.year).get(day)
-
-
-def next_business_day(day: _dt.date) -> _dt.date:
-    """The first day from ``day`` on that is not a Saturday, Sunday or New York public holiday.
-
-    >>> next_business_day(_dt.date(2026, 12, 26))  # a Saturday, then Sunday
-    datetime.date(2026, 12, 28)
-    >>> next_business_day(_dt.date(2026, 12, 25))  # Christmas Day, a Friday
-    datetime.date(2026, 12, 28)
-    """
-    while _closed(day):
-        day += _dt.timedelta(days=1)
-    return day
-
-
-#: Deadlines counted back from a later day ("at least N days before"): moving them later would cut the notice.
-_BACKWARD_KINDS = frozenset({"notice_deadline", "extension_request_deadline", "start_notice_deadline"})
-
-
 def _gcl_note(kind: str, date: _dt.date) -> str:
     """General Construction Law § 25-a note for a deadline on a Saturday, Sunday or public holiday."""
-    if kind in EXPIRY_KINDS or kind in NOT_BEFORE_KINDS or kind in _PERIOD_KINDS:
+    if kind in EXPIRY_KINDS or kind in NOT_BEFORE_KINDS or kind in cal.PERIOD_KINDS:
         return ""
-    why = _closed(date)
+    why = cal.closed(date)
     if not why:
         return ""
-    on = f"{_nice(date)} is a {why}" if " " not in why else f"{_nice(date)} is {why}"
-    if kind in _BACKWARD_KINDS:
+    on = f"{cal.nice(date)} is a {why}" if " " not in why else f"{cal.nice(date)} is {why}"
+    if kind in cal.BACKWARD_KINDS:
         before = date - _dt.timedelta(days=1)
-        while _closed(before):
+        while cal.closed(before):
             before -= _dt.timedelta(days=1)
         return (f"{on}: this deadline counts back from a later day, so act by the business day before, "
-                f"{_nice(before)}, to be safe (confirm with the Village).")
+                f"{cal.nice(before)}, to be safe (confirm with the Village).")
     # Reading (README "Readings"): GCL § 25-a lets an act due within a period that ends on a Saturday,
     # Sunday or public holiday be done on the next business day; the statutory date stays the event's date.
     return (f"{on}: under New York General Construction Law § 25-a the act may be done on the next business "
-            f"day, {_nice(next_business_day(date))} (confirm with the Village).")
+            f"day, {cal.nice(next_business_day(date))} (confirm with the Village).")
 
 
 def _slug(text: str) -> str:
@@ -737,7 +626,7 @@ def _clock_start(raw: dict, keys: Iterable[str]) -> _dt.date | None:
     found = []
     for key in keys:
         text = raw.get(key)
-        if isinstance(text, str) and _ISO_RE.match(text.strip()):
+        if isinstance(text, str) and cal.ISO_RE.match(text.strip()):
             try:
                 found.append(_dt.date.fromisoformat(text.strip()))
             except ValueError:
@@ -777,7 +666,7 @@ def timeline_events(
     ...     [{"id": "biodiversity_study", "dated": "2024-02-29"}], "2026-01-01", expiring_soon_days=90)]
     [('valid_until', '2027-02-28')]
     """
-    as_of = _as_date(as_of, "The 'as of' date")
+    as_of = cal.as_date(as_of, "The 'as of' date")
     if expiring_soon_days is None:
         from sloat_core.law.settings import load_settings
 
