@@ -39,13 +39,16 @@ from __future__ import annotations
 
 from sloat_core.rules.measures import Findings, Measures, findings_areas, findings_uncovered
 from sloat_core.rules.project import Project
-from sloat_core.rules.permits import (biodiversity, cluster, dry_sewers, excavation, overlays, steep_slopes,
-                                      stormwater, trees, wetlands)
-from sloat_core.rules.permits.base import (ExceptionClause, Facts, Permit, PermitDeclaration, Ruling, _item,
+from sloat_core.rules.sections import (s402_48_cluster as cluster, s402_51_recreational_river as overlays,
+                                       s402_52_excavation as excavation, s402_53_trees as trees,
+                                       s402_54_biodiversity as biodiversity, s402_55_steep_slopes as steep_slopes,
+                                       s402_56_dry_sewers as dry_sewers, s402_57_wetlands as wetlands,
+                                       s402_58_stormwater as stormwater)
+from sloat_core.rules.sections.permit import (ExceptionClause, Facts, Permit, PermitDeclaration, Ruling, _item,
                                            decide)
-from sloat_core.rules.permits.steep_slopes import design_checklist
-from sloat_core.rules.permits.land import LAND_PERMITS, land_permits
-from sloat_core.rules.permits.trees import can_be_subdivided
+from sloat_core.rules.sections.s402_55_steep_slopes import design_checklist
+from sloat_core.rules.sections.land import LAND_PERMITS, land_permits
+from sloat_core.rules.sections.s402_53_trees import can_be_subdivided
 
 __all__ = ["Permit", "PermitDeclaration", "ExceptionClause", "Ruling", "Facts", "DECLARATIONS", "PERMIT_IDS",
            "permits_for", "decide", "can_be_subdivided", "design_checklist", "declaration", "_item", "LAND_PERMITS",

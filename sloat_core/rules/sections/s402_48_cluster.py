@@ -5,7 +5,7 @@ requirements (G).
 from __future__ import annotations
 
 from sloat_core.law.params import value
-from sloat_core.rules.permits.base import (
+from sloat_core.rules.sections.permit import (
     Ruling, Facts, PermitDeclaration, _fixed,
 )
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from sloat_core.law.params import param, value
 from sloat_core.rules.project import DESIGN_LIMITS, Project
-from sloat_core.rules.permits.base import (
+from sloat_core.rules.sections.permit import (
     Ruling, Facts, ExceptionClause, PermitDeclaration, _letters, _numbers, _month_day, _in_region,
     _pb_permits, _before_planning_board, _unless,
 )

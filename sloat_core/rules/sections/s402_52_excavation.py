@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from sloat_core.rules.permits.base import (
+from sloat_core.rules.sections.permit import (
     Ruling, Facts, PermitDeclaration, _fixed, _CONFIRM,
 )
 

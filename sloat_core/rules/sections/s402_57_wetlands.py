@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from sloat_core.gis.geometry import PRESENCE_MIN_SQFT, area_sqft, polygonal
 from sloat_core.law.params import value
-from sloat_core.rules.permits.base import (
+from sloat_core.rules.sections.permit import (
     Ruling, Facts, ExceptionClause, PermitDeclaration, _letters, _numbers, _measure, _in_region, _fixed,
 )
 

@@ -190,7 +190,7 @@ def _in_region(x: Facts, area_in, region_name: str, unknown_in=None, missing: st
     f, project = x.work, x.project
     fp = project.disturbance_footprint
     if fp is None:
-        from sloat_core.rules.permits.land import where_work_happens
+        from sloat_core.rules.sections.land import where_work_happens
 
         m = x.measures
         whole = area_in(None) if m is None or key is None else m.areas[key]

@@ -10,7 +10,7 @@ from typing import Callable
 
 from sloat_core.rules.measures import present
 from sloat_core.law.params import param
-from sloat_core.rules.permits.base import (
+from sloat_core.rules.sections.permit import (
     Ruling, Facts, PermitDeclaration, _fixed, _CONFIRM,
 )
 

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from sloat_core.law.params import value
-from sloat_core.rules.permits.base import (
+from sloat_core.rules.sections.permit import (
     Ruling, Facts, ExceptionClause, PermitDeclaration, _fixed,
 )
 

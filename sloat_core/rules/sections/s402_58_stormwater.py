@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from sloat_core.law.params import value
 from sloat_core.units import SQFT_PER_ACRE
-from sloat_core.rules.permits.base import (
+from sloat_core.rules.sections.permit import (
     Ruling, Facts, ExceptionClause, PermitDeclaration, _letters, _acres, _before_planning_board, _unless,
     _fixed,
 )
