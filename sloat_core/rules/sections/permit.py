@@ -16,7 +16,7 @@ from shapely.geometry.base import BaseGeometry
 from sloat_core.gis.geometry import PRESENCE_MIN_SQFT, area_sqft, polygonal
 from sloat_core.law.params import value
 from sloat_core.law.text import clause
-from sloat_core.rules.measures import Findings, Measures
+from sloat_core.rules.measures import Findings, Measures, present
 from sloat_core.rules.project import Project
 from sloat_core.units import SQFT_PER_ACRE
 
@@ -43,7 +43,7 @@ class Permit:
             "reason": self.reason,
             "citation": self.citation,
             "authority": self.authority,
-            "submissions": [_item(c) for c in self.submissions],
+            "submissions": [cited_item(c) for c in self.submissions],
             "clocks": list(self.clocks),
             "citations": list(dict.fromkeys((self.citation,) + self.citations + self.submissions)),
         }
@@ -146,34 +146,34 @@ def _first_sentence(citation: str) -> str:
     return first if len(first) <= 260 else first[:257].rsplit(" ", 1)[0] + "..."
 
 
-def _item(citation: str) -> dict:
+def cited_item(citation: str) -> dict:
     return {"citation": citation, "text": _first_sentence(citation)}
 
 
-def _letters(prefix: str, letters: str) -> tuple[str, ...]:
+def clause_letters(prefix: str, letters: str) -> tuple[str, ...]:
     return tuple(f"{prefix}({c})" for c in letters)
 
 
-def _numbers(prefix: str, last: int, first: int = 1) -> tuple[str, ...]:
+def clause_numbers(prefix: str, last: int, first: int = 1) -> tuple[str, ...]:
     return tuple(f"{prefix}({n})" for n in range(first, last + 1))
 
 
-def _acres(sqft: float) -> str:
+def acres_text(sqft: float) -> str:
     return f"{sqft / SQFT_PER_ACRE:,.2f} acres"
 
 
-def _month_day(name: str) -> str:
+def month_day_text(name: str) -> str:
     """A "MM-DD" parameter as "15 December"."""
     month, day = (int(v) for v in str(value(name)).split("-"))
     return f"{day} {_dt.date(2000, month, 1):%B}"
 
 
-def _measure(region: BaseGeometry):
-    """Area of ``region`` inside a geometry (all of it for None): the measure `_in_region` reads."""
+def measure_in(region: BaseGeometry):
+    """Area of ``region`` inside a geometry (all of it for None): the measure `in_region` reads."""
     return lambda g: area_sqft(region) if g is None else area_sqft(polygonal(g.intersection(region)))
 
 
-def _in_region(x: Facts, area_in, region_name: str, unknown_in=None, missing: str | None = None,
+def in_region(x: Facts, area_in, region_name: str, unknown_in=None, missing: str | None = None,
                key: str | None = None):
     """Does the work touch a region? (True/False/None, text).
 
@@ -222,7 +222,7 @@ def _in_region(x: Facts, area_in, region_name: str, unknown_in=None, missing: st
     return False, f"The disturbance footprint does not touch {region_name}."
 
 
-def _pb_permits(x: Facts) -> tuple[list[str], list[str]]:
+def planning_board_permits(x: Facts) -> tuple[list[str], list[str]]:
     """Titles of the permits decided so far that the Planning Board approves: (needed, maybe needed)."""
     sure: list[str] = []
     maybe: list[str] = []
@@ -233,7 +233,7 @@ def _pb_permits(x: Facts) -> tuple[list[str], list[str]]:
     return sure, maybe
 
 
-def _before_planning_board(x: Facts) -> bool | None:
+def before_planning_board(x: Facts) -> bool | None:
     """Is the proposal before the Planning Board: an application to it, or a permit it must approve?
 
     None when the application type is not given. A building permit whose wetland or tree permit is
@@ -241,23 +241,37 @@ def _before_planning_board(x: Facts) -> bool | None:
     """
     if x.project.needs_planning_board:
         return True
-    sure, _ = _pb_permits(x)
+    sure, _ = planning_board_permits(x)
     if sure:
         return True
     return x.project.needs_planning_board
 
 
-def _unless(x: Facts) -> str:
-    _, maybe = _pb_permits(x)
+def unless_text(x: Facts) -> str:
+    _, maybe = planning_board_permits(x)
     return f", unless the proposal also needs a {' or '.join(maybe)} from the Planning Board" if maybe else ""
 
 
-def _fixed(text: str) -> Callable[[Facts], str]:
+def fixed(text: str) -> Callable[[Facts], str]:
     return lambda x: text
 
 
 #: Who the article does not name is a local assumption, said as one.
-_CONFIRM = "to confirm with the Village"
+CONFIRM = "to confirm with the Village"
 
-#: Who the article does not name is a local assumption, said as one.
-_CONFIRM = "to confirm with the Village"
+
+def overlay_rule(role: str, what: str, yes_text: Callable[[], str]) -> Callable[[Facts], Ruling]:
+    """The rule of a review the map decides: required where the parcel has land of ``role`` (§§ 402-46C,
+    402-49B, 402-50B, 402-51C), the same rule as the village screen (`measures.present`)."""
+    def rule(x: Facts) -> Ruling:
+        m = x.measures
+        area = m.areas[role]
+        if area != area:  # nan: the layer is not loaded
+            return Ruling(required=None, reason=f"Unknown: no {what} layer is loaded.", details=True)
+        state = present(m, role)
+        if state:
+            return Ruling(required=True, reason=yes_text().format(area=f"{area:,.0f}"))
+        if state is None:
+            return Ruling(required=None, reason=f"Unknown: the {what} layer does not cover enough of the parcel.")
+        return Ruling(required=False, reason=f"The parcel is not in the {what}.", details=False)
+    return rule

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from sloat_core.law.params import value
 from sloat_core.rules.sections.permit import (
-    Ruling, Facts, PermitDeclaration, _fixed,
+    Ruling, Facts, PermitDeclaration, fixed,
 )
 
 
@@ -39,6 +39,6 @@ def _cluster_clocks(x: Facts) -> tuple[str, ...]:
 
 DECLARATION = PermitDeclaration(
     id="cluster_review", title="Cluster development review", section="§ 402-48C",
-    authority=_fixed("Planning Board (§ 402-48C, D)"), rule=_cluster_rule, clocks=_cluster_clocks,
+    authority=fixed("Planning Board (§ 402-48C, D)"), rule=_cluster_rule, clocks=_cluster_clocks,
     submissions=_cluster_submissions,
     plain=("a cluster layout review", "by the Planning Board"))

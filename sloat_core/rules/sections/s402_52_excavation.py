@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from sloat_core.rules.sections.permit import (
-    Ruling, Facts, PermitDeclaration, _fixed, _CONFIRM,
+    Ruling, Facts, PermitDeclaration, fixed, CONFIRM,
 )
 
 
@@ -21,7 +21,7 @@ def _excavation_rule(x: Facts) -> Ruling:
 DECLARATION = PermitDeclaration(
     id="commercial_excavation_prohibited", title="Commercial excavation (prohibited)", section="§ 402-52",
     # § 402-52 prohibits and names no one to enforce it.
-    authority=_fixed(f"Prohibited by § 402-52; Article IX names no enforcing official (local assumption: the "
-                     f"Building Inspector, {_CONFIRM})"),
+    authority=fixed(f"Prohibited by § 402-52; Article IX names no enforcing official (local assumption: the "
+                     f"Building Inspector, {CONFIRM})"),
     rule=_excavation_rule, prohibited=True,
     plain=("Digging out earth or rock to sell is not allowed here", ""))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sloat_core.law.params import value
 from sloat_core.rules.sections.permit import (
-    Ruling, Facts, ExceptionClause, PermitDeclaration, _fixed,
+    Ruling, Facts, ExceptionClause, PermitDeclaration, fixed,
 )
 
 
@@ -104,7 +104,7 @@ def _hazard_trees(x: Facts) -> Ruling | None:
 
 DECLARATION = PermitDeclaration(
     id="tree_removal_permit", title="Tree removal permit", section="§ 402-53B",
-    authority=_fixed("Planning Board (§ 402-53B)"), rule=_tree_rule, clocks=_tree_clocks,
+    authority=fixed("Planning Board (§ 402-53B)"), rule=_tree_rule, clocks=_tree_clocks,
     exceptions=(ExceptionClause("§ 402-53C(1)", "public agency highway or utility work", _public_agency),
                 ExceptionClause("§ 402-53C(2)", "one- or two-family lot that cannot be subdivided",
                                 _one_two_family),

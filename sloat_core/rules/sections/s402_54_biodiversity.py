@@ -6,7 +6,7 @@ from __future__ import annotations
 from sloat_core.law.params import param, value
 from sloat_core.units import SQFT_PER_ACRE
 from sloat_core.rules.sections.permit import (
-    Ruling, Facts, ExceptionClause, PermitDeclaration, _fixed,
+    Ruling, Facts, ExceptionClause, PermitDeclaration, fixed,
 )
 
 
@@ -42,7 +42,7 @@ def _one_family_dwelling(x: Facts) -> Ruling | None:
 
 DECLARATION = PermitDeclaration(
     id="biodiversity_study", title="Highlands biodiversity study", section="§ 402-54B",
-    authority=_fixed("Planning Board (application not complete without it)"), rule=_biodiversity_rule,
+    authority=fixed("Planning Board (application not complete without it)"), rule=_biodiversity_rule,
     clocks=lambda x: (f"A study is valid {value('biodiversity_study_valid_years')} years (§ 402-54B).",),
     submissions=lambda: ("§ 402-54B",),
     exceptions=(ExceptionClause("§ 402-54B", "the development of a one-family dwelling", _one_family_dwelling),),

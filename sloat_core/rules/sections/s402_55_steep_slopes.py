@@ -7,22 +7,22 @@ from __future__ import annotations
 from sloat_core.law.params import param, value
 from sloat_core.rules.project import DESIGN_LIMITS, Project
 from sloat_core.rules.sections.permit import (
-    Ruling, Facts, ExceptionClause, PermitDeclaration, _letters, _numbers, _month_day, _in_region,
-    _pb_permits, _before_planning_board, _unless,
+    Ruling, Facts, ExceptionClause, PermitDeclaration, clause_letters, clause_numbers, month_day_text, in_region,
+    planning_board_permits, before_planning_board, unless_text,
 )
 
 
 def _steep_authority(x: Facts) -> str:
     # § 402-55D(1): the Planning Board for "any site plan, subdivision, special use, or other application
     # which requires the issuance of a permit or approval by it"; D(2): the Village Engineer otherwise.
-    pb = _before_planning_board(x)
-    sure, _ = _pb_permits(x)
+    pb = before_planning_board(x)
+    sure, _ = planning_board_permits(x)
     if pb and not x.project.needs_planning_board and sure:
         return f"Planning Board: the proposal also needs its {' and '.join(sure)} (§ 402-55D(1))"
     if pb:
         return "Planning Board (§ 402-55D(1))"
     if pb is False:
-        unless = _unless(x)
+        unless = unless_text(x)
         return f"Village Engineer (§ 402-55D(2)){unless}{' (§ 402-55D(1))' if unless else ''}"
     return ("Planning Board if a site plan, subdivision or special permit, or another permit or approval by it "
             "(such as a wetland or tree removal permit), is needed; otherwise the Village Engineer (§ 402-55D)")
@@ -30,7 +30,7 @@ def _steep_authority(x: Facts) -> str:
 
 def _steep_clocks(x: Facts) -> tuple[str, ...]:
     days = value("steep_slope_decision_days")
-    pb = _before_planning_board(x)
+    pb = before_planning_board(x)
     if pb or x.project.application_type is not None:
         # § 402-55F: decided "simultaneously with" the other building, site plan, subdivision or other permit.
         decision = ("Decided together with the other permit or approval applied for; the "
@@ -43,7 +43,7 @@ def _steep_clocks(x: Facts) -> tuple[str, ...]:
         f"Extension at most {value('steep_slope_extension_max_years')} year; request at least "
         f"{value('steep_slope_extension_request_months')} month before expiry (§ 402-55H(3)).",
         decision,
-        f"No bare slopes {_month_day('no_bare_slope_season_start')} - {_month_day('no_bare_slope_season_end')}; "
+        f"No bare slopes {month_day_text('no_bare_slope_season_start')} - {month_day_text('no_bare_slope_season_end')}; "
         f"stabilise within {value('temporary_stabilization_days')} days (temporary) and "
         f"{value('permanent_stabilization_days')} days (permanent) of final grade (§ 402-55J(19), (21)).",
     )
@@ -54,7 +54,7 @@ def _steep_rule(x: Facts) -> Ruling:
     f = x.work
     if f.slope is None:
         return Ruling(required=None, reason="Unknown: no elevation model is loaded.", citation=p.citation)
-    req, text = _in_region(x, lambda g: f.slope_area_sqft_in("slope_ge_25", g),
+    req, text = in_region(x, lambda g: f.slope_area_sqft_in("slope_ge_25", g),
                            f"slopes of {p.value}% or greater", lambda g: f.slope_area_sqft_in("unknown", g),
                            key="slope_ge_25")
     return Ruling(required=req, reason=text, citation="§ 402-55C(2)", citations=(p.citation,))
@@ -99,7 +99,7 @@ def _fraction(name: str) -> str:
 DECLARATION = PermitDeclaration(
     id="steep_slope_permit", title="Steep slope permit", section="§ 402-55C(2)",
     authority=_steep_authority, rule=_steep_rule, clocks=_steep_clocks,
-    submissions=lambda: _numbers("§ 402-55E", 4) + _letters("§ 402-55E(5)", "abcdefgh"),
+    submissions=lambda: clause_numbers("§ 402-55E", 4) + clause_letters("§ 402-55E(5)", "abcdefgh"),
     exceptions=(ExceptionClause("§ 402-55C(1)", "customary landscaping", _customary_landscaping),),
     timeline=("steep_slope_application", "steep_slope_permit"),
     plain=("a steep slope permit",

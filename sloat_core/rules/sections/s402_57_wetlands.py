@@ -7,7 +7,7 @@ from __future__ import annotations
 from sloat_core.gis.geometry import PRESENCE_MIN_SQFT, area_sqft, polygonal
 from sloat_core.law.params import value
 from sloat_core.rules.sections.permit import (
-    Ruling, Facts, ExceptionClause, PermitDeclaration, _letters, _numbers, _measure, _in_region, _fixed,
+    Ruling, Facts, ExceptionClause, PermitDeclaration, clause_letters, clause_numbers, measure_in, in_region, fixed,
 )
 
 
@@ -43,7 +43,7 @@ def _wetland_rule(x: Facts) -> Ruling:
                     "does not cover the land (and the buffer is built only from the layers that are there)"
                     ) if missing and known else None
     buf = f.buffer_width_ft
-    req, text = _in_region(x, None if region is None else _measure(region),
+    req, text = in_region(x, None if region is None else measure_in(region),
                            f"wetland, watercourse or {buf:g}-ft buffer (buffer width: local setting)",
                            missing=missing_text, key="wetland_region")
     if req and x.project.activities:
@@ -116,9 +116,9 @@ def _wetland_exempt_activity(x: Facts) -> Ruling | None:
 
 DECLARATION = PermitDeclaration(
     id="wetland_permit", title="Wetland permit", section="§ 402-57G",
-    authority=_fixed("Planning Board approval; permit issued by the Building Inspector (§ 402-57G)"),
+    authority=fixed("Planning Board approval; permit issued by the Building Inspector (§ 402-57G)"),
     rule=_wetland_rule, clocks=_wetland_clocks,
-    submissions=lambda: _numbers("§ 402-57K", 4) + _letters("§ 402-57K(5)", "abcdefghijkl") + ("§ 402-57K(6)",),
+    submissions=lambda: clause_numbers("§ 402-57K", 4) + clause_letters("§ 402-57K(5)", "abcdefghijkl") + ("§ 402-57K(6)",),
     exceptions=(ExceptionClause("§ 402-57H", "no regulated activity of § 402-57I", _no_regulated_activity),
                 ExceptionClause("§ 402-57F", "grandfathered projects", _grandfathered),
                 ExceptionClause("§ 402-57H(1)-(4)", "exempt activities", _wetland_exempt_activity)),

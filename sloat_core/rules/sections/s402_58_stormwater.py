@@ -7,8 +7,8 @@ from __future__ import annotations
 from sloat_core.law.params import value
 from sloat_core.units import SQFT_PER_ACRE
 from sloat_core.rules.sections.permit import (
-    Ruling, Facts, ExceptionClause, PermitDeclaration, _letters, _acres, _before_planning_board, _unless,
-    _fixed,
+    Ruling, Facts, ExceptionClause, PermitDeclaration, clause_letters, acres_text, before_planning_board, unless_text,
+    fixed,
 )
 
 
@@ -17,11 +17,11 @@ def _land_development_acres(settings) -> float:
 
 
 def _swppp_authority(x: Facts) -> str:
-    pb = _before_planning_board(x)
+    pb = before_planning_board(x)
     if pb is False:
         # § 402-58C(4): activities not before the Planning Board submit the SWPPP to the Village Engineer,
         # "who shall approve the SWPPP if it complies".
-        unless = _unless(x)
+        unless = unless_text(x)
         return ("Village Engineer approves (§ 402-58C(4)): the project is not before the Planning Board"
                 + (f"{unless} (then § 402-58C(2), (3))" if unless else ""))
     return "Village Engineer accepts and reviews, then forwards to the Planning Board (§ 402-58C(2))"
@@ -41,10 +41,10 @@ def _swppp_rule(x: Facts) -> Ruling:
     if d is None:
         return Ruling(required=None, reason="Unknown: give the disturbed area or draw the footprint.")
     if d / SQFT_PER_ACRE >= threshold:
-        return Ruling(required=True, reason=f"Disturbance of {_acres(d)} is a land development activity (at least "
+        return Ruling(required=True, reason=f"Disturbance of {acres_text(d)} is a land development activity (at least "
                                             f"{threshold:g} acre: local setting, to confirm with the Village).")
     return Ruling(required=False, details=False,
-                  reason=f"Disturbance of {_acres(d)} is under {threshold:g} acre (local setting for 'land "
+                  reason=f"Disturbance of {acres_text(d)} is under {threshold:g} acre (local setting for 'land "
                          "development activity', to confirm with the Village).")
 
 
@@ -78,32 +78,32 @@ def _post_construction_rule(x: Facts) -> Ruling:
         return Ruling(required=None, reason="Unknown: give the disturbed area.")
     acres = d / SQFT_PER_ACRE
     if acres >= b:
-        return Ruling(required=True, reason=f"{_acres(d)} disturbed: Condition B ({b:g} or more acres).",
+        return Ruling(required=True, reason=f"{acres_text(d)} disturbed: Condition B ({b:g} or more acres).",
                       citation="§ 402-58E(2)(b)")
     if acres >= c:
         if x.project.one_family_dwelling:
             return Ruling(required=False, citation="§ 402-58E(2)(c)", details=False,
-                          reason=f"{_acres(d)} disturbed, but one-family dwellings are excluded from Condition C.")
+                          reason=f"{acres_text(d)} disturbed, but one-family dwellings are excluded from Condition C.")
         if x.project.one_family_dwelling is None:
             return Ruling(required=None, citation="§ 402-58E(2)(c)",
-                          reason=f"{_acres(d)} disturbed: Condition C applies unless this is a one-family dwelling.")
+                          reason=f"{acres_text(d)} disturbed: Condition C applies unless this is a one-family dwelling.")
         return Ruling(required=True, citation="§ 402-58E(2)(c)",
-                      reason=f"{_acres(d)} disturbed: Condition C (between {c:g} and {b:g} acres).")
+                      reason=f"{acres_text(d)} disturbed: Condition C (between {c:g} and {b:g} acres).")
     return Ruling(required=False, details=False,
-                  reason=f"{_acres(d)} disturbed: under {c:g} acre (Condition A, impaired waters, not assessed here).")
+                  reason=f"{acres_text(d)} disturbed: under {c:g} acre (Condition A, impaired waters, not assessed here).")
 
 
 SWPPP = PermitDeclaration(
     id="swppp", title="Stormwater pollution prevention plan (SWPPP)", section="§ 402-58E",
     authority=_swppp_authority, rule=_swppp_rule, clocks=_swppp_clocks,
-    submissions=lambda: _letters("§ 402-58E(1)", "abcdefghijklmnop"),
+    submissions=lambda: clause_letters("§ 402-58E(1)", "abcdefghijklmnop"),
     exceptions=(ExceptionClause("§ 402-58D", "may be exempt", _swppp_may_be_exempt),),
     timeline=("swppp_inspections",),
     plain=("a stormwater plan (SWPPP)", "reviewed by the Village Engineer and the Planning Board"))
 
 POST_CONSTRUCTION = PermitDeclaration(
     id="swppp_post_construction", title="Post-construction stormwater controls (SWPPP Conditions B/C)",
-    section="§ 402-58E(2)", authority=_fixed("Village Engineer"), rule=_post_construction_rule,
-    submissions=lambda: _letters("§ 402-58E(3)", "abcdefghi"),
+    section="§ 402-58E(2)", authority=fixed("Village Engineer"), rule=_post_construction_rule,
+    submissions=lambda: clause_letters("§ 402-58E(3)", "abcdefghi"),
     exceptions=(ExceptionClause("§ 402-58D", "may be exempt", _swppp_may_be_exempt),),
     plain=("permanent stormwater controls", "reviewed by the Village Engineer"))
