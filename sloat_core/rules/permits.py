@@ -39,38 +39,19 @@ from __future__ import annotations
 
 from sloat_core.rules.measures import Findings, Measures, findings_areas, findings_uncovered
 from sloat_core.rules.project import Project
-from sloat_core.rules.sections import (s402_46_aquifer_cea, s402_48_cluster as cluster, s402_49_flood_hazard,
-                                       s402_50_county_streams, s402_51_recreational_river, s402_52_excavation as excavation, s402_53_trees as trees,
-                                       s402_54_biodiversity as biodiversity, s402_55_steep_slopes as steep_slopes,
-                                       s402_56_dry_sewers as dry_sewers, s402_57_wetlands as wetlands,
-                                       s402_58_stormwater as stormwater)
+from sloat_core.rules.sections import PERMITS
 from sloat_core.rules.sections.permit import (ExceptionClause, Facts, Permit, PermitDeclaration, Ruling, cited_item,
-                                           decide)
+                                              decide)
 from sloat_core.rules.sections.s402_55_steep_slopes import design_checklist
 from sloat_core.rules.sections.land import LAND_PERMITS, land_permits
 from sloat_core.rules.sections.s402_53_trees import can_be_subdivided
 
 __all__ = ["Permit", "PermitDeclaration", "ExceptionClause", "Ruling", "Facts", "DECLARATIONS", "PERMIT_IDS",
-           "permits_for", "decide", "can_be_subdivided", "design_checklist", "declaration", "cited_item", "LAND_PERMITS",
-           "land_permits"]
+           "permits_for", "decide", "can_be_subdivided", "design_checklist", "declaration", "cited_item",
+           "LAND_PERMITS", "land_permits"]
 
-#: Every permit and review, in the order the results list them.
-DECLARATIONS: tuple[PermitDeclaration, ...] = (
-    steep_slopes.DECLARATION,
-    wetlands.DECLARATION,
-    trees.DECLARATION,
-    stormwater.SWPPP,
-    stormwater.POST_CONSTRUCTION,
-    biodiversity.DECLARATION,
-    s402_51_recreational_river.RECREATIONAL_RIVER,
-    s402_50_county_streams.RCDA,
-    s402_49_flood_hazard.FLOOD_HAZARD,
-    s402_46_aquifer_cea.SEQRA_CEA,
-    cluster.DECLARATION,
-    dry_sewers.DECLARATION,
-    excavation.DECLARATION,
-)
-
+#: Every permit and review, in the order the results list them (declared in `rules.sections`).
+DECLARATIONS: tuple[PermitDeclaration, ...] = PERMITS
 PERMIT_IDS = tuple(d.id for d in DECLARATIONS)
 _BY_ID = {d.id: d for d in DECLARATIONS}
 #: Permits decided before the others because others read them (the steep slope authority, § 402-55D(1)).

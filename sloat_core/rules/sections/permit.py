@@ -9,7 +9,7 @@ import datetime as _dt
 import functools
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from shapely.geometry.base import BaseGeometry
 
@@ -19,6 +19,9 @@ from sloat_core.law.text import clause
 from sloat_core.rules.measures import Findings, Measures, present
 from sloat_core.rules.project import Project
 from sloat_core.units import SQFT_PER_ACRE
+
+if TYPE_CHECKING:
+    from sloat_core.rules.sections.clock import ClockDeclaration
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -96,19 +99,23 @@ class ExceptionClause:
 
 @dataclass(frozen=True)
 class PermitDeclaration:
-    """Everything about one permit, declared once."""
+    """Everything about one permit, declared once in the module of its section."""
 
     id: str
     title: str
     section: str
     authority: Callable[[Facts], str]
     rule: Callable[[Facts], Ruling]
+    #: Where the results list it (lower first; numbers leave room for a new permit).
+    order: int = 0
     submissions: Callable[[], tuple[str, ...]] = lambda: ()
-    clocks: Callable[[Facts], tuple[str, ...]] = lambda x: ()
+    #: Its clocks (`sections.clock.ClockDeclaration`), in the order its answer tells them: the answer's
+    #: ``clocks`` lines are their ``words``.
+    clocks: tuple[ClockDeclaration, ...] = ()
     exceptions: tuple[ExceptionClause, ...] = ()
-    #: Timeline items (ids of rules.clocks.ITEM_KINDS) carrying its clocks, in the order they happen; the
-    #: last one is the permit itself (app_support.timeline_prefill offers them on the project page).
-    timeline: tuple[str, ...] = ()
+    #: Its clocks the timeline page offers for it, in the order they happen; the last one is the permit
+    #: itself (app_support.timeline_prefill).
+    timeline: tuple[ClockDeclaration, ...] = ()
     #: (what is needed, from whom) in everyday words, for the counter.
     plain: tuple[str, str] = ("", "")
     #: The land alone answers it when no project is described (the screening sweep's permits).
@@ -128,7 +135,7 @@ def decide(decl: PermitDeclaration, x: Facts) -> Permit:
         elif ruling.required is True and said:
             ruling = said[0]
     subs = decl.submissions() if ruling.details else ()
-    clocks = decl.clocks(x) if ruling.details else ()
+    clocks = tuple(line for c in decl.clocks for line in c.words(x)) if ruling.details else ()
     return Permit(id=decl.id, title=decl.title, required=ruling.required, reason=ruling.reason,
                   citation=ruling.citation or decl.section, authority=decl.authority(x), submissions=subs,
                   clocks=clocks, citations=ruling.citations)

@@ -1,10 +1,15 @@
 """§ 402-48 Cluster development: the cluster review (C), the written resolution (D) and the open space
-requirements (G).
+requirements (G); its clock: an unpaid open space charge becomes a lien (G(3)(f)[2]).
 """
 
 from __future__ import annotations
 
+from dateutil.relativedelta import relativedelta
+
 from sloat_core.law.params import value
+from sloat_core.rules import calendar as cal
+from sloat_core.rules.calendar import count
+from sloat_core.rules.sections.clock import ClockDeclaration, Field, Reader, Row, cite
 from sloat_core.rules.sections.permit import (
     Ruling, Facts, PermitDeclaration, fixed,
 )
@@ -32,13 +37,35 @@ def _cluster_submissions() -> tuple[str, ...]:
     return ("§ 402-48G(3)(a)", "§ 402-48G(3)(b)", "§ 402-48G(3)(c)", "§ 402-48G(3)(e)", "§ 402-48G(3)(f)")
 
 
-def _cluster_clocks(x: Facts) -> tuple[str, ...]:
-    return (f"Open space maintenance charges by the Village unpaid for more than "
-            f"{value('open_space_lien_days')} days become a lien on the property (§ 402-48G(3)(f)[2]).",)
+# ------------------------------------------------------------------------------------------ clocks
+
+def _open_space_charge(item: Reader) -> list[Row]:
+    billed = item.date("billed")
+    days = value("open_space_lien_days")
+    last = billed + relativedelta(days=days)
+    return [
+        ("payment_deadline", last, cite("open_space_lien_days"),
+         f"Last day to pay the Village's {item.name} before it can become a lien",
+         f"A maintenance charge billed on {cal.nice(billed)} becomes a lien if unpaid for more than {days} days."),
+        ("lien_possible", last + relativedelta(days=1), cite("open_space_lien_days"),
+         f"First day the unpaid {item.name} is a lien on the open space and the lots that share it",
+         f"Unpaid for more than {days} days from {cal.nice(billed)}."),
+    ]
+
+
+OPEN_SPACE_CHARGE = ClockDeclaration(
+    id="open_space_charge", name="open space maintenance charge", order=180, rule=_open_space_charge,
+    fields=(Field("billed", "Charge billed on", "date the charge was billed"),),
+    words=lambda x: (f"Open space maintenance charges by the Village unpaid for more than "
+                     f"{count(value('open_space_lien_days'), 'day')} become a lien on the property "
+                     "(§ 402-48G(3)(f)[2]).",))
 
 
 DECLARATION = PermitDeclaration(
-    id="cluster_review", title="Cluster development review", section="§ 402-48C",
-    authority=fixed("Planning Board (§ 402-48C, D)"), rule=_cluster_rule, clocks=_cluster_clocks,
-    submissions=_cluster_submissions,
+    id="cluster_review", order=110, title="Cluster development review", section="§ 402-48C",
+    authority=fixed("Planning Board (§ 402-48C, D)"), rule=_cluster_rule,
+    submissions=_cluster_submissions, clocks=(OPEN_SPACE_CHARGE,),
     plain=("a cluster layout review", "by the Planning Board"))
+
+
+PERMITS = (DECLARATION,)

@@ -17,9 +17,12 @@ def _flood_text() -> str:
 
 
 FLOOD_HAZARD = PermitDeclaration(
-    id="flood_hazard_review", title="Flood hazard area review", section="§ 402-49B",
+    id="flood_hazard_review", order=90, title="Flood hazard area review", section="§ 402-49B",
     # § 402-49B refers to "the separately adopted Flood Hazard Regulations" and names no official.
     authority=fixed("Under the Village's separately adopted Flood Hazard Regulations (§ 402-49B); Article IX "
                     f"names no official (local assumption: the Village's floodplain administrator, {CONFIRM})"),
     rule=overlay_rule("floodplain", "FEMA 100-year floodplain", _flood_text),
     plain=("a flood zone review", "under the Flood Hazard Regulations of the Village"), land_only=True)
+
+
+PERMITS = (FLOOD_HAZARD,)

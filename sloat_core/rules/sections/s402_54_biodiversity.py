@@ -1,9 +1,15 @@
-"""§ 402-54 Biodiversity: the Highlands biodiversity study (B) and its one-family exception.
+"""§ 402-54 Biodiversity: the Highlands biodiversity study (B), its one-family exception and its clock: how
+long a study stays valid (B).
 """
 
 from __future__ import annotations
 
+from dateutil.relativedelta import relativedelta
+
 from sloat_core.law.params import param, value
+from sloat_core.rules import calendar as cal
+from sloat_core.rules.calendar import count
+from sloat_core.rules.sections.clock import ClockDeclaration, Field, Reader, Row, cite
 from sloat_core.units import SQFT_PER_ACRE
 from sloat_core.rules.sections.permit import (
     Ruling, Facts, ExceptionClause, PermitDeclaration, fixed,
@@ -40,10 +46,30 @@ def _one_family_dwelling(x: Facts) -> Ruling | None:
     return None
 
 
+# ------------------------------------------------------------------------------------------ clocks
+
+def _biodiversity_study(item: Reader) -> list[Row]:
+    dated = item.date("dated")
+    years = value("biodiversity_study_valid_years")
+    return [
+        ("valid_until", dated + relativedelta(years=years), cite("biodiversity_study_valid_years"),
+         f"The {item.name} stops being valid after this day",
+         f"Valid for {cal.years(years)} from its date, {cal.nice(dated)}; if review is still going on "
+         "after that, the Planning Board may ask for an update."),
+    ]
+
+
+STUDY_CLOCK = ClockDeclaration(
+    id="biodiversity_study", name="biodiversity study", order=90, starts="the date on it", rule=_biodiversity_study,
+    fields=(Field("dated", "Study dated", "date"),),
+    words=lambda x: (f"A study is valid {count(value('biodiversity_study_valid_years'), 'year')} (§ 402-54B).",))
+
 DECLARATION = PermitDeclaration(
-    id="biodiversity_study", title="Highlands biodiversity study", section="§ 402-54B",
+    id="biodiversity_study", order=60, title="Highlands biodiversity study", section="§ 402-54B",
     authority=fixed("Planning Board (application not complete without it)"), rule=_biodiversity_rule,
-    clocks=lambda x: (f"A study is valid {value('biodiversity_study_valid_years')} years (§ 402-54B).",),
     submissions=lambda: ("§ 402-54B",),
     exceptions=(ExceptionClause("§ 402-54B", "the development of a one-family dwelling", _one_family_dwelling),),
-    timeline=("biodiversity_study",), plain=("a biodiversity study", "for the Planning Board"), land_only=True)
+    clocks=(STUDY_CLOCK,), timeline=(STUDY_CLOCK,), plain=("a biodiversity study", "for the Planning Board"), land_only=True)
+
+
+PERMITS = (DECLARATION,)

@@ -1,30 +1,24 @@
 """§ 402-57 Wetlands and watercourses: the wetland permit (G, I), grandfathering (F) and the exempt
-activities (H).
+activities (H); its clocks: the delineation's age (K(5)(a)), the hearing and its notice (L), the permit's
+term and extension (J(4), O(1)), the notice before work starts (O(1)(c)) and mitigation monitoring (P(5)).
 """
 
 from __future__ import annotations
 
+from dateutil.relativedelta import relativedelta
+
+from sloat_core.errors import SloatInputError
 from sloat_core.gis.geometry import PRESENCE_MIN_SQFT, area_sqft, polygonal
 from sloat_core.law.params import value
+from sloat_core.rules import calendar as cal
+from sloat_core.rules.calendar import count
+from sloat_core.rules.sections.clock import ClockDeclaration, Field, Reader, Row, cite
 from sloat_core.rules.sections.permit import (
     Ruling, Facts, ExceptionClause, PermitDeclaration, clause_letters, clause_numbers, measure_in, in_region, fixed,
 )
 
 
 _WATER_ROLES = ("wetlands", "watercourses", "water_bodies")
-
-
-def _wetland_clocks(x: Facts) -> tuple[str, ...]:
-    return (
-        f"Hearing within {value('wetland_hearing_days')} days of a complete application; newspaper notice at least "
-        f"{value('wetland_hearing_notice_days')} days before (§ 402-57L).",
-        f"Valid {value('wetland_permit_term_years')} year from issue; extension requested at least "
-        f"{value('wetland_extension_request_days')} days before expiry (§ 402-57J(4)).",
-        f"Notify the Planning Board at least {value('wetland_start_notice_days')} days before work starts "
-        "(§ 402-57O(1)(c)).",
-        f"Wetland delineation no more than {value('wetland_delineation_max_age_months')} months old at filing "
-        "(§ 402-57K(5)(a)).",
-    )
 
 
 def _wetland_rule(x: Facts) -> Ruling:
@@ -114,13 +108,176 @@ def _wetland_exempt_activity(x: Facts) -> Ruling | None:
                          "prohibits it; any grading or fill with it needs a permit (§ 402-57I(3), (6)).")
 
 
+# ------------------------------------------------------------------------------------------ clocks
+
+def _wetland_permit(item: Reader) -> list[Row]:
+    issued = item.date("issued")
+    given = item.date("expires")
+    years = value("wetland_permit_term_years")
+    citation = f"{cite('wetland_permit_term_years')}, {cite('wetland_permit_condition_term_years')}"
+    if given is not None:
+        item.not_before(given, issued, "expiry date", "issue date")
+        expires = given
+        how = f"Expiry date stated on the permit ({cal.nice(given)})."
+    else:
+        expires = issued + relativedelta(years=years)
+        how = (f"Unless the permit says otherwise it is valid for {cal.years(years)} from the date of "
+               f"issue ({cal.nice(issued)}).")
+    how += " It also expires when the work it allows is completed; a mitigation plan stays in force."
+    days = value("wetland_extension_request_days")
+    return [
+        ("expires", expires, citation, f"The {item.name} expires", how),
+        (
+            "extension_request_deadline",
+            expires - relativedelta(days=days),
+            cite("wetland_extension_request_days"),
+            f"Last day to ask in writing for an extension of the {item.name}",
+            f"The request must reach the Approval Authority at least {days} days before the permit "
+            f"expires on {cal.nice(expires)}.",
+        ),
+    ]
+
+def _wetland_application(item: Reader) -> list[Row]:
+    complete = item.date("complete")
+    hearing = item.date("hearing")
+    days = value("wetland_hearing_days")
+    notice_days = value("wetland_hearing_notice_days")
+    limit = complete + relativedelta(days=days)
+    rows: list[Row] = [
+        (
+            "hearing_deadline",
+            limit,
+            cite("wetland_hearing_days"),
+            f"Latest day for the Planning Board's public hearing on the {item.name}",
+            f"The hearing must be held within {days} days of the complete application "
+            f"({cal.nice(complete)}).",
+        )
+    ]
+    if hearing is not None:
+        item.not_before(hearing, complete, "hearing date", "completion date")
+        basis = f"the hearing set for {cal.nice(hearing)}"
+        if hearing > limit:
+            basis += f", which is later than the {days}-day limit"
+        target = hearing
+    else:
+        basis = f"a hearing held on the last permitted day, {cal.nice(limit)}"
+        target = limit
+    rows.append(
+        (
+            "notice_deadline",
+            target - relativedelta(days=notice_days),
+            cite("wetland_hearing_notice_days"),
+            f"Latest day to publish the newspaper notice of the hearing on the {item.name}",
+            f"Notice must appear at least {notice_days} days before {basis}.",
+        )
+    )
+    return rows
+
+def _wetland_activity_start(item: Reader) -> list[Row]:
+    start = item.date("start")
+    days = value("wetland_start_notice_days")
+    return [
+        (
+            "start_notice_deadline",
+            start - relativedelta(days=days),
+            cite("wetland_start_notice_days"),
+            "Last day to tell the Planning Board in writing when the wetland work will begin",
+            f"The permit holder must give at least {cal.number_words(days)} days' notice of the start "
+            f"on {cal.nice(start)}.",
+        )
+    ]
+
+def _wetland_delineation(item: Reader) -> list[Row]:
+    dated = item.date("dated")
+    filing = item.date("filing")
+    months = value("wetland_delineation_max_age_months")
+    deadline = dated + relativedelta(months=months)
+    detail = (f"The wetland delineation of {cal.nice(dated)} must have been done within {cal.months(months)} "
+              "of the date the wetland permit application is filed.")
+    if filing is not None:
+        item.not_before(filing, dated, "filing date", "delineation date")
+        detail += f" The application was filed on {cal.nice(filing)}."
+    return [("filing_deadline", deadline, cite("wetland_delineation_max_age_months"),
+             "Last day to file the wetland permit application with this delineation", detail)]
+
+def _mitigation_monitoring(item: Reader) -> list[Row]:
+    completed = item.date("completed")
+    lo, hi = value("mitigation_monitoring_min_years"), value("mitigation_monitoring_max_years")
+    years = item.number("years")
+    if years is None:
+        years = hi
+    # § 402-57P(5): "In general, the monitoring period shall be three to five years" — the Planning Board
+    # sets the period case by case, so any whole number of years is accepted and a period outside the
+    # general range is flagged, not refused (reading, README "Readings").
+    if years < 1:
+        raise SloatInputError(f"The {item.name}'s monitoring period must be a whole number of years, at least one.")
+    if completed.year + years > cal.YEARS[1]:
+        raise SloatInputError(f"The {item.name}'s monitoring period of {str(years)[:12]} years runs outside the "
+                              f"years {cal.YEARS[0]} to {cal.YEARS[1]} the timeline handles.")
+    citation = cite("mitigation_monitoring_min_years")
+    general = f"the law sets {cal.number_words(lo)} to {cal.number_words(hi)} years in general"
+    outside = not lo <= years <= hi
+    rows: list[Row] = []
+    if years > lo and not outside:
+        rows.append(("monitoring_min_end", completed + relativedelta(years=lo), citation,
+                     "Shortest usual mitigation monitoring period ends",
+                     f"{cal.years(lo).capitalize()} after the mitigation was completed on {cal.nice(completed)}."))
+    detail = f"{cal.years(years).capitalize()} after the mitigation was completed on {cal.nice(completed)}; {general}."
+    if outside:
+        detail += (f" Warning: {cal.years(years)} is outside that general range; it holds only if the Planning Board "
+                   "set it for this mitigation.")
+    rows.append(("monitoring_end", completed + relativedelta(years=years), citation,
+                 "Mitigation monitoring period ends" + (" (outside the general range)" if outside else ""), detail))
+    return rows
+
+
+PERMIT_CLOCK = ClockDeclaration(
+    id="wetland_permit", name="wetland permit", order=10, starts="the day it was issued", rule=_wetland_permit,
+    fields=(Field("issued", "Issued on", "issue date"),
+            Field("expires", "Expiry stated on it", "expiry date", required=False)),
+    words=lambda x: (f"Valid {count(value('wetland_permit_term_years'), 'year')} from issue; extension requested at "
+                     f"least {count(value('wetland_extension_request_days'), 'day')} before expiry (§ 402-57J(4)).",))
+
+APPLICATION = ClockDeclaration(
+    id="wetland_permit_application", name="wetland permit application", order=20,
+    starts="the day it was deemed complete", rule=_wetland_application,
+    fields=(Field("complete", "Deemed complete on", "date the application was deemed complete"),
+            Field("hearing", "Hearing set for", "hearing date", required=False)),
+    words=lambda x: (f"Hearing within {count(value('wetland_hearing_days'), 'day')} of a complete application; "
+                     f"newspaper notice at least {count(value('wetland_hearing_notice_days'), 'day')} before "
+                     "(§ 402-57L).",))
+
+ACTIVITY_START = ClockDeclaration(
+    id="wetland_activity_start", name="start of wetland work", order=30, rule=_wetland_activity_start,
+    fields=(Field("start", "Work starts on", "start date"),),
+    words=lambda x: (f"Notify the Planning Board at least {count(value('wetland_start_notice_days'), 'day')} before "
+                     "work starts (§ 402-57O(1)(c)).",))
+
+DELINEATION = ClockDeclaration(
+    id="wetland_delineation", name="wetland delineation", order=40, starts="the date on it",
+    rule=_wetland_delineation, met_by=("filing", "filing_deadline"),
+    fields=(Field("dated", "Delineation dated", "delineation date"),
+            Field("filing", "Application filed on", "filing date", required=False)),
+    words=lambda x: (f"Wetland delineation no more than {count(value('wetland_delineation_max_age_months'), 'month')} "
+                     "old at filing (§ 402-57K(5)(a)).",))
+
+MITIGATION_MONITORING = ClockDeclaration(
+    id="mitigation_monitoring", name="mitigation monitoring", order=50, rule=_mitigation_monitoring,
+    fields=(Field("completed", "Mitigation completed on", "mitigation completion date"),
+            Field("years", "Monitoring years", "monitoring period in years", kind="int", required=False)))
+
+
 DECLARATION = PermitDeclaration(
-    id="wetland_permit", title="Wetland permit", section="§ 402-57G",
+    id="wetland_permit", order=20, title="Wetland permit", section="§ 402-57G",
     authority=fixed("Planning Board approval; permit issued by the Building Inspector (§ 402-57G)"),
-    rule=_wetland_rule, clocks=_wetland_clocks,
+    rule=_wetland_rule,
     submissions=lambda: clause_numbers("§ 402-57K", 4) + clause_letters("§ 402-57K(5)", "abcdefghijkl") + ("§ 402-57K(6)",),
     exceptions=(ExceptionClause("§ 402-57H", "no regulated activity of § 402-57I", _no_regulated_activity),
                 ExceptionClause("§ 402-57F", "grandfathered projects", _grandfathered),
                 ExceptionClause("§ 402-57H(1)-(4)", "exempt activities", _wetland_exempt_activity)),
-    timeline=("wetland_delineation", "wetland_permit_application", "wetland_permit"),
+    clocks=(APPLICATION, PERMIT_CLOCK, ACTIVITY_START, DELINEATION, MITIGATION_MONITORING),
+    timeline=(DELINEATION, APPLICATION, PERMIT_CLOCK),
     plain=("a wetland permit", "from the Planning Board (the Building Inspector issues it)"), land_only=True)
+
+
+PERMITS = (DECLARATION,)
