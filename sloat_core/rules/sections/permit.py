@@ -16,7 +16,7 @@ from shapely.geometry.base import BaseGeometry
 from sloat_core.gis.geometry import PRESENCE_MIN_SQFT, area_sqft, polygonal
 from sloat_core.law.params import value
 from sloat_core.law.text import clause
-from sloat_core.rules.measures import Findings, Measures, present
+from sloat_core.rules.measures import Findings, Measures, is_no, present, tri
 from sloat_core.rules.project import Project
 from sloat_core.units import SQFT_PER_ACRE
 
@@ -81,11 +81,43 @@ class Facts:
     subdividable: bool | None = None
     cluster_applies: bool | None = None
     any_trigger: bool | None = None
-    #: Permits decided so far (the steep slope authority reads the wetland and tree permits).
+    #: The answers of the permits this one depends on (its ``depends_on``), by id, in the results' order.
     decided: dict = field(default_factory=dict)
     #: The parcel's measures record (`rules.measures.Measures`): the land-only answers read it, as the
-    #: village screen does (`permits.land`).
+    #: village screen does (`PermitDeclaration.land`).
     measures: Measures | None = None
+
+
+@dataclass(frozen=True)
+class LandAnswer:
+    """How the land alone answers a permit when no project is described: ``answer(measures)``, for one
+    parcel or for arrays of parcels (the village screen, `rules.permits.land_permits`).
+
+    Made by :func:`where_the_work_happens`, :func:`on_the_map` or :func:`from_the_land`; ``group`` orders
+    the screen's columns (the permits that turn on where the work happens, then the map's reviews, then
+    the others, each group in the results' order); ``key`` is the measured area it reads.
+    """
+
+    answer: Callable[[Measures], Any]
+    group: int
+    key: str = ""
+
+
+def where_the_work_happens(key: str) -> LandAnswer:
+    """A permit needed where the work touches the region ``key`` of the measures (the steep slope permit,
+    § 402-55C(2); the wetland permit, § 402-57G): with no footprint, no when the region is not on the
+    parcel, otherwise unknown (it depends on where the work happens)."""
+    return LandAnswer(lambda m: tri(False, is_no(present(m, key))), 0, key)
+
+
+def on_the_map(role: str) -> LandAnswer:
+    """A review required where the parcel has land of ``role`` (§§ 402-46C, 402-49B, 402-50B, 402-51C)."""
+    return LandAnswer(lambda m: present(m, role), 1, role)
+
+
+def from_the_land(answer: Callable[[Measures], Any]) -> LandAnswer:
+    """Any other answer the land alone gives (the biodiversity study's acreage, § 402-54B)."""
+    return LandAnswer(answer, 2)
 
 
 @dataclass(frozen=True)
@@ -118,10 +150,22 @@ class PermitDeclaration:
     timeline: tuple[ClockDeclaration, ...] = ()
     #: (what is needed, from whom) in everyday words, for the counter.
     plain: tuple[str, str] = ("", "")
-    #: The land alone answers it when no project is described (the screening sweep's permits).
-    land_only: bool = False
+    #: Its answer from the land alone, when no project is described (the village screen's permits).
+    land: LandAnswer | None = None
+    #: It is a permit or approval by the Planning Board (who decides: § 402-55D(1) "requires the issuance
+    #: of a permit or approval by it").
+    planning_board_permit: bool = False
+    #: The permits whose answers its rule or authority reads (``Facts.decided``): decided before it. Ids,
+    #: or `PLANNING_BOARD_PERMITS` for every permit with ``planning_board_permit``.
+    depends_on: tuple[str, ...] = ()
+    #: The study a resident commissions for it before applying, in everyday words (the counter's next steps).
+    study: str = ""
     #: Prohibitions are told as "not allowed", not as a permit to get.
     prohibited: bool = False
+
+
+#: In ``depends_on``: every permit the Planning Board approves (``planning_board_permit``).
+PLANNING_BOARD_PERMITS = "permits by the Planning Board"
 
 
 def decide(decl: PermitDeclaration, x: Facts) -> Permit:
@@ -188,7 +232,7 @@ def in_region(x: Facts, area_in, region_name: str, unknown_in=None, missing: str
     ``area_in`` None means the layer is missing. ``unknown_in`` measures land where it is unknown
     whether the region is there (slopes off the elevation model). ``missing`` names layers of the
     region that are not loaded: then "does not touch" becomes unknown, never "no". With no footprint the
-    answer is `land.where_work_happens` on the parcel's measures (its ``key``), as in the village screen.
+    answer is `where_the_work_happens` on the parcel's measures (its ``key``), as in the village screen.
     The footprint is measured where it lies (§ 402-57G: "No activity shall be conducted in a
     wetland ... without approval" — the neighbour's wetland counts too); the part off the parcel is said.
     """
@@ -197,11 +241,10 @@ def in_region(x: Facts, area_in, region_name: str, unknown_in=None, missing: str
     f, project = x.work, x.project
     fp = project.disturbance_footprint
     if fp is None:
-        from sloat_core.rules.sections.land import where_work_happens
-
         m = x.measures
         whole = area_in(None) if m is None or key is None else m.areas[key]
-        absent = whole < PRESENCE_MIN_SQFT if m is None or key is None else where_work_happens(m, key) is False
+        absent = (whole < PRESENCE_MIN_SQFT if m is None or key is None
+                  else where_the_work_happens(key).answer(m) is False)
         if absent and not missing:
             return False, f"The parcel has no {region_name}."
         if whole < PRESENCE_MIN_SQFT:
@@ -230,12 +273,15 @@ def in_region(x: Facts, area_in, region_name: str, unknown_in=None, missing: str
 
 
 def planning_board_permits(x: Facts) -> tuple[list[str], list[str]]:
-    """Titles of the permits decided so far that the Planning Board approves: (needed, maybe needed)."""
+    """Titles of the permits by the Planning Board among those decided before this one (its
+    ``depends_on``), in the results' order: (needed, maybe needed)."""
+    from sloat_core.rules.sections import PERMITS
+
+    board = {d.id for d in PERMITS if d.planning_board_permit}
     sure: list[str] = []
     maybe: list[str] = []
-    for pid in ("wetland_permit", "tree_removal_permit"):
-        p = x.decided.get(pid)
-        if p is not None and p.required is not False:
+    for pid, p in x.decided.items():
+        if pid in board and p.required is not False:
             (sure if p.required else maybe).append(p.title.lower())
     return sure, maybe
 

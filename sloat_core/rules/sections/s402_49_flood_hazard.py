@@ -6,7 +6,10 @@ from __future__ import annotations
 import datetime as _dt
 
 from sloat_core.law.params import param
-from sloat_core.rules.sections.permit import CONFIRM, PermitDeclaration, fixed, overlay_rule
+from sloat_core.rules.sections.permit import CONFIRM, PermitDeclaration, fixed, on_the_map, overlay_rule
+
+#: Its land: the parcel's area of the floodplain layer.
+_LAND = on_the_map("floodplain")
 
 
 def _flood_text() -> str:
@@ -21,8 +24,8 @@ FLOOD_HAZARD = PermitDeclaration(
     # § 402-49B refers to "the separately adopted Flood Hazard Regulations" and names no official.
     authority=fixed("Under the Village's separately adopted Flood Hazard Regulations (§ 402-49B); Article IX "
                     f"names no official (local assumption: the Village's floodplain administrator, {CONFIRM})"),
-    rule=overlay_rule("floodplain", "FEMA 100-year floodplain", _flood_text),
-    plain=("a flood zone review", "under the Flood Hazard Regulations of the Village"), land_only=True)
+    rule=overlay_rule(_LAND.key, "FEMA 100-year floodplain", _flood_text),
+    plain=("a flood zone review", "under the Flood Hazard Regulations of the Village"), land=_LAND)
 
 
 PERMITS = (FLOOD_HAZARD,)

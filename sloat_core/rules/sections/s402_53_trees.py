@@ -152,7 +152,8 @@ DECLARATION = PermitDeclaration(
                 ExceptionClause("§ 402-53C(3)", "developer under site plan or subdivision approval",
                                 _site_plan_developer),
                 ExceptionClause("§ 402-53C(4)", "dead or dying trees posing an imminent hazard", _hazard_trees)),
-    clocks=(PERMIT_CLOCK,), timeline=(PERMIT_CLOCK,), plain=("a tree removal permit", "from the Planning Board"))
+    clocks=(PERMIT_CLOCK,), timeline=(PERMIT_CLOCK,), plain=("a tree removal permit", "from the Planning Board"),
+    planning_board_permit=True)
 
 
 PERMITS = (DECLARATION,)

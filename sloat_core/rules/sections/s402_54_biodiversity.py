@@ -7,13 +7,24 @@ from __future__ import annotations
 from dateutil.relativedelta import relativedelta
 
 from sloat_core.law.params import param, value
+from sloat_core.rules.measures import tri
 from sloat_core.rules import calendar as cal
 from sloat_core.rules.calendar import count
 from sloat_core.rules.sections.clock import ClockDeclaration, Field, Reader, Row, cite
 from sloat_core.units import SQFT_PER_ACRE
 from sloat_core.rules.sections.permit import (
+    from_the_land,
     Ruling, Facts, ExceptionClause, PermitDeclaration, fixed,
 )
+
+
+def biodiversity_required(acres, one_family_dwelling: bool | None):
+    """§ 402-54B: "applications involving 10 acres or more" (inclusive), except "the development of a
+    one-family dwelling" (unknown while the proposal is not described); one parcel or arrays of parcels."""
+    if one_family_dwelling:
+        return False
+    big = acres >= float(value("biodiversity_threshold_acres"))
+    return tri(big & (one_family_dwelling is False), ~big if hasattr(big, "shape") else not big)
 
 
 def _biodiversity_rule(x: Facts) -> Ruling:
@@ -69,7 +80,9 @@ DECLARATION = PermitDeclaration(
     authority=fixed("Planning Board (application not complete without it)"), rule=_biodiversity_rule,
     submissions=lambda: ("§ 402-54B",),
     exceptions=(ExceptionClause("§ 402-54B", "the development of a one-family dwelling", _one_family_dwelling),),
-    clocks=(STUDY_CLOCK,), timeline=(STUDY_CLOCK,), plain=("a biodiversity study", "for the Planning Board"), land_only=True)
+    clocks=(STUDY_CLOCK,), timeline=(STUDY_CLOCK,), plain=("a biodiversity study", "for the Planning Board"),
+    land=from_the_land(lambda m: biodiversity_required(m.gross_area_sqft / SQFT_PER_ACRE, None)),
+    study="a biologist for the biodiversity study")
 
 
 PERMITS = (DECLARATION,)

@@ -14,6 +14,7 @@ from sloat_core.rules.calendar import count
 from sloat_core.rules.sections.clock import ClockDeclaration, Field, Reader, Row, cite
 from sloat_core.rules.project import DESIGN_LIMITS, Project
 from sloat_core.rules.sections.permit import (
+    PLANNING_BOARD_PERMITS, where_the_work_happens,
     Ruling, Facts, ExceptionClause, PermitDeclaration, clause_letters, clause_numbers, month_day_text, in_region,
     planning_board_permits, before_planning_board, unless_text,
 )
@@ -44,6 +45,10 @@ def _decision_words(x: Facts) -> tuple[str, ...]:
     return (f"Stand-alone decision within {count(days, 'day')} of a complete application (§ 402-55F).",)
 
 
+#: With no footprint drawn: no where the parcel has no slope of 25 % or more, otherwise unknown.
+_LAND = where_the_work_happens("slope_ge_25")
+
+
 def _steep_rule(x: Facts) -> Ruling:
     p = param("steep_slope_permit_threshold_pct")
     f = x.work
@@ -51,7 +56,7 @@ def _steep_rule(x: Facts) -> Ruling:
         return Ruling(required=None, reason="Unknown: no elevation model is loaded.", citation=p.citation)
     req, text = in_region(x, lambda g: f.slope_area_sqft_in("slope_ge_25", g),
                            f"slopes of {p.value}% or greater", lambda g: f.slope_area_sqft_in("unknown", g),
-                           key="slope_ge_25")
+                           key=_LAND.key)
     return Ruling(required=req, reason=text, citation="§ 402-55C(2)", citations=(p.citation,))
 
 
@@ -225,7 +230,7 @@ DECLARATION = PermitDeclaration(
     timeline=(APPLICATION, PERMIT_CLOCK),
     plain=("a steep slope permit",
            "from the Planning Board (or the Village Engineer when nothing else is before the Board)"),
-    land_only=True)
+    land=_LAND, depends_on=(PLANNING_BOARD_PERMITS,))
 
 
 PERMITS = (DECLARATION,)

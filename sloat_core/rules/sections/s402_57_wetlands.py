@@ -14,11 +14,16 @@ from sloat_core.rules import calendar as cal
 from sloat_core.rules.calendar import count
 from sloat_core.rules.sections.clock import ClockDeclaration, Field, Reader, Row, cite
 from sloat_core.rules.sections.permit import (
+    where_the_work_happens,
     Ruling, Facts, ExceptionClause, PermitDeclaration, clause_letters, clause_numbers, measure_in, in_region, fixed,
 )
 
 
 _WATER_ROLES = ("wetlands", "watercourses", "water_bodies")
+
+
+#: With no footprint drawn: no where the parcel has no wetland, watercourse or buffer, otherwise unknown.
+_LAND = where_the_work_happens("wetland_region")
 
 
 def _wetland_rule(x: Facts) -> Ruling:
@@ -39,7 +44,7 @@ def _wetland_rule(x: Facts) -> Ruling:
     buf = f.buffer_width_ft
     req, text = in_region(x, None if region is None else measure_in(region),
                            f"wetland, watercourse or {buf:g}-ft buffer (buffer width: local setting)",
-                           missing=missing_text, key="wetland_region")
+                           missing=missing_text, key=_LAND.key)
     if req and x.project.activities:
         text += " Regulated activities: " + ", ".join(f"({a})" for a in x.project.activities) + " of § 402-57I."
     return Ruling(required=req, reason=text, citation="§ 402-57G", citations=("§ 402-57I",))
@@ -277,7 +282,8 @@ DECLARATION = PermitDeclaration(
                 ExceptionClause("§ 402-57H(1)-(4)", "exempt activities", _wetland_exempt_activity)),
     clocks=(APPLICATION, PERMIT_CLOCK, ACTIVITY_START, DELINEATION, MITIGATION_MONITORING),
     timeline=(DELINEATION, APPLICATION, PERMIT_CLOCK),
-    plain=("a wetland permit", "from the Planning Board (the Building Inspector issues it)"), land_only=True)
+    plain=("a wetland permit", "from the Planning Board (the Building Inspector issues it)"), land=_LAND,
+    planning_board_permit=True)
 
 
 PERMITS = (DECLARATION,)

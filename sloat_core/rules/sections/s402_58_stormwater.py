@@ -13,6 +13,7 @@ from sloat_core.rules.calendar import count
 from sloat_core.rules.sections.clock import ClockDeclaration, Field, Reader, Row, cite
 from sloat_core.units import SQFT_PER_ACRE
 from sloat_core.rules.sections.permit import (
+    PLANNING_BOARD_PERMITS,
     Ruling, Facts, ExceptionClause, PermitDeclaration, clause_letters, acres_text, before_planning_board, unless_text,
     fixed,
 )
@@ -184,7 +185,8 @@ SWPPP = PermitDeclaration(
     exceptions=(ExceptionClause("§ 402-58D", "may be exempt", _swppp_may_be_exempt),),
     clocks=(INSPECTIONS, INSPECTION_NOTICE, STORM_EVENT, NOTICE_OF_VIOLATION, PERFORMANCE_GUARANTEE),
     timeline=(INSPECTIONS,),
-    plain=("a stormwater plan (SWPPP)", "reviewed by the Village Engineer and the Planning Board"))
+    plain=("a stormwater plan (SWPPP)", "reviewed by the Village Engineer and the Planning Board"),
+    depends_on=(PLANNING_BOARD_PERMITS,), study="an engineer to prepare a stormwater plan (SWPPP)")
 
 POST_CONSTRUCTION = PermitDeclaration(
     id="swppp_post_construction", order=50, title="Post-construction stormwater controls (SWPPP Conditions B/C)",
