@@ -1,6 +1,7 @@
-"""The machinery every permit module uses: the answer (`Permit`), what a rule or exception says
-(`Ruling`), the facts it reads (`Facts`), the declaration (`PermitDeclaration`, `ExceptionClause`)
-and `decide`, which applies one declaration. See the package docstring for the order of precedence.
+"""The machinery every section module uses for its permits: the answer (`Permit`), what a rule or
+exception says (`Ruling`), the facts it reads (`Facts`), the declaration (`PermitDeclaration`,
+`ExceptionClause`, `LandAnswer`) and `decide`, which applies one declaration (the order of precedence is
+in `sloat_core.rules.permits`), with the helpers the sections share (clause lists, regions, authorities).
 """
 
 from __future__ import annotations
