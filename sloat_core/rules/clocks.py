@@ -32,7 +32,7 @@ Expiry kinds (``expires``, ``valid_until``, ``latest_extended_expiry``): ``"acti
 settings), ``"expired"`` (the day after the date). Every other kind is a deadline or a date to
 watch: ``"upcoming"``, ``"due_soon"`` (same window, inclusive), ``"passed"``. A wetland delineation
 given with its filing date gets ``"met"`` or ``"missed"`` instead (its clock's ``met_by``). "Not before" kinds
-(:data:`NOT_BEFORE_KINDS`: the earliest day to clear, the earliest end of a performance guarantee, the
+(``calendar.NOT_BEFORE_KINDS``: the earliest day to clear, the earliest end of a performance guarantee, the
 first day an unpaid charge can be a lien) get ``"not_yet"`` before the day and ``"reached"`` from it.
 
 Weekends and holidays
@@ -61,14 +61,11 @@ from sloat_core.rules.sections.clock import Reader
 __all__ = [
     "CLOCKS",
     "DEADLINE_STATUSES",
-    "EXPIRY_KINDS",
     "EXPIRY_STATUSES",
     "ITEM_KINDS",
-    "NOT_BEFORE_KINDS",
     "NOT_BEFORE_STATUSES",
     "DONE_STATUSES",
     "STATUS_WORDS",
-    "next_business_day",
     "Event",
     "status_as_of",
     "timeline_events",
@@ -146,7 +143,7 @@ def status_as_of(kind: str, date: _dt.date, as_of: _dt.date, expiring_soon_days:
     Parameters
     ----------
     kind : str
-        Event kind; expiry kinds (:data:`EXPIRY_KINDS`) get expiry statuses.
+        Event kind; expiry kinds (``calendar.EXPIRY_KINDS``) get expiry statuses.
     date, as_of : datetime.date
     expiring_soon_days : int
         The "expiring soon" / "due soon" window in days, inclusive at both ends.
