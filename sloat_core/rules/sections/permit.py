@@ -140,7 +140,7 @@ class PermitDeclaration:
     authority: Callable[[Facts], str]
     rule: Callable[[Facts], Ruling]
     #: Where the results list it (lower first; numbers leave room for a new permit).
-    order: int = 0
+    order: int
     submissions: Callable[[], tuple[str, ...]] = lambda: ()
     #: Its clocks (`sections.clock.ClockDeclaration`), in the order its answer tells them: the answer's
     #: ``clocks`` lines are their ``words``.
