@@ -26,7 +26,7 @@ from app_support.citations import escape_markdown
 from sloat_core.law.text import clause
 from sloat_core.rules.project import (APPLICATION_TYPES, DESIGN_LIMITS, EXISTING_USES, REGULATED_ACTIVITIES,
                                      SWPPP_EXEMPTIONS, WETLAND_EXEMPTIONS)
-from sloat_core.rules.clocks import ITEM_KINDS
+from sloat_core.rules.clocks import CLOCKS, ITEM_KINDS
 
 __all__ = [
     "LAST_PROJECT_RESULT",
@@ -306,32 +306,9 @@ def gate_inputs(stored: dict | None) -> dict:
     return {k: tri_state(questions[k], f"gate_{k}", s.get(k), help=GATE[k]) for k in GATE}
 
 
-#: The fields of each timeline item kind: (key, label, "date" or "int", required).
+#: The fields of each timeline item kind: (key, label, "date" or "int", required), from its clock's declaration.
 ITEM_FIELDS: dict[str, list[tuple[str, str, str, bool]]] = {
-    "wetland_permit": [("issued", "Issued on", "date", True), ("expires", "Expiry stated on it", "date", False)],
-    "wetland_permit_application": [("complete", "Deemed complete on", "date", True),
-                                   ("hearing", "Hearing set for", "date", False)],
-    "wetland_activity_start": [("start", "Work starts on", "date", True)],
-    "wetland_delineation": [("dated", "Delineation dated", "date", True),
-                            ("filing", "Application filed on", "date", False)],
-    "mitigation_monitoring": [("completed", "Mitigation completed on", "date", True),
-                              ("years", "Monitoring years", "int", False)],
-    "steep_slope_application": [("complete", "Deemed complete on", "date", True)],
-    "steep_slope_permit": [("issued", "Approved on", "date", True),
-                           ("other_permit_expires", "Other permit expires on", "date", False)],
-    "tree_removal_permit": [("issued", "Issued on", "date", True), ("term_months", "Term (months)", "int", False)],
-    "biodiversity_study": [("dated", "Study dated", "date", True)],
-    "grading": [("final_grade", "Final grade reached on", "date", True)],
-    "clearing": [("grading_start", "Grading starts on", "date", True)],
-    "swppp_inspections": [("start", "Construction starts on", "date", True),
-                          ("end", "Construction ends on", "date", True)],
-    "winter_season": [("year", "Season starting in the year", "int", True)],
-    "inspection_notice": [("planned", "Inspection stage planned for", "date", True)],
-    "storm_event": [("date", "Storm on", "date", True)],
-    "stormwater_notice_of_violation": [("served", "Notice served on", "date", True)],
-    "performance_guarantee": [("final_acceptance", "Final acceptance on", "date", True)],
-    "open_space_charge": [("billed", "Charge billed on", "date", True)],
-}
+    c.id: [(f.key, f.label, f.kind, f.required) for f in c.fields] for c in CLOCKS}
 _DATE_MIN, _DATE_MAX = dt.date(1900, 1, 1), dt.date(2199, 12, 31)
 
 

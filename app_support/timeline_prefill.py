@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sloat_core.rules.clocks import ITEM_KINDS
+from sloat_core.rules.clocks import CLOCKS, ITEM_KINDS
 from sloat_core.rules.permits import DECLARATIONS
 
 __all__ = [
@@ -26,22 +26,14 @@ __all__ = [
     "addable_kinds",
 ]
 
-#: The timeline items that carry each permit's clocks, in the order they happen. The last one is
-#: the permit itself: once it is on the timeline, the permit is "on your timeline".
+#: The timeline items that carry each permit's clocks, in the order they happen (its ``timeline``). The
+#: last one is the permit itself: once it is on the timeline, the permit is "on your timeline".
 #: Permits not listed here (SEQRA, county reviews, wastewater ...) have no clock in Article IX.
-PERMIT_TIMELINE_KINDS: dict[str, tuple[str, ...]] = {d.id: d.timeline for d in DECLARATIONS if d.timeline}
+PERMIT_TIMELINE_KINDS: dict[str, tuple[str, ...]] = {d.id: tuple(c.id for c in d.timeline)
+                                                     for d in DECLARATIONS if d.timeline}
 
-#: Plain names of the items offered here, saying which date the clock starts from.
-KIND_LABELS: dict[str, str] = {
-    "steep_slope_application": "Steep slope permit application (the day it was deemed complete)",
-    "steep_slope_permit": "Steep slope permit (the day it was approved)",
-    "wetland_delineation": "Wetland delineation (the date on it)",
-    "wetland_permit_application": "Wetland permit application (the day it was deemed complete)",
-    "wetland_permit": "Wetland permit (the day it was issued)",
-    "tree_removal_permit": "Tree removal permit (the day it was issued)",
-    "biodiversity_study": "Biodiversity study (the date on it)",
-    "swppp_inspections": "SWPPP inspections (construction start and end)",
-}
+#: Plain names of the items offered here, saying which date the clock starts from (its ``label``).
+KIND_LABELS: dict[str, str] = {c.id: c.label for c in CLOCKS if c.starts}
 
 
 @dataclass(frozen=True)

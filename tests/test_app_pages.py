@@ -31,7 +31,6 @@ from sloat_core.engine.analysis import analyze  # noqa: E402
 from sloat_core.errors import SloatInputError  # noqa: E402
 from sloat_core.gis.layers import load_manifest  # noqa: E402
 from sloat_core.law.params import value  # noqa: E402
-from sloat_core.rules.clocks import ITEM_KINDS, timeline_events  # noqa: E402
 from sloat_core.units import WORK_CRS  # noqa: E402
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
@@ -404,22 +403,6 @@ def test_timeline_status_colours_and_removal(manifest):
     at.button(key="tl_remove_1").click()
     _after(at)
     assert at.session_state[forms.TIMELINE_ITEMS] == [items[1]]
-
-
-def test_item_fields_match_the_timeline_engine():
-    assert set(forms.ITEM_FIELDS) == set(ITEM_KINDS)
-    sample = {"date": "2026-01-15", "int": None}
-    ints = {"years": 3, "term_months": 6, "year": 2026}
-    for kind, fields in forms.ITEM_FIELDS.items():
-        full = {"id": kind}
-        for key, _label, typ, _required in fields:
-            full[key] = sample[typ] if typ == "date" else ints[key]
-        assert isinstance(timeline_events([full], "2026-01-01", expiring_soon_days=90), list), kind
-        for key, _label, _typ, required in fields:
-            if required:
-                with pytest.raises(SloatInputError):
-                    timeline_events([{k: v for k, v in full.items() if k != key}], "2026-01-01",
-                                    expiring_soon_days=90)
 
 
 # ---------------------------------------------------------------------------------------- charts

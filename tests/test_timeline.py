@@ -12,6 +12,7 @@ from sloat_core.errors import SloatInputError
 from sloat_core.law.params import param
 from sloat_core.outputs.ics import to_ics
 from sloat_core.rules.clocks import (
+    CLOCKS,
     ITEM_KINDS,
     Event,
     status_as_of,
@@ -422,3 +423,15 @@ def test_text_is_escaped_and_folding_never_splits_a_character():
         assert len(line.encode("utf-8")) <= 75
     summary = next(line for line in unfold(ics) if line.startswith("SUMMARY:"))
     assert summary.startswith("SUMMARY:Permit\\; with\\, commas\\\\and a newline\\nhere §§")
+
+
+def test_every_clock_takes_its_declared_keys_and_refuses_an_item_missing_a_required_one():
+    ints = {"years": 3, "term_months": 6, "year": 2026}
+    for clock in CLOCKS:
+        full = {"id": clock.id} | {f.key: "2026-01-15" if f.kind == "date" else ints[f.key] for f in clock.fields}
+        assert isinstance(timeline_events([full], "2026-01-01", expiring_soon_days=90), list), clock.id
+        for f in clock.fields:
+            if f.required:
+                with pytest.raises(SloatInputError, match=re.escape(f"missing its {f.words} ('{f.key}')")):
+                    timeline_events([{k: v for k, v in full.items() if k != f.key}], "2026-01-01",
+                                    expiring_soon_days=90)

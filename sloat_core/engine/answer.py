@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sloat_core.engine import plain
+from sloat_core.rules.permits import DECLARATIONS
 
 __all__ = ["TITLE", "CONTACTS", "LotAnswer", "lot_answer"]
 
@@ -44,10 +45,8 @@ _STUDY_OF_ROW = {
     "slope_over_40": "a surveyor to map the ground's slopes (a topographic survey)",
     "rock_outcrops": "a surveyor to map the rock outcrops",
 }
-_STUDY_OF_PERMIT = {
-    "swppp": "an engineer to prepare a stormwater plan (SWPPP)",
-    "biodiversity_study": "a biologist for the biodiversity study",
-}
+#: The study each permit calls for, from its declaration (``PermitDeclaration.study``).
+_STUDY_OF_PERMIT = {d.id: d.study for d in DECLARATIONS if d.study}
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,8 @@ from typing import Iterable
 
 import icalendar
 
-from sloat_core.rules.clocks import _PERIOD_KINDS, NOT_BEFORE_KINDS, Event
+from sloat_core.rules.calendar import NOT_BEFORE_KINDS, PERIOD_KINDS
+from sloat_core.rules.clocks import Event
 
 __all__ = ["to_ics"]
 
@@ -71,7 +72,7 @@ def to_ics(
         ev.add("description", description)
         ev.add("categories", [e.kind.replace("_", " ")])
         ev.add("transp", "TRANSPARENT")
-        if e.kind not in NOT_BEFORE_KINDS and e.kind not in _PERIOD_KINDS and reminder_days > 0:
+        if e.kind not in NOT_BEFORE_KINDS and e.kind not in PERIOD_KINDS and reminder_days > 0:
             alarm = icalendar.Alarm()
             alarm.add("action", "DISPLAY")
             alarm.add("trigger", _dt.timedelta(days=-reminder_days))

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from sloat_core.validate import number
 from sloat_core.law.params import param, value
-from sloat_core.rules.permits import _item
+from sloat_core.rules.permits import cited_item
 
 __all__ = ["mitigation", "PLAN_CONTENTS", "GATE"]
 
@@ -117,7 +117,7 @@ def mitigation(
                                                             "upland buffer."},
             ],
         },
-        "plan_contents": [_item(c) for c in PLAN_CONTENTS],
+        "plan_contents": [cited_item(c) for c in PLAN_CONTENTS],
         "monitoring_years": {
             "min": int(value("mitigation_monitoring_min_years")),
             "max": int(value("mitigation_monitoring_max_years")),

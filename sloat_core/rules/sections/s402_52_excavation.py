@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from sloat_core.rules.permits.base import (
-    Ruling, Facts, PermitDeclaration, _fixed, _CONFIRM,
+from sloat_core.rules.sections.permit import (
+    Ruling, Facts, PermitDeclaration, fixed, CONFIRM,
 )
 
 
@@ -19,9 +19,12 @@ def _excavation_rule(x: Facts) -> Ruling:
 
 
 DECLARATION = PermitDeclaration(
-    id="commercial_excavation_prohibited", title="Commercial excavation (prohibited)", section="§ 402-52",
+    id="commercial_excavation_prohibited", order=130, title="Commercial excavation (prohibited)", section="§ 402-52",
     # § 402-52 prohibits and names no one to enforce it.
-    authority=_fixed(f"Prohibited by § 402-52; Article IX names no enforcing official (local assumption: the "
-                     f"Building Inspector, {_CONFIRM})"),
+    authority=fixed(f"Prohibited by § 402-52; Article IX names no enforcing official (local assumption: the "
+                     f"Building Inspector, {CONFIRM})"),
     rule=_excavation_rule, prohibited=True,
     plain=("Digging out earth or rock to sell is not allowed here", ""))
+
+
+PERMITS = (DECLARATION,)

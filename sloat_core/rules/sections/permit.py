@@ -1,6 +1,7 @@
-"""The machinery every permit module uses: the answer (`Permit`), what a rule or exception says
-(`Ruling`), the facts it reads (`Facts`), the declaration (`PermitDeclaration`, `ExceptionClause`)
-and `decide`, which applies one declaration. See the package docstring for the order of precedence.
+"""The machinery every section module uses for its permits: the answer (`Permit`), what a rule or
+exception says (`Ruling`), the facts it reads (`Facts`), the declaration (`PermitDeclaration`,
+`ExceptionClause`, `LandAnswer`) and `decide`, which applies one declaration (the order of precedence is
+in `sloat_core.rules.permits`), with the helpers the sections share (clause lists, regions, authorities).
 """
 
 from __future__ import annotations
@@ -9,16 +10,19 @@ import datetime as _dt
 import functools
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from shapely.geometry.base import BaseGeometry
 
 from sloat_core.gis.geometry import PRESENCE_MIN_SQFT, area_sqft, polygonal
 from sloat_core.law.params import value
 from sloat_core.law.text import clause
-from sloat_core.rules.measures import Findings, Measures
+from sloat_core.rules.measures import Findings, Measures, is_no, present, tri
 from sloat_core.rules.project import Project
 from sloat_core.units import SQFT_PER_ACRE
+
+if TYPE_CHECKING:
+    from sloat_core.rules.sections.clock import ClockDeclaration
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -43,7 +47,7 @@ class Permit:
             "reason": self.reason,
             "citation": self.citation,
             "authority": self.authority,
-            "submissions": [_item(c) for c in self.submissions],
+            "submissions": [cited_item(c) for c in self.submissions],
             "clocks": list(self.clocks),
             "citations": list(dict.fromkeys((self.citation,) + self.citations + self.submissions)),
         }
@@ -78,11 +82,43 @@ class Facts:
     subdividable: bool | None = None
     cluster_applies: bool | None = None
     any_trigger: bool | None = None
-    #: Permits decided so far (the steep slope authority reads the wetland and tree permits).
+    #: The answers of the permits this one depends on (its ``depends_on``), by id, in the results' order.
     decided: dict = field(default_factory=dict)
     #: The parcel's measures record (`rules.measures.Measures`): the land-only answers read it, as the
-    #: village screen does (`permits.land`).
+    #: village screen does (`PermitDeclaration.land`).
     measures: Measures | None = None
+
+
+@dataclass(frozen=True)
+class LandAnswer:
+    """How the land alone answers a permit when no project is described: ``answer(measures)``, for one
+    parcel or for arrays of parcels (the village screen, `rules.permits.land_permits`).
+
+    Made by :func:`where_the_work_happens`, :func:`on_the_map` or :func:`from_the_land`; ``group`` orders
+    the screen's columns (the permits that turn on where the work happens, then the map's reviews, then
+    the others, each group in the results' order); ``key`` is the measured area it reads.
+    """
+
+    answer: Callable[[Measures], Any]
+    group: int
+    key: str = ""
+
+
+def where_the_work_happens(key: str) -> LandAnswer:
+    """A permit needed where the work touches the region ``key`` of the measures (the steep slope permit,
+    § 402-55C(2); the wetland permit, § 402-57G): with no footprint, no when the region is not on the
+    parcel, otherwise unknown (it depends on where the work happens)."""
+    return LandAnswer(lambda m: tri(False, is_no(present(m, key))), 0, key)
+
+
+def on_the_map(role: str) -> LandAnswer:
+    """A review required where the parcel has land of ``role`` (§§ 402-46C, 402-49B, 402-50B, 402-51C)."""
+    return LandAnswer(lambda m: present(m, role), 1, role)
+
+
+def from_the_land(answer: Callable[[Measures], Any]) -> LandAnswer:
+    """Any other answer the land alone gives (the biodiversity study's acreage, § 402-54B)."""
+    return LandAnswer(answer, 2)
 
 
 @dataclass(frozen=True)
@@ -96,25 +132,41 @@ class ExceptionClause:
 
 @dataclass(frozen=True)
 class PermitDeclaration:
-    """Everything about one permit, declared once."""
+    """Everything about one permit, declared once in the module of its section."""
 
     id: str
     title: str
     section: str
     authority: Callable[[Facts], str]
     rule: Callable[[Facts], Ruling]
+    #: Where the results list it (lower first; numbers leave room for a new permit).
+    order: int
     submissions: Callable[[], tuple[str, ...]] = lambda: ()
-    clocks: Callable[[Facts], tuple[str, ...]] = lambda x: ()
+    #: Its clocks (`sections.clock.ClockDeclaration`), in the order its answer tells them: the answer's
+    #: ``clocks`` lines are their ``words``.
+    clocks: tuple[ClockDeclaration, ...] = ()
     exceptions: tuple[ExceptionClause, ...] = ()
-    #: Timeline items (ids of rules.clocks.ITEM_KINDS) carrying its clocks, in the order they happen; the
-    #: last one is the permit itself (app_support.timeline_prefill offers them on the project page).
-    timeline: tuple[str, ...] = ()
+    #: Its clocks the timeline page offers for it, in the order they happen; the last one is the permit
+    #: itself (app_support.timeline_prefill).
+    timeline: tuple[ClockDeclaration, ...] = ()
     #: (what is needed, from whom) in everyday words, for the counter.
     plain: tuple[str, str] = ("", "")
-    #: The land alone answers it when no project is described (the screening sweep's permits).
-    land_only: bool = False
+    #: Its answer from the land alone, when no project is described (the village screen's permits).
+    land: LandAnswer | None = None
+    #: It is a permit or approval by the Planning Board (who decides: § 402-55D(1) "requires the issuance
+    #: of a permit or approval by it").
+    planning_board_permit: bool = False
+    #: The permits whose answers its rule or authority reads (``Facts.decided``): decided before it. Ids,
+    #: or `PLANNING_BOARD_PERMITS` for every permit with ``planning_board_permit``.
+    depends_on: tuple[str, ...] = ()
+    #: The study a resident commissions for it before applying, in everyday words (the counter's next steps).
+    study: str = ""
     #: Prohibitions are told as "not allowed", not as a permit to get.
     prohibited: bool = False
+
+
+#: In ``depends_on``: every permit the Planning Board approves (``planning_board_permit``).
+PLANNING_BOARD_PERMITS = "permits by the Planning Board"
 
 
 def decide(decl: PermitDeclaration, x: Facts) -> Permit:
@@ -128,7 +180,7 @@ def decide(decl: PermitDeclaration, x: Facts) -> Permit:
         elif ruling.required is True and said:
             ruling = said[0]
     subs = decl.submissions() if ruling.details else ()
-    clocks = decl.clocks(x) if ruling.details else ()
+    clocks = tuple(line for c in decl.clocks for line in c.words(x)) if ruling.details else ()
     return Permit(id=decl.id, title=decl.title, required=ruling.required, reason=ruling.reason,
                   citation=ruling.citation or decl.section, authority=decl.authority(x), submissions=subs,
                   clocks=clocks, citations=ruling.citations)
@@ -146,34 +198,34 @@ def _first_sentence(citation: str) -> str:
     return first if len(first) <= 260 else first[:257].rsplit(" ", 1)[0] + "..."
 
 
-def _item(citation: str) -> dict:
+def cited_item(citation: str) -> dict:
     return {"citation": citation, "text": _first_sentence(citation)}
 
 
-def _letters(prefix: str, letters: str) -> tuple[str, ...]:
+def clause_letters(prefix: str, letters: str) -> tuple[str, ...]:
     return tuple(f"{prefix}({c})" for c in letters)
 
 
-def _numbers(prefix: str, last: int, first: int = 1) -> tuple[str, ...]:
+def clause_numbers(prefix: str, last: int, first: int = 1) -> tuple[str, ...]:
     return tuple(f"{prefix}({n})" for n in range(first, last + 1))
 
 
-def _acres(sqft: float) -> str:
+def acres_text(sqft: float) -> str:
     return f"{sqft / SQFT_PER_ACRE:,.2f} acres"
 
 
-def _month_day(name: str) -> str:
+def month_day_text(name: str) -> str:
     """A "MM-DD" parameter as "15 December"."""
     month, day = (int(v) for v in str(value(name)).split("-"))
     return f"{day} {_dt.date(2000, month, 1):%B}"
 
 
-def _measure(region: BaseGeometry):
-    """Area of ``region`` inside a geometry (all of it for None): the measure `_in_region` reads."""
+def measure_in(region: BaseGeometry):
+    """Area of ``region`` inside a geometry (all of it for None): the measure `in_region` reads."""
     return lambda g: area_sqft(region) if g is None else area_sqft(polygonal(g.intersection(region)))
 
 
-def _in_region(x: Facts, area_in, region_name: str, unknown_in=None, missing: str | None = None,
+def in_region(x: Facts, area_in, region_name: str, unknown_in=None, missing: str | None = None,
                key: str | None = None):
     """Does the work touch a region? (True/False/None, text).
 
@@ -181,7 +233,7 @@ def _in_region(x: Facts, area_in, region_name: str, unknown_in=None, missing: st
     ``area_in`` None means the layer is missing. ``unknown_in`` measures land where it is unknown
     whether the region is there (slopes off the elevation model). ``missing`` names layers of the
     region that are not loaded: then "does not touch" becomes unknown, never "no". With no footprint the
-    answer is `land.where_work_happens` on the parcel's measures (its ``key``), as in the village screen.
+    answer is `where_the_work_happens` on the parcel's measures (its ``key``), as in the village screen.
     The footprint is measured where it lies (§ 402-57G: "No activity shall be conducted in a
     wetland ... without approval" — the neighbour's wetland counts too); the part off the parcel is said.
     """
@@ -190,11 +242,10 @@ def _in_region(x: Facts, area_in, region_name: str, unknown_in=None, missing: st
     f, project = x.work, x.project
     fp = project.disturbance_footprint
     if fp is None:
-        from sloat_core.rules.permits.land import where_work_happens
-
         m = x.measures
         whole = area_in(None) if m is None or key is None else m.areas[key]
-        absent = whole < PRESENCE_MIN_SQFT if m is None or key is None else where_work_happens(m, key) is False
+        absent = (whole < PRESENCE_MIN_SQFT if m is None or key is None
+                  else where_the_work_happens(key).answer(m) is False)
         if absent and not missing:
             return False, f"The parcel has no {region_name}."
         if whole < PRESENCE_MIN_SQFT:
@@ -222,18 +273,21 @@ def _in_region(x: Facts, area_in, region_name: str, unknown_in=None, missing: st
     return False, f"The disturbance footprint does not touch {region_name}."
 
 
-def _pb_permits(x: Facts) -> tuple[list[str], list[str]]:
-    """Titles of the permits decided so far that the Planning Board approves: (needed, maybe needed)."""
+def planning_board_permits(x: Facts) -> tuple[list[str], list[str]]:
+    """Titles of the permits by the Planning Board among those decided before this one (its
+    ``depends_on``), in the results' order: (needed, maybe needed)."""
+    from sloat_core.rules.sections import PERMITS
+
+    board = {d.id for d in PERMITS if d.planning_board_permit}
     sure: list[str] = []
     maybe: list[str] = []
-    for pid in ("wetland_permit", "tree_removal_permit"):
-        p = x.decided.get(pid)
-        if p is not None and p.required is not False:
+    for pid, p in x.decided.items():
+        if pid in board and p.required is not False:
             (sure if p.required else maybe).append(p.title.lower())
     return sure, maybe
 
 
-def _before_planning_board(x: Facts) -> bool | None:
+def before_planning_board(x: Facts) -> bool | None:
     """Is the proposal before the Planning Board: an application to it, or a permit it must approve?
 
     None when the application type is not given. A building permit whose wetland or tree permit is
@@ -241,23 +295,37 @@ def _before_planning_board(x: Facts) -> bool | None:
     """
     if x.project.needs_planning_board:
         return True
-    sure, _ = _pb_permits(x)
+    sure, _ = planning_board_permits(x)
     if sure:
         return True
     return x.project.needs_planning_board
 
 
-def _unless(x: Facts) -> str:
-    _, maybe = _pb_permits(x)
+def unless_text(x: Facts) -> str:
+    _, maybe = planning_board_permits(x)
     return f", unless the proposal also needs a {' or '.join(maybe)} from the Planning Board" if maybe else ""
 
 
-def _fixed(text: str) -> Callable[[Facts], str]:
+def fixed(text: str) -> Callable[[Facts], str]:
     return lambda x: text
 
 
 #: Who the article does not name is a local assumption, said as one.
-_CONFIRM = "to confirm with the Village"
+CONFIRM = "to confirm with the Village"
 
-#: Who the article does not name is a local assumption, said as one.
-_CONFIRM = "to confirm with the Village"
+
+def overlay_rule(role: str, what: str, yes_text: Callable[[], str]) -> Callable[[Facts], Ruling]:
+    """The rule of a review the map decides: required where the parcel has land of ``role`` (§§ 402-46C,
+    402-49B, 402-50B, 402-51C), the same rule as the village screen (`measures.present`)."""
+    def rule(x: Facts) -> Ruling:
+        m = x.measures
+        area = m.areas[role]
+        if area != area:  # nan: the layer is not loaded
+            return Ruling(required=None, reason=f"Unknown: no {what} layer is loaded.", details=True)
+        state = present(m, role)
+        if state:
+            return Ruling(required=True, reason=yes_text().format(area=f"{area:,.0f}"))
+        if state is None:
+            return Ruling(required=None, reason=f"Unknown: the {what} layer does not cover enough of the parcel.")
+        return Ruling(required=False, reason=f"The parcel is not in the {what}.", details=False)
+    return rule

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from sloat_core.rules.permits.base import (
-    Ruling, Facts, PermitDeclaration, _fixed,
+from sloat_core.rules.sections.permit import (
+    Ruling, Facts, PermitDeclaration, fixed,
 )
 
 
@@ -39,8 +39,11 @@ def _wastewater_rule(x: Facts) -> Ruling:
 
 
 DECLARATION = PermitDeclaration(
-    id="wastewater_approval", title="Approved wastewater disposal", section="§ 402-56A",
-    authority=_fixed("Rockland County Department of Health / Rockland County Sewer District (§ 402-56B, C)"),
+    id="wastewater_approval", order=120, title="Approved wastewater disposal", section="§ 402-56A",
+    authority=fixed("Rockland County Department of Health / Rockland County Sewer District (§ 402-56B, C)"),
     rule=_wastewater_rule,
     plain=("an approved sewer or septic connection",
            "from the Rockland County Department of Health or Sewer District"))
+
+
+PERMITS = (DECLARATION,)

@@ -1,11 +1,18 @@
-"""§ 402-53 Tree preservation: the tree removal permit (B, D) and its four exemptions (C(1)-(4)).
+"""§ 402-53 Tree preservation: the tree removal permit (B), its four exemptions (C(1)-(4)) and its clock: its
+term and extension (D).
 """
 
 from __future__ import annotations
 
+from dateutil.relativedelta import relativedelta
+
+from sloat_core.errors import SloatInputError
 from sloat_core.law.params import value
-from sloat_core.rules.permits.base import (
-    Ruling, Facts, ExceptionClause, PermitDeclaration, _fixed,
+from sloat_core.rules import calendar as cal
+from sloat_core.rules.calendar import count
+from sloat_core.rules.sections.clock import ClockDeclaration, Field, Reader, Row, cite
+from sloat_core.rules.sections.permit import (
+    Ruling, Facts, ExceptionClause, PermitDeclaration, fixed,
 )
 
 
@@ -29,12 +36,6 @@ def can_be_subdivided(net_lot_area_sqft: float, net_lot_area_min_sqft: float,
     if net_lot_area_sqft < 2 * min_lot_area_sqft:
         return False
     return None
-
-
-def _tree_clocks(x: Facts) -> tuple[str, ...]:
-    return (f"Granted for at most {value('tree_permit_max_term_years')} year; may be extended "
-            f"{value('tree_permit_extension_years')} more years on a written request received before "
-            "expiry (§ 402-53D).",)
 
 
 def _tree_rule(x: Facts) -> Ruling:
@@ -102,13 +103,57 @@ def _hazard_trees(x: Facts) -> Ruling | None:
     return None
 
 
+# ------------------------------------------------------------------------------------------ clocks
+
+def _tree_removal_permit(item: Reader) -> list[Row]:
+    issued = item.date("issued")
+    max_months = 12 * value("tree_permit_max_term_years")
+    term = item.number("term_months")
+    if term is None:
+        term = max_months
+    if term < 1:
+        raise SloatInputError(f"The {item.name}'s term must be at least one month.")
+    if term > max_months:
+        raise SloatInputError(
+            f"A tree removal permit cannot be granted for more than {cal.months(max_months)}, "
+            f"but the {item.name} says {term}."
+        )
+    expires = issued + relativedelta(months=term)
+    ext = value("tree_permit_extension_years")
+    citation = cite("tree_permit_max_term_years")
+    return [
+        ("expires", expires, citation, f"The {item.name} expires",
+         f"Granted for {cal.months(term)} from {cal.nice(issued)} (the law allows at most {cal.months(max_months)})."),
+        ("extension_request_deadline", expires - relativedelta(days=1), cite("tree_permit_extension_years"),
+         f"Last safe day for the Village to receive a written extension request for the {item.name}",
+         f"The request must be received before the permit expires on {cal.nice(expires)}; this is the "
+         "day before, to be safe."),
+        ("latest_extended_expiry", expires + relativedelta(years=ext), cite("tree_permit_extension_years"),
+         f"Latest possible expiry of the {item.name} if the Planning Board extends it",
+         f"An extension may add {cal.years(ext)} to the expiry on {cal.nice(expires)}."),
+    ]
+
+
+PERMIT_CLOCK = ClockDeclaration(
+    id="tree_removal_permit", name="tree removal permit", order=80, starts="the day it was issued",
+    rule=_tree_removal_permit,
+    fields=(Field("issued", "Issued on", "issue date"),
+            Field("term_months", "Term (months)", "term in months", kind="int", required=False)),
+    words=lambda x: (f"Granted for at most {count(value('tree_permit_max_term_years'), 'year')}; may be extended "
+                     f"{count(value('tree_permit_extension_years'), 'more year')} on a written request received "
+                     "before expiry (§ 402-53D).",))
+
 DECLARATION = PermitDeclaration(
-    id="tree_removal_permit", title="Tree removal permit", section="§ 402-53B",
-    authority=_fixed("Planning Board (§ 402-53B)"), rule=_tree_rule, clocks=_tree_clocks,
+    id="tree_removal_permit", order=30, title="Tree removal permit", section="§ 402-53B",
+    authority=fixed("Planning Board (§ 402-53B)"), rule=_tree_rule,
     exceptions=(ExceptionClause("§ 402-53C(1)", "public agency highway or utility work", _public_agency),
                 ExceptionClause("§ 402-53C(2)", "one- or two-family lot that cannot be subdivided",
                                 _one_two_family),
                 ExceptionClause("§ 402-53C(3)", "developer under site plan or subdivision approval",
                                 _site_plan_developer),
                 ExceptionClause("§ 402-53C(4)", "dead or dying trees posing an imminent hazard", _hazard_trees)),
-    timeline=("tree_removal_permit",), plain=("a tree removal permit", "from the Planning Board"))
+    clocks=(PERMIT_CLOCK,), timeline=(PERMIT_CLOCK,), plain=("a tree removal permit", "from the Planning Board"),
+    planning_board_permit=True)
+
+
+PERMITS = (DECLARATION,)

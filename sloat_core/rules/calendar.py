@@ -1,0 +1,184 @@
+"""The calendar the clocks count on: dates read from input, period words, business days, kinds of days.
+
+* Periods in years and months are calendar periods (``dateutil.relativedelta``), never 365-day
+  years. A month or year added to a day that the target month lacks lands on that month's last
+  day: a study dated 29 February 2024 and "valid for a period of three years" is valid to
+  28 February 2027; a permit issued 31 January for one month runs to 28 (or 29) February.
+* A date is read from a ``datetime.date`` or ISO text ``"YYYY-MM-DD"`` (:func:`as_date`), in the years
+  :data:`YEARS`.
+* Business days: not a Saturday, Sunday or New York public holiday (the ``holidays`` package),
+  :func:`closed` and :func:`next_business_day`.
+* Kinds of days: an event's ``kind`` says whether it is an expiry (:data:`EXPIRY_KINDS`), a "not before"
+  day (:data:`NOT_BEFORE_KINDS`), the mark of a period (:data:`PERIOD_KINDS`), a deadline counted back
+  from a later day (:data:`BACKWARD_KINDS`), or else a deadline counted forward.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import functools
+import re
+from typing import Any
+
+import holidays
+from dateutil.relativedelta import relativedelta
+
+from sloat_core.errors import SloatInputError
+
+__all__ = [
+    "ISO_RE",
+    "YEARS",
+    "EXPIRY_KINDS",
+    "NOT_BEFORE_KINDS",
+    "PERIOD_KINDS",
+    "BACKWARD_KINDS",
+    "nice",
+    "month_day",
+    "as_date",
+    "in_years",
+    "whole_number",
+    "number_words",
+    "years",
+    "months",
+    "count",
+    "hours_as_days",
+    "closed",
+    "next_business_day",
+]
+
+#: A date written as ISO text.
+ISO_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+#: First and last year of a date the timeline accepts (the winter season's year uses the same range).
+YEARS = (1900, 2199)
+
+#: Kinds of days that end a validity: their statuses are "active", "expiring", "expired".
+EXPIRY_KINDS = frozenset({"expires", "valid_until", "latest_extended_expiry"})
+#: Kinds that are a "not before" day (an act may happen from it), not a deadline.
+NOT_BEFORE_KINDS = frozenset({"clearing_earliest_start", "guarantee_earliest_end", "lien_possible"})
+#: Kinds that mark a period, not a day by which to act (no General Construction Law § 25-a note, no reminder).
+PERIOD_KINDS = frozenset({"season_start", "season_end", "monitoring_min_end", "monitoring_end"})
+#: Deadlines counted back from a later day ("at least N days before"): moving them later would cut the notice.
+BACKWARD_KINDS = frozenset({"notice_deadline", "extension_request_deadline", "start_notice_deadline"})
+
+
+def nice(d: _dt.date) -> str:
+    """``1 March 2026``.
+
+    >>> nice(_dt.date(2026, 3, 1))
+    '1 March 2026'
+    """
+    return f"{d.day} {d:%B %Y}"
+
+
+def month_day(value: str, year: int) -> _dt.date:
+    """A "MM-DD" parameter in a given year (29 February falls back to 28 in common years).
+
+    >>> month_day("02-29", 2027)
+    datetime.date(2027, 2, 28)
+    """
+    month, day = (int(x) for x in str(value).split("-"))
+    return _dt.date(year, month, 1) + relativedelta(day=day)
+
+
+def as_date(value: Any, what: str) -> _dt.date:
+    """A date or ISO text as a ``datetime.date``; ``what`` names it in the error message.
+
+    Years outside :data:`YEARS` are refused: a deadline computed from them would run off the calendar
+    (``datetime`` stops at 9999) and no real permit is dated there.
+    """
+    if isinstance(value, _dt.datetime):
+        return in_years(value.date(), what)
+    if isinstance(value, _dt.date):
+        return in_years(value, what)
+    if isinstance(value, str):
+        text = value.strip()
+        if ISO_RE.match(text):
+            try:
+                day = _dt.date.fromisoformat(text)
+            except ValueError:
+                raise SloatInputError(f"{what}, {value!r}, is not a real calendar date.") from None
+            return in_years(day, what)
+        raise SloatInputError(f"{what}, {value!r}, is not a date written as YYYY-MM-DD.")
+    raise SloatInputError(f"{what} must be a date written as YYYY-MM-DD.")
+
+
+def in_years(day: _dt.date, what: str) -> _dt.date:
+    """``day`` if its year is in :data:`YEARS`; else one sentence naming ``what``."""
+    if not YEARS[0] <= day.year <= YEARS[1]:
+        raise SloatInputError(
+            f"{what}, {day.isoformat()}, is outside the years {YEARS[0]} to {YEARS[1]} the timeline handles."
+        )
+    return day
+
+
+def whole_number(value: Any, what: str) -> int:
+    """A whole number from an int, a whole float or digits; ``what`` names it in the error message."""
+    if isinstance(value, bool):
+        raise SloatInputError(f"{what} must be a whole number.")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value.strip())
+    raise SloatInputError(f"{what} must be a whole number.")
+
+
+def number_words(n: int) -> str:
+    """A small number as the law writes it ("three"); others as digits."""
+    words = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 12: "twelve"}
+    return words.get(n, str(n))
+
+
+def years(n: int) -> str:
+    """``"three years"``, ``"one year"``."""
+    return f"{number_words(n)} year" + ("" if n == 1 else "s")
+
+
+def months(n: int) -> str:
+    """``"twelve months"``, ``"one month"``."""
+    return f"{number_words(n)} month" + ("" if n == 1 else "s")
+
+
+def count(n, unit: str) -> str:
+    """``n`` in digits with its unit, plural when ``n`` is not 1: the permits' short clock lines.
+
+    >>> count(1, "year"), count(2, "year"), count(2, "more year")
+    ('1 year', '2 years', '2 more years')
+    """
+    return f"{n} {unit}" + ("" if n == 1 else "s")
+
+
+def hours_as_days(hours: int) -> int:
+    """Hours before a day, as whole days (48 hours before a day is the second day before it)."""
+    return -(-int(hours) // 24)
+
+
+@functools.lru_cache(maxsize=64)
+def _ny_holidays(year: int) -> dict:
+    """New York public holidays of a year, from the maintained ``holidays`` package."""
+    return dict(holidays.country_holidays("US", subdiv="NY", years=year))
+
+
+def closed(day: _dt.date) -> str | None:
+    """Why ``day`` is not a business day (the weekday or the holiday's name), or None.
+
+    >>> closed(_dt.date(2026, 12, 26)), closed(_dt.date(2026, 12, 28))
+    ('Saturday', None)
+    """
+    if day.weekday() >= 5:
+        return f"{day:%A}"
+    return _ny_holidays(day.year).get(day)
+
+
+def next_business_day(day: _dt.date) -> _dt.date:
+    """The first day from ``day`` on that is not a Saturday, Sunday or New York public holiday.
+
+    >>> next_business_day(_dt.date(2026, 12, 26))  # a Saturday, then Sunday
+    datetime.date(2026, 12, 28)
+    >>> next_business_day(_dt.date(2026, 12, 25))  # Christmas Day, a Friday
+    datetime.date(2026, 12, 28)
+    """
+    while closed(day):
+        day += _dt.timedelta(days=1)
+    return day
