@@ -67,8 +67,10 @@ def test_nothing_listed_as_not_modelled_holds_a_number_a_rule_reads():
 
 
 def test_nothing_listed_as_not_modelled_is_cited_by_the_core():
-    # A clause the code cites is modelled (or at least spoken of): it must leave the list.
-    assert sorted(_code_citations() & not_modelled_clauses()) == []
+    # A clause the code cites is modelled (or at least spoken of): it must leave the list. Reserved sections
+    # (no text) are only ever named, never modelled.
+    reserved = {c for e in not_modelled() if e.group == "reserved" for c in e.clauses}
+    assert sorted((_code_citations() & not_modelled_clauses()) - reserved) == []
 
 
 def test_each_clause_is_listed_once():
