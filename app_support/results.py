@@ -270,8 +270,11 @@ def show_layer_notice(layers) -> None:
                     unsafe_allow_html=True)
 
 
-def show_headline(result: dict) -> None:
+def show_headline(result: dict, *, show_yield: bool = True) -> None:
     """Gross area, net lot area (sq ft, acres beneath), the plain verdict and who decides.
+
+    Beneath, the conventional yield (§ 402-48E; per district, § 402-48I), a range kept a range
+    (``show_yield=False`` where the page shows it itself).
 
     In Counter mode the labels are everyday words and the verdict is the plain paragraph of
     :func:`sloat_core.engine.plain.plain_verdict`.
@@ -298,6 +301,13 @@ def show_headline(result: dict) -> None:
     meets = result.get("meets_min_lot_area")
     box = st.success if meets else (st.warning if meets is False else st.info)
     box(escape_markdown(plain.plain_verdict(result)) if counter else verdict_sentence(result))
+    if show_yield and "conventional_yield" in result:
+        from sloat_core.rules.cluster import yield_phrase
+
+        label = "Lots it could be divided into, first estimate" if counter else "Conventional yield (estimate)"
+        st.markdown(f"**{label}:** {escape_markdown(yield_phrase(result))} "
+                    f"({escape_markdown(result.get('yield_citation') or '§ 402-48E')}; the Planning Board decides "
+                    "from a conventional plat).")
     show_screening(result)
     citation = result.get("lot_area_citation") or "§ 402-45A"
     label = "The rule on land that counts" if counter else "Net lot area rule"
@@ -387,6 +397,28 @@ def show_permits(result: dict) -> None:
     _short_list([p for p in permits if p.get("required")], "reason",
                 "None found on the layers available.")
     _unknown_line([p for p in permits if p.get("required") is None])
+    show_adjacent_owners(result)
+
+
+def show_adjacent_owners(result: dict) -> None:
+    """§ 402-57K(4): where a wetland permit application may be needed, the tax parcels adjacent to the wetland,
+    watercourse and buffer of the work (within the law's distance of the property) and their owners of record,
+    or the sentence saying the list is unknown or the owners come from the assessment roll."""
+    a = result.get("adjacent_owners") or {}
+    if not a or a.get("applies") is False:
+        return
+    lots = a.get("parcels")
+    title = f"Owners of record of adjacent lands ({a.get('citation', '')})"
+    with st.expander(title + (f": {len(lots)} parcel{'s' * (len(lots) != 1)}" if lots is not None else ""),
+                     expanded=False):
+        st.markdown(escape_markdown(a.get("reason") or ""))
+        if lots:
+            st.dataframe(pd.DataFrame([{"Tax parcel (SBL)": x.get("sbl") or "", "Address": x.get("address") or "",
+                                        "Owner of record": x.get("owner") or "from the assessment roll"}
+                                       for x in lots]), hide_index=True, width="stretch")
+        if a.get("illustrative") and a.get("owner_field"):
+            st.caption("Sample owner names are invented, not the assessment roll.")
+        law_link(a.get("citation") or "§ 402-57K(4)")
 
 
 def _short_list(items: list[dict], detail_key: str, empty: str) -> None:

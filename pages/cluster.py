@@ -16,6 +16,7 @@ from app_support.citations import escape_markdown, law_link
 from app_support.results import LAYER_NOTE, sqft_text
 from sloat_core.engine.analysis import DISCLAIMER
 from sloat_core.errors import SloatInputError
+from sloat_core.rules.cluster import yield_phrase
 
 FOUND = {True: "Yes", False: "No", None: "Unknown"}
 mode = state.mode()
@@ -91,6 +92,12 @@ for i, t in enumerate(triggers):
 
 st.subheader("Yield and cluster lots")
 parts = result["per_district"]
+whole = st.columns([1, 2])
+whole[0].metric("Conventional yield of the parcel (estimate)", yield_phrase(result).split(" (")[0])
+with whole[1]:
+    st.markdown(escape_markdown(result["yield_caveat"]))
+    if len(parts) == 1:
+        law_link("§ 402-48E", label="Yield: § 402-48E")
 if len(parts) > 1:
     st.info("The parcel lies in more than one zoning district: density is computed separately for each "
             "part and may then be combined (§ 402-48I).")
@@ -99,13 +106,16 @@ for part in parts:
     code = part["district"] or "unknown district"
     cluster = part["cluster"]
     with st.container(border=True):
+        low = part.get("net_lot_area_min_sqft")
+        net_text = (f"{sqft_text(low)} to {sqft_text(part['net_lot_area_sqft'])} net (part of the land is unknown)"
+                    if low is not None and part["net_lot_area_sqft"] - low > 0.5
+                    else f"{sqft_text(part['net_lot_area_sqft'])} net")
         st.markdown(f"**District {escape_markdown(code)}**: {sqft_text(part['gross_area_sqft'])} gross, "
-                    f"{sqft_text(part['net_lot_area_sqft'])} net.")
+                    f"{net_text}.")
         c = st.columns(3)
         minimum = part["min_lot_area_sqft"]
         c[0].metric("District minimum lot", "not known" if minimum is None else f"{minimum:,.0f} sq ft")
-        y = part["conventional_yield"]
-        c[1].metric("Conventional yield (estimate)", "not known" if y is None else f"{y} lot{'s' * (y != 1)}")
+        c[1].metric("Conventional yield (estimate)", yield_phrase(part).split(" (")[0])
         lot = cluster["cluster_min_lot_area_sqft"]
         c[2].metric("Cluster lot minimum", "set by the Board" if lot is None else f"{lot:,.0f} sq ft gross")
         st.markdown(escape_markdown(cluster["lot_rule"]) + " " + escape_markdown(cluster["yard_rule"]))
@@ -114,5 +124,8 @@ for part in parts:
             law_link(cluster["citation"], label=f"Cluster lots: {cluster['citation']}")
         with link_cols[1]:
             law_link(part["citation"], label=f"Density: {part['citation']}")
-st.caption(escape_markdown(result["yield_caveat"]))
+open_space = result.get("cluster_open_space")
+if open_space:
+    st.markdown("**Open space (§ 402-48G(2))**: " + escape_markdown(open_space["text"]))
+    law_link(open_space["citation"], label=f"Open space land: {open_space['citation']}")
 st.caption(DISCLAIMER)

@@ -11,6 +11,7 @@ import streamlit as st
 from app_support import state
 from app_support.citations import escape_markdown, query_to_cite, section_of
 from sloat_core.law import text as law
+from sloat_core.law.not_modelled import not_modelled, not_modelled_groups
 from sloat_core.errors import SloatInputError
 
 SECTION_KEY = "law_section"
@@ -76,3 +77,16 @@ if search and not shown:
     st.write("Those words are not in this section.")
 for paragraph in shown:
     st.markdown(escape_markdown(paragraph))
+
+# What of this section, and of the whole article, the tool does not model (declared in data/law/not_modelled.yaml).
+here = [e for e in not_modelled() if any(section_of(c) == number for c in e.clauses)]
+if here:
+    with st.container(border=True):
+        st.markdown(f"**Not modelled in § {number}**: the tool does not compute, ask or check these clauses; "
+                    "the approval authority applies them.")
+        for e in here:
+            st.markdown(f"- {escape_markdown(e.label)}: {escape_markdown(e.what)}")
+with st.expander("Not modelled: every clause of Article IX this tool leaves to the Village", expanded=False):
+    for title, entries in not_modelled_groups():
+        st.markdown(f"**{escape_markdown(title)}**")
+        st.markdown("\n".join(f"- {escape_markdown(e.label)}: {escape_markdown(e.what)}" for e in entries))

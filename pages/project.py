@@ -160,7 +160,12 @@ if outcome is not None:
         with st.expander("Steep slope design limits (§ 402-55J): the engineer's checklist"):
             for item in result["steep_slope_design_limits"]:
                 tick = {True: "met", False: "NOT met", None: "not checked"}[item["met"]]
-                st.markdown(f"- **{tick}**: {escape_markdown(item['text'])} ({item['citation']})")
+                if item.get("binding") is False and item["met"] is False:
+                    tick = "below the general distance (guidance)"
+                line = f"- **{tick}**: {escape_markdown(item['text'])} ({item['citation']})"
+                if item.get("figure") is not None:
+                    line += f"  \n  {escape_markdown(item.get('comparison') or '')}"
+                st.markdown(line)
             law_link("§ 402-55J", label="The design standards: § 402-55J")
     if result["mitigation"].get("water_body_note"):
         st.caption(escape_markdown(result["mitigation"]["water_body_note"]))

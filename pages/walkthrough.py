@@ -14,6 +14,7 @@ from app_support import forms, loaders, project_result, results, state, walkthro
 from app_support.citations import escape_markdown, law_link
 from sloat_core.engine.analysis import DISCLAIMER
 from sloat_core.errors import SloatInputError
+from sloat_core.rules.cluster import yield_phrase
 from sloat_core.rules.clocks import ITEM_KINDS, timeline_events
 
 mode = state.mode()
@@ -63,10 +64,9 @@ elif screen.id == "deductions":
     results.show_deductions(result)
     st.plotly_chart(results.waterfall_figure(result, large=True), width="stretch", theme=None)
 elif screen.id == "net":
-    results.show_headline(result)
-    cy = result.get("conventional_yield")
-    if cy is not None:
-        st.metric("Conventional yield (lots), estimate", f"{cy}")
+    results.show_headline(result, show_yield=False)
+    if "conventional_yield" in result:
+        st.metric("Conventional yield (lots), estimate", yield_phrase(result))
         st.caption(escape_markdown(result.get("yield_caveat") or ""))
 elif screen.id == "triggers":
     st.markdown("**§ 402-48C: the Planning Board may require a cluster layout where the property shows any of "

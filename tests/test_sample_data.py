@@ -102,7 +102,7 @@ def test_manifest_has_the_agreed_format_and_every_path_exists():
                                        {"path": "local_wetlands.geojson"}]
     assert m["layers"]["watercourses"]["width_field"] == "WIDTH_FT"
     assert m["layers"]["parcels"] == {"path": "parcels.gpkg", "layer": "parcels", "id_field": "SBL",
-                                      "district_field": "ZONE", "address_field": "ADDRESS"}
+                                      "district_field": "ZONE", "address_field": "ADDRESS", "owner_field": "OWNER"}
     assert m["layers"]["zoning"]["district_field"] == "ZONE"
     assert m["dem"] == {"path": "dem.tif", "z_units": "us_survey_foot"}
     entries = [e for v in m["layers"].values() for e in (v if isinstance(v, list) else [v])]

@@ -511,8 +511,25 @@ PROP_CLASS = {
 }
 
 
+#: Invented owner names for the sample's OWNER field (§ 402-57K(4) lists owners of record): given initials and
+#: surnames from trees of the Ramapos, each with "(sample)" so no one takes them for the assessment roll.
+_OWNER_INITIALS = "ABCDEGHJKLMNPRSTW"
+_OWNER_SURNAMES = ("Hemlock", "Tuliptree", "Sassafras", "Hickory", "Basswood", "Chestnut", "Sweetgum", "Tupelo",
+                   "Hornbeam", "Witch-hazel", "Spicebush", "Butternut", "Hackberry", "Sourwood", "Ironwood",
+                   "Redbud", "Serviceberry", "Larch", "Sycamore", "Cedar")
+
+
+def sample_owner(sbl: str) -> str:
+    """An invented owner name for a sample parcel, fixed by its SBL (no random draw: the other fields keep
+    their values), marked "(sample)"."""
+    h = sum((i + 1) * ord(ch) for i, ch in enumerate(sbl))
+    if h % 11 == 0:
+        return f"{_OWNER_SURNAMES[h % len(_OWNER_SURNAMES)]} Family Trust (sample)"
+    return f"{_OWNER_INITIALS[h % len(_OWNER_INITIALS)]}. {_OWNER_SURNAMES[(h // 7) % len(_OWNER_SURNAMES)]} (sample)"
+
+
 def attribute_parcels(lots, zones, street_list, rng):
-    """Add SBL, ADDRESS, ZONE (majority district), ACRES, PROP_CLASS."""
+    """Add SBL, ADDRESS, ZONE (majority district), ACRES, PROP_CLASS, OWNER (invented, see `sample_owner`)."""
     zone_codes = list(zones)
     zone_geoms = [zones[z] for z in zone_codes]
     for z in zone_geoms:
@@ -566,7 +583,8 @@ def attribute_parcels(lots, zones, street_list, rng):
         if zone in ("R-40", "R-80", "OSR") and acres >= 10:
             pc = "322" if zone != "OSR" else pc
         rows.append({"SBL": sbl, "PRINT_KEY": sbl, "SWIS": SWIS, "ADDRESS": address,
-                     "ZONE": zone, "ACRES": round(acres, 3), "PROP_CLASS": pc, "geom": g})
+                     "ZONE": zone, "ACRES": round(acres, 3), "PROP_CLASS": pc, "OWNER": sample_owner(sbl),
+                     "geom": g})
     return rows
 
 
@@ -898,7 +916,8 @@ layers:
   viewsheds:     {{path: viewsheds.geojson}}
   recreation:    {{path: recreation.geojson}}
   zoning:        {{path: zoning.gpkg, layer: zoning, district_field: ZONE}}
-  parcels:       {{path: parcels.gpkg, layer: parcels, id_field: SBL, district_field: ZONE, address_field: ADDRESS}}
+  parcels:       {{path: parcels.gpkg, layer: parcels, id_field: SBL, district_field: ZONE, address_field: ADDRESS,
+                  owner_field: OWNER}}
   village_boundary: {{path: village_boundary.geojson}}
   roads:         {{path: roads.gpkg, layer: roads, width_field: WIDTH_FT}}
 dem: {{path: dem.tif, z_units: us_survey_foot}}
@@ -935,7 +954,7 @@ East, US survey feet). Files are written in the CRSs real sources use, so reproj
 | viewsheds.geojson | local scenic viewshed mapping | EPSG:4326 | NAME, TYPE |
 | recreation.geojson | NYS OPRHP parks, village parks | EPSG:4326 | NAME, TYPE, OWNER |
 | zoning.gpkg, layer zoning | Village zoning map (Chapter 402) | EPSG:2260 | ZONE (OSR, R-80, R-40, R-15, R-10, MU-1, MU-2, VC-1, VC-2, O, IP), NAME |
-| parcels.gpkg, layer parcels | Rockland County GIS tax parcels | EPSG:2260 | SBL, PRINT_KEY, SWIS (392403, illustrative), ADDRESS, ZONE (majority district), ACRES, PROP_CLASS |
+| parcels.gpkg, layer parcels | Rockland County GIS tax parcels | EPSG:2260 | SBL, PRINT_KEY, SWIS (392403, illustrative), ADDRESS, ZONE (majority district), ACRES, PROP_CLASS, OWNER (invented names marked "(sample)", for § 402-57K(4)) |
 | village_boundary.geojson | NYS civil boundaries | EPSG:4326 | NAME |
 | roads.gpkg (layer roads) | street centrelines (offline base map only, no rule reads it) | EPSG:2260 | NAME, WIDTH_FT, ILLUSTRATIVE |
 | demo_parcels/ | test parcels in GeoJSON, KML, zipped shapefile, GeoPackage, DXF; a project example | see its README | |

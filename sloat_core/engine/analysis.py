@@ -14,8 +14,10 @@ import shapely
 from shapely.geometry.base import BaseGeometry
 
 from sloat_core import __version__
-from sloat_core.rules.cluster import cluster_applicability, cluster_lot_rules, cluster_triggers
-from sloat_core.rules.deductions import LotArea, conventional_yield, lot_area, meets_minimum
+from sloat_core.rules.cluster import (cluster_applicability, cluster_lot_rules, cluster_triggers,
+                                      open_space_rule, part_yield, yield_estimate)
+from sloat_core.rules.adjacent_owners import adjacent_owners
+from sloat_core.rules.deductions import LotArea, lot_area, meets_minimum
 from sloat_core.errors import SloatInputError
 from sloat_core.rules.measures import Findings, parcel_findings
 from sloat_core.gis.geometry import area_sqft, polygonal
@@ -23,6 +25,7 @@ from sloat_core.law.params import PARAMS_VERSION, law_date
 from sloat_core.rules.mitigation import mitigation
 from sloat_core.rules.permits import Permit, can_be_subdivided, design_checklist, permits_for
 from sloat_core.rules.project import Project, parse_project
+from sloat_core.rules.steep_slope_design import with_figures
 from sloat_core.law.settings import load_settings
 from sloat_core.units import SQFT_PER_ACRE
 
@@ -131,6 +134,20 @@ def _districts(geom, layerset, district: str | None, meta: dict) -> list[tuple[s
     if meta.get("district"):
         return [(meta["district"], area_sqft(geom), geom)]
     return [(None, area_sqft(geom), geom)]
+
+
+def _part_floor(part, part_net: float, lot: LotArea, layerset, settings, ponds_buffered: bool) -> float:
+    """The worst-case net of one district part (§ 402-48I with § 402-45A): the part's own uncertainty.
+
+    A parcel known everywhere has none. Otherwise the part is measured as a parcel of its own and its
+    uncertainty (its net less its worst case) is taken off the part's net, so a part whose land is all known
+    keeps one figure while the unknown land elsewhere widens only its own part's range.
+    """
+    if lot.fully_known:
+        return part_net
+    alone = lot_area(parcel_findings(part, layerset, buffer_width_ft=float(settings.buffer_width_ft),
+                                     buffer_water_bodies=ponds_buffered))
+    return max(part_net - max(alone.net_lot_area_sqft - alone.net_lot_area_min_sqft, 0.0), 0.0)
 
 
 def _footprint_summary(f: Findings, proj: Project, work: Findings | None = None) -> dict | None:
@@ -253,18 +270,20 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
     for (code, part), deducted in zip(portions, part_deducted, strict=True):
         dd = settings.district(code) if code else None
         if len(portions) == 1:  # the whole parcel: the lot-area figures themselves
-            part_gross, part_net = gross, lot.net_lot_area_sqft
+            part_gross, part_net, part_floor = gross, lot.net_lot_area_sqft, lot.net_lot_area_min_sqft
         else:
             part_gross = area_sqft(part)
             part_net = max(part_gross - deducted, 0.0)
+            part_floor = _part_floor(part, part_net, lot, layerset, settings, ponds_buffered)
         mn = dd.min_lot_area_sqft if dd else None
         per_district.append({
             "district": code,
             "kind": dd.kind if dd else None,
             "gross_area_sqft": round(part_gross, 2),
             "net_lot_area_sqft": round(part_net, 2),
+            "net_lot_area_min_sqft": round(part_floor, 2),
             "min_lot_area_sqft": mn,
-            "conventional_yield": conventional_yield(part_net, mn),
+            **part_yield(part_net, part_floor, mn),
             "cluster": cluster_lot_rules(code, dd.kind if dd else None),
             "citation": "§ 402-48I" if len(portions) > 1 else "§ 402-48E",
         })
@@ -278,6 +297,11 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
     subdividable = can_be_subdivided(lot.net_lot_area_sqft, lot.net_lot_area_min_sqft, minimum)
     permits: list[Permit] = permits_for(f, proj, settings=settings, subdividable=subdividable,
                                         cluster_applies=applies, any_trigger=any_trigger, measures=lot.measures, work=work)
+
+    wet = next((p for p in permits if p.id == "wetland_permit"), None)
+    owners = adjacent_owners(geom, layerset, footprint=proj.disturbance_footprint,
+                             buffer_width_ft=float(settings.buffer_width_ft), buffer_water_bodies=ponds_buffered,
+                             permit_required=wet.required if wet else None, parcel_id=meta.get("sbl"))
 
     # Wetland mitigation: the footprint's wetland (where it lies, on or off the parcel), else what was typed.
     mi = dict(mitigation_input or {})
@@ -294,6 +318,8 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
     mit = mitigation(**mi)
 
     footprint = _footprint_summary(f, proj, work)
+    design, design_warnings = with_figures(design_checklist(proj), dict(proj.design_figures or ()))
+    warnings += design_warnings
     meets = meets_minimum(lot.net_lot_area_sqft, lot.net_lot_area_min_sqft, minimum)
     if meets is None and minimum is not None:
         warnings.append("Whether the net lot area meets the minimum depends on data that is unknown here.")
@@ -322,8 +348,8 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
         "min_lot_area_verify": bool(d.verify) if d else None,
         "meets_min_lot_area": meets,
         "lot_area_citation": "§ 402-45A",
-        "conventional_yield": conventional_yield(lot.net_lot_area_sqft, minimum),
-        "yield_caveat": "The Planning Board decides yield from a conventional subdivision plat (§ 402-48E).",
+        **yield_estimate(per_district),
+        "cluster_open_space": open_space_rule(),
         "per_district": per_district,
         "slope_area_sqft": {k: round(v, 2) for k, v in f.slope_area_sqft.items()},
         "buffer_width_ft": f.buffer_width_ft,
@@ -333,8 +359,9 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
         "cluster_applies_reason": applies_text,
         "cluster_triggers": [t.to_dict() for t in triggers],
         "permits": [p.to_dict() for p in permits],
-        "steep_slope_design_limits": design_checklist(proj),
+        "steep_slope_design_limits": design,
         "mitigation": mit,
+        "adjacent_owners": owners,
         "footprint": footprint,
         "warnings": list(dict.fromkeys(warnings)),
         "disclaimer": DISCLAIMER,

@@ -77,6 +77,7 @@ SCREEN_COLUMNS = (
      "meets_min_lot_area"]
     + [f"share_{c}" for c, _, _ in DEDUCTION_ORDER]
     + ["share_slope_unknown"]
+    + ["conventional_yield", "conventional_yield_min", "conventional_yield_max"]  # § 402-48E, I
     + [f"trigger_{n}" for n in range(1, 11)]
     + [f"permit_{p}" for p in LAND_PERMITS]
     + ["error"]
@@ -539,6 +540,7 @@ def _block_figures(pieces: ScreenPieces, a: np.ndarray, gross: np.ndarray, minim
         "gross_area_sqft": np.round(gross, 1).tolist(),
         "net_lot_area_sqft": np.round(net, 1).tolist(),
         "meets_min_lot_area": _flags(meets_minimum(net, floor, minimum)),
+        **_yield_columns(net, floor, minimum),
     }
     for cid in _ROW_IDS:
         share = np.round(m.rows[cid] / gross, 4)
@@ -549,6 +551,63 @@ def _block_figures(pieces: ScreenPieces, a: np.ndarray, gross: np.ndarray, minim
     for pid, ans in land_permits(m).items():
         cols[f"permit_{pid}"] = _flags(np.broadcast_to(np.asarray(ans, dtype=float), gross.shape))
     return cols
+
+
+def _yield_columns(net, floor, minimum) -> dict:
+    """§ 402-48E: the yield columns of parcels in one district, a range kept a range: "3", "0 to 4" or ""
+    (unknown), and its bounds (`cluster.part_yield` on each parcel's net, worst-case net and minimum)."""
+    from sloat_core.rules.cluster import part_yield
+
+    shape = np.shape(np.asarray(minimum))
+    rows = zip(np.ravel(np.broadcast_to(net, shape)), np.ravel(np.broadcast_to(floor, shape)), np.ravel(minimum),
+               strict=True)
+    return _yield_cells([part_yield(float(n), float(f), None if mn != mn else float(mn)) for n, f, mn in rows])
+
+
+def _yield_cells(yields: list[dict]) -> dict:
+    """The yield columns from `cluster.part_yield` / `cluster.yield_estimate` answers, one per row."""
+    def text(y):
+        if y["conventional_yield_status"] == "known":
+            return y["conventional_yield"]
+        if y["conventional_yield_status"] == "range":
+            return f"{y['conventional_yield_min']} to {y['conventional_yield_max']}"
+        return ""
+    return {"conventional_yield": [text(y) for y in yields],
+            "conventional_yield_min": ["" if y["conventional_yield_min"] is None else y["conventional_yield_min"]
+                                       for y in yields],
+            "conventional_yield_max": ["" if y["conventional_yield_max"] is None else y["conventional_yield_max"]
+                                       for y in yields]}
+
+
+class _Districts(str):
+    """The "districts" cell of a split parcel, carrying its parts [(code, part geometry)] for § 402-48I."""
+
+    parts: list = []
+
+
+def _split_yields(pieces, settings, minimum, geoms, splits, gaps, sel) -> dict:
+    """§ 402-48I in the screen: each district part of a split parcel measured as a parcel of its own (the
+    same pieces, the same rules), its whole lots added; {parcel index: yield columns of one row}."""
+    from sloat_core.rules.cluster import yield_estimate
+
+    out: dict = {}
+    for i in sel:
+        parts = getattr(splits[i], "parts", None) if splits else None
+        if not parts:
+            continue
+        try:
+            shapes = np.array([g for _, g in parts], dtype=object)
+            m = _block_measures(pieces, _block_areas(pieces, shapes), shapely.area(shapes),
+                                [gaps[i]] * len(parts) if gaps else None)
+            net, floor = np.atleast_1d(net_lot_area(m)), np.atleast_1d(net_lot_area_floor(m))
+        except Exception:  # noqa: BLE001 -- a part GEOS cannot cut: the yield is unknown, the row stands
+            out[i] = {"conventional_yield": "", "conventional_yield_min": "", "conventional_yield_max": ""}
+            continue
+        est = yield_estimate([{"district": c, "net_lot_area_sqft": float(n), "net_lot_area_min_sqft": float(f),
+                               "min_lot_area_sqft": minimum(c)}
+                              for (c, _), n, f in zip(parts, net, floor, strict=True)])
+        out[i] = {k: v[0] for k, v in _yield_cells([est]).items()}
+    return out
 
 
 def _parcel_table(layerset, parcels):
@@ -577,14 +636,16 @@ def _parcel_table(layerset, parcels):
             if _clean(dists[i]) != "" or geoms[i] is None or getattr(geoms[i], "is_empty", True):
                 continue
             try:
-                parts = [(c, a) for c, _, a in layerset.district_parts(geoms[i]) if a > 0.5]
+                found = [(c, g, a) for c, g, a in layerset.district_parts(geoms[i]) if a > 0.5]
+                parts = [(c, a) for c, _, a in found]
             except Exception:  # noqa: BLE001 -- a shape GEOS cannot cut is reported by the checks later
                 continue
             if parts:
                 dists[i] = parts[0][0]
                 if len(parts) > 1:
                     gross = float(geoms[i].area) or 1.0
-                    splits[i] = "; ".join(f"{c} ({a / gross:.0%})" for c, a in parts)
+                    splits[i] = _Districts("; ".join(f"{c} ({a / gross:.0%})" for c, a in parts))
+                    splits[i].parts = [(c, g) for c, g, _ in found]
     return ids, dists, addrs, geoms, splits
 
 
@@ -755,6 +816,9 @@ def _block_rows(pieces, settings, minimum, ids, dists, addrs, geoms, errors, are
         cols = _block_figures(pieces, table, gross, np.array([math.nan if x is None else x for x in raw], dtype=float),
                               block_gaps)
         cols["min_lot_area_sqft"] = ["" if x is None else x for x in raw]
+        for i, cells in _split_yields(pieces, settings, minimum, geoms, splits, gaps, sel).items():
+            for k, v in cells.items():  # § 402-48I: a split parcel's yield is its parts' whole lots added
+                cols[k][sel.index(i)] = v
     at = {i: j for j, i in enumerate(sel)}
     for i in range(start, stop):
         row = {"sbl": ids[i], "address": _clean(addrs[i]), "district": _clean(dists[i]),

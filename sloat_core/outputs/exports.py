@@ -28,6 +28,7 @@ __all__ = [
     "permits_csv",
     "pieces_geojson",
     "triggers_csv",
+    "adjacent_owners_csv",
 ]
 
 #: Calendar name of the .ics download.
@@ -134,6 +135,16 @@ def permits_csv(result: dict) -> str:
     rows = [[p.get("id"), p.get("title"), _YES_NO.get(p.get("required"), p.get("required")), p.get("authority"),
              p.get("citation"), p.get("reason"), "; ".join(p.get("citations") or [])]
             for p in result.get("permits", [])]
+    return _csv(header, rows)
+
+
+def adjacent_owners_csv(result: dict) -> str:
+    """§ 402-57K(4): the tax parcels adjacent to the wetland, watercourse and buffer of the work, with their
+    owners of record (empty with ``owner_source`` naming the assessment roll when the layer has none)."""
+    a = result.get("adjacent_owners") or {}
+    header = ["sbl", "address", "owner", "owner_source", "within_ft", "citation"]
+    rows = [[x.get("sbl"), x.get("address"), x.get("owner"), a.get("owners_source"), a.get("radius_ft"),
+             a.get("citation")] for x in a.get("parcels") or []]
     return _csv(header, rows)
 
 

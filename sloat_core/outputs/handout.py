@@ -63,7 +63,8 @@ def _build(analysis, layerset, *, as_of: dt.date, size: float, figure) -> object
     pdf.set_font(_FONT, "", size)
     gross, net = r.get("gross_area_sqft") or 0.0, r.get("net_lot_area_sqft") or 0.0
     pdf.multi_cell(w2, line, _plain(f"Your whole lot: about {gross:,.0f} sq ft. Land that counts toward the lot "
-                                    f"size: about {net:,.0f} sq ft."), new_x=XPos.LEFT, new_y=YPos.NEXT)
+                                    f"size: about {net:,.0f} sq ft." + _yield_sentence(r)), new_x=XPos.LEFT,
+                   new_y=YPos.NEXT)
     below_map = top + map_w * ratio + 2
 
     def section(title: str, items: list[str], *, numbered: bool = False) -> None:
@@ -93,6 +94,19 @@ def _build(analysis, layerset, *, as_of: dt.date, size: float, figure) -> object
                                          + ", ".join(answer.citations) + ")."), new_x=XPos.LMARGIN,
                    new_y=YPos.NEXT)
     return pdf
+
+
+def _yield_sentence(r: dict) -> str:
+    """The conventional yield (§ 402-48E, per district § 402-48I) in one sentence, a range kept a range."""
+    from sloat_core.rules.cluster import yield_phrase
+
+    if "conventional_yield" not in r:
+        return ""
+    cite = r.get("yield_citation") or "§ 402-48E"
+    text = f" Lots it could be divided into, as a first estimate: {yield_phrase(r)} ({cite}; the Planning Board decides)."
+    if r.get("conventional_yield_status") == "unknown":
+        text = f" How many lots it could be divided into is not known yet ({cite})."
+    return text
 
 
 def handout_pdf_bytes(analysis, layerset, *, as_of: dt.date | None = None) -> bytes:

@@ -9,6 +9,10 @@
 * § 402-48C(1): "slopes over 15% on 25% or more of the property" (over = strictly greater; 25 % inclusive).
 * § 402-48E/F/I: yield from a conventional plat (the Board decides), the 10,000 sq ft cluster lot in OSR,
   R-80 and R-40, yards of at least 50 %, and split parcels computed per district.
+* § 402-48I, read with § 402-48E: each district's part yields whole lots conforming to that district's
+  minimum; the parts' whole lots are then added (never their fractions). See `yield_estimate`.
+* § 402-48E on unknown land: the yield is a range exactly as the net lot area is (the worst-case net's
+  lots to the best case's); it is one number only where every net in the range gives the same lots.
 """
 
 from __future__ import annotations
@@ -17,12 +21,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sloat_core.rules.deductions import conventional_yield
 from sloat_core.rules.measures import Findings, Measures, answer, is_yes, present, tri, tri_any
 from sloat_core.gis.geometry import PRESENCE_MIN_SQFT
 from sloat_core.law.params import fill, param, value
 
 __all__ = ["Trigger", "cluster_triggers", "trigger_answers", "cluster_applicability", "cluster_lot_rules",
-           "TRIGGER_TITLES", "trigger_title", "RECREATION_ROLES"]
+           "TRIGGER_TITLES", "trigger_title", "RECREATION_ROLES", "part_yield", "yield_estimate", "yield_phrase", "open_space_rule"]
 
 #: Titles of the ten features; law numbers in them are filled in from the parameters (`trigger_title`).
 TRIGGER_TITLES = {
@@ -286,3 +291,124 @@ def slope_over_15_share(f: Findings) -> float | None:
     if f.slope is None or f.gross_area_sqft <= 0:
         return None
     return f.slope_area_sqft_in("slope_over_15") / f.gross_area_sqft
+
+
+# ------------------------------------------------------------------------------------------------
+# Yield (§ 402-48E) per district part and for the parcel (§ 402-48I)
+# ------------------------------------------------------------------------------------------------
+
+
+def part_yield(net_sqft: float, floor_sqft: float | None, minimum_sqft: float | None) -> dict:
+    """§ 402-48E: whole lots of the district minimum a part's net lot area could hold, as a range.
+
+    ``net_sqft`` is the net with every unknown taken as unconstrained (the best case), ``floor_sqft`` the
+    net if every unknown turned out constrained (`deductions.net_lot_area_floor`). The yield is one number
+    when both give the same whole lots, a range when not, unknown without a minimum.
+
+    >>> part_yield(80_000, 80_000, 40_000)["conventional_yield"]
+    2
+    >>> r = part_yield(160_000, 0, 40_000)
+    >>> r["conventional_yield"], r["conventional_yield_min"], r["conventional_yield_max"], r["conventional_yield_status"]
+    (None, 0, 4, 'range')
+    """
+    floor_sqft = net_sqft if floor_sqft is None else min(floor_sqft, net_sqft)
+    hi = conventional_yield(net_sqft, minimum_sqft)
+    lo = conventional_yield(floor_sqft, minimum_sqft)
+    status = "unknown" if hi is None else ("known" if lo == hi else "range")
+    return {"conventional_yield": hi if status == "known" else None,
+            "conventional_yield_min": lo, "conventional_yield_max": hi, "conventional_yield_status": status}
+
+
+def _lots(n: int) -> str:
+    return f"{n} lot{'s' * (n != 1)}"
+
+
+def yield_phrase(r: dict) -> str:
+    """The yield (§ 402-48E) of a result or a district part in words: "3 lots", "0 to 4 lots", "not known".
+
+    >>> yield_phrase({"conventional_yield_status": "range", "conventional_yield_min": 0, "conventional_yield_max": 4})
+    '0 to 4 lots (a range: part of the land is unknown)'
+    """
+    status = r.get("conventional_yield_status")
+    if status is None:  # a result written before the yield had a status: its one number, if any
+        y = r.get("conventional_yield")
+        return "not known" if y is None else _lots(int(y))
+    if status == "known":
+        return _lots(int(r["conventional_yield"]))
+    if status == "range":
+        return f"{r['conventional_yield_min']} to {r['conventional_yield_max']} lots (a range: part of the land is " \
+               "unknown)"
+    return "not known"
+
+
+def yield_estimate(parts: list[dict]) -> dict:
+    """§ 402-48E, § 402-48I: the parcel's conventional yield from its district parts.
+
+    Each part (``district``, ``net_lot_area_sqft``, ``net_lot_area_min_sqft``, ``min_lot_area_sqft``) yields
+    whole lots conforming to its own district's minimum (`part_yield`); the parcel's yield is the sum of the
+    parts' whole lots, so 80,000 sq ft net in R-40 (40,000) and 80,000 in R-80 (80,000) is 2 + 1 = 3, not
+    160,000 / 40,000 = 4. A range in any part makes the sum a range (lowest to highest); a part with no
+    minimum makes it unknown. Returns the yield keys of the analysis result with the caveat that says so.
+
+    >>> parts = [{"district": "R-40", "net_lot_area_sqft": 80_000, "net_lot_area_min_sqft": 80_000,
+    ...           "min_lot_area_sqft": 40_000},
+    ...          {"district": "R-80", "net_lot_area_sqft": 80_000, "net_lot_area_min_sqft": 80_000,
+    ...           "min_lot_area_sqft": 80_000}]
+    >>> yield_estimate(parts)["conventional_yield"]
+    3
+    """
+    each = [part_yield(p["net_lot_area_sqft"], p.get("net_lot_area_min_sqft"), p.get("min_lot_area_sqft"))
+            for p in parts]
+    split = len(parts) > 1
+    caveat = ["The Planning Board decides yield from a conventional subdivision plat (§ 402-48E)."]
+    if split:
+        caveat.append("The parcel lies in more than one district: each district's part yields whole lots of "
+                      "that district's minimum and the parts are added (§ 402-48I).")
+    missing = [p.get("district") or "unknown district" for p, y in zip(parts, each, strict=True)
+               if y["conventional_yield_status"] == "unknown"]
+    if missing or not parts:
+        out = {"conventional_yield": None, "conventional_yield_min": None, "conventional_yield_max": None,
+               "conventional_yield_status": "unknown"}
+        caveat.append("The yield is unknown: no minimum lot area is known for " + ", ".join(missing or ["the "
+                      "district"]) + ".")
+    else:
+        lo = sum(y["conventional_yield_min"] for y in each)
+        hi = sum(y["conventional_yield_max"] for y in each)
+        status = "known" if lo == hi else "range"
+        out = {"conventional_yield": hi if status == "known" else None, "conventional_yield_min": lo,
+               "conventional_yield_max": hi, "conventional_yield_status": status}
+        if status == "range":
+            caveat.append(f"Part of the land is unknown (the net lot area is a range): the yield is {lo} to {hi} "
+                          "lots until that land is known; the higher figure is the best case, not an estimate.")
+        elif any(abs(p["net_lot_area_sqft"] - (p.get("net_lot_area_min_sqft") if p.get("net_lot_area_min_sqft")
+                                                   is not None else p["net_lot_area_sqft"])) > 0.5 for p in parts):
+            caveat.append("Part of the land is unknown, but every net lot area in its range gives the same "
+                          "number of lots.")
+    if split and out["conventional_yield_status"] != "unknown":
+        caveat.append("By district: " + "; ".join(f"{p.get('district') or 'unknown district'} {yield_phrase(y)}"
+                                                  .replace(" (a range: part of the land is unknown)", "")
+                                                  for p, y in zip(parts, each, strict=True)) + ".")
+    out["yield_caveat"] = " ".join(caveat)
+    out["yield_citation"] = "§ 402-48I" if split else "§ 402-48E"
+    out["conventional_yield_text"] = yield_phrase(out)
+    return out
+
+
+def open_space_rule() -> dict:
+    """§ 402-48G(2): what the required open space of a cluster may not include, with its number.
+
+    The tool draws no cluster layout, so it measures no open space; where it shows cluster figures it states
+    the exclusion so that no one counts a house's yard as open space.
+
+    >>> open_space_rule()["yard_exclusion_ft"]
+    50.0
+    """
+    p = param("open_space_yard_exclusion_ft")
+    return {
+        "yard_exclusion_ft": float(p.value),
+        "text": (f"Required open space may not include private yards within {float(p.value):g} ft of any principal "
+                 f"structure ({p.citation}): it may be part of large building lots or a separate lot, protected "
+                 "by a conservation easement."),
+        "quote": p.quote,
+        "citation": p.citation,
+    }

@@ -58,6 +58,7 @@ LABELS = {
     "hazard_trees_only": "only dead or dying trees posing an imminent hazard (§ 402-53C(4))",
     "road_extension": "road extension (§ 402-56D)",
     "design_limits": "steep slope design limits met (§ 402-55J)",
+    "design_figures": "steep slope design figures (§ 402-55J)",
 }
 #: Largest number accepted for counts and areas (larger is a typing error, not a project).
 _MAX_AREA_SQFT = 1e9
@@ -86,6 +87,9 @@ class Project:
     public_agency_work: bool | None = None
     hazard_trees_only: bool | None = None
     road_extension: bool | None = None
+    #: The engineer's figures for § 402-55J(7), (11), (13), (14): {figure key: number} (keys of
+    #: rules.steep_slope_design.DESIGN_FIGURES), compared with the law's numbers.
+    design_figures: tuple[tuple[str, float], ...] | None = None
     #: The engineer's ticks of the § 402-55J checklist: {limit id: met?} (ids of DESIGN_LIMITS).
     design_limits: tuple[tuple[str, bool | None], ...] | None = None
 
@@ -167,6 +171,29 @@ def _design_limits(obj: dict) -> tuple[tuple[str, bool | None], ...] | None:
     return tuple(out)
 
 
+#: Largest design figure accepted (feet, or feet horizontal per foot vertical): larger is a typing error.
+_MAX_DESIGN_FIGURE = 100_000.0
+
+
+def _design_figures(obj: dict) -> tuple[tuple[str, float], ...] | None:
+    from sloat_core.rules.steep_slope_design import DESIGN_FIGURES
+
+    raw = obj.get("design_figures")
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise SloatInputError("The steep slope design figures must map each figure to a number (§ 402-55J).")
+    bad = sorted(set(map(str, raw)) - set(DESIGN_FIGURES))
+    if bad:
+        raise SloatInputError(f"There is no design figure '{bad[0][:40]}'; use {', '.join(DESIGN_FIGURES)}.")
+    out = []
+    for k, (label, _unit) in DESIGN_FIGURES.items():
+        x = number(raw.get(k), label, maximum=_MAX_DESIGN_FIGURE)
+        if x is not None:
+            out.append((k, float(x)))
+    return tuple(out) or None
+
+
 def parse_project(obj: dict | None) -> Project:
     """Validate a project description; raises SloatInputError naming the bad field."""
     if obj is None:
@@ -222,5 +249,6 @@ def parse_project(obj: dict | None) -> Project:
         public_agency_work=_bool(obj, "public_agency_work"),
         hazard_trees_only=_bool(obj, "hazard_trees_only"),
         road_extension=_bool(obj, "road_extension"),
+        design_figures=_design_figures(obj),
         design_limits=_design_limits(obj),
     )

@@ -71,6 +71,8 @@ _DEM_KEYS = {"path", "z_units", "source", "url", "query", "downloaded", "publish
 _ENTRY_KEYS = {"path", "layer", "schema", "where", "width_field", "id_field", "district_field", "address_field",
                "coverage", "source", "publisher", "url", "query", "downloaded", "publisher_version",
                "publisher_date"}
+#: The parcel layer's owner names (§ 402-57K(4)), read by sloat_core.rules.adjacent_owners.
+_ENTRY_KEYS |= {"owner_field"}
 
 
 def _line_numbers(text: str) -> dict[tuple[str, int | None], int]:

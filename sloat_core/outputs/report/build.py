@@ -70,6 +70,7 @@ def _build(analysis, layerset, *, events, notes, as_of: dt.date, level: int, fig
     sections.law_quotes(pdf, r, level, fit.quote_len)
     sections.please_note(pdf, r, illustrative)
     sections.versions(pdf, r, as_of, illustrative)
+    sections.adjacent_owners(pdf, r)
     return pdf
 
 

@@ -142,14 +142,16 @@ def lot_area(pdf: FPDF, r: dict, x: float, w: float) -> None:
 def key_features(pdf: FPDF, r: dict, x: float, w: float) -> None:
     """Below the lot area: the yield estimate (§ 402-48E), the per-district figures of a split parcel
     (§ 402-48I), the cluster features found (§ 402-48C) and the count of permits and reviews."""
-    if r.get("conventional_yield") is not None:
-        _figure(pdf, x, w, "Lots of the district minimum the net area could hold",
-                f"{r['conventional_yield']} (estimate; the Planning Board decides yield from a conventional "
-                "plat, § 402-48E)", size=8)
+    from sloat_core.rules.cluster import yield_phrase
+
     per = r.get("per_district") or []
+    if "conventional_yield" in r:
+        _figure(pdf, x, w, "Lots of the district minimum the net area could hold",
+                f"{yield_phrase(r)} (estimate). {r.get('yield_caveat') or ''}", size=8)
     if len(per) > 1:
         _figure(pdf, x, w, "Split parcel, computed per district (§ 402-48I)",
-                "; ".join(f"{p['district']}: net {_sqft(p['net_lot_area_sqft'])}" for p in per), size=8)
+                "; ".join(f"{p['district']}: net {_sqft(p['net_lot_area_sqft'])}"
+                          + (f", {yield_phrase(p)}" if "conventional_yield" in p else "") for p in per), size=8)
     triggered = [t for t in r.get("cluster_triggers", []) if t.get("triggered") is True]
     unknown_t = [t for t in r.get("cluster_triggers", []) if t.get("triggered") is None]
     if triggered:
@@ -266,6 +268,25 @@ def mitigation(pdf: FPDF, r: dict) -> None:
                                  f"Monitoring: {mon.get('min')} to {mon.get('max')} years "
                                  f"({mon.get('citation', '')})." if mon else "") if x)
     _para(pdf, extra, size=7, h=3.4)
+
+
+def adjacent_owners(pdf: FPDF, r: dict) -> None:
+    """Appendix, § 402-57K(4): the tax parcels adjacent to the wetland, watercourse and buffer of the work, within
+    the parameters' distance of the property's boundary, with their owners of record where the parcel layer names
+    them (else the assessment roll is named), as one compact paragraph. Nothing when no wetland permit
+    application is needed."""
+    a = r.get("adjacent_owners") or {}
+    if not a or a.get("applies") is False:
+        return
+    lots = a.get("parcels")
+    heading = f"Appendix: owners of record of adjacent lands ({a.get('citation', '')})"
+    if lots:
+        listed = "; ".join(f"{x.get('sbl') or 'no SBL'}" + (f" ({x['address']})" if x.get("address") else "")
+                           + f": {x.get('owner') or 'owner from the assessment roll'}" for x in lots) + "."
+    else:
+        listed = ""
+    _heading(pdf, heading)
+    _para(pdf, " ".join(t for t in (listed, a.get("reason", "")) if t), size=7, h=3.4)
 
 
 def deadlines(pdf: FPDF, events, max_events: int) -> None:

@@ -1,0 +1,188 @@
+"""§ 402-57 wetlands: the list of § 402-57K(4), owners of record of lands adjacent to the wetland, watercourse and
+buffer where the work is, within 100 ft of the property's boundary, as plain-English claims on hand-built worlds.
+
+The property is a 400 ft x 400 ft square; a wetland strip 50 ft wide runs east from inside it (x = 300 ft) to
+x = 900 ft; the buffer is the settings' 100 ft. Neighbours east of the property start 99 ft or 101 ft from it.
+"""
+
+import sys
+from pathlib import Path
+
+import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from engine_world import make_world, sq  # noqa: E402
+from sloat_core.engine.analysis import analyze  # noqa: E402
+from sloat_core.gis.layers import load_manifest  # noqa: E402
+from sloat_core.law.params import param  # noqa: E402
+
+PARCEL = sq(0, 0, 400)
+WETLAND = sq(300, 175, 600, 50)
+
+
+def _world(tmp_path, neighbours, *, owner_field="OWNER", omit=(), wetlands=(WETLAND,)):
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    lots = [(PARCEL, {"SBL": "1-1-1", "ZONE": "R-40", "ADDRESS": "1 Main St", "OWNER": "The Applicant (sample)"})]
+    lots += [(g, {"SBL": sbl, "ZONE": "R-40", "ADDRESS": f"{sbl} Main St", "OWNER": f"Owner of {sbl}"})
+             for sbl, g in neighbours.items()]
+    make_world(tmp_path, {"wetlands": list(wetlands), "parcels": lots}, dem=0, omit=omit)
+    doc = yaml.safe_load((tmp_path / "layers.yaml").read_text())
+    if owner_field and "parcels" in doc["layers"]:
+        doc["layers"]["parcels"]["owner_field"] = owner_field
+    (tmp_path / "layers.yaml").write_text(yaml.safe_dump(doc, sort_keys=False))
+    return load_manifest(tmp_path / "layers.yaml")
+
+
+def _owners(world, **kw):
+    from sloat_core.gis import parcels as parcel_input
+
+    return analyze(parcel_input.parcel_by_sbl(world, "1-1-1"), world, district="R-40", **kw)["adjacent_owners"]
+
+
+def test_the_distance_is_the_parameters_100_ft_quoted_from_the_clause():
+    p = param("wetland_adjacent_owner_radius_ft")
+    assert (p.value, p.citation) == (100, "§ 402-57K(4)")
+    assert "within 100 feet of the boundary of the property" in p.quote
+
+
+def test_a_neighbour_the_wetland_crosses_99_ft_from_the_property_is_listed_with_its_owner(tmp_path):
+    out = _owners(_world(tmp_path, {"2-1-1": sq(499, 0, 300, 400)}))
+    assert [(r["sbl"], r["owner"]) for r in out["parcels"]] == [("2-1-1", "Owner of 2-1-1")]
+    assert out["owner_field"] == "OWNER"
+    assert out["radius_ft"] == 100 and out["citation"] == "§ 402-57K(4)"
+    assert "100 ft" in out["reason"] and "§ 402-57K(4)" in out["reason"]
+
+
+def test_a_neighbour_101_ft_from_the_property_is_not_listed_though_the_wetland_crosses_it(tmp_path):
+    out = _owners(_world(tmp_path, {"2-1-1": sq(501, 0, 300, 400)}))
+    assert out["parcels"] == []
+    assert "No other tax parcel" in out["reason"]
+
+
+def test_the_property_itself_is_not_its_own_neighbour(tmp_path):
+    out = _owners(_world(tmp_path, {}))
+    assert out["parcels"] == []
+
+
+def test_a_neighbour_the_buffer_reaches_is_adjacent_and_one_beyond_the_buffer_is_not(tmp_path):
+    # North of the property: the wetland strip's buffer (100 ft) reaches y = 325 ft; a lot from y = 320 ft is
+    # adjacent to the buffer, within 100 ft of the property; a lot from y = 330 ft is beyond the buffer.
+    near = {"3-1-1": sq(420, 320, 60, 60)}
+    assert [r["sbl"] for r in _owners(_world(tmp_path / "a", near))["parcels"]] == ["3-1-1"]
+    far = {"3-1-1": sq(420, 330, 60, 60)}
+    assert _owners(_world(tmp_path / "b", far))["parcels"] == []
+
+
+def test_without_an_owner_field_the_parcels_are_listed_and_the_owners_come_from_the_assessment_roll(tmp_path):
+    out = _owners(_world(tmp_path, {"2-1-1": sq(499, 0, 300, 400)}, owner_field=None))
+    assert [(r["sbl"], r["owner"]) for r in out["parcels"]] == [("2-1-1", None)]
+    assert out["owner_field"] is None
+    assert "assessment roll" in out["reason"]
+
+
+def test_work_drawn_away_from_the_wetland_and_its_buffer_needs_no_list(tmp_path):
+    world = _world(tmp_path, {"2-1-1": sq(499, 0, 300, 400)})
+    away = {"type": "Polygon", "coordinates": [[list(c) for c in _wgs84(sq(20, 20, 40, 40)).exterior.coords]]}
+    out = _owners(world, project={"disturbance_footprint": away})
+    assert out["applies"] is False and out["parcels"] == []
+
+
+def test_work_drawn_in_the_buffer_lists_the_neighbours_of_that_wetland(tmp_path):
+    world = _world(tmp_path, {"2-1-1": sq(499, 0, 300, 400)})
+    inside = {"type": "Polygon", "coordinates": [[list(c) for c in _wgs84(sq(250, 120, 40, 40)).exterior.coords]]}
+    out = _owners(world, project={"disturbance_footprint": inside})
+    assert out["applies"] is True  # the wetland permit is required for work in the buffer
+    assert [r["sbl"] for r in out["parcels"]] == ["2-1-1"]
+
+
+def test_with_no_wetland_layer_the_list_is_unknown_not_empty(tmp_path):
+    out = _owners(_world(tmp_path, {"2-1-1": sq(499, 0, 300, 400)}, omit=("wetlands",), wetlands=()))
+    assert out["parcels"] is None and out["applies"] is None
+    assert out["reason"].startswith("Unknown")
+
+
+def test_the_sample_layers_name_illustrative_owners():
+    from sloat_core.rules.adjacent_owners import owner_field
+
+    world = load_manifest(Path(__file__).resolve().parent.parent / "data" / "sample" / "layers.yaml")
+    assert world.warnings == ()
+    assert owner_field(world) == "OWNER"
+    owners = world.get("parcels").gdf["OWNER"]
+    assert owners.notna().all() and owners.str.endswith("(sample)").all()
+
+
+def _wgs84(g):
+    import geopandas as gpd
+
+    return gpd.GeoSeries([g], crs="EPSG:2260").to_crs("EPSG:4326").iloc[0]
+
+
+def _pdf_text(data: bytes) -> str:
+    import io
+    import re
+
+    from pypdf import PdfReader
+
+    reader = PdfReader(io.BytesIO(data))
+    return re.sub(r"\s+", " ", " ".join(p.extract_text() for p in reader.pages).replace("\u00a0", " "))
+
+
+def test_the_pdf_lists_the_adjacent_parcels_and_their_owners(tmp_path):
+    import datetime as dt
+
+    from sloat_core.engine.analysis import analyze_parcel
+    from sloat_core.gis import parcels as parcel_input
+    from sloat_core.outputs.report import report_pdf_bytes
+
+    world = _world(tmp_path, {"2-1-1": sq(499, 0, 300, 400), "9-9-9": sq(0, 900, 100)})
+    a = analyze_parcel(parcel_input.parcel_by_sbl(world, "1-1-1"), world, district="R-40", as_of=dt.date(2026, 12, 1))
+    text = _pdf_text(report_pdf_bytes(a, world, as_of=dt.date(2026, 12, 1)))
+    assert "Appendix: owners of record of adjacent lands (§ 402-57K(4))" in text
+    assert "2-1-1" in text and "Owner of 2-1-1" in text
+    assert "9-9-9" not in text  # far from the wetland
+
+
+def test_the_pdf_says_the_owners_come_from_the_assessment_roll_without_an_owner_field(tmp_path):
+    import datetime as dt
+
+    from sloat_core.engine.analysis import analyze_parcel
+    from sloat_core.gis import parcels as parcel_input
+    from sloat_core.outputs.report import report_pdf_bytes
+
+    world = _world(tmp_path, {"2-1-1": sq(499, 0, 300, 400)}, owner_field=None)
+    a = analyze_parcel(parcel_input.parcel_by_sbl(world, "1-1-1"), world, district="R-40", as_of=dt.date(2026, 12, 1))
+    text = _pdf_text(report_pdf_bytes(a, world, as_of=dt.date(2026, 12, 1)))
+    assert "2-1-1" in text and "owner from the assessment roll" in text
+    assert "Owner of 2-1-1" not in text
+
+
+def test_the_parcel_page_lists_the_adjacent_owners(tmp_path, monkeypatch):
+    from streamlit.testing.v1 import AppTest
+
+    from app_support import state
+    from sloat_core.gis import parcels as parcel_input
+
+    world = _world(tmp_path, {"2-1-1": sq(499, 0, 300, 400)})
+    monkeypatch.setenv("SLOAT_LAYERS", str(tmp_path / "layers.yaml"))
+    at = AppTest.from_file(str(Path(__file__).resolve().parent.parent / "app.py"), default_timeout=30)
+    at.session_state[state.PARCEL] = parcel_input.parcel_by_sbl(world, "1-1-1")
+    at.session_state[state.DISTRICT] = "R-40"
+    at.switch_page("pages/parcel.py").run()
+    assert not at.exception, at.exception
+    assert any(e.label.startswith("Owners of record of adjacent lands (§ 402-57K(4)): 1 parcel") for e in at.expander)
+    frame = next(df.value for df in at.dataframe if "Owner of record" in df.value.columns)
+    assert frame.to_dict("records") == [{"Tax parcel (SBL)": "2-1-1", "Address": "2-1-1 Main St",
+                                         "Owner of record": "Owner of 2-1-1"}]
+
+
+def test_the_case_csv_of_adjacent_owners_carries_each_parcel_its_owner_and_the_clause(tmp_path):
+    import csv
+    import io
+
+    from sloat_core.outputs.exports import adjacent_owners_csv
+
+    out = analyze(PARCEL, _world(tmp_path, {"2-1-1": sq(499, 0, 300, 400)}), district="R-40")
+    rows = list(csv.DictReader(io.StringIO(adjacent_owners_csv(out))))
+    assert [(r["sbl"], r["owner"], r["within_ft"], r["citation"]) for r in rows] == [
+        ("2-1-1", "Owner of 2-1-1", "100.0", "§ 402-57K(4)")]
