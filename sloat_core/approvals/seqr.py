@@ -34,6 +34,7 @@ CLASSES = ("Type I", "Type II", "Unlisted", "unknown")
 #: The definition of an Unlisted action (every action neither Type I nor Type II).
 UNLISTED_CLAUSE = "6 NYCRR 617.2 (Unlisted action)"
 CEA_CLAUSE = "§ 402-46C"
+_FAMILY_WORDS = {1: "one-family", 2: "two-family", 3: "three-family"}
 
 _Q_WHAT = ("What is the project: a one- to three-family house on an approved lot, a minor accessory structure "
            "(garage, shed, deck, pool, fence), maintenance or repair, a subdivision (of how many lots), or other work?")
@@ -86,6 +87,10 @@ def parkland_contiguity(facts: ApprovalFacts, distance_ft: float | None, on: _dt
     return None
 
 
+def _family(n: int) -> str:
+    return _FAMILY_WORDS.get(n, f"{n}-family")
+
+
 def _result(cls: str, fact: StateFact | None, reason: str, *, clause: str | None = None, question=None,
             facts_used=None, verify: bool | None = None) -> SeqrResult:
     return SeqrResult(cls, clause or (fact.citation if fact else None), reason, question,
@@ -120,11 +125,11 @@ def _classify(project, facts: ApprovalFacts, park: bool | None, on) -> SeqrResul
             return _result("Type II", p, f"An {p.value}{verify_word(p.verify)}.", facts_used=used)
         if facts.on_approved_lot:
             p = state_param("seqr_type2_residence", on)
-            return _result("Type II", p, f"A {families}-family residence on an approved lot: {p.value}"
+            return _result("Type II", p, f"A {_family(families)} residence on an approved lot: {p.value}"
                            f"{verify_word(p.verify)}.", facts_used=used)
         if facts.on_approved_lot is None:
             p = state_param("seqr_type2_residence", on)
-            return _result("unknown", p, f"A {families}-family residence is Type II only on an approved lot "
+            return _result("unknown", p, f"A {_family(families)} residence is Type II only on an approved lot "
                            f"({p.citation}).", question=_Q_LOT, facts_used=used)
     if facts.variance == "setback_or_lot_line" and not subdivision and app in (None, "building_permit"):
         p = state_param("seqr_type2_setback_variance", on)
