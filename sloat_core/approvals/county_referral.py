@@ -208,7 +208,9 @@ def county_referral(parcel: BaseGeometry, layerset, *, application_type: str | N
     unknown = [a for a in answers if a.answer == "unknown"]
     if yes:
         first = min(yes, key=lambda a: a.distance_ft or 0.0)
-        where = f"the parcel is {first.distance_ft:,.0f} ft from {first.nearest or first.label}"
+        near = first.nearest or first.label
+        where = (f"the parcel touches {near} (0 ft)" if (first.distance_ft or 0.0) < 0.5
+                 else f"the parcel is {first.distance_ft:,.0f} ft from {near}")
         if not actions:
             required = None
             headline = (f"County referral required before final action if the application is a site plan, special "

@@ -45,13 +45,12 @@ class Screen:
     citation: str
     reason: str
     sources: tuple[str, ...]
-    as_of: str
     regime: dict | None = None
     distance_ft: float | None = None
 
     def to_dict(self) -> dict:
         return {"agency": self.agency, "answer": self.answer, "message": self.message, "citation": self.citation,
-                "reason": self.reason, "sources": list(self.sources), "as_of": self.as_of, "regime": self.regime,
+                "reason": self.reason, "sources": list(self.sources), "regime": self.regime,
                 "distance_ft": None if self.distance_ft is None else round(self.distance_ft, 1),
                 "estimate": "A screen, not a determination: the agency determines jurisdiction."}
 
@@ -80,7 +79,7 @@ def state_wetland_screen(parcel: BaseGeometry, footprint: BaseGeometry | None, l
     work = footprint if footprint is not None else parcel
     what = "the work footprint" if footprint is not None else "the parcel (no footprint drawn)"
     cite = f"{regime.citation}; {adj.citation}"
-    base = dict(agency="NYSDEC (state)", citation=cite, as_of=on.isoformat(), regime=regime.to_dict())
+    base = dict(agency="NYSDEC (state)", citation=cite, regime=regime.to_dict())
     lyr = layerset.get("nysdec_wetlands")
     sources = [] if lyr is None else [lyr.source]
     if lyr is not None:
@@ -114,7 +113,7 @@ def state_wetland_screen(parcel: BaseGeometry, footprint: BaseGeometry | None, l
                       reason=f"The map does not cover all land within {adj.value} ft of {what}.",
                       sources=tuple(sources), **base)
     return Screen(answer="not_indicated", message="No mapped state wetland or adjacent area touched",
-                  reason=f"No mapped state wetland within {adj.value} ft of {what} on {on.isoformat()}; DEC may "
+                  reason=f"No mapped state wetland within {adj.value} ft of {what}; DEC may "
                          f"still find an unmapped regulated wetland. {regime.summary}",
                   sources=tuple(sources), **base)
 
@@ -122,8 +121,7 @@ def state_wetland_screen(parcel: BaseGeometry, footprint: BaseGeometry | None, l
 def federal_waters_screen(parcel: BaseGeometry, footprint: BaseGeometry | None, layerset, on: _dt.date) -> Screen:
     """The Clean Water Act § 404 screen: NWI wetlands or NHD waters touched by the work."""
     work = footprint if footprint is not None else parcel
-    base = dict(agency="US Army Corps of Engineers, New York District (federal)", citation="Clean Water Act § 404",
-                as_of=on.isoformat())
+    base = dict(agency="US Army Corps of Engineers, New York District (federal)", citation="Clean Water Act § 404")
     missing = [r for r in _FEDERAL_ROLES if layerset.get(r) is None]
     touched, sources = [], []
     for role in _FEDERAL_ROLES:
