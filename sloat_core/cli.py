@@ -153,6 +153,13 @@ def cmd_timeline(args) -> int:
         raise SloatInputError("The timeline file must be a JSON object with a list called 'items'.")
     as_of = _date(args.as_of) or _date(data.get("as_of")) or dt.date.today()
     events = timeline_events(data["items"], as_of)
+    if data.get("project") is not None:  # the Village Law and county clocks of the project (sloat_core.approvals)
+        from sloat_core.approvals.village_law import approval_events
+        from sloat_core.rules.project import parse_project
+
+        proj = parse_project(data["project"])
+        events = sorted(events + approval_events(proj.application_type, proj.approvals, as_of),
+                        key=lambda e: (e.date, e.id))
     if args.ics:
         Path(args.ics).write_text(to_ics(events, calendar_name="Sloatsburg Article IX deadlines"),
                                   encoding="utf-8", newline="")
