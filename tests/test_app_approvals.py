@@ -1,0 +1,55 @@
+"""AppTest: the Proposed project page gathers the approval facts and shows every approval, by who decides."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from unittest import mock
+
+from shapely.geometry import box
+from streamlit.testing.v1 import AppTest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import app_fixtures as fx  # noqa: E402
+
+from app_support import state  # noqa: E402
+from sloat_core.gis import parcels as parcel_input  # noqa: E402
+from sloat_core.gis.layers import load_manifest  # noqa: E402
+
+APP = str(Path(__file__).resolve().parent.parent / "app.py")
+FOOTPRINT = box(fx.X0 + 25, fx.Y0 + 50, fx.X0 + 125, fx.Y0 + 150)
+
+
+def _page(manifest):
+    at = AppTest.from_file(APP, default_timeout=30)
+    at.session_state[state.PARCEL] = parcel_input.parcel_by_sbl(load_manifest(manifest), fx.P1_SBL)
+    fake = mock.MagicMock(return_value={"all_drawings": [fx.wgs84_feature(FOOTPRINT)]})
+    with mock.patch("streamlit_folium.st_folium", fake):
+        at.switch_page("pages/project.py").run()
+    assert not at.exception, at.exception
+    return at, fake
+
+
+def _text(at) -> str:
+    return "\n".join([m.value for m in at.markdown] + [i.value for i in at.info]
+                     + [c.value for c in at.caption]).replace("\\", "")
+
+
+def test_the_project_page_lists_the_approvals_by_who_decides_and_the_seqr_question(manifest):
+    at, _ = _page(manifest)
+    assert "All approvals, by who decides" in [h.value for h in at.subheader]
+    text = _text(at)
+    assert "SEQR: unknown" in text and "To settle the SEQR class:" in text
+    assert "County referral" in text  # unknown here: the test layers have no village boundary or roads
+    labels = [e.label for e in at.expander]
+    assert any(label.startswith("Planning Board (") for label in labels)
+
+
+def test_choosing_a_garage_makes_the_project_type_ii_and_keeps_the_fact(manifest):
+    at, fake = _page(manifest)
+    at.selectbox(key="appr_accessory").select("garage")
+    with mock.patch("streamlit_folium.st_folium", fake):
+        at.run()
+    assert not at.exception, at.exception
+    assert "SEQR: Type II (6 NYCRR 617.5(c)(12))" in _text(at)
+    assert at.session_state[state.PROJECT]["accessory_structure"] == "garage"
