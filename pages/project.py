@@ -171,7 +171,8 @@ def _approvals(a: dict | None) -> None:
         return
     st.subheader("All approvals, by who decides")
     seqr, ref = a["seqr"], a["county_referral"]
-    st.markdown(escape_markdown(f"SEQR: {seqr['class']} ({seqr['clause'] or 'no clause decided it'}). "
+    rng = "" if len(seqr["possible"]) < 2 else f" ({' or '.join(seqr['possible'])})"
+    st.markdown(escape_markdown(f"SEQR: {seqr['class']}{rng} ({seqr['clause'] or 'no clause decided it'}). "
                                 f"{seqr['reason']}"))
     if seqr.get("question"):
         st.info(escape_markdown(f"To settle the SEQR class: {seqr['question']}"))

@@ -47,6 +47,7 @@ def test_a_four_family_house_is_not_on_the_type_ii_list():
 def test_a_house_whose_lot_is_not_known_to_be_approved_asks_that_one_question():
     r = classify({"application_type": "building_permit", "one_family_dwelling": True})
     assert r.seqr_class == "unknown" and r.question.startswith("Is the house on an approved lot")
+    assert r.possible == ("Type II", "Unlisted")
 
 
 def test_a_house_on_a_lot_not_approved_is_unlisted():
@@ -112,9 +113,14 @@ def test_50_units_without_public_water_and_sewer_meet_the_type_i_threshold(lots,
     assert r.seqr_class == cls
 
 
-def test_a_30_lot_subdivision_near_but_not_touching_parkland_asks_about_contiguity():
+def test_a_30_lot_subdivision_near_but_not_touching_parkland_asks_about_contiguity_and_is_at_least_unlisted():
     r = classify({"application_type": "subdivision"}, lots=30, parkland_distance_ft=120.0)
     assert r.seqr_class == "unknown" and "substantially contiguous" in r.question
+    assert r.possible == ("Unlisted", "Type I") and r.to_dict()["possible"] == ["Unlisted", "Type I"]
+
+
+def test_a_known_class_is_its_own_range():
+    assert classify({}, accessory_structure="garage").to_dict()["possible"] == ["Type II"]
 
 
 def test_a_30_lot_subdivision_touching_mapped_parkland_without_sewer_is_type_i_from_the_map():

@@ -56,11 +56,14 @@ class SeqrResult:
     cea_review: str | None = None
     checklist: tuple[str, ...] = ()
     facts_used: dict = field(default_factory=dict)
+    #: The classes still possible: one when known; the range when unknown (e.g. Unlisted or Type I).
+    possible: tuple[str, ...] = ()
 
     def to_dict(self) -> dict:
         return {"class": self.seqr_class, "clause": self.clause, "reason": self.reason,
                 "question": self.question, "verify": self.verify, "cea_review": self.cea_review,
                 "checklist": list(self.checklist), "facts_used": dict(self.facts_used),
+                "possible": list(self.possible or (self.seqr_class,)),
                 "estimate": "Screening estimate: the lead agency classifies the action."}
 
 
@@ -91,11 +94,16 @@ def _family(n: int) -> str:
     return _FAMILY_WORDS.get(n, f"{n}-family")
 
 
+_RANGE = {_Q_LOT: ("Type II", "Unlisted"), _Q_SEWER: ("Unlisted", "Type I"), _Q_PARK: ("Unlisted", "Type I"),
+          _Q_ACRES: ("Unlisted", "Type I"), _Q_WHAT: ("Type I", "Type II", "Unlisted")}
+
+
 def _result(cls: str, fact: StateFact | None, reason: str, *, clause: str | None = None, question=None,
             facts_used=None, verify: bool | None = None) -> SeqrResult:
+    possible = _RANGE[question] if cls == "unknown" else (cls,)
     return SeqrResult(cls, clause or (fact.citation if fact else None), reason, question,
                       bool(verify if verify is not None else (fact.verify if fact else False)),
-                      facts_used=facts_used or {})
+                      facts_used=facts_used or {}, possible=possible)
 
 
 def _classify(project, facts: ApprovalFacts, park: bool | None, on) -> SeqrResult:
@@ -230,4 +238,4 @@ def seqr_class(project, facts: ApprovalFacts, *, parkland_distance_ft: float | N
     if r.seqr_class == "Type II":
         checklist.append("No SEQR review: the board records the Type II finding")
     return SeqrResult(r.seqr_class, r.clause, r.reason, r.question, r.verify, cea if r.seqr_class != "Type II" else None,
-                      tuple(checklist), r.facts_used)
+                      tuple(checklist), r.facts_used, r.possible)

@@ -107,7 +107,8 @@ def approvals_for(parcel: BaseGeometry, layerset, project, as_of: _dt.date, *, p
     wet = wetland_screens(parcel, footprint, layerset, as_of)
 
     items = _permit_items(permits or [])
-    items.append({"id": "seqr", "name": f"SEQR: {seqr.seqr_class}", "law": "6 NYCRR Part 617",
+    seqr_name = f"SEQR: {seqr.seqr_class}" + (f" ({' or '.join(seqr.possible)})" if len(seqr.possible) > 1 else "")
+    items.append({"id": "seqr", "name": seqr_name, "law": "6 NYCRR Part 617",
                   "decides": "Planning Board", "authority": "The SEQR lead agency (usually the Planning Board)",
                   "clause": seqr.clause, "status": seqr.seqr_class, "reason": seqr.reason,
                   "question": seqr.question, "clock": "Starts with the EAF filed with a complete application",
