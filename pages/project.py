@@ -23,7 +23,8 @@ from sloat_core.engine.analysis import DISCLAIMER
 from sloat_core.errors import SloatInputError
 from sloat_core.engine.plain import plain_permits
 from sloat_core.rules.project import parse_project
-from sloat_core.approvals.facts import ACCESSORY_KINDS, VARIANCE_TYPES
+from sloat_core.approvals.county_referral import referral_bands_geojson
+from sloat_core.approvals.facts import ACCESSORY_KINDS, VARIANCE_TYPES, parse_approval_facts
 
 
 mode = state.mode()
@@ -70,7 +71,19 @@ with form_col:
 
 
 def _footprint_groups(layers) -> list:
-    return footprint_map.groups(layers, parcel, st.session_state.get(forms.FOOTPRINT))  # every constraint
+    out = footprint_map.groups(layers, parcel, st.session_state.get(forms.FOOTPRINT))  # every constraint
+    try:  # the 500-ft band of each county referral trigger that applies (GML § 239-m(3)(b))
+        bands = referral_bands_geojson(parcel.geometry, layers, application_type=values.get("application_type"),
+                                       facts=parse_approval_facts(values))
+    except SloatInputError:
+        bands = {}
+    if bands:
+        group = folium.FeatureGroup(name="County referral: 500-ft bands (GML § 239-m)")
+        for band in bands.values():
+            folium.GeoJson(band, style_function=lambda _f: {"color": "#7b3294", "weight": 2, "dashArray": "6 4",
+                                                            "fillOpacity": 0.05}, interactive=False).add_to(group)
+        out.append(group)
+    return out
 
 
 layers = None

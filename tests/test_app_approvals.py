@@ -53,3 +53,17 @@ def test_choosing_a_garage_makes_the_project_type_ii_and_keeps_the_fact(manifest
     assert not at.exception, at.exception
     assert "SEQR: Type II (6 NYCRR 617.5(c)(12))" in _text(at)
     assert at.session_state[state.PROJECT]["accessory_structure"] == "garage"
+
+
+def test_the_500_ft_band_of_a_referral_trigger_is_drawn_on_the_project_map(manifest):
+    import geopandas as gpd
+
+    park = gpd.GeoDataFrame({"NAME": ["Harriman State Park"]}, geometry=[box(fx.X0 + 300, fx.Y0, fx.X0 + 600, fx.Y0 + 200)],
+                            crs="EPSG:2260")
+    park.to_file(manifest.parent / "parkland.gpkg", layer="parkland", driver="GPKG")
+    with manifest.open("a", encoding="utf-8") as fh:
+        fh.write("  parkland: {path: parkland.gpkg, layer: parkland}\n")
+    at, fake = _page(manifest)
+    names = [getattr(g, "layer_name", "") for g in fake.call_args.kwargs["feature_group_to_add"]]
+    assert "County referral: 500-ft bands (GML § 239-m)" in names
+    assert "Harriman State Park" in _text(at)

@@ -32,9 +32,10 @@ from shapely.geometry.base import BaseGeometry
 from sloat_core.approvals import gcl
 from sloat_core.approvals.facts import ApprovalFacts
 from sloat_core.approvals.state_law import state_param, verify_word
+from sloat_core.gis.geometry import work_to_geojson
 
 __all__ = ["TRIGGERS", "Trigger", "TriggerAnswer", "ReferralResult", "county_referral", "referral_actions",
-           "distance_to_role", "trigger_bands"]
+           "distance_to_role", "trigger_bands", "referral_bands_geojson"]
 
 #: Distances are reported to a tenth of a foot; the comparison itself uses the unrounded distance.
 _NAME_FIELDS = ("NAME", "Name", "name", "PARK_NAME", "ROAD_NAME", "ROUTE", "FARM_NAME", "FACILITY")
@@ -271,3 +272,11 @@ def trigger_bands(parcel: BaseGeometry, layerset, result: ReferralResult) -> dic
         near = geoms[shapely.distance(geoms, parcel) <= result.distance_ft]
         out[a.trigger] = shapely.union_all(shapely.buffer(near, result.distance_ft, quad_segs=32))
     return out
+
+
+def referral_bands_geojson(parcel: BaseGeometry, layerset, *, application_type: str | None = None,
+                           facts: ApprovalFacts | None = None, on: _dt.date | None = None,
+                           simplify_ft: float = 5.0) -> dict[str, dict]:
+    """The 500-ft band of each trigger that applies, as WGS84 GeoJSON geometries for the map (simplified)."""
+    result = county_referral(parcel, layerset, application_type=application_type, facts=facts, on=on)
+    return {k: work_to_geojson(g.simplify(simplify_ft)) for k, g in trigger_bands(parcel, layerset, result).items()}
