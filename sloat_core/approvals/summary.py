@@ -30,7 +30,7 @@ STEPS = {
     1: "Before applying: ask the State and the Corps about their jurisdiction",
     2: "Application complete: SEQR class and EAF; refer to the county",
     3: "Review and public hearing(s) before the Planning Board",
-    4: "Decision (after the county's report or its 30 days)",
+    4: "Decision (after the county's report or the end of its review period)",
     5: "After approval: file the plat; permits issued; work begins",
 }
 

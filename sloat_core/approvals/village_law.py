@@ -147,7 +147,8 @@ def village_law_events(application_type: str | None, facts: ApprovalFacts, as_of
                 status_as_of("decision_deadline", latest.statutory, as_of, soon),
                 "Latest decision day if the hearing closes on its last day (Village Law § 7-728)"
                 + verify_word(d.verify),
-                "An outer estimate: the decision is due 62 days after the hearing actually closes.", latest.note()))
+                f"An outer estimate: the decision is due {d.value} days after the hearing actually closes.",
+                latest.note()))
         if facts.final_plat_signed_date is not None:
             f = state_param("final_plat_filing_days", on)
             events.append(_deadline_event(
