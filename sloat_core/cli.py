@@ -138,6 +138,14 @@ def _summary(r: dict) -> str:
     lines.append("Permits and reviews:")
     for p in r["permits"]:
         lines.append(f"  {p['title']}: {yes[p['required']]} ({p['citation']})")
+    if r.get("approvals"):  # the approvals around Article IX (sloat_core.approvals)
+        a = r["approvals"]
+        lines.append("Approvals around Article IX (state and federal law, screening estimates):")
+        lines.append(f"  SEQR: {' or '.join(a['seqr']['possible'])} ({a['seqr']['clause'] or 'no clause decided it'})"
+                     + (f"; to settle it: {a['seqr']['question']}" if a["seqr"]["question"] else ""))
+        lines.append(f"  {a['county_referral']['headline']}")
+        for key in ("state", "federal"):
+            lines.append(f"  {a['wetland_screens'][key]['message']} ({a['wetland_screens'][key]['citation']})")
     for w in r["warnings"]:
         lines.append(f"Warning: {w}")
     lines.append(r["disclaimer"])

@@ -38,7 +38,7 @@ __all__ = ["TRIGGERS", "Trigger", "TriggerAnswer", "ReferralResult", "county_ref
            "distance_to_role", "trigger_bands", "referral_bands_geojson"]
 
 #: Distances are reported to a tenth of a foot; the comparison itself uses the unrounded distance.
-_NAME_FIELDS = ("NAME", "Name", "name", "PARK_NAME", "ROAD_NAME", "ROUTE", "FARM_NAME", "FACILITY")
+_NAME_FIELDS = ("NAME", "Name", "name", "PARK_NAME", "ROAD_NAME", "FARM_NAME", "FACILITY", "ROUTE")
 
 
 @dataclass(frozen=True)
@@ -143,14 +143,21 @@ def distance_to_role(parcel: BaseGeometry, layerset, role: str) -> tuple[float |
     if geoms is None or len(geoms) == 0:
         return None, None
     dists = shapely.distance(geoms, parcel)
+    dists = np.where(np.isnan(dists), np.inf, dists)  # an empty feature is at no distance
     i = int(np.argmin(dists))
+    if not np.isfinite(dists[i]):
+        return None, None
     name = None
     if role == "village_boundary":
         name = "the village boundary"
     else:
-        labels = layerset.get(role).labels(_NAME_FIELDS)
+        lyr = layerset.get(role)
+        labels = lyr.labels(_NAME_FIELDS)
         if labels is not None:
             name = labels[i]
+        route = lyr.labels(("ROUTE",))  # a road inventory's route number beside its name: "NY 17 (Orange Tpke)"
+        if route is not None and route[i] and route[i] != name:
+            name = f"{route[i]} ({name})" if name else route[i]
     return float(dists[i]), name
 
 
