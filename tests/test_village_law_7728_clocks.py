@@ -124,3 +124,17 @@ def test_the_county_clock_joins_the_approval_timeline():
 @pytest.mark.parametrize("app", ["building_permit", "special_permit", None])
 def test_applications_without_a_village_law_clock_give_no_dated_event(app):
     assert events(app, application_complete_date="2026-09-02", hearing_closed_date="2026-10-25") == {}
+
+
+def test_holidays_inside_a_period_do_not_lengthen_it_days_are_calendar_days():
+    # complete Thursday 1 October 2026: the 62 days hold Columbus Day, election day, Veterans Day and
+    # Thanksgiving, and end on Wednesday 2 December 2026, a business day: no carry-over
+    e = events("subdivision", application_complete_date="2026-10-01")["subdivision-hearing-deadline"]
+    assert e.date == dt.date(2026, 12, 2) and e.note == ""
+
+
+def test_the_county_s_30_days_hold_three_holidays_and_end_on_a_business_day():
+    f = parse_approval_facts({"county_received_date": "2026-11-01"})
+    (due, may_act) = approval_events("site_plan", f, AS_OF, expiring_soon_days=30)
+    assert due.date == dt.date(2026, 12, 1) and due.note == ""
+    assert may_act.date == dt.date(2026, 12, 2) and may_act.kind == "board_may_act"
