@@ -138,3 +138,14 @@ def test_the_county_s_30_days_hold_three_holidays_and_end_on_a_business_day():
     (due, may_act) = approval_events("site_plan", f, AS_OF, expiring_soon_days=30)
     assert due.date == dt.date(2026, 12, 1) and due.note == ""
     assert may_act.date == dt.date(2026, 12, 2) and may_act.kind == "board_may_act"
+
+
+def test_impossible_date_orders_are_refused_in_one_sentence():
+    from sloat_core.errors import SloatInputError
+
+    with pytest.raises(SloatInputError, match="cannot close before the application was complete"):
+        parse_approval_facts({"application_complete_date": "2026-09-02", "hearing_closed_date": "2026-09-01"})
+    with pytest.raises(SloatInputError, match="cannot come before the public hearing closed"):
+        parse_approval_facts({"hearing_closed_date": "2026-09-02", "decision_date": "2026-09-01"})
+    with pytest.raises(SloatInputError, match="YYYY-MM-DD"):
+        parse_approval_facts({"county_received_date": "16/10/2026"})

@@ -140,4 +140,6 @@ def parse_approval_facts(obj: dict | None) -> ApprovalFacts:
     if facts.application_complete_date and facts.hearing_closed_date \
             and facts.hearing_closed_date < facts.application_complete_date:
         raise SloatInputError("The public hearing cannot close before the application was complete.")
+    if facts.hearing_closed_date and facts.decision_date and facts.decision_date < facts.hearing_closed_date:
+        raise SloatInputError("The board's decision cannot come before the public hearing closed.")
     return facts
