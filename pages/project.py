@@ -9,6 +9,8 @@ message next to the form, and the last valid result stays on screen.
 
 from __future__ import annotations
 
+import datetime as dt
+
 import folium
 import streamlit as st
 from shapely.geometry import shape
@@ -57,7 +59,20 @@ def _approval_inputs(stored: dict) -> dict:
                            ("public_water_sewer", "Connected to public water and sewer"),
                            ("parkland_contiguous", "Within or next to public parkland (Harriman State Park)")):
             out[key] = forms.tri_state(label, f"appr_{key}", stored.get(key))
+        for key, label in (("application_complete_date", "Application complete on"),
+                           ("hearing_closed_date", "Public hearing closed on"),
+                           ("final_plat_signed_date", "Final plat signed on"),
+                           ("county_received_date", "County received the full statement (with the EAF) on")):
+            day = st.date_input(label, value=_iso_day(stored.get(key)), key=f"appr_{key}", format="YYYY-MM-DD")
+            out[key] = day.isoformat() if day else None
     return out
+
+
+def _iso_day(text):
+    try:
+        return dt.date.fromisoformat(text) if isinstance(text, str) else None
+    except ValueError:
+        return None
 
 
 # On a projector the form folds away: the room looks at the map and the permits.
@@ -190,6 +205,11 @@ def _approvals(a: dict | None) -> None:
     if seqr.get("question"):
         st.info(escape_markdown(f"To settle the SEQR class: {seqr['question']}"))
     st.markdown(escape_markdown(ref["headline"]))
+    events = a["village_law"]["events"]
+    if events:
+        st.markdown("**Clocks (Village Law, GML § 239-m), counted by the General Construction Law**")
+        st.markdown("\n".join(f"- {e['date']}: {escape_markdown(e['label'])}"
+                              + (f" {escape_markdown(e['note'])}" if e["note"] else "") for e in events))
     for g in a["groups"]:
         with st.expander(f"{g['decides']} ({len(g['items'])})", expanded=False):
             st.markdown("\n".join(

@@ -67,3 +67,19 @@ def test_the_500_ft_band_of_a_referral_trigger_is_drawn_on_the_project_map(manif
     names = [getattr(g, "layer_name", "") for g in fake.call_args.kwargs["feature_group_to_add"]]
     assert "County referral: 500-ft bands (GML § 239-m)" in names
     assert "Harriman State Park" in _text(at)
+
+
+def test_the_dates_given_put_the_village_law_clocks_on_the_page(manifest):
+    import datetime as dt
+
+    at, fake = _page(manifest)
+    at.selectbox(key="pf_application_type").select("subdivision")
+    at.date_input(key="appr_application_complete_date").set_value(dt.date(2026, 9, 2))
+    with mock.patch("streamlit_folium.st_folium", fake):
+        at.run()
+    assert not at.exception, at.exception
+    assert at.session_state[state.PROJECT]["application_complete_date"] == "2026-09-02"
+    text = _text(at)
+    # day 62 is election day, Tuesday 3 November 2026: the hearing may be held on Wednesday 4 November
+    assert "2026-11-03: Last day for the Planning Board's public hearing on the plat" in text
+    assert "Wednesday 4 November 2026" in text
