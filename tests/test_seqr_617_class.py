@@ -184,3 +184,9 @@ def test_a_bad_answer_is_refused_in_one_sentence():
         parse_approval_facts({"lots": "thirty"})
     with pytest.raises(SloatInputError, match="yes or no"):
         parse_approval_facts({"public_water_sewer": "maybe"})
+
+
+def test_a_subdivision_is_not_a_type_ii_accessory_structure_or_maintenance():
+    r = classify({"application_type": "subdivision"}, lots=30, accessory_structure="garage", maintenance_only=True,
+                 public_water_sewer=True, parkland_contiguous=False)
+    assert r.seqr_class == "Unlisted"

@@ -114,18 +114,18 @@ def _classify(project, facts: ApprovalFacts, park: bool | None, on) -> SeqrResul
                               **{k: v for k, v in facts.to_dict().items() if not k.endswith("_date")},
                               "parkland_contiguous": park}.items() if v is not None}
 
-    # -- Type II (617.5(c)): not subject to review, whatever the size
-    if facts.maintenance_only:
+    # -- Type II (617.5(c)): not subject to review, whatever the size (a subdivision is never one of these items)
+    subdivision = app == "subdivision" or (facts.lots or 0) > 1
+    if facts.maintenance_only and not subdivision:
         p = state_param("seqr_type2_maintenance", on)
         return _result("Type II", p, f"Maintenance or repair with no substantial change: {p.value}{verify_word(p.verify)}.",
                        facts_used=used)
-    if facts.accessory_structure:
+    if facts.accessory_structure and not subdivision:
         p = state_param("seqr_type2_accessory", on)
         kind = facts.accessory_structure if isinstance(facts.accessory_structure, str) else "accessory structure"
         return _result("Type II", p, f"A {kind.replace('_', ' ')} is a {p.value}, not changing land use or density"
                        f"{verify_word(p.verify)}.", facts_used=used)
     families = facts.residence_families or (1 if one_family else None)
-    subdivision = app == "subdivision" or (facts.lots or 0) > 1
     max_fam = state_param("seqr_type2_residence_max_families", on).value
     if families is not None and families <= max_fam and not subdivision:
         if facts.variance == "area":
