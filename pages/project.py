@@ -27,6 +27,7 @@ from sloat_core.engine.plain import plain_permits
 from sloat_core.rules.project import parse_project
 from sloat_core.approvals.county_referral import referral_bands_geojson
 from sloat_core.approvals.facts import ACCESSORY_KINDS, VARIANCE_TYPES, parse_approval_facts
+from sloat_core.approvals.state_law import all_state_facts
 
 
 mode = state.mode()
@@ -193,7 +194,7 @@ def _permit(p: dict) -> None:
             st.markdown("\n".join(f"- {escape_markdown(c)}" for c in p["clocks"]))
 
 
-def _approvals(a: dict | None) -> None:
+def _approvals(a: dict | None, result_day: str) -> None:
     """Article IX's permits and the approvals around it in one list, by who decides (sloat_core.approvals)."""
     if not a:
         return
@@ -216,6 +217,11 @@ def _approvals(a: dict | None) -> None:
                 f"- {escape_markdown(i['name'])}: {escape_markdown(str(i['status']))} ({escape_markdown(i['clause'] or '')})"
                 f"; step {i['step']}, {escape_markdown(i['step_text'])}"
                 + (f"; clock: {escape_markdown(i['clock'])}" if i.get("clock") else "") for i in g["items"]))
+    with st.expander("The state and federal rules used (dated settings)"):
+        st.markdown("\n".join(
+            f"- {escape_markdown(f.description)} **{escape_markdown(str(f.value))}** ({escape_markdown(f.citation)}, "
+            f"from {f.effective.isoformat()}){' — to confirm with the Village' if f.verify else ''}"
+            for f in all_state_facts(dt.date.fromisoformat(result_day)).values()))
     st.caption(escape_markdown(a["estimate"] + " Items marked \"to confirm with the Village\" are dated settings."))
 
 
@@ -246,7 +252,7 @@ if outcome is not None:
         st.caption(escape_markdown(result["mitigation"]["water_body_note"]))
     if result["mitigation"]["required_mitigation_sqft"]:
         st.page_link("pages/mitigation.py", label="Wetland mitigation for this footprint")
-    _approvals(result.get("approvals"))
+    _approvals(result.get("approvals"), result["as_of"])
     if mode != state.COUNTER:
         for warning in result["warnings"]:
             st.caption(escape_markdown(warning))

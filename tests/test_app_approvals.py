@@ -43,6 +43,8 @@ def test_the_project_page_lists_the_approvals_by_who_decides_and_the_seqr_questi
     assert "County referral" in text  # unknown here: the test layers have no village boundary or roads
     labels = [e.label for e in at.expander]
     assert any(label.startswith("Planning Board (") for label in labels)
+    assert "The state and federal rules used (dated settings)" in labels
+    assert "**62** (Village Law § 7-728(5)(d), from 2026-11-29) — to confirm with the Village" in _text(at)
 
 
 def test_choosing_a_garage_makes_the_project_type_ii_and_keeps_the_fact(manifest):
