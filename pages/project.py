@@ -194,9 +194,9 @@ def _permit(p: dict) -> None:
             st.markdown("\n".join(f"- {escape_markdown(c)}" for c in p["clocks"]))
 
 
-def _approvals(a: dict | None, result_day: str) -> None:
+def _approvals(groups: list | None, a: dict | None, result_day: str) -> None:
     """Article IX's permits and the approvals around it in one list, by who decides (sloat_core.approvals)."""
-    if not a:
+    if not a or groups is None:
         return
     st.subheader("All approvals, by who decides")
     seqr, ref = a["seqr"], a["county_referral"]
@@ -211,7 +211,7 @@ def _approvals(a: dict | None, result_day: str) -> None:
         st.markdown("**Clocks (Village Law, GML § 239-m), counted by the General Construction Law**")
         st.markdown("\n".join(f"- {e['date']}: {escape_markdown(e['label'])}"
                               + (f" {escape_markdown(e['note'])}" if e["note"] else "") for e in events))
-    for g in a["groups"]:
+    for g in groups:
         with st.expander(f"{g['decides']} ({len(g['items'])})", expanded=False):
             st.markdown("\n".join(
                 f"- {escape_markdown(i['name'])}: {escape_markdown(str(i['status']))} ({escape_markdown(i['clause'] or '')})"
@@ -252,7 +252,7 @@ if outcome is not None:
         st.caption(escape_markdown(result["mitigation"]["water_body_note"]))
     if result["mitigation"]["required_mitigation_sqft"]:
         st.page_link("pages/mitigation.py", label="Wetland mitigation for this footprint")
-    _approvals(result.get("approvals"), result["as_of"])
+    _approvals(result.get("approvals"), result.get("approvals_detail"), result["as_of"])
     if mode != state.COUNTER:
         for warning in result["warnings"]:
             st.caption(escape_markdown(warning))

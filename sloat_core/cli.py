@@ -138,8 +138,8 @@ def _summary(r: dict) -> str:
     lines.append("Permits and reviews:")
     for p in r["permits"]:
         lines.append(f"  {p['title']}: {yes[p['required']]} ({p['citation']})")
-    if r.get("approvals"):  # the approvals around Article IX (sloat_core.approvals)
-        a = r["approvals"]
+    if r.get("approvals_detail"):  # the approvals around Article IX (sloat_core.approvals)
+        a = r["approvals_detail"]
         lines.append("Approvals around Article IX (state and federal law, screening estimates):")
         lines.append(f"  SEQR: {' or '.join(a['seqr']['possible'])} ({a['seqr']['clause'] or 'no clause decided it'})"
                      + (f"; to settle it: {a['seqr']['question']}" if a["seqr"]["question"] else ""))

@@ -39,12 +39,12 @@ def analyze(world, project, *extra):
 def test_analyze_json_has_the_approvals_grouped_by_who_decides(world):
     out = analyze(world, {"application_type": "subdivision", "lots": 30, "public_water_sewer": False,
                           "parkland_contiguous": True, "application_complete_date": "2026-09-02"})
-    a = out["approvals"]
-    groups = [g["decides"] for g in a["groups"]]
+    a = out["approvals_detail"]
+    groups = [g["decides"] for g in out["approvals"]]
     assert groups == [g for g in ("Planning Board", "Village Engineer", "Building Inspector", "County", "State",
                                   "Federal", "Village (other)") if g in groups]
     assert {"Planning Board", "County", "State"} <= set(groups)
-    for g in a["groups"]:
+    for g in out["approvals"]:
         for item in g["items"]:
             assert item["clause"] and item["step"] in range(1, 6) and item["step_text"]
     assert a["seqr"]["class"] == "Type I" and a["seqr"]["clause"] == "6 NYCRR 617.4(b)(10)"
@@ -64,13 +64,13 @@ def test_at_501_ft_the_village_line_does_not_trigger_a_referral(world):
     gpd.GeoDataFrame({"NAME": ["v"]}, geometry=[village], crs="EPSG:2260").to_file(
         world / "village_boundary.gpkg", layer="village_boundary", driver="GPKG")
     out = analyze(world, {"application_type": "site_plan"})
-    t = {x["trigger"]: x for x in out["approvals"]["county_referral"]["triggers"]}
+    t = {x["trigger"]: x for x in out["approvals_detail"]["county_referral"]["triggers"]}
     assert t["municipal_boundary"]["answer"] == "no" and t["municipal_boundary"]["distance_ft"] == pytest.approx(501, abs=0.05)
 
 
 def test_a_garage_is_type_ii_through_the_command_line(world):
     out = analyze(world, {"application_type": "building_permit", "accessory_structure": "garage"})
-    assert out["approvals"]["seqr"]["class"] == "Type II"
+    assert out["approvals_detail"]["seqr"]["class"] == "Type II"
 
 
 def test_an_unknown_project_key_is_still_refused_in_one_sentence(world):

@@ -349,8 +349,10 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
     from sloat_core.approvals.summary import approvals_for
 
     cea = f.area("aquifer_cea")
-    result["approvals"] = approvals_for(geom, layerset, proj, as_of, permits=result["permits"],
-                                        in_cea=None if cea is None else cea > 1.0)
+    found = approvals_for(geom, layerset, proj, as_of, permits=result["permits"],
+                          in_cea=None if cea is None else cea > 1.0)
+    result["approvals"] = found.pop("groups")  # the list, grouped by who decides
+    result["approvals_detail"] = found  # SEQR, county referral, Village Law clocks, wetland screens
     return Analysis(geom, f, lot, proj, result, portions)
 
 
