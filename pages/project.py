@@ -9,6 +9,8 @@ message next to the form, and the last valid result stays on screen.
 
 from __future__ import annotations
 
+import datetime as dt
+
 import folium
 import streamlit as st
 from shapely.geometry import shape
@@ -23,6 +25,9 @@ from sloat_core.engine.analysis import DISCLAIMER
 from sloat_core.errors import SloatInputError
 from sloat_core.engine.plain import plain_permits
 from sloat_core.rules.project import parse_project
+from sloat_core.approvals.county_referral import referral_bands_geojson
+from sloat_core.approvals.facts import ACCESSORY_KINDS, VARIANCE_TYPES, parse_approval_facts
+from sloat_core.approvals.state_law import all_state_facts
 
 
 mode = state.mode()
@@ -34,17 +39,67 @@ if parcel is None:
             "You can fill in the form now: it is kept.")
     st.page_link("pages/parcel.py", label="Choose a parcel on the Parcel & constraints page")
 
+def _approval_inputs(stored: dict) -> dict:
+    """The facts the approvals around Article IX read (SEQR class, county referral), in a folded box."""
+    with st.expander("State and federal approvals: facts for the SEQR class and the county referral"):
+        kinds = ["not asked", "no", *ACCESSORY_KINDS]
+        acc = stored.get("accessory_structure")
+        acc = "no" if acc is False else ("other" if acc is True else acc)
+        choice = st.selectbox("Minor accessory structure (garage, shed, deck ...)", kinds, key="appr_accessory",
+                              index=kinds.index(acc) if acc in kinds else 0, format_func=lambda k: k.replace("_", " "))
+        variances = ["none", *VARIANCE_TYPES]
+        var = st.selectbox("Variance requested", variances, key="appr_variance",
+                           index=variances.index(stored.get("variance") or "none"),
+                           format_func=lambda k: k.replace("_", " "))
+        lots = st.number_input("Lots in the subdivision", min_value=0, max_value=100_000, step=1, key="appr_lots",
+                               value=int(stored.get("lots") or 0), help="0: not a subdivision or not known")
+        out = {"accessory_structure": {"not asked": None, "no": False}.get(choice, choice),
+               "variance": None if var == "none" else var, "lots": int(lots) or None}
+        for key, label in (("on_approved_lot", "House on an approved lot"),
+                           ("maintenance_only", "Maintenance or repair only"),
+                           ("public_water_sewer", "Connected to public water and sewer"),
+                           ("parkland_contiguous", "Within or next to public parkland (Harriman State Park)")):
+            out[key] = forms.tri_state(label, f"appr_{key}", stored.get(key))
+        for key, label in (("application_complete_date", "Application complete on"),
+                           ("hearing_closed_date", "Public hearing closed on"),
+                           ("final_plat_signed_date", "Final plat signed on"),
+                           ("county_received_date", "County received the full statement (with the EAF) on")):
+            day = st.date_input(label, value=_iso_day(stored.get(key)), key=f"appr_{key}", format="YYYY-MM-DD")
+            out[key] = day.isoformat() if day else None
+    return out
+
+
+def _iso_day(text):
+    try:
+        return dt.date.fromisoformat(text) if isinstance(text, str) else None
+    except ValueError:
+        return None
+
+
 # On a projector the form folds away: the room looks at the map and the permits.
 form_col, map_col = st.columns([2, 3]) if not large else (st.expander("The project (form)"), st.container())
 with form_col:
     if not large:
         st.subheader("The project")
     values = forms.project_form(st.session_state.get(state.PROJECT), few=mode == state.COUNTER)
+    values.update(_approval_inputs(st.session_state.get(state.PROJECT) or {}))
     form_message = st.empty()
 
 
 def _footprint_groups(layers) -> list:
-    return footprint_map.groups(layers, parcel, st.session_state.get(forms.FOOTPRINT))  # every constraint
+    out = footprint_map.groups(layers, parcel, st.session_state.get(forms.FOOTPRINT))  # every constraint
+    try:  # the 500-ft band of each county referral trigger that applies (GML § 239-m(3)(b))
+        bands = referral_bands_geojson(parcel.geometry, layers, application_type=values.get("application_type"),
+                                       facts=parse_approval_facts(values))
+    except SloatInputError:
+        bands = {}
+    if bands:
+        group = folium.FeatureGroup(name="County referral: 500-ft bands (GML § 239-m)")
+        for band in bands.values():
+            folium.GeoJson(band, style_function=lambda _f: {"color": "#7b3294", "weight": 2, "dashArray": "6 4",
+                                                            "fillOpacity": 0.05}, interactive=False).add_to(group)
+        out.append(group)
+    return out
 
 
 layers = None
@@ -139,6 +194,37 @@ def _permit(p: dict) -> None:
             st.markdown("\n".join(f"- {escape_markdown(c)}" for c in p["clocks"]))
 
 
+def _approvals(groups: list | None, a: dict | None, result_day: str) -> None:
+    """Article IX's permits and the approvals around it in one list, by who decides (sloat_core.approvals)."""
+    if not a or groups is None:
+        return
+    st.subheader("All approvals, by who decides")
+    seqr, ref = a["seqr"], a["county_referral"]
+    rng = "" if len(seqr["possible"]) < 2 else f" ({' or '.join(seqr['possible'])})"
+    st.markdown(escape_markdown(f"SEQR: {seqr['class']}{rng} ({seqr['clause'] or 'no clause decided it'}). "
+                                f"{seqr['reason']}"))
+    if seqr.get("question"):
+        st.info(escape_markdown(f"To settle the SEQR class: {seqr['question']}"))
+    st.markdown(escape_markdown(ref["headline"]))
+    events = a["village_law"]["events"]
+    if events:
+        st.markdown("**Clocks (Village Law, GML § 239-m), counted by the General Construction Law**")
+        st.markdown("\n".join(f"- {e['date']}: {escape_markdown(e['label'])}"
+                              + (f" {escape_markdown(e['note'])}" if e["note"] else "") for e in events))
+    for g in groups:
+        with st.expander(f"{g['decides']} ({len(g['items'])})", expanded=False):
+            st.markdown("\n".join(
+                f"- {escape_markdown(i['name'])}: {escape_markdown(str(i['status']))} ({escape_markdown(i['clause'] or '')})"
+                f"; step {i['step']}, {escape_markdown(i['step_text'])}"
+                + (f"; clock: {escape_markdown(i['clock'])}" if i.get("clock") else "") for i in g["items"]))
+    with st.expander("The state and federal rules used (dated settings)"):
+        st.markdown("\n".join(
+            f"- {escape_markdown(f.description)} **{escape_markdown(str(f.value))}** ({escape_markdown(f.citation)}, "
+            f"from {f.effective.isoformat()}){' — to confirm with the Village' if f.verify else ''}"
+            for f in all_state_facts(dt.date.fromisoformat(result_day)).values()))
+    st.caption(escape_markdown(a["estimate"] + " Items marked \"to confirm with the Village\" are dated settings."))
+
+
 if outcome is not None:
     result, touches = outcome
     _touches(touches)
@@ -171,6 +257,7 @@ if outcome is not None:
         st.caption(escape_markdown(result["mitigation"]["water_body_note"]))
     if result["mitigation"]["required_mitigation_sqft"]:
         st.page_link("pages/mitigation.py", label="Wetland mitigation for this footprint")
+    _approvals(result.get("approvals"), result.get("approvals_detail"), result["as_of"])
     if mode != state.COUNTER:
         for warning in result["warnings"]:
             st.caption(escape_markdown(warning))

@@ -138,6 +138,14 @@ def _summary(r: dict) -> str:
     lines.append("Permits and reviews:")
     for p in r["permits"]:
         lines.append(f"  {p['title']}: {yes[p['required']]} ({p['citation']})")
+    if r.get("approvals_detail"):  # the approvals around Article IX (sloat_core.approvals)
+        a = r["approvals_detail"]
+        lines.append("Approvals around Article IX (state and federal law, screening estimates):")
+        lines.append(f"  SEQR: {' or '.join(a['seqr']['possible'])} ({a['seqr']['clause'] or 'no clause decided it'})"
+                     + (f"; to settle it: {a['seqr']['question']}" if a["seqr"]["question"] else ""))
+        lines.append(f"  {a['county_referral']['headline']}")
+        for key in ("state", "federal"):
+            lines.append(f"  {a['wetland_screens'][key]['message']} ({a['wetland_screens'][key]['citation']})")
     for w in r["warnings"]:
         lines.append(f"Warning: {w}")
     lines.append(r["disclaimer"])
@@ -153,6 +161,13 @@ def cmd_timeline(args) -> int:
         raise SloatInputError("The timeline file must be a JSON object with a list called 'items'.")
     as_of = _date(args.as_of) or _date(data.get("as_of")) or dt.date.today()
     events = timeline_events(data["items"], as_of)
+    if data.get("project") is not None:  # the Village Law and county clocks of the project (sloat_core.approvals)
+        from sloat_core.approvals.village_law import approval_events
+        from sloat_core.rules.project import parse_project
+
+        proj = parse_project(data["project"])
+        events = sorted(events + approval_events(proj.application_type, proj.approvals, as_of),
+                        key=lambda e: (e.date, e.id))
     if args.ics:
         Path(args.ics).write_text(to_ics(events, calendar_name="Sloatsburg Article IX deadlines"),
                                   encoding="utf-8", newline="")

@@ -20,6 +20,7 @@ FORBIDDEN = {
             "streamlit"),
     "rules": ("sloat_core.engine", "sloat_core.store", "sloat_core.outputs", "streamlit"),
     "engine": ("sloat_core.store", "sloat_core.outputs", "streamlit"),
+    "approvals": ("sloat_core.engine", "sloat_core.store", "sloat_core.outputs", "streamlit"),
 }
 
 

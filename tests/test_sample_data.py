@@ -35,12 +35,15 @@ ROLES = {
     "floodplain", "wetlands", "water_bodies", "watercourses", "rock_outcrops", "aquifer_cea",
     "recreational_river", "rcda", "historic", "habitats", "viewsheds", "recreation", "zoning",
     "parcels", "village_boundary", "roads",
+    "parkland", "state_county_roads", "public_institutions", "ag_district_farms", "nysdec_wetlands",
 }
 VECTOR_FILES = [
     "nfhl.gpkg", "nwi_wetlands.geojson", "local_wetlands.geojson", "streams.geojson",
     "ponds.geojson", "outcrops.geojson", "ramapo_aquifer.geojson", "recreational_river.geojson",
     "rcda.geojson", "historic.geojson", "habitats.geojson", "viewsheds.geojson",
     "recreation.geojson", "zoning.gpkg", "parcels.gpkg", "village_boundary.geojson",
+    "parkland.geojson", "state_county_roads.geojson", "public_institutions.geojson", "ag_district_farms.geojson",
+    "nysdec_wetlands.geojson",
     "demo_parcels/riverside_2ac.geojson", "demo_parcels/east_ridge_12ac.geojson",
     "demo_parcels/village_centre_lot.kml", "demo_parcels/west_slope_5ac.zip",
     "demo_parcels/outcrop_lot.gpkg", "demo_parcels/riverside_2ac.dxf",

@@ -786,6 +786,54 @@ def floodplain(extent, river_streams):
     return feats
 
 
+# ----------------------------------------------------------------------------- approvals layers
+def harriman_edge(extent):
+    """The illustrative edge of Harriman State Park on the west (the same shape as in recreation.geojson)."""
+    return band_dv(lambda v: -5200 + 0 * v, lambda v: -2750 + 120 * np.sin(v / 900), 1000, 7000).intersection(extent)
+
+
+def write_approval_layers(out, extent, village, street_list, river_ch, pond):
+    """Layers in the schemas of their real sources for the county referral and the NYSDEC screen.
+
+    parkland.geojson imitates NYS OPRHP state park boundaries; state_county_roads.geojson the NYSDOT
+    Roadway Inventory (centre lines with the jurisdiction and an illustrative right-of-way width);
+    public_institutions.geojson state or county land with a public building; ag_district_farms.geojson
+    the NYS agricultural districts (a farm in Orange County, west of the village line);
+    nysdec_wetlands.geojson the NYSDEC regulatory freshwater wetland map. All invented.
+    """
+    rng = np.random.default_rng(SEED + 10)
+    write_geojson(gdf_local([{"NAME": "Harriman State Park (edge, illustrative)", "CATEGORY": "State Park",
+                              "REGION": "Palisades", "OWNER_TYPE": "State", "MANAGER": "NYS OPRHP / PIPC"}],
+                            [harriman_edge(extent)]), out / "parkland.geojson")
+    by_name = {s["name"]: s for s in street_list}
+    roads = [("NY 17", "Orange Tpke", "NYSDOT", "Principal Arterial", "Orange Tpke"),
+             ("I-87", "New York State Thruway", "Thruway Authority", "Interstate", "New York State Thruway"),
+             ("CR 106", "Seven Lakes Dr", "County", "Minor Arterial", "Seven Lakes Dr")]
+    recs, geoms = [], []
+    for route, name, juris, fclass, street in roads:
+        recs.append({"ROUTE": route, "ROAD_NAME": name, "JURISDICTION": juris, "FUNCTIONAL_CLASS": fclass,
+                     "ROW_WIDTH_FT": float(by_name[street]["row_ft"])})
+        geoms.append(by_name[street]["geom"])
+    write_geojson(gpd.GeoDataFrame(recs, geometry=[shapely.set_precision(to_work(g), 0.01) for g in geoms],
+                                   crs=WORK_CRS), out / "state_county_roads.geojson")
+    write_geojson(gdf_local([{"NAME": "NYS Thruway Authority maintenance section (illustrative)",
+                              "OWNER": "New York State Thruway Authority", "BUILDING": "Maintenance garage"}],
+                            [blob_dv(rng, -700, -4300, 160, 0.15)]), out / "public_institutions.geojson")
+    west = village.bounds[0]
+    farm = box(west - 480, 2600, west - 20, 3900).intersection(extent).difference(village.buffer(15))
+    farm = max(parts(farm), key=lambda q: q.area)
+    write_geojson(gdf_local([{"AG_DISTRICT": "Orange County Agricultural District No. 1 (illustrative)",
+                              "COUNTY": "Orange", "FARM_NAME": "Illustrative farm", "CERT_DATE": "2019-05-01"}],
+                            [farm]), out / "ag_district_farms.geojson")
+    wet = []
+    for wid, cls, d, v, r in [("SL-3", "II", 175, -2000, 620), ("SL-5", "III", -230, -3900, 500)]:
+        g = blob_dv(rng, d, v, r, 0.25).difference(river_ch).difference(pond)
+        wet.append(({"WETLAND_ID": wid, "CLASS": cls, "ACRES": round(max(parts(g), key=lambda q: q.area).area
+                                                                       / SQFT_PER_ACRE, 3),
+                     "MAP_STATUS": "Regulatory map (pre-2025), illustrative"}, max(parts(g), key=lambda q: q.area)))
+    write_geojson(gdf_local([r for r, _ in wet], [g for _, g in wet]), out / "nysdec_wetlands.geojson")
+
+
 # ----------------------------------------------------------------------------- demo parcels
 def demo_geoms():
     """Demo parcel outlines (local frame)."""
@@ -920,6 +968,11 @@ layers:
                   owner_field: OWNER}}
   village_boundary: {{path: village_boundary.geojson}}
   roads:         {{path: roads.gpkg, layer: roads, width_field: WIDTH_FT}}
+  parkland:      {{path: parkland.geojson, coverage: everywhere}}
+  state_county_roads: {{path: state_county_roads.geojson, width_field: ROW_WIDTH_FT, coverage: everywhere}}
+  public_institutions: {{path: public_institutions.geojson, coverage: everywhere}}
+  ag_district_farms: {{path: ag_district_farms.geojson, coverage: everywhere}}
+  nysdec_wetlands: {{path: nysdec_wetlands.geojson, coverage: everywhere}}
 dem: {{path: dem.tif, z_units: us_survey_foot}}
 """
 
@@ -957,6 +1010,11 @@ East, US survey feet). Files are written in the CRSs real sources use, so reproj
 | parcels.gpkg, layer parcels | Rockland County GIS tax parcels | EPSG:2260 | SBL, PRINT_KEY, SWIS (392403, illustrative), ADDRESS, ZONE (majority district), ACRES, PROP_CLASS, OWNER (invented names marked "(sample)", for § 402-57K(4)) |
 | village_boundary.geojson | NYS civil boundaries | EPSG:4326 | NAME |
 | roads.gpkg (layer roads) | street centrelines (offline base map only, no rule reads it) | EPSG:2260 | NAME, WIDTH_FT, ILLUSTRATIVE |
+| parkland.geojson | NYS OPRHP state park boundaries (Harriman State Park's edge) | EPSG:4326 | NAME, CATEGORY, REGION, OWNER_TYPE, MANAGER |
+| state_county_roads.geojson | NYSDOT Roadway Inventory System, state and county roads | EPSG:4326 | ROUTE, ROAD_NAME, JURISDICTION (NYSDOT, Thruway Authority, County), FUNCTIONAL_CLASS, ROW_WIDTH_FT (illustrative right-of-way) |
+| public_institutions.geojson | state or county land with a public building (GML § 239-m(3)(b)(v)) | EPSG:4326 | NAME, OWNER, BUILDING |
+| ag_district_farms.geojson | NYS Agricultural Districts (a farm in Orange County, west of the line) | EPSG:4326 | AG_DISTRICT, COUNTY, FARM_NAME, CERT_DATE |
+| nysdec_wetlands.geojson | NYSDEC regulatory freshwater wetlands (ECL Article 24) | EPSG:4326 | WETLAND_ID, CLASS (I-IV), ACRES, MAP_STATUS |
 | demo_parcels/ | test parcels in GeoJSON, KML, zipped shapefile, GeoPackage, DXF; a project example | see its README | |
 
 Details worth knowing when testing:
@@ -1122,6 +1180,9 @@ def generate(out: Path | str = DEFAULT_OUT, *, verbose: bool = False) -> dict:
         [band_dv(lambda v: -5200 + 0 * v, lambda v: -2750 + 120 * np.sin(v / 900), 1000, 7000)
          .intersection(extent),
          band_dv(40, 300, 1900, 2450)]), out / "recreation.geojson")
+
+    # the layers the approvals around Article IX read (GML § 239-m triggers, the NYSDEC wetland map)
+    write_approval_layers(out, extent, village, street_list, river_ch, pond)
 
     # manifest, readme, demo parcels
     (out / "layers.yaml").write_text(LAYERS_YAML, encoding="utf-8")

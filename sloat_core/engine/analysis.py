@@ -372,6 +372,14 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
         "params_version": PARAMS_VERSION,
         "tool_version": __version__,
     }
+    # The approvals around Article IX (state and federal law; sloat_core.approvals): a key of their own.
+    from sloat_core.approvals.summary import approvals_for
+
+    cea = f.area("aquifer_cea")
+    found = approvals_for(geom, layerset, proj, as_of, permits=result["permits"],
+                          in_cea=None if cea is None else cea > 1.0)
+    result["approvals"] = found.pop("groups")  # the list, grouped by who decides
+    result["approvals_detail"] = found  # SEQR, county referral, Village Law clocks, wetland screens
     return Analysis(geom, f, lot, proj, result, portions)
 
 

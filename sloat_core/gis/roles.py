@@ -125,6 +125,18 @@ ROLE_DECLARATIONS: tuple[LayerRole, ...] = (
     # Road centre lines (widened to their right-of-way): the app's offline base map only; no rule reads them.
     LayerRole("roads", "Roads (illustrative base map)", "Roads", "#8a8a8a", "1", "", (0, (2, 1)),
               "reference", "polygon_or_line", None, ()),
+    # Read by the approvals around Article IX (sloat_core.approvals: GML § 239-m/239-n county referral, the
+    # ECL Article 24 screen), by no Article IX rule: reference roles.
+    LayerRole("parkland", "State and county parks", "State/county parks", "#4d9221", "1", "", (0, (6, 3)),
+              "reference", "polygon", None, ()),
+    LayerRole("state_county_roads", "State and county roads (right-of-way)", "State/county roads", "#b35806", "1", "",
+              (0, (9, 3)), "reference", "polygon_or_line", None, ()),
+    LayerRole("public_institutions", "State or county land with a public building", "State/county public land",
+              "#5e3c99", "1", "", (0, (4, 2)), "reference", "polygon", None, ()),
+    LayerRole("ag_district_farms", "Farms in an agricultural district", "Farms in an agricultural district",
+              "#d8b365", "1", "", (0, (3, 3)), "reference", "polygon", None, ()),
+    LayerRole("nysdec_wetlands", "NYSDEC freshwater wetlands (map)", "NYSDEC wetlands (map)", "#01665e", "1", "",
+              (0, (2, 2, 6, 2)), "reference", "polygon", None, ()),
 )
 
 

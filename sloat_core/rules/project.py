@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from shapely.geometry.base import BaseGeometry
 
+from sloat_core.approvals.facts import APPROVAL_FIELDS, ApprovalFacts, parse_approval_facts
 from sloat_core.errors import SloatInputError
 from sloat_core.gis.geometry import area_sqft, geojson_to_work
 from sloat_core.validate import number
@@ -92,6 +93,8 @@ class Project:
     design_figures: tuple[tuple[str, float], ...] | None = None
     #: The engineer's ticks of the § 402-55J checklist: {limit id: met?} (ids of DESIGN_LIMITS).
     design_limits: tuple[tuple[str, bool | None], ...] | None = None
+    #: The facts the approvals around Article IX read (SEQR, county referral, Village Law clocks): flat keys.
+    approvals: ApprovalFacts = ApprovalFacts()
 
     @property
     def disturbed_sqft(self) -> float | None:
@@ -200,7 +203,7 @@ def parse_project(obj: dict | None) -> Project:
         return Project()
     if not isinstance(obj, dict):
         raise SloatInputError("The project description must be a JSON object.")
-    known = set(Project.__dataclass_fields__)
+    known = (set(Project.__dataclass_fields__) - {"approvals"}) | set(APPROVAL_FIELDS)
     unknown = sorted(set(obj) - known)
     if unknown:
         raise SloatInputError(f"The project description has unknown field(s): {', '.join(unknown[:5])}.")
@@ -251,4 +254,5 @@ def parse_project(obj: dict | None) -> Project:
         road_extension=_bool(obj, "road_extension"),
         design_figures=_design_figures(obj),
         design_limits=_design_limits(obj),
+        approvals=parse_approval_facts(obj),
     )

@@ -1,0 +1,155 @@
+"""One list of answers: Article IX's permits and the approvals around it, grouped by who decides.
+
+:func:`approvals_for` runs the four screens of this package for one parcel and project (county referral,
+the Village Law clocks, the SEQR class, the state and federal wetland screens) and puts them with the
+Article IX permits of the analysis into one list grouped by who decides (Planning Board, Village Engineer,
+Building Inspector, county, state, federal), each with its clause, the clock it starts and the step at
+which it usually comes. Nothing here changes an Article IX answer.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+
+from shapely.geometry import Polygon
+from shapely.geometry.base import BaseGeometry
+
+from sloat_core.approvals.county_referral import county_referral
+from sloat_core.approvals.facts import ApprovalFacts
+from sloat_core.approvals.seqr import seqr_class
+from sloat_core.approvals.state_law import all_state_facts, state_law_notice, state_law_version
+from sloat_core.approvals.village_law import approval_events, clock_rules
+from sloat_core.approvals.wetland_screens import wetland_screens
+
+__all__ = ["DECIDERS", "STEPS", "approvals_for", "decider_of"]
+
+DECIDERS = ("Planning Board", "Village Engineer", "Building Inspector", "County", "State", "Federal",
+            "Village (other)")
+#: The order in which approvals usually run (a reading of common practice, not law).
+STEPS = {
+    1: "Before applying: ask the State and the Corps about their jurisdiction",
+    2: "Application complete: SEQR class and EAF; refer to the county",
+    3: "Review and public hearing(s) before the Planning Board",
+    4: "Decision (after the county's report or the end of its review period)",
+    5: "After approval: file the plat; permits issued; work begins",
+}
+
+
+class _NoLayers:
+    """Stands for a missing layer set: every layer unknown."""
+
+    version = None
+    village_boundary = None
+
+    def get(self, role):
+        return None
+
+    def uncovered(self, role, geom):
+        return Polygon()
+
+    def coverage_gaps(self, geom, roles, *, min_sqft=1.0):
+        return {}
+
+
+def decider_of(authority: str | None) -> str:
+    """Who decides, from an Article IX permit's authority text.
+
+    >>> decider_of("Planning Board approval; permit issued by the Building Inspector (§ 402-57G)")
+    'Planning Board'
+    >>> decider_of("Rockland County Drainage Agency; then the Planning Board")
+    'County'
+    """
+    text = (authority or "").strip()
+    for key, who in (("Planning Board", "Planning Board"), ("Village Engineer", "Village Engineer"),
+                     ("Building Inspector", "Building Inspector"), ("SEQRA lead agency", "Planning Board"),
+                     ("Rockland County", "County"), ("County", "County"), ("NYSDEC", "State"),
+                     ("Army Corps", "Federal")):
+        if text.startswith(key):
+            return who
+    for key, who in (("Rockland County", "County"), ("NYSDEC", "State"), ("Planning Board", "Planning Board"),
+                     ("Building Inspector", "Building Inspector")):
+        if key in text:
+            return who
+    return "Village (other)"
+
+
+_STEP_OF = {"Planning Board": 3, "Village Engineer": 3, "Building Inspector": 5, "County": 4, "State": 1,
+            "Federal": 1, "Village (other)": 3}
+
+
+def _permit_items(permits: list[dict]) -> list[dict]:
+    out = []
+    for p in permits or []:
+        if p.get("required") is False:
+            continue
+        who = decider_of(p.get("authority"))
+        out.append({"id": p.get("id"), "name": p.get("title") or p.get("id"), "law": "Article IX",
+                    "decides": who, "authority": p.get("authority"), "clause": p.get("citation"),
+                    "status": "required" if p.get("required") else "unknown", "reason": p.get("reason"),
+                    "clock": "; ".join(p.get("clocks") or []) or None, "step": _STEP_OF[who]})
+    return out
+
+
+def approvals_for(parcel: BaseGeometry, layerset, project, as_of: _dt.date, *, permits: list[dict] | None = None,
+                  in_cea: bool | None = None) -> dict:
+    """Every approval around Article IX for a parcel (EPSG:2260) and a parsed project, as JSON-ready values."""
+    layerset = layerset if layerset is not None else _NoLayers()
+    facts: ApprovalFacts = getattr(project, "approvals", None) or ApprovalFacts()
+    app = getattr(project, "application_type", None)
+    footprint = getattr(project, "disturbance_footprint", None)
+
+    referral = county_referral(parcel, layerset, application_type=app, facts=facts, on=as_of)
+    park = next((t.distance_ft for t in referral.triggers if t.trigger == "parkland"), None)
+    seqr = seqr_class(project, facts, parkland_distance_ft=park, in_cea=in_cea, on=as_of)
+    rules = clock_rules(app if app in ("subdivision", "site_plan") else None, on=as_of) \
+        if app in (None, "subdivision", "site_plan") else []
+    events = approval_events(app, facts, as_of)
+    wet = wetland_screens(parcel, footprint, layerset, as_of)
+
+    items = _permit_items(permits or [])
+    seqr_name = f"SEQR: {seqr.seqr_class}" + (f" ({' or '.join(seqr.possible)})" if len(seqr.possible) > 1 else "")
+    items.append({"id": "seqr", "name": seqr_name, "law": "6 NYCRR Part 617",
+                  "decides": "Planning Board", "authority": "The SEQR lead agency (usually the Planning Board)",
+                  "clause": seqr.clause, "status": seqr.seqr_class, "reason": seqr.reason,
+                  "question": seqr.question, "clock": "Starts with the EAF filed with a complete application",
+                  "step": 2})
+    if referral.required is not False:
+        items.append({"id": "county_referral", "name": "County referral (Rockland County Department of Planning)",
+                      "law": referral.statute or "GML § 239-m", "decides": "County",
+                      "authority": "Rockland County Department of Planning", "clause": next(
+                          (t.clause for t in referral.triggers if t.answer == "yes"), referral.statute),
+                      "status": {True: "required", None: "unknown"}[referral.required], "reason": referral.headline,
+                      "clock": referral.clock["rule"], "step": 2})
+    for r in rules:
+        items.append({"id": r.id, "name": f"{r.applies_to[0].upper()}{r.applies_to[1:]}: {r.ends}",
+                      "law": r.citation.split("(")[0].strip(), "decides": "Planning Board" if r.id != "final_plat_filing"
+                      else "County", "authority": "Planning Board" if r.id != "final_plat_filing"
+                      else "Rockland County Clerk", "clause": r.citation, "status": "clock",
+                      "reason": f"Within {r.days} days of {r.starts}.", "clock": f"{r.days} days from {r.starts}",
+                      "step": 5 if r.id == "final_plat_filing" else (4 if "decision" in r.id else 3),
+                      "verify": r.verify})
+    for key, who in (("state", "State"), ("federal", "Federal")):
+        s = wet[key]
+        if s["answer"] in ("likely", "possible", "ask", "unknown"):
+            items.append({"id": f"{key}_wetlands", "name": s["message"], "law": s["citation"], "decides": who,
+                          "authority": s["agency"], "clause": s["citation"], "status": s["answer"],
+                          "reason": s["reason"], "clock": None, "step": 1})
+    groups = []
+    for who in DECIDERS:
+        mine = sorted((i for i in items if i["decides"] == who), key=lambda i: (i["step"], i["name"]))
+        if mine:
+            groups.append({"decides": who, "items": [dict(i, step_text=STEPS[i["step"]]) for i in mine]})
+    verify = sorted({f.citation for f in all_state_facts(as_of).values() if f.verify})
+    return {
+        "groups": groups,
+        "seqr": seqr.to_dict(),
+        "county_referral": referral.to_dict(),
+        "village_law": {"rules": [r.to_dict() for r in rules], "events": [e.to_dict() for e in events]},
+        "wetland_screens": wet,
+        "steps": {str(k): v for k, v in STEPS.items()},
+        "to_confirm": verify,
+        "notice": state_law_notice(),
+        "state_law_version": state_law_version(),
+        "estimate": "Screening estimates: the boards and agencies named decide. Nothing here changes an Article IX "
+                    "answer.",
+    }

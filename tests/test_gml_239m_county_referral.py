@@ -1,0 +1,165 @@
+"""General Municipal Law § 239-m / § 239-n: county referral, read as legal claims on hand-built land.
+
+Each world is written as real files and read through the manifest loader (tests/engine_world.py), in
+EPSG:2260 (US survey feet). Distances are exact for axis-aligned boxes; the tolerance on a reported distance
+is 0.05 ft (one rounding step of the report).
+"""
+
+import datetime as dt
+
+import pytest
+from shapely.geometry import LineString
+
+from sloat_core.approvals.county_referral import TRIGGERS, county_referral, trigger_bands
+from sloat_core.approvals.facts import parse_approval_facts
+from sloat_core.approvals.state_law import state_param
+
+from engine_world import X0, Y0, make_world, sq
+
+PARCEL = sq(0, 0, 100)
+#: A village far larger than every search zone, so each layer's coverage holds the land within 500 ft.
+BIG_VILLAGE = sq(-20_000, -20_000, 40_000)
+ROLE_OF = {t.id: t.role for t in TRIGGERS}
+
+
+def _world(tmp_path, extra, *, village=BIG_VILLAGE, omit=()):
+    layers = {"village_boundary": [village], "parkland": [], "state_county_roads": [], "public_institutions": [],
+              "ag_district_farms": [], "rcda": []}
+    layers.update(extra)
+    return make_world(tmp_path, layers, omit=omit)
+
+
+def _answers(ls, application_type="site_plan", **facts):
+    r = county_referral(PARCEL, ls, application_type=application_type, facts=parse_approval_facts(facts))
+    return r, {a.trigger: a for a in r.triggers}
+
+
+def test_the_referral_distance_is_500_ft_a_dated_setting_with_its_clause():
+    p = state_param("county_referral_distance_ft")
+    assert (p.value, p.unit, p.citation) == (500, "ft", "GML § 239-m(3)(b)")
+
+
+@pytest.mark.parametrize("gap_ft, answer", [(499.0, "yes"), (500.0, "yes"), (501.0, "no")])
+def test_a_parcel_within_500_ft_of_the_village_boundary_is_referred_and_one_at_501_ft_is_not(tmp_path, gap_ft, answer):
+    village = sq(-3000, -3000, 3000 + 100 + gap_ft, 6000)  # east edge gap_ft east of the parcel
+    ls = _world(tmp_path, {}, village=village)
+    r, a = _answers(ls)
+    assert a["municipal_boundary"].answer == answer
+    assert a["municipal_boundary"].distance_ft == pytest.approx(gap_ft, abs=0.05)
+    if answer == "yes":
+        assert r.required is True
+        assert r.headline.startswith("County referral required before final action (GML § 239-m(3)(b)(i))")
+        assert f"{gap_ft:,.0f} ft from the village boundary" in r.headline
+
+
+@pytest.mark.parametrize("trigger", ["parkland", "state_county_road", "county_stream", "public_institution",
+                                     "farm_in_ag_district"])
+@pytest.mark.parametrize("gap_ft, answer", [(499.0, "yes"), (501.0, "no")])
+def test_each_trigger_counts_within_500_ft_and_not_beyond(tmp_path, trigger, gap_ft, answer):
+    feature = (sq(100 + gap_ft, -200, 300, 500), {"NAME": "Harriman State Park"})
+    ls = _world(tmp_path, {ROLE_OF[trigger]: [feature]})
+    r, a = _answers(ls)
+    assert a[trigger].answer == answer, a[trigger].reason
+    assert a[trigger].distance_ft == pytest.approx(gap_ft, abs=0.05)
+    others = [t for t in a if t not in (trigger, "municipal_boundary")]
+    assert all(a[t].answer == "no" for t in others)
+    assert r.required is (answer == "yes")
+    if answer == "yes":
+        assert a[trigger].clause in r.headline and "Harriman State Park" in r.headline
+
+
+def test_a_road_centre_line_is_measured_from_its_right_of_way_not_its_centre(tmp_path):
+    # centre line 560 ft east of the parcel, right-of-way 120 ft wide: its edge is 500 ft away
+    line = LineString([(X0 + 660, Y0 - 2000), (X0 + 660, Y0 + 2000)])
+    ls = make_world(tmp_path, {"village_boundary": [BIG_VILLAGE],
+                               "state_county_roads": [(line, {"NAME": "NY-17", "ROW_WIDTH_FT": 120.0})]})
+    # make_world writes no width_field: the manifest's default width applies, so give the width in the manifest
+    import yaml
+    doc = yaml.safe_load((tmp_path / "layers.yaml").read_text())
+    doc["layers"]["state_county_roads"]["width_field"] = "ROW_WIDTH_FT"
+    (tmp_path / "layers.yaml").write_text(yaml.safe_dump(doc))
+    from sloat_core.gis.layers import load_manifest
+    ls = load_manifest(tmp_path / "layers.yaml")
+    _, a = _answers(ls)
+    assert a["state_county_road"].answer == "yes"
+    assert a["state_county_road"].distance_ft == pytest.approx(500.0, abs=0.05)
+
+
+def test_a_missing_layer_is_unknown_never_no(tmp_path):
+    ls = _world(tmp_path, {}, omit=("ag_district_farms",))
+    r, a = _answers(ls)
+    assert a["farm_in_ag_district"].answer == "unknown" and a["farm_in_ag_district"].distance_ft is None
+    assert r.required is None and "unknown" in r.headline
+
+
+def test_a_layer_that_does_not_cover_the_land_within_500_ft_is_unknown(tmp_path):
+    # a park file of another area (its features' extent does not reach the village): it maps none of our land
+    ls = make_world(tmp_path, {"village_boundary": [sq(-1000, -1000, 2000)], "parkland": [sq(5000, 0, 100)]})
+    _, a = _answers(ls)
+    assert a["parkland"].answer == "unknown" and "does not cover" in a["parkland"].reason
+
+
+def test_without_a_village_boundary_layer_the_boundary_trigger_is_unknown(tmp_path):
+    ls = make_world(tmp_path, {"parkland": [sq(5000, 0, 100)]}, omit=("village_boundary",))
+    _, a = _answers(ls)
+    assert a["municipal_boundary"].answer == "unknown"
+
+
+def test_a_trigger_found_within_500_ft_counts_even_if_other_land_is_unmapped(tmp_path):
+    ls = make_world(tmp_path, {"parkland": [sq(300, 0, 100)]})
+    r, a = _answers(ls)
+    assert a["parkland"].answer == "yes" and r.required is True
+
+
+def test_the_farm_trigger_does_not_apply_to_an_area_variance(tmp_path):
+    ls = _world(tmp_path, {"ag_district_farms": [sq(150, 0, 100)]})
+    _, a = _answers(ls, application_type=None, variance="area")
+    assert a["farm_in_ag_district"].answer == "not_applicable"
+    _, a = _answers(ls, application_type=None, variance="use")
+    assert a["farm_in_ag_district"].answer == "yes"
+
+
+def test_a_subdivision_is_referred_under_239_n_and_a_site_plan_under_239_m(tmp_path):
+    ls = _world(tmp_path, {"parkland": [sq(150, 0, 100)]})
+    r, a = _answers(ls, application_type="subdivision")
+    assert r.statute == "GML § 239-n" and a["parkland"].clause.startswith("GML § 239-n(3)")
+    r, _ = _answers(ls, application_type="special_permit")
+    assert r.statute == "GML § 239-m"
+
+
+def test_a_building_permit_alone_is_not_a_referable_action(tmp_path):
+    ls = _world(tmp_path, {"parkland": [sq(150, 0, 100)]})
+    r, _ = _answers(ls, application_type="building_permit")
+    assert r.required is None and r.actions == ()
+    assert "if the application is a site plan, special permit, variance or subdivision" in r.headline
+
+
+def test_the_county_has_30_days_from_receipt_of_a_full_statement_then_the_board_may_act(tmp_path):
+    ls = _world(tmp_path, {"parkland": [sq(150, 0, 100)]})
+    # received Friday 2026-10-16: 30 days later is Sunday 2026-11-15, carried to Monday 16 November (GCL § 25-a)
+    r, _ = _answers(ls, county_received_date="2026-10-16")
+    c = r.clock
+    assert c["days"] == 30 and c["clause"] == "GML § 239-m(4)(b)"
+    assert c["report_due"] == "2026-11-15" and c["report_due_act_by"] == "2026-11-16"
+    assert c["board_may_act_from"] == "2026-11-17"
+    assert "§ 25-a" in c["note"] and "EAF" in c["starts"]
+
+
+def test_the_majority_plus_one_override_and_the_county_executive_order_are_on_the_checklist(tmp_path):
+    ls = _world(tmp_path, {"parkland": [sq(150, 0, 100)]})
+    r, _ = _answers(ls)
+    assert "majority plus one of all the members" in r.override_rule and "GML § 239-m(5)" in r.override_rule
+    assert any("Executive Order 1-2017" in c and "to confirm with the Village" in c for c in r.checklist)
+    assert "Rockland County Executive Order 1-2017" in r.verify
+
+
+def test_the_500_ft_band_of_each_trigger_that_applies_is_drawn(tmp_path):
+    ls = _world(tmp_path, {"parkland": [sq(150, 0, 100)]})
+    r, _ = _answers(ls)
+    bands = trigger_bands(PARCEL, ls, r)
+    assert set(bands) == {"parkland"}
+    assert bands["parkland"].area == pytest.approx(100 * 100 + 4 * 100 * 500 + 3.14159265 * 500 ** 2, rel=2e-3)
+
+
+def test_the_referral_reads_the_distance_in_effect_on_the_analysis_date(tmp_path):
+    assert state_param("county_referral_distance_ft", dt.date(2000, 1, 1)).value == 500

@@ -1,0 +1,109 @@
+"""The state-law settings file (data/settings/state_law.yaml): dated, cited, checked, editable, "to confirm".
+
+Every number the approvals use is read from it (none written in their code); the loader refuses a value that
+its statement does not state, an unknown unit, a missing field; a changed copy changes the answers.
+"""
+
+import datetime as dt
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from sloat_core.approvals import state_law
+from sloat_core.approvals.facts import parse_approval_facts
+from sloat_core.approvals.seqr import seqr_class
+from sloat_core.approvals.state_law import STATE_LAW_PATH, all_state_facts, state_param, using_state_law
+from sloat_core.errors import SloatInputError
+
+APPROVALS = Path(state_law.__file__).parent
+
+
+def _copy(tmp_path, edit) -> Path:
+    doc = yaml.safe_load(STATE_LAW_PATH.read_text(encoding="utf-8"))
+    edit(doc)
+    out = tmp_path / "state_law.yaml"
+    out.write_text(yaml.safe_dump(doc, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    return out
+
+
+def test_every_fact_has_its_clause_source_unit_and_a_verify_flag():
+    facts = all_state_facts()
+    assert len(facts) >= 20
+    for f in facts.values():
+        assert f.citation and f.source and f.description and isinstance(f.verify, bool)
+        assert f.unit in state_law.STATE_UNITS
+
+
+def test_what_law_facts_marks_verify_stays_to_confirm():
+    for name in ("subdivision_hearing_days", "subdivision_decision_days", "final_plat_filing_days",
+                 "site_plan_decision_days", "seqr_parkland_threshold_pct", "seqr_type2_residence",
+                 "seqr_type2_accessory", "rockland_executive_order"):
+        assert state_param(name).verify, name
+    assert not state_param("county_referral_distance_ft").verify
+
+
+def test_no_approval_module_writes_a_law_number_in_its_code():
+    # 500, 30, 62, 200, 50, 25 and 10 live in the settings file only
+    for path in APPROVALS.glob("*.py"):
+        if path.name == "state_law.py":
+            continue
+        code = re.sub(r'""".*?"""', "", path.read_text(encoding="utf-8"), flags=re.S)  # prose may state them
+        code = re.sub(r"#.*", "", code)
+        for n in ("500", "62", "30", "200", "12.4"):
+            assert not re.search(rf"(?<![\w.]){re.escape(n)}(?![\w.])", code), f"{path.name} writes {n}"
+
+
+def test_a_value_its_statement_does_not_state_is_refused(tmp_path):
+    def edit(doc):
+        doc["facts"]["subdivision_hearing_days"]["values"][0]["value"] = 60
+    with pytest.raises(SloatInputError, match="subdivision_hearing_days.*does not state"):
+        with using_state_law(_copy(tmp_path, edit)):
+            pass
+
+
+@pytest.mark.parametrize("field", ["citation", "source", "verify", "values"])
+def test_an_entry_without_a_required_field_is_refused(tmp_path, field):
+    def edit(doc):
+        del doc["facts"]["county_review_days"][field]
+    with pytest.raises(SloatInputError, match="county_review_days"):
+        with using_state_law(_copy(tmp_path, edit)):
+            pass
+
+
+def test_an_unknown_unit_is_refused(tmp_path):
+    def edit(doc):
+        doc["facts"]["county_review_days"]["unit"] = "fortnights"
+    with pytest.raises(SloatInputError, match="unknown unit"):
+        with using_state_law(_copy(tmp_path, edit)):
+            pass
+
+
+def test_a_new_dated_value_applies_from_its_date_and_the_old_one_before(tmp_path):
+    def edit(doc):
+        doc["facts"]["seqr_parkland_threshold_pct"]["values"].append(
+            {"effective": dt.date(2027, 1, 1), "value": 10,
+             "statement": "any Unlisted action that exceeds 10 percent of any threshold"})
+    with using_state_law(_copy(tmp_path, edit)):
+        assert state_param("seqr_parkland_threshold_pct", dt.date(2026, 12, 31)).value == 25
+        assert state_param("seqr_parkland_threshold_pct", dt.date(2027, 1, 1)).value == 10
+        facts = parse_approval_facts({"lots": 6, "public_water_sewer": False, "parkland_contiguous": True})
+        before = seqr_class(None, facts, on=dt.date(2026, 12, 31))
+        after = seqr_class(None, facts, on=dt.date(2027, 1, 1))
+    assert (before.seqr_class, after.seqr_class) == ("Unlisted", "Type I")  # 6 > 10 % of 50, not > 25 %
+
+
+def test_an_edited_copy_changes_the_referral_distance(tmp_path):
+    def edit(doc):
+        doc["facts"]["county_referral_distance_ft"]["values"][0].update(
+            value=600, statement="within a distance of six hundred feet")
+    with using_state_law(_copy(tmp_path, edit)):
+        assert state_param("county_referral_distance_ft").value == 600
+    assert state_param("county_referral_distance_ft").value == 500
+
+
+def test_the_regimes_are_dated_and_each_names_its_status_and_source():
+    regs = state_law.regimes()
+    assert [r.effective.isoformat() for r in regs] == ["1975-09-01", "2025-01-01", "2026-04-08"]
+    assert all(r.status and r.source and r.citation for r in regs)
