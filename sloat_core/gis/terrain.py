@@ -50,7 +50,7 @@ from rasterio.windows import Window
 from shapely.geometry.base import BaseGeometry
 
 from sloat_core.gis.coverage import EdgePieces, edge_pieces, suffix_counts
-from sloat_core.errors import SloatInputError
+from sloat_core.errors import DemUnitsError, SloatInputError
 from sloat_core.law.params import param
 from sloat_core.units import WORK_CRS
 
@@ -343,10 +343,6 @@ def _check_dem_crs(src: rasterio.io.DatasetReader, dem_path: Path) -> None:
         raise SloatInputError(
             f"The elevation model {dem_path.name} must be a north-up grid without rotation."
         )
-
-
-class DemUnitsError(SloatInputError):
-    """The DEM's elevation unit is missing, contradictory or implausible: the manifest is refused."""
 
 
 @dataclass(frozen=True)
