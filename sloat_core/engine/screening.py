@@ -8,7 +8,7 @@ How it is fast (and why it gives the single-parcel answer)
 ----------------------------------------------------------
 The single-parcel analysis (:func:`sloat_core.rules.measures.parcel_findings` then
 :func:`sloat_core.rules.deductions.lot_area`) gives each piece of land to the first row of the deduction
-table, in the order of lowest countable share then ``DEDUCTION_ORDER``: row *i* gets
+table, in the order of lowest countable share then ``DEDUCTION_ROWS``: row *i* gets
 ``P ∩ C_i`` minus what earlier rows took. That rule commutes with clipping to the parcel::
 
     (P ∩ C_i) \\ ∪_{j<i} (P ∩ C_j)  =  P ∩ (C_i \\ ∪_{j<i} C_j)
@@ -59,13 +59,14 @@ from shapely.geometry.base import BaseGeometry
 
 from sloat_core.engine.analysis import check_parcels
 from sloat_core.rules.cluster import trigger_answers
-from sloat_core.rules.deductions import (DEDUCTION_ORDER, LAYER_ROWS, SLOPE_ROWS, deduction_order, meets_minimum,
-                                         net_lot_area, net_lot_area_floor)
+from sloat_core.rules.deductions import (DEDUCTION_ROWS, LAYER_ROWS, ROW_IDS, SLOPE_ROWS, deduction_order,
+                                         meets_minimum, net_lot_area, net_lot_area_floor)
 from sloat_core.errors import SloatInputError
 from sloat_core.rules.measures import (OVERLAY_ROLES, RESOURCE_ROLES, Measures, buffer_band, slope_set_cells,
                                        slope_sets)
 from sloat_core.rules.permits import LAND_PERMITS, land_permits
 from sloat_core.gis.geometry import EMPTY, polygonal
+from sloat_core.gis.roles import roles_of_kind
 from sloat_core.law.params import value
 from sloat_core.law.settings import load_settings
 from sloat_core.gis.terrain import _check_dem_crs, horn_slope_percent
@@ -75,19 +76,20 @@ __all__ = ["screen_rows", "screen_to_csv", "SCREEN_COLUMNS", "ScreenPieces", "bu
 SCREEN_COLUMNS = (
     ["sbl", "address", "district", "districts", "gross_area_sqft", "net_lot_area_sqft", "min_lot_area_sqft",
      "meets_min_lot_area"]
-    + [f"share_{c}" for c, _, _ in DEDUCTION_ORDER]
+    + [f"share_{c}" for c in ROW_IDS]
     + ["share_slope_unknown"]
     + [f"trigger_{n}" for n in range(1, 11)]
     + [f"permit_{p}" for p in LAND_PERMITS]
     + ["error"]
 )
 
-_ROW_IDS = tuple(c for c, _, _ in DEDUCTION_ORDER)
 # Piece kinds beyond the exclusive deduction rows ("row:<id>"): whole layers (totals), slope land by
 # slope code (which slope sets of `measures.slope_sets` a cell is in, one bit each), land of unknown
 # slope split by what the deduction rows did with it, the wetland-permit region and outcrops over the
 # cluster trigger's size: everything a `Measures` record holds.
 _TOTAL_ROLES = RESOURCE_ROLES + OVERLAY_ROLES
+_OUTCROP_ROLES = roles_of_kind("outcrops")
+_OUTCROPS_ROW = next(r for r in DEDUCTION_ROWS if r.land == "outcrops")
 _SLOPE_SETS = tuple(slope_sets())
 _CODES = tuple(range(1, 2 ** len(_SLOPE_SETS)))  # code 0 (known, in no set) is never needed
 _UNKNOWN_CODE = 2 ** len(_SLOPE_SETS)
@@ -98,7 +100,7 @@ _EXTRA_KINDS = (
     + tuple(f"unknown_row:{c}" for c in LAYER_ROWS)
     + ("wetland_region", "outcrops_cluster")
 )
-_KINDS = tuple(f"row:{r}" for r in _ROW_IDS) + _EXTRA_KINDS
+_KINDS = tuple(f"row:{r}" for r in ROW_IDS) + _EXTRA_KINDS
 _K = {k: i for i, k in enumerate(_KINDS)}
 
 
@@ -160,22 +162,23 @@ def _clip_union(layer, tile: BaseGeometry) -> BaseGeometry:
 
 
 def _global_sources(layerset, width_ft: float, water_bodies: bool = True) -> dict:
-    """Layer-wide geometries that are not plain features: the buffer band and the outcrop classes."""
+    """Layer-wide geometries that are not plain features, keyed by `RowSpec.land`: the buffer band and the
+    outcrops counted (with the outcrops over the cluster trigger's size, ``outcrops_cluster``)."""
     out: dict = {}
     roles = [r for r in RESOURCE_ROLES if layerset.get(r) is not None and (water_bodies or r != "water_bodies")]
     if roles:
         out["buffer"] = buffer_band([g for r in roles for g in layerset.get(r).geoms], width_ft)
-    outcrops = layerset.get("rock_outcrops")
+    outcrops = layerset.get(_OUTCROPS_ROW.role)
     if outcrops is not None:
         if len(outcrops.geoms):
             whole = shapely.get_parts(shapely.union_all(outcrops.geoms))
             sizes = shapely.area(whole)
             big = float(value("rock_outcrop_min_area_sqft"))
             cl = float(value("cluster_rock_outcrop_min_area_sqft"))
-            out["rock_outcrops"] = _as_tree_source(whole[sizes > big])  # "in excess of 50 square feet"
+            out["outcrops"] = _as_tree_source(whole[sizes > big])  # "in excess of 50 square feet"
             out["outcrops_cluster"] = _as_tree_source(whole[sizes > cl])
         else:
-            out["rock_outcrops"] = _as_tree_source(np.empty(0, dtype=object))
+            out["outcrops"] = _as_tree_source(np.empty(0, dtype=object))
             out["outcrops_cluster"] = _as_tree_source(np.empty(0, dtype=object))
     return out
 
@@ -267,30 +270,28 @@ def build_pieces(layerset, bounds, *, buffer_width_ft: float, tile_cells: int = 
     ScreenPieces
     """
     order = deduction_order()
-    shares = {c: float(value(p)) for c, _, p in DEDUCTION_ORDER}
+    shares = {r.id: float(value(r.share)) for r in DEDUCTION_ROWS}
     sources = _global_sources(layerset, buffer_width_ft, buffer_water_bodies)
     layers = {r: _role_geoms(layerset, r) for r in _TOTAL_ROLES}
     dem_path = getattr(layerset, "dem_path", None)
     has_dem = dem_path is not None
 
     known = {f"total:{r}" for r in _TOTAL_ROLES if layers[r] is not None}
-    for cid, _, _ in DEDUCTION_ORDER:
-        if cid in layers:
-            ok = layers[cid] is not None
-        elif cid == "buffer":
-            ok = "buffer" in sources
-        elif cid == "rock_outcrops":
-            ok = "rock_outcrops" in sources
-        else:  # slope rows
+    for spec in DEDUCTION_ROWS:
+        if spec.land == "layer":
+            ok = layers[spec.role] is not None
+        elif spec.land == "slope":
             ok = has_dem
+        else:  # the buffer band, the outcrops counted: layer-wide sources
+            ok = spec.land in sources
         if ok:
-            known.add(f"row:{cid}")
+            known.add(f"row:{spec.id}")
     known |= {"unknown", "unknown_free"}
     if has_dem:
         known |= {f"slope_code:{c}" for c in _CODES}
     # Land of unknown slope in each layer row that counts in part (the rows' worst case).
     known |= {f"unknown_row:{c}" for c in LAYER_ROWS if f"row:{c}" in known and shares[c] > 0}
-    if "rock_outcrops" in sources:
+    if "outcrops" in sources:
         known.add("outcrops_cluster")
     if any(layers[r] is not None for r in RESOURCE_ROLES):
         known.add("wetland_region")
@@ -413,16 +414,20 @@ def _tile_pieces(tile, tx, n, strip, geo, layers, sources, order, add, known) ->
         if key in sources:
             clipped["buffer"] = polygonal(sources["buffer"].intersection(tile)) if not sources["buffer"].is_empty \
                 else EMPTY
-    for key in ("rock_outcrops", "outcrops_cluster"):
+    for key in ("outcrops", "outcrops_cluster"):
         if key in sources:
             clipped[key] = _clip_union(sources[key], tile)
-    for cid in SLOPE_ROWS:
-        clipped[cid] = slope_rows.get(cid)
+
+    def row_land(spec):
+        if spec.land == "slope":
+            return slope_rows.get(spec.id)
+        return clipped.get(spec.role if spec.land == "layer" else spec.land)
 
     taken = EMPTY
     row_piece = {}
-    for cid, _, _ in order:
-        g = clipped.get(cid)
+    for spec in order:
+        cid = spec.id
+        g = row_land(spec)
         if g is None:
             continue
         if g.is_empty:
@@ -499,7 +504,7 @@ def _block_measures(pieces: ScreenPieces, a: np.ndarray, gross: np.ndarray, gaps
         return a[:, _K[kind]]
 
     unknown = a[:, _K["unknown"]] if pieces.has_dem else gross
-    rows = {cid: col(f"row:{cid}") for cid in _ROW_IDS}
+    rows = {cid: col(f"row:{cid}") for cid in ROW_IDS}
     # Slopes unknown on (nearly) all the parcel: the slope rows are unknown, as in `lot_area`.
     no_slope = (gross - unknown) <= 0.5
     for cid in SLOPE_ROWS:
@@ -540,7 +545,7 @@ def _block_figures(pieces: ScreenPieces, a: np.ndarray, gross: np.ndarray, minim
         "net_lot_area_sqft": np.round(net, 1).tolist(),
         "meets_min_lot_area": _flags(meets_minimum(net, floor, minimum)),
     }
-    for cid in _ROW_IDS:
+    for cid in ROW_IDS:
         share = np.round(m.rows[cid] / gross, 4)
         cols[f"share_{cid}"] = ["" if x != x else x for x in share.tolist()]
     cols["share_slope_unknown"] = np.round(m.slope_unknown_sqft / gross, 4).tolist()
@@ -711,14 +716,17 @@ def _minimums(settings):
 
 
 def _kinds_of_roles(roles) -> set:
-    """Piece kinds that depend on the given layer roles (removed from ``known`` where they do not cover)."""
+    """Piece kinds that depend on the given layer roles (removed from ``known`` where they do not cover):
+    each role's total, the rows whose land is read from it (`RowSpec.reads`), and the wetland permit's
+    region (resource roles) or the outcrops over the cluster trigger's size (outcrop roles)."""
     out: set = set()
     for r in roles:
-        out |= {f"total:{r}", f"row:{r}", f"unknown_row:{r}"}
+        out.add(f"total:{r}")
+        out |= {f"{k}:{spec.id}" for spec in DEDUCTION_ROWS if r in spec.reads for k in ("row", "unknown_row")}
         if r in RESOURCE_ROLES:
-            out |= {"row:buffer", "unknown_row:buffer", "wetland_region"}
-        if r == "rock_outcrops":
-            out |= {"unknown_row:rock_outcrops", "outcrops_cluster"}
+            out.add("wetland_region")
+        if r in _OUTCROP_ROLES:
+            out.add("outcrops_cluster")
     return out
 
 
@@ -727,7 +735,7 @@ def _coverage_gaps(layerset, geoms: np.ndarray) -> list[tuple[str, ...]]:
     gaps: list[list[str]] = [[] for _ in range(len(geoms))]
     coverages = getattr(layerset, "coverages", {}) or {}
     valid = np.array([g is not None and not g.is_empty for g in geoms], dtype=bool)
-    for role in (*_TOTAL_ROLES, "rock_outcrops"):
+    for role in (*_TOTAL_ROLES, *_OUTCROP_ROLES):
         cov = coverages.get(role)
         if cov is None or layerset.get(role) is None:
             continue

@@ -10,8 +10,8 @@ Reading of the law encoded here:
   or less is not a constraint. The size is the whole outcrop's, not only the part inside the parcel.
 
 **Overlaps count once.** Each piece of land counts at the lowest share among the constraints covering it.
-The table gives each piece to one row: rows are taken in `DEDUCTION_ORDER` (lowest share first, then the
-fixed order below), each row takes the part of its constraint not already taken by an earlier row. So a
+The table gives each piece to one row: rows are taken in `deduction_order` (lowest share first, then the
+fixed order of `DEDUCTION_ROWS`), each row takes the part of its constraint not already taken by an earlier row. So a
 buffer on a 30 % slope is one piece at 50 %, floodplain inside a wetland is deducted once (as wetland),
 and the deducted column sums exactly to gross minus net.
 """
@@ -28,26 +28,100 @@ from shapely.geometry.base import BaseGeometry
 from sloat_core.rules.measures import (NAN, Findings, Measures, findings_areas, findings_uncovered, slope_sets,
                                        tri)
 from sloat_core.gis.geometry import EMPTY, GRID_FT, area_sqft, polygonal
+from sloat_core.gis.roles import ROLE_DECLARATIONS, roles_of_kind
 from sloat_core.law.params import fill, param, value
 
-__all__ = ["DEDUCTION_ORDER", "DeductionRow", "LotArea", "lot_area", "conventional_yield", "GRID_FT",
+__all__ = ["RowSpec", "ROW_LANDS", "DEDUCTION_ROWS", "ROW_SPECS", "ROW_IDS", "row_on_map_layer", "DeductionRow", "LotArea", "lot_area", "conventional_yield", "GRID_FT",
            "deduction_order", "deduction_label", "SLOPE_ROWS", "LAYER_ROWS", "deducted_sqft", "net_lot_area", "net_lot_area_floor",
            "meets_minimum"]
 
-#: (constraint id, plain label, parameter holding its countable share). Ties in share keep this order.
-#: A label is a template: the law's numbers in it are filled in from the parameters (`deduction_label`).
-DEDUCTION_ORDER: tuple[tuple[str, str, str], ...] = (
-    ("water_bodies", "Ponds and other water bodies", "surface_water_countable_fraction"),
-    ("watercourses", "Streams and watercourses", "surface_water_countable_fraction"),
-    ("wetlands", "Wetlands", "surface_water_countable_fraction"),
-    ("floodplain", "100-year floodplain (FEMA)", "surface_water_countable_fraction"),
-    ("slope_over_40", "Slopes over {very_steep_slope_threshold_pct:g}%", "very_steep_slope_countable_fraction"),
-    ("buffer", "Wetland and watercourse buffers", "buffer_countable_fraction"),
-    ("slope_25_40", "Slopes over {steep_slope_deduction_threshold_pct:g}% up to {very_steep_slope_threshold_pct:g}%",
-     "steep_slope_countable_fraction"),
-    ("rock_outcrops", "Rock outcrops over {rock_outcrop_min_area_sqft:,g} sq ft", "rock_outcrop_countable_fraction"),
+@dataclass(frozen=True)
+class RowSpec:
+    """One row of the § 402-45 deduction table, declared once: everything else reads it.
+
+    Attributes
+    ----------
+    id : str
+        The row's constraint id (``"wetlands"``, ``"slope_25_40"``).
+    label : str
+        Plain label; a template whose law numbers are filled in from the parameters (`deduction_label`).
+    share : str
+        The parameter holding its countable share (§ 402-45A(1)-(3)).
+    land : str
+        Where its land comes from, one of `ROW_LANDS`: ``layer`` (the features of its role's layer),
+        ``outcrops`` (its role's outcrops over the size, measured whole), ``buffer`` (the band around the
+        resource layers), ``slope`` (the DEM cells of the slope set of the same name).
+    words : str
+        Everyday words for it (the counter, the printed summary; numbers come from the label).
+    study : str
+        Who settles it on the ground before an application (the answer card's next steps).
+    """
+
+    id: str
+    label: str
+    share: str
+    land: str
+    words: str
+    study: str
+
+    @property
+    def role(self) -> str | None:
+        """The layer role whose land this row counts (declared by the role, `LayerRole.deduction`)."""
+        return _ROLE_OF_ROW.get(self.id)
+
+    @property
+    def reads(self) -> tuple[str, ...]:
+        """The layer roles its land is drawn from (a coverage gap in one of them makes it unknown)."""
+        if self.land == "buffer":
+            return roles_of_kind("resource")
+        return () if self.role is None else (self.role,)
+
+    @property
+    def map_layer(self) -> str | None:
+        """The app's map layer that shows its land (its role, or the buffer band); None for a slope set."""
+        if self.land == "slope":
+            return None
+        return self.role or self.id
+
+
+#: Where a row's land comes from (see `RowSpec.land`).
+ROW_LANDS = ("layer", "outcrops", "buffer", "slope")
+
+_DELINEATION = "a wetland scientist to mark the wetland edge on the ground (a delineation)"
+_TOPO = "a surveyor to map the ground's slopes (a topographic survey)"
+
+#: The deduction rows in the order of the law's text. Ties in share keep this order.
+DEDUCTION_ROWS: tuple[RowSpec, ...] = (
+    RowSpec("water_bodies", "Ponds and other water bodies", "surface_water_countable_fraction", "layer",
+            "ponds and other open water", "a surveyor to locate the pond edges"),
+    RowSpec("watercourses", "Streams and watercourses", "surface_water_countable_fraction", "layer",
+            "streams", "a surveyor to locate the stream banks"),
+    RowSpec("wetlands", "Wetlands", "surface_water_countable_fraction", "layer", "wetland", _DELINEATION),
+    RowSpec("floodplain", "100-year floodplain (FEMA)", "surface_water_countable_fraction", "layer",
+            "flood zone", "a surveyor to check the flood zone line and ground levels (an elevation certificate)"),
+    RowSpec("slope_over_40", "Slopes over {very_steep_slope_threshold_pct:g}%", "very_steep_slope_countable_fraction",
+            "slope", "very steep ground", _TOPO),
+    RowSpec("buffer", "Wetland and watercourse buffers", "buffer_countable_fraction", "buffer",
+            "land next to a wetland or stream", _DELINEATION),
+    RowSpec("slope_25_40", "Slopes over {steep_slope_deduction_threshold_pct:g}% up to {very_steep_slope_threshold_pct:g}%",
+            "steep_slope_countable_fraction", "slope", "steep ground", _TOPO),
+    RowSpec("rock_outcrops", "Rock outcrops over {rock_outcrop_min_area_sqft:,g} sq ft",
+            "rock_outcrop_countable_fraction", "outcrops", "bare rock", "a surveyor to map the rock outcrops"),
 )
-_LABELS = {c: label for c, label, _ in DEDUCTION_ORDER}
+#: Row id -> its declaration.
+ROW_SPECS: dict[str, RowSpec] = {r.id: r for r in DEDUCTION_ROWS}
+#: Row ids in the order of the law's text.
+ROW_IDS: tuple[str, ...] = tuple(ROW_SPECS)
+_ROLE_OF_ROW = {r.deduction: r.id for r in ROLE_DECLARATIONS if r.deduction is not None}
+
+
+def row_on_map_layer(layer: str) -> RowSpec | None:
+    """The deduction row whose land a map layer shows (a role, or the buffer band), or None.
+
+    >>> row_on_map_layer("wetlands").id, row_on_map_layer("buffer").id, row_on_map_layer("aquifer_cea")
+    ('wetlands', 'buffer', None)
+    """
+    return next((r for r in DEDUCTION_ROWS if r.map_layer == layer), None)
 
 
 def deduction_label(constraint: str) -> str:
@@ -56,7 +130,7 @@ def deduction_label(constraint: str) -> str:
     >>> deduction_label("slope_25_40"), deduction_label("rock_outcrops")
     ('Slopes over 25% up to 40%', 'Rock outcrops over 50 sq ft')
     """
-    return fill(_LABELS[constraint])
+    return fill(ROW_SPECS[constraint].label)
 
 
 @dataclass(frozen=True)
@@ -162,30 +236,25 @@ def _r(x):
 
 
 #: Rows that are sets of DEM cells (the rest are shapes from the layers).
-SLOPE_ROWS = ("slope_over_40", "slope_25_40")
+SLOPE_ROWS = tuple(r.id for r in DEDUCTION_ROWS if r.land == "slope")
 #: Rows that are shapes from the layers (and the buffer drawn around them).
-LAYER_ROWS = tuple(c for c, _, _ in DEDUCTION_ORDER if c not in SLOPE_ROWS)
+LAYER_ROWS = tuple(r.id for r in DEDUCTION_ROWS if r.land != "slope")
 
 
-def deduction_order() -> list[tuple[str, str, str]]:
-    """`DEDUCTION_ORDER` sorted by countable share (lowest first), ties in the fixed order.
+def deduction_order() -> list[RowSpec]:
+    """`DEDUCTION_ROWS` sorted by countable share (lowest first), ties in the fixed order.
 
     The order in which rows take land (§ 402-45: each piece counts once, at its lowest share). The
     single-parcel table and the bulk sweep both cut their pieces in this order.
 
-    >>> [c for c, _, _ in deduction_order()][:2]
+    >>> [r.id for r in deduction_order()][:2]
     ['water_bodies', 'watercourses']
     """
-    return [row for _, row in sorted(enumerate(DEDUCTION_ORDER), key=lambda item: (value(item[1][2]), item[0]))]
-
-
+    return [row for _, row in sorted(enumerate(DEDUCTION_ROWS), key=lambda item: (value(item[1].share), item[0]))]
 
 
 def _share(constraint: str) -> float:
-    return float(value(_SHARE_PARAM[constraint]))
-
-
-_SHARE_PARAM = {c: p for c, _, p in DEDUCTION_ORDER}
+    return float(value(ROW_SPECS[constraint].share))
 
 
 def _is_array(*xs) -> bool:
@@ -210,13 +279,13 @@ def deducted_sqft(m: Measures):
     Each row's land counts at its share (§ 402-45A(1)-(3)); an unknown row deducts nothing here (its
     worst case is in `net_lot_area_floor`).
     """
-    return sum(_or_zero(m.rows[c]) * (1.0 - _share(c)) for c, _, _ in DEDUCTION_ORDER)
+    return sum(_or_zero(m.rows[c]) * (1.0 - _share(c)) for c in ROW_IDS)
 
 
 def net_lot_area(m: Measures):
     """§ 402-45A: net lot area, the gross area less the deductions (never below zero).
 
-    >>> rows = {c: 0.0 for c, _, _ in DEDUCTION_ORDER} | {"wetlands": 10_000.0, "buffer": 4_000.0}
+    >>> rows = {c: 0.0 for c in ROW_IDS} | {"wetlands": 10_000.0, "buffer": 4_000.0}
     >>> m = Measures(50_000.0, rows, {}, 0.0, 0.0, {})
     >>> net_lot_area(m)
     38000.0
@@ -236,7 +305,7 @@ def net_lot_area_floor(m: Measures):
     * a missing outcrop layer (§ 402-45A(3)) could take its share of the land left, known slope;
     * land a loaded layer does not cover could be that layer's constraint (loses 1 - its share).
 
-    >>> rows = {c: 0.0 for c, _, _ in DEDUCTION_ORDER} | {"rock_outcrops": NAN}
+    >>> rows = {c: 0.0 for c in ROW_IDS} | {"rock_outcrops": NAN}
     >>> m = Measures(40_000.0, rows, {}, 0.0, 0.0, {})
     >>> net_lot_area_floor(m)
     20000.0
@@ -284,14 +353,15 @@ def meets_minimum(net, floor, minimum):
     return tri(floor >= minimum, net < minimum)
 
 
-def _vector_geometry(f: Findings, constraint: str) -> BaseGeometry | None:
-    if constraint in f.layers:
-        return f.layers[constraint]
-    if constraint == "buffer":
+def _vector_geometry(f: Findings, row: RowSpec) -> BaseGeometry | None:
+    """The land of a layer row in the findings (None when unknown), by where the row's land comes from."""
+    if row.land == "layer":
+        return f.layers[row.role]
+    if row.land == "buffer":
         return f.buffer
-    if constraint == "rock_outcrops":
+    if row.land == "outcrops":
         return f.outcrops_counted
-    raise KeyError(constraint)
+    raise KeyError(row.id)
 
 
 def _slopes_unknown(f: Findings) -> bool:
@@ -338,7 +408,8 @@ def lot_area(f: Findings) -> LotArea:
     def on_cells(g: BaseGeometry, cells) -> float:
         return 0.0 if g.is_empty or cells is None else grid.area_sqft(g, cells=cells)
 
-    for constraint, _, share_name in deduction_order():
+    for spec in deduction_order():
+        constraint, share_name = spec.id, spec.share
         label = deduction_label(constraint)
         share = float(value(share_name))
         citation = param(share_name).citation
@@ -354,7 +425,7 @@ def lot_area(f: Findings) -> LotArea:
                 steps.append(("cells", union, None, new, share))
             taken = cells if taken is None else taken | cells
         else:
-            geom = _vector_geometry(f, constraint)
+            geom = _vector_geometry(f, spec)
             if geom is None:
                 hidden = f.unknown_land.get(constraint)
                 if hidden is not None and not hidden.is_empty:  # unknown row, its mapped land still taken
@@ -377,7 +448,7 @@ def lot_area(f: Findings) -> LotArea:
     rows = [replace(r, shape=(lambda c=r.constraint: build()[0][c])) if r.area_sqft is not None else r
             for r in rows]
     # Present the rows in the fixed order of the law's text, whatever the shares.
-    position = {c: i for i, (c, _, _) in enumerate(DEDUCTION_ORDER)}
+    position = {c: i for i, c in enumerate(ROW_IDS)}
     rows.sort(key=lambda r: position[r.constraint])
     m = _measures(f, rows, shapes_taken, union)
     net = net_lot_area(m)
@@ -426,11 +497,12 @@ def _shapes(f: Findings):
         if not built:
             remaining = f.parcel
             out = {}
-            for constraint, _, _ in deduction_order():
-                if constraint in SLOPE_ROWS:
+            for spec in deduction_order():
+                constraint = spec.id
+                if spec.land == "slope":
                     geom = None if _slopes_unknown(f) else f.slope_regions[constraint]
                 else:
-                    geom = _vector_geometry(f, constraint)
+                    geom = _vector_geometry(f, spec)
                 if geom is None:
                     geom = f.unknown_land.get(constraint)  # taken, though its row is unknown
                     if geom is None:
