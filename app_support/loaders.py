@@ -96,13 +96,13 @@ def identify_row(role: str) -> tuple[str, str]:
     The row and its § come from the core's deduction rows (`RowSpec.map_layer`) and the law's parameters.
     """
     from sloat_core.law.params import param
-    from sloat_core.rules.deductions import row_on_map_layer
+    from sloat_core.rules.deductions import deduction_label, row_on_map_layer
 
     row = row_on_map_layer(role)
     if row is not None:
         fraction = param(row.share).value
         counts = "none of it counts" if not fraction else f"at most {fraction:.0%} of it counts"
-        return f"Lot-area deduction row: {row.label} ({counts})", param(row.share).citation
+        return f"Lot-area deduction row: {deduction_label(row.id)} ({counts})", param(row.share).citation
     return "No lot-area deduction (shown for the permits, reviews and cluster triggers)", ""
 
 
