@@ -27,7 +27,7 @@ from shapely.geometry import shape
 
 from sloat_core.rules.deductions import DEDUCTION_ROWS
 from sloat_core.law.params import value
-from sloat_core.gis.terrain import horn_slope_percent
+from sloat_core.gis.slope import horn_slope_percent
 from sloat_core.units import WORK_CRS
 
 __all__ = ["naive_lot_area"]

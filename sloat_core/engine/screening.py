@@ -28,7 +28,7 @@ so the sweep has no slope classes of its own.
   piece is small; slopes are read from the DEM one strip of tiles at a time (a window with one cell of
   padding, so Horn's kernel sees the same neighbours as in the single-parcel window: the slopes are the
   same numbers). Slope-class land is the union of whole DEM cells, as in
-  :class:`sloat_core.gis.terrain.SlopeGrid`, and the parcel is intersected with it exactly: partial cells
+  :class:`sloat_core.gis.slope_grid.SlopeGrid`, and the parcel is intersected with it exactly: partial cells
   count for the part inside the parcel, with no extra rule.
 * Parcels go through in blocks: one bulk ``STRtree.query`` of the block against the pieces gives
   (parcel, piece) pairs, one vectorised ``shapely.intersection`` their areas, and a ``bincount`` sums them
@@ -69,7 +69,8 @@ from sloat_core.gis.geometry import EMPTY, polygonal
 from sloat_core.gis.roles import roles_of_kind
 from sloat_core.law.params import value
 from sloat_core.law.settings import load_settings
-from sloat_core.gis.terrain import _check_dem_crs, horn_slope_percent
+from sloat_core.gis.dem import check_dem_crs
+from sloat_core.gis.slope import horn_slope_percent
 
 __all__ = ["screen_rows", "screen_to_csv", "SCREEN_COLUMNS", "ScreenPieces", "build_pieces"]
 
@@ -299,7 +300,7 @@ def build_pieces(layerset, bounds, *, buffer_width_ft: float, tile_cells: int = 
     minx, miny, maxx, maxy = bounds
     if has_dem:
         with rasterio.open(dem_path) as src:
-            _check_dem_crs(src, Path(dem_path))
+            check_dem_crs(src, Path(dem_path))
             t = src.transform
         cw, ch = t.a, -t.e
         ox, oy = t.c, t.f

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from sloat_core.gis.terrain import SLOPE_CLASS_COLORS
+from sloat_core.gis.slope import SLOPE_CLASS_COLORS
 from sloat_core.law.params import fill
 
 __all__ = ["WebLook", "LayerRole", "DerivedStyle", "ROLE_DECLARATIONS", "DERIVED_STYLES", "ROLES", "LINE_ROLES",
@@ -182,7 +182,7 @@ class DerivedStyle:
         return fill(self.legend)
 
 
-#: Slope classes take the slope overlay's colours (sloat_core.gis.terrain.SLOPE_CLASS_COLORS), so the
+#: Slope classes take the slope overlay's colours (sloat_core.gis.slope.SLOPE_CLASS_COLORS), so the
 #: deduction rows match the picture on the map.
 DERIVED_STYLES: tuple[DerivedStyle, ...] = (
     DerivedStyle("buffer", "Wetland/stream buffer", "#b2df8a", "0.93", "///",

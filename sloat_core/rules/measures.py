@@ -33,7 +33,7 @@ from sloat_core.errors import SloatInputError
 from sloat_core.gis.geometry import EMPTY, GRID_FT, PRESENCE_MIN_SQFT, area_sqft, polygonal, union_all
 from sloat_core.law.params import value
 from sloat_core.gis.roles import roles_of_kind
-from sloat_core.gis.terrain import SlopeGrid, slope_grid
+from sloat_core.gis.slope_grid import SlopeGrid, slope_grid
 
 __all__ = ["Findings", "parcel_findings", "slope_sets", "slope_set_cells", "SlopeRegions", "RESOURCE_ROLES",
            "OVERLAY_ROLES", "Measures", "measured_areas", "findings_areas", "findings_uncovered", "buffer_band", "tri", "tri_any", "answer", "present", "NAN"]
