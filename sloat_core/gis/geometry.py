@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import shapely
 from pyproj import Transformer
-from shapely.geometry import mapping, shape
+from shapely.geometry import MultiPolygon, Polygon, mapping, shape
 from shapely.geometry.base import BaseGeometry
 
 from sloat_core.errors import SloatInputError
@@ -21,6 +21,8 @@ __all__ = [
     "PRESENCE_MIN_SQFT",
     "area_sqft",
     "polygonal",
+    "polygonal_part",
+    "repair_outline",
     "union_all",
     "geojson_to_work",
     "work_to_geojson",
@@ -57,6 +59,59 @@ def polygonal(geom: BaseGeometry | None) -> BaseGeometry:
     if not parts:
         return EMPTY
     return shapely.union_all(parts)
+
+
+def polygonal_part(geom: BaseGeometry | None) -> BaseGeometry:
+    """The polygonal part of a geometry (a Polygon, a MultiPolygon or an empty Polygon).
+
+    Examples
+    --------
+    >>> from shapely.geometry import GeometryCollection, LineString, box
+    >>> polygonal_part(GeometryCollection([box(0, 0, 1, 1), LineString([(0, 0), (5, 5)])])).area
+    1.0
+    """
+    if geom is None or geom.is_empty:
+        return EMPTY
+    kind = geom.geom_type
+    if kind in ("Polygon", "MultiPolygon"):
+        return geom
+    if kind == "GeometryCollection":
+        polys: list[Polygon] = []
+        for part in geom.geoms:
+            sub = polygonal_part(part)
+            if isinstance(sub, Polygon) and not sub.is_empty:
+                polys.append(sub)
+            elif isinstance(sub, MultiPolygon):
+                polys.extend(sub.geoms)
+        if not polys:
+            return EMPTY
+        return polys[0] if len(polys) == 1 else MultiPolygon(polys)
+    return EMPTY
+
+
+def repair_outline(geom: BaseGeometry) -> BaseGeometry:
+    """The one outline policy: a valid polygon or multipolygon covering what an invalid outline means,
+    its shells less its holes. Every door an outline comes in by (an uploaded file, a drawing, a drawn
+    footprint, the tax-parcel layer, a shape handed to the analysis) repairs with it, so the same
+    invalid outline measures the same whatever door it came through.
+
+    Each shell ring is made valid on its own (a self-crossing ring becomes its lobes), overlapping parts
+    are united, and each polygon's holes are subtracted from its own shell, so a hole drawn outside its
+    shell removes nothing. (``shapely.make_valid``'s default would turn such a hole into land, and would
+    cut the overlap of two parts out of both.)
+    """
+    parts = geom.geoms if isinstance(geom, MultiPolygon) else [geom]
+    pieces = []
+    for part in parts:
+        if not isinstance(part, Polygon) or part.is_empty:
+            pieces.append(polygonal_part(shapely.make_valid(part)))
+            continue
+        shell = polygonal_part(shapely.make_valid(Polygon(part.exterior.coords)))
+        if part.interiors:
+            holes = [polygonal_part(shapely.make_valid(Polygon(r.coords))) for r in part.interiors]
+            shell = polygonal_part(shell.difference(shapely.union_all(holes)))
+        pieces.append(shell)
+    return polygonal_part(shapely.union_all(pieces))
 
 
 def union_all(geoms) -> BaseGeometry:
