@@ -18,7 +18,7 @@ from sloat_core.rules.cluster import cluster_applicability, cluster_lot_rules, c
 from sloat_core.rules.deductions import LotArea, conventional_yield, lot_area, meets_minimum
 from sloat_core.errors import SloatInputError
 from sloat_core.rules.measures import Findings, parcel_findings
-from sloat_core.gis.geometry import area_sqft, polygonal
+from sloat_core.gis.geometry import area_sqft, polygonal, repair_outline
 from sloat_core.law.params import PARAMS_VERSION, law_date
 from sloat_core.rules.mitigation import mitigation
 from sloat_core.rules.permits import Permit, can_be_subdivided, design_checklist, permits_for
@@ -94,7 +94,7 @@ def check_parcels(geoms: np.ndarray) -> tuple[np.ndarray, list[str | None], list
     if len(okidx):
         valid = shapely.is_valid(out[okidx].astype(object))
         for i in okidx[~valid]:
-            fixed = polygonal(shapely.make_valid(out[i]))
+            fixed = repair_outline(out[i])
             repaired[i] = True
             out[i] = fixed
             if fixed.is_empty or not math.isfinite(fixed.area) or fixed.area <= 0:

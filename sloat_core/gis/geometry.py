@@ -141,7 +141,7 @@ def geojson_to_work(obj: dict) -> BaseGeometry:
     geom = shapely.force_2d(geom)
     work = shapely.transform(geom, lambda xy: _stack(*_TO_WORK.transform(xy[:, 0], xy[:, 1])))
     if not work.is_valid:
-        work = polygonal(shapely.make_valid(work))
+        work = repair_outline(work)
     return work
 
 

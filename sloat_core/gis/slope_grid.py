@@ -22,6 +22,7 @@ from shapely.geometry.base import BaseGeometry
 from sloat_core.errors import SloatInputError
 from sloat_core.gis.coverage import EdgePieces, edge_pieces, suffix_counts
 from sloat_core.gis.dem import DEM_READERS, window_for_bounds
+from sloat_core.gis.geometry import repair_outline
 from sloat_core.gis.slope import horn_slope_percent, slope_class_labels, slope_classes
 
 __all__ = ["SlopeGrid", "slope_grid"]
@@ -36,7 +37,7 @@ def _check_geom(geom: Any, what: str = "parcel") -> BaseGeometry:
         if geom.is_empty or geom.geom_type not in ("Polygon", "MultiPolygon"):
             raise SloatInputError(f"The {what} outline must be an area (a polygon), not a line or a point.")
     if not geom.is_valid:
-        geom = shapely.make_valid(geom)
+        geom = repair_outline(geom)
     return geom
 
 
