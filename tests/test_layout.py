@@ -1,6 +1,7 @@
 """The core's rooms and their doors: which part of sloat_core may import which.
 
-``gis`` (geometry and files) knows no rule; ``rules`` knows no store, output or screen; nothing in the
+``gis`` (geometry and files) knows no rule; ``measure`` (clipping, cutting, tiling land into measures)
+knows no rule either; ``rules`` knows no store, output or screen; nothing in the
 core imports streamlit (the CLI and the app are two faces of the same core).
 """
 
@@ -18,6 +19,7 @@ FORBIDDEN = {
     "gis": ("sloat_core.rules", "sloat_core.engine", "sloat_core.store", "sloat_core.outputs", "streamlit"),
     "law": ("sloat_core.gis", "sloat_core.rules", "sloat_core.engine", "sloat_core.store", "sloat_core.outputs",
             "streamlit"),
+    "measure": ("sloat_core.rules", "sloat_core.engine", "sloat_core.store", "sloat_core.outputs", "streamlit"),
     "rules": ("sloat_core.engine", "sloat_core.store", "sloat_core.outputs", "streamlit"),
     "engine": ("sloat_core.store", "sloat_core.outputs", "streamlit"),
 }
