@@ -14,7 +14,8 @@ import pytest
 
 from engine_world import make_world, sq
 from sloat_core.engine.analysis import analyze, analyze_parcel
-from sloat_core.engine.screening import SCREEN_COLUMNS, _block_measures, build_pieces, _block_areas, screen_rows
+from sloat_core.engine.screening import SCREEN_COLUMNS, screen_rows
+from sloat_core.measure.village import block_areas, block_measures, build_pieces
 from sloat_core.gis.layers import load_manifest
 from sloat_core.law.settings import load_settings
 from sloat_core.rules.cluster import trigger_answers
@@ -120,7 +121,7 @@ def test_both_paths_build_the_same_measures_record(tmp_path):
     import shapely
 
     pieces = build_pieces(world, shapely.total_bounds(geoms), buffer_width_ft=float(settings.buffer_width_ft))
-    bulk = _block_measures(pieces, _block_areas(pieces, geoms), shapely.area(geoms))
+    bulk = block_measures(pieces, block_areas(pieces, geoms), shapely.area(geoms))
     for j, (geom, _) in enumerate(PARCELS):
         one = analyze_parcel(geom, world, settings=settings).lot.measures
         tol = 1e-6 * one.gross_area_sqft + 1e-3
