@@ -15,7 +15,7 @@ from shapely.geometry.base import BaseGeometry
 
 from sloat_core import __version__
 from sloat_core.rules.cluster import cluster_applicability, cluster_lot_rules, cluster_triggers
-from sloat_core.rules.deductions import LotArea, conventional_yield, lot_area, meets_minimum
+from sloat_core.rules.deductions import ROW_SPECS, LotArea, conventional_yield, lot_area, meets_minimum
 from sloat_core.errors import SloatInputError
 from sloat_core.rules.measures import Findings, parcel_findings
 from sloat_core.gis.geometry import area_sqft, polygonal, repair_outline
@@ -165,9 +165,10 @@ def _footprint_summary(f: Findings, proj: Project, work: Findings | None = None)
 def _deduction_rows(lot: LotArea, f: Findings) -> list[dict]:
     """The deduction table; the buffer row says "partial" when it is built from only some water layers."""
     rows = [r.to_dict() for r in lot.rows]
-    missing = [r.replace("_", " ") for r in ("wetlands", "watercourses", "water_bodies") if f.layers.get(r) is None]
     for row in rows:
-        if row["constraint"] == "buffer" and row["area_sqft"] is not None and missing:
+        spec = ROW_SPECS[row["constraint"]]
+        missing = [r.replace("_", " ") for r in spec.reads if f.layers.get(r) is None] if spec.land == "buffer" else []
+        if row["area_sqft"] is not None and missing:
             row["status"] = "partial"
             row["note"] = (f"Built only from the loaded layers: the {', '.join(missing)} layer"
                            f"{'s are' if len(missing) > 1 else ' is'} not loaded, so the buffer may be larger.")
