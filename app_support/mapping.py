@@ -446,9 +446,11 @@ def parcel_group(geojson: dict, *, large: bool = False) -> folium.FeatureGroup:
 
 
 def available_roles(layers) -> list[str]:
-    """The layer roles the map can show for this layer set, in legend order (the buffer band when the
-    set has wetlands, watercourses or ponds to draw it from)."""
-    from sloat_core.rules.measures import RESOURCE_ROLES
+    """The layer roles the map can show for this layer set, in legend order, and the map layers of deduction
+    rows with no role of their own (the buffer band) when the set has a layer to draw them from
+    (`RowSpec.reads`: wetlands, watercourses or ponds)."""
+    from sloat_core.gis.roles import ROLES
+    from sloat_core.rules.deductions import row_on_map_layer
 
     from app_support.theme import BASE_ONLY_ROLES
 
@@ -456,10 +458,10 @@ def available_roles(layers) -> list[str]:
     for role in LAYER_LABELS:
         if role in BASE_ONLY_ROLES:
             continue
-        if role == "buffer":
-            if any(layers.has(r) for r in RESOURCE_ROLES):
+        if role in ROLES:
+            if layers.has(role):
                 out.append(role)
-        elif layers.has(role):
+        elif (row := row_on_map_layer(role)) is not None and any(layers.has(r) for r in row.reads):
             out.append(role)
     return out
 
