@@ -6,11 +6,9 @@
 from __future__ import annotations
 
 import datetime as dt
-import math
 from dataclasses import dataclass, field
 
 import numpy as np
-import shapely
 from shapely.geometry.base import BaseGeometry
 
 from sloat_core import __version__
@@ -18,7 +16,7 @@ from sloat_core.rules.cluster import cluster_applicability, cluster_lot_rules, c
 from sloat_core.rules.deductions import ROW_SPECS, LotArea, conventional_yield, lot_area, meets_minimum
 from sloat_core.errors import SloatInputError
 from sloat_core.rules.measures import Findings, parcel_findings
-from sloat_core.gis.geometry import area_sqft, polygonal, repair_outline
+from sloat_core.gis.geometry import area_sqft, check_parcels, polygonal
 from sloat_core.law.params import PARAMS_VERSION, law_date
 from sloat_core.rules.mitigation import mitigation
 from sloat_core.rules.permits import Permit, can_be_subdivided, design_checklist, permits_for
@@ -48,64 +46,6 @@ class Analysis:
 
     def to_dict(self) -> dict:
         return self.result
-
-
-#: The sentences a parcel shape is refused with.
-NO_PARCEL = "There is no parcel to analyse."
-NOT_POLYGON = "The parcel must be a polygon, not a point or a line."
-NOT_NUMBERS = "The parcel has coordinates that are not numbers."
-NO_AREA = "The parcel has no area."
-
-
-def check_parcels(geoms: np.ndarray) -> tuple[np.ndarray, list[str | None], list[bool]]:
-    """Repair or reject parcel shapes, many at once: the check of the single-parcel analysis and the screen.
-
-    Returns the geometries to use, an error sentence per parcel (None when fine) and whether each
-    was repaired (an outline crossing itself is made valid).
-    """
-    out = geoms.copy()
-    errors: list[str | None] = [None] * len(geoms)
-    repaired = [False] * len(geoms)
-    is_geom = np.array([isinstance(g, BaseGeometry) for g in geoms], dtype=bool)
-    for i in np.nonzero(~is_geom)[0]:
-        errors[i] = NO_PARCEL
-        out[i] = None
-    idx = np.nonzero(is_geom)[0]
-    g = geoms[idx]
-    empty = shapely.is_empty(g)
-    types = shapely.get_type_id(g)
-    poly = (types == 3) | (types == 6)
-    coords, where = shapely.get_coordinates(g, return_index=True)
-    bad_coord = np.zeros(len(g), dtype=bool)
-    if len(coords):
-        nonfinite = ~np.isfinite(coords).all(axis=1)
-        bad_coord[np.unique(where[nonfinite])] = True
-    for j, i in enumerate(idx):
-        if empty[j]:
-            errors[i] = NO_PARCEL
-        elif not poly[j]:
-            errors[i] = NOT_POLYGON
-        elif bad_coord[j]:
-            errors[i] = NOT_NUMBERS
-        if errors[i] is not None:
-            out[i] = None
-    ok = np.array([e is None for e in errors], dtype=bool)
-    okidx = np.nonzero(ok)[0]
-    if len(okidx):
-        valid = shapely.is_valid(out[okidx].astype(object))
-        for i in okidx[~valid]:
-            fixed = repair_outline(out[i])
-            repaired[i] = True
-            out[i] = fixed
-            if fixed.is_empty or not math.isfinite(fixed.area) or fixed.area <= 0:
-                errors[i] = NO_AREA
-                out[i] = None
-        areas = shapely.area(out[okidx].astype(object))
-        for i, a in zip(okidx, areas):
-            if errors[i] is None and not (a > 0):
-                errors[i] = NO_AREA
-                out[i] = None
-    return out, errors, repaired
 
 
 def _parcel_geometry(parcel) -> tuple[BaseGeometry, list[str], dict]:

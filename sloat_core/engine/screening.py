@@ -30,8 +30,8 @@ from pathlib import Path
 import numpy as np
 import shapely
 
-from sloat_core.engine.analysis import check_parcels
 from sloat_core.errors import SloatInputError
+from sloat_core.gis.geometry import check_parcels
 from sloat_core.law.settings import load_settings
 from sloat_core.measure.village import ScreenPieces, block_areas, block_measures, build_pieces, coverage_gaps
 from sloat_core.rules.cluster import trigger_answers

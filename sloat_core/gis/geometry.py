@@ -1,4 +1,8 @@
-"""Small geometry helpers shared by the rules (EPSG:2260, areas in sq ft).
+"""Small geometry helpers shared by the rooms (EPSG:2260, areas in sq ft), and the outline policy.
+
+Every outline that comes in -- an uploaded or drawn parcel, a drawn footprint, the tax-parcel layer, a shape
+handed to the analysis or the village screen -- is checked by `check_parcels` or repaired by `repair_outline`,
+the same way whatever the door.
 
 >>> from shapely.geometry import box
 >>> area_sqft(box(0, 0, 100, 50))
@@ -7,6 +11,9 @@
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
 import shapely
 from pyproj import Transformer
 from shapely.geometry import MultiPolygon, Polygon, mapping, shape
@@ -23,6 +30,7 @@ __all__ = [
     "polygonal",
     "polygonal_part",
     "repair_outline",
+    "check_parcels",
     "union_all",
     "geojson_to_work",
     "work_to_geojson",
@@ -114,6 +122,64 @@ def repair_outline(geom: BaseGeometry) -> BaseGeometry:
     return polygonal_part(shapely.union_all(pieces))
 
 
+#: The sentences a parcel shape is refused with.
+NO_PARCEL = "There is no parcel to analyse."
+NOT_POLYGON = "The parcel must be a polygon, not a point or a line."
+NOT_NUMBERS = "The parcel has coordinates that are not numbers."
+NO_AREA = "The parcel has no area."
+
+
+def check_parcels(geoms: np.ndarray) -> tuple[np.ndarray, list[str | None], list[bool]]:
+    """Repair or reject parcel shapes, many at once: the check of the single-parcel analysis and the screen.
+
+    Returns the geometries to use, an error sentence per parcel (None when fine) and whether each
+    was repaired (an invalid outline is repaired by the one outline policy, `repair_outline`).
+    """
+    out = geoms.copy()
+    errors: list[str | None] = [None] * len(geoms)
+    repaired = [False] * len(geoms)
+    is_geom = np.array([isinstance(g, BaseGeometry) for g in geoms], dtype=bool)
+    for i in np.nonzero(~is_geom)[0]:
+        errors[i] = NO_PARCEL
+        out[i] = None
+    idx = np.nonzero(is_geom)[0]
+    g = geoms[idx]
+    empty = shapely.is_empty(g)
+    types = shapely.get_type_id(g)
+    poly = (types == 3) | (types == 6)
+    coords, where = shapely.get_coordinates(g, return_index=True)
+    bad_coord = np.zeros(len(g), dtype=bool)
+    if len(coords):
+        nonfinite = ~np.isfinite(coords).all(axis=1)
+        bad_coord[np.unique(where[nonfinite])] = True
+    for j, i in enumerate(idx):
+        if empty[j]:
+            errors[i] = NO_PARCEL
+        elif not poly[j]:
+            errors[i] = NOT_POLYGON
+        elif bad_coord[j]:
+            errors[i] = NOT_NUMBERS
+        if errors[i] is not None:
+            out[i] = None
+    ok = np.array([e is None for e in errors], dtype=bool)
+    okidx = np.nonzero(ok)[0]
+    if len(okidx):
+        valid = shapely.is_valid(out[okidx].astype(object))
+        for i in okidx[~valid]:
+            fixed = repair_outline(out[i])
+            repaired[i] = True
+            out[i] = fixed
+            if fixed.is_empty or not math.isfinite(fixed.area) or fixed.area <= 0:
+                errors[i] = NO_AREA
+                out[i] = None
+        areas = shapely.area(out[okidx].astype(object))
+        for i, a in zip(okidx, areas):
+            if errors[i] is None and not (a > 0):
+                errors[i] = NO_AREA
+                out[i] = None
+    return out, errors, repaired
+
+
 def union_all(geoms) -> BaseGeometry:
     """Union of an iterable of geometries (empty polygon when there are none)."""
     geoms = [g for g in geoms if g is not None and not g.is_empty]
@@ -152,6 +218,4 @@ def work_to_geojson(geom: BaseGeometry) -> dict:
 
 
 def _stack(x, y):
-    import numpy as np
-
     return np.column_stack([x, y])
