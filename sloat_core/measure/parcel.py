@@ -32,8 +32,12 @@ from sloat_core.gis.roles import roles_of_kind
 from sloat_core.gis.slope_grid import SlopeGrid, slope_grid
 from sloat_core.law.params import value
 from sloat_core.measure.record import NAN, OVERLAY_ROLES, RESOURCE_ROLES, slope_sets
+from sloat_core.measure.rows import DEDUCTION_ROWS
 
-__all__ = ["Findings", "parcel_findings", "SlopeRegions", "findings_areas", "findings_uncovered", "buffer_band",
+#: The layer role of the outcrops (§ 402-45A(3), § 402-48C(9)), measured by their whole size.
+OUTCROPS_ROLE = next(r.role for r in DEDUCTION_ROWS if r.land == "outcrops")
+
+__all__ = ["OUTCROPS_ROLE", "Findings", "parcel_findings", "SlopeRegions", "findings_areas", "findings_uncovered", "buffer_band",
            "NAME_FIELDS", "NAME_MAX_CHARS"]
 
 
@@ -143,7 +147,7 @@ def _clip(layerset, role: str, geom: BaseGeometry):
 
 def _outcrops(layerset, geom):
     """Split outcrops touching the parcel by their whole size (not just the part inside)."""
-    layer = layerset.get("rock_outcrops") if layerset is not None else None
+    layer = layerset.get(OUTCROPS_ROLE) if layerset is not None else None
     if layer is None:
         return None, None, [], None
     idx = layer.query_indices(geom)
@@ -227,7 +231,7 @@ def parcel_findings(parcel_geom: BaseGeometry, layerset, *, buffer_width_ft: flo
     for role, gap in gaps.items():
         warnings.append(f"The {role.replace('_', ' ')} layer does not cover {gap:,.0f} sq ft of the parcel "
                         f"(outside the area it maps), so {role.replace('_', ' ')} is unknown here.")
-        if role == "rock_outcrops":
+        if role == OUTCROPS_ROLE:
             if big is not None:
                 unknown_land[role] = big
             big = small = cluster_sqft = None
