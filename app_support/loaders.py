@@ -96,7 +96,7 @@ def identify_row(role: str) -> tuple[str, str]:
     The row and its § come from the core's deduction rows (`RowSpec.map_layer`) and the law's parameters.
     """
     from sloat_core.law.params import param
-    from sloat_core.rules.deductions import deduction_label, row_on_map_layer
+    from sloat_core.measure.rows import deduction_label, row_on_map_layer
 
     row = row_on_map_layer(role)
     if row is not None:

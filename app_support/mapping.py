@@ -450,7 +450,7 @@ def available_roles(layers) -> list[str]:
     rows with no role of their own (the buffer band) when the set has a layer to draw them from
     (`RowSpec.reads`: wetlands, watercourses or ponds)."""
     from sloat_core.gis.roles import ROLES
-    from sloat_core.rules.deductions import row_on_map_layer
+    from sloat_core.measure.rows import row_on_map_layer
 
     from app_support.theme import BASE_ONLY_ROLES
 

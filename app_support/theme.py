@@ -11,7 +11,7 @@ import streamlit as st
 
 from app_support import state
 from sloat_core.gis.roles import DERIVED_STYLES, ROLE_DECLARATIONS
-from sloat_core.rules.deductions import DEDUCTION_ROWS, deduction_label
+from sloat_core.measure.rows import DEDUCTION_ROWS, deduction_label
 
 __all__ = ["COLOURS", "LAYER_LABELS", "colour_for", "MAP_HEIGHT_PX", "BODY_FONT_PX", "stylesheet", "apply_mode"]
 

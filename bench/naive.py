@@ -25,7 +25,7 @@ import rasterio.features
 import shapely
 from shapely.geometry import shape
 
-from sloat_core.rules.deductions import DEDUCTION_ROWS
+from sloat_core.measure.rows import DEDUCTION_ROWS
 from sloat_core.law.params import value
 from sloat_core.gis.slope import horn_slope_percent
 from sloat_core.units import WORK_CRS

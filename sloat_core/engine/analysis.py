@@ -13,7 +13,8 @@ from shapely.geometry.base import BaseGeometry
 
 from sloat_core import __version__
 from sloat_core.rules.cluster import cluster_applicability, cluster_lot_rules, cluster_triggers
-from sloat_core.rules.deductions import ROW_SPECS, LotArea, conventional_yield, lot_area, meets_minimum
+from sloat_core.measure.rows import ROW_SPECS
+from sloat_core.rules.deductions import LotArea, conventional_yield, lot_area, meets_minimum
 from sloat_core.errors import SloatInputError
 from sloat_core.rules.measures import Findings, parcel_findings
 from sloat_core.gis.geometry import area_sqft, check_parcels, polygonal

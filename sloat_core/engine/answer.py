@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sloat_core.engine import plain
-from sloat_core.rules.deductions import DEDUCTION_ROWS
+from sloat_core.measure.rows import DEDUCTION_ROWS
 
 __all__ = ["TITLE", "CONTACTS", "LotAnswer", "lot_answer"]
 

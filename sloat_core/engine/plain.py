@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from sloat_core.rules.deductions import DEDUCTION_ROWS
+from sloat_core.measure.rows import DEDUCTION_ROWS
 from sloat_core.rules.permits import DECLARATIONS
 from sloat_core.units import SQFT_PER_ACRE
 

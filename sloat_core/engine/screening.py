@@ -35,7 +35,8 @@ from sloat_core.gis.geometry import check_parcels
 from sloat_core.law.settings import load_settings
 from sloat_core.measure.village import ScreenPieces, block_areas, block_measures, build_pieces, coverage_gaps
 from sloat_core.rules.cluster import trigger_answers
-from sloat_core.rules.deductions import ROW_IDS, meets_minimum, net_lot_area, net_lot_area_floor
+from sloat_core.measure.rows import ROW_IDS
+from sloat_core.rules.deductions import meets_minimum, net_lot_area, net_lot_area_floor
 from sloat_core.rules.permits import LAND_PERMITS, land_permits
 
 __all__ = ["screen_rows", "screen_to_csv", "SCREEN_COLUMNS", "ScreenPieces", "build_pieces"]

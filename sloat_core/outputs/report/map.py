@@ -23,7 +23,7 @@ from shapely.geometry import box  # noqa: E402
 
 from sloat_core.gis.roles import ROLE_DECLARATIONS, style  # noqa: E402
 from sloat_core.law.params import fill  # noqa: E402
-from sloat_core.rules.deductions import ROW_IDS  # noqa: E402
+from sloat_core.measure.rows import ROW_IDS  # noqa: E402
 
 #: Map style per deduction constraint: grey level of the fill and hatch pattern (distinct in B/W), from
 #: the role declarations (sloat_core.gis.roles) and the derived rows' styles (buffer, slope classes).
