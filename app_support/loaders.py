@@ -134,7 +134,7 @@ def _buffer_geojson(lkey: str, width_ft: float, _layers) -> dict | None:
     import geopandas as gpd
     import shapely
 
-    from sloat_core.rules.measures import RESOURCE_ROLES
+    from sloat_core.measure.record import RESOURCE_ROLES
     from sloat_core.units import WGS84, WORK_CRS
 
     geoms = [g for r in RESOURCE_ROLES if (lyr := _layers.get(r)) is not None for g in lyr.geoms]

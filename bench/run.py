@@ -193,7 +193,7 @@ def screen_agreement(layerset, settings, limit: int | None) -> dict:
             over += 1
             # Does the single-parcel table give some land to two rows? (sum of rows > their union)
             from sloat_core.rules.deductions import lot_area
-            from sloat_core.rules.measures import parcel_findings
+            from sloat_core.measure.parcel import parcel_findings
 
             import shapely
 

@@ -16,7 +16,7 @@ from sloat_core.rules.cluster import cluster_applicability, cluster_lot_rules, c
 from sloat_core.measure.rows import ROW_SPECS
 from sloat_core.rules.deductions import LotArea, conventional_yield, lot_area, meets_minimum
 from sloat_core.errors import SloatInputError
-from sloat_core.rules.measures import Findings, parcel_findings
+from sloat_core.measure.parcel import Findings, parcel_findings
 from sloat_core.gis.geometry import area_sqft, check_parcels, polygonal
 from sloat_core.law.params import PARAMS_VERSION, law_date
 from sloat_core.rules.mitigation import mitigation
