@@ -45,7 +45,7 @@ from typing import Any
 import yaml
 
 from sloat_core.law import text as law
-from sloat_core.errors import ParametersError
+from sloat_core.errors import ParametersError, SloatInputError  # noqa: F401  (SloatInputError: read as params.SloatInputError)
 
 __all__ = [
     "PARAMS_PATH",
