@@ -16,6 +16,7 @@ from sloat_core.rules.cluster import cluster_applicability, cluster_lot_rules, c
 from sloat_core.measure.rows import ROW_SPECS
 from sloat_core.rules.deductions import LotArea, conventional_yield, lot_area, meets_minimum
 from sloat_core.errors import SloatInputError
+from sloat_core.measure.footprint import footprint_impacts, footprint_summary
 from sloat_core.measure.parcel import Findings, parcel_findings
 from sloat_core.gis.geometry import area_sqft, check_parcels, polygonal
 from sloat_core.law.params import PARAMS_VERSION, law_date
@@ -72,35 +73,6 @@ def _districts(geom, layerset, district: str | None, meta: dict) -> list[tuple[s
     if meta.get("district"):
         return [(meta["district"], area_sqft(geom), geom)]
     return [(None, area_sqft(geom), geom)]
-
-
-def _footprint_summary(f: Findings, proj: Project, work: Findings | None = None) -> dict | None:
-    """What the drawn disturbance footprint touches, where it lies (sq ft; None where the layer is missing)."""
-    fp = proj.disturbance_footprint
-    if fp is None:
-        return None
-    inside = polygonal(fp.intersection(f.parcel))
-    f = work or f
-    fp_in = polygonal(fp.intersection(f.parcel))
-
-    def touched(geom):
-        return None if geom is None else round(area_sqft(polygonal(fp_in.intersection(geom))), 2)
-
-    def on_slopes(name):
-        return 0.0 if fp_in.is_empty else round(f.slope_area_sqft_in(name, fp_in), 2)
-
-    return {
-        "area_sqft": round(area_sqft(fp), 2),
-        "inside_parcel_sqft": round(area_sqft(inside), 2),
-        "outside_parcel_sqft": round(max(area_sqft(fp) - area_sqft(inside), 0.0), 2),
-        "wetlands_sqft": touched(f.layers.get("wetlands")),
-        "watercourses_sqft": touched(f.layers.get("watercourses")),
-        "water_bodies_sqft": touched(f.layers.get("water_bodies")),
-        "buffer_sqft": touched(f.buffer),
-        "floodplain_sqft": touched(f.layers.get("floodplain")),
-        "slope_25_or_more_sqft": None if f.slope is None else on_slopes("slope_ge_25"),
-        "slope_unknown_sqft": on_slopes("unknown"),
-    }
 
 
 def _deduction_rows(lot: LotArea, f: Findings) -> list[dict]:
@@ -222,20 +194,9 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
                                         cluster_applies=applies, any_trigger=any_trigger, measures=lot.measures, work=work)
 
     # Wetland mitigation: the footprint's wetland (where it lies, on or off the parcel), else what was typed.
-    mi = dict(mitigation_input or {})
-    fp = proj.disturbance_footprint
-    if fp is not None and work.layers.get("wetlands") is not None:
-        wet = area_sqft(polygonal(fp.intersection(work.layers["wetlands"])))
-        buf = area_sqft(polygonal(fp.intersection(work.buffer))) if work.buffer is not None else None
-        mi.setdefault("impacted_wetland_sqft", wet)
-        mi.setdefault("impacted_buffer_sqft", buf)
-        mi.setdefault("impact_source", "footprint")
-        ponds = work.layers.get("water_bodies")
-        if "impacted_water_body_sqft" not in mi and ponds is not None:
-            mi["impacted_water_body_sqft"] = area_sqft(polygonal(fp.intersection(ponds)))
-    mit = mitigation(**mi)
+    mit = mitigation(**footprint_impacts(work, proj.disturbance_footprint, mitigation_input))
 
-    footprint = _footprint_summary(f, proj, work)
+    footprint = footprint_summary(f, proj.disturbance_footprint, work)
     meets = meets_minimum(lot.net_lot_area_sqft, lot.net_lot_area_min_sqft, minimum)
     if meets is None and minimum is not None:
         warnings.append("Whether the net lot area meets the minimum depends on data that is unknown here.")
