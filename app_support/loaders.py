@@ -90,25 +90,19 @@ def parcel_key(parcel) -> str:
 _NAME_FIELDS = ("name", "NAME", "Name", "label", "FLD_ZONE", "WETLAND_TYPE", "WETLAND_TY", "ATTRIBUTE")
 
 
-# Layer role -> the deduction row (sloat_core.rules.deductions.DEDUCTION_ORDER) its land is counted in.
-_ROW_OF_ROLE = {"water_bodies": "water_bodies", "watercourses": "watercourses", "wetlands": "wetlands",
-                "floodplain": "floodplain", "rock_outcrops": "rock_outcrops", "buffer": "buffer"}
-
-
 def identify_row(role: str) -> tuple[str, str]:
     """What a click on a feature of ``role`` says: (its deduction row or "no lot-area deduction", §).
 
-    The row and its § come from the core's deduction table and the law's parameters.
+    The row and its § come from the core's deduction rows (`RowSpec.map_layer`) and the law's parameters.
     """
     from sloat_core.law.params import param
-    from sloat_core.rules.deductions import DEDUCTION_ORDER
+    from sloat_core.measure.rows import deduction_label, row_on_map_layer
 
-    row = _ROW_OF_ROLE.get(role)
-    for constraint, label, share in DEDUCTION_ORDER:
-        if constraint == row:
-            fraction = param(share).value
-            counts = "none of it counts" if not fraction else f"at most {fraction:.0%} of it counts"
-            return f"Lot-area deduction row: {label} ({counts})", param(share).citation
+    row = row_on_map_layer(role)
+    if row is not None:
+        fraction = param(row.share).value
+        counts = "none of it counts" if not fraction else f"at most {fraction:.0%} of it counts"
+        return f"Lot-area deduction row: {deduction_label(row.id)} ({counts})", param(row.share).citation
     return "No lot-area deduction (shown for the permits, reviews and cluster triggers)", ""
 
 
@@ -140,7 +134,7 @@ def _buffer_geojson(lkey: str, width_ft: float, _layers) -> dict | None:
     import geopandas as gpd
     import shapely
 
-    from sloat_core.rules.measures import RESOURCE_ROLES
+    from sloat_core.measure.record import RESOURCE_ROLES
     from sloat_core.units import WGS84, WORK_CRS
 
     geoms = [g for r in RESOURCE_ROLES if (lyr := _layers.get(r)) is not None for g in lyr.geoms]

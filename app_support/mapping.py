@@ -395,34 +395,41 @@ def layer_group(role: str, geojson: dict, *, identify: bool = True) -> folium.Fe
     return group
 
 
-#: Roles drawn as outlines only (lines), not fills.
-_LINE_ROLES = {"parcels", "village_boundary", "zoning", "roads"}
-
-
 def layer_style(role: str) -> dict:
     """Leaflet path style of a layer: fills light enough that overlaps stay readable.
 
     Land that is deducted is hatched as on the printed map (:func:`hatch_kind`: wetlands dotted,
     floodplain back-slashed, buffer slashed, ponds horizontal, streams vertical, outcrops ringed), a
     light tint under lines of the full colour, so where layers overlap each pattern stays readable
-    rather than mixing into a colour not in the legend. The floodplain also has a dashed outline and the
-    buffer a dotted one; tax parcels, the village boundary and roads are lines only.
+    rather than mixing into a colour not in the legend. Outline, dash and opacity are the role's
+    declared `WebLook` (sloat_core.gis.roles): the floodplain has a dashed outline and the buffer a
+    dotted one; tax parcels, zoning, the village boundary and roads are lines only. Tax parcel lines
+    also carry the class that lets a click through to the map (the parcel picker).
     """
     colour = colour_for(role)
-    if role == "parcels":
-        return {"color": "#555555", "weight": 1, "fillOpacity": 0.0, "className": PARCEL_LINES_CLASS}
-    if role in _LINE_ROLES:
-        return {"color": colour, "weight": 2.5 if role != "zoning" else 1.5, "fillOpacity": 0.0}
+    look = web_look(role)
+    out = {"color": look.edge or colour, "weight": look.weight}
+    if look.line:
+        out["fillOpacity"] = 0.0
+        if role == "parcels":
+            out["className"] = PARCEL_LINES_CLASS
+        return out
     fill = hatch_fill(role)
-    if role == "floodplain":
-        return {"color": colour, "weight": 2, "dashArray": "8 5", "fillColor": fill or colour,
-                "fillOpacity": 0.75 if fill else 0.12}
-    if role == "buffer":
-        return {"color": "#6a9f3a", "weight": 1.5, "dashArray": "2 4", "fillColor": fill or colour,
-                "fillOpacity": 0.8 if fill else 0.3}
-    if fill:
-        return {"color": colour, "weight": 1.5, "fillColor": fill, "fillOpacity": 0.9}
-    return {"color": colour, "weight": 1.5, "fillColor": colour, "fillOpacity": 0.35}
+    if look.dash:
+        out["dashArray"] = look.dash
+    out["fillColor"] = fill or colour
+    out["fillOpacity"] = look.fill_opacity[0] if fill else look.fill_opacity[1]
+    return out
+
+
+def web_look(role: str):
+    """How the web map draws a role or derived row (its declaration's `WebLook`; a plain fill if undeclared)."""
+    from sloat_core.gis.roles import WebLook, style
+
+    try:
+        return style(role).web
+    except KeyError:
+        return WebLook()
 
 
 def parcel_group(geojson: dict, *, large: bool = False) -> folium.FeatureGroup:
@@ -439,9 +446,11 @@ def parcel_group(geojson: dict, *, large: bool = False) -> folium.FeatureGroup:
 
 
 def available_roles(layers) -> list[str]:
-    """The layer roles the map can show for this layer set, in legend order (the buffer band when the
-    set has wetlands, watercourses or ponds to draw it from)."""
-    from sloat_core.rules.measures import RESOURCE_ROLES
+    """The layer roles the map can show for this layer set, in legend order, and the map layers of deduction
+    rows with no role of their own (the buffer band) when the set has a layer to draw them from
+    (`RowSpec.reads`: wetlands, watercourses or ponds)."""
+    from sloat_core.gis.roles import ROLES
+    from sloat_core.measure.rows import row_on_map_layer
 
     from app_support.theme import BASE_ONLY_ROLES
 
@@ -449,10 +458,10 @@ def available_roles(layers) -> list[str]:
     for role in LAYER_LABELS:
         if role in BASE_ONLY_ROLES:
             continue
-        if role == "buffer":
-            if any(layers.has(r) for r in RESOURCE_ROLES):
+        if role in ROLES:
+            if layers.has(role):
                 out.append(role)
-        elif layers.has(role):
+        elif (row := row_on_map_layer(role)) is not None and any(layers.has(r) for r in row.reads):
             out.append(role)
     return out
 

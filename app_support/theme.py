@@ -11,7 +11,7 @@ import streamlit as st
 
 from app_support import state
 from sloat_core.gis.roles import DERIVED_STYLES, ROLE_DECLARATIONS
-from sloat_core.gis.terrain import SLOPE_CLASS_COLORS
+from sloat_core.measure.rows import DEDUCTION_ROWS, deduction_label
 
 __all__ = ["COLOURS", "LAYER_LABELS", "colour_for", "MAP_HEIGHT_PX", "BODY_FONT_PX", "stylesheet", "apply_mode"]
 
@@ -20,34 +20,16 @@ __all__ = ["COLOURS", "LAYER_LABELS", "colour_for", "MAP_HEIGHT_PX", "BODY_FONT_
 COLOURS: dict[str, str] = {"parcel": "#111111"}
 COLOURS.update({r.id: r.colour for r in ROLE_DECLARATIONS})
 COLOURS.update({d.id: d.colour for d in DERIVED_STYLES})
-COLOURS["surface_water"] = COLOURS["water_bodies"]
-COLOURS["slope_15_25"] = "#{:02x}{:02x}{:02x}".format(*SLOPE_CLASS_COLORS[2][:3])
-COLOURS["steep_slope"] = COLOURS["slope_25_40"]
-COLOURS["very_steep_slope"] = COLOURS["slope_over_40"]
 
 LAYER_LABELS: dict[str, str] = {r.id: r.label for r in ROLE_DECLARATIONS}
-# The buffer band around wetlands and watercourses is a map layer of its own, drawn from the layer set.
-LAYER_LABELS["buffer"] = "Wetland and watercourse buffers"
-#: Roles the map draws only as the offline base (never in the constraint-layer list).
-BASE_ONLY_ROLES = frozenset({"roads"})
+# A deduction row drawn from the layer set with no role of its own (the buffer band around wetlands and
+# watercourses) is a map layer too, named by its row's label.
+LAYER_LABELS.update({r.map_layer: deduction_label(r.id) for r in DEDUCTION_ROWS
+                     if r.map_layer is not None and r.map_layer not in LAYER_LABELS})
+#: Roles the map draws only as the offline base (never in the constraint-layer list), from their `WebLook`.
+BASE_ONLY_ROLES = frozenset(r.id for r in ROLE_DECLARATIONS if r.web.base_only)
 
 _FALLBACK = "#888888"
-
-# Keywords that map a deduction's constraint id to a colour key, tried in order.
-_CONSTRAINT_KEYWORDS = (
-    ("very_steep", "very_steep_slope"),
-    ("over_40", "very_steep_slope"),
-    ("steep", "steep_slope"),
-    ("slope", "steep_slope"),
-    ("buffer", "buffer"),
-    ("rock", "rock_outcrops"),
-    ("flood", "floodplain"),
-    ("wetland", "wetlands"),
-    ("watercourse", "watercourses"),
-    ("stream", "watercourses"),
-    ("pond", "water_bodies"),
-    ("water", "surface_water"),
-)
 
 MAP_HEIGHT_PX = {state.STANDARD: 560, state.COUNTER: 520, state.PROJECTOR: 760}
 
@@ -58,20 +40,15 @@ def colour_for(key: str) -> str:
     Parameters
     ----------
     key : str
-        A layer role ("wetlands") or a deduction's ``constraint`` ("steep_slope_25_40").
+        A layer role ("wetlands") or a deduction row's id ("slope_25_40"), as declared in
+        sloat_core.gis.roles (every deduction row has its style there).
 
     Returns
     -------
     str
         A ``#rrggbb`` colour; grey for anything unknown.
     """
-    if key in COLOURS:
-        return COLOURS[key]
-    lowered = key.lower()
-    for word, colour_key in _CONSTRAINT_KEYWORDS:
-        if word in lowered:
-            return COLOURS[colour_key]
-    return _FALLBACK
+    return COLOURS.get(key, _FALLBACK)
 
 
 #: Body type size of each mode, in px (None: Streamlit's own). The projector's is the smallest text

@@ -10,7 +10,7 @@ lot area, the straightforward way:
   ``sloat_core.gis.terrain`` so that the two compare), the cells the parcel touches are found by masking
   the whole raster (``rasterio.features.geometry_mask``), polygonised, and overlaid with the parcel;
 * overlaps: the same rule as ``sloat_core.rules.deductions`` (each piece of land goes to the first row in
-  ``DEDUCTION_ORDER`` sorted by lowest countable share), done with ``geopandas.overlay`` differences.
+  ``DEDUCTION_ROWS`` sorted by lowest countable share), done with ``geopandas.overlay`` differences.
 
 It reads parameters through ``sloat_core.law.params`` so that both sides use the same law numbers.
 """
@@ -25,9 +25,9 @@ import rasterio.features
 import shapely
 from shapely.geometry import shape
 
-from sloat_core.rules.deductions import DEDUCTION_ORDER
+from sloat_core.measure.rows import DEDUCTION_ROWS
 from sloat_core.law.params import value
-from sloat_core.gis.terrain import horn_slope_percent
+from sloat_core.gis.slope import horn_slope_percent
 from sloat_core.units import WORK_CRS
 
 __all__ = ["naive_lot_area"]
@@ -108,11 +108,12 @@ def naive_lot_area(parcel, layerset, *, buffer_width_ft: float) -> dict:
     else:
         constraint["slope_over_40"] = constraint["slope_25_40"] = None
 
-    order = sorted(enumerate(DEDUCTION_ORDER), key=lambda item: (value(item[1][2]), item[0]))
+    order = sorted(enumerate(DEDUCTION_ROWS), key=lambda item: (value(item[1].share), item[0]))
     remaining = p
     rows: dict[str, float | None] = {}
     deducted = 0.0
-    for _, (cid, _, share_name) in order:
+    for _, spec in order:
+        cid, share_name = spec.id, spec.share
         c = constraint[cid]
         if c is None:
             rows[cid] = None

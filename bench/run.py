@@ -68,7 +68,7 @@ def _pct(xs, q):
 
 def single_parcels(layerset, settings) -> tuple[dict, list[dict]]:
     from sloat_core.engine.analysis import analyze_parcel
-    from sloat_core.gis.terrain import _DEMS
+    from sloat_core.gis.dem import DEM_READERS
 
     bounds = layerset.get("parcels").gdf.total_bounds
     by_size: dict = {}
@@ -87,7 +87,7 @@ def single_parcels(layerset, settings) -> tuple[dict, list[dict]]:
             # Cold: the DEM closed before each run, so its blocks are read and decompressed again.
             cold = []
             for _ in range(3):
-                _DEMS.close_all()
+                DEM_READERS.close_all()
                 t0 = time.perf_counter()
                 analyze_parcel(geom, layerset, settings=settings)
                 cold.append(time.perf_counter() - t0)
@@ -193,7 +193,7 @@ def screen_agreement(layerset, settings, limit: int | None) -> dict:
             over += 1
             # Does the single-parcel table give some land to two rows? (sum of rows > their union)
             from sloat_core.rules.deductions import lot_area
-            from sloat_core.rules.measures import parcel_findings
+            from sloat_core.measure.parcel import parcel_findings
 
             import shapely
 

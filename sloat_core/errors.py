@@ -3,12 +3,26 @@
 Every message is one plain sentence a resident at the counter can understand; the CLI prints it
 and exits 2, the app shows it next to the control that received the input. Catching ``SloatError``
 catches them all (bad input, a case store that cannot do what was asked, a staff-only action).
+Every error class of the core is declared here, under the root:
+
+* :class:`SloatInputError` -- input that cannot be used; its named kinds: :class:`ParametersError`
+  (the law's parameters file), :class:`ManifestError` (a layer manifest), :class:`WhereFilterError`
+  (a manifest line's ``where`` filter), :class:`DemUnitsError` (a DEM's elevation unit),
+  :class:`CaseNotFound` (a case link);
+* :class:`CaseStoreError` -- the case database could not do what was asked (:class:`CaseFolderError`,
+  :class:`CaseConflictError`, :class:`CaseArchivedError`);
+* :class:`StaffRequired` -- a staff-only action without a staff unlock.
 
 >>> issubclass(SloatInputError, SloatError) and issubclass(SloatInputError, ValueError)
 True
+>>> all(issubclass(c, SloatError) for c in (ParametersError, ManifestError, DemUnitsError, CaseStoreError,
+...                                          CaseNotFound, StaffRequired))
+True
 """
 
-__all__ = ["SloatError", "SloatInputError"]
+__all__ = ["SloatError", "SloatInputError", "ParametersError", "ManifestError", "WhereFilterError",
+           "DemUnitsError", "CaseStoreError", "CaseFolderError", "CaseNotFound", "CaseConflictError",
+           "CaseArchivedError", "ARCHIVED_SENTENCE", "StaffRequired"]
 
 
 class SloatError(Exception):
@@ -17,3 +31,61 @@ class SloatError(Exception):
 
 class SloatInputError(SloatError, ValueError):
     """Input that cannot be used (a file, a geometry, a date, a number, a manifest line)."""
+
+
+# ----------------------------------------------------------------------------------------------
+# Input: the law's parameters, layer manifests, elevation models
+# ----------------------------------------------------------------------------------------------
+
+
+class ParametersError(SloatInputError):
+    """The law's parameters file cannot be used (a value, a date, a quote the law text does not hold)."""
+
+
+class ManifestError(SloatInputError):
+    """A layer manifest cannot be used (a line naming a missing file, an unknown role, a bad field)."""
+
+
+class WhereFilterError(SloatError):
+    """A problem in a manifest line's where filter (turned into a SloatInputError naming the manifest line)."""
+
+
+class DemUnitsError(SloatInputError):
+    """The DEM's elevation unit is missing, contradictory or implausible: the manifest is refused."""
+
+
+# ----------------------------------------------------------------------------------------------
+# The case store and staff mode
+# ----------------------------------------------------------------------------------------------
+
+
+class CaseStoreError(SloatError):
+    """The case database could not do what was asked (one plain sentence)."""
+
+
+class CaseFolderError(CaseStoreError):
+    """The data folder itself cannot be made or written (a file in its place, no permission, disk full)."""
+
+
+class CaseNotFound(SloatInputError):
+    """No case answers to this link (wrong, mistyped or archived)."""
+
+
+class CaseConflictError(CaseStoreError):
+    """The case was saved elsewhere since it was opened; reopen it before saving."""
+
+
+#: What a refused write to an archived case says (one sentence a resident understands).
+ARCHIVED_SENTENCE = ("This case is archived, so changes are not saved to it; start a new case from it to keep "
+                     "them, or ask Village staff to restore it.")
+
+
+class CaseArchivedError(CaseStoreError):
+    """The case is archived: it can be read, printed and downloaded, but not changed until staff restore it."""
+
+    def __init__(self, message: str = ARCHIVED_SENTENCE):
+        super().__init__(message)
+
+
+class StaffRequired(SloatError, PermissionError):
+    """A staff-only action was asked for without a valid staff unlock."""

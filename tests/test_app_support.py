@@ -79,6 +79,9 @@ def test_identify_row_names_the_deduction_row_and_its_section():
     assert identify_row("buffer") == ("Lot-area deduction row: Wetland and watercourse buffers "
                                       "(at most 50% of it counts)", "§ 402-45A(1)")
     assert identify_row("aquifer_cea")[1] == ""  # an overlay: no deduction row
+    # The row's label has its law numbers filled in (the template's braces never reach the pop-up).
+    assert identify_row("rock_outcrops") == ("Lot-area deduction row: Rock outcrops over 50 sq ft "
+                                             "(at most 50% of it counts)", "§ 402-45A(3)")
 
 
 def test_legend_escapes_labels_and_drops_odd_colours():

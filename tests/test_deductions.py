@@ -8,7 +8,7 @@ import pytest
 
 from engine_world import make_world, sq
 from sloat_core.rules.deductions import conventional_yield, lot_area
-from sloat_core.rules.measures import parcel_findings
+from sloat_core.measure.parcel import parcel_findings
 
 PARCEL = sq(0, 0, 400)  # 400 ft x 400 ft = 160,000 sq ft
 

@@ -18,7 +18,7 @@ from engine_world import X0, Y0
 from sloat_core.engine.analysis import analyze
 from sloat_core.rules.deductions import GRID_FT, lot_area
 from sloat_core.errors import SloatInputError
-from sloat_core.rules.measures import parcel_findings
+from sloat_core.measure.parcel import parcel_findings
 from sloat_core.gis.layers import Layer, LayerSet
 from sloat_core.units import WORK_CRS
 

@@ -14,11 +14,12 @@ import pytest
 
 from engine_world import make_world, sq
 from sloat_core.engine.analysis import analyze, analyze_parcel
-from sloat_core.engine.screening import SCREEN_COLUMNS, _block_measures, build_pieces, _block_areas, screen_rows
+from sloat_core.engine.screening import SCREEN_COLUMNS, screen_rows
+from sloat_core.measure.village import block_areas, block_measures, build_pieces
 from sloat_core.gis.layers import load_manifest
 from sloat_core.law.settings import load_settings
 from sloat_core.rules.cluster import trigger_answers
-from sloat_core.rules.deductions import DEDUCTION_ORDER, net_lot_area, net_lot_area_floor
+from sloat_core.rules.deductions import ROW_IDS, net_lot_area, net_lot_area_floor
 from sloat_core.rules.measures import Measures, answer, measured_areas
 from sloat_core.rules.permits import LAND_PERMITS, land_permits
 
@@ -120,11 +121,11 @@ def test_both_paths_build_the_same_measures_record(tmp_path):
     import shapely
 
     pieces = build_pieces(world, shapely.total_bounds(geoms), buffer_width_ft=float(settings.buffer_width_ft))
-    bulk = _block_measures(pieces, _block_areas(pieces, geoms), shapely.area(geoms))
+    bulk = block_measures(pieces, block_areas(pieces, geoms), shapely.area(geoms))
     for j, (geom, _) in enumerate(PARCELS):
         one = analyze_parcel(geom, world, settings=settings).lot.measures
         tol = 1e-6 * one.gross_area_sqft + 1e-3
-        for c, _, _ in DEDUCTION_ORDER:
+        for c in ROW_IDS:
             assert bulk.rows[c][j] == pytest.approx(one.rows[c], abs=tol, nan_ok=True), c
         for k in measured_areas():
             assert bulk.areas[k][j] == pytest.approx(one.areas[k], abs=tol, nan_ok=True), k
@@ -136,7 +137,7 @@ def test_both_paths_build_the_same_measures_record(tmp_path):
 
 def _record(**areas) -> Measures:
     base = {k: 0.0 for k in measured_areas()}
-    rows = {c: 0.0 for c, _, _ in DEDUCTION_ORDER}
+    rows = {c: 0.0 for c in ROW_IDS}
     return Measures(100_000.0, rows, base | areas, 0.0, 0.0, {})
 
 
@@ -147,7 +148,7 @@ def test_one_rule_serves_one_parcel_or_a_population():
     keys = measured_areas()
     population = Measures(
         np.array([r.gross_area_sqft for r in records]),
-        {c: np.array([r.rows[c] for r in records]) for c, _, _ in DEDUCTION_ORDER},
+        {c: np.array([r.rows[c] for r in records]) for c in ROW_IDS},
         {k: np.array([r.areas[k] for r in records]) for k in keys}, np.zeros(5), np.zeros(5), {})
     together_t = trigger_answers(population)
     together_p = land_permits(population)

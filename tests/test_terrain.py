@@ -438,9 +438,9 @@ def test_slopes_agree_with_gdaldem_on_the_sample_dem(tmp_path):
 
 
 def test_a_very_large_overlay_area_is_read_decimated_and_still_fits(tmp_path, monkeypatch):
-    import sloat_core.gis.terrain as terrain
+    import sloat_core.gis.slope_picture as picture
 
-    monkeypatch.setattr(terrain, "_OVERLAY_FULL_RES_MAX_CELLS", 10_000)  # pretend 200 x 200 is huge
+    monkeypatch.setattr(picture, "_OVERLAY_FULL_RES_MAX_CELLS", 10_000)  # pretend 200 x 200 is huge
     dem = write_dem(tmp_path / "p25.tif", plane_east(200, 200, 1.000004), 4.0)
     ov = slope_class_raster(dem, (X0, Y0 - 800, X0 + 800, Y0), max_size=50)
     assert max(ov.classes.shape) <= 50

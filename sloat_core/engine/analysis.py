@@ -6,21 +6,21 @@
 from __future__ import annotations
 
 import datetime as dt
-import math
 from dataclasses import dataclass, field
 
 import numpy as np
-import shapely
 from shapely.geometry.base import BaseGeometry
 
 from sloat_core import __version__
 from sloat_core.rules.cluster import (cluster_applicability, cluster_lot_rules, cluster_triggers,
                                       open_space_rule, part_yield, yield_estimate)
 from sloat_core.rules.adjacent_owners import adjacent_owners
+from sloat_core.measure.rows import ROW_SPECS
 from sloat_core.rules.deductions import LotArea, lot_area, meets_minimum
 from sloat_core.errors import SloatInputError
-from sloat_core.rules.measures import Findings, parcel_findings
-from sloat_core.gis.geometry import area_sqft, polygonal
+from sloat_core.measure.footprint import footprint_impacts, footprint_summary
+from sloat_core.measure.parcel import Findings, parcel_findings
+from sloat_core.gis.geometry import area_sqft, check_parcels, polygonal
 from sloat_core.law.params import PARAMS_VERSION, law_date
 from sloat_core.rules.mitigation import mitigation
 from sloat_core.rules.permits import Permit, can_be_subdivided, design_checklist, permits_for
@@ -51,64 +51,6 @@ class Analysis:
 
     def to_dict(self) -> dict:
         return self.result
-
-
-#: The sentences a parcel shape is refused with.
-NO_PARCEL = "There is no parcel to analyse."
-NOT_POLYGON = "The parcel must be a polygon, not a point or a line."
-NOT_NUMBERS = "The parcel has coordinates that are not numbers."
-NO_AREA = "The parcel has no area."
-
-
-def check_parcels(geoms: np.ndarray) -> tuple[np.ndarray, list[str | None], list[bool]]:
-    """Repair or reject parcel shapes, many at once: the check of the single-parcel analysis and the screen.
-
-    Returns the geometries to use, an error sentence per parcel (None when fine) and whether each
-    was repaired (an outline crossing itself is made valid).
-    """
-    out = geoms.copy()
-    errors: list[str | None] = [None] * len(geoms)
-    repaired = [False] * len(geoms)
-    is_geom = np.array([isinstance(g, BaseGeometry) for g in geoms], dtype=bool)
-    for i in np.nonzero(~is_geom)[0]:
-        errors[i] = NO_PARCEL
-        out[i] = None
-    idx = np.nonzero(is_geom)[0]
-    g = geoms[idx]
-    empty = shapely.is_empty(g)
-    types = shapely.get_type_id(g)
-    poly = (types == 3) | (types == 6)
-    coords, where = shapely.get_coordinates(g, return_index=True)
-    bad_coord = np.zeros(len(g), dtype=bool)
-    if len(coords):
-        nonfinite = ~np.isfinite(coords).all(axis=1)
-        bad_coord[np.unique(where[nonfinite])] = True
-    for j, i in enumerate(idx):
-        if empty[j]:
-            errors[i] = NO_PARCEL
-        elif not poly[j]:
-            errors[i] = NOT_POLYGON
-        elif bad_coord[j]:
-            errors[i] = NOT_NUMBERS
-        if errors[i] is not None:
-            out[i] = None
-    ok = np.array([e is None for e in errors], dtype=bool)
-    okidx = np.nonzero(ok)[0]
-    if len(okidx):
-        valid = shapely.is_valid(out[okidx].astype(object))
-        for i in okidx[~valid]:
-            fixed = polygonal(shapely.make_valid(out[i]))
-            repaired[i] = True
-            out[i] = fixed
-            if fixed.is_empty or not math.isfinite(fixed.area) or fixed.area <= 0:
-                errors[i] = NO_AREA
-                out[i] = None
-        areas = shapely.area(out[okidx].astype(object))
-        for i, a in zip(okidx, areas):
-            if errors[i] is None and not (a > 0):
-                errors[i] = NO_AREA
-                out[i] = None
-    return out, errors, repaired
 
 
 def _parcel_geometry(parcel) -> tuple[BaseGeometry, list[str], dict]:
@@ -150,41 +92,13 @@ def _part_floor(part, part_net: float, lot: LotArea, layerset, settings, ponds_b
     return max(part_net - max(alone.net_lot_area_sqft - alone.net_lot_area_min_sqft, 0.0), 0.0)
 
 
-def _footprint_summary(f: Findings, proj: Project, work: Findings | None = None) -> dict | None:
-    """What the drawn disturbance footprint touches, where it lies (sq ft; None where the layer is missing)."""
-    fp = proj.disturbance_footprint
-    if fp is None:
-        return None
-    inside = polygonal(fp.intersection(f.parcel))
-    f = work or f
-    fp_in = polygonal(fp.intersection(f.parcel))
-
-    def touched(geom):
-        return None if geom is None else round(area_sqft(polygonal(fp_in.intersection(geom))), 2)
-
-    def on_slopes(name):
-        return 0.0 if fp_in.is_empty else round(f.slope_area_sqft_in(name, fp_in), 2)
-
-    return {
-        "area_sqft": round(area_sqft(fp), 2),
-        "inside_parcel_sqft": round(area_sqft(inside), 2),
-        "outside_parcel_sqft": round(max(area_sqft(fp) - area_sqft(inside), 0.0), 2),
-        "wetlands_sqft": touched(f.layers.get("wetlands")),
-        "watercourses_sqft": touched(f.layers.get("watercourses")),
-        "water_bodies_sqft": touched(f.layers.get("water_bodies")),
-        "buffer_sqft": touched(f.buffer),
-        "floodplain_sqft": touched(f.layers.get("floodplain")),
-        "slope_25_or_more_sqft": None if f.slope is None else on_slopes("slope_ge_25"),
-        "slope_unknown_sqft": on_slopes("unknown"),
-    }
-
-
 def _deduction_rows(lot: LotArea, f: Findings) -> list[dict]:
     """The deduction table; the buffer row says "partial" when it is built from only some water layers."""
     rows = [r.to_dict() for r in lot.rows]
-    missing = [r.replace("_", " ") for r in ("wetlands", "watercourses", "water_bodies") if f.layers.get(r) is None]
     for row in rows:
-        if row["constraint"] == "buffer" and row["area_sqft"] is not None and missing:
+        spec = ROW_SPECS[row["constraint"]]
+        missing = [r.replace("_", " ") for r in spec.reads if f.layers.get(r) is None] if spec.land == "buffer" else []
+        if row["area_sqft"] is not None and missing:
             row["status"] = "partial"
             row["note"] = (f"Built only from the loaded layers: the {', '.join(missing)} layer"
                            f"{'s are' if len(missing) > 1 else ' is'} not loaded, so the buffer may be larger.")
@@ -304,20 +218,9 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
                              permit_required=wet.required if wet else None, parcel_id=meta.get("sbl"))
 
     # Wetland mitigation: the footprint's wetland (where it lies, on or off the parcel), else what was typed.
-    mi = dict(mitigation_input or {})
-    fp = proj.disturbance_footprint
-    if fp is not None and work.layers.get("wetlands") is not None:
-        wet = area_sqft(polygonal(fp.intersection(work.layers["wetlands"])))
-        buf = area_sqft(polygonal(fp.intersection(work.buffer))) if work.buffer is not None else None
-        mi.setdefault("impacted_wetland_sqft", wet)
-        mi.setdefault("impacted_buffer_sqft", buf)
-        mi.setdefault("impact_source", "footprint")
-        ponds = work.layers.get("water_bodies")
-        if "impacted_water_body_sqft" not in mi and ponds is not None:
-            mi["impacted_water_body_sqft"] = area_sqft(polygonal(fp.intersection(ponds)))
-    mit = mitigation(**mi)
+    mit = mitigation(**footprint_impacts(work, proj.disturbance_footprint, mitigation_input))
 
-    footprint = _footprint_summary(f, proj, work)
+    footprint = footprint_summary(f, proj.disturbance_footprint, work)
     design, design_warnings = with_figures(design_checklist(proj), dict(proj.design_figures or ()))
     warnings += design_warnings
     meets = meets_minimum(lot.net_lot_area_sqft, lot.net_lot_area_min_sqft, minimum)

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sloat_core.engine import plain
+from sloat_core.measure.rows import DEDUCTION_ROWS
 from sloat_core.rules.permits import DECLARATIONS
 
 __all__ = ["TITLE", "CONTACTS", "LotAnswer", "lot_answer"]
@@ -34,18 +35,9 @@ CONTACTS: tuple[str, ...] = (
     "Planning Board: wetland, steep slope and tree permits, subdivisions and cluster layouts.",
 )
 
-# Studies a resident commissions before applying, by the deduction row or permit that calls for them.
-_STUDY_OF_ROW = {
-    "wetlands": "a wetland scientist to mark the wetland edge on the ground (a delineation)",
-    "buffer": "a wetland scientist to mark the wetland edge on the ground (a delineation)",
-    "watercourses": "a surveyor to locate the stream banks",
-    "water_bodies": "a surveyor to locate the pond edges",
-    "floodplain": "a surveyor to check the flood zone line and ground levels (an elevation certificate)",
-    "slope_25_40": "a surveyor to map the ground's slopes (a topographic survey)",
-    "slope_over_40": "a surveyor to map the ground's slopes (a topographic survey)",
-    "rock_outcrops": "a surveyor to map the rock outcrops",
-}
-#: The study each permit calls for, from its declaration (``PermitDeclaration.study``).
+# Studies a resident commissions before applying, by the deduction row or permit that calls for them (each from its
+# declaration: ``RowSpec.study``, ``PermitDeclaration.study``).
+_STUDY_OF_ROW = {r.id: r.study for r in DEDUCTION_ROWS}
 _STUDY_OF_PERMIT = {d.id: d.study for d in DECLARATIONS if d.study}
 
 

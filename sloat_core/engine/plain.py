@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from sloat_core.measure.rows import DEDUCTION_ROWS
 from sloat_core.rules.permits import DECLARATIONS
 from sloat_core.units import SQFT_PER_ACRE
 
@@ -44,17 +45,8 @@ PLAIN_TERMS: dict[str, str] = {
     "permits": "Permits and reviews you may need",
 }
 
-# Constraint ids of sloat_core.rules.deductions -> everyday words (numbers come from the core's label).
-_CONSTRAINT_WORDS = {
-    "water_bodies": "ponds and other open water",
-    "watercourses": "streams",
-    "wetlands": "wetland",
-    "floodplain": "flood zone",
-    "slope_over_40": "very steep ground",
-    "slope_25_40": "steep ground",
-    "buffer": "land next to a wetland or stream",
-    "rock_outcrops": "bare rock",
-}
+# Deduction row ids -> everyday words, from each row's declaration (numbers come from the core's label).
+_CONSTRAINT_WORDS = {r.id: r.words for r in DEDUCTION_ROWS}
 
 # Permit ids -> (what is needed, from whom), from each permit's declaration. The reason comes from the core.
 _PERMIT_WORDS = {d.id: d.plain for d in DECLARATIONS if not d.prohibited}

@@ -4,38 +4,15 @@ Each row: id, address, district, gross and net area, the share of the parcel in 
 cluster triggers and the permit flags that follow from the land alone (no project). A parcel that fails
 gets its error in the ``error`` column; the run goes on.
 
-How it is fast (and why it gives the single-parcel answer)
-----------------------------------------------------------
-The single-parcel analysis (:func:`sloat_core.rules.measures.parcel_findings` then
-:func:`sloat_core.rules.deductions.lot_area`) gives each piece of land to the first row of the deduction
-table, in the order of lowest countable share then ``DEDUCTION_ORDER``: row *i* gets
-``P ∩ C_i`` minus what earlier rows took. That rule commutes with clipping to the parcel::
-
-    (P ∩ C_i) \\ ∪_{j<i} (P ∩ C_j)  =  P ∩ (C_i \\ ∪_{j<i} C_j)
-
-so the screen builds the *exclusive* constraint pieces ``E_i = C_i \\ ∪_{j<i} C_j`` once for the whole
-area, and a parcel's row areas are just ``area(P ∩ E_i)``. Likewise for the overlays the triggers and
-permits look at, the slope sets and the land of unknown slope.
-
-**The rules are not restated here.** A block's areas become a :class:`sloat_core.rules.measures.Measures`
-record with array fields (one value per parcel) -- the record the single-parcel path builds -- and the
-row's figures are the rule functions the analysis calls: `deductions.net_lot_area`,
-`deductions.net_lot_area_floor`, `deductions.meets_minimum`, `cluster.trigger_answers` and
-`permits.land_permits`. Slope land is cut by slope *code* (which of `measures.slope_sets` a cell is in),
-so the sweep has no slope classes of its own.
-
-* The pieces are cut into square tiles aligned with the DEM grid (``tile_cells`` cells a side) so each
-  piece is small; slopes are read from the DEM one strip of tiles at a time (a window with one cell of
-  padding, so Horn's kernel sees the same neighbours as in the single-parcel window: the slopes are the
-  same numbers). Slope-class land is the union of whole DEM cells, as in
-  :class:`sloat_core.gis.terrain.SlopeGrid`, and the parcel is intersected with it exactly: partial cells
-  count for the part inside the parcel, with no extra rule.
-* Parcels go through in blocks: one bulk ``STRtree.query`` of the block against the pieces gives
-  (parcel, piece) pairs, one vectorised ``shapely.intersection`` their areas, and a ``bincount`` sums them
-  per parcel and piece kind. Rows are yielded as each block is done (a generator).
-* The results equal the single-parcel analysis up to floating-point noise (the same geometry is cut in
-  a different order); ``tests/test_screening.py`` checks the two agree and ``make bench`` reports the
-  largest difference over sampled parcels.
+How it is fast, and why it gives the single-parcel answer: the measuring is
+:mod:`sloat_core.measure.village` (tiled, exclusive constraint pieces met by blocks of parcels). **The rules
+are not restated here.** A block's areas become a :class:`sloat_core.measure.record.Measures` record with
+array fields (one value per parcel) -- the record the single-parcel path builds -- and the row's figures are
+the rule functions the analysis calls: `deductions.net_lot_area`, `deductions.net_lot_area_floor`,
+`deductions.meets_minimum`, `cluster.trigger_answers` and `permits.land_permits`. Rows are yielded as each
+block is done (a generator). The results equal the single-parcel analysis up to floating-point noise
+(``tests/test_screen_parity.py`` checks the two agree and ``make bench`` reports the largest difference
+over sampled parcels).
 
 Parcels are checked like the single-parcel analysis checks them: an empty shape, a non-polygon or
 non-numeric coordinates give an error row; an outline crossing itself is repaired.
@@ -48,59 +25,32 @@ import math
 import multiprocessing as mp
 import os
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import rasterio
-import rasterio.features
 import shapely
-from shapely.geometry.base import BaseGeometry
 
-from sloat_core.engine.analysis import check_parcels
-from sloat_core.rules.cluster import trigger_answers
-from sloat_core.rules.deductions import (DEDUCTION_ORDER, LAYER_ROWS, SLOPE_ROWS, deduction_order, meets_minimum,
-                                         net_lot_area, net_lot_area_floor)
 from sloat_core.errors import SloatInputError
-from sloat_core.rules.measures import (OVERLAY_ROLES, RESOURCE_ROLES, Measures, buffer_band, slope_set_cells,
-                                       slope_sets)
-from sloat_core.rules.permits import LAND_PERMITS, land_permits
-from sloat_core.gis.geometry import EMPTY, polygonal
-from sloat_core.law.params import value
+from sloat_core.gis.geometry import check_parcels
 from sloat_core.law.settings import load_settings
-from sloat_core.gis.terrain import _check_dem_crs, horn_slope_percent
+from sloat_core.measure.village import ScreenPieces, block_areas, block_measures, build_pieces, coverage_gaps
+from sloat_core.rules.cluster import trigger_answers
+from sloat_core.measure.rows import ROW_IDS
+from sloat_core.rules.deductions import meets_minimum, net_lot_area, net_lot_area_floor
+from sloat_core.rules.permits import LAND_PERMITS, land_permits
 
 __all__ = ["screen_rows", "screen_to_csv", "SCREEN_COLUMNS", "ScreenPieces", "build_pieces"]
 
 SCREEN_COLUMNS = (
     ["sbl", "address", "district", "districts", "gross_area_sqft", "net_lot_area_sqft", "min_lot_area_sqft",
      "meets_min_lot_area"]
-    + [f"share_{c}" for c, _, _ in DEDUCTION_ORDER]
+    + [f"share_{c}" for c in ROW_IDS]
     + ["share_slope_unknown"]
     + ["conventional_yield", "conventional_yield_min", "conventional_yield_max"]  # § 402-48E, I
     + [f"trigger_{n}" for n in range(1, 11)]
     + [f"permit_{p}" for p in LAND_PERMITS]
     + ["error"]
 )
-
-_ROW_IDS = tuple(c for c, _, _ in DEDUCTION_ORDER)
-# Piece kinds beyond the exclusive deduction rows ("row:<id>"): whole layers (totals), slope land by
-# slope code (which slope sets of `measures.slope_sets` a cell is in, one bit each), land of unknown
-# slope split by what the deduction rows did with it, the wetland-permit region and outcrops over the
-# cluster trigger's size: everything a `Measures` record holds.
-_TOTAL_ROLES = RESOURCE_ROLES + OVERLAY_ROLES
-_SLOPE_SETS = tuple(slope_sets())
-_CODES = tuple(range(1, 2 ** len(_SLOPE_SETS)))  # code 0 (known, in no set) is never needed
-_UNKNOWN_CODE = 2 ** len(_SLOPE_SETS)
-_EXTRA_KINDS = (
-    tuple(f"total:{r}" for r in _TOTAL_ROLES)
-    + tuple(f"slope_code:{c}" for c in _CODES)
-    + ("unknown", "unknown_free")
-    + tuple(f"unknown_row:{c}" for c in LAYER_ROWS)
-    + ("wetland_region", "outcrops_cluster")
-)
-_KINDS = tuple(f"row:{r}" for r in _ROW_IDS) + _EXTRA_KINDS
-_K = {k: i for i, k in enumerate(_KINDS)}
 
 
 def _flags(x) -> list[str]:
@@ -109,431 +59,11 @@ def _flags(x) -> list[str]:
     return np.where(x == 1.0, "yes", np.where(x == 0.0, "no", "")).tolist()
 
 
-# ------------------------------------------------------------------------------------------------
-# The pieces: exclusive constraint land, overlays and slope land, cut into tiles
-# ------------------------------------------------------------------------------------------------
-
-
-@dataclass
-class ScreenPieces:
-    """Constraint pieces of a layer set over an area, ready to be met by many parcels.
-
-    Attributes
-    ----------
-    geoms : ndarray of shapely geometries
-        The pieces (each inside one tile).
-    kinds : ndarray of int
-        Index into the piece kinds (``row:<constraint>``, ``total:<role>``, ``slope_code:<n>``, ``unknown`` ...).
-    tree : shapely.STRtree
-        Index over ``geoms``.
-    known : set of str
-        Kinds whose source is loaded (a kind not in it is unknown for every parcel, not absent).
-    has_dem : bool
-        True when slopes were read from a DEM.
-    """
-
-    geoms: np.ndarray
-    kinds: np.ndarray
-    tree: shapely.STRtree
-    known: set
-    has_dem: bool
-
-
-def _role_geoms(layerset, role: str):
-    layer = layerset.get(role) if layerset is not None else None
-    if layer is None:
-        return None
-    return layer
-
-
-def _clip_union(layer, tile: BaseGeometry) -> BaseGeometry:
-    """Union of a layer's features clipped to a tile box (empty polygon when none)."""
-    if layer is None:
-        return EMPTY
-    idx = layer.tree.query(tile)
-    if len(idx) == 0:
-        return EMPTY
-    parts = shapely.intersection(layer.geoms[idx], tile)
-    parts = parts[~shapely.is_empty(parts)]
-    if len(parts) == 0:
-        return EMPTY
-    return polygonal(shapely.union_all(parts))
-
-
-def _global_sources(layerset, width_ft: float, water_bodies: bool = True) -> dict:
-    """Layer-wide geometries that are not plain features: the buffer band and the outcrop classes."""
-    out: dict = {}
-    roles = [r for r in RESOURCE_ROLES if layerset.get(r) is not None and (water_bodies or r != "water_bodies")]
-    if roles:
-        out["buffer"] = buffer_band([g for r in roles for g in layerset.get(r).geoms], width_ft)
-    outcrops = layerset.get("rock_outcrops")
-    if outcrops is not None:
-        if len(outcrops.geoms):
-            whole = shapely.get_parts(shapely.union_all(outcrops.geoms))
-            sizes = shapely.area(whole)
-            big = float(value("rock_outcrop_min_area_sqft"))
-            cl = float(value("cluster_rock_outcrop_min_area_sqft"))
-            out["rock_outcrops"] = _as_tree_source(whole[sizes > big])  # "in excess of 50 square feet"
-            out["outcrops_cluster"] = _as_tree_source(whole[sizes > cl])
-        else:
-            out["rock_outcrops"] = _as_tree_source(np.empty(0, dtype=object))
-            out["outcrops_cluster"] = _as_tree_source(np.empty(0, dtype=object))
-    return out
-
-
-@dataclass
-class _Src:
-    geoms: np.ndarray
-    tree: shapely.STRtree
-
-
-def _as_tree_source(geoms) -> _Src:
-    geoms = np.asarray(geoms, dtype=object)
-    return _Src(geoms, shapely.STRtree(geoms))
-
-
-def _slope_codes(slope: np.ndarray) -> np.ndarray:
-    """Each cell's slope code: bit i set when the cell is in the i-th set of `measures.slope_sets`
-    (the rules' own sets, so the sweep has no class scheme of its own); ``_UNKNOWN_CODE`` where the
-    slope is unknown. Sums over codes give every slope set's land exactly.
-    """
-    code = np.zeros(slope.shape, dtype=np.uint8)
-    for bit, name in enumerate(_SLOPE_SETS):
-        code |= slope_set_cells(slope, name).astype(np.uint8) << bit
-    code[~np.isfinite(slope)] = _UNKNOWN_CODE
-    return code
-
-
-def _cells_by_code(lab: np.ndarray, transform, tile: BaseGeometry) -> dict[int, BaseGeometry]:
-    """For every slope code but 0, the union of its cells as one (Multi)Polygon of whole cells (empty if none).
-
-    One polygonising pass per tile, skipping code 0 (known slope in no set, which no piece needs). The
-    4-connected regions of one code touch at most at corners, so together they are a valid MultiPolygon.
-    """
-    out = {v: EMPTY for v in range(_UNKNOWN_CODE + 1)}
-    values = np.unique(lab)
-    if len(values) == 1:
-        out[int(values[0])] = tile
-        return out
-    mask = lab != 0
-    if not mask.any():
-        return out
-    coords, ring_of, poly_of, labels = [], [], [], []
-    ring = poly = 0
-    for g, v in rasterio.features.shapes(lab, mask=mask, transform=transform, connectivity=4):
-        for r in g["coordinates"]:
-            coords.extend(r)
-            ring_of.extend([ring] * len(r))
-            poly_of.append(poly)
-            ring += 1
-        labels.append(int(v))
-        poly += 1
-    rings = shapely.linearrings(np.asarray(coords, dtype=float), indices=np.asarray(ring_of))
-    polys = shapely.polygons(rings, indices=np.asarray(poly_of))
-    labels_arr = np.asarray(labels)
-    for v in np.unique(labels_arr):
-        ps = polys[labels_arr == v]
-        out[int(v)] = ps[0] if len(ps) == 1 else shapely.multipolygons(ps)
-    return out
-
-
-def _union(geoms: list) -> BaseGeometry:
-    geoms = [g for g in geoms if not g.is_empty]
-    if not geoms:
-        return EMPTY
-    return geoms[0] if len(geoms) == 1 else polygonal(shapely.union_all(geoms))
-
-
-def build_pieces(layerset, bounds, *, buffer_width_ft: float, tile_cells: int = 40,
-                 needed=None, workers: int = 1, buffer_water_bodies: bool = True) -> ScreenPieces:
-    """Cut the layer set's constraint land over ``bounds`` into tiled, exclusive pieces.
-
-    Parameters
-    ----------
-    layerset : LayerSet
-        Layers (and DEM) in EPSG:2260.
-    bounds : tuple of float
-        (minx, miny, maxx, maxy) to cover, normally the parcels' total bounds.
-    buffer_width_ft : float
-        Width of the wetland and watercourse buffer (local setting).
-    tile_cells : int, default 40
-        Tile side in DEM cells (200 ft on a 5-ft DEM). Without a DEM, tiles are ``tile_cells * 5`` ft.
-    needed : callable, optional
-        ``needed(tile_box) -> bool``; tiles for which it returns False are skipped (no parcel there).
-    workers : int, default 1
-        2 builds the two halves of the area in two processes (fork start method only).
-
-    Returns
-    -------
-    ScreenPieces
-    """
-    order = deduction_order()
-    shares = {c: float(value(p)) for c, _, p in DEDUCTION_ORDER}
-    sources = _global_sources(layerset, buffer_width_ft, buffer_water_bodies)
-    layers = {r: _role_geoms(layerset, r) for r in _TOTAL_ROLES}
-    dem_path = getattr(layerset, "dem_path", None)
-    has_dem = dem_path is not None
-
-    known = {f"total:{r}" for r in _TOTAL_ROLES if layers[r] is not None}
-    for cid, _, _ in DEDUCTION_ORDER:
-        if cid in layers:
-            ok = layers[cid] is not None
-        elif cid == "buffer":
-            ok = "buffer" in sources
-        elif cid == "rock_outcrops":
-            ok = "rock_outcrops" in sources
-        else:  # slope rows
-            ok = has_dem
-        if ok:
-            known.add(f"row:{cid}")
-    known |= {"unknown", "unknown_free"}
-    if has_dem:
-        known |= {f"slope_code:{c}" for c in _CODES}
-    # Land of unknown slope in each layer row that counts in part (the rows' worst case).
-    known |= {f"unknown_row:{c}" for c in LAYER_ROWS if f"row:{c}" in known and shares[c] > 0}
-    if "rock_outcrops" in sources:
-        known.add("outcrops_cluster")
-    if any(layers[r] is not None for r in RESOURCE_ROLES):
-        known.add("wetland_region")
-
-    minx, miny, maxx, maxy = bounds
-    if has_dem:
-        with rasterio.open(dem_path) as src:
-            _check_dem_crs(src, Path(dem_path))
-            t = src.transform
-        cw, ch = t.a, -t.e
-        ox, oy = t.c, t.f
-    else:
-        cw = ch = 5.0
-        ox, oy = minx, maxy
-    n = int(tile_cells)
-    col0 = math.floor((minx - ox) / cw)
-    col1 = math.ceil((maxx - ox) / cw)
-    row0 = math.floor((oy - maxy) / ch)
-    row1 = math.ceil((oy - miny) / ch)
-    ntx = max(1, math.ceil((col1 - col0) / n))
-    nty = max(1, math.ceil((row1 - row0) / n))
-
-    args = (dem_path if has_dem else None, n, row0, col0, ntx, ox, oy, cw, ch, needed, layers, sources, order,
-            known)
-    if workers > 1 and nty >= 4 and "fork" in mp.get_all_start_methods():
-        # Halves of the strips in two processes (fork: the layers and the parcel index are inherited).
-        cut = nty // 2
-        _SHARED["build_args"] = args
-        try:
-            with mp.get_context("fork").Pool(2) as pool:
-                done = pool.map(_build_worker, [(0, cut), (cut, nty)])
-        finally:
-            _SHARED.pop("build_args", None)
-        geoms = np.concatenate([shapely.from_wkb(w) for w, _ in done])
-        kinds = np.concatenate([k for _, k in done])
-    else:
-        geoms, kinds = _build_rows(args, 0, nty)
-    # One polygon per piece: a parcel then meets only the parts its box touches, not a whole
-    # multipart tile of slope cells.
-    parts, owner = shapely.get_parts(np.asarray(geoms, dtype=object), return_index=True)
-    kinds_arr = np.asarray(kinds, dtype=np.intp)[owner]
-    shapely.prepare(parts)
-    return ScreenPieces(parts, kinds_arr, shapely.STRtree(parts), known, has_dem)
-
-
-def _build_worker(span):
-    geoms, kinds = _build_rows(_SHARED["build_args"], *span)
-    return shapely.to_wkb(np.asarray(geoms, dtype=object)), np.asarray(kinds, dtype=np.intp)
-
-
-def _build_rows(args, ty0: int, ty1: int):
-    """Pieces of the tile rows [ty0, ty1): (geometries, kind numbers)."""
-    dem_path, n, row0, col0, ntx, ox, oy, cw, ch, needed, layers, sources, order, known = args
-    geoms: list = []
-    kinds: list = []
-
-    def add(kind: str, g):
-        if g is None or g.is_empty:
-            return
-        g = polygonal(g)
-        if not g.is_empty and g.area > 0:
-            geoms.append(g)
-            kinds.append(_K[kind])
-
-    with rasterio.Env():  # one GDAL environment for the whole pass (not one per call)
-        src = rasterio.open(dem_path) if dem_path is not None else None
-        try:
-            for ty in range(ty0, ty1):
-                r_a = row0 + ty * n
-                r_b = r_a + n
-                strip = None if src is None else _read_strip(src, r_a, r_b, col0, col0 + ntx * n)
-                for tx in range(ntx):
-                    c_a = col0 + tx * n
-                    x0, x1 = ox + c_a * cw, ox + (c_a + n) * cw
-                    y1, y0 = oy - r_a * ch, oy - r_b * ch
-                    tile = shapely.box(x0, y0, x1, y1)
-                    if needed is not None and not needed(tile):
-                        continue
-                    _tile_pieces(tile, tx, n, strip, (x0, y1, cw, ch), layers, sources, order, add, known)
-        finally:
-            if src is not None:
-                src.close()
-    return geoms, kinds
-
-
-def _read_strip(src, r_a: int, r_b: int, c_a: int, c_b: int) -> np.ndarray:
-    """Slopes for grid rows [r_a, r_b) x cols [c_a, c_b) (NaN off the DEM), read with one cell of padding."""
-    out = np.full((r_b - r_a, c_b - c_a), np.nan)
-    rr0, rr1 = max(r_a - 1, 0), min(r_b + 1, src.height)
-    cc0, cc1 = max(c_a - 1, 0), min(c_b + 1, src.width)
-    if rr1 <= rr0 or cc1 <= cc0:
-        return out
-    win = rasterio.windows.Window(cc0, rr0, cc1 - cc0, rr1 - rr0)
-    z = src.read(1, window=win, out_dtype=np.float64)
-    slope = horn_slope_percent(z, src.transform.a, src.transform.e, nodata=src.nodata)
-    # Copy the part of the padded window that falls in the strip.
-    ir0, ir1 = max(rr0, r_a), min(rr1, r_b)
-    ic0, ic1 = max(cc0, c_a), min(cc1, c_b)
-    if ir1 > ir0 and ic1 > ic0:
-        out[ir0 - r_a:ir1 - r_a, ic0 - c_a:ic1 - c_a] = slope[ir0 - rr0:ir1 - rr0, ic0 - cc0:ic1 - cc0]
-    return out
-
-
-def _tile_pieces(tile, tx, n, strip, geo, layers, sources, order, add, known) -> None:
-    x0, y1, cw, ch = geo
-    # Slope land in this tile, as unions of whole DEM cells.
-    slope_rows = {}
-    unknown = tile
-    if strip is not None:
-        sub = strip[:, tx * n:(tx + 1) * n]
-        codes = _slope_codes(sub)
-        tr = rasterio.transform.Affine(cw, 0.0, x0, 0.0, -ch, y1)
-        by_code = _cells_by_code(codes, tr, tile)
-        for cid in SLOPE_ROWS:
-            bit = 1 << _SLOPE_SETS.index(cid)
-            slope_rows[cid] = _union([by_code[c] for c in _CODES if c & bit])
-        unknown = by_code[_UNKNOWN_CODE]
-    clipped = {r: (_clip_union(layers[r], tile) if layers[r] is not None else None) for r in layers}
-    for key in ("buffer",):
-        if key in sources:
-            clipped["buffer"] = polygonal(sources["buffer"].intersection(tile)) if not sources["buffer"].is_empty \
-                else EMPTY
-    for key in ("rock_outcrops", "outcrops_cluster"):
-        if key in sources:
-            clipped[key] = _clip_union(sources[key], tile)
-    for cid in SLOPE_ROWS:
-        clipped[cid] = slope_rows.get(cid)
-
-    taken = EMPTY
-    row_piece = {}
-    for cid, _, _ in order:
-        g = clipped.get(cid)
-        if g is None:
-            continue
-        if g.is_empty:
-            row_piece[cid] = EMPTY
-            continue
-        piece = polygonal(g.difference(taken)) if not taken.is_empty else g
-        row_piece[cid] = piece
-        add(f"row:{cid}", piece)
-        if not piece.is_empty:
-            taken = polygonal(shapely.union(taken, piece))
-    for r in _TOTAL_ROLES:
-        if clipped.get(r) is not None:
-            add(f"total:{r}", clipped[r])
-    if strip is not None:
-        for c in _CODES:  # the codes partition the tile: sums of them give every slope set
-            add(f"slope_code:{c}", by_code[c])
-    if not unknown.is_empty:
-        add("unknown", unknown)
-        free = polygonal(unknown.difference(taken)) if not taken.is_empty else unknown
-        add("unknown_free", free)
-        for cid in LAYER_ROWS:
-            if f"unknown_row:{cid}" not in known:
-                continue
-            piece = row_piece.get(cid)
-            if piece is not None and not piece.is_empty:
-                add(f"unknown_row:{cid}", polygonal(piece.intersection(unknown)))
-    wet = [clipped.get(r) for r in RESOURCE_ROLES + ("buffer",)]  # the wetland permit's region
-    wet = [g for g in wet if g is not None and not g.is_empty]
-    if wet:
-        add("wetland_region", shapely.union_all(wet))
-    if clipped.get("outcrops_cluster") is not None:
-        add("outcrops_cluster", clipped["outcrops_cluster"])
-
-
-# ------------------------------------------------------------------------------------------------
-# Parcels
-# ------------------------------------------------------------------------------------------------
-
-
-def _block_areas(pieces: ScreenPieces, geoms: np.ndarray) -> np.ndarray:
-    """(len(geoms), len(_KINDS)) areas of each parcel inside each piece kind."""
-    nb = len(geoms)
-    totals = np.zeros(nb * len(_KINDS))
-    if nb == 0 or len(pieces.geoms) == 0:
-        return totals.reshape(nb, len(_KINDS))
-    pi, pj = pieces.tree.query(geoms)
-    if len(pi):
-        areas = shapely.area(shapely.intersection(geoms[pi], pieces.geoms[pj]))
-        totals += np.bincount(pi * len(_KINDS) + pieces.kinds[pj], weights=areas, minlength=nb * len(_KINDS))
-    return totals.reshape(nb, len(_KINDS))
-
-
-def _block_measures(pieces: ScreenPieces, a: np.ndarray, gross: np.ndarray, gaps: list | None = None) -> Measures:
-    """The `Measures` record of a block of parcels (arrays, one value per parcel) from their areas per
-    piece kind: the same record the single-parcel path builds, so the same rule functions read it.
-
-    ``gaps`` lists, per parcel, the roles whose layer does not cover it: what depends on them is unknown
-    for that parcel (as `measures.parcel_findings` makes them unknown), never measured as absent.
-    """
-    known = pieces.known
-    nan = np.full(len(gross), np.nan)
-    unknown_at = {}  # kind -> parcels of the block where it is unknown (a coverage gap)
-    for j, roles in enumerate(gaps or ()):
-        for kind in _kinds_of_roles(roles) if roles else ():
-            unknown_at.setdefault(kind, []).append(j)
-
-    def col(kind: str) -> np.ndarray:
-        if kind not in known:
-            return nan
-        if kind in unknown_at:
-            out = a[:, _K[kind]].copy()
-            out[unknown_at[kind]] = np.nan
-            return out
-        return a[:, _K[kind]]
-
-    unknown = a[:, _K["unknown"]] if pieces.has_dem else gross
-    rows = {cid: col(f"row:{cid}") for cid in _ROW_IDS}
-    # Slopes unknown on (nearly) all the parcel: the slope rows are unknown, as in `lot_area`.
-    no_slope = (gross - unknown) <= 0.5
-    for cid in SLOPE_ROWS:
-        rows[cid] = np.where(no_slope, np.nan, rows[cid])
-    areas = {role: col(f"total:{role}") for role in _TOTAL_ROLES}
-    areas["wetland_region"] = col("wetland_region")
-    areas["outcrops_cluster"] = col("outcrops_cluster")
-    for bit, name in enumerate(_SLOPE_SETS):
-        if pieces.has_dem:
-            areas[name] = a[:, [_K[f"slope_code:{c}"] for c in _CODES if c & (1 << bit)]].sum(axis=1)
-        else:
-            areas[name] = nan
-    uncovered = {}
-    missing = [r for r in RESOURCE_ROLES if f"total:{r}" not in known]
-    if missing and len(missing) < len(RESOURCE_ROLES):
-        uncovered["wetland_region"] = gross  # as `measures.findings_uncovered`
-    return Measures(
-        gross_area_sqft=gross,
-        rows=rows,
-        areas=areas,
-        slope_unknown_sqft=unknown,
-        slope_unknown_free_sqft=a[:, _K["unknown_free"]],
-        row_slope_unknown_sqft={c: np.nan_to_num(col(f"unknown_row:{c}")) for c in LAYER_ROWS
-                                if f"unknown_row:{c}" in known},
-        uncovered_sqft=uncovered,
-    )
-
-
 def _block_figures(pieces: ScreenPieces, a: np.ndarray, gross: np.ndarray, minimum: np.ndarray,
                    gaps: list | None = None) -> dict:
     """The CSV columns of a block of parcels, each a list: the rules of `deductions`, `cluster` and
     `permits` applied to the block's `Measures` (the functions the single-parcel analysis calls)."""
-    m = _block_measures(pieces, a, gross, gaps)
+    m = block_measures(pieces, a, gross, gaps)
     net = net_lot_area(m)
     floor = net_lot_area_floor(m)
     cols: dict = {
@@ -542,7 +72,7 @@ def _block_figures(pieces: ScreenPieces, a: np.ndarray, gross: np.ndarray, minim
         "meets_min_lot_area": _flags(meets_minimum(net, floor, minimum)),
         **_yield_columns(net, floor, minimum),
     }
-    for cid in _ROW_IDS:
+    for cid in ROW_IDS:
         share = np.round(m.rows[cid] / gross, 4)
         cols[f"share_{cid}"] = ["" if x != x else x for x in share.tolist()]
     cols["share_slope_unknown"] = np.round(m.slope_unknown_sqft / gross, 4).tolist()
@@ -597,7 +127,7 @@ def _split_yields(pieces, settings, minimum, geoms, splits, gaps, sel) -> dict:
             continue
         try:
             shapes = np.array([g for _, g in parts], dtype=object)
-            m = _block_measures(pieces, _block_areas(pieces, shapes), shapely.area(shapes),
+            m = block_measures(pieces, block_areas(pieces, shapes), shapely.area(shapes),
                                 [gaps[i]] * len(parts) if gaps else None)
             net, floor = np.atleast_1d(net_lot_area(m)), np.atleast_1d(net_lot_area_floor(m))
         except Exception:  # noqa: BLE001 -- a part GEOS cannot cut: the yield is unknown, the row stands
@@ -689,7 +219,7 @@ def screen_rows(layerset, settings=None, *, parcels=None, block_size: int = 2000
     if len(raw) == 0:
         return
     geoms, errors, _ = check_parcels(raw)
-    gaps = _coverage_gaps(layerset, geoms)
+    gaps = coverage_gaps(layerset, geoms)
     rules = _minimums(settings)
     ok = np.array([e is None for e in errors], dtype=bool)
     cores = min(2, os.cpu_count() or 1)
@@ -747,12 +277,12 @@ def _span_areas(pieces, geoms, errors, start, stop) -> tuple[dict, list]:
     if not sel:
         return areas, failed
     try:
-        table = _block_areas(pieces, geoms[sel].astype(object))
+        table = block_areas(pieces, geoms[sel].astype(object))
         areas = {i: table[j] for j, i in enumerate(sel)}
     except Exception:  # noqa: BLE001 - one bad shape spoils a bulk call: redo the block one parcel at a time
         for i in sel:
             try:
-                areas[i] = _block_areas(pieces, np.array([geoms[i]], dtype=object))[0]
+                areas[i] = block_areas(pieces, np.array([geoms[i]], dtype=object))[0]
             except Exception:  # noqa: BLE001 - reported in the row, the run goes on
                 failed.append(i)
     return areas, failed
@@ -769,39 +299,6 @@ def _minimums(settings):
         return cache[code]
 
     return minimum
-
-
-def _kinds_of_roles(roles) -> set:
-    """Piece kinds that depend on the given layer roles (removed from ``known`` where they do not cover)."""
-    out: set = set()
-    for r in roles:
-        out |= {f"total:{r}", f"row:{r}", f"unknown_row:{r}"}
-        if r in RESOURCE_ROLES:
-            out |= {"row:buffer", "unknown_row:buffer", "wetland_region"}
-        if r == "rock_outcrops":
-            out |= {"unknown_row:rock_outcrops", "outcrops_cluster"}
-    return out
-
-
-def _coverage_gaps(layerset, geoms: np.ndarray) -> list[tuple[str, ...]]:
-    """For each parcel, the roles whose coverage leaves more than 1 sq ft of it out."""
-    gaps: list[list[str]] = [[] for _ in range(len(geoms))]
-    coverages = getattr(layerset, "coverages", {}) or {}
-    valid = np.array([g is not None and not g.is_empty for g in geoms], dtype=bool)
-    for role in (*_TOTAL_ROLES, "rock_outcrops"):
-        cov = coverages.get(role)
-        if cov is None or layerset.get(role) is None:
-            continue
-        shapely.prepare(cov)
-        inside = np.zeros(len(geoms), dtype=bool)
-        inside[valid] = shapely.covers(cov, geoms[valid].astype(object))
-        for i in np.nonzero(valid & ~inside)[0]:
-            try:
-                if geoms[i].difference(cov).area > 1.0:
-                    gaps[i].append(role)
-            except Exception:  # noqa: BLE001 -- a shape GEOS cannot cut fails in the measuring step
-                continue
-    return [tuple(g) for g in gaps]
 
 
 def _block_rows(pieces, settings, minimum, ids, dists, addrs, geoms, errors, areas, start, stop,

@@ -3,8 +3,9 @@
 A *role* is what a layer of a manifest stands for (``wetlands``, ``floodplain`` ...). Each declaration
 carries everything the rest of the tool needs to know about it -- the manifest loader (which roles
 exist, which accept lines), the rules (which deduction row its land goes to, which triggers and
-reviews read it), the app (colour, label) and the printed report (grey level, hatch or dash pattern,
-short legend name). Adding a role is adding one `LayerRole` here.
+reviews read it), the app (colour, label, how the web map draws it: `WebLook`) and the printed report
+(grey level, hatch or dash pattern, short legend name). Adding a role is adding one `LayerRole` here;
+a deducted role also names its row, declared in :data:`sloat_core.rules.deductions.DEDUCTION_ROWS`.
 
 The deduction table also has rows drawn from no layer of their own (the buffer around wetlands and
 watercourses, the two slope classes of the DEM): their looks are declared here too, in
@@ -20,10 +21,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from sloat_core.gis.terrain import SLOPE_CLASS_COLORS
+from sloat_core.gis.slope import SLOPE_CLASS_COLORS
 from sloat_core.law.params import fill
 
-__all__ = ["LayerRole", "DerivedStyle", "ROLE_DECLARATIONS", "DERIVED_STYLES", "ROLES", "LINE_ROLES",
+__all__ = ["WebLook", "LayerRole", "DerivedStyle", "ROLE_DECLARATIONS", "DERIVED_STYLES", "ROLES", "LINE_ROLES",
            "KINDS", "GEOMETRIES", "role", "roles_of_kind", "style"]
 
 #: What a role is for.
@@ -34,6 +35,37 @@ __all__ = ["LayerRole", "DerivedStyle", "ROLE_DECLARATIONS", "DERIVED_STYLES", "
 KINDS = ("resource", "overlay", "outcrops", "reference")
 #: Feature geometry a role accepts: polygons only, or polygons and centre lines (buffered to polygons).
 GEOMETRIES = ("polygon", "polygon_or_line")
+
+
+@dataclass(frozen=True)
+class WebLook:
+    """How the app's web map draws a role or a derived row (Leaflet path options).
+
+    Attributes
+    ----------
+    line : bool
+        Drawn as an outline only, never filled (reference lines: zoning, the village boundary, roads).
+    weight : float
+        Width of its outline in px.
+    dash : str
+        Leaflet ``dashArray`` of its outline ("" for a solid one).
+    edge : str
+        Colour of its outline when it is not the role's own ("" for its own colour).
+    fill_opacity : tuple of float
+        Opacity of its fill: (drawn with its hatch, drawn without one).
+    base_only : bool
+        Drawn only as the offline base map, never listed among the constraint layers.
+    """
+
+    line: bool = False
+    weight: float = 1.5
+    dash: str = ""
+    edge: str = ""
+    fill_opacity: tuple[float, float] = (0.9, 0.35)
+    base_only: bool = False
+
+
+_FILL = WebLook()
 
 
 @dataclass(frozen=True)
@@ -67,6 +99,8 @@ class LayerRole:
     uses : tuple of str
         The clauses of Article IX whose rules read it (deductions, triggers, reviews); ``()`` for a
         reference layer.
+    web : WebLook
+        How the app's web map draws it.
     """
 
     id: str
@@ -80,6 +114,7 @@ class LayerRole:
     geometry: str
     deduction: str | None
     uses: tuple[str, ...]
+    web: WebLook
 
     def legend_text(self) -> str:
         """The legend name, law numbers filled in from the parameters."""
@@ -93,50 +128,51 @@ class LayerRole:
 
 ROLE_DECLARATIONS: tuple[LayerRole, ...] = (
     LayerRole("floodplain", "100-year floodplain (FEMA)", "100-year floodplain", "#1f78b4", "0.86", "\\\\\\", (),
-              "overlay", "polygon", "floodplain", ("§ 402-45A(1)", "§ 402-48C(3)", "§ 402-49B")),
+              "overlay", "polygon", "floodplain", ("§ 402-45A(1)", "§ 402-48C(3)", "§ 402-49B"),
+              WebLook(weight=2, dash="8 5", fill_opacity=(0.75, 0.12))),
     LayerRole("wetlands", "Wetlands", "Wetlands", "#33a02c", "0.72", "...", (),
-              "resource", "polygon", "wetlands", ("§ 402-45A(1)", "§ 402-48C(2)", "§ 402-57G")),
+              "resource", "polygon", "wetlands", ("§ 402-45A(1)", "§ 402-48C(2)", "§ 402-57G"), _FILL),
     LayerRole("water_bodies", "Ponds and water bodies", "Ponds, water bodies", "#0b4f9c", "0.55", "---", (),
-              "resource", "polygon", "water_bodies", ("§ 402-45A(1)", "§ 402-48C(6)", "§ 402-57G")),
+              "resource", "polygon", "water_bodies", ("§ 402-45A(1)", "§ 402-48C(6)", "§ 402-57G"), _FILL),
     LayerRole("watercourses", "Streams and watercourses", "Streams, watercourses", "#00a6d6", "0.45", "|||", (),
-              "resource", "polygon_or_line", "watercourses", ("§ 402-45A(1)", "§ 402-48C(6)", "§ 402-57G")),
+              "resource", "polygon_or_line", "watercourses", ("§ 402-45A(1)", "§ 402-48C(6)", "§ 402-57G"), _FILL),
     LayerRole("rock_outcrops", "Rock outcrops", "Rock outcrops > {rock_outcrop_min_area_sqft:,g} sq ft", "#6a3d9a", "0.62", "oo", (),
-              "outcrops", "polygon", "rock_outcrops", ("§ 402-45A(3)", "§ 402-48C(9)")),
+              "outcrops", "polygon", "rock_outcrops", ("§ 402-45A(3)", "§ 402-48C(9)"), _FILL),
     LayerRole("aquifer_cea", "Ramapo River aquifer CEA", "Aquifer CEA (§ 402-46)", "#a6cee3", "1", "", (0, (10, 3)),
-              "overlay", "polygon", None, ("§ 402-46C", "§ 402-48C(7)", "§ 402-48C(10)")),
+              "overlay", "polygon", None, ("§ 402-46C", "§ 402-48C(7)", "§ 402-48C(10)"), _FILL),
     LayerRole("recreational_river", "Recreational river corridor", "Recreational river corridor", "#1b9e77", "1", "",
-              (0, (6, 2)), "overlay", "polygon", None, ("§ 402-51C",)),
+              (0, (6, 2)), "overlay", "polygon", None, ("§ 402-51C",), _FILL),
     LayerRole("rcda", "Rockland County Drainage Agency streams", "County Drainage Agency streams", "#7570b3", "1", "",
-              (0, (1, 1.2)), "overlay", "polygon", None, ("§ 402-50B",)),
+              (0, (1, 1.2)), "overlay", "polygon", None, ("§ 402-50B",), _FILL),
     LayerRole("historic", "Historic sites", "Historic sites", "#8c510a", "1", "", (0, (5, 1.5, 1, 1.5)),
-              "overlay", "polygon", None, ("§ 402-48C(4)",)),
+              "overlay", "polygon", None, ("§ 402-48C(4)",), _FILL),
     LayerRole("habitats", "Habitats", "Habitats", "#66a61e", "1", "", (0, (3, 1, 1, 1, 1, 1)),
-              "overlay", "polygon", None, ("§ 402-48C(8)",)),
+              "overlay", "polygon", None, ("§ 402-48C(8)",), _FILL),
     LayerRole("viewsheds", "Viewsheds", "Viewsheds", "#e7298a", "1", "", (0, (8, 2, 2, 2)),
-              "overlay", "polygon", None, ("§ 402-48C(5)",)),
+              "overlay", "polygon", None, ("§ 402-48C(5)",), _FILL),
     LayerRole("recreation", "Recreation areas", "Recreation land", "#a6761d", "1", "", (0, (2, 2)),
-              "overlay", "polygon", None, ("§ 402-48C(6)",)),
+              "overlay", "polygon", None, ("§ 402-48C(6)",), _FILL),
     LayerRole("zoning", "Zoning districts", "Zoning districts", "#777777", "1", "", (0, (4, 4)),
-              "reference", "polygon", None, ()),
+              "reference", "polygon", None, (), WebLook(line=True, weight=1.5)),
     LayerRole("village_boundary", "Village boundary", "Village boundary", "#444444", "1", "", (0, (12, 4)),
-              "reference", "polygon", None, ()),
+              "reference", "polygon", None, (), WebLook(line=True, weight=2.5)),
     LayerRole("parcels", "Tax parcel lines", "Tax parcels", "#999999", "1", "", (0, (1, 3)),
-              "reference", "polygon", None, ()),
+              "reference", "polygon", None, (), WebLook(line=True, weight=1, edge="#555555")),
     # Road centre lines (widened to their right-of-way): the app's offline base map only; no rule reads them.
     LayerRole("roads", "Roads (illustrative base map)", "Roads", "#8a8a8a", "1", "", (0, (2, 1)),
-              "reference", "polygon_or_line", None, ()),
+              "reference", "polygon_or_line", None, (), WebLook(line=True, weight=2.5, base_only=True)),
     # Read by the approvals around Article IX (sloat_core.approvals: GML § 239-m/239-n county referral, the
     # ECL Article 24 screen), by no Article IX rule: reference roles.
     LayerRole("parkland", "State and county parks", "State/county parks", "#4d9221", "1", "", (0, (6, 3)),
-              "reference", "polygon", None, ()),
+              "reference", "polygon", None, (), WebLook(line=True, weight=2)),
     LayerRole("state_county_roads", "State and county roads (right-of-way)", "State/county roads", "#b35806", "1", "",
-              (0, (9, 3)), "reference", "polygon_or_line", None, ()),
+              (0, (9, 3)), "reference", "polygon_or_line", None, (), WebLook(line=True, weight=2)),
     LayerRole("public_institutions", "State or county land with a public building", "State/county public land",
-              "#5e3c99", "1", "", (0, (4, 2)), "reference", "polygon", None, ()),
+              "#5e3c99", "1", "", (0, (4, 2)), "reference", "polygon", None, (), WebLook(line=True, weight=2)),
     LayerRole("ag_district_farms", "Farms in an agricultural district", "Farms in an agricultural district",
-              "#d8b365", "1", "", (0, (3, 3)), "reference", "polygon", None, ()),
+              "#d8b365", "1", "", (0, (3, 3)), "reference", "polygon", None, (), WebLook(line=True, weight=2)),
     LayerRole("nysdec_wetlands", "NYSDEC freshwater wetlands (map)", "NYSDEC wetlands (map)", "#01665e", "1", "",
-              (0, (2, 2, 6, 2)), "reference", "polygon", None, ()),
+              (0, (2, 2, 6, 2)), "reference", "polygon", None, (), WebLook(line=True, weight=2)),
 )
 
 
@@ -152,15 +188,17 @@ class DerivedStyle:
     colour: str
     face: str
     hatch: str
+    web: WebLook = _FILL
 
     def legend_text(self) -> str:
         return fill(self.legend)
 
 
-#: Slope classes take the slope overlay's colours (sloat_core.gis.terrain.SLOPE_CLASS_COLORS), so the
+#: Slope classes take the slope overlay's colours (sloat_core.gis.slope.SLOPE_CLASS_COLORS), so the
 #: deduction rows match the picture on the map.
 DERIVED_STYLES: tuple[DerivedStyle, ...] = (
-    DerivedStyle("buffer", "Wetland/stream buffer", "#b2df8a", "0.93", "///"),
+    DerivedStyle("buffer", "Wetland/stream buffer", "#b2df8a", "0.93", "///",
+                 WebLook(dash="2 4", edge="#6a9f3a", fill_opacity=(0.8, 0.3))),
     DerivedStyle("slope_over_40", "Slopes over {very_steep_slope_threshold_pct:g}%",
                  "#{:02x}{:02x}{:02x}".format(*SLOPE_CLASS_COLORS[4][:3]), "0.40", "xxx"),
     DerivedStyle("slope_25_40", "Slopes over {steep_slope_deduction_threshold_pct:g}% to "

@@ -45,7 +45,7 @@ from typing import Any
 import yaml
 
 from sloat_core.law import text as law
-from sloat_core.errors import SloatInputError
+from sloat_core.errors import ParametersError, SloatInputError  # noqa: F401  (SloatInputError: read as params.SloatInputError)
 
 __all__ = [
     "PARAMS_PATH",
@@ -113,8 +113,8 @@ class Parameter:
     informational: bool = False
 
 
-def _fail(name: str, problem: str, path: Path) -> SloatInputError:
-    return SloatInputError(f"In {path.name}, the entry “{name}” {problem}.")
+def _fail(name: str, problem: str, path: Path) -> ParametersError:
+    return ParametersError(f"In {path.name}, the entry “{name}” {problem}.")
 
 
 def _typed_value(name: str, raw: Any, unit: str, path: Path) -> Any:
@@ -270,13 +270,13 @@ def _read(path: Path) -> tuple[dict, bytes]:
         raw = path.read_bytes()
         doc = yaml.load(raw, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except OSError:
-        raise SloatInputError(f"The parameters file {path} cannot be read.") from None
+        raise ParametersError(f"The parameters file {path} cannot be read.") from None
     except yaml.YAMLError:
-        raise SloatInputError(f"The parameters file {path.name} is not valid YAML.") from None
+        raise ParametersError(f"The parameters file {path.name} is not valid YAML.") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("parameters"), dict) or not doc["parameters"]:
-        raise SloatInputError(f"The parameters file {path.name} has no “parameters” mapping.")
+        raise ParametersError(f"The parameters file {path.name} has no “parameters” mapping.")
     if not isinstance(doc.get("version"), str) or not doc["version"].strip():
-        raise SloatInputError(f"The parameters file {path.name} does not declare a text “version”.")
+        raise ParametersError(f"The parameters file {path.name} does not declare a text “version”.")
     return doc, raw
 
 
@@ -323,7 +323,7 @@ def _stat_key(path: str | Path | None) -> tuple[str, int]:
     try:
         return resolved, os.stat(resolved).st_mtime_ns
     except OSError:
-        raise SloatInputError(f"The parameters file {path or resolved} cannot be read.") from None
+        raise ParametersError(f"The parameters file {path or resolved} cannot be read.") from None
 
 
 @functools.lru_cache(maxsize=1)
@@ -344,7 +344,7 @@ def load_history(path: str | Path | None = None) -> dict[str, tuple[Parameter, .
 def load_params(path: str | Path | None = None, on: _dt.date | None = None) -> dict[str, Parameter]:
     """Read and check a parameters file (default: the one in use); the values in effect ``on`` a date.
 
-    Cached per file and modification time. Raises :class:`SloatInputError` naming the first faulty entry.
+    Cached per file and modification time. Raises :class:`sloat_core.errors.ParametersError` naming the first faulty entry.
 
     >>> len(load_params()) >= 49
     True

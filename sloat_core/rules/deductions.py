@@ -9,183 +9,34 @@ Reading of the law encoded here:
 * § 402-45A(3): rock outcrops *in excess of* 50 sq ft count at most 50 %; an outcrop of exactly 50 sq ft
   or less is not a constraint. The size is the whole outcrop's, not only the part inside the parcel.
 
-**Overlaps count once.** Each piece of land counts at the lowest share among the constraints covering it.
-The table gives each piece to one row: rows are taken in `DEDUCTION_ORDER` (lowest share first, then the
-fixed order below), each row takes the part of its constraint not already taken by an earlier row. So a
-buffer on a 30 % slope is one piece at 50 %, floodplain inside a wetland is deducted once (as wetland),
-and the deducted column sums exactly to gross minus net.
+**Overlaps count once.** Each piece of land counts at the lowest share among the constraints covering it
+(the cutting is :mod:`sloat_core.measure.lot_area`; the rows are declared in :mod:`sloat_core.measure.rows`).
+This module holds the law over the measures: the deducted land, the net lot area, its worst case and
+whether it meets the district minimum, for one parcel or (array fields) a village.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
 
 import numpy as np
-import shapely
-from shapely.geometry.base import BaseGeometry
 
-from sloat_core.rules.measures import (NAN, Findings, Measures, findings_areas, findings_uncovered, slope_sets,
-                                       tri)
-from sloat_core.gis.geometry import EMPTY, GRID_FT, area_sqft, polygonal
-from sloat_core.law.params import fill, param, value
+from sloat_core.gis.geometry import GRID_FT  # noqa: F401  (re-exported)
+from sloat_core.law.params import value
+from sloat_core.measure.lot_area import DeductionRow, LotArea, measure_lot_area
+from sloat_core.measure.parcel import Findings
+from sloat_core.measure.record import NAN, Measures  # noqa: F401  (NAN: the doctests)
+from sloat_core.measure.rows import (DEDUCTION_ROWS, LAYER_ROWS, ROW_IDS, ROW_LANDS, ROW_SPECS, SLOPE_ROWS,
+                                     RowSpec, deduction_label, deduction_order, row_on_map_layer)
+from sloat_core.rules.measures import tri
 
-__all__ = ["DEDUCTION_ORDER", "DeductionRow", "LotArea", "lot_area", "conventional_yield", "GRID_FT",
-           "deduction_order", "deduction_label", "SLOPE_ROWS", "LAYER_ROWS", "deducted_sqft", "net_lot_area", "net_lot_area_floor",
-           "meets_minimum"]
-
-#: (constraint id, plain label, parameter holding its countable share). Ties in share keep this order.
-#: A label is a template: the law's numbers in it are filled in from the parameters (`deduction_label`).
-DEDUCTION_ORDER: tuple[tuple[str, str, str], ...] = (
-    ("water_bodies", "Ponds and other water bodies", "surface_water_countable_fraction"),
-    ("watercourses", "Streams and watercourses", "surface_water_countable_fraction"),
-    ("wetlands", "Wetlands", "surface_water_countable_fraction"),
-    ("floodplain", "100-year floodplain (FEMA)", "surface_water_countable_fraction"),
-    ("slope_over_40", "Slopes over {very_steep_slope_threshold_pct:g}%", "very_steep_slope_countable_fraction"),
-    ("buffer", "Wetland and watercourse buffers", "buffer_countable_fraction"),
-    ("slope_25_40", "Slopes over {steep_slope_deduction_threshold_pct:g}% up to {very_steep_slope_threshold_pct:g}%",
-     "steep_slope_countable_fraction"),
-    ("rock_outcrops", "Rock outcrops over {rock_outcrop_min_area_sqft:,g} sq ft", "rock_outcrop_countable_fraction"),
-)
-_LABELS = {c: label for c, label, _ in DEDUCTION_ORDER}
-
-
-def deduction_label(constraint: str) -> str:
-    """The plain label of a deduction row, its law numbers read from the parameters (§ 402-45A).
-
-    >>> deduction_label("slope_25_40"), deduction_label("rock_outcrops")
-    ('Slopes over 25% up to 40%', 'Rock outcrops over 50 sq ft')
-    """
-    return fill(_LABELS[constraint])
-
-
-@dataclass(frozen=True)
-class DeductionRow:
-    constraint: str
-    label: str
-    area_sqft: float | None  # land given to this row (each piece in one row); None = unknown
-    total_area_sqft: float | None  # all of this constraint inside the parcel, overlaps included
-    countable_fraction: float
-    deducted_sqft: float | None
-    citation: str
-    #: The land given to this row as a shape, or a function building it (see `geometry`).
-    shape: object = field(default=None, repr=False, compare=False)
-
-    @property
-    def geometry(self) -> BaseGeometry | None:
-        """The land given to this row (EPSG:2260); None when unknown.
-
-        Built on first use: the areas never need it, maps, exports and the report do.
-        """
-        if callable(self.shape):
-            object.__setattr__(self, "shape", self.shape())
-        return self.shape
-
-    def to_dict(self) -> dict:
-        return {
-            "constraint": self.constraint,
-            "label": self.label,
-            "area_sqft": _r(self.area_sqft),
-            "total_area_sqft": _r(self.total_area_sqft),
-            "countable_fraction": self.countable_fraction,
-            "deducted_sqft": _r(self.deducted_sqft),
-            "citation": self.citation,
-            "status": "unknown" if self.area_sqft is None else "known",
-        }
-
-
-@dataclass(frozen=True)
-class LotArea:
-    gross_area_sqft: float
-    rows: tuple[DeductionRow, ...]
-    net_lot_area_sqft: float
-    #: The lowest the net could be if every unknown turned out constrained (equals net when all is known).
-    net_lot_area_min_sqft: float
-    #: The land no row takes, as a shape or a function building it (see `unconstrained`).
-    remaining_shape: object = field(default=None, repr=False, compare=False)
-    #: How each row with land was measured: ("shape", U before, U after, cells taken before, share) or
-    #: ("cells", U before, None, its cells, share); see `lot_area`. Read by `deducted_in`.
-    steps: tuple = field(default=(), repr=False, compare=False)
-    grid: object = field(default=None, repr=False, compare=False)
-    #: The parcel's measures record (rows, areas, unknown parts): what the land-only rules read.
-    measures: Measures | None = field(default=None, repr=False, compare=False)
-
-    @property
-    def unconstrained(self) -> BaseGeometry:
-        """The land no deduction row takes (EPSG:2260), built on first use."""
-        if callable(self.remaining_shape):
-            object.__setattr__(self, "remaining_shape", self.remaining_shape())
-        return self.remaining_shape
-
-    @property
-    def deducted_sqft(self) -> float:
-        return sum(r.deducted_sqft or 0.0 for r in self.rows)
-
-    def deducted_in(self, part: BaseGeometry) -> float:
-        """Square feet deducted inside ``part`` of the parcel (a zoning district's portion, § 402-48I).
-
-        The same measures as the whole table, each taken inside the part: deductions add up over parts.
-        """
-        cut: dict[int, BaseGeometry] = {}
-
-        def inside(g: BaseGeometry) -> BaseGeometry:
-            if g is part:
-                return part
-            if id(g) not in cut:
-                cut[id(g)] = g if g.is_empty else polygonal(shapely.intersection(g, part))
-            return cut[id(g)]
-
-        def on_cells(g: BaseGeometry, cells) -> float:
-            g = inside(g)
-            return 0.0 if g.is_empty or cells is None else self.grid.area_sqft(g, cells=cells)
-
-        total = 0.0
-        for step in self.steps:
-            if step[0] == "cells":
-                _, before, _, cells, share = step
-                land = on_cells(part, cells) - on_cells(before, cells)
-            else:
-                _, before, after, cells, share = step
-                land = area_sqft(inside(after)) - area_sqft(inside(before))
-                if cells is not None:
-                    land -= on_cells(after, cells) - on_cells(before, cells)
-            total += _clean(land) * (1.0 - share)
-        return total
-
-    @property
-    def fully_known(self) -> bool:
-        return math.isclose(self.net_lot_area_sqft, self.net_lot_area_min_sqft, abs_tol=0.5)
-
-
-def _r(x):
-    return None if x is None else round(float(x), 2)
-
-
-#: Rows that are sets of DEM cells (the rest are shapes from the layers).
-SLOPE_ROWS = ("slope_over_40", "slope_25_40")
-#: Rows that are shapes from the layers (and the buffer drawn around them).
-LAYER_ROWS = tuple(c for c, _, _ in DEDUCTION_ORDER if c not in SLOPE_ROWS)
-
-
-def deduction_order() -> list[tuple[str, str, str]]:
-    """`DEDUCTION_ORDER` sorted by countable share (lowest first), ties in the fixed order.
-
-    The order in which rows take land (§ 402-45: each piece counts once, at its lowest share). The
-    single-parcel table and the bulk sweep both cut their pieces in this order.
-
-    >>> [c for c, _, _ in deduction_order()][:2]
-    ['water_bodies', 'watercourses']
-    """
-    return [row for _, row in sorted(enumerate(DEDUCTION_ORDER), key=lambda item: (value(item[1][2]), item[0]))]
-
-
+__all__ = ["RowSpec", "ROW_LANDS", "DEDUCTION_ROWS", "ROW_SPECS", "ROW_IDS", "row_on_map_layer", "DeductionRow",
+           "LotArea", "lot_area", "conventional_yield", "GRID_FT", "deduction_order", "deduction_label",
+           "SLOPE_ROWS", "LAYER_ROWS", "deducted_sqft", "net_lot_area", "net_lot_area_floor", "meets_minimum"]
 
 
 def _share(constraint: str) -> float:
-    return float(value(_SHARE_PARAM[constraint]))
-
-
-_SHARE_PARAM = {c: p for c, _, p in DEDUCTION_ORDER}
+    return float(value(ROW_SPECS[constraint].share))
 
 
 def _is_array(*xs) -> bool:
@@ -210,13 +61,13 @@ def deducted_sqft(m: Measures):
     Each row's land counts at its share (§ 402-45A(1)-(3)); an unknown row deducts nothing here (its
     worst case is in `net_lot_area_floor`).
     """
-    return sum(_or_zero(m.rows[c]) * (1.0 - _share(c)) for c, _, _ in DEDUCTION_ORDER)
+    return sum(_or_zero(m.rows[c]) * (1.0 - _share(c)) for c in ROW_IDS)
 
 
 def net_lot_area(m: Measures):
     """§ 402-45A: net lot area, the gross area less the deductions (never below zero).
 
-    >>> rows = {c: 0.0 for c, _, _ in DEDUCTION_ORDER} | {"wetlands": 10_000.0, "buffer": 4_000.0}
+    >>> rows = {c: 0.0 for c in ROW_IDS} | {"wetlands": 10_000.0, "buffer": 4_000.0}
     >>> m = Measures(50_000.0, rows, {}, 0.0, 0.0, {})
     >>> net_lot_area(m)
     38000.0
@@ -236,7 +87,7 @@ def net_lot_area_floor(m: Measures):
     * a missing outcrop layer (§ 402-45A(3)) could take its share of the land left, known slope;
     * land a loaded layer does not cover could be that layer's constraint (loses 1 - its share).
 
-    >>> rows = {c: 0.0 for c, _, _ in DEDUCTION_ORDER} | {"rock_outcrops": NAN}
+    >>> rows = {c: 0.0 for c in ROW_IDS} | {"rock_outcrops": NAN}
     >>> m = Measures(40_000.0, rows, {}, 0.0, 0.0, {})
     >>> net_lot_area_floor(m)
     20000.0
@@ -284,171 +135,13 @@ def meets_minimum(net, floor, minimum):
     return tri(floor >= minimum, net < minimum)
 
 
-def _vector_geometry(f: Findings, constraint: str) -> BaseGeometry | None:
-    if constraint in f.layers:
-        return f.layers[constraint]
-    if constraint == "buffer":
-        return f.buffer
-    if constraint == "rock_outcrops":
-        return f.outcrops_counted
-    raise KeyError(constraint)
-
-
-def _slopes_unknown(f: Findings) -> bool:
-    """True when slopes are unknown on the whole parcel: no elevation model, or not one valid cell on it."""
-    if f.slope is None:
-        return True
-    known = sum(v for k, v in f.slope_area_sqft.items() if k != "unknown")
-    return known <= 0.5
-
-
-#: Areas within this many square feet of zero are zero (rounding of differences of large areas).
-_NOISE_SQFT = 1e-6
-
-
-def _clean(area: float) -> float:
-    return 0.0 if area < _NOISE_SQFT else area
-
-
 def lot_area(f: Findings) -> LotArea:
-    """The § 402-45 deduction table and net lot area for a parcel's findings.
+    """The § 402-45 deduction table and net lot area (§ 402-45A) for a parcel's findings.
 
-    How it is measured: a layer's land is a shape, a slope class is a set of DEM cells. Rows are taken
-    in order (lowest share first); ``U`` is the union of the shapes of the rows taken so far.
-
-    * A row of shapes gets ``area(U | C) - area(U)``: the part of its shape ``C`` no earlier shape
-      took, less the part of that on cells an earlier slope row took.
-    * A row of cells gets the parcel's share of its cells not taken before, less ``U``'s share of them
-      (:meth:`SlopeGrid.area_sqft`: exact shares of cells, measured along the outlines).
-
-    Each row is a difference of two measures of nested sets, so the rows add up to the union of all
-    constraints exactly and no land can be counted twice. Cells never become polygons here; the rows'
-    shapes (`DeductionRow.geometry`) are built only when a map, an export or the report asks for them.
+    The land is cut into rows by :func:`sloat_core.measure.lot_area.measure_lot_area`; the net and its
+    worst case are this module's `net_lot_area` and `net_lot_area_floor` over the measures record.
     """
-    parcel = f.parcel
-    gross = f.gross_area_sqft
-    slopes_unknown = _slopes_unknown(f)
-    grid = None if slopes_unknown else f.slope
-    union: BaseGeometry = EMPTY  # the shapes taken so far
-    taken = None  # cells taken by slope rows so far
-    rows = []
-    steps = []
-    shapes_taken: dict[str, tuple[BaseGeometry, BaseGeometry]] = {}  # row -> (U before, U after)
-
-    def on_cells(g: BaseGeometry, cells) -> float:
-        return 0.0 if g.is_empty or cells is None else grid.area_sqft(g, cells=cells)
-
-    for constraint, _, share_name in deduction_order():
-        label = deduction_label(constraint)
-        share = float(value(share_name))
-        citation = param(share_name).citation
-        if constraint in SLOPE_ROWS:
-            if slopes_unknown:
-                rows.append(DeductionRow(constraint, label, None, None, share, None, citation))
-                continue
-            cells = grid.mask(**slope_sets()[constraint])
-            new = cells if taken is None else cells & ~taken
-            area = _clean(on_cells(parcel, new) - on_cells(union, new))
-            total = on_cells(parcel, cells)
-            if area > 0:
-                steps.append(("cells", union, None, new, share))
-            taken = cells if taken is None else taken | cells
-        else:
-            geom = _vector_geometry(f, constraint)
-            if geom is None:
-                hidden = f.unknown_land.get(constraint)
-                if hidden is not None and not hidden.is_empty:  # unknown row, its mapped land still taken
-                    union = hidden if union.is_empty else polygonal(shapely.union(union, hidden))
-                rows.append(DeductionRow(constraint, label, None, None, share, None, citation))
-                continue
-            total = area_sqft(geom)
-            grown = union
-            if total > 0:
-                grown = geom if union.is_empty else polygonal(shapely.union(union, geom))
-            area = _clean(area_sqft(grown) - area_sqft(union))
-            if area > 0 and taken is not None:
-                area = _clean(area - (on_cells(grown, taken) - on_cells(union, taken)))
-            if area > 0:
-                steps.append(("shape", union, grown, taken, share))
-            shapes_taken[constraint] = (union, grown)
-            union = grown
-        rows.append(DeductionRow(constraint, label, area, total, share, area * (1.0 - share), citation))
-    build = _shapes(f)
-    rows = [replace(r, shape=(lambda c=r.constraint: build()[0][c])) if r.area_sqft is not None else r
-            for r in rows]
-    # Present the rows in the fixed order of the law's text, whatever the shares.
-    position = {c: i for i, (c, _, _) in enumerate(DEDUCTION_ORDER)}
-    rows.sort(key=lambda r: position[r.constraint])
-    m = _measures(f, rows, shapes_taken, union)
-    net = net_lot_area(m)
-    floor = net_lot_area_floor(m)
-    return LotArea(gross, tuple(rows), net, floor, lambda: build()[1], tuple(steps), grid, m)
-
-
-def _measures(f: Findings, rows, shapes_taken, union) -> Measures:
-    """The parcel's measures record: the rows' land, the layers' areas, and where slope is unknown.
-
-    Cells taken by slope rows have a known slope, so land of unknown slope lies only in the layer
-    rows' shapes or in no row; every measure here is additive, so each row's unknown land is the
-    difference of two nested unions' measures.
-    """
-
-    def unknown_in(g: BaseGeometry) -> float:
-        return 0.0 if g.is_empty else f.slope_area_sqft_in("unknown", g)
-
-    parcel_unknown = f.slope_area_sqft_in("unknown")
-    free = 0.0
-    row_unknown: dict[str, float] = {}
-    if parcel_unknown > 0:
-        free = _clean(parcel_unknown - unknown_in(union))
-        for r in rows:
-            if r.constraint in shapes_taken and r.countable_fraction > 0 and r.area_sqft:
-                before, after = shapes_taken[r.constraint]
-                row_unknown[r.constraint] = _clean(unknown_in(after) - unknown_in(before))
-    return Measures(
-        gross_area_sqft=f.gross_area_sqft,
-        rows={r.constraint: (NAN if r.area_sqft is None else r.area_sqft) for r in rows},
-        areas=findings_areas(f, {r.constraint: r.total_area_sqft for r in rows
-                                 if r.constraint in SLOPE_ROWS and r.total_area_sqft is not None}),
-        slope_unknown_sqft=parcel_unknown,
-        slope_unknown_free_sqft=free,
-        row_slope_unknown_sqft=row_unknown,
-        uncovered_sqft=findings_uncovered(f),
-        evidence={"names": f.feature_names, "outcrop_sizes_sqft": tuple(f.outcrop_sizes_sqft)},
-    )
-
-
-def _shapes(f: Findings):
-    """A function returning ({constraint: land given to the row}, land left), built once on first call."""
-    built: list = []
-
-    def build():
-        if not built:
-            remaining = f.parcel
-            out = {}
-            for constraint, _, _ in deduction_order():
-                if constraint in SLOPE_ROWS:
-                    geom = None if _slopes_unknown(f) else f.slope_regions[constraint]
-                else:
-                    geom = _vector_geometry(f, constraint)
-                if geom is None:
-                    geom = f.unknown_land.get(constraint)  # taken, though its row is unknown
-                    if geom is None:
-                        continue
-                    piece = EMPTY if geom.is_empty or remaining.is_empty else polygonal(
-                        shapely.intersection(geom, remaining, grid_size=GRID_FT))
-                    if not piece.is_empty:
-                        remaining = polygonal(shapely.difference(remaining, piece, grid_size=GRID_FT))
-                    continue
-                piece = EMPTY if geom.is_empty or remaining.is_empty else polygonal(
-                    shapely.intersection(geom, remaining, grid_size=GRID_FT))
-                if not piece.is_empty:
-                    remaining = polygonal(shapely.difference(remaining, piece, grid_size=GRID_FT))
-                out[constraint] = piece
-            built.append((out, remaining))
-        return built[0]
-
-    return build
+    return measure_lot_area(f, net_lot_area, net_lot_area_floor)
 
 
 def conventional_yield(net_area_sqft: float, min_lot_area_sqft: float | None) -> int | None:

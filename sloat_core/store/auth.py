@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from sloat_core.errors import SloatError, SloatInputError
+from sloat_core.errors import SloatInputError, StaffRequired  # noqa: F401  (StaffRequired: re-exported)
 
 #: Longest wait imposed after wrong staff passcodes.
 MAX_BACKOFF_S = 15 * 60
@@ -22,12 +22,6 @@ MAX_BACKOFF_S = 15 * 60
 STAFF_TOKEN_TTL_S = 8 * 3600
 #: Default PBKDF2 work factor for new passcode hashes.
 PBKDF2_ITERATIONS = 600_000
-
-
-class StaffRequired(SloatError, PermissionError):
-    """A staff-only action was asked for without a valid staff unlock."""
-
-
 
 
 def _b64(raw: bytes) -> str:

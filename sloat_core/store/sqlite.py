@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sloat_core.errors import SloatError, SloatInputError
+from sloat_core.errors import (ARCHIVED_SENTENCE, CaseArchivedError, CaseConflictError, CaseFolderError,  # noqa: F401
+                               CaseNotFound, CaseStoreError, SloatInputError)
 from sloat_core.store.auth import (MAX_BACKOFF_S, StaffRequired, StaffToken, UnlockResult,
                                    _parse_hash, _require_staff, verify_passcode)
 from sloat_core.store.case import Case, _now_iso, _validate_case_dict, is_valid_case_id
@@ -61,36 +62,6 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
-
-
-class CaseStoreError(SloatError):
-    """The case database could not do what was asked (one plain sentence)."""
-
-
-class CaseFolderError(CaseStoreError):
-    """The data folder itself cannot be made or written (a file in its place, no permission, disk full)."""
-
-
-class CaseNotFound(SloatInputError):
-    """No case answers to this link (wrong, mistyped or archived)."""
-
-
-class CaseConflictError(CaseStoreError):
-    """The case was saved elsewhere since it was opened; reopen it before saving."""
-
-
-
-
-#: What a refused write to an archived case says (one sentence a resident understands).
-ARCHIVED_SENTENCE = ("This case is archived, so changes are not saved to it; start a new case from it to keep "
-                     "them, or ask Village staff to restore it.")
-
-
-class CaseArchivedError(CaseStoreError):
-    """The case is archived: it can be read, printed and downloaded, but not changed until staff restore it."""
-
-    def __init__(self, message: str = ARCHIVED_SENTENCE):
-        super().__init__(message)
 
 
 # ----------------------------------------------------------------------------------------------

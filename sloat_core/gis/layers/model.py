@@ -18,9 +18,10 @@ import numpy as np
 import pandas as pd
 import shapely
 from shapely import STRtree
-from shapely.geometry import MultiPolygon, Polygon
+from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
+from sloat_core.gis.geometry import polygonal_part
 from sloat_core.gis.terrain import PreparedDem
 from sloat_core.units import WGS84, WORK_CRS
 
@@ -31,34 +32,6 @@ _EMPTY = Polygon()
 
 
 _POLY_TYPES = {"Polygon", "MultiPolygon"}
-
-
-def polygonal_part(geom: BaseGeometry | None) -> BaseGeometry:
-    """The polygonal part of a geometry (a Polygon, a MultiPolygon or an empty Polygon).
-
-    Examples
-    --------
-    >>> from shapely.geometry import GeometryCollection, LineString, box
-    >>> polygonal_part(GeometryCollection([box(0, 0, 1, 1), LineString([(0, 0), (5, 5)])])).area
-    1.0
-    """
-    if geom is None or geom.is_empty:
-        return _EMPTY
-    kind = geom.geom_type
-    if kind in _POLY_TYPES:
-        return geom
-    if kind == "GeometryCollection":
-        polys: list[Polygon] = []
-        for part in geom.geoms:
-            sub = polygonal_part(part)
-            if isinstance(sub, Polygon) and not sub.is_empty:
-                polys.append(sub)
-            elif isinstance(sub, MultiPolygon):
-                polys.extend(sub.geoms)
-        if not polys:
-            return _EMPTY
-        return polys[0] if len(polys) == 1 else MultiPolygon(polys)
-    return _EMPTY
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ import shapely
 from shapely.geometry.base import BaseGeometry
 
 from sloat_core.errors import SloatInputError
+from sloat_core.gis.geometry import repair_outline
 from sloat_core.gis.layers.entry import _Entry
 from sloat_core.gis.layers.model import _POLY_TYPES, _is_missing, polygonal_part
 from sloat_core.gis.layers.schemas import _field
@@ -265,7 +266,9 @@ def _shape_for_role(
     invalid = ~shapely.is_valid(geoms)
     if invalid.any():
         geoms = geoms.copy()
-        geoms[invalid] = shapely.make_valid(geoms[invalid])
+        # Tax parcels are outlines: the one outline policy (shells less holes), as for an uploaded parcel.
+        geoms[invalid] = ([repair_outline(g) for g in geoms[invalid]] if role == "parcels"
+                          else shapely.make_valid(geoms[invalid]))
     needs_extract = ~np.isin(shapely.get_type_id(geoms), [3, 6])  # Polygon, MultiPolygon
     if needs_extract.any():
         geoms = geoms.copy()

@@ -26,7 +26,7 @@ from typing import Any
 
 import pandas as pd
 
-from sloat_core.errors import SloatError
+from sloat_core.errors import WhereFilterError as _WhereError  # the manifest loader catches it by this name
 
 _TOKEN_RE = re.compile(
     r"""\s*(?:
@@ -52,10 +52,6 @@ _OPS: dict[str, Callable[[Any, Any], Any]] = {
 
 
 _Pred = Callable[[pd.DataFrame], pd.Series]
-
-
-class _WhereError(SloatError):
-    """A problem in a where filter (turned into SloatInputError naming the manifest line)."""
 
 
 def _tokenize(text: str) -> list[tuple[str, Any]]:

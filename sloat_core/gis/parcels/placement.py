@@ -29,6 +29,7 @@ from shapely.geometry import MultiPolygon, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from sloat_core.errors import SloatInputError
+from sloat_core.gis.geometry import repair_outline
 from sloat_core.gis.layers import LayerSet, polygonal_part
 from sloat_core.units import SQFT_PER_ACRE, WGS84, WORK_CRS
 
@@ -250,7 +251,7 @@ def _finish(raw: _Raw, source: str, *, max_acres: float, max_vertices: int) -> P
     invalid = ~shapely.is_valid(arr)
     if invalid.any():
         arr = arr.copy()
-        arr[invalid] = [_repair(g) for g in arr[invalid]]
+        arr[invalid] = [repair_outline(g) for g in arr[invalid]]
         warnings.append(_REPAIRED)
     arr = arr[~shapely.is_empty(arr)]
     if len(arr) == 0:
@@ -261,7 +262,7 @@ def _finish(raw: _Raw, source: str, *, max_acres: float, max_vertices: int) -> P
     else:
         geom = arr[0]
     if not geom.is_valid:
-        geom = _repair(geom)
+        geom = repair_outline(geom)
     area_sqft = float(geom.area)
     if geom.is_empty or area_sqft <= 0:
         raise SloatInputError("The outline encloses no area.")
@@ -278,28 +279,6 @@ def _finish(raw: _Raw, source: str, *, max_acres: float, max_vertices: int) -> P
     if holes > 0:
         warnings.append(_HOLES_EXCLUDED.format(area=holes))
     return Parcel(geometry=geom, source=source, warnings=tuple(dict.fromkeys(warnings)))
-
-
-def _repair(geom: BaseGeometry) -> BaseGeometry:
-    """A valid polygon or multipolygon covering what an invalid outline means: its shells less its holes.
-
-    Each shell ring is made valid on its own (a self-crossing ring becomes its lobes), overlapping parts
-    are united, and each polygon's holes are subtracted from its own shell, so a hole drawn outside its
-    shell removes nothing. (``shapely.make_valid``'s default would turn such a hole into land, and would
-    cut the overlap of two parts out of both.)
-    """
-    parts = geom.geoms if isinstance(geom, MultiPolygon) else [geom]
-    pieces = []
-    for part in parts:
-        if not isinstance(part, Polygon) or part.is_empty:
-            pieces.append(polygonal_part(shapely.make_valid(part)))
-            continue
-        shell = polygonal_part(shapely.make_valid(Polygon(part.exterior.coords)))
-        if part.interiors:
-            holes = [polygonal_part(shapely.make_valid(Polygon(r.coords))) for r in part.interiors]
-            shell = polygonal_part(shell.difference(shapely.union_all(holes)))
-        pieces.append(shell)
-    return polygonal_part(shapely.union_all(pieces))
 
 
 def _has_heights(arr: np.ndarray) -> bool:

@@ -23,12 +23,12 @@ from shapely.geometry import box  # noqa: E402
 
 from sloat_core.gis.roles import ROLE_DECLARATIONS, style  # noqa: E402
 from sloat_core.law.params import fill  # noqa: E402
-from sloat_core.rules.deductions import DEDUCTION_ORDER  # noqa: E402
+from sloat_core.measure.rows import ROW_IDS  # noqa: E402
 
 #: Map style per deduction constraint: grey level of the fill and hatch pattern (distinct in B/W), from
 #: the role declarations (sloat_core.gis.roles) and the derived rows' styles (buffer, slope classes).
 PIECE_STYLES: dict[str, dict[str, str]] = {
-    c: {"face": style(c).face, "hatch": style(c).hatch} for c, _, _ in DEDUCTION_ORDER
+    c: {"face": style(c).face, "hatch": style(c).hatch} for c in ROW_IDS
 }
 
 
