@@ -267,7 +267,7 @@ def _table() -> _Table:
 
 
 def _day(on: _dt.date | None) -> _dt.date:
-    return on or _params._LAW_DATE.get() or _dt.date.today()
+    return on or _params.current_law_date() or _dt.date.today()
 
 
 def state_param(name: str, on: _dt.date | None = None) -> StateFact:

@@ -407,6 +407,11 @@ def fill(template: str, on: _dt.date | None = None) -> str:
     return template.format_map(_Values(on))
 
 
+def current_law_date() -> _dt.date | None:
+    """The date parameters are read as in effect on inside a `law_date` block (None outside one)."""
+    return _LAW_DATE.get()
+
+
 @contextlib.contextmanager
 def law_date(on: _dt.date | None):
     """Within the block, parameters are read as in effect on ``on`` (the analysis date, ``--as-of``),
