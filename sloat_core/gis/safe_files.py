@@ -57,6 +57,7 @@ __all__ = [
     "ParseLimits",
     "PARSE_LIMITS",
     "run_bounded",
+    "last_parse",
     "upload_limit_mb",
 ]
 
@@ -451,6 +452,30 @@ def _vm_size_bytes() -> int | None:
     return None
 
 
+_last = threading.local()
+
+
+def last_parse() -> dict[str, float] | None:
+    """What this thread's last :func:`run_bounded` worker used: ``peak_rss_bytes``, ``cpu_seconds``, ``wall_seconds``
+    (``None`` before the first; the peak and processor time are missing when the worker was killed)."""
+    return getattr(_last, "stats", None)
+
+
+def _usage() -> dict[str, float]:
+    import resource
+
+    ru = resource.getrusage(resource.RUSAGE_SELF)
+    peak = None
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                peak = int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return {"peak_rss_bytes": float(peak if peak is not None else ru.ru_maxrss * 1024),
+            "cpu_seconds": ru.ru_utime + ru.ru_stime}
+
+
 def _worker(conn: Any, fn: Callable[..., Any], args: tuple, kwargs: dict, limits: ParseLimits, tmpdir: str | None) -> None:
     """Runs in the worker process: set the limits, run ``fn``, send back ("ok", value) or ("input", sentence)."""
     try:
@@ -468,8 +493,9 @@ def _worker(conn: Any, fn: Callable[..., Any], args: tuple, kwargs: dict, limits
         tempfile.tempdir = tmpdir
     try:
         result: tuple = ("ok", fn(*args, **kwargs))
-    except SloatInputError as exc:
-        result = ("input", str(exc))
+    except SloatInputError as exc:  # sent whole: a subclass may carry more (the polygons to choose from)
+        exc.__traceback__ = exc.__cause__ = exc.__context__ = None
+        result = ("input", exc)
     except MemoryError:
         result = ("memory", "")
     except BaseException as exc:  # noqa: BLE001 -- the parent logs it and shows one sentence
@@ -477,11 +503,11 @@ def _worker(conn: Any, fn: Callable[..., Any], args: tuple, kwargs: dict, limits
 
         result = ("error", "".join(traceback.format_exception(exc))[-4000:])
     try:
-        conn.send(result)
+        conn.send((*result, _usage()))
     except MemoryError:
-        conn.send(("memory", ""))
+        conn.send(("memory", "", {}))
     except Exception as exc:  # noqa: BLE001 -- e.g. an unpicklable value
-        conn.send(("error", repr(exc)[:4000]))
+        conn.send(("error", repr(exc)[:4000], {}))
     finally:
         conn.close()
 
@@ -518,7 +544,9 @@ def run_bounded(fn: Callable[..., Any], *args: Any, limits: ParseLimits = PARSE_
     SloatInputError
         What ``fn`` raised, or one sentence saying which limit the parse passed.
     """
-    deadline = time.monotonic() + limits.wall_seconds
+    started = time.monotonic()
+    deadline = started + limits.wall_seconds
+    _last.stats = None
     slot = _slot(limits)
     if not slot.acquire(timeout=limits.wall_seconds):
         raise SloatInputError("The server is busy reading other files; try the upload again in a minute.")
@@ -549,6 +577,7 @@ def run_bounded(fn: Callable[..., Any], *args: Any, limits: ParseLimits = PARSE_
             if proc.is_alive():
                 proc.kill()
                 proc.join()
+        _last.stats = {"wall_seconds": time.monotonic() - started, **(message[2] if message else {})}
         if message is None:
             code = proc.exitcode
             if not ready:
@@ -559,11 +588,11 @@ def run_bounded(fn: Callable[..., Any], *args: Any, limits: ParseLimits = PARSE_
                 raise _too_much(limits, "processor time")
             _log.warning("parse worker ended without an answer (exit %s)", code)
             raise _too_much(limits, "memory")
-        kind, value = message
+        kind, value, _ = message
         if kind == "ok":
             return value
         if kind == "input":
-            raise SloatInputError(value)
+            raise value if isinstance(value, SloatInputError) else SloatInputError(str(value))
         if kind == "memory":
             _log.warning("parse worker ran out of its memory limit")
             raise _too_much(limits, "memory")

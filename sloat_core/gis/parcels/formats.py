@@ -677,7 +677,6 @@ def _read_kml(data: bytes, kind: str, max_vertices: int, choose: int | str | Non
             raise SeveralShapesError(labels)
         if choose == ALL_SHAPES:
             geoms = [g for _, gs in placemarks for g in gs]
-            warnings.append(f"The file held {len(placemarks)} polygons; all of them were combined, as chosen.")
         else:
             try:
                 index = int(choose)
