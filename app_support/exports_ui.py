@@ -15,6 +15,7 @@ from typing import Callable
 import streamlit as st
 
 from app_support import cases_ui
+from app_support.citations import escape_links
 from sloat_core.outputs import exports
 from sloat_core.store import MAX_CASE_JSON_BYTES, Case, case_from_json, case_to_json
 from sloat_core.errors import SloatInputError
@@ -164,4 +165,4 @@ def import_uploader() -> None:
                      max_upload_size=IMPORT_MAX_MB, on_change=_on_upload)
     note = st.session_state.pop(_IMPORT_NOTE, None)
     if note:
-        (st.success if note[0] else st.error)(note[1])
+        (st.success if note[0] else st.error)(escape_links(note[1]))  # it may quote the file's title
