@@ -19,6 +19,7 @@ from app_support.citations import escape_links
 from sloat_core.outputs import exports
 from sloat_core.store import MAX_CASE_JSON_BYTES, Case, case_from_json, case_to_json
 from sloat_core.errors import SloatInputError
+from sloat_core.gis.safe_files import run_bounded
 from sloat_core.rules.clocks import timeline_events
 
 __all__ = [
@@ -136,7 +137,7 @@ def import_case(data: bytes) -> Case:
     sloat_core.store.CaseStoreError
         It could not be saved (nothing is changed).
     """
-    case = case_from_json(data)
+    case = run_bounded(case_from_json, data)  # parsed and checked in a worker with limits, like a parcel file
     cases_ui.parcel_of(case)  # an unreadable outline is refused before anything is saved
     analysis = cases_ui.case_analysis(case)
     if analysis is not None:
