@@ -10,6 +10,19 @@ feet) or raises :class:`~sloat_core.errors.SloatInputError` with one plain sente
 Each reader here only gets the shapes (and the file's coordinate system, if any) out of the file;
 placing, repairing and checking them is :mod:`sloat_core.gis.parcels.placement`.
 
+Bounds: the size is checked first, in the calling process; everything else runs in a worker process
+under :data:`~sloat_core.gis.safe_files.PARSE_LIMITS` (memory, processor time, wall clock), so one file
+cannot take more than that share of the server. Inside it, limits apply while reading: GeoJSON positions
+are counted in the raw text before it is parsed; KML is read as a stream and its vertices counted as they
+arrive; GDAL readers get the feature count first (at most :data:`MAX_FEATURES`) and ``max_features``;
+a GeoPackage (any SQLite file) is first opened read-only and immutable, and refused when a layer of its
+``gpkg_contents`` is an SQL view or a virtual table, or it holds a trigger GeoPackage writers do not make.
+
+KML/KMZ: only placemarks' geometries are read. Ground, screen and photo overlays (an aerial photo's frame),
+network links (never followed), styles, models and tracks are skipped; a KMZ's images are never opened.
+A file of several polygon placemarks raises :class:`SeveralShapesError` listing them, unless ``choose``
+says which one is the parcel (or ``"all"``).
+
 What is refused: files over the size limit (checked first), hostile archives and XML
 (:mod:`sloat_core.gis.safe_files`), empty files, points and lines, NaN or infinite coordinates,
 more than ``max_vertices`` vertices (counted before any heavy work), coordinates that cannot be
@@ -19,7 +32,7 @@ and parcels larger than ``max_acres``.
 
 What is repaired, with a warning: a self-crossing outline (each ring made valid; overlapping parts
 united; holes subtracted from their own shell, so a hole outside it removes nothing), several shapes
-(combined into one parcel), 3-D coordinates (the height is dropped), a shapefile without
+of a non-KML file (combined into one parcel), 3-D coordinates (the height is dropped), a shapefile without
 ``.shx`` (rebuilt), a file without a coordinate system whose numbers fit one plausible system.
 An outline with holes keeps them (they are not part of the parcel) and says how much was left out.
 """
