@@ -63,7 +63,7 @@ def query_to_cite(value: str) -> str:
         section, letter, rest = match.groups()
         parts = [p for p in rest.split("-") if p]
         if parts and not letter:
-            raise SloatInputError(f"“{text}” is not a citation of the form 402-57J-4.")
+            raise SloatInputError(f"“{text[:MAX_CITE_CHARS]}” is not a citation of the form 402-57J-4.")
         body = "".join(f"({p})" if i < 2 else f"[{p}]" for i, p in enumerate(parts))
         return f"§ {section}{letter}{body}"
     match = _CITE.match(text)
@@ -80,9 +80,10 @@ def section_of(citation: str) -> str:
     >>> section_of("§ 402-57J(4)")
     '402-57'
     """
-    match = re.search(r"402-\d+", citation)
+    match = re.search(r"402-\d{1,3}(?!\d)", citation[:MAX_CITE_CHARS])
     if not match:
-        raise SloatInputError(f"“{citation}” does not name a section of Article IX.")
+        shown = citation if len(citation) <= MAX_CITE_CHARS else citation[:24] + "…"
+        raise SloatInputError(f"“{shown}” does not name a section of Article IX.")
     return match.group(0)
 
 

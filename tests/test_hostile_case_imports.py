@@ -193,3 +193,15 @@ def test_the_session_state_has_no_parcel_after_a_refused_import(manifest, data_d
     assert not at.exception
     assert at.session_state[state.PARCEL] is None
     assert fx.P1_SBL  # the fixtures' layer set is the one served
+
+
+@pytest.mark.parametrize("section", ["402-" + "9" * 5000, "x" * 5000, IMAGE])
+def test_a_hostile_section_link_is_one_short_sentence(manifest, data_dir, section):
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    at.switch_page("pages/law.py")
+    at.query_params["section"] = section
+    at.run()
+    assert not at.exception, at.exception
+    errors = [e.value for e in at.error]
+    assert len(errors) == 1 and len(errors[0]) < 200, errors
+    _no_fetching_markdown(at)
