@@ -306,3 +306,13 @@ def test_app_refuses_the_endless_view_in_one_sentence(app_env):
     errors = [e.value for e in at.error]
     assert any("SQL view" in e for e in errors), errors
     assert at.session_state[state.PARCEL] is None
+
+
+def test_app_reads_the_google_earth_kmz_as_the_parcel_alone(app_env):
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.run()
+    _upload(at, "From Google Earth.kmz", mh.google_earth_kmz())
+    assert [e.value for e in at.error] == []
+    parcel = at.session_state[state.PARCEL]
+    assert parcel.area_sqft == pytest.approx(mh.EARTH_LOT_SQFT, rel=1e-3)
+    assert not any("combined" in str(c.value) for c in at.caption)
