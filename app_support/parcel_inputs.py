@@ -113,6 +113,7 @@ def upload() -> None:
     if ss.get(state.SEEN_UPLOAD) != file.file_id:
         ss[state.SEEN_UPLOAD] = file.file_id
         ss[SHAPE_CHOICES] = None
+        ss.pop("parcel_upload_shape", None)  # the last file's choice means nothing for this one
         _read_upload(file, None)
     choices = ss.get(SHAPE_CHOICES)
     if choices and choices[0] == file.file_id:

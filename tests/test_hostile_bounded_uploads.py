@@ -316,3 +316,17 @@ def test_app_reads_the_google_earth_kmz_as_the_parcel_alone(app_env):
     parcel = at.session_state[state.PARCEL]
     assert parcel.area_sqft == pytest.approx(mh.EARTH_LOT_SQFT, rel=1e-3)
     assert not any("combined" in str(c.value) for c in at.caption)
+
+
+def test_a_second_file_of_several_polygons_asks_again(app_env):
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.run()
+    _upload(at, "three.kml", mh.several_polygons_kml(("A", "B", "C")))
+    at.radio(key="parcel_upload_shape").set_value(2)
+    at.run()
+    _upload(at, "two.kml", mh.several_polygons_kml(("D", "E")))
+    assert len(at.radio(key="parcel_upload_shape").options) == 3  # D, E, all
+    at.button(key="parcel_upload_shape_use").click()
+    at.run()
+    assert not at.exception
+    assert at.session_state[state.PARCEL].area_sqft == pytest.approx(300 * 100, rel=1e-3)  # D, the first
