@@ -7,6 +7,9 @@ page list; pages only gather input, call ``sloat_core`` and render.
 
 from __future__ import annotations
 
+import logging
+import secrets
+from collections.abc import Callable
 from pathlib import Path
 
 import streamlit as st
@@ -17,6 +20,23 @@ from sloat_core.engine.analysis import DISCLAIMER
 from sloat_core.errors import SloatInputError
 
 ROOT = Path(__file__).resolve().parent
+_log = logging.getLogger("sloat.app")
+#: What a visitor sees when a page fails unexpectedly (the trace goes to the server's log, under the reference).
+UNEXPECTED = ("This part of the page hit an unexpected problem and could not be shown; reload the page, "
+              "or quote reference {ref} at the Village office.")
+
+
+def guarded(step: Callable[[], object], what: str) -> None:
+    """Run one step of the page; an unexpected error becomes one sentence here and a logged trace.
+
+    Streamlit's own reruns and stops (``st.rerun``, ``st.stop``, ``st.switch_page``) are BaseExceptions and pass.
+    """
+    try:
+        step()
+    except Exception:  # noqa: BLE001 -- the guard of last resort: a visitor never sees a traceback
+        ref = secrets.token_hex(4)
+        _log.exception("unexpected error in %s (reference %s)", what, ref)
+        st.error(UNEXPECTED.format(ref=ref), icon=":material/error:")
 
 # (file, title, icon); pages written later join the menu as soon as their file exists.
 PAGES = [
@@ -34,7 +54,7 @@ st.set_page_config(page_title="Sloatsburg environmental controls", page_icon="ðŸ
                    layout="wide")
 state.init_state()
 state.mode_from_url()  # ?mode=counter|projector|standard, read once per session
-cases_ui.begin()  # opens the case of ?case=<id> on a session's first run
+guarded(cases_ui.begin, "opening the linked case")  # opens the case of ?case=<id> on a session's first run
 
 pages = [st.Page(path, title=title, icon=icon, default=(i == 0))
          for i, (path, title, icon) in enumerate(PAGES) if (ROOT / path).exists()]
@@ -65,6 +85,6 @@ with st.sidebar:
 
 theme.apply_mode(state.mode())
 state.sync_mode_url()
-navigation.run()
-cases_ui.autosave()  # saves the case when the page changed it
+guarded(navigation.run, "the page")
+guarded(cases_ui.autosave, "saving the case")  # saves the case when the page changed it
 state.sync_mode_url()  # a page switch clears the link's parameters

@@ -34,6 +34,7 @@ import json
 import streamlit as st
 
 from app_support import forms, loaders, state
+from app_support.citations import escape_links
 from sloat_core.store import (
     Case,
     CaseArchivedError,
@@ -481,11 +482,11 @@ def autosave(*, inline: bool = False) -> None:
     message = st.session_state.get(MESSAGE)
     if inline:
         if message and _fragment_rerun():  # on a full run app.py's call shows it in the sidebar
-            st.error(message)
+            st.error(escape_links(message))
         return
     with st.sidebar:
         if message:
-            st.error(message)
+            st.error(escape_links(message))  # it may quote a case's title
         if case is not None and case.archived:
             if archived_edits_refused():
                 st.button("Start a new case from this one", key="case_copy_sidebar", on_click=_copy_guarded,
@@ -692,7 +693,7 @@ def staff_panel() -> None:
         return
     note = st.session_state.pop(_STAFF_NOTE, None)
     if note:
-        (st.success if note[0] else st.error)(note[1])
+        (st.success if note[0] else st.error)(escape_links(note[1]))  # "Opened <title>."
     top = st.columns([3, 1])
     top[0].success("Staff mode is on: every case can be listed, searched, opened and archived.")
     top[1].button("Lock staff mode", key="staff_lock", on_click=lock)

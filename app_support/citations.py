@@ -13,12 +13,14 @@ import streamlit as st
 
 from sloat_core.errors import SloatInputError
 
-__all__ = ["LAW_PAGE", "cite_to_query", "query_to_cite", "section_of", "law_link", "escape_markdown"]
+__all__ = ["LAW_PAGE", "cite_to_query", "query_to_cite", "section_of", "law_link", "escape_markdown", "escape_links"]
 
 LAW_PAGE = "pages/law.py"
+#: Longest citation a link may carry (the longest in Article IX, § 402-48G(3)(e)[5], has 18 characters).
+MAX_CITE_CHARS = 40
 
-_CITE = re.compile(r"^\s*§?\s*(402-\d+)\s*([A-Z]?)\s*((?:\(\s*[0-9a-z]+\s*\)|\[\s*\d+\s*\])*)\s*$")
-_QUERY = re.compile(r"^\s*(402-\d+)([A-Z]?)((?:-[0-9a-z]+)*)\s*$")
+_CITE = re.compile(r"^\s*§?\s*(402-\d{1,3})\s*([A-Z]?)\s*((?:\(\s*[0-9a-z]+\s*\)|\[\s*\d+\s*\])*)\s*$")
+_QUERY = re.compile(r"^\s*(402-\d{1,3})([A-Z]?)((?:-[0-9a-z]+)*)\s*$")
 
 
 def cite_to_query(citation: str) -> str:
@@ -51,15 +53,17 @@ def query_to_cite(value: str) -> str:
     Raises
     ------
     SloatInputError
-        If the value is not a citation of Article IX's form.
+        If the value is not a citation of Article IX's form (or is longer than any citation).
     """
     text = (value or "").strip()
+    if len(text) > MAX_CITE_CHARS:
+        raise SloatInputError(f"“{text[:24]}…” is too long to be a citation of the form 402-57J-4.")
     match = _QUERY.match(text)
     if match:
         section, letter, rest = match.groups()
         parts = [p for p in rest.split("-") if p]
         if parts and not letter:
-            raise SloatInputError(f"“{text}” is not a citation of the form 402-57J-4.")
+            raise SloatInputError(f"“{text[:MAX_CITE_CHARS]}” is not a citation of the form 402-57J-4.")
         body = "".join(f"({p})" if i < 2 else f"[{p}]" for i, p in enumerate(parts))
         return f"§ {section}{letter}{body}"
     match = _CITE.match(text)
@@ -76,9 +80,10 @@ def section_of(citation: str) -> str:
     >>> section_of("§ 402-57J(4)")
     '402-57'
     """
-    match = re.search(r"402-\d+", citation)
+    match = re.search(r"402-\d{1,3}(?!\d)", citation[:MAX_CITE_CHARS])
     if not match:
-        raise SloatInputError(f"“{citation}” does not name a section of Article IX.")
+        shown = citation if len(citation) <= MAX_CITE_CHARS else citation[:24] + "…"
+        raise SloatInputError(f"“{shown}” does not name a section of Article IX.")
     return match.group(0)
 
 
@@ -105,3 +110,18 @@ def escape_markdown(text: str) -> str:
     '50% of \\\\*any\\\\* \\\\$5'
     """
     return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+_LINK_SPECIAL = re.compile(r"([\\\[\]<>])")
+
+
+def escape_links(text: str) -> str:
+    r"""A sentence shown by ``st.error``/``st.caption`` with no link, image or HTML that a browser would follow.
+
+    Lighter than :func:`escape_markdown`: only what makes markdown fetch or link (``[``, ``]``, ``<``, ``>``;
+    and the backslash) is escaped, so a sentence of the app's own reads the same in the page's text.
+
+    >>> print(escape_links("![x](http://a.invalid/p.png) <img src=x> 50% (§ 402-57P(1))."))
+    !\[x\](http://a.invalid/p.png) \<img src=x\> 50% (§ 402-57P(1)).
+    """
+    return _LINK_SPECIAL.sub(r"\\\1", text)

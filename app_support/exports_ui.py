@@ -15,9 +15,11 @@ from typing import Callable
 import streamlit as st
 
 from app_support import cases_ui
+from app_support.citations import escape_links
 from sloat_core.outputs import exports
 from sloat_core.store import MAX_CASE_JSON_BYTES, Case, case_from_json, case_to_json
 from sloat_core.errors import SloatInputError
+from sloat_core.gis.safe_files import run_bounded
 from sloat_core.rules.clocks import timeline_events
 
 __all__ = [
@@ -138,7 +140,7 @@ def import_case(data: bytes) -> Case:
     sloat_core.store.CaseStoreError
         It could not be saved (nothing is changed).
     """
-    case = case_from_json(data)
+    case = run_bounded(case_from_json, data)  # parsed and checked in a worker with limits, like a parcel file
     cases_ui.parcel_of(case)  # an unreadable outline is refused before anything is saved
     analysis = cases_ui.case_analysis(case)
     if analysis is not None:
@@ -167,4 +169,4 @@ def import_uploader() -> None:
                      max_upload_size=IMPORT_MAX_MB, on_change=_on_upload)
     note = st.session_state.pop(_IMPORT_NOTE, None)
     if note:
-        (st.success if note[0] else st.error)(note[1])
+        (st.success if note[0] else st.error)(escape_links(note[1]))  # it may quote the file's title

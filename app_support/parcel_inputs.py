@@ -9,14 +9,18 @@ import streamlit as st
 
 from app_support import state
 from app_support.citations import escape_markdown
-from sloat_core.gis import parcels as parcel_input
 from sloat_core.errors import SloatInputError
+from sloat_core.gis import parcels as parcel_input
+from sloat_core.gis.parcels.formats import ALL_SHAPES, SeveralShapesError
+from sloat_core.gis.safe_files import MAX_UPLOAD_BYTES
 
 __all__ = ["clear_drawing", "undo_clear_button", "UNDO_CLEAR", "QUERY_KEY", "TYPEAHEAD_KEY", "find_by_text", "upload", "UPLOAD_TYPES", "UPLOAD_MAX_MB"]
 
 UPLOAD_TYPES = ["geojson", "json", "kml", "kmz", "zip", "gpkg", "fgb", "dxf"]
-#: Per-file limit of the parcel uploader (the server's own limit is in .streamlit/config.toml).
-UPLOAD_MAX_MB = 10
+#: Per-file limit of the parcel uploader, in MB: the server's own (``server.maxUploadSize`` of .streamlit/config.toml).
+UPLOAD_MAX_MB = MAX_UPLOAD_BYTES // (1024 * 1024)
+#: The polygons of an uploaded file that holds several: (file id, their labels), until one is chosen.
+SHAPE_CHOICES = "parcel_upload_shape_choices"
 
 
 QUERY_KEY = "parcel_query"
@@ -101,20 +105,51 @@ def upload() -> None:
     file = st.file_uploader("Or upload a parcel outline (GeoJSON, KML, zipped shapefile, "
                               "GeoPackage, DXF)", type=UPLOAD_TYPES, key="parcel_upload",
                               max_upload_size=UPLOAD_MAX_MB)
+    ss = st.session_state
     if file is None:
-        st.session_state[state.UPLOAD_ERROR] = None
+        ss[state.UPLOAD_ERROR] = None
+        ss[SHAPE_CHOICES] = None
         return
-    if st.session_state.get(state.SEEN_UPLOAD) != file.file_id:
-        st.session_state[state.SEEN_UPLOAD] = file.file_id
-        try:
-            parcel = parcel_input.read_parcel(file.getvalue(), file.name)
-        except SloatInputError as exc:  # the current parcel stays as it was
-            st.session_state[state.UPLOAD_ERROR] = str(exc)
-        else:
-            st.session_state[state.UPLOAD_ERROR] = None
-            state.set_parcel(parcel, f"Uploaded file {file.name}")
-    if st.session_state.get(state.UPLOAD_ERROR):
-        st.error(escape_markdown(st.session_state[state.UPLOAD_ERROR]))  # it may quote the file's name
+    if ss.get(state.SEEN_UPLOAD) != file.file_id:
+        ss[state.SEEN_UPLOAD] = file.file_id
+        ss[SHAPE_CHOICES] = None
+        ss.pop("parcel_upload_shape", None)  # the last file's choice means nothing for this one
+        _read_upload(file, None)
+    choices = ss.get(SHAPE_CHOICES)
+    if choices and choices[0] == file.file_id:
+        _choose_shape(file, list(choices[1]))
+    if ss.get(state.UPLOAD_ERROR):
+        st.error(escape_markdown(ss[state.UPLOAD_ERROR]))  # it may quote the file's name
+
+
+def _read_upload(file, choose) -> None:
+    ss = st.session_state
+    try:
+        parcel = parcel_input.read_parcel(file.getvalue(), file.name, choose=choose)
+    except SeveralShapesError as exc:  # the user picks the parcel among the file's polygons
+        ss[state.UPLOAD_ERROR] = None
+        ss[SHAPE_CHOICES] = (file.file_id, exc.choices)
+    except SloatInputError as exc:  # the current parcel stays as it was
+        ss[state.UPLOAD_ERROR] = str(exc)
+    else:
+        ss[state.UPLOAD_ERROR] = None
+        ss[SHAPE_CHOICES] = None
+        state.set_parcel(parcel, f"Uploaded file {file.name}")
+
+
+def _choose_shape(file, labels: list[str]) -> None:
+    """A file of several polygons (a KML with a lot and its neighbours, say): which one is the parcel."""
+    options = list(range(len(labels))) + [ALL_SHAPES]
+    names = {i: f"{i + 1}. {lab}" for i, lab in enumerate(labels)}
+    names[ALL_SHAPES] = f"All {len(labels)} together, as one parcel"
+    st.warning(f"The file holds {len(labels)} separate polygons; choose the one that is the parcel.",
+               icon=":material/rule:")
+    pick = st.radio("Polygon to use as the parcel", options, format_func=lambda o: escape_markdown(names[o]),
+                    key="parcel_upload_shape")
+    if st.button("Use this polygon", key="parcel_upload_shape_use"):
+        _read_upload(file, pick)
+        if st.session_state.get(SHAPE_CHOICES) is None and not st.session_state.get(state.UPLOAD_ERROR):
+            st.rerun()
 
 
 #: The drawn parcel (and its note) that "Clear all" removed, kept for one undo.

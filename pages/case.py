@@ -16,6 +16,7 @@ import datetime as dt
 import streamlit as st
 
 from app_support import cases_ui, exports_ui, loaders, state
+from app_support.citations import escape_links, escape_markdown
 from app_support.results import sqft_text
 from sloat_core.engine.analysis import DISCLAIMER
 from sloat_core.errors import SloatInputError
@@ -57,7 +58,7 @@ else:
     st.code(cases_ui.case_link(case.id), language=None)
     st.caption("For the Planning Board on a projector, the walk-through of this case:")
     st.code(cases_ui.case_link(case.id, page="walkthrough", mode=state.PROJECTOR), language=None)
-    st.caption(f"{case.title or 'No parcel yet'} · saved {case.updated_at[:16].replace('T', ' ')} UTC · "
+    st.caption(f"{escape_markdown(case.title or 'No parcel yet')} · saved {case.updated_at[:16].replace('T', ' ')} UTC · "
                f"version {case.revision}" + (" · archived" if case.archived else ""))
 if cases_ui.read_only():
     if cases_ui.archived_edits_refused():
@@ -84,7 +85,7 @@ if case is not None:
         layers = loaders.layerset()
         analysis = cases_ui.case_analysis(case, as_of=today)
     except SloatInputError as exc:
-        st.error(str(exc))
+        st.error(escape_links(str(exc)))
     if analysis is not None:
         r = analysis.result
         cols = st.columns(3)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import streamlit as st
 
 from app_support import state
-from app_support.citations import escape_markdown, query_to_cite, section_of
+from app_support.citations import escape_links, escape_markdown, query_to_cite, section_of
 from sloat_core.law import text as law
 from sloat_core.law.not_modelled import not_modelled, not_modelled_groups
 from sloat_core.errors import SloatInputError
@@ -55,7 +55,7 @@ def _section_changed() -> None:
 number = st.selectbox("Section", numbers, key=SECTION_KEY, on_change=_section_changed,
                       format_func=lambda n: f"§ {n} {titles[n]}")
 if problem:
-    st.error(problem)
+    st.error(escape_links(problem))  # it quotes the link's text
 
 if cited and section_of(cited) == number:
     with st.container(border=True):

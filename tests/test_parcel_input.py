@@ -41,6 +41,7 @@ from sloat_core.gis.safe_files import (
     extract_members,
     inspect_zip,
     refuse_xml_declarations,
+    upload_limit_mb,
 )
 REPO = Path(__file__).resolve().parents[1]
 SAMPLE = REPO / "data" / "sample"
@@ -249,7 +250,7 @@ def test_upload_size_limit_checked_first():
         read_parcel(data, "a.geojson", max_bytes=len(data) - 1)
     with pytest.raises(SloatInputError, match="MB limit"):  # size is checked before the (bad) content
         read_parcel(b"\x01" * 100, "x.bin", max_bytes=99)
-    assert MAX_UPLOAD_BYTES == 25 * 1024 * 1024
+    assert MAX_UPLOAD_BYTES == upload_limit_mb() * 1024 * 1024  # Streamlit's MiB, from .streamlit/config.toml
 
 
 def test_area_limit_both_sides():

@@ -187,7 +187,7 @@ def _validate_case_dict(data: dict) -> Case:
         raise SloatInputError("The case file has no case in it.")
     unknown = sorted(set(data) - set(_FIELD_TYPES))
     if unknown:
-        raise SloatInputError(f"The case file has a field this version does not know: {unknown[0]!r}.")
+        raise SloatInputError(f"The case file has a field this version does not know: {str(unknown[0])[:40]!r}.")
     for name, types in _FIELD_TYPES.items():
         if name not in data:
             continue
@@ -219,6 +219,119 @@ def _validate_case_dict(data: dict) -> Case:
         raise SloatInputError("The case's revision cannot be negative.")
     _check_finite(data)
     return Case(**data)
+
+
+#: ``parcel_meta`` keys (what ``cases_ui`` writes), each a short text or null.
+PARCEL_META_KEYS = ("source", "sbl", "address", "district", "note")
+#: The Planning Board answers a case may hold (``app_support.forms.board_answer_inputs``): yes, no or unknown.
+BOARD_ANSWER_KEYS = ("402-48C(4)", "402-48C(5)", "402-48C(6)")
+#: ``mitigation_input`` keys that are areas in square feet (non-negative numbers or null).
+MITIGATION_AREA_KEYS = ("impacted_wetland_sqft", "impacted_buffer_sqft", "proposed_mitigation_sqft",
+                        "impacted_water_body_sqft")
+_MITIGATION_SOURCES = ("typed", "footprint")
+
+
+def _refuse(words: str, reason: str) -> SloatInputError:
+    reason = reason.strip().rstrip(".")
+    if reason[:1].isupper() and not reason[1:2].isupper():
+        reason = reason[0].lower() + reason[1:]
+    return SloatInputError(f"The case's {words} cannot be used: {reason}.")
+
+
+def _tri(value: Any) -> bool:
+    return value is None or isinstance(value, bool)
+
+
+def _check_parts(data: dict) -> None:
+    """Each part of an imported case checked against what the pages and the rules accept (one sentence naming it).
+
+    The parts the rules validate themselves (the project, the permit dates, the mitigation figures, the setting
+    overrides, the parcel outline) are handed to those validators, so the checks are the rules' own.
+    """
+    meta = data.get("parcel_meta") or {}
+    unknown = sorted(set(meta) - set(PARCEL_META_KEYS))
+    if unknown:
+        raise _refuse("parcel details", f"the field {str(unknown[0])[:40]!r} is not one this version knows")
+    for k, v in meta.items():
+        if v is not None and not isinstance(v, str) or isinstance(v, str) and len(v) > _MAX_TEXT_CHARS:
+            raise _refuse("parcel details", f"the {k} must be a short text")
+
+    answers = data.get("board_answers") or {}
+    unknown = sorted(set(answers) - set(BOARD_ANSWER_KEYS))
+    if unknown:
+        raise _refuse("Board answers", f"{str(unknown[0])[:40]!r} is not one of the Board's questions "
+                      f"({', '.join(BOARD_ANSWER_KEYS)})")
+    for k, v in answers.items():
+        if not _tri(v):
+            raise _refuse("Board answers", f"the answer to § {k} must be yes, no or unknown (true, false or null), "
+                          f"not {str(v)[:40]!r}")
+
+    mit = data.get("mitigation_input") or {}
+    known = set(MITIGATION_AREA_KEYS) | {"onsite_possible", "gate", "impact_source"}
+    unknown = sorted(set(mit) - known)
+    if unknown:
+        raise _refuse("mitigation figures", f"the field {str(unknown[0])[:40]!r} is not one this version knows")
+    for k in MITIGATION_AREA_KEYS:
+        v = mit.get(k)
+        if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))):
+            raise _refuse("mitigation figures", f"the {k.replace('_sqft', '').replace('_', ' ')} must be a number of "
+                          "square feet")
+    if not _tri(mit.get("onsite_possible")):
+        raise _refuse("mitigation figures", "whether on-site mitigation is possible must be yes, no or unknown")
+    if "impact_source" in mit and mit["impact_source"] not in _MITIGATION_SOURCES:
+        raise _refuse("mitigation figures", "the impact source must be 'typed' or 'footprint'")
+    gate = mit.get("gate")
+    if gate is not None:
+        from sloat_core.rules.mitigation import GATE
+
+        if not isinstance(gate, dict) or set(gate) - set(GATE) or not all(_tri(v) for v in gate.values()):
+            raise _refuse("mitigation figures", "the § 402-57P(1) criteria must be yes, no or unknown")
+    if mit:
+        from sloat_core.rules.mitigation import mitigation
+
+        try:
+            mitigation(**mit)
+        except SloatInputError as exc:
+            raise _refuse("mitigation figures", str(exc)) from None
+
+    if data.get("project"):
+        from sloat_core.rules.project import parse_project
+
+        try:
+            parse_project(data["project"])
+        except SloatInputError as exc:
+            raise _refuse("project description", str(exc)) from None
+
+    items = data.get("timeline_items") or []
+    if items:
+        from sloat_core.rules.clocks import timeline_events
+
+        try:
+            timeline_events(items, dt.date.today(), expiring_soon_days=90)
+        except SloatInputError as exc:
+            raise _refuse("permit dates", str(exc)) from None
+        except (TypeError, ValueError, KeyError, AttributeError, OverflowError):
+            raise _refuse("permit dates", "an item is not a permit with its dates") from None
+
+    if data.get("settings_overrides"):
+        from sloat_core.law.settings import load_settings
+
+        try:
+            load_settings(overrides=data["settings_overrides"])
+        except SloatInputError as exc:
+            raise _refuse("setting overrides", str(exc)) from None
+        except (TypeError, ValueError, KeyError, AttributeError):
+            raise _refuse("setting overrides", "a value is not of the setting's kind") from None
+
+    if data.get("parcel_geojson") is not None:
+        from sloat_core.gis.parcels import parcel_from_geojson
+
+        try:
+            parcel_from_geojson(data["parcel_geojson"], source="case file")
+        except SloatInputError as exc:
+            raise _refuse("parcel outline", str(exc)) from None
+        except (TypeError, ValueError, KeyError, AttributeError):
+            raise _refuse("parcel outline", "it is not a GeoJSON geometry") from None
 
 
 def case_to_json(case: Case) -> str:
@@ -278,6 +391,7 @@ def case_from_json(text: str | bytes, *, keep_id: bool = False, max_bytes: int =
         raise SloatInputError(f"The case file has format version {version!r}; this tool reads version "
                               f"{CASE_FORMAT_VERSION}.")
     case = _validate_case_dict(doc.get("case"))
+    _check_parts(doc["case"])  # a file from outside: every part as the pages and the rules accept it
     if not keep_id:
         case.id = new_case_id()
         case.revision = 0

@@ -8,8 +8,10 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import json
+import logging
 import math
 import os
+import secrets
 import sqlite3
 import threading
 import time
@@ -22,6 +24,17 @@ from sloat_core.errors import (ARCHIVED_SENTENCE, CaseArchivedError, CaseConflic
 from sloat_core.store.auth import (MAX_BACKOFF_S, StaffRequired, StaffToken, UnlockResult,
                                    _parse_hash, _require_staff, verify_passcode)
 from sloat_core.store.case import Case, _now_iso, _validate_case_dict, is_valid_case_id
+
+_log = logging.getLogger("sloat.store")
+
+#: What a visitor is told when the file where the store should be is empty, foreign or damaged (no path: the
+#: server's log has it). The file is left as it is, for staff to look at; nothing is replaced.
+EMPTY_STORE = ("The case database on the server is an empty file, so cases cannot be opened or saved; "
+               "it was left as it is for Village staff to restore from a backup.")
+FOREIGN_STORE = ("The file where the case database should be on the server is not a case database, so cases "
+                 "cannot be opened or saved; it was left as it is for Village staff to look at.")
+DAMAGED_STORE = ("The case database on the server cannot be opened (it is damaged or cannot be read); "
+                 "nothing was changed, and Village staff can restore it from a backup.")
 
 #: File name of the database inside the data folder.
 DB_FILENAME = "cases.sqlite3"
@@ -121,9 +134,25 @@ class CaseStore:
 
     def _connect(self) -> sqlite3.Connection:
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        if not os.access(self.path.parent, os.W_OK | os.X_OK):
+            _log.error("case data folder %s cannot be written to", self.path.parent)
+            raise CaseFolderError("The server's data folder for cases cannot be written to.")
+        if not self.path.exists():
+            self._create()
+        self._refuse_foreign_file()
         conn = sqlite3.connect(self.path, timeout=_BUSY_TIMEOUT_MS / 1000, isolation_level=None,
                                check_same_thread=True)
         conn.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
+        try:  # before anything is written (the journal mode is): another program's database stays untouched
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            tables = conn.execute("SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").fetchone()[0]
+        except BaseException:
+            conn.close()
+            raise
+        if version == 0 and tables:
+            conn.close()
+            _log.error("case database %s holds another program's tables; refused, left as it is", self.path)
+            raise CaseStoreError(FOREIGN_STORE)
         mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         if str(mode).lower() != "wal":
             conn.close()
@@ -131,6 +160,44 @@ class CaseStore:
         conn.execute("PRAGMA synchronous = FULL")
         conn.execute("PRAGMA foreign_keys = ON")
         return conn
+
+    def _create(self) -> None:
+        """Make a new database whole, then put it in place: made in a private file, migrated, and linked to the
+        store's name only if none is there (another process may have won). So the store's name never holds a
+        half-made file, and an empty file there is never the tool's own."""
+        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.{secrets.token_hex(4)}.new")
+        try:
+            try:
+                conn = sqlite3.connect(tmp, isolation_level=None)
+                try:
+                    conn.execute("PRAGMA journal_mode = WAL")
+                    self._migrate(conn)
+                finally:
+                    conn.close()
+            except sqlite3.Error as exc:  # no room, no permission
+                _log.error("case database %s cannot be made: %s", self.path, exc)
+                raise CaseFolderError("The server's data folder for cases cannot be written to.") from exc
+            try:
+                os.link(tmp, self.path)
+            except FileExistsError:
+                pass
+        finally:
+            for suffix in ("", "-wal", "-shm", "-journal"):
+                Path(f"{tmp}{suffix}").unlink(missing_ok=True)
+
+    def _refuse_foreign_file(self) -> None:
+        """An empty file, or a file that is not an SQLite database, where the store should be is refused as it is."""
+        try:
+            with open(self.path, "rb") as fh:
+                head = fh.read(16)
+        except IsADirectoryError as exc:
+            raise CaseStoreError(FOREIGN_STORE) from exc
+        if not head:
+            _log.error("case database %s is an empty file; refused, left as it is", self.path)
+            raise CaseStoreError(EMPTY_STORE)
+        if head != b"SQLite format 3\x00":
+            _log.error("case database %s is not an SQLite database; refused, left as it is", self.path)
+            raise CaseStoreError(FOREIGN_STORE)
 
     def connection(self) -> sqlite3.Connection:
         """This thread's connection (made, and the schema migrated, on first use)."""
@@ -146,9 +213,10 @@ class CaseStore:
             except OSError as exc:  # the data folder is a file, or cannot be made or written
                 self._local.conn = None
                 raise CaseFolderError("The server's data folder for cases cannot be written to.") from exc
-            except sqlite3.Error as exc:
+            except sqlite3.Error as exc:  # the path and SQLite's words go to the log, never to a visitor
                 self._local.conn = None
-                raise CaseStoreError(f"The case database at {self.path} cannot be opened ({exc}).") from exc
+                _log.error("case database %s cannot be opened: %s", self.path, exc)
+                raise CaseStoreError(DAMAGED_STORE) from exc
         return conn
 
     def close(self) -> None:
@@ -162,6 +230,7 @@ class CaseStore:
         current = conn.execute("PRAGMA user_version").fetchone()[0]
         if current > SCHEMA_VERSION:
             raise CaseStoreError("The case database was made by a newer version of this tool.")
+
         while current < SCHEMA_VERSION:
             conn.execute("BEGIN IMMEDIATE")
             try:

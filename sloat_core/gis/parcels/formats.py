@@ -10,6 +10,19 @@ feet) or raises :class:`~sloat_core.errors.SloatInputError` with one plain sente
 Each reader here only gets the shapes (and the file's coordinate system, if any) out of the file;
 placing, repairing and checking them is :mod:`sloat_core.gis.parcels.placement`.
 
+Bounds: the size is checked first, in the calling process; everything else runs in a worker process
+under :data:`~sloat_core.gis.safe_files.PARSE_LIMITS` (memory, processor time, wall clock), so one file
+cannot take more than that share of the server. Inside it, limits apply while reading: GeoJSON positions
+are counted in the raw text before it is parsed; KML is read as a stream and its vertices counted as they
+arrive; GDAL readers get the feature count first (at most :data:`MAX_FEATURES`) and ``max_features``;
+a GeoPackage (any SQLite file) is first opened read-only and immutable, and refused when a layer of its
+``gpkg_contents`` is an SQL view or a virtual table, or it holds a trigger GeoPackage writers do not make.
+
+KML/KMZ: only placemarks' geometries are read. Ground, screen and photo overlays (an aerial photo's frame),
+network links (never followed), styles, models and tracks are skipped; a KMZ's images are never opened.
+A file of several polygon placemarks raises :class:`SeveralShapesError` listing them, unless ``choose``
+says which one is the parcel (or ``"all"``).
+
 What is refused: files over the size limit (checked first), hostile archives and XML
 (:mod:`sloat_core.gis.safe_files`), empty files, points and lines, NaN or infinite coordinates,
 more than ``max_vertices`` vertices (counted before any heavy work), coordinates that cannot be
@@ -19,28 +32,34 @@ and parcels larger than ``max_acres``.
 
 What is repaired, with a warning: a self-crossing outline (each ring made valid; overlapping parts
 united; holes subtracted from their own shell, so a hole outside it removes nothing), several shapes
-(combined into one parcel), 3-D coordinates (the height is dropped), a shapefile without
+of a non-KML file (combined into one parcel), 3-D coordinates (the height is dropped), a shapefile without
 ``.shx`` (rebuilt), a file without a coordinate system whose numbers fit one plausible system.
 An outline with holes keeps them (they are not part of the parcel) and says how much was left out.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import re
+import sqlite3
+import time
+import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+import numpy as np
 import pyogrio
 import shapely
 from pyproj import CRS
 from pyproj.exceptions import CRSError
-from shapely.geometry import Polygon, shape
+from shapely.geometry import LineString, Point, Polygon, shape
 from shapely.geometry.base import BaseGeometry
 
 from sloat_core.errors import SloatInputError
+from sloat_core.units import SQFT_PER_ACRE, WGS84, WORK_CRS
 from sloat_core.gis.parcels.placement import (
     _NOT_FINITE,
     _POLY_TYPES,
@@ -50,6 +69,7 @@ from sloat_core.gis.parcels.placement import (
     _check_vertices,
     _finish,
     _Raw,
+    _transformer,
 )
 from sloat_core.gis.safe_files import (
     MAX_UPLOAD_BYTES,
@@ -58,10 +78,39 @@ from sloat_core.gis.safe_files import (
     inspect_zip,
     private_tempdir,
     refuse_xml_declarations,
+    run_bounded,
     safe_display_name,
 )
 
-__all__ = ["read_parcel", "parcel_from_geojson"]
+__all__ = ["read_parcel", "parcel_from_geojson", "SeveralShapesError", "MAX_FEATURES"]
+
+MAX_FEATURES = 10_000
+"""Most features (shapes) a parcel file may hold; counted before the shapes are read."""
+
+ALL_SHAPES = "all"
+"""``choose=ALL_SHAPES``: combine every polygon of a file that holds several into one parcel."""
+
+
+class SeveralShapesError(SloatInputError):
+    """A KML/KMZ file holds several polygon placemarks: the user must choose one (or all).
+
+    Attributes
+    ----------
+    choices : tuple of str
+        One plain label per polygon, in file order (``choose=i`` picks ``choices[i]``).
+    """
+
+    def __init__(self, choices: list[str]):
+        self.choices = tuple(choices)
+        listed = "; ".join(f"{i + 1}: {c}" for i, c in enumerate(self.choices[:20]))
+        more = f"; and {len(self.choices) - 20} more" if len(self.choices) > 20 else ""
+        super().__init__(
+            f"The file holds {len(self.choices)} separate polygons ({listed}{more}); choose the one that is the "
+            "parcel."
+        )
+
+    def __reduce__(self):  # crosses the worker's pipe
+        return (SeveralShapesError, (list(self.choices),))
 
 _SHP_SIDECARS = (".shp", ".shx", ".dbf", ".prj", ".cpg")
 
@@ -104,8 +153,12 @@ def read_parcel(
     max_bytes: int = MAX_UPLOAD_BYTES,
     max_acres: float = DEFAULT_MAX_ACRES,
     max_vertices: int = MAX_VERTICES,
+    choose: int | str | None = None,
 ) -> Parcel:
     """Read one parcel outline from an uploaded file.
+
+    The size is checked here; everything else (sniffing, parsing, placing) runs in a worker process
+    under :data:`~sloat_core.gis.safe_files.PARSE_LIMITS` (memory, processor time, wall clock).
 
     Parameters
     ----------
@@ -120,6 +173,9 @@ def read_parcel(
         Largest parcel accepted.
     max_vertices : int
         Most vertices accepted.
+    choose : int or "all", optional
+        For a KML/KMZ file of several polygons: which one is the parcel (an index into
+        :attr:`SeveralShapesError.choices`), or ``"all"`` to combine them.
 
     Returns
     -------
@@ -127,6 +183,8 @@ def read_parcel(
 
     Raises
     ------
+    SeveralShapesError
+        A KML/KMZ file holds several polygons and ``choose`` is not given (the message lists them).
     SloatInputError
         With one plain sentence saying what is wrong.
     """
@@ -154,14 +212,19 @@ def read_parcel(
         raise SloatInputError("The parcel must be given as file contents or a file path.")
     if not raw_bytes.strip():
         raise SloatInputError(f"The file {name} is empty.")
+    return run_bounded(_parse, raw_bytes, name, max_acres, max_vertices, choose)
+
+
+def _parse(raw_bytes: bytes, name: str, max_acres: float, max_vertices: int, choose: int | str | None) -> Parcel:
+    """The parse proper (in the worker process)."""
     fmt = _sniff(raw_bytes, name)
     if fmt == "geojson":
         raw = _read_geojson_bytes(raw_bytes, max_vertices)
     elif fmt == "kml":
         refuse_xml_declarations(raw_bytes)
-        raw = _read_with_gdal(raw_bytes, ".kml", "KML", all_layers=True)
+        raw = _read_kml(raw_bytes, "KML", max_vertices, choose)
     elif fmt == "zip":
-        raw = _read_zip(raw_bytes, name)
+        raw = _read_zip(raw_bytes, name, max_vertices, choose)
     elif fmt == "gpkg":
         raw = _read_gpkg(raw_bytes)
     elif fmt == "fgb":
@@ -256,11 +319,28 @@ def _read_geojson_bytes(data: bytes, max_vertices: int) -> _Raw:
             text = data.decode("utf-16")
         except UnicodeDecodeError as exc:
             raise SloatInputError("The GeoJSON file is not readable text.") from exc
+    _precount_positions(text, max_vertices)
     try:
         obj = json.loads(text)
     except (ValueError, RecursionError) as exc:
         raise SloatInputError("The file is not valid GeoJSON.") from exc
     return _read_geojson_obj(obj, max_vertices)
+
+
+_POSITION_START = re.compile(r"\[\s*[-+.0-9]")
+
+
+def _precount_positions(text: str, max_vertices: int) -> None:
+    """Refuse GeoJSON text with more positions than ``max_vertices`` before it is parsed.
+
+    Every position is written ``[x, y]``: an opening bracket followed by a number, so counting those
+    (in the raw text, a single pass) bounds the number of vertices from above without building any
+    object. A numeric array among the properties is counted too, which can only make the count larger.
+    """
+    if text.count("[") <= max_vertices:
+        return
+    n = sum(1 for _ in _POSITION_START.finditer(text))
+    _check_vertices(n, max_vertices)
 
 
 def _read_geojson_obj(obj: Any, max_vertices: int) -> _Raw:
@@ -293,7 +373,16 @@ def _read_frames(path: Path, kind: str, layers: Iterable[str | None]) -> tuple[l
     crs = None
     try:
         for layer in layers:
-            gdf = pyogrio.read_dataframe(path, layer=layer)
+            info = pyogrio.read_info(path, layer=layer)
+            if int(info.get("features") or 0) > MAX_FEATURES:
+                raise SloatInputError(
+                    f"The file holds {int(info['features']):,} shapes, more than the {MAX_FEATURES:,} a parcel file "
+                    "may hold; export only the parcel and try again."
+                )
+            gdf = pyogrio.read_dataframe(path, layer=layer, max_features=MAX_FEATURES + 1, read_geometry=True,
+                                         columns=[])
+            if len(gdf) > MAX_FEATURES:
+                raise SloatInputError(f"The file holds more than the {MAX_FEATURES:,} shapes a parcel file may hold.")
             if crs is None and gdf.crs is not None:
                 crs = gdf.crs
             geoms.extend(g for g in gdf.geometry.values if g is not None)
@@ -320,11 +409,65 @@ def _read_with_gdal(data: bytes, ext: str, kind: str, *, all_layers: bool = Fals
     return _Raw(geoms, crs, kind)
 
 
+#: Trigger names GeoPackage writers (GDAL, QGIS, ArcGIS) create for their own bookkeeping; they only fire on
+#: writes, and the file is opened read-only, but a trigger of any other name is code nobody asked for.
+_STANDARD_TRIGGER = re.compile(
+    r"^(gpkg_[a-z_]+|rtree_.+_(insert|update\d*|delete)|trigger_(insert|delete)_feature_count_.+)$", re.IGNORECASE
+)
+_GPKG_CHECK_SECONDS = 5.0
+
+
+def _check_gpkg(path: Path) -> None:
+    """Open the SQLite file read-only and immutable, and refuse anything but real feature tables.
+
+    Only the schema and ``gpkg_contents`` are read (a progress handler stops any query after a few seconds).
+    Refused: a file without ``gpkg_contents``, a layer (any entry of ``gpkg_contents``) that is an SQL view
+    or a virtual table rather than a table, and triggers GeoPackage writers do not create.
+    """
+    uri = f"{path.resolve().as_uri()}?mode=ro&immutable=1"
+    deadline = time.monotonic() + _GPKG_CHECK_SECONDS
+    try:
+        con = sqlite3.connect(uri, uri=True, timeout=0)
+    except sqlite3.Error as exc:
+        raise SloatInputError("The file could not be read as a GeoPackage.") from exc
+    try:
+        con.set_progress_handler(lambda: 1 if time.monotonic() > deadline else 0, 10_000)
+        con.execute("PRAGMA query_only = 1")
+        con.execute("PRAGMA trusted_schema = 0")
+        schema = con.execute("SELECT type, name, sql FROM sqlite_master LIMIT 100001").fetchall()
+        kinds = {str(name).lower(): (str(kind), str(sql or "")) for kind, name, sql in schema}
+        metas = ("gpkg_contents", "gpkg_geometry_columns", "gpkg_spatial_ref_sys")
+        if "gpkg_contents" not in kinds or any(kinds.get(m, ("table", ""))[0] != "table" for m in metas):
+            raise SloatInputError("The file is not a valid GeoPackage (its table of contents is missing or is not a table).")
+        entries = con.execute("SELECT table_name, data_type FROM gpkg_contents LIMIT 1001").fetchall()
+    except sqlite3.Error as exc:
+        raise SloatInputError("The file could not be read as a GeoPackage.") from exc
+    finally:
+        con.close()
+    if len(entries) > 1000:
+        raise SloatInputError("The GeoPackage lists more than 1,000 layers, more than a parcel file holds.")
+    for table, _data_type in entries:
+        kind, sql = kinds.get(str(table).lower(), ("missing", ""))
+        label = _printable(str(table))
+        if kind == "view":
+            raise SloatInputError(
+                f"The GeoPackage's layer '{label}' is an SQL view, not a table of shapes, so the file was refused."
+            )
+        if kind != "table" or sql.lstrip().upper().startswith("CREATE VIRTUAL"):
+            raise SloatInputError(f"The GeoPackage's layer '{label}' is not a table of shapes, so the file was refused.")
+    odd = [name for name, (kind, _) in kinds.items() if kind == "trigger" and not _STANDARD_TRIGGER.match(name)]
+    if odd:
+        raise SloatInputError(
+            f"The GeoPackage holds a trigger ('{_printable(odd[0])}') that map files never need, so it was refused."
+        )
+
+
 def _read_gpkg(data: bytes) -> _Raw:
     warnings: list[str] = []
     with private_tempdir() as tmp:
         path = tmp / "upload.gpkg"
         path.write_bytes(data)
+        _check_gpkg(path)
         layers = _layer_names(path, "a GeoPackage")
         if not layers:
             raise SloatInputError("The GeoPackage holds no map layers.")
@@ -365,7 +508,7 @@ def _read_dxf(data: bytes) -> _Raw:
     return _Raw(closed, None, "DXF", no_crs_subject="The DXF drawing has no coordinate system", allow_lonlat_guess=False, dxf=True)
 
 
-def _read_zip(data: bytes, name: str) -> _Raw:
+def _read_zip(data: bytes, name: str, max_vertices: int = MAX_VERTICES, choose: int | str | None = None) -> _Raw:
     infos = inspect_zip(data)
     files = [
         i.filename
@@ -378,7 +521,8 @@ def _read_zip(data: bytes, name: str) -> _Raw:
     if not shps:
         kmls = [f for f in files if f.lower().endswith(".kml")]
         if kmls:
-            return _read_kmz(data, sorted(kmls, key=lambda f: (PurePosixPath(f).name.lower() != "doc.kml", f)))
+            return _read_kmz(data, sorted(kmls, key=lambda f: (PurePosixPath(f).name.lower() != "doc.kml", f)),
+                             max_vertices, choose)
         raise SloatInputError(f"The zip archive {name} holds no shapefile (.shp) or KML file.")
     by_stem: dict[str, dict[str, str]] = {}
     for f in files:
@@ -425,11 +569,150 @@ def _read_one_shapefile(data: bytes, parts: dict[str, str], tmp: Path, index: in
     return raw
 
 
-def _read_kmz(data: bytes, kmls: list[str]) -> _Raw:
+def _read_kmz(data: bytes, kmls: list[str], max_vertices: int, choose: int | str | None) -> _Raw:
+    """The KMZ's main KML (``doc.kml``, else the first); its images, overlays and other files are never read."""
     with private_tempdir() as tmp:
         extract_members(data, {kmls[0]: "doc.kml"}, tmp)
-        path = tmp / "doc.kml"
-        refuse_xml_declarations(path.read_bytes())
-        layers: list[str | None] = [n for n, _ in _layer_names(path, "KMZ")]
-        geoms, crs = _read_frames(path, "KMZ", layers or [None])
-    return _Raw(geoms, crs, "KMZ")
+        text = (tmp / "doc.kml").read_bytes()
+    refuse_xml_declarations(text)
+    return _read_kml(text, "KMZ", max_vertices, choose)
+
+
+_KML_SKIP = {"GroundOverlay", "ScreenOverlay", "PhotoOverlay", "NetworkLink", "Style", "StyleMap", "Region",
+             "LookAt", "Camera", "Model", "Track", "MultiTrack", "LatLonQuad", "LatLonBox", "ExtendedData"}
+
+
+def _local(tag: Any) -> str:
+    return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
+
+
+def _kml_coords(text: str | None) -> list[tuple[float, ...]]:
+    out = []
+    for token in (text or "").split():
+        parts = token.split(",")
+        if len(parts) < 2:
+            raise SloatInputError("The KML file has a coordinate that is not a longitude,latitude pair.")
+        try:
+            out.append(tuple(float(v) for v in parts[:3]))
+        except ValueError as exc:
+            raise SloatInputError("The KML file has a coordinate that is not a number.") from exc
+    return out
+
+
+def _read_kml(data: bytes, kind: str, max_vertices: int, choose: int | str | None) -> _Raw:
+    """Only the placemarks' geometries, read as the XML streams in (vertices counted as they arrive).
+
+    Overlays (ground, screen, photo: an aerial image's frame is not land), network links (never followed),
+    styles, models and tracks are skipped whole. A file of several polygon placemarks needs ``choose``.
+    """
+    stack: list[str] = []
+    skip_depth = 0
+    vertices = 0
+    placemarks: list[tuple[str, list[BaseGeometry]]] = []
+    others: list[BaseGeometry] = []
+    current: list[BaseGeometry] | None = None
+    name: str | None = None
+    polygon: dict[str, Any] | None = None
+    ring_role: str | None = None
+    root_seen = False
+    try:
+        for event, elem in ET.iterparse(io.BytesIO(data), events=("start", "end")):
+            tag = _local(elem.tag)
+            if event == "start":
+                if not root_seen:
+                    root_seen = True
+                    if tag != "kml":
+                        raise SloatInputError(f"The file could not be read as {kind}.")
+                stack.append(tag)
+                if skip_depth or tag in _KML_SKIP:
+                    skip_depth += 1
+                    continue
+                if tag == "Placemark" and current is None:
+                    current, name = [], None
+                elif current is not None and tag == "Polygon":
+                    polygon = {"outer": None, "inner": []}
+                elif polygon is not None and tag in ("outerBoundaryIs", "innerBoundaryIs"):
+                    ring_role = tag
+                continue
+            stack.pop()
+            if skip_depth:
+                skip_depth -= 1
+                elem.clear()
+                continue
+            if current is None:
+                if tag in ("Document", "Folder"):
+                    elem.clear()
+                continue
+            if tag == "name" and stack and stack[-1] == "Placemark":
+                name = (elem.text or "").strip() or None
+            elif tag == "coordinates":
+                pts = _kml_coords(elem.text)
+                vertices += len(pts)
+                _check_vertices(vertices, max_vertices)
+                parent = stack[-1] if stack else ""
+                if polygon is not None and parent == "LinearRing":
+                    if ring_role == "innerBoundaryIs":
+                        polygon["inner"].append(pts)
+                    elif polygon["outer"] is None:
+                        polygon["outer"] = pts
+                elif parent == "LineString" and len(pts) >= 2:
+                    others.append(LineString(pts))
+                elif parent == "Point" and pts:
+                    others.append(Point(pts[0]))
+                elem.clear()
+            elif tag in ("outerBoundaryIs", "innerBoundaryIs"):
+                ring_role = None
+            elif tag == "Polygon" and polygon is not None:
+                if polygon["outer"] and len(polygon["outer"]) >= 3:
+                    holes = [h for h in polygon["inner"] if len(h) >= 3]
+                    current.append(Polygon(polygon["outer"], holes))
+                polygon = None
+            elif tag == "Placemark":
+                if current:
+                    placemarks.append((name or "", current))
+                current = None
+                elem.clear()
+                if len(placemarks) + len(others) > MAX_FEATURES:
+                    raise SloatInputError(
+                        f"The file holds more than the {MAX_FEATURES:,} shapes a parcel file may hold."
+                    )
+    except SloatInputError:
+        raise
+    except (ET.ParseError, ValueError, TypeError) as exc:
+        raise SloatInputError(f"The file could not be read as {kind}.") from exc
+    if not root_seen:
+        raise SloatInputError(f"The file could not be read as {kind}.")
+    warnings: list[str] = []
+    if len(placemarks) > 1:
+        labels = [_printable(n) if n else f"polygon {i + 1}" for i, (n, _) in enumerate(placemarks)]
+        labels = [f"{lab} ({_rough_acres(g)})" for lab, (_, g) in zip(labels, placemarks)]
+        if choose is None:
+            raise SeveralShapesError(labels)
+        if choose == ALL_SHAPES:
+            geoms = [g for _, gs in placemarks for g in gs]
+        else:
+            try:
+                index = int(choose)
+                if not 0 <= index < len(placemarks):
+                    raise IndexError(index)
+            except (TypeError, ValueError, IndexError) as exc:
+                raise SloatInputError("The polygon chosen is not one of the file's polygons.") from exc
+            geoms = list(placemarks[index][1])
+            warnings.append(f"The parcel is polygon {index + 1} of the file's {len(placemarks)}: {labels[index]}.")
+        others = []
+    else:
+        geoms = [g for _, gs in placemarks for g in gs]
+    return _Raw(geoms + others, CRS.from_epsg(4326), kind, warnings)
+
+
+def _rough_acres(geoms: list[BaseGeometry]) -> str:
+    """A polygon's size in plain words, for the list a user chooses from (longitude/latitude near Sloatsburg)."""
+    try:
+        tr = _transformer(WGS84, WORK_CRS)
+        area = sum(float(shapely.transform(shapely.force_2d(g), lambda xy: np.column_stack(tr.transform(xy[:, 0], xy[:, 1]))).area)
+                   for g in geoms)
+    except Exception:  # noqa: BLE001 -- only a label
+        return "size unknown"
+    if not math.isfinite(area):
+        return "size unknown"
+    return f"about {area / SQFT_PER_ACRE:,.2f} acres"
