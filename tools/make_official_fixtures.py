@@ -10,7 +10,7 @@ service returns, as the services document it:
 - ``tiger_place.zip``: a TIGER/Line place file as the Census ships it (a zipped shapefile in NAD83,
   EPSG:4269, with ``STATEFP``/``NAME``/``NAMELSAD``/``LSAD``);
 - ``3dep_dem.tif``: a GeoTIFF in EPSG:4326 with elevations in metres, as 3DEP's exportImage returns it
-  (the elevations are a window of the real SRTM DEM in ../shared/real-data, placed at Sloatsburg);
+  (the elevations are a window of the real SRTM DEM in tests/fixtures/real-data, placed at Sloatsburg);
 - ``parcels.geojson``: an empty FeatureCollection, as the NYS public tax-parcel service answers for a
   county that does not share its parcels.
 
@@ -40,7 +40,7 @@ from sloat_core.gis.official_sources import (NFHL_URL, NHD_URL, NWI_URL, NYS_PAR
                                              NYSDEC_WETLANDS_URL, TIGER_URL)
 
 SAMPLE = ROOT / "data" / "sample"
-SRTM = Path("/work/shared/real-data/dem_srtm_pysheds/dem.tif")
+SRTM = ROOT / "tests" / "fixtures" / "real-data" / "dem_srtm_pysheds" / "dem.tif"
 MS_2014_03_03 = 1393804800000  # 2014-03-03T00:00:00Z in epoch ms (a constructed effective date)
 
 
