@@ -53,7 +53,7 @@ from sloat_core.errors import SloatInputError
 from sloat_core.gis.layers.entry import _Entry
 from sloat_core.gis.layers.model import Layer, LayerSet, ParcelsMeta, polygonal_part
 from sloat_core.gis.layers.readers import _clip_to, _read_entry, _shape_for_role, _text_columns
-from sloat_core.gis.layers.schemas import SCHEMAS, _adapt, _sniff_schema
+from sloat_core.gis.layers.schemas import SCHEMAS, _adapt, _field, _fields_listed, _sniff_schema
 from sloat_core.gis.layers.where import _compile_where, _WhereError
 from sloat_core.gis.roles import ROLES
 from sloat_core.gis.terrain import DemUnitsError, PreparedDem, prepare_dem
@@ -68,7 +68,7 @@ FALLBACK_STREAM_WIDTH_FT = 10.0
 _TOP_KEYS = {"name", "version", "illustrative", "notice", "layers", "dem", "clip_buffer_ft", "place", "created",
              "generated_by", "informational"}
 _DEM_KEYS = {"path", "z_units", "source", "url", "query", "downloaded", "publisher_version", "publisher_date", "note"}
-_ENTRY_KEYS = {"path", "layer", "schema", "where", "width_field", "id_field", "district_field", "address_field",
+_ENTRY_KEYS = {"path", "layer", "crs", "schema", "where", "width_field", "id_field", "district_field", "address_field",
                "coverage", "source", "publisher", "url", "query", "downloaded", "publisher_version",
                "publisher_date"}
 
@@ -251,9 +251,11 @@ def _load(manifest: Path, width_ft: float) -> LayerSet:
             gdf = gdf[mask.to_numpy()]
         _sniff_schema(entry, gdf, warnings)
         if entry.role == "parcels":
+            _resolve_fields(entry, gdf, ("id_field", "district_field", "address_field"), {"id_field": "SBL"})
             gdf = _text_columns(gdf, [entry.spec.get("id_field", "SBL"), entry.spec.get("district_field"),
                                       entry.spec.get("address_field")])
         if entry.role == "zoning":
+            _resolve_fields(entry, gdf, ("district_field",), {"district_field": "ZONE"})
             gdf = _text_columns(gdf, [entry.spec.get("district_field", "ZONE")])
         routed = _adapt(entry, schema, gdf)
         for role, piece in routed.items():
@@ -271,7 +273,8 @@ def _load(manifest: Path, width_ft: float) -> LayerSet:
         if entry.role == "zoning":
             zoning_field = str(entry.spec.get("district_field", "ZONE"))
             if zoning_field not in gdf.columns:
-                raise entry.fail(f"the zoning layer has no field '{zoning_field}' (set district_field)")
+                raise entry.fail(f"the zoning layer has no field '{zoning_field}' (set district_field; "
+                                 f"{_fields_listed(gdf)})")
 
     roles: dict[str, Layer] = {}
     coverages: dict[str, BaseGeometry | None] = {}
@@ -374,7 +377,7 @@ def _entry_coverage(entry: _Entry, gdf: gpd.GeoDataFrame, village: BaseGeometry 
             raise entry.fail("the coverage entry needs a 'path' (or write everywhere or village_boundary)")
         raw = Path(str(sub_spec["path"])).expanduser()
         sub = _Entry(entry.manifest_name, entry.role, entry.index,
-                     {k: v for k, v in sub_spec.items() if k in ("path", "layer", "where")}, entry.line)
+                     {k: v for k, v in sub_spec.items() if k in ("path", "layer", "where", "crs")}, entry.line)
         sub.path = raw if raw.is_absolute() else Path(entry.path).parent / raw  # type: ignore[arg-type]
         cov_gdf = _read_entry(sub, warnings, clip)
         if "where" in sub_spec:
@@ -422,10 +425,22 @@ def _concat(pieces: list[gpd.GeoDataFrame]) -> gpd.GeoDataFrame:
     return gpd.GeoDataFrame(out, geometry="geometry", crs=WORK_CRS)
 
 
+def _resolve_fields(entry: _Entry, gdf: gpd.GeoDataFrame, keys: tuple[str, ...], defaults: dict[str, str]) -> None:
+    """Field options as the file spells them: ``id_field: SBL`` finds ``Parcels.SBL`` or ``sbl`` (see
+    :func:`~sloat_core.gis.layers.schemas._field`); the entry then names the file's own column."""
+    for key in keys:
+        wanted = entry.spec.get(key, defaults.get(key))
+        if wanted is None or str(wanted) in gdf.columns:
+            continue
+        col = _field(gdf, str(wanted))
+        if col is not None:
+            entry.spec = {**entry.spec, key: col}
+
+
 def _parcels_meta(entry: _Entry, gdf: gpd.GeoDataFrame, warnings: list[str]) -> ParcelsMeta:
     id_field = str(entry.spec.get("id_field", "SBL"))
     if id_field not in gdf.columns:
-        raise entry.fail(f"the parcel layer has no field '{id_field}' (set id_field)")
+        raise entry.fail(f"the parcel layer has no field '{id_field}' (set id_field; {_fields_listed(gdf)})")
     district = entry.spec.get("district_field")
     address = entry.spec.get("address_field")
     for label, field in (("district_field", district), ("address_field", address)):
