@@ -162,9 +162,14 @@ def _footprint_summary(f: Findings, proj: Project, work: Findings | None = None)
     }
 
 
-def _deduction_rows(lot: LotArea, f: Findings) -> list[dict]:
-    """The deduction table; the buffer row says "partial" when it is built from only some water layers."""
+def _deduction_rows(lot: LotArea, f: Findings, layerset=None) -> list[dict]:
+    """The deduction table; the buffer row says "partial" when it is built from only some water layers;
+    a layer's row says how its coverage is known (declared, or assumed to be the layer's extent)."""
     rows = [r.to_dict() for r in lot.rows]
+    for row in rows:
+        state = getattr(layerset, "coverage_state", lambda _: None)(row["constraint"])
+        if state:
+            row["coverage"] = state
     missing = [r.replace("_", " ") for r in ("wetlands", "watercourses", "water_bodies") if f.layers.get(r) is None]
     for row in rows:
         if row["constraint"] == "buffer" and row["area_sqft"] is not None and missing:
@@ -313,7 +318,7 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
         "district_kind": d.kind if d else None,
         "gross_area_sqft": round(gross, 2),
         "gross_area_acres": round(gross / SQFT_PER_ACRE, 4),
-        "deductions": _deduction_rows(lot, f),
+        "deductions": _deduction_rows(lot, f, layerset),
         "deducted_sqft": round(lot.deducted_sqft, 2),
         "net_lot_area_sqft": round(lot.net_lot_area_sqft, 2),
         "net_lot_area_min_sqft": round(lot.net_lot_area_min_sqft, 2),

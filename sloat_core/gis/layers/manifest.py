@@ -56,6 +56,7 @@ from sloat_core.gis.layers.readers import _clip_to, _read_entry, _shape_for_role
 from sloat_core.gis.layers.schemas import SCHEMAS, _adapt, _field, _fields_listed, _sniff_schema
 from sloat_core.gis.layers.where import _compile_where, _WhereError
 from sloat_core.gis.roles import ROLES
+from sloat_core.gis.roles import role as role_decl
 from sloat_core.gis.terrain import DemUnitsError, PreparedDem, prepare_dem
 from sloat_core.units import WORK_CRS
 
@@ -215,6 +216,7 @@ def _load(manifest: Path, width_ft: float) -> LayerSet:
     line_parts: dict[str, list[gpd.GeoDataFrame]] = {}
     sources: dict[str, list[str]] = {}
     covers: dict[str, list[BaseGeometry | None]] = {}
+    states: dict[str, list[str]] = {}
     parcels_meta: ParcelsMeta | None = None
     zoning_field: str | None = None
     clip_ft = _clip_buffer_ft(doc, name)
@@ -241,7 +243,7 @@ def _load(manifest: Path, width_ft: float) -> LayerSet:
         gdf = _read_entry(entry, warnings, clip if entry.role != "village_boundary" else None)
         if clip is not None and entry.role != "village_boundary" and len(gdf):
             gdf = _clip_to(gdf, clip, cut=entry.role not in ("parcels", "zoning"))
-        coverage = _entry_coverage(entry, gdf, village, area, clip, warnings)
+        coverage, cover_state = _entry_coverage(entry, gdf, village, area, clip, warnings)
         schema = str(entry.spec.get("schema", "generic"))
         if "where" in entry.spec:
             try:
@@ -263,6 +265,7 @@ def _load(manifest: Path, width_ft: float) -> LayerSet:
             polys["_source"] = entry.source
             parts.setdefault(role, []).append(polys)
             covers.setdefault(role, []).append(coverage)
+            states.setdefault(role, []).append(cover_state)
             if lns is not None:
                 lns["_source"] = entry.source
                 line_parts.setdefault(role, []).append(lns)
@@ -278,12 +281,14 @@ def _load(manifest: Path, width_ft: float) -> LayerSet:
 
     roles: dict[str, Layer] = {}
     coverages: dict[str, BaseGeometry | None] = {}
+    coverage_states: dict[str, str] = {}
     for role, pieces in parts.items():
         gdf = _concat(pieces)
         lines_gdf = _concat(line_parts[role]) if role in line_parts else None
         roles[role] = Layer(role, gdf, "; ".join(sources[role]), lines=lines_gdf)
         cov = covers.get(role, [None])
         coverages[role] = None if any(c is None for c in cov) else polygonal_part(shapely.union_all(cov))
+        coverage_states[role] = _combined_state(states.get(role, []))
 
     dem_path = None
     dem: PreparedDem | None = None
@@ -327,6 +332,7 @@ def _load(manifest: Path, width_ft: float) -> LayerSet:
         zoning_district_field=zoning_field,
         warnings=tuple(warnings),
         coverages=coverages,
+        coverage_states=coverage_states,
         clip_area=clip,
     )
 
@@ -353,55 +359,124 @@ def _bounds_box(gdf: gpd.GeoDataFrame) -> BaseGeometry | None:
     return shapely.box(minx, miny, maxx, maxy) if maxx > minx and maxy > miny else None
 
 
-def _entry_coverage(entry: _Entry, gdf: gpd.GeoDataFrame, village: BaseGeometry | None,
-                    area: BaseGeometry | None, clip: BaseGeometry | None, warnings: list[str]) -> BaseGeometry | None:
-    """Where this manifest line maps the land (EPSG:2260), or None when it is not limited.
+#: Roles published by watershed (NHD/NHDPlus by HUC): the features' extent says nothing about where
+#: there are none, so without ``coverage:`` they are unknown everywhere.
+HYDROGRAPHY_ROLES = ("watercourses", "water_bodies")
 
-    ``coverage:`` on the entry names it: ``everywhere``, ``village_boundary``, or a file (``{path,
-    layer, where}``) of coverage polygons, e.g. the FIRM panel index (NFHL ``S_FIRM_PAN``). Without
-    it, the extent of the file's features, joined with ``area`` (the village boundary and the extent
-    of the tax parcels) when that extent reaches it: a layer published for the village is taken to
-    map all of it, a file of another area maps none of it. A file without features covers ``area``.
-    Without a village boundary or parcels, not limited (None). Cut to the clip area.
+COVERAGE_ASSUMED = "coverage assumed (the layer's extent)"
+COVERAGE_ASSUMED_EVERYWHERE = "coverage assumed (not limited: no village boundary or parcels to measure it against)"
+COVERAGE_UNKNOWN = "coverage unknown (no coverage: given; hydrography is published by watershed)"
+
+
+def _entry_coverage(entry: _Entry, gdf: gpd.GeoDataFrame, village: BaseGeometry | None,
+                    area: BaseGeometry | None, clip: BaseGeometry | None,
+                    warnings: list[str]) -> tuple[BaseGeometry | None, str]:
+    """Where this manifest line maps the land (EPSG:2260), or None when it is not limited; and how that
+    is known (the coverage state shown with results).
+
+    ``coverage:`` on the entry names it as the publisher cuts its data: ``everywhere``,
+    ``village_boundary``, or a file (``{path, layer, where, crs}``, or a list of them) of coverage
+    polygons: FEMA's FIRM panel index (NFHL ``S_FIRM_PAN``), NWI project areas, WBD HUC-8/HUC-12
+    watershed boundaries, a county boundary. Without it the coverage is *assumed*, and said so (a
+    warning, and the state ``coverage assumed (the layer's extent)``): the extent of the file's features,
+    joined with ``area`` (the village boundary and the extent of the tax parcels) when that extent
+    reaches it; a file without features covers ``area``; without a village boundary or parcels, the
+    features' bounding box. For hydrography (watercourses, water bodies) the extent is no default: the
+    role is unknown everywhere until ``coverage:`` is given. Cut to the clip area.
     """
     spec = entry.spec.get("coverage")
     if entry.role in ("village_boundary", "parcels"):
-        return None
+        return None, "reference layer"
+    if spec is None and role_decl(entry.role).kind == "reference":  # zoning, roads: no rule reads their absence
+        return _old_default(gdf, area, clip), "reference layer"
+    state: str
     if isinstance(spec, str) and spec.strip().lower() == "everywhere":
-        return None
+        return (None, "coverage declared: everywhere") if clip is None else (clip, "coverage declared: everywhere")
     if isinstance(spec, str) and spec.strip().lower() == "village_boundary":
+        if village is None:
+            raise entry.fail("coverage: village_boundary needs a village_boundary layer in the manifest")
         cov = village
-    elif isinstance(spec, dict) or (isinstance(spec, str) and spec.strip()):
-        sub_spec = spec if isinstance(spec, dict) else {"path": spec}
-        if not sub_spec.get("path"):
-            raise entry.fail("the coverage entry needs a 'path' (or write everywhere or village_boundary)")
-        raw = Path(str(sub_spec["path"])).expanduser()
-        sub = _Entry(entry.manifest_name, entry.role, entry.index,
-                     {k: v for k, v in sub_spec.items() if k in ("path", "layer", "where", "crs")}, entry.line)
-        sub.path = raw if raw.is_absolute() else Path(entry.path).parent / raw  # type: ignore[arg-type]
-        cov_gdf = _read_entry(sub, warnings, clip)
-        if "where" in sub_spec:
-            try:
-                cov_gdf = cov_gdf[_compile_where(sub_spec["where"])(cov_gdf).to_numpy()]
-            except _WhereError as exc:
-                raise entry.fail("coverage " + str(exc)) from exc
-        geoms = shapely.make_valid(np.asarray(cov_gdf.geometry.values, dtype=object))
-        cov = polygonal_part(shapely.union_all(geoms)) if len(geoms) else Polygon()
+        state = "coverage declared: the village boundary"
+    elif isinstance(spec, (dict, list)) or (isinstance(spec, str) and spec.strip()):
+        specs = spec if isinstance(spec, list) else [spec]
+        if not specs:
+            raise entry.fail("the coverage list is empty (name a file, or write everywhere or village_boundary)")
+        pieces = []
+        names = []
+        for one in specs:
+            sub_spec = one if isinstance(one, dict) else {"path": one}
+            if not sub_spec.get("path"):
+                raise entry.fail("the coverage entry needs a 'path' (or write everywhere or village_boundary)")
+            raw = Path(str(sub_spec["path"])).expanduser()
+            sub = _Entry(entry.manifest_name, entry.role, entry.index,
+                         {k: v for k, v in sub_spec.items() if k in ("path", "layer", "where", "crs")}, entry.line)
+            sub.path = raw if raw.is_absolute() else Path(entry.path).parent / raw  # type: ignore[arg-type]
+            cov_gdf = _read_entry(sub, warnings, clip)
+            if "where" in sub_spec:
+                try:
+                    cov_gdf = cov_gdf[_compile_where(sub_spec["where"])(cov_gdf).to_numpy()]
+                except _WhereError as exc:
+                    raise entry.fail("coverage " + str(exc)) from exc
+            kinds = set(cov_gdf.geom_type.dropna()) - {"Polygon", "MultiPolygon"}
+            if kinds:
+                raise entry.fail(f"the coverage file {sub.filename} holds {', '.join(sorted(kinds))} features; "
+                                 "coverage is the area mapped, so it needs polygons")
+            geoms = shapely.make_valid(np.asarray(cov_gdf.geometry.values, dtype=object))
+            pieces.append(polygonal_part(shapely.union_all(geoms)) if len(geoms) else Polygon())
+            names.append(Path(str(sub_spec["path"])).name + (f" {sub_spec['layer']}" if sub_spec.get("layer") else ""))
+        cov = polygonal_part(shapely.union_all(pieces))
+        state = f"coverage declared: {', '.join(names)}"
     elif spec is None:
+        if entry.role in HYDROGRAPHY_ROLES:
+            warnings.append(
+                f"{entry.source}: no 'coverage:' is given, and hydrography is published by watershed (NHD by "
+                f"HUC), so the features' extent does not say where there are none: {entry.role.replace('_', ' ')} "
+                "is unknown until the entry names its coverage (a WBD HUC boundary file, village_boundary or "
+                "everywhere).")
+            return Polygon(), COVERAGE_UNKNOWN
         box = _bounds_box(gdf)
-        if area is None:  # no village boundary and no parcels to say what the file should map
+        state = COVERAGE_ASSUMED
+        if area is None:  # no village boundary and no parcels to measure the file's extent against
             cov = None
+            state = COVERAGE_ASSUMED_EVERYWHERE
         elif box is None:
             cov = area
         elif box.intersects(area):
             cov = shapely.union_all([box, area])
         else:
             cov = box
+        warnings.append(f"{entry.source}: no 'coverage:' is given, so the coverage is assumed"
+                        + (" to be the layer's extent" if area is not None else " (not limited: the manifest has no "
+                           "village boundary or parcels to measure the layer's extent against)")
+                        + "; name where the publisher maps (a file of its map units, village_boundary or everywhere).")
     else:
         raise entry.fail("coverage must be everywhere, village_boundary or a file")
     if cov is None:
-        return None if clip is None else clip
+        return (None if clip is None else clip), state
+    return (cov if clip is None else polygonal_part(cov.intersection(clip))), state
+
+
+def _old_default(gdf: gpd.GeoDataFrame, area: BaseGeometry | None, clip: BaseGeometry | None) -> BaseGeometry | None:
+    """A reference layer's extent (with ``area`` where it reaches it); not limited without ``area``."""
+    box = _bounds_box(gdf)
+    if area is None:
+        cov = None
+    elif box is None:
+        cov = area
+    else:
+        cov = shapely.union_all([box, area]) if box.intersects(area) else box
+    if cov is None:
+        return clip
     return cov if clip is None else polygonal_part(cov.intersection(clip))
+
+
+def _combined_state(states: list[str]) -> str:
+    """One role's coverage state from its entries': unknown or assumed if any entry's is."""
+    uniq = list(dict.fromkeys(states))
+    for worst in (COVERAGE_UNKNOWN, COVERAGE_ASSUMED, COVERAGE_ASSUMED_EVERYWHERE):
+        if worst in uniq:
+            return worst if len(uniq) == 1 else f"{worst} for part of it ({'; '.join(uniq)})"
+    return "; ".join(uniq) if uniq else "reference layer"
 
 
 def _did_you_mean(word: str, known) -> str:

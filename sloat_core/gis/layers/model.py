@@ -206,6 +206,8 @@ class LayerSet:
         Loaded roles.
     coverages : dict[str, shapely geometry or None]
         Each role's coverage (see :meth:`coverage`).
+    coverage_states : dict[str, str]
+        How each role's coverage is known, to show with results (:meth:`coverage_state`).
     clip_area : shapely geometry or None
         The village boundary plus ``clip_buffer_ft``, when the manifest asks to clip on read.
     dem_path : pathlib.Path or None
@@ -236,6 +238,7 @@ class LayerSet:
         zoning_district_field: str | None,
         warnings: tuple[str, ...],
         coverages: dict[str, BaseGeometry | None] | None = None,
+        coverage_states: dict[str, str] | None = None,
         clip_area: BaseGeometry | None = None,
     ) -> None:
         self.name = name
@@ -250,6 +253,7 @@ class LayerSet:
         for cov in self.coverages.values():
             if cov is not None:
                 shapely.prepare(cov)  # many parcels are tested against each coverage
+        self.coverage_states = dict(coverage_states or {})
         self.clip_area = clip_area
         self.parcels_meta = parcels_meta
         self.zoning_district_field = zoning_district_field
@@ -273,6 +277,15 @@ class LayerSet:
         area. Land outside is *unknown* for this role, not free of it.
         """
         return self.coverages.get(role)
+
+    def coverage_state(self, role: str) -> str | None:
+        """How the coverage of ``role`` is known: ``"coverage declared: nfhl.gpkg S_FIRM_PAN"``,
+        ``"coverage declared: the village boundary"``, ``"coverage assumed (the layer's extent)"`` (no
+        ``coverage:`` given), ``"coverage unknown (...)"`` (hydrography without ``coverage:``); None for
+        a role the manifest does not name."""
+        if role not in self.roles:
+            return None
+        return self.coverage_states.get(role, "coverage assumed (the layer's extent)")
 
     def uncovered(self, role: str, geom: BaseGeometry) -> BaseGeometry:
         """The part of ``geom`` outside the coverage of ``role`` (an empty Polygon when all covered)."""
