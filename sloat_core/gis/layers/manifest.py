@@ -264,8 +264,11 @@ def _load(manifest: Path, width_ft: float) -> LayerSet:
             polys, lns = _shape_for_role(entry, role, piece, width_ft, warnings)
             polys["_source"] = entry.source
             parts.setdefault(role, []).append(polys)
-            covers.setdefault(role, []).append(coverage)
-            states.setdefault(role, []).append(cover_state)
+            # A schema routes some features to other roles (NWI's riverine to watercourses): its coverage
+            # speaks for those roles only where no entry of their own says where they are mapped.
+            key = role if role == entry.role else f"routed:{role}"
+            covers.setdefault(key, []).append(coverage)
+            states.setdefault(key, []).append(cover_state)
             if lns is not None:
                 lns["_source"] = entry.source
                 line_parts.setdefault(role, []).append(lns)
@@ -286,9 +289,10 @@ def _load(manifest: Path, width_ft: float) -> LayerSet:
         gdf = _concat(pieces)
         lines_gdf = _concat(line_parts[role]) if role in line_parts else None
         roles[role] = Layer(role, gdf, "; ".join(sources[role]), lines=lines_gdf)
-        cov = covers.get(role, [None])
+        own = role if role in covers else f"routed:{role}"
+        cov = covers.get(own, [None])
         coverages[role] = None if any(c is None for c in cov) else polygonal_part(shapely.union_all(cov))
-        coverage_states[role] = _combined_state(states.get(role, []))
+        coverage_states[role] = _combined_state(states.get(own, []))
 
     dem_path = None
     dem: PreparedDem | None = None

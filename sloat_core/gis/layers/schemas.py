@@ -127,6 +127,9 @@ def _adapt(entry: _Entry, schema: str, gdf: gpd.GeoDataFrame) -> dict[str, gpd.G
     """Apply a schema adapter: ``{target role: features}``."""
     if schema == "generic":
         return {entry.role: gdf}
+    if not len(gdf):  # an empty answer (the service had nothing here) carries no fields to sort by
+        return {entry.role: gdf} if schema == "fema_nfhl" else {r: gdf for r in ("wetlands", "water_bodies",
+                                                                                  "watercourses")}
     if schema == "fema_nfhl":
         sfha_col = _field(gdf, "SFHA_TF")
         zone_col = _field(gdf, "FLD_ZONE")
