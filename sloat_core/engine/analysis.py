@@ -16,6 +16,7 @@ from shapely.geometry.base import BaseGeometry
 from sloat_core import __version__
 from sloat_core.rules.cluster import cluster_applicability, cluster_lot_rules, cluster_triggers
 from sloat_core.rules.deductions import LotArea, conventional_yield, lot_area, meets_minimum
+from sloat_core.engine.state_wetlands import state_wetland_screen
 from sloat_core.errors import SloatInputError
 from sloat_core.rules.measures import Findings, parcel_findings
 from sloat_core.gis.geometry import area_sqft, polygonal
@@ -338,6 +339,11 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
         "cluster_applies_reason": applies_text,
         "cluster_triggers": [t.to_dict() for t in triggers],
         "permits": [p.to_dict() for p in permits],
+        # The NYSDEC map by the state regime in force on the date (data/settings/state_wetlands.yaml): a screen,
+        # never a deduction; for the work where a footprint is drawn, else the parcel.
+        "state_wetlands": state_wetland_screen(
+            proj.disturbance_footprint if proj.disturbance_footprint is not None else geom, layerset, as_of,
+            what="the work" if proj.disturbance_footprint is not None else "the parcel"),
         "steep_slope_design_limits": design_checklist(proj),
         "mitigation": mit,
         "footprint": footprint,

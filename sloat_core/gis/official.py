@@ -134,8 +134,8 @@ def _names(exc: BaseException) -> set[str]:
 def arcgis_error_sentence(what: str, error: Any, url: str, query: str) -> str:
     """One sentence with the service's own code and message, the service and the query.
 
-    >>> arcgis_error_sentence("USFWS NWI", {"code": 400, "message": "Invalid query parameters."}, "https://x/0", "q")
-    "The USFWS NWI service answered with an error (code 400: Invalid query parameters.); service https://x/0, query q."
+    >>> print(arcgis_error_sentence("NWI", {"code": 400, "message": "Bad query."}, "https://x/0", "q"))
+    The NWI service answered with an error (code 400: Bad query.); service https://x/0, query q.
     """
     if isinstance(error, dict):
         code = error.get("code")

@@ -294,6 +294,8 @@ def _load(manifest: Path, width_ft: float) -> LayerSet:
         coverages[role] = None if any(c is None for c in cov) else polygonal_part(shapely.union_all(cov))
         coverage_states[role] = _combined_state(states.get(own, []))
 
+    informational, informational_cov = _informational(doc, name, base, village, area, clip, width_ft, warnings)
+
     dem_path = None
     dem: PreparedDem | None = None
     dem_doc = doc.get("dem")
@@ -338,7 +340,37 @@ def _load(manifest: Path, width_ft: float) -> LayerSet:
         coverages=coverages,
         coverage_states=coverage_states,
         clip_area=clip,
+        informational=informational,
+        informational_coverage=informational_cov,
     )
+
+
+def _informational(doc: dict, name: str, base: Path, village, area, clip, width_ft: float,
+                   warnings: list[str]) -> tuple[dict[str, Layer], dict[str, BaseGeometry | None]]:
+    """Layers no deduction reads, shown and screened by their own rules (the NYSDEC wetland map, whose
+    status follows the state regime in force on the analysis date): ``informational: {name: {path, ...}}``."""
+    spec = doc.get("informational") or {}
+    if not isinstance(spec, dict):
+        raise SloatInputError(f"In the layer manifest {name}, 'informational' must be a mapping of named layers.")
+    layers: dict[str, Layer] = {}
+    covs: dict[str, BaseGeometry | None] = {}
+    for key, one in spec.items():
+        entry = _Entry(name, str(key), None, one if isinstance(one, dict) else {}, None)
+        if not isinstance(one, dict) or not one.get("path"):
+            raise entry.fail("the informational entry needs a 'path' to a file")
+        raw = Path(str(one["path"])).expanduser()
+        entry.path = raw if raw.is_absolute() else base / raw
+        gdf = _read_entry(entry, warnings, clip)
+        if clip is not None and len(gdf):
+            gdf = _clip_to(gdf, clip, cut=True)
+        if one.get("coverage") is None:
+            covs[str(key)] = None  # statewide maps answer for everywhere
+        else:
+            covs[str(key)], _ = _entry_coverage(entry, gdf, village, area, clip, warnings)
+        polys, _ = _shape_for_role(entry, "wetlands", gdf, width_ft, warnings)
+        polys["_source"] = entry.source
+        layers[str(key)] = Layer(str(key), polys.reset_index(drop=True), entry.source)
+    return layers, covs
 
 
 def _clip_buffer_ft(doc: dict, name: str) -> float | None:

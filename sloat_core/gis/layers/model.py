@@ -208,6 +208,9 @@ class LayerSet:
         Each role's coverage (see :meth:`coverage`).
     coverage_states : dict[str, str]
         How each role's coverage is known, to show with results (:meth:`coverage_state`).
+    informational : dict[str, Layer]
+        Layers no deduction reads (``informational:`` in the manifest, e.g. ``nysdec_wetlands``, read by
+        :mod:`sloat_core.engine.state_wetlands`), with ``informational_coverage`` (None: everywhere).
     clip_area : shapely geometry or None
         The village boundary plus ``clip_buffer_ft``, when the manifest asks to clip on read.
     dem_path : pathlib.Path or None
@@ -239,6 +242,8 @@ class LayerSet:
         warnings: tuple[str, ...],
         coverages: dict[str, BaseGeometry | None] | None = None,
         coverage_states: dict[str, str] | None = None,
+        informational: dict[str, Layer] | None = None,
+        informational_coverage: dict[str, BaseGeometry | None] | None = None,
         clip_area: BaseGeometry | None = None,
     ) -> None:
         self.name = name
@@ -254,6 +259,8 @@ class LayerSet:
             if cov is not None:
                 shapely.prepare(cov)  # many parcels are tested against each coverage
         self.coverage_states = dict(coverage_states or {})
+        self.informational = dict(informational or {})
+        self.informational_coverage = dict(informational_coverage or {})
         self.clip_area = clip_area
         self.parcels_meta = parcels_meta
         self.zoning_district_field = zoning_district_field
