@@ -73,4 +73,4 @@ def test_the_project_page_states_the_nysdec_answer_and_the_regime_used(tmp_path,
     assert not at.exception, at.exception
     text = "\n".join([m.value for m in at.markdown] + [c.value for c in at.caption]).replace("\\", "")
     assert "New York State wetlands (NYSDEC map):" in text
-    assert "NYSDEC wetlands, on " in text and "the map is " in text
+    assert "NYSDEC wetlands on the analysis date: " in text and "the map is " in text

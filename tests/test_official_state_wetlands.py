@@ -75,7 +75,7 @@ def test_work_in_a_mapped_wetland_is_a_dec_screen_after_the_ruling_and_informati
     assert after["in_mapped_wetland_or_adjacent_area"] is True and after["deduction"] is False
     assert after["regime"]["id"] == "mapped_after_annulment" and after["regime"]["to_confirm"] is True
     assert "annulled" in after["regime"]["status"] and "904424-25" in after["regime"]["citation"]
-    assert "to confirm" in after["stated"] and "2026-06-01" in after["stated"]
+    assert "to confirm" in after["stated"] and "in force since 2026-04-08" in after["stated"]
     assert during["regime"]["map_status"] == "informational" and "informational" in during["answer"]
     assert "Part 664" in during["regime"]["citation"]
 

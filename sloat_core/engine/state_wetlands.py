@@ -120,7 +120,6 @@ def state_wetland_screen(geom, layerset, as_of: dt.date, *, what: str = "the par
     facts = load_state_wetlands()
     regime = regime_on(as_of, facts)
     out: dict[str, Any] = {
-        "as_of": as_of.isoformat(),
         "regime": {"id": regime.id, "status": regime.status, "map_status": regime.map_status,
                    "citation": regime.citation, "summary": regime.summary,
                    "to_confirm": regime.verify, "note": regime.verify_note or None},
@@ -156,7 +155,7 @@ def state_wetland_screen(geom, layerset, as_of: dt.date, *, what: str = "the par
         out["answer"] = facts.answers[regime.map_status]
     else:
         out["answer"] = "No DEC-mapped wetland here on this date's rules; a jurisdictional determination settles it."
-    out["stated"] = (f"NYSDEC wetlands, on {as_of.isoformat()}: {regime.status} ({regime.citation}); "
+    out["stated"] = (f"NYSDEC wetlands on the analysis date: {regime.status} ({regime.citation}); "
                      f"the map is {regime.map_status}"
                      + ("; to confirm with the Village and DEC" if regime.verify else "") + ".")
     return out

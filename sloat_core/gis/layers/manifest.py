@@ -556,7 +556,8 @@ def _parcels_meta(entry: _Entry, gdf: gpd.GeoDataFrame, warnings: list[str]) -> 
     address = entry.spec.get("address_field")
     for label, field in (("district_field", district), ("address_field", address)):
         if field is not None and str(field) not in gdf.columns:
-            warnings.append(f"{entry.source}: {label} '{field}' is not in the file and was ignored.")
+            warnings.append(f"{entry.source}: {label} '{field}' is not in the file and was ignored "
+                            f"({_fields_listed(gdf)}).")
     return ParcelsMeta(
         id_field=id_field,
         district_field=str(district) if district is not None and str(district) in gdf.columns else None,

@@ -20,7 +20,7 @@ from shapely.geometry.base import BaseGeometry
 from sloat_core.errors import SloatInputError
 from sloat_core.gis.layers.entry import _Entry
 from sloat_core.gis.layers.model import _POLY_TYPES, _is_missing, polygonal_part
-from sloat_core.gis.layers.schemas import _field
+from sloat_core.gis.layers.schemas import _field, _fields_listed
 from sloat_core.gis.roles import LINE_ROLES
 from sloat_core.gis.safe_files import refuse_xml_declarations
 from sloat_core.units import WORK_CRS
@@ -331,7 +331,8 @@ def _shape_for_role(
         if wf:
             col = _field(line_rows, str(wf))
             if col is None:
-                warnings.append(f"{entry.source}: width_field '{wf}' is not in the file; {width_ft:g} ft was used.")
+                warnings.append(f"{entry.source}: width_field '{wf}' is not in the file ({_fields_listed(line_rows)}); "
+                                f"{width_ft:g} ft was used.")
             else:
                 given = pd.to_numeric(line_rows[col], errors="coerce").to_numpy(dtype=float)
                 ok = np.isfinite(given) & (given > 0)
