@@ -148,6 +148,20 @@ def test_nwi_answer_with_table_qualified_fields_analyzes(tmp_path):
     assert {d["constraint"]: d for d in res["deductions"]}["wetlands"]["status"] == "known"
 
 
+def test_an_esri_json_answer_with_qualified_fields_in_web_mercator_is_read_as_published(tmp_path):
+    folder = recorded(tmp_path, nwi=None)
+    shutil.copy(PUBLISHED / "nwi_esri.json", folder / "nwi.json")  # f=json, as the MapServer answers
+    out, done = fetch(tmp_path, folder)
+    assert done.returncode == 0, done.stderr
+    ls = load_manifest(out / "layers.yaml")
+    plain = fetch(tmp_path / "p", RECORDED)[0]
+    ref = load_manifest(plain / "layers.yaml")
+    for role in ("wetlands", "water_bodies"):
+        a = sum(g.area for g in ls.get(role).geoms)
+        b = sum(g.area for g in ref.get(role).geoms)
+        assert a == pytest.approx(b, rel=1e-4), role  # 1 cm vertex rounding in Web Mercator
+
+
 # ------------------------------------------------------------------------------ the live path's errors
 
 

@@ -202,6 +202,23 @@ def published(out: Path, village, nwi: gpd.GeoDataFrame) -> None:
     q = nwi.rename(columns={"ATTRIBUTE": "Wetlands.ATTRIBUTE", "WETLAND_TYPE": "Wetlands.WETLAND_TYPE",
                             "ACRES": "Wetlands.ACRES"})
     _dump(_fc(q), out / "nwi_qualified.geojson")
+    # 3b. The same as an ArcGIS REST f=json answer (Esri JSON: attributes and rings, Web Mercator, fields
+    # declared with their table-qualified names and aliases), as pygeoogc receives it.
+    g = gpd.read_file(out / "nwi_qualified.geojson").drop(columns=["id"], errors="ignore").to_crs(3857)
+    feats = []
+    for i, (attrs, geom) in enumerate(zip(g.drop(columns="geometry").to_dict("records"), g.geometry, strict=True)):
+        rings = []
+        for poly in getattr(geom, "geoms", [geom]):
+            poly = shapely.set_precision(shapely.geometry.polygon.orient(poly, sign=-1.0), 0.01)
+            rings.append([list(xy) for xy in poly.exterior.coords])
+            rings += [[list(xy) for xy in r.coords] for r in poly.interiors]
+        feats.append({"attributes": {"OBJECTID": i + 1, **attrs}, "geometry": {"rings": rings}})
+    fields = [{"name": "OBJECTID", "type": "esriFieldTypeOID", "alias": "OBJECTID"}] + [
+        {"name": c, "type": "esriFieldTypeDouble" if c.endswith("ACRES") else "esriFieldTypeString",
+         "alias": c.split(".")[-1]} for c in g.columns if c != "geometry"]
+    _dump({"displayFieldName": "Wetlands.ATTRIBUTE", "geometryType": "esriGeometryPolygon",
+           "spatialReference": {"wkid": 102100, "latestWkid": 3857}, "fields": fields, "features": feats},
+          out / "nwi_esri.json")
     # 4. A flood layer without FLD_ZONE or SFHA_TF (e.g. a county's own export) for schema: fema_nfhl.
     nz = gpd.GeoDataFrame({"ZONE_CODE": ["AE"], "PANEL_NO": ["0069G"]},
                           geometry=[shapely.box(c.x, c.y, c.x + 200, c.y + 200)], crs=2260)

@@ -310,7 +310,11 @@ class RecordedServices:
         return self.meta.get(key, {})
 
     def _geojson(self, key: str) -> Download:
+        """``<key>.geojson`` (``f=geojson``) or ``<key>.json`` (``f=json``: Esri JSON, read by GDAL's ESRIJSON
+        driver with its ``spatialReference``); an ``{"error": ...}`` payload is the service's error."""
         path = self.folder / f"{key}.geojson"
+        if not path.is_file() and (self.folder / f"{key}.json").is_file():
+            path = self.folder / f"{key}.json"
         src = next((s for s in SOURCES if s.key == key), None)
         f = self._facts(key)
         url, query = f.get("url", "") or (src.url if src else ""), f.get("query", "")
@@ -325,8 +329,16 @@ class RecordedServices:
         if isinstance(doc, dict) and "error" in doc:  # ArcGIS REST reports failures as {"error": {...}}, HTTP 200
             raise ServiceAnswerError(arcgis_error_sentence(src.title if src else key, doc["error"], url, query))
         feats = doc.get("features") or []
-        gdf = (gpd.GeoDataFrame.from_features(feats, crs=4326) if feats
-               else gpd.GeoDataFrame(geometry=gpd.GeoSeries([], crs=4326)))
+        if feats and isinstance(feats[0], dict) and "attributes" in feats[0]:  # Esri JSON (f=json)
+            import pyogrio  # noqa: PLC0415
+
+            gdf = pyogrio.read_dataframe(path)
+            if gdf.crs is None:
+                gdf = gdf.set_crs(4326)
+        elif feats:
+            gdf = gpd.GeoDataFrame.from_features(feats, crs=4326)
+        else:
+            gdf = gpd.GeoDataFrame(geometry=gpd.GeoSeries([], crs=4326))
         if not feats:
             query = f"{query} (the service returned no features)"
         return Download(gdf=gdf, query=query, url=url, publisher_version=f.get("publisher_version"), nbytes=len(data))
