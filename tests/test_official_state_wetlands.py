@@ -120,3 +120,15 @@ def test_the_fetched_manifest_no_longer_calls_the_dec_map_informational(fetched)
     status = doc["informational"]["nysdec_wetlands"]["status"]
     assert "regime in force on the analysis date" in status and "not a deduction" not in status.lower().replace(
         "never a deduction", "")
+
+
+def test_a_dec_map_without_coverage_is_assumed_to_map_its_extent_and_says_so(tmp_path):
+    c = load_manifest(ROOT / "data" / "sample" / "layers.yaml").village_boundary.centroid
+    gpd.GeoDataFrame({"WETID": ["RC-1"]}, geometry=[shapely.box(c.x, c.y, c.x + 300, c.y + 300)],
+                     crs=2260).to_file(tmp_path / "dec.gpkg")
+    (tmp_path / "layers.yaml").write_text(yaml.safe_dump({"name": "t", "layers": {
+        "village_boundary": {"path": str(ROOT / "data" / "sample" / "village_boundary.geojson")}},
+        "informational": {"nysdec_wetlands": {"path": "dec.gpkg"}}}), encoding="utf-8")
+    ls = load_manifest(tmp_path / "layers.yaml")
+    assert any("nysdec_wetlands" in w and "coverage is assumed" in w for w in ls.warnings)
+    assert ls.informational_coverage["nysdec_wetlands"] is not None

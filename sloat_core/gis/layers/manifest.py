@@ -294,6 +294,13 @@ def _load(manifest: Path, width_ft: float) -> LayerSet:
         coverages[role] = None if any(c is None for c in cov) else polygonal_part(shapely.union_all(cov))
         coverage_states[role] = _combined_state(states.get(own, []))
 
+    if village is None and "village_boundary" in parts:  # a manifest naming no layer after the boundary
+        village = polygonal_part(shapely.union_all(_concat(parts["village_boundary"]).geometry.values))
+        village = None if village is None or village.is_empty else village
+    if area is None:
+        extents = [g for g in (village, _bounds_box(_concat(parts["parcels"])) if "parcels" in parts else None)
+                   if g is not None]
+        area = shapely.union_all(extents) if extents else None
     informational, informational_cov = _informational(doc, name, base, village, area, clip, width_ft, warnings)
 
     dem_path = None
@@ -363,8 +370,11 @@ def _informational(doc: dict, name: str, base: Path, village, area, clip, width_
         gdf = _read_entry(entry, warnings, clip)
         if clip is not None and len(gdf):
             gdf = _clip_to(gdf, clip, cut=True)
-        if one.get("coverage") is None:
-            covs[str(key)] = None  # statewide maps answer for everywhere
+        if one.get("coverage") is None:  # assumed, and said so: the features' extent (with the village)
+            covs[str(key)] = _old_default(gdf, area, clip)
+            warnings.append(f"{entry.source}: no 'coverage:' is given, so the coverage is assumed to be the layer's "
+                            "extent; name where the publisher maps (a file of its map units, village_boundary or "
+                            "everywhere, as fetch-official writes for the statewide NYSDEC map).")
         else:
             covs[str(key)], _ = _entry_coverage(entry, gdf, village, area, clip, warnings)
         polys, _ = _shape_for_role(entry, "wetlands", gdf, width_ft, warnings)
