@@ -239,6 +239,11 @@ if outcome is not None:
     others = [p["title"] for p in permits if p["required"] is False]
     if others:
         st.caption("Not needed on what is known: " + escape_markdown(", ".join(others)) + ".")
+    state_wetlands = result.get("state_wetlands")
+    if state_wetlands:  # the NYSDEC map, by the state regime in force on the date (a screen, not a deduction)
+        st.markdown("**New York State wetlands (NYSDEC map):** " + escape_markdown(state_wetlands["answer"]) + ". "
+                    + escape_markdown(state_wetlands["reason"]))
+        st.caption(escape_markdown(state_wetlands["stated"]))
     if mode != state.COUNTER:
         st.caption(results.LAYER_NOTE)
     steep = next(p for p in permits if p["id"] == "steep_slope_permit")

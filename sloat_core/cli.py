@@ -1,7 +1,8 @@
 """The command line: ``python -m sloat_core analyze | timeline | screen | report | law | fetch-official``.
 
 A stable contract that other tools rely on. Exit 0 on success; exit 2 with one plain sentence on stderr
-for input that cannot be used (never a traceback).
+for input that cannot be used (never a traceback); ``fetch-official`` exits 3 when some sources could not be
+fetched (the layer set is written without them, and stderr names each).
 """
 
 from __future__ import annotations
@@ -224,6 +225,12 @@ def cmd_fetch_official(args) -> int:
     for note in report.notes:
         print(f"Note: {note}", file=sys.stderr)
     print(f"Wrote {report.manifest}; use it with --layers {report.manifest} or SLOAT_LAYERS.", file=sys.stderr)
+    if report.missing:  # the layer set is written without them (unknown there); the run did not fully succeed
+        for what in report.missing:
+            print(f"Missing: {what}", file=sys.stderr)
+        print(f"{len(report.missing)} source(s) could not be fetched; their layers are missing (unknown) from "
+              f"{report.manifest.name}: run fetch-official again later.", file=sys.stderr)
+        return 3
     return 0
 
 

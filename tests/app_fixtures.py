@@ -37,7 +37,7 @@ def write_layerset(folder: Path) -> Path:
         'name: App test layers\nversion: "test-1"\nillustrative: true\n'
         'notice: "Illustrative sample, not official data."\n'
         "layers:\n"
-        "  wetlands: {path: wetlands.gpkg, layer: wetlands}\n"
+        "  wetlands: {path: wetlands.gpkg, layer: wetlands, coverage: everywhere}\n"
         "  parcels: {path: parcels.gpkg, layer: parcels, id_field: SBL, district_field: ZONE,"
         " address_field: ADDRESS}\n",
         encoding="utf-8")

@@ -48,11 +48,13 @@ def write_dem(path: Path, slope_pct, *, cell_ft: float = 5.0, x=-200.0, y=-200.0
     return path
 
 
-def make_world(tmp_path: Path, layers: dict, *, dem=None, omit=(), name="test world"):
+def make_world(tmp_path: Path, layers: dict, *, dem=None, omit=(), name="test world", assumed=()):
     """Write `layers` ({role: [geometry or (geometry, props)]}) and an optional DEM; load the manifest.
 
     Roles in `omit` are left out of the manifest (to test "unknown"). Every role of the resource and
-    overlay lists not given is written empty, so that it is known to be absent.
+    overlay lists not given is written empty, so that it is known to be absent. Each declares
+    ``coverage: everywhere`` (a test world maps all its land), except the roles in `assumed`, whose
+    coverage is then assumed to be the layer's extent.
     """
     roles = list(roles_of_kind("resource", "overlay", "outcrops"))  # every role a rule reads
     manifest = {"name": name, "version": "test", "illustrative": True, "notice": "test data", "layers": {}}
@@ -77,6 +79,8 @@ def make_world(tmp_path: Path, layers: dict, *, dem=None, omit=(), name="test wo
         fname = f"{role}.gpkg"
         gdf.to_file(tmp_path / fname, layer=role, driver="GPKG")
         entry = {"path": fname, "layer": role}
+        if role in roles and role not in assumed:
+            entry["coverage"] = "everywhere"  # a test world maps all of its land
         if role == "floodplain":
             entry["schema"] = "fema_nfhl"
         if role == "zoning":

@@ -1,4 +1,7 @@
-"""Helpers for tests on the real published files in ../shared/real-data (read only; derived copies go to tmp)."""
+"""Helpers for tests on the real published files in tests/fixtures/real-data (read only; derived copies go to tmp).
+
+The files are in the repository, with their publisher, source, licence and how each was cut in that
+folder's README (tools/cut_real_data.py): the tests read nothing outside the repository."""
 
 from __future__ import annotations
 
@@ -14,8 +17,8 @@ import yaml
 from rasterio.warp import Resampling, calculate_default_transform, reproject
 
 ROOT = Path(__file__).resolve().parent.parent
-#: ../shared/real-data beside the repository (as CI lays it out); SLOAT_REAL_DATA names another place.
-REAL = Path(os.environ.get("SLOAT_REAL_DATA", ROOT.parent / "shared" / "real-data"))
+#: The published files, kept in the repository (tests/fixtures/real-data/README.md).
+REAL = ROOT / "tests" / "fixtures" / "real-data"
 SRTM = REAL / "dem_srtm_pysheds" / "dem.tif"
 NFHL_ZONES = REAL / "fema_nfhl_extract" / "flood_zones.geojson"
 NFHL_PANELS = REAL / "fema_nfhl_extract" / "firm_panels.geojson"

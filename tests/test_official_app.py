@@ -53,3 +53,24 @@ def test_a_floodplain_of_another_area_reads_unknown_on_the_parcel_page(tmp_path,
     texts = [c.value for c in at.caption] + [w.value for w in at.warning] + [m.value for m in at.markdown]
     joined = "\n".join(texts).replace("\\", "")
     assert "floodplain layer does not cover" in joined
+
+
+def test_the_project_page_states_the_nysdec_answer_and_the_regime_used(tmp_path, monkeypatch):
+    from unittest import mock
+
+    manifest = fx.write_layerset(tmp_path)
+    dec = box(fx.X0 + 20, fx.Y0 + 40, fx.X0 + 140, fx.Y0 + 160)  # a DEC-mapped wetland on P1
+    gpd.GeoDataFrame({"WETID": ["RC-1"]}, geometry=[dec], crs=WORK_CRS).to_file(tmp_path / "dec.gpkg", layer="dec",
+                                                                                  driver="GPKG")
+    manifest.write_text(manifest.read_text() + "informational:\n  nysdec_wetlands: {path: dec.gpkg, layer: dec}\n")
+    monkeypatch.setenv("SLOAT_LAYERS", str(manifest))
+    footprint = box(fx.X0 + 25, fx.Y0 + 50, fx.X0 + 125, fx.Y0 + 150)
+    fake = mock.MagicMock(return_value={"all_drawings": [fx.wgs84_feature(footprint)]})
+    with mock.patch("streamlit_folium.st_folium", fake):
+        at = AppTest.from_file(APP, default_timeout=60)
+        at.session_state[state.PARCEL] = parcel_input.parcel_by_sbl(load_manifest(manifest), fx.P1_SBL)
+        at.switch_page("pages/project.py").run()
+    assert not at.exception, at.exception
+    text = "\n".join([m.value for m in at.markdown] + [c.value for c in at.caption]).replace("\\", "")
+    assert "New York State wetlands (NYSDEC map):" in text
+    assert "NYSDEC wetlands on the analysis date: " in text and "the map is " in text

@@ -1,4 +1,4 @@
-"""Layers as their publishers release them (../shared/real-data, read only; derived copies in tmp).
+"""Layers as their publishers release them (tests/fixtures/real-data, read only; derived copies in tmp).
 
 Claims, each read through the manifest and the CLI as the office would use them:
 - FEMA NFHL flood zones loaded without ``schema: fema_nfhl`` are refused (zone X is not the 100-year

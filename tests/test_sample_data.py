@@ -100,9 +100,10 @@ def test_manifest_has_the_agreed_format_and_every_path_exists():
     assert m["illustrative"] is True
     assert m["notice"].startswith("Illustrative sample, not official data.")
     assert set(m["layers"]) == ROLES
-    assert m["layers"]["floodplain"] == {"path": "nfhl.gpkg", "layer": "S_FLD_HAZ_AR", "schema": "fema_nfhl"}
-    assert m["layers"]["wetlands"] == [{"path": "nwi_wetlands.geojson", "schema": "nwi"},
-                                       {"path": "local_wetlands.geojson"}]
+    assert m["layers"]["floodplain"] == {"path": "nfhl.gpkg", "layer": "S_FLD_HAZ_AR", "schema": "fema_nfhl",
+                                         "coverage": "village_boundary"}
+    assert m["layers"]["wetlands"] == [{"path": "nwi_wetlands.geojson", "schema": "nwi", "coverage": "village_boundary"},
+                                       {"path": "local_wetlands.geojson", "coverage": "village_boundary"}]
     assert m["layers"]["watercourses"]["width_field"] == "WIDTH_FT"
     assert m["layers"]["parcels"] == {"path": "parcels.gpkg", "layer": "parcels", "id_field": "SBL",
                                       "district_field": "ZONE", "address_field": "ADDRESS", "owner_field": "OWNER"}

@@ -224,7 +224,7 @@ def test_a_layer_that_does_not_cover_the_parcel_is_unknown_in_both_paths(tmp_pat
     # The file's extent does not reach the parcels' extent, so it is taken to map none of them
     # (sloat_core.gis.layers coverage).
     layers["wetlands"] = [sq(2600, 2600, 50)]
-    world = make_world(tmp_path, layers, dem=_slopes)
+    world = make_world(tmp_path, layers, dem=_slopes, assumed=("wetlands",))
     settings = load_settings()
     rows = list(screen_rows(world, settings))
     gaps = [r for r, (g, _) in zip(rows, PARCELS, strict=True) if world.coverage_gaps(g, ("wetlands",))]

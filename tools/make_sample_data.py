@@ -950,19 +950,20 @@ LAYERS_YAML = f"""name: Sloatsburg sample (illustrative, not official)
 version: "{VERSION}"
 illustrative: true
 notice: "{NOTICE}"
+# The sample's layers are drawn for the village: each declares the village boundary as its coverage.
 layers:
-  floodplain:    {{path: nfhl.gpkg, layer: S_FLD_HAZ_AR, schema: fema_nfhl}}
-  wetlands:      [{{path: nwi_wetlands.geojson, schema: nwi}}, {{path: local_wetlands.geojson}}]
-  water_bodies:  {{path: ponds.geojson}}
-  watercourses:  {{path: streams.geojson, width_field: WIDTH_FT}}
-  rock_outcrops: {{path: outcrops.geojson}}
-  aquifer_cea:   {{path: ramapo_aquifer.geojson}}
-  recreational_river: {{path: recreational_river.geojson}}
-  rcda:          {{path: rcda.geojson}}
-  historic:      {{path: historic.geojson}}
-  habitats:      {{path: habitats.geojson}}
-  viewsheds:     {{path: viewsheds.geojson}}
-  recreation:    {{path: recreation.geojson}}
+  floodplain:    {{path: nfhl.gpkg, layer: S_FLD_HAZ_AR, schema: fema_nfhl, coverage: village_boundary}}
+  wetlands:      [{{path: nwi_wetlands.geojson, schema: nwi, coverage: village_boundary}}, {{path: local_wetlands.geojson, coverage: village_boundary}}]
+  water_bodies:  {{path: ponds.geojson, coverage: village_boundary}}
+  watercourses:  {{path: streams.geojson, width_field: WIDTH_FT, coverage: village_boundary}}
+  rock_outcrops: {{path: outcrops.geojson, coverage: village_boundary}}
+  aquifer_cea:   {{path: ramapo_aquifer.geojson, coverage: village_boundary}}
+  recreational_river: {{path: recreational_river.geojson, coverage: village_boundary}}
+  rcda:          {{path: rcda.geojson, coverage: village_boundary}}
+  historic:      {{path: historic.geojson, coverage: village_boundary}}
+  habitats:      {{path: habitats.geojson, coverage: village_boundary}}
+  viewsheds:     {{path: viewsheds.geojson, coverage: village_boundary}}
+  recreation:    {{path: recreation.geojson, coverage: village_boundary}}
   zoning:        {{path: zoning.gpkg, layer: zoning, district_field: ZONE}}
   parcels:       {{path: parcels.gpkg, layer: parcels, id_field: SBL, district_field: ZONE, address_field: ADDRESS,
                   owner_field: OWNER}}

@@ -17,6 +17,7 @@ from sloat_core.rules.cluster import (cluster_applicability, cluster_lot_rules, 
 from sloat_core.rules.adjacent_owners import adjacent_owners
 from sloat_core.measure.rows import ROW_SPECS
 from sloat_core.rules.deductions import LotArea, lot_area, meets_minimum
+from sloat_core.engine.state_wetlands import state_wetland_screen
 from sloat_core.errors import SloatInputError
 from sloat_core.measure.footprint import footprint_impacts, footprint_summary
 from sloat_core.measure.parcel import Findings, parcel_findings
@@ -92,9 +93,14 @@ def _part_floor(part, part_net: float, lot: LotArea, layerset, settings, ponds_b
     return max(part_net - max(alone.net_lot_area_sqft - alone.net_lot_area_min_sqft, 0.0), 0.0)
 
 
-def _deduction_rows(lot: LotArea, f: Findings) -> list[dict]:
-    """The deduction table; the buffer row says "partial" when it is built from only some water layers."""
+def _deduction_rows(lot: LotArea, f: Findings, layerset=None) -> list[dict]:
+    """The deduction table; the buffer row says "partial" when it is built from only some water layers;
+    a layer's row says how its coverage is known (declared, or assumed to be the layer's extent)."""
     rows = [r.to_dict() for r in lot.rows]
+    for row in rows:
+        state = getattr(layerset, "coverage_state", lambda _: None)(row["constraint"])
+        if state:
+            row["coverage"] = state
     for row in rows:
         spec = ROW_SPECS[row["constraint"]]
         missing = [r.replace("_", " ") for r in spec.reads if f.layers.get(r) is None] if spec.land == "buffer" else []
@@ -242,7 +248,7 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
         "district_kind": d.kind if d else None,
         "gross_area_sqft": round(gross, 2),
         "gross_area_acres": round(gross / SQFT_PER_ACRE, 4),
-        "deductions": _deduction_rows(lot, f),
+        "deductions": _deduction_rows(lot, f, layerset),
         "deducted_sqft": round(lot.deducted_sqft, 2),
         "net_lot_area_sqft": round(lot.net_lot_area_sqft, 2),
         "net_lot_area_min_sqft": round(lot.net_lot_area_min_sqft, 2),
@@ -262,6 +268,11 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
         "cluster_applies_reason": applies_text,
         "cluster_triggers": [t.to_dict() for t in triggers],
         "permits": [p.to_dict() for p in permits],
+        # The NYSDEC map by the state regime in force on the date (data/settings/state_wetlands.yaml): a screen,
+        # never a deduction; for the work where a footprint is drawn, else the parcel.
+        "state_wetlands": state_wetland_screen(
+            proj.disturbance_footprint if proj.disturbance_footprint is not None else geom, layerset, as_of,
+            what="the work" if proj.disturbance_footprint is not None else "the parcel"),
         "steep_slope_design_limits": design,
         "mitigation": mit,
         "adjacent_owners": owners,

@@ -35,6 +35,7 @@ from sloat_core.gis.geometry import check_parcels
 from sloat_core.law.settings import load_settings
 from sloat_core.measure.village import ScreenPieces, block_areas, block_measures, build_pieces, coverage_gaps
 from sloat_core.rules.cluster import trigger_answers
+from sloat_core.measure.record import OVERLAY_ROLES, RESOURCE_ROLES
 from sloat_core.measure.rows import ROW_IDS
 from sloat_core.rules.deductions import meets_minimum, net_lot_area, net_lot_area_floor
 from sloat_core.rules.permits import LAND_PERMITS, land_permits
@@ -42,13 +43,14 @@ from sloat_core.rules.permits import LAND_PERMITS, land_permits
 __all__ = ["screen_rows", "screen_to_csv", "SCREEN_COLUMNS", "ScreenPieces", "build_pieces"]
 
 SCREEN_COLUMNS = (
-    ["sbl", "address", "district", "districts", "gross_area_sqft", "net_lot_area_sqft", "min_lot_area_sqft",
-     "meets_min_lot_area"]
+    ["sbl", "address", "district", "districts", "gross_area_sqft", "net_lot_area_sqft", "net_lot_area_min_sqft",
+     "min_lot_area_sqft", "meets_min_lot_area"]
     + [f"share_{c}" for c in ROW_IDS]
     + ["share_slope_unknown"]
     + ["conventional_yield", "conventional_yield_min", "conventional_yield_max"]  # § 402-48E, I
     + [f"trigger_{n}" for n in range(1, 11)]
     + [f"permit_{p}" for p in LAND_PERMITS]
+    + [f"coverage_{r}" for r in (*RESOURCE_ROLES, *OVERLAY_ROLES, "rock_outcrops")]
     + ["error"]
 )
 
@@ -68,7 +70,8 @@ def _block_figures(pieces: ScreenPieces, a: np.ndarray, gross: np.ndarray, minim
     floor = net_lot_area_floor(m)
     cols: dict = {
         "gross_area_sqft": np.round(gross, 1).tolist(),
-        "net_lot_area_sqft": np.round(net, 1).tolist(),
+        "net_lot_area_sqft": np.round(net, 1).tolist(),  # the ceiling; with the floor, the range analyze gives
+        "net_lot_area_min_sqft": ["" if x != x else x for x in np.round(np.broadcast_to(floor, gross.shape), 1).tolist()],
         "meets_min_lot_area": _flags(meets_minimum(net, floor, minimum)),
         **_yield_columns(net, floor, minimum),
     }
@@ -246,7 +249,7 @@ def screen_rows(layerset, settings=None, *, parcels=None, block_size: int = 2000
                     for i in failed:
                         errors[i] = _MEASURE_ERROR
                     yield from _block_rows(pieces, settings, rules, ids, dists, addrs, geoms, errors, areas,
-                                           start, stop, splits, gaps)
+                                           start, stop, splits, gaps, layerset)
         finally:
             _SHARED.clear()
         return
@@ -255,7 +258,7 @@ def screen_rows(layerset, settings=None, *, parcels=None, block_size: int = 2000
         for i in failed:
             errors[i] = _MEASURE_ERROR
         yield from _block_rows(pieces, settings, rules, ids, dists, addrs, geoms, errors, areas, start, stop, splits,
-                               gaps)
+                               gaps, layerset)
 
 
 _MEASURE_ERROR = "The parcel's shape could not be measured against the layers."
@@ -302,7 +305,7 @@ def _minimums(settings):
 
 
 def _block_rows(pieces, settings, minimum, ids, dists, addrs, geoms, errors, areas, start, stop,
-                splits=None, gaps=None) -> Iterable[dict]:
+                splits=None, gaps=None, layerset=None) -> Iterable[dict]:
     sel = [i for i in range(start, stop) if errors[i] is None and i in areas]
     cols: dict = {}
     if sel:
@@ -323,9 +326,25 @@ def _block_rows(pieces, settings, minimum, ids, dists, addrs, geoms, errors, are
         if i in at:
             j = at[i]
             row.update({k: v[j] for k, v in cols.items()})
+            row.update(_coverage_columns(layerset, gaps[i] if gaps else ()))
         else:
             row["error"] = errors[i] or "The parcel could not be screened."
         yield row
+
+
+def _coverage_columns(layerset, gaps: tuple[str, ...]) -> dict[str, str]:
+    """Each role's coverage state on one parcel, as the single-parcel answer says it: no layer, not
+    covered (the parcel reaches outside what the layer maps), or covered and how that is known."""
+    out = {}
+    for role in (*RESOURCE_ROLES, *OVERLAY_ROLES, "rock_outcrops"):
+        if layerset is None or layerset.get(role) is None:
+            out[f"coverage_{role}"] = "no layer (unknown)"
+        elif role in gaps:
+            out[f"coverage_{role}"] = "not covered (unknown)"
+        else:
+            state = getattr(layerset, "coverage_state", lambda r: None)(role) or ""
+            out[f"coverage_{role}"] = "covered" + (f"; {state}" if state else "")
+    return out
 
 
 def screen_to_csv(layerset, out_path, settings=None, *, parcels=None, progress=None, **kw) -> int:

@@ -54,10 +54,15 @@ __all__ = [
 ]
 
 from sloat_core.gis.official_sources import (  # noqa: E402 -- the light half, shared with --help
+    DEP3_URL,
     INSTALL_HINT,
     M_TO_US_FT,
+    NFHL_URL,
+    NHD_URL,
     SOURCES,
+    TIGER_COUNTY_URL,
     TIGER_URL,
+    WBD_URL,
     Source,
     sources_help,
 )
@@ -110,16 +115,73 @@ class Download:
     nbytes: int = 0
 
 
+class SourceError(SloatInputError):
+    """One source could not be fetched; the others go on (the role stays missing, hence unknown)."""
+
+
+class ServiceAnswerError(SourceError):
+    """The service answered with its own error (ArcGIS REST ``{"error": {"code", "message"}}``)."""
+
+
+class SourceUnavailable(SourceError):
+    """The service could not be reached (no connection, a timeout, a service down)."""
+
+
+def _names(exc: BaseException) -> set[str]:
+    return {k.__name__ for k in type(exc).__mro__}
+
+
+def arcgis_error_sentence(what: str, error: Any, url: str, query: str) -> str:
+    """One sentence with the service's own code and message, the service and the query.
+
+    >>> print(arcgis_error_sentence("NWI", {"code": 400, "message": "Bad query."}, "https://x/0", "q"))
+    The NWI service answered with an error (code 400: Bad query.); service https://x/0, query q.
+    """
+    if isinstance(error, dict):
+        code = error.get("code")
+        message = str(error.get("message") or "no message").strip()
+        details = [str(d).strip() for d in (error.get("details") or []) if str(d).strip()]
+        if details:
+            message = f"{message.rstrip('.')}: {'; '.join(details)}"
+    else:
+        code, message = None, str(error).strip()
+    message = " ".join(message.split())[:400]
+    head = f"code {code}: {message}" if code is not None else message
+    return f"The {what} service answered with an error ({head}); service {url or 'not recorded'}, query {query or 'not recorded'}."
+
+
+def _error_in_text(text: str) -> dict | None:
+    """An ArcGIS error payload inside a client's error text, e.g. ``{'code': 400, 'message': '...'}``."""
+    code = re.search(r"""["']?code["']?\s*[:=]\s*(\d{3})""", text)
+    msg = re.search(r"""["']?message["']?\s*[:=]\s*["']([^"']+)["']""", text)
+    if code or msg:
+        return {"code": int(code.group(1)) if code else None, "message": msg.group(1) if msg else text}
+    return None
+
+
 def _service_call(what: str):
-    """Turn a client's failure (no connection, a service error) into one plain sentence."""
+    """A client's answer as it comes: zero features (pygeoogc's ZeroMatchedError) is an empty answer, a
+    service's error payload is its code and message (with the service and query), a failure to reach it
+    the connection sentence. The service and query come from ``self._asked`` (set before the call)."""
     def wrap(fn):
-        def inner(*args, **kwargs):
+        def inner(self, *args, **kwargs):
+            self._asked = ("", "")
             try:
-                return fn(*args, **kwargs)
+                return fn(self, *args, **kwargs)
             except SloatInputError:
                 raise
             except Exception as exc:  # noqa: BLE001 -- network and service errors come in many kinds
-                raise SloatInputError(
+                url, query = getattr(self, "_asked", ("", ""))
+                names = _names(exc)
+                if "ZeroMatchedError" in names:
+                    return Download(gdf=gpd.GeoDataFrame(geometry=gpd.GeoSeries([], crs=4326)), url=url,
+                                    query=f"{query} (the service returned no features)")
+                text = str(exc)
+                payload = _error_in_text(text)
+                if "ServiceError" in names or payload is not None:
+                    said = payload or ((text.splitlines() or [type(exc).__name__])[0])
+                    raise ServiceAnswerError(arcgis_error_sentence(what, said, url, query)) from exc
+                raise SourceUnavailable(
                     f"The {what} could not be fetched ({type(exc).__name__}); check the internet connection "
                     "and try again later."
                 ) from exc
@@ -153,42 +215,69 @@ class LiveServices:
     def place(self, name: str, state: str, fips: str) -> Download:
         import pygris  # noqa: PLC0415
 
+        url = TIGER_URL.format(year=self.tiger_year, fips=fips)
+        self._asked = (url, f"NAMELSAD = '{name}'")
         # pygris prints its download messages on stdout; stdout is the command's own output: to stderr.
         with contextlib.redirect_stdout(sys.stderr):
             gdf = pygris.places(state=state, year=self.tiger_year, cache=False)
-        url = TIGER_URL.format(year=self.tiger_year, fips=fips)
         return Download(gdf=gdf, url=url, query=f"NAMELSAD = '{name}'", publisher_version=f"TIGER/Line {self.tiger_year}")
+
+    @_service_call("Census TIGER/Line county file")
+    def county(self, state: str, fips: str, geom: BaseGeometry) -> Download:
+        import pygris  # noqa: PLC0415
+
+        url = TIGER_COUNTY_URL.format(year=self.tiger_year)
+        self._asked = (url, f"STATEFP = '{fips}', counties meeting the fetch area")
+        with contextlib.redirect_stdout(sys.stderr):
+            gdf = pygris.counties(state=state, year=self.tiger_year, cache=False)
+        return Download(gdf=gdf, url=url, query=self._asked[1], publisher_version=f"TIGER/Line {self.tiger_year}")
 
     @_service_call("FEMA NFHL layer")
     def nfhl(self, layer: str, geom: BaseGeometry) -> Download:
         from pygeohydro import NFHL  # noqa: PLC0415
 
+        query = f"bygeom(intersects the fetch area), layer '{layer}'"
+        self._asked = (_NFHL_LAYER_URL.get(layer, NFHL_URL), query)
         gdf = NFHL("NFHL", layer).bygeom(geom, geo_crs=4326)
-        return Download(gdf=gdf, query=f"bygeom(intersects the fetch area), layer '{layer}'")
+        return Download(gdf=gdf, query=query, url=self._asked[0])
 
     @_service_call("ArcGIS REST layer")
     def arcgis(self, url: str, geom: BaseGeometry) -> Download:
         from pygeoogc import ArcGISRESTful  # noqa: PLC0415
         from pygeoutils import json2geodf  # noqa: PLC0415
 
+        query = "query?geometry=<fetch area>&spatialRel=esriSpatialRelIntersects&outFields=*"
+        self._asked = (url, query)
         base, _, layer = url.rpartition("/")
         client = ArcGISRESTful(base, int(layer), outfields="*", crs=4326)
         oids = client.oids_bygeom(geom, geo_crs=4326)
         resp = client.get_features(oids)
         gdf = json2geodf(resp, 4326, 4326) if resp else gpd.GeoDataFrame(geometry=[], crs=4326)
-        return Download(gdf=gdf, query="query?geometry=<fetch area>&spatialRel=esriSpatialRelIntersects&outFields=*")
+        return Download(gdf=gdf, query=query, url=url)
 
     @_service_call("USGS NHD layer")
     def nhd(self, layer: str, geom: BaseGeometry) -> Download:
         from pynhd import NHD  # noqa: PLC0415
 
+        query = f"bygeom(intersects the fetch area), layer '{layer}'"
+        self._asked = (NHD_URL, query)
         gdf = NHD(layer).bygeom(geom, geo_crs=4326)
-        return Download(gdf=gdf, query=f"bygeom(intersects the fetch area), layer '{layer}'")
+        return Download(gdf=gdf, query=query, url=NHD_URL)
+
+    @_service_call("USGS Watershed Boundary Dataset layer")
+    def wbd(self, layer: str, geom: BaseGeometry) -> Download:
+        from pynhd import WBD  # noqa: PLC0415
+
+        query = f"bygeom(intersects the fetch area), layer '{layer}'"
+        self._asked = (WBD_URL, query)
+        gdf = WBD(layer).bygeom(geom, geo_crs=4326)
+        return Download(gdf=gdf, query=query, url=WBD_URL)
 
     @_service_call("USGS 3DEP elevation model")
     def dem(self, geom: BaseGeometry, workdir: Path) -> Download:
         import py3dep  # noqa: PLC0415
 
+        self._asked = (DEP3_URL, "get_dem(fetch area)")
         avail = py3dep.check_3dep_availability(geom.bounds, crs=4326)
         res = 1 if avail.get("1m") is True else (3 if avail.get("3m") is True else 10)
         da = py3dep.get_dem(geom, resolution=res, crs=4326)
@@ -196,6 +285,10 @@ class LiveServices:
         da.rio.to_raster(path)
         return Download(raster=path, query=f"get_dem(fetch area, resolution={res} m)",
                         publisher_version=f"3DEP dynamic DEM, {res} m ({json.dumps(avail, sort_keys=True)})")
+
+
+_NFHL_LAYER_URL = {"flood hazard zones": f"{NFHL_URL}/28", "firm panels": f"{NFHL_URL}/3",
+                   "nfhl availability": f"{NFHL_URL}/0"}
 
 
 class RecordedServices:
@@ -217,26 +310,53 @@ class RecordedServices:
         return self.meta.get(key, {})
 
     def _geojson(self, key: str) -> Download:
+        """``<key>.geojson`` (``f=geojson``) or ``<key>.json`` (``f=json``: Esri JSON, read by GDAL's ESRIJSON
+        driver with its ``spatialReference``); an ``{"error": ...}`` payload is the service's error."""
         path = self.folder / f"{key}.geojson"
-        if not path.is_file():
-            raise SloatInputError(f"No recorded response for {key} in {self.folder}.")
-        data = path.read_bytes()
-        doc = json.loads(data)
-        if "error" in doc:  # ArcGIS REST reports failures as {"error": {...}} with HTTP 200
-            raise SloatInputError(f"The service for {key} answered with an error: {doc['error'].get('message')}.")
-        feats = doc.get("features") or []
-        gdf = (gpd.GeoDataFrame.from_features(feats, crs=4326) if feats
-               else gpd.GeoDataFrame(geometry=gpd.GeoSeries([], crs=4326)))
+        if not path.is_file() and (self.folder / f"{key}.json").is_file():
+            path = self.folder / f"{key}.json"
+        src = next((s for s in SOURCES if s.key == key), None)
         f = self._facts(key)
-        return Download(gdf=gdf, query=f.get("query", ""), url=f.get("url", ""),
-                        publisher_version=f.get("publisher_version"), nbytes=len(data))
+        url, query = f.get("url", "") or (src.url if src else ""), f.get("query", "")
+        if not path.is_file():
+            raise SourceUnavailable(f"No recorded response for {key} in {self.folder.name}.")
+        data = path.read_bytes()
+        try:
+            doc = json.loads(data)
+        except ValueError as exc:
+            raise ServiceAnswerError(arcgis_error_sentence(src.title if src else key, "the answer is not JSON",
+                                                           url, query)) from exc
+        if isinstance(doc, dict) and "error" in doc:  # ArcGIS REST reports failures as {"error": {...}}, HTTP 200
+            raise ServiceAnswerError(arcgis_error_sentence(src.title if src else key, doc["error"], url, query))
+        feats = doc.get("features") or []
+        if feats and isinstance(feats[0], dict) and "attributes" in feats[0]:  # Esri JSON (f=json)
+            import pyogrio  # noqa: PLC0415
+
+            gdf = pyogrio.read_dataframe(path)
+            if gdf.crs is None:
+                gdf = gdf.set_crs(4326)
+        elif feats:
+            gdf = gpd.GeoDataFrame.from_features(feats, crs=4326)
+        else:
+            gdf = gpd.GeoDataFrame(geometry=gpd.GeoSeries([], crs=4326))
+        if not feats:
+            query = f"{query} (the service returned no features)"
+        return Download(gdf=gdf, query=query, url=url, publisher_version=f.get("publisher_version"), nbytes=len(data))
+
+    def _zip(self, key: str, file: str, query: str) -> Download:
+        path = self.folder / file
+        if not path.is_file():
+            raise SourceUnavailable(f"No recorded response for {key} in {self.folder.name}.")
+        gdf = gpd.read_file(f"zip://{path}")
+        f = self._facts(key)
+        return Download(gdf=gdf, url=f.get("url", ""), query=query, publisher_version=f.get("publisher_version"),
+                        nbytes=path.stat().st_size)
 
     def place(self, name: str, state: str, fips: str) -> Download:
-        path = self.folder / "tiger_place.zip"
-        gdf = gpd.read_file(f"zip://{path}")
-        f = self._facts("place")
-        return Download(gdf=gdf, url=f.get("url", ""), query=f"NAMELSAD = '{name}'",
-                        publisher_version=f.get("publisher_version"), nbytes=path.stat().st_size)
+        return self._zip("place", "tiger_place.zip", f"NAMELSAD = '{name}'")
+
+    def county(self, state: str, fips: str, geom: BaseGeometry) -> Download:
+        return self._zip("county", "tiger_county.zip", f"STATEFP = '{fips}', counties meeting the fetch area")
 
     def nfhl(self, layer: str, geom: BaseGeometry) -> Download:
         key = {"flood hazard zones": "nfhl_zones", "firm panels": "nfhl_panels",
@@ -250,8 +370,13 @@ class RecordedServices:
     def nhd(self, layer: str, geom: BaseGeometry) -> Download:
         return self._geojson({"flowline_hr": "nhd_flowlines", "waterbody_hr": "nhd_waterbodies"}[layer])
 
+    def wbd(self, layer: str, geom: BaseGeometry) -> Download:
+        return self._geojson("wbd_huc12")
+
     def dem(self, geom: BaseGeometry, workdir: Path) -> Download:
         path = self.folder / "3dep_dem.tif"
+        if not path.is_file():
+            raise SourceUnavailable(f"No recorded response for dem in {self.folder.name}.")
         f = self._facts("dem")
         return Download(raster=path, query=f.get("query", ""), url=f.get("url", ""),
                         publisher_version=f.get("publisher_version"), nbytes=path.stat().st_size)
@@ -269,6 +394,8 @@ class FetchReport:
     manifest: Path
     counts: dict[str, int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    #: Sources that failed, one sentence each ("role: why"); their roles are left out (unknown).
+    missing: list[str] = field(default_factory=list)
 
 
 def _to_work(gdf: gpd.GeoDataFrame) -> gpd.GeoDataFrame:
@@ -309,6 +436,14 @@ def _write(gdf: gpd.GeoDataFrame, path: Path, layer: str) -> None:
     if not len(gdf):
         gdf = gpd.GeoDataFrame({"EMPTY": pd.Series([], dtype="str")}, geometry=gpd.GeoSeries([], crs=WORK_CRS))
     gdf.to_file(path, layer=layer, driver="GPKG")
+
+
+def _uncovered_share(cover: gpd.GeoDataFrame, geom: BaseGeometry) -> float:
+    """The share of ``geom`` outside the union of ``cover``."""
+    if geom.is_empty or not geom.area:
+        return 0.0
+    union = shapely.union_all(shapely.make_valid(np.asarray(cover.geometry.values, dtype=object)))
+    return float(geom.difference(union).area / geom.area)
 
 
 def _nfhl_effective(panels: gpd.GeoDataFrame) -> str | None:
@@ -443,87 +578,155 @@ def fetch_official(
     tell(src.title, f"{len(boundary)} feature(s), {dl.nbytes:,} bytes")
     area_cov = {"path": "fetch_area.gpkg"}
 
-    # 2. Flood hazard (NFHL): zones, panels, availability.
-    zones_dl = services.nfhl("flood hazard zones", area_4326)
-    zones = _clip(_to_work(zones_dl.gdf), area)
-    tell(by_key["nfhl_zones"].title, f"{len(zones)} feature(s), {zones_dl.nbytes:,} bytes")
-    panels_dl = services.nfhl("firm panels", area_4326)
-    panels = _clip(_to_work(panels_dl.gdf), area)
-    tell(by_key["nfhl_panels"].title, f"{len(panels)} feature(s), {panels_dl.nbytes:,} bytes")
-    avail_dl = services.nfhl("nfhl availability", area_4326)
-    avail = _clip(_to_work(avail_dl.gdf), area)
-    tell(by_key["nfhl_availability"].title, f"{len(avail)} feature(s), {avail_dl.nbytes:,} bytes")
-    nfhl_path = out / "nfhl.gpkg"
-    if nfhl_path.exists():
-        nfhl_path.unlink()
-    _write(zones, nfhl_path, "S_FLD_HAZ_AR")
-    _write(panels, nfhl_path, "S_FIRM_PAN")
-    _write(avail, nfhl_path, "NFHL_AVAILABILITY")
-    version = _nfhl_effective(panels) or zones_dl.publisher_version
-    if len(panels):
+    def attempt(what: str, roles: str, fn: Callable[[], Any]) -> Any:
+        """Run one source; a source that fails is reported and its role left out (hence unknown)."""
+        try:
+            return fn()
+        except SourceError as exc:
+            report.missing.append(f"{roles}: {exc}")
+            tell(what, "failed")
+            return None
+
+    def fetched(key: str, dl: Download, gdf: gpd.GeoDataFrame) -> None:
+        report.counts[key] = len(gdf)
+        tell(by_key[key].title, f"{len(gdf)} feature(s), {dl.nbytes:,} bytes")
+
+    # 2. Flood hazard (NFHL): zones, and the FIRM panels (where FEMA maps flood hazard digitally).
+    def nfhl() -> None:
+        zones_dl = services.nfhl("flood hazard zones", area_4326)
+        zones = _clip(_to_work(zones_dl.gdf), area)
+        fetched("nfhl_zones", zones_dl, zones)
+        panels_dl = services.nfhl("firm panels", area_4326)
+        panels = _clip(_to_work(panels_dl.gdf), area)
+        fetched("nfhl_panels", panels_dl, panels)
+        avail_dl = services.nfhl("nfhl availability", area_4326)
+        avail = _clip(_to_work(avail_dl.gdf), area)
+        fetched("nfhl_availability", avail_dl, avail)
+        nfhl_path = out / "nfhl.gpkg"
+        if nfhl_path.exists():
+            nfhl_path.unlink()
+        _write(zones, nfhl_path, "S_FLD_HAZ_AR")
+        _write(panels, nfhl_path, "S_FIRM_PAN")
+        _write(avail, nfhl_path, "NFHL_AVAILABILITY")
+        version = _nfhl_effective(panels) or zones_dl.publisher_version
         layers["floodplain"] = {"path": "nfhl.gpkg", "layer": "S_FLD_HAZ_AR", "schema": "fema_nfhl",
                                 "coverage": {"path": "nfhl.gpkg", "layer": "S_FIRM_PAN"},
                                 **meta(by_key["nfhl_zones"], zones_dl, publisher_version=version or "not stated")}
-    else:
-        report.notes.append("FEMA's NFHL has no FIRM panels here (an area FEMA does not map digitally): the "
-                            "floodplain stays unknown; get the paper FIRM from FEMA's Map Service Center.")
-    report.counts["nfhl_zones"], report.counts["nfhl_panels"] = len(zones), len(panels)
+        if not len(panels):
+            report.notes.append("FEMA's NFHL has no FIRM panel here (an area FEMA does not map digitally): the "
+                                "floodplain stays unknown; get the paper FIRM from FEMA's Map Service Center.")
+        elif _uncovered_share(panels, village) > 0.001:
+            report.notes.append("FEMA's FIRM panels do not cover all of the village: the floodplain is unknown "
+                                "off the panels.")
 
-    # 3. Wetlands (NWI; NYSDEC informational), streams and water bodies (NHD).
-    informational: dict[str, Any] = {}
-    for key in ("nwi", "nysdec_wetlands"):
-        s = by_key[key]
+    attempt("FEMA NFHL", "floodplain", nfhl)
+
+    # 3. Wetlands: NWI with its project areas (where NWI has mapped), the NYSDEC map (statewide).
+    def nwi() -> None:
+        s = by_key["nwi"]
         d = services.arcgis(s.url, area_4326)
         gdf = _clip(_to_work(d.gdf), area)
-        _write(gdf, out / s.file, key)
-        report.counts[key] = len(gdf)
-        tell(s.title, f"{len(gdf)} feature(s), {d.nbytes:,} bytes")
-        if key == "nwi":
-            layers["wetlands"] = [{"path": s.file, "schema": "nwi", "coverage": area_cov, **meta(s, d)}]
-        else:
-            informational["nysdec_wetlands"] = {"path": s.file, **meta(s, d)}
-    nhd_path = out / "nhd.gpkg"
-    if nhd_path.exists():
-        nhd_path.unlink()
-    for key, role, lyr in (("nhd_flowlines", "watercourses", "flowlines"), ("nhd_waterbodies", "water_bodies",
-                                                                           "waterbodies")):
-        s = by_key[key]
-        d = services.nhd(s.layer, area_4326)
+        ps = by_key["nwi_projects"]
+        pd_ = services.arcgis(ps.url, area_4326)
+        projects = _clip(_to_work(pd_.gdf), area)
+        _write(gdf, out / s.file, "nwi")
+        _write(projects, out / ps.file, "project_areas")
+        fetched("nwi", d, gdf)
+        fetched("nwi_projects", pd_, projects)
+        layers["wetlands"] = [{"path": s.file, "schema": "nwi",
+                               "coverage": {"path": ps.file, "layer": "project_areas"}, **meta(s, d)}]
+        if not len(projects):
+            report.notes.append("NWI has no mapping project here: wetlands stay unknown.")
+
+    attempt("USFWS NWI", "wetlands", nwi)
+
+    def nysdec() -> None:
+        s = by_key["nysdec_wetlands"]
+        d = services.arcgis(s.url, area_4326)
         gdf = _clip(_to_work(d.gdf), area)
-        _write(gdf, nhd_path, lyr)
-        report.counts[key] = len(gdf)
-        tell(s.title, f"{len(gdf)} feature(s), {d.nbytes:,} bytes")
-        layers[role] = {"path": "nhd.gpkg", "layer": lyr, "coverage": area_cov, **meta(s, d)}
+        _write(gdf, out / s.file, "nysdec_wetlands")
+        fetched("nysdec_wetlands", d, gdf)
+        informational["nysdec_wetlands"] = {
+            "path": s.file, "coverage": area_cov, **meta(s, d),
+            "status": ("state wetland screen: its status follows the regime in force on the analysis date "
+                       "(data/settings/state_wetlands.yaml); never a deduction")}
+
+    informational: dict[str, Any] = {}
+    attempt("NYSDEC wetlands", "NYSDEC wetland map", nysdec)
+
+    # Streams and water bodies (NHD), mapped by watershed: the WBD HUC-12s they come from are the coverage.
+    def nhd() -> None:
+        ws = by_key["wbd_huc12"]
+        wd = services.wbd(ws.layer, area_4326)
+        hucs = _clip(_to_work(wd.gdf), area)
+        wbd_path = out / ws.file
+        if wbd_path.exists():
+            wbd_path.unlink()
+        _write(hucs, wbd_path, "huc12")
+        fetched("wbd_huc12", wd, hucs)
+        nhd_path = out / "nhd.gpkg"
+        if nhd_path.exists():
+            nhd_path.unlink()
+        for key, role, lyr in (("nhd_flowlines", "watercourses", "flowlines"),
+                               ("nhd_waterbodies", "water_bodies", "waterbodies")):
+            s = by_key[key]
+            d = services.nhd(s.layer, area_4326)
+            gdf = _clip(_to_work(d.gdf), area)
+            _write(gdf, nhd_path, lyr)
+            fetched(key, d, gdf)
+            layers[role] = {"path": "nhd.gpkg", "layer": lyr, "coverage": {"path": ws.file, "layer": "huc12"},
+                            **meta(s, d)}
+        if not len(hucs):
+            report.notes.append("The Watershed Boundary Dataset returned no HUC-12 here: streams and water "
+                                "bodies stay unknown.")
+
+    attempt("USGS NHD and WBD", "watercourses and water bodies", nhd)
 
     # 4. Elevation (3DEP), to EPSG:2260 and US survey feet.
-    s = by_key["dem"]
-    d = services.dem(area_4326, work)
-    cell, n_cells = _warp_dem_to_us_feet(d.raster, out / s.file, area, M_TO_US_FT)
-    dem_doc = {"path": s.file, "z_units": "us_survey_foot", **meta(s, d),
-               "note": f"warped to EPSG:2260 at {cell:g} ft cells (bilinear); metres x 3937/1200"}
-    report.counts["dem_cells"] = n_cells
-    tell(s.title, f"{n_cells:,} cells of {cell:g} ft, {d.nbytes:,} bytes")
+    def dem() -> dict:
+        s = by_key["dem"]
+        d = services.dem(area_4326, work)
+        cell, n_cells = _warp_dem_to_us_feet(d.raster, out / s.file, area, M_TO_US_FT)
+        report.counts["dem_cells"] = n_cells
+        tell(s.title, f"{n_cells:,} cells of {cell:g} ft, {d.nbytes:,} bytes")
+        return {"path": s.file, "z_units": "us_survey_foot", **meta(s, d),
+                "note": f"warped to EPSG:2260 at {cell:g} ft cells (bilinear); metres x 3937/1200"}
 
-    # 5. Tax parcels (NYS public service; some counties do not share theirs).
-    s = by_key["parcels"]
-    d = services.arcgis(s.url, area_4326)
-    parcels = _clip(_to_work(d.gdf), area, cut=False)
-    report.counts["parcels"] = len(parcels)
-    tell(s.title, f"{len(parcels)} feature(s), {d.nbytes:,} bytes")
-    if len(parcels):
-        _write(parcels, out / s.file, "parcels")
-        id_field = next((c for c in ("PRINT_KEY", "SBL", "SWIS_SBL_ID") if c in parcels.columns), None)
-        entry = {"path": s.file, "layer": "parcels", **meta(s, d)}
-        if id_field:
-            entry["id_field"] = id_field
-        if "PARCEL_ADDR" in parcels.columns:
-            entry["address_field"] = "PARCEL_ADDR"
-        layers["parcels"] = entry
-    else:
-        county = "Rockland County" if name.lower().startswith("sloatsburg") else "this county"
-        report.notes.append(
-            f"The NYS GIS tax parcel service has no public parcels here: {county} does not share its parcels "
-            "through it; get them from the county's GIS office and add them to layers.yaml as 'parcels'.")
+    dem_doc = attempt("USGS 3DEP", "dem (slopes)", dem)
+
+    # 5. Tax parcels (NYS public service; some counties do not share theirs), within their county.
+    def parcels_step() -> None:
+        cs = by_key["county"]
+        cd = services.county(state, fips, area_4326)
+        counties = _to_work(cd.gdf)
+        if "STATEFP" in counties.columns:
+            counties = counties[counties["STATEFP"].astype(str) == fips]
+        counties = _clip(counties, area)
+        _write(counties, out / cs.file, "county")
+        fetched("county", cd, counties)
+        s = by_key["parcels"]
+        d = services.arcgis(s.url, area_4326)
+        parcels = _clip(_to_work(d.gdf), area, cut=False)
+        fetched("parcels", d, parcels)
+        county_names = [str(v) for v in counties.get("NAMELSAD", counties.get("NAME", pd.Series([], dtype=str)))]
+        cov = {"path": cs.file, "layer": "county"}
+        if len(parcels):
+            _write(parcels, out / s.file, "parcels")
+            id_field = next((c for c in ("PRINT_KEY", "SBL", "SWIS_SBL_ID") if c in parcels.columns), None)
+            entry = {"path": s.file, "layer": "parcels", "coverage": cov, **meta(s, d)}
+            if id_field:
+                entry["id_field"] = id_field
+            if "PARCEL_ADDR" in parcels.columns:
+                entry["address_field"] = "PARCEL_ADDR"
+            layers["parcels"] = entry
+        else:
+            county = (county_names[0] if county_names else
+                      ("Rockland County" if name.lower().startswith("sloatsburg") else "this county"))
+            report.notes.append(
+                f"The NYS GIS tax parcel service has no public parcels here: {county} does not share its parcels "
+                "through it; get them from the county's GIS office and add them to layers.yaml as 'parcels'.")
+
+    attempt("NYS tax parcels", "parcels", parcels_step)
 
     # 6. Zoning: the office's file.
     if zoning is not None:
@@ -556,11 +759,15 @@ def fetch_official(
         "layers": layers,
         "dem": dem_doc,
     }
+    if dem_doc is None:
+        del doc["dem"]
     if informational:
         doc["informational"] = informational
     report.manifest.write_text(
         "# Written by fetch-official; each layer records its source, service URL, query, download date and the\n"
-        "# publisher's version. Coverage: FIRM panels for the floodplain, the fetch area for the rest.\n"
+        "# publisher's version. Coverage as each publisher cuts its data: FIRM panels (NFHL), NWI project areas,\n"
+        "# WBD HUC-12 watersheds (NHD), the county (parcels), the fetch area (the statewide NYSDEC map).\n"
+        + "".join(f"# MISSING (unknown): {m}\n" for m in report.missing)
         + yaml.dump(doc, Dumper=_PlainDumper, sort_keys=False, allow_unicode=True), encoding="utf-8")
     shutil.rmtree(work, ignore_errors=True)
     return report

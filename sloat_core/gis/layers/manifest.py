@@ -53,9 +53,10 @@ from sloat_core.errors import SloatInputError
 from sloat_core.gis.layers.entry import _Entry
 from sloat_core.gis.layers.model import Layer, LayerSet, ParcelsMeta, polygonal_part
 from sloat_core.gis.layers.readers import _clip_to, _read_entry, _shape_for_role, _text_columns
-from sloat_core.gis.layers.schemas import SCHEMAS, _adapt, _sniff_schema
+from sloat_core.gis.layers.schemas import SCHEMAS, _adapt, _field, _fields_listed, _sniff_schema
 from sloat_core.gis.layers.where import _compile_where, _WhereError
 from sloat_core.gis.roles import ROLES
+from sloat_core.gis.roles import role as role_decl
 from sloat_core.gis.terrain import DemUnitsError, PreparedDem, prepare_dem
 from sloat_core.units import WORK_CRS
 
@@ -68,7 +69,7 @@ FALLBACK_STREAM_WIDTH_FT = 10.0
 _TOP_KEYS = {"name", "version", "illustrative", "notice", "layers", "dem", "clip_buffer_ft", "place", "created",
              "generated_by", "informational"}
 _DEM_KEYS = {"path", "z_units", "source", "url", "query", "downloaded", "publisher_version", "publisher_date", "note"}
-_ENTRY_KEYS = {"path", "layer", "schema", "where", "width_field", "id_field", "district_field", "address_field",
+_ENTRY_KEYS = {"path", "layer", "crs", "schema", "where", "width_field", "id_field", "district_field", "address_field",
                "coverage", "source", "publisher", "url", "query", "downloaded", "publisher_version",
                "publisher_date"}
 #: The parcel layer's owner names (§ 402-57K(4)), read by sloat_core.rules.adjacent_owners.
@@ -217,6 +218,7 @@ def _load(manifest: Path, width_ft: float) -> LayerSet:
     line_parts: dict[str, list[gpd.GeoDataFrame]] = {}
     sources: dict[str, list[str]] = {}
     covers: dict[str, list[BaseGeometry | None]] = {}
+    states: dict[str, list[str]] = {}
     parcels_meta: ParcelsMeta | None = None
     zoning_field: str | None = None
     clip_ft = _clip_buffer_ft(doc, name)
@@ -243,7 +245,7 @@ def _load(manifest: Path, width_ft: float) -> LayerSet:
         gdf = _read_entry(entry, warnings, clip if entry.role != "village_boundary" else None)
         if clip is not None and entry.role != "village_boundary" and len(gdf):
             gdf = _clip_to(gdf, clip, cut=entry.role not in ("parcels", "zoning"))
-        coverage = _entry_coverage(entry, gdf, village, area, clip, warnings)
+        coverage, cover_state = _entry_coverage(entry, gdf, village, area, clip, warnings)
         schema = str(entry.spec.get("schema", "generic"))
         if "where" in entry.spec:
             try:
@@ -253,16 +255,22 @@ def _load(manifest: Path, width_ft: float) -> LayerSet:
             gdf = gdf[mask.to_numpy()]
         _sniff_schema(entry, gdf, warnings)
         if entry.role == "parcels":
+            _resolve_fields(entry, gdf, ("id_field", "district_field", "address_field"), {"id_field": "SBL"})
             gdf = _text_columns(gdf, [entry.spec.get("id_field", "SBL"), entry.spec.get("district_field"),
                                       entry.spec.get("address_field")])
         if entry.role == "zoning":
+            _resolve_fields(entry, gdf, ("district_field",), {"district_field": "ZONE"})
             gdf = _text_columns(gdf, [entry.spec.get("district_field", "ZONE")])
         routed = _adapt(entry, schema, gdf)
         for role, piece in routed.items():
             polys, lns = _shape_for_role(entry, role, piece, width_ft, warnings)
             polys["_source"] = entry.source
             parts.setdefault(role, []).append(polys)
-            covers.setdefault(role, []).append(coverage)
+            # A schema routes some features to other roles (NWI's riverine to watercourses): its coverage
+            # speaks for those roles only where no entry of their own says where they are mapped.
+            key = role if role == entry.role else f"routed:{role}"
+            covers.setdefault(key, []).append(coverage)
+            states.setdefault(key, []).append(cover_state)
             if lns is not None:
                 lns["_source"] = entry.source
                 line_parts.setdefault(role, []).append(lns)
@@ -273,16 +281,29 @@ def _load(manifest: Path, width_ft: float) -> LayerSet:
         if entry.role == "zoning":
             zoning_field = str(entry.spec.get("district_field", "ZONE"))
             if zoning_field not in gdf.columns:
-                raise entry.fail(f"the zoning layer has no field '{zoning_field}' (set district_field)")
+                raise entry.fail(f"the zoning layer has no field '{zoning_field}' (set district_field; "
+                                 f"{_fields_listed(gdf)})")
 
     roles: dict[str, Layer] = {}
     coverages: dict[str, BaseGeometry | None] = {}
+    coverage_states: dict[str, str] = {}
     for role, pieces in parts.items():
         gdf = _concat(pieces)
         lines_gdf = _concat(line_parts[role]) if role in line_parts else None
         roles[role] = Layer(role, gdf, "; ".join(sources[role]), lines=lines_gdf)
-        cov = covers.get(role, [None])
+        own = role if role in covers else f"routed:{role}"
+        cov = covers.get(own, [None])
         coverages[role] = None if any(c is None for c in cov) else polygonal_part(shapely.union_all(cov))
+        coverage_states[role] = _combined_state(states.get(own, []))
+
+    if village is None and "village_boundary" in parts:  # a manifest naming no layer after the boundary
+        village = polygonal_part(shapely.union_all(_concat(parts["village_boundary"]).geometry.values))
+        village = None if village is None or village.is_empty else village
+    if area is None:
+        extents = [g for g in (village, _bounds_box(_concat(parts["parcels"])) if "parcels" in parts else None)
+                   if g is not None]
+        area = shapely.union_all(extents) if extents else None
+    informational, informational_cov = _informational(doc, name, base, village, area, clip, width_ft, warnings)
 
     dem_path = None
     dem: PreparedDem | None = None
@@ -326,8 +347,42 @@ def _load(manifest: Path, width_ft: float) -> LayerSet:
         zoning_district_field=zoning_field,
         warnings=tuple(warnings),
         coverages=coverages,
+        coverage_states=coverage_states,
         clip_area=clip,
+        informational=informational,
+        informational_coverage=informational_cov,
     )
+
+
+def _informational(doc: dict, name: str, base: Path, village, area, clip, width_ft: float,
+                   warnings: list[str]) -> tuple[dict[str, Layer], dict[str, BaseGeometry | None]]:
+    """Layers no deduction reads, shown and screened by their own rules (the NYSDEC wetland map, whose
+    status follows the state regime in force on the analysis date): ``informational: {name: {path, ...}}``."""
+    spec = doc.get("informational") or {}
+    if not isinstance(spec, dict):
+        raise SloatInputError(f"In the layer manifest {name}, 'informational' must be a mapping of named layers.")
+    layers: dict[str, Layer] = {}
+    covs: dict[str, BaseGeometry | None] = {}
+    for key, one in spec.items():
+        entry = _Entry(name, str(key), None, one if isinstance(one, dict) else {}, None)
+        if not isinstance(one, dict) or not one.get("path"):
+            raise entry.fail("the informational entry needs a 'path' to a file")
+        raw = Path(str(one["path"])).expanduser()
+        entry.path = raw if raw.is_absolute() else base / raw
+        gdf = _read_entry(entry, warnings, clip)
+        if clip is not None and len(gdf):
+            gdf = _clip_to(gdf, clip, cut=True)
+        if one.get("coverage") is None:  # assumed, and said so: the features' extent (with the village)
+            covs[str(key)] = _old_default(gdf, area, clip)
+            warnings.append(f"{entry.source}: no 'coverage:' is given, so the coverage is assumed to be the layer's "
+                            "extent; name where the publisher maps (a file of its map units, village_boundary or "
+                            "everywhere, as fetch-official writes for the statewide NYSDEC map).")
+        else:
+            covs[str(key)], _ = _entry_coverage(entry, gdf, village, area, clip, warnings)
+        polys, _ = _shape_for_role(entry, "wetlands", gdf, width_ft, warnings)
+        polys["_source"] = entry.source
+        layers[str(key)] = Layer(str(key), polys.reset_index(drop=True), entry.source)
+    return layers, covs
 
 
 def _clip_buffer_ft(doc: dict, name: str) -> float | None:
@@ -352,55 +407,124 @@ def _bounds_box(gdf: gpd.GeoDataFrame) -> BaseGeometry | None:
     return shapely.box(minx, miny, maxx, maxy) if maxx > minx and maxy > miny else None
 
 
-def _entry_coverage(entry: _Entry, gdf: gpd.GeoDataFrame, village: BaseGeometry | None,
-                    area: BaseGeometry | None, clip: BaseGeometry | None, warnings: list[str]) -> BaseGeometry | None:
-    """Where this manifest line maps the land (EPSG:2260), or None when it is not limited.
+#: Roles published by watershed (NHD/NHDPlus by HUC): the features' extent says nothing about where
+#: there are none, so without ``coverage:`` they are unknown everywhere.
+HYDROGRAPHY_ROLES = ("watercourses", "water_bodies")
 
-    ``coverage:`` on the entry names it: ``everywhere``, ``village_boundary``, or a file (``{path,
-    layer, where}``) of coverage polygons, e.g. the FIRM panel index (NFHL ``S_FIRM_PAN``). Without
-    it, the extent of the file's features, joined with ``area`` (the village boundary and the extent
-    of the tax parcels) when that extent reaches it: a layer published for the village is taken to
-    map all of it, a file of another area maps none of it. A file without features covers ``area``.
-    Without a village boundary or parcels, not limited (None). Cut to the clip area.
+COVERAGE_ASSUMED = "coverage assumed (the layer's extent)"
+COVERAGE_ASSUMED_EVERYWHERE = "coverage assumed (not limited: no village boundary or parcels to measure it against)"
+COVERAGE_UNKNOWN = "coverage unknown (no coverage: given; hydrography is published by watershed)"
+
+
+def _entry_coverage(entry: _Entry, gdf: gpd.GeoDataFrame, village: BaseGeometry | None,
+                    area: BaseGeometry | None, clip: BaseGeometry | None,
+                    warnings: list[str]) -> tuple[BaseGeometry | None, str]:
+    """Where this manifest line maps the land (EPSG:2260), or None when it is not limited; and how that
+    is known (the coverage state shown with results).
+
+    ``coverage:`` on the entry names it as the publisher cuts its data: ``everywhere``,
+    ``village_boundary``, or a file (``{path, layer, where, crs}``, or a list of them) of coverage
+    polygons: FEMA's FIRM panel index (NFHL ``S_FIRM_PAN``), NWI project areas, WBD HUC-8/HUC-12
+    watershed boundaries, a county boundary. Without it the coverage is *assumed*, and said so (a
+    warning, and the state ``coverage assumed (the layer's extent)``): the extent of the file's features,
+    joined with ``area`` (the village boundary and the extent of the tax parcels) when that extent
+    reaches it; a file without features covers ``area``; without a village boundary or parcels, the
+    features' bounding box. For hydrography (watercourses, water bodies) the extent is no default: the
+    role is unknown everywhere until ``coverage:`` is given. Cut to the clip area.
     """
     spec = entry.spec.get("coverage")
     if entry.role in ("village_boundary", "parcels"):
-        return None
+        return None, "reference layer"
+    if spec is None and role_decl(entry.role).kind == "reference":  # zoning, roads: no rule reads their absence
+        return _old_default(gdf, area, clip), "reference layer"
+    state: str
     if isinstance(spec, str) and spec.strip().lower() == "everywhere":
-        return None
+        return (None, "coverage declared: everywhere") if clip is None else (clip, "coverage declared: everywhere")
     if isinstance(spec, str) and spec.strip().lower() == "village_boundary":
+        if village is None:
+            raise entry.fail("coverage: village_boundary needs a village_boundary layer in the manifest")
         cov = village
-    elif isinstance(spec, dict) or (isinstance(spec, str) and spec.strip()):
-        sub_spec = spec if isinstance(spec, dict) else {"path": spec}
-        if not sub_spec.get("path"):
-            raise entry.fail("the coverage entry needs a 'path' (or write everywhere or village_boundary)")
-        raw = Path(str(sub_spec["path"])).expanduser()
-        sub = _Entry(entry.manifest_name, entry.role, entry.index,
-                     {k: v for k, v in sub_spec.items() if k in ("path", "layer", "where")}, entry.line)
-        sub.path = raw if raw.is_absolute() else Path(entry.path).parent / raw  # type: ignore[arg-type]
-        cov_gdf = _read_entry(sub, warnings, clip)
-        if "where" in sub_spec:
-            try:
-                cov_gdf = cov_gdf[_compile_where(sub_spec["where"])(cov_gdf).to_numpy()]
-            except _WhereError as exc:
-                raise entry.fail("coverage " + str(exc)) from exc
-        geoms = shapely.make_valid(np.asarray(cov_gdf.geometry.values, dtype=object))
-        cov = polygonal_part(shapely.union_all(geoms)) if len(geoms) else Polygon()
+        state = "coverage declared: the village boundary"
+    elif isinstance(spec, (dict, list)) or (isinstance(spec, str) and spec.strip()):
+        specs = spec if isinstance(spec, list) else [spec]
+        if not specs:
+            raise entry.fail("the coverage list is empty (name a file, or write everywhere or village_boundary)")
+        pieces = []
+        names = []
+        for one in specs:
+            sub_spec = one if isinstance(one, dict) else {"path": one}
+            if not sub_spec.get("path"):
+                raise entry.fail("the coverage entry needs a 'path' (or write everywhere or village_boundary)")
+            raw = Path(str(sub_spec["path"])).expanduser()
+            sub = _Entry(entry.manifest_name, entry.role, entry.index,
+                         {k: v for k, v in sub_spec.items() if k in ("path", "layer", "where", "crs")}, entry.line)
+            sub.path = raw if raw.is_absolute() else Path(entry.path).parent / raw  # type: ignore[arg-type]
+            cov_gdf = _read_entry(sub, warnings, clip)
+            if "where" in sub_spec:
+                try:
+                    cov_gdf = cov_gdf[_compile_where(sub_spec["where"])(cov_gdf).to_numpy()]
+                except _WhereError as exc:
+                    raise entry.fail("coverage " + str(exc)) from exc
+            kinds = set(cov_gdf.geom_type.dropna()) - {"Polygon", "MultiPolygon"}
+            if kinds:
+                raise entry.fail(f"the coverage file {sub.filename} holds {', '.join(sorted(kinds))} features; "
+                                 "coverage is the area mapped, so it needs polygons")
+            geoms = shapely.make_valid(np.asarray(cov_gdf.geometry.values, dtype=object))
+            pieces.append(polygonal_part(shapely.union_all(geoms)) if len(geoms) else Polygon())
+            names.append(Path(str(sub_spec["path"])).name + (f" {sub_spec['layer']}" if sub_spec.get("layer") else ""))
+        cov = polygonal_part(shapely.union_all(pieces))
+        state = f"coverage declared: {', '.join(names)}"
     elif spec is None:
+        if entry.role in HYDROGRAPHY_ROLES:
+            warnings.append(
+                f"{entry.source}: no 'coverage:' is given, and hydrography is published by watershed (NHD by "
+                f"HUC), so the features' extent does not say where there are none: {entry.role.replace('_', ' ')} "
+                "is unknown until the entry names its coverage (a WBD HUC boundary file, village_boundary or "
+                "everywhere).")
+            return Polygon(), COVERAGE_UNKNOWN
         box = _bounds_box(gdf)
-        if area is None:  # no village boundary and no parcels to say what the file should map
+        state = COVERAGE_ASSUMED
+        if area is None:  # no village boundary and no parcels to measure the file's extent against
             cov = None
+            state = COVERAGE_ASSUMED_EVERYWHERE
         elif box is None:
             cov = area
         elif box.intersects(area):
             cov = shapely.union_all([box, area])
         else:
             cov = box
+        warnings.append(f"{entry.source}: no 'coverage:' is given, so the coverage is assumed"
+                        + (" to be the layer's extent" if area is not None else " (not limited: the manifest has no "
+                           "village boundary or parcels to measure the layer's extent against)")
+                        + "; name where the publisher maps (a file of its map units, village_boundary or everywhere).")
     else:
         raise entry.fail("coverage must be everywhere, village_boundary or a file")
     if cov is None:
-        return None if clip is None else clip
+        return (None if clip is None else clip), state
+    return (cov if clip is None else polygonal_part(cov.intersection(clip))), state
+
+
+def _old_default(gdf: gpd.GeoDataFrame, area: BaseGeometry | None, clip: BaseGeometry | None) -> BaseGeometry | None:
+    """A reference layer's extent (with ``area`` where it reaches it); not limited without ``area``."""
+    box = _bounds_box(gdf)
+    if area is None:
+        cov = None
+    elif box is None:
+        cov = area
+    else:
+        cov = shapely.union_all([box, area]) if box.intersects(area) else box
+    if cov is None:
+        return clip
     return cov if clip is None else polygonal_part(cov.intersection(clip))
+
+
+def _combined_state(states: list[str]) -> str:
+    """One role's coverage state from its entries': unknown or assumed if any entry's is."""
+    uniq = list(dict.fromkeys(states))
+    for worst in (COVERAGE_UNKNOWN, COVERAGE_ASSUMED, COVERAGE_ASSUMED_EVERYWHERE):
+        if worst in uniq:
+            return worst if len(uniq) == 1 else f"{worst} for part of it ({'; '.join(uniq)})"
+    return "; ".join(uniq) if uniq else "reference layer"
 
 
 def _did_you_mean(word: str, known) -> str:
@@ -424,15 +548,28 @@ def _concat(pieces: list[gpd.GeoDataFrame]) -> gpd.GeoDataFrame:
     return gpd.GeoDataFrame(out, geometry="geometry", crs=WORK_CRS)
 
 
+def _resolve_fields(entry: _Entry, gdf: gpd.GeoDataFrame, keys: tuple[str, ...], defaults: dict[str, str]) -> None:
+    """Field options as the file spells them: ``id_field: SBL`` finds ``Parcels.SBL`` or ``sbl`` (see
+    :func:`~sloat_core.gis.layers.schemas._field`); the entry then names the file's own column."""
+    for key in keys:
+        wanted = entry.spec.get(key, defaults.get(key))
+        if wanted is None or str(wanted) in gdf.columns:
+            continue
+        col = _field(gdf, str(wanted))
+        if col is not None:
+            entry.spec = {**entry.spec, key: col}
+
+
 def _parcels_meta(entry: _Entry, gdf: gpd.GeoDataFrame, warnings: list[str]) -> ParcelsMeta:
     id_field = str(entry.spec.get("id_field", "SBL"))
     if id_field not in gdf.columns:
-        raise entry.fail(f"the parcel layer has no field '{id_field}' (set id_field)")
+        raise entry.fail(f"the parcel layer has no field '{id_field}' (set id_field; {_fields_listed(gdf)})")
     district = entry.spec.get("district_field")
     address = entry.spec.get("address_field")
     for label, field in (("district_field", district), ("address_field", address)):
         if field is not None and str(field) not in gdf.columns:
-            warnings.append(f"{entry.source}: {label} '{field}' is not in the file and was ignored.")
+            warnings.append(f"{entry.source}: {label} '{field}' is not in the file and was ignored "
+                            f"({_fields_listed(gdf)}).")
     return ParcelsMeta(
         id_field=id_field,
         district_field=str(district) if district is not None and str(district) in gdf.columns else None,

@@ -179,6 +179,11 @@ class LayerSet:
         Loaded roles.
     coverages : dict[str, shapely geometry or None]
         Each role's coverage (see :meth:`coverage`).
+    coverage_states : dict[str, str]
+        How each role's coverage is known, to show with results (:meth:`coverage_state`).
+    informational : dict[str, Layer]
+        Layers no deduction reads (``informational:`` in the manifest, e.g. ``nysdec_wetlands``, read by
+        :mod:`sloat_core.engine.state_wetlands`), with ``informational_coverage`` (None: everywhere).
     clip_area : shapely geometry or None
         The village boundary plus ``clip_buffer_ft``, when the manifest asks to clip on read.
     dem_path : pathlib.Path or None
@@ -209,6 +214,9 @@ class LayerSet:
         zoning_district_field: str | None,
         warnings: tuple[str, ...],
         coverages: dict[str, BaseGeometry | None] | None = None,
+        coverage_states: dict[str, str] | None = None,
+        informational: dict[str, Layer] | None = None,
+        informational_coverage: dict[str, BaseGeometry | None] | None = None,
         clip_area: BaseGeometry | None = None,
     ) -> None:
         self.name = name
@@ -223,6 +231,9 @@ class LayerSet:
         for cov in self.coverages.values():
             if cov is not None:
                 shapely.prepare(cov)  # many parcels are tested against each coverage
+        self.coverage_states = dict(coverage_states or {})
+        self.informational = dict(informational or {})
+        self.informational_coverage = dict(informational_coverage or {})
         self.clip_area = clip_area
         self.parcels_meta = parcels_meta
         self.zoning_district_field = zoning_district_field
@@ -246,6 +257,15 @@ class LayerSet:
         area. Land outside is *unknown* for this role, not free of it.
         """
         return self.coverages.get(role)
+
+    def coverage_state(self, role: str) -> str | None:
+        """How the coverage of ``role`` is known: ``"coverage declared: nfhl.gpkg S_FIRM_PAN"``,
+        ``"coverage declared: the village boundary"``, ``"coverage assumed (the layer's extent)"`` (no
+        ``coverage:`` given), ``"coverage unknown (...)"`` (hydrography without ``coverage:``); None for
+        a role the manifest does not name."""
+        if role not in self.roles:
+            return None
+        return self.coverage_states.get(role, "coverage assumed (the layer's extent)")
 
     def uncovered(self, role: str, geom: BaseGeometry) -> BaseGeometry:
         """The part of ``geom`` outside the coverage of ``role`` (an empty Polygon when all covered)."""

@@ -21,7 +21,7 @@ from sloat_core.errors import SloatInputError
 from sloat_core.gis.geometry import repair_outline
 from sloat_core.gis.layers.entry import _Entry
 from sloat_core.gis.layers.model import _POLY_TYPES, _is_missing, polygonal_part
-from sloat_core.gis.layers.schemas import _field
+from sloat_core.gis.layers.schemas import _field, _fields_listed
 from sloat_core.gis.roles import LINE_ROLES
 from sloat_core.gis.safe_files import refuse_xml_declarations
 from sloat_core.units import WORK_CRS
@@ -75,6 +75,7 @@ def _read_entry(entry: _Entry, warnings: list[str], clip: BaseGeometry | None = 
         raise entry.fail(f"the file {entry.filename} was not found")
     layer = entry.spec.get("layer")
     suffix = path.suffix.lower()
+    declared = _declared_crs(entry)
     try:
         if suffix == ".kml":
             refuse_xml_declarations(path.read_bytes())
@@ -83,9 +84,13 @@ def _read_entry(entry: _Entry, warnings: list[str], clip: BaseGeometry | None = 
         else:
             dataset = _zip_dataset(entry, path) if suffix == ".zip" else str(path)
             name = _pick_layer(entry, dataset, path)
+            info = _info(dataset, name)
+            file_crs = declared if declared is not None else info.get("crs")
+            # Before any bounding-box read: projected numbers read as degrees would select nothing.
+            _check_coordinates(entry, file_crs, info.get("total_bounds"), suffix, declared is not None)
             bbox = None
-            if clip is not None:
-                bbox = _bbox_in_file_crs(dataset, name, clip)
+            if clip is not None and file_crs:
+                bbox = _bbox_in_crs(file_crs, clip)
             gdf = pyogrio.read_dataframe(dataset, layer=name, bbox=bbox)
     except SloatInputError as exc:
         if str(exc).startswith("In the layer manifest"):
@@ -95,22 +100,99 @@ def _read_entry(entry: _Entry, warnings: list[str], clip: BaseGeometry | None = 
         raise entry.fail(f"the file has no layer named '{layer}'") from exc
     except Exception as exc:  # noqa: BLE001 -- GDAL raises many kinds; the message names the line
         raise entry.fail(f"the file {entry.filename} could not be read as map data") from exc
+    if declared is not None:
+        gdf = gdf.set_crs(declared, allow_override=True)
     if gdf.crs is None:
-        raise entry.fail("the file has no coordinate system, so it cannot be placed on the map")
+        raise entry.fail("the file has no coordinate system, so it cannot be placed on the map; declare it with "
+                         "'crs:' on the manifest entry (e.g. crs: EPSG:2260)")
     if len(gdf):
+        _check_coordinates(entry, gdf.crs, tuple(gdf.total_bounds), suffix, declared is not None)
         try:
             gdf = gdf.to_crs(WORK_CRS) if not _same_as_work_crs(gdf.crs) else gdf.set_crs(WORK_CRS, allow_override=True)
         except Exception as exc:  # noqa: BLE001
             raise entry.fail("the file's coordinate system could not be converted to EPSG:2260") from exc
+        finite = np.isfinite(gdf.total_bounds).all() if not gdf.geometry.is_empty.all() else True
+        if not finite:
+            raise entry.fail(f"the file's coordinates cannot be in its coordinate system ({_crs_name(gdf.crs)}): "
+                             "they do not convert to EPSG:2260; declare the right one with 'crs:' on the manifest "
+                             "entry")
     else:
         gdf = gdf.set_crs(WORK_CRS, allow_override=True)
     if gdf.geometry.name != "geometry":
         gdf = gdf.rename_geometry("geometry")
-    nulls = gdf.geometry.isna() | gdf.geometry.is_empty
+    nulls = (gdf.geometry.isna() | gdf.geometry.is_empty).to_numpy()
     if nulls.any():
+        _refuse_most_dropped(entry, int(nulls.sum()), len(gdf), "have no shape (an empty or null geometry)")
         warnings.append(f"{entry.source}: {int(nulls.sum())} feature(s) without a shape were skipped.")
-        gdf = gdf[~nulls.to_numpy()]
+        gdf = gdf[~nulls]
     return gdf
+
+
+def _declared_crs(entry: _Entry) -> Any:
+    """The ``crs:`` of the manifest entry (it replaces what the file says), checked; None if not given."""
+    raw = entry.spec.get("crs")
+    if raw is None:
+        return None
+    from pyproj import CRS  # noqa: PLC0415
+
+    try:
+        return CRS.from_user_input(str(raw).strip())
+    except Exception as exc:  # noqa: BLE001 -- pyproj raises CRSError and others
+        raise entry.fail(f"crs '{raw}' is not a coordinate system pyproj knows (write e.g. crs: EPSG:2260)") from exc
+
+
+def _crs_name(crs: Any) -> str:
+    from pyproj import CRS  # noqa: PLC0415
+
+    try:
+        c = CRS.from_user_input(crs)
+    except Exception:  # noqa: BLE001
+        return str(crs)
+    auth = c.to_authority()
+    return f"{auth[0]}:{auth[1]}" if auth else c.name
+
+
+def _check_coordinates(entry: _Entry, crs: Any, bounds: Any, suffix: str, declared: bool) -> None:
+    """Refuse coordinates that cannot be in ``crs``: in a geographic system, longitudes outside +/-180 or
+    latitudes outside +/-90 (a GeoJSON file without a ``crs`` member is CRS84 by RFC 7946, so projected
+    numbers in it are not degrees)."""
+    if crs is None or bounds is None:
+        return
+    from pyproj import CRS  # noqa: PLC0415
+
+    try:
+        c = CRS.from_user_input(crs)
+        minx, miny, maxx, maxy = (float(v) for v in bounds)
+    except Exception:  # noqa: BLE001 -- no usable CRS or bounds: other checks apply
+        return
+    if not all(np.isfinite([minx, miny, maxx, maxy])) or not c.is_geographic:
+        return
+    if -180.0 <= minx and maxx <= 180.0 and -90.0 <= miny and miny <= 90.0 and -90.0 <= maxy <= 90.0:
+        return
+    if declared:
+        said = f"the crs declared on the manifest entry ({_crs_name(c)}) measures in degrees"
+    elif suffix in (".geojson", ".json"):
+        said = ("a GeoJSON file without a 'crs' member is longitude/latitude (CRS84, RFC 7946)")
+    else:
+        said = f"the file says its coordinate system is {_crs_name(c)}, in degrees"
+    raise entry.fail(
+        f"the coordinates (x {minx:,.0f} to {maxx:,.0f}, y {miny:,.0f} to {maxy:,.0f}) cannot be longitude and "
+        f"latitude, but {said}; declare the coordinate system they are in with 'crs:' on the manifest entry "
+        "(e.g. crs: EPSG:2260 for New York East state-plane US survey feet)")
+
+
+def _refuse_most_dropped(entry: _Entry, dropped: int, total: int, why: str) -> None:
+    """A layer from which most features would be dropped is refused, not loaded half-empty."""
+    if total and dropped * 2 > total:
+        raise entry.fail(f"{dropped} of its {total} features {why}, so the layer would be loaded mostly empty; "
+                         "it was refused (check the file and its coordinate system)")
+
+
+def _info(dataset: str, layer: str | None) -> dict:
+    try:
+        return dict(pyogrio.read_info(dataset, layer=layer))
+    except Exception:  # noqa: BLE001 -- reading it properly says what is wrong
+        return {}
 
 
 def _same_as_work_crs(crs: Any) -> bool:
@@ -125,13 +207,9 @@ def _same_as_work_crs(crs: Any) -> bool:
         return False
 
 
-def _bbox_in_file_crs(dataset: str, layer: str | None, clip: BaseGeometry) -> tuple[float, float, float, float] | None:
+def _bbox_in_crs(crs: Any, clip: BaseGeometry) -> tuple[float, float, float, float] | None:
     """The bounds of ``clip`` (EPSG:2260) in the file's coordinate system, for a bounding-box read."""
     try:
-        info = pyogrio.read_info(dataset, layer=layer)
-        crs = info.get("crs")
-        if not crs:
-            return None
         return tuple(gpd.GeoSeries([clip], crs=WORK_CRS).to_crs(crs).total_bounds.tolist())  # type: ignore[return-value]
     except Exception:  # noqa: BLE001 -- without a usable CRS the whole file is read (and refused later)
         return None
@@ -254,7 +332,8 @@ def _shape_for_role(
         if wf:
             col = _field(line_rows, str(wf))
             if col is None:
-                warnings.append(f"{entry.source}: width_field '{wf}' is not in the file; {width_ft:g} ft was used.")
+                warnings.append(f"{entry.source}: width_field '{wf}' is not in the file ({_fields_listed(line_rows)}); "
+                                f"{width_ft:g} ft was used.")
             else:
                 given = pd.to_numeric(line_rows[col], errors="coerce").to_numpy(dtype=float)
                 ok = np.isfinite(given) & (given > 0)
@@ -275,6 +354,7 @@ def _shape_for_role(
         geoms[needs_extract] = [polygonal_part(g) for g in geoms[needs_extract]]
     keep = ~shapely.is_empty(geoms)
     dropped = int((~keep).sum())
+    _refuse_most_dropped(entry, dropped, len(keep), "have no area after repair (collapsed or degenerate outlines)")
     if dropped:
         warnings.append(f"{entry.source}: {dropped} feature(s) had no area after repair and were skipped.")
     out = gdf[keep].copy()

@@ -43,12 +43,38 @@ def is_sfha_zone(code: Any) -> bool:
     return bool(_SFHA_RE.match(str(code).strip().upper().replace(" ", "")))
 
 
+def _norm(name: str) -> str:
+    """A field name as services vary it: case, spaces for underscores, and a table qualifier dropped.
+
+    >>> [_norm(n) for n in ("Wetlands.WETLAND_TYPE", "wetland type", "S_FLD_HAZ_AR.FLD_ZONE")]
+    ['wetland_type', 'wetland_type', 'fld_zone']
+    """
+    return str(name).rsplit(".", 1)[-1].strip().lower().replace(" ", "_")
+
+
 def _field(gdf: pd.DataFrame, *names: str) -> str | None:
-    lower = {str(c).lower(): str(c) for c in gdf.columns}
+    """The column for the first of ``names`` the table has: matched exactly ignoring case, else by
+    :func:`_norm` (ArcGIS MapServer layers qualify fields by table, ``Wetlands.WETLAND_TYPE``, and
+    aliases vary in case), when that match is unique."""
+    cols = [str(c) for c in gdf.columns if c != getattr(gdf, "_geometry_column_name", "geometry")]
+    lower = {c.lower(): c for c in cols}
     for n in names:
         if n.lower() in lower:
             return lower[n.lower()]
+    for n in names:
+        hits = [c for c in cols if _norm(c) == _norm(n)]
+        if len(hits) == 1:
+            return hits[0]
     return None
+
+
+def _fields_listed(gdf: pd.DataFrame, limit: int = 20) -> str:
+    """The file's fields, for a message: ``it has: A, B, C`` (or ``it has no fields``)."""
+    cols = [str(c) for c in gdf.columns if str(c) not in ("geometry", getattr(gdf, "_geometry_column_name", ""))]
+    if not cols:
+        return "it has no attribute fields"
+    shown = ", ".join(cols[:limit]) + (f" and {len(cols) - limit} more" if len(cols) > limit else "")
+    return f"it has: {shown}"
 
 
 def _sniff_schema(entry: _Entry, gdf: gpd.GeoDataFrame, warnings: list[str]) -> None:
@@ -101,11 +127,15 @@ def _adapt(entry: _Entry, schema: str, gdf: gpd.GeoDataFrame) -> dict[str, gpd.G
     """Apply a schema adapter: ``{target role: features}``."""
     if schema == "generic":
         return {entry.role: gdf}
+    if not len(gdf):  # an empty answer (the service had nothing here) carries no fields to sort by
+        return {entry.role: gdf} if schema == "fema_nfhl" else {r: gdf for r in ("wetlands", "water_bodies",
+                                                                                  "watercourses")}
     if schema == "fema_nfhl":
         sfha_col = _field(gdf, "SFHA_TF")
         zone_col = _field(gdf, "FLD_ZONE")
         if sfha_col is None and zone_col is None:
-            raise entry.fail("the fema_nfhl schema needs an SFHA_TF or FLD_ZONE field, and the file has neither")
+            raise entry.fail("the fema_nfhl schema needs an SFHA_TF or FLD_ZONE field, and the file has neither "
+                             f"({_fields_listed(gdf)})")
         keep = np.zeros(len(gdf), dtype=bool)
         undecided = np.ones(len(gdf), dtype=bool)
         if sfha_col is not None:
@@ -120,7 +150,8 @@ def _adapt(entry: _Entry, schema: str, gdf: gpd.GeoDataFrame) -> dict[str, gpd.G
     # nwi
     type_col = _field(gdf, "WETLAND_TYPE", "WETLAND_TY")
     if type_col is None:
-        raise entry.fail("the nwi schema needs a WETLAND_TYPE (or WETLAND_TY) field, and the file has neither")
+        raise entry.fail("the nwi schema needs a WETLAND_TYPE (or WETLAND_TY) field, and the file has neither "
+                         f"({_fields_listed(gdf)})")
     kinds = gdf[type_col].astype("string").str.strip().str.lower().fillna("")
     target = np.array([_NWI_ROUTES.get(k, "wetlands") for k in kinds], dtype=object)
     return {role: gdf[target == role] for role in ("wetlands", "water_bodies", "watercourses")}
