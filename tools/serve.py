@@ -3,7 +3,11 @@
 Streamlit runs app.py only when a browser session opens, so the first visitor would pay for importing
 folium, geopandas and plotly and for reading the layer set (about 2 s here). This launcher does that
 work once in the server process, fills the same process-wide ``st.cache_resource`` caches the pages
-use, and then hands over to Streamlit's own command line (``streamlit run app.py ...``) in this process.
+use, makes every page run inside app.py's frame from the first visit on (deep links such as
+``/walkthrough?case=...&mode=projector`` included: :func:`app_frame_first`), and then hands over to
+Streamlit's own command line (``streamlit run app.py ...``) in this process. Start the app this way
+(``make run`` and deploy/sloat-dashboard@.service do): a bare ``streamlit run app.py`` runs a deep link
+opened first after a start without the frame.
 
 Usage: ``python tools/serve.py [streamlit run options]`` (``make run`` does this).
 """
@@ -44,8 +48,23 @@ def warm() -> None:
     logging.getLogger("streamlit").setLevel(logging.WARNING)
 
 
+def app_frame_first() -> None:
+    """Every page runs inside app.py's frame from the first visit on, deep links included.
+
+    Streamlit decides once per process, when the first session starts, whether a ``pages/`` folder
+    next to the main script makes this an old-style multipage app: it then runs a page's file on its
+    own (``/walkthrough?case=...`` with no sidebar, no case, no display mode) until some session has
+    run ``app.py``, whose ``st.navigation`` switches the process to the new style for good. The app
+    always uses ``st.navigation``, so the launcher settles that before the first visitor.
+    """
+    from streamlit.runtime.pages_manager import PagesManager
+
+    PagesManager.uses_pages_directory = False
+
+
 def main(argv: list[str]) -> None:
     warm()
+    app_frame_first()
     from streamlit.web import cli
 
     sys.argv = ["streamlit", "run", str(ROOT / "app.py"), *argv]
