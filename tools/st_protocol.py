@@ -130,7 +130,10 @@ class Session:
 
     # -- messages -----------------------------------------------------------------------------
     def _send(self, back: BackMsg) -> None:
-        self.ws.send(back.SerializeToString())
+        try:
+            self.ws.send(back.SerializeToString())
+        except Exception as exc:  # noqa: BLE001 (closed by the server or the proxy)
+            raise ProtocolError(f"the connection closed: {type(exc).__name__}: {exc}") from exc
 
     def _recv(self, deadline: float) -> ForwardMsg:
         left = deadline - time.monotonic()
