@@ -27,12 +27,14 @@ $(ASSETS_STAMP): tools/fetch_assets.py
 setup: $(STAMP) $(ASSETS_STAMP)
 
 # Debian packages the tests need: chromium (browser tests), gdal-bin (gdaldem, the slope reference),
-# poppler-utils (pdftoppm, to look at the PDF report's pages).
+# poppler-utils (pdftoppm, to look at the PDF report's pages), nginx and sqlite3 (the serving test and
+# the backup scripts, tests/test_deploy*.py; nginx-light is Debian's small build of nginx).
 system-deps:
-	@if [ ! -x /usr/lib/chromium/chromium ] || ! command -v gdaldem >/dev/null || ! command -v pdftoppm >/dev/null; then \
-	  echo "Installing Debian packages: chromium gdal-bin poppler-utils"; \
+	@if [ ! -x /usr/lib/chromium/chromium ] || ! command -v gdaldem >/dev/null || ! command -v pdftoppm >/dev/null \
+	    || [ ! -x /usr/sbin/nginx ] || ! command -v sqlite3 >/dev/null; then \
+	  echo "Installing Debian packages: chromium gdal-bin poppler-utils nginx-light sqlite3"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-	    chromium gdal-bin poppler-utils >/dev/null; \
+	    chromium gdal-bin poppler-utils nginx-light sqlite3 >/dev/null; \
 	fi
 
 sample: $(STAMP)
@@ -49,7 +51,7 @@ test: setup system-deps
 	$(PY) -m ruff check .
 	HYPOTHESIS_PROFILE=ci $(PY) -m pytest -q
 
-bench: setup
+bench: setup system-deps
 	$(PY) bench/run.py
 
 clean-venv:

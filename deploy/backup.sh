@@ -12,7 +12,7 @@ if [ ! -s "$db" ]; then
   exit 0
 fi
 mkdir -p "$dest"
-stamp="$(date -u +%Y%m%dT%H%M%SZ)"
+stamp="$(date -u +%Y%m%dT%H%M%S.%3NZ)"  # milliseconds: two runs in one second keep two copies
 part="$dest/.cases-$stamp.sqlite3.part"
 final="$dest/cases-$stamp.sqlite3"
 trap 'rm -f "$part"' EXIT
