@@ -44,6 +44,8 @@ class Run:
     """What one script run sent: elements by delta path, the URL's new query string, timings."""
 
     elements: dict = field(default_factory=dict)
+    #: labels of containers (expanders, tabs, popovers) by delta path
+    blocks: dict = field(default_factory=dict)
     query_string: str | None = None
     navigation: object | None = None
     page_not_found: bool = False
@@ -65,7 +67,9 @@ class Run:
         return out
 
     def has_text(self, needle: str) -> bool:
-        return any(needle in t for t in self.texts())
+        """``needle`` shown anywhere (markdown escapes such as ``\\-`` ignored)."""
+        shown = [*self.texts(), *self.blocks.values()]
+        return any(needle in t or needle in t.replace("\\", "") for t in shown)
 
     def widget(self, kind: str, label_start: str):
         for w in self.of_type(kind):
@@ -179,6 +183,12 @@ class Session:
                 started = True
             elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element":
                 run.elements[tuple(msg.metadata.delta_path)] = msg.delta.new_element
+            elif kind == "delta" and msg.delta.WhichOneof("type") == "add_block":
+                block = msg.delta.add_block
+                which = block.WhichOneof("type")
+                label = getattr(getattr(block, which), "label", "") if which else ""
+                if label:
+                    run.blocks[tuple(msg.metadata.delta_path)] = label
             elif kind == "page_info_changed":
                 run.query_string = msg.page_info_changed.query_string
                 self.query_string = run.query_string
