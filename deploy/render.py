@@ -42,6 +42,11 @@ def values(app_dir: str, etc_dir: str, data_dir: str, user: str, ports: list[int
         "PORTS": " ".join(str(p) for p in ports),
         "INSTANCES": " ".join(f"sloat-dashboard@{p}.service" for p in ports),
         "UPSTREAM_SERVERS": "\n".join(f"    server 127.0.0.1:{p} max_fails=1 fail_timeout=10s;" for p in ports),
+        "ROUTE_MAP": "\n".join(f'    "127.0.0.1:{p}" sloat_{p};' for p in ports),
+        "STICKY_UPSTREAMS": "\n".join(
+            f"upstream sloat_{p} {{\n    server 127.0.0.1:{p} max_fails=1 fail_timeout=10s;\n"
+            + "".join(f"    server 127.0.0.1:{q} backup;\n" for q in ports if q != p) + "    keepalive 8;\n}"
+            for p in ports),
         "MAX_UPLOAD_MB": str(mb), "MAX_BODY_BYTES": str(mb * 1024 * 1024 + MULTIPART_MARGIN_BYTES),
         "LISTEN": listen, "SERVER_NAME": server_name,
     }

@@ -30,7 +30,7 @@ import render  # noqa: E402
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 UNIT = "sloat-dashboard@.service"
 SITE = "sloat-dashboard.conf"
-LOG_FORMAT = "log_format sloat_upstreams '$sloat_route|$upstream_addr|$request_method|$uri|$status';"
+LOG_FORMAT = "log_format sloat_upstreams '$cookie_sloat_route|$upstream_addr|$request_method|$uri|$status';"
 
 
 def free_port() -> int:
@@ -224,7 +224,8 @@ class Stack:
         return path.read_text(errors="replace") if path.exists() else ""
 
     def access_log(self) -> list[dict]:
-        """One dict per request nginx finished: route, upstream (port or None), method, uri, status."""
+        """One dict per request nginx finished: the affinity cookie it came with (route), the process
+        that answered (port, or None), method, uri, status."""
         path = self.tmp / "nginx" / "logs" / "access.log"
         rows = []
         for line in (path.read_text().splitlines() if path.exists() else []):
@@ -237,10 +238,13 @@ class Stack:
                          "status": int(parts[4])})
         return rows
 
-    def port_of_route(self, route: str) -> int | None:
-        """The app process that served the last finished request of affinity route ``route``."""
-        ports = [r["port"] for r in self.access_log() if r["route"] == route and r["port"]]
-        return ports[-1] if ports else None
+    @staticmethod
+    def port_of_route(route: str | None) -> int | None:
+        """The app process an affinity cookie (``127.0.0.1:PORT``, set by nginx) names."""
+        try:
+            return int(str(route).rsplit(":", 1)[1])
+        except (IndexError, ValueError):
+            return None
 
     def __enter__(self) -> "Stack":
         return self.start()
