@@ -27,5 +27,6 @@ for suffix in "" -wal -shm; do
 done
 cp -- "$copy" "$db.restoring"
 mv -- "$db.restoring" "$db"
+[ "$(id -u)" != 0 ] || chown "$(stat -c %u:%g "$data")" "$db"  # run as root: the app's user owns it
 $systemctl start sloat-dashboard.target
 echo "restore: $db now holds $cases cases from $copy; the previous database is $db.before-restore-$stamp"
