@@ -192,3 +192,58 @@ def test_the_refresh_fetches_reports_and_switches_only_when_the_set_loads_and_di
     again = _run("refresh-layers.sh", env=env, check=False)
     assert again.returncode == 0 and "nothing changed" in again.stdout.lower(), again.stdout + again.stderr
     assert (layers / "current").resolve() == current and not (layers / ".restart-needed").exists()
+
+
+def test_the_rendered_units_pass_systemds_own_check(tmp_path):
+    """``systemd-analyze verify``: every key known, every ExecStart an existing absolute path, timers valid."""
+    sys.path.insert(0, str(DEPLOY))
+    import render
+
+    files = render.render(tmp_path, app_dir=str(ROOT), etc_dir=str(tmp_path), data_dir=str(tmp_path), user="root",
+                          ports=[8501, 8502], listen="80", server_name="_")
+    (tmp_path / "env").write_text("SLOAT_DATA_DIR=/tmp\n")
+    instance = tmp_path / "sloat-dashboard@8501.service"
+    shutil.copy(files["sloat-dashboard@.service"], instance)
+    units = [instance] + [p for name, p in files.items() if name.endswith((".timer", ".target"))
+                          or (name.endswith(".service") and "@" not in name)]
+    assert len(units) == 8
+    done = subprocess.run(["systemd-analyze", "verify", "--man=no", *map(str, units)], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
+    problems = [line for line in (done.stdout + done.stderr).splitlines()
+                if str(tmp_path) in line or "Unit " in line or "fatal" in line]
+    assert done.returncode == 0 and not problems, done.stdout + done.stderr
+
+
+def test_the_health_check_restarts_a_process_that_fails_twice_and_leaves_a_healthy_one(tmp_path):
+    import http.server
+    import socketserver
+
+    class Health(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802 (the standard library's name)
+            self.send_response(200 if self.path == "/_stcore/health" else 404)
+            self.end_headers()
+            self.wfile.write(b"ok")
+
+        def log_message(self, *args):
+            pass
+
+    server = socketserver.TCPServer(("127.0.0.1", 0), Health)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    healthy = server.server_address[1]
+    with socketserver.TCPServer(("127.0.0.1", 0), Health) as gone:  # a port nothing answers on
+        dead = gone.server_address[1]
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    calls = tmp_path / "systemctl.calls"
+    (bin_dir / "systemctl").write_text(f'#!/bin/sh\necho "$@" >> {calls}\n')
+    (bin_dir / "systemctl").chmod(0o755)
+    env = {"PATH": f"{bin_dir}:{os.environ['PATH']}", "RUNTIME_DIRECTORY": str(tmp_path / "run")}
+    try:
+        first = _run("healthcheck.sh", str(healthy), str(dead), env=env)
+        assert f"port {dead} did not answer" in first.stdout and not calls.exists()
+        second = _run("healthcheck.sh", str(healthy), str(dead), env=env)
+        assert "restarting" in second.stdout
+        assert calls.read_text().split("\n")[:-1] == [f"restart sloat-dashboard@{dead}.service"]
+    finally:
+        server.shutdown()
+        server.server_close()
