@@ -338,7 +338,7 @@ def main(argv=None) -> int:
         except Exception as exc:  # noqa: BLE001 - a bench section failing is reported, not fatal
             results["app"] = {"error": f"{type(exc).__name__}: {exc}"}
     if not args.skip_load:
-        print("5/5 sessions through nginx and two app processes ...", flush=True)
+        print("5. sessions through nginx and two app processes ...", flush=True)
         import load
 
         try:

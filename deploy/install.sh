@@ -13,6 +13,8 @@ data=/var/lib/sloat-dashboard
 user=sloat
 ports=8501,8502
 server_name=_
+# a later run (and upgrade.sh) keeps what the first was given
+[ ! -r "$etc/deploy.conf" ] || . "$etc/deploy.conf"
 while [ $# -gt 0 ]; do
   case "$1" in
     --ports) ports="$2"; shift 2 ;;
@@ -26,6 +28,7 @@ id "$user" >/dev/null 2>&1 || adduser --system --group --home "$data" --no-creat
 install -d -o "$user" -g "$user" -m 0750 "$data" "$data/backups" "$data/layers"
 [ -e "$data/layers/current" ] || ln -s "$app/data/sample" "$data/layers/current"  # until the first refresh
 install -d -m 0750 -g "$user" "$etc"
+printf 'ports=%s\nserver_name=%s\n' "$ports" "$server_name" > "$etc/deploy.conf"
 if [ ! -e "$etc/env" ]; then
   umask 027
   cat > "$etc/env" <<ENV

@@ -11,9 +11,10 @@ run_as() { su -s /bin/sh "$user" -c "set -a; . $etc/env; set +a; $*"; }
 run_as "$app/deploy/backup.sh"
 (cd "$app" && make setup)
 run_as "$app/.venv/bin/python $app/deploy/migrate.py"
-ports="$(systemctl list-units --plain --no-legend 'sloat-dashboard@*.service' | sed 's/sloat-dashboard@\([0-9]*\).*/\1/' | paste -sd, -)"
+. "$etc/deploy.conf"  # ports and server_name, as install.sh was given them
 out="$(mktemp -d)"
-"$app/.venv/bin/python" "$app/deploy/render.py" --out "$out" --app-dir "$app" --etc-dir "$etc" --ports "$ports" >/dev/null
+"$app/.venv/bin/python" "$app/deploy/render.py" --out "$out" --app-dir "$app" --etc-dir "$etc" --ports "$ports" \
+  --server-name "$server_name" >/dev/null
 for f in "$out"/*.service "$out"/*.timer "$out"/*.target; do install -m 0644 "$f" /etc/systemd/system/; done
 install -m 0644 "$out/sloat-dashboard.conf" /etc/nginx/sites-available/sloat-dashboard.conf
 rm -rf "$out"
