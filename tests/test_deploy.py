@@ -168,3 +168,11 @@ def test_one_process_killed_mid_session_leaves_the_others_sessions_and_the_cases
     finally:
         a.close()
         b.close()
+
+
+def test_one_address_sending_uploads_without_pause_is_slowed_at_the_proxy(stack):
+    """60 a minute with bursts of 20 (deploy/nginx/sloat-dashboard.conf): a flood gets HTTP 429 from nginx."""
+    statuses = [requests.put(stack.url + "/_stcore/upload_file/nobody/nothing", data=b"x", timeout=30).status_code
+                for _ in range(40)]
+    assert statuses.count(429) >= 15, statuses
+    assert 429 not in statuses[:15], statuses  # the burst passes
