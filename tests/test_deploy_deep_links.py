@@ -124,18 +124,23 @@ def _check_frame(url: str, link: str, *, page: str, mode: str, case_id: str | No
                 assert shown and shown[0].startswith("40,000"), f"{link}: the case's parcel is not shown ({shown})"
 
 
-@pytest.mark.parametrize("first", ["/walkthrough?case={case}&mode=projector", "/case?case={case}"])
+@pytest.mark.parametrize("first", ["/walkthrough?case={case}&mode=projector", "/case?case={case}",
+                                   "/timeline?mode=counter"])
 def test_a_deep_link_opened_first_after_a_restart_runs_inside_the_frame(server, first):
+    """A deep link first in a fresh process; then (after the first two) every page in every mode, with the
+    case and without, never "/" until the end. (A restart costs seconds: three kinds of first link.)"""
     launcher, case_id = server
     url = launcher.start()
     try:
         link = first.format(case=case_id)
         page = link.split("?")[0].strip("/")
-        _check_frame(url, link, page=page, mode="projector" if "projector" in link else "standard", case_id=case_id)
-        # then every page in every mode, with the case and without, still before anyone opens "/"
+        mode = next((m for m in MODES if f"mode={m}" in link), "standard")
+        _check_frame(url, link, page=page, mode=mode, case_id=case_id if "case=" in link else None)
+        if first.startswith("/timeline"):
+            return
+        with_case = first.startswith("/walkthrough")
         for name in _app_pages():
-            for mode in MODES if first.startswith("/walkthrough") else ["standard"]:
-                with_case = first.startswith("/walkthrough")
+            for mode in MODES:
                 query = f"case={case_id}&mode={mode}" if with_case else f"mode={mode}"
                 _check_frame(url, f"/{name}?{query}", page=name, mode=mode, case_id=case_id if with_case else None)
         _check_frame(url, "/", page="parcel", mode="standard", case_id=None)
