@@ -27,12 +27,16 @@ $(ASSETS_STAMP): tools/fetch_assets.py
 setup: $(STAMP) $(ASSETS_STAMP)
 
 # Debian packages the tests need: chromium (browser tests), gdal-bin (gdaldem, the slope reference),
-# poppler-utils (pdftoppm, to look at the PDF report's pages).
+# poppler-utils (pdftoppm, to look at the PDF report's pages); for the serving test and deploy/'s scripts
+# (tests/test_deploy*.py): nginx-light (Debian's small build of nginx), sqlite3 (backups), curl (the
+# health check) and systemd (systemd-analyze verify, on the rendered units).
 system-deps:
-	@if [ ! -x /usr/lib/chromium/chromium ] || ! command -v gdaldem >/dev/null || ! command -v pdftoppm >/dev/null; then \
-	  echo "Installing Debian packages: chromium gdal-bin poppler-utils"; \
+	@if [ ! -x /usr/lib/chromium/chromium ] || ! command -v gdaldem >/dev/null || ! command -v pdftoppm >/dev/null \
+	    || [ ! -x /usr/sbin/nginx ] || ! command -v sqlite3 >/dev/null || ! command -v curl >/dev/null \
+	    || ! command -v systemd-analyze >/dev/null; then \
+	  echo "Installing Debian packages: chromium gdal-bin poppler-utils nginx-light sqlite3 curl systemd"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-	    chromium gdal-bin poppler-utils >/dev/null; \
+	    chromium gdal-bin poppler-utils nginx-light sqlite3 curl systemd >/dev/null; \
 	fi
 
 sample: $(STAMP)
@@ -49,7 +53,7 @@ test: setup system-deps
 	$(PY) -m ruff check .
 	HYPOTHESIS_PROFILE=ci $(PY) -m pytest -q
 
-bench: setup
+bench: setup system-deps
 	$(PY) bench/run.py
 
 clean-venv:

@@ -11,6 +11,9 @@ Prints a table and writes bench/results.json (git-ignored). Sections:
    against ``analyze()`` for every sample tax parcel (net within 0.1 % of gross, triggers, permits).
 4. The app: rerun after a drawing, start to first page, resident memory (bench/app_bench.py), and the
    PDF printout (report_pdf_bytes) for five sample tax parcels.
+5. The Village's service (bench/load.py): nginx and two app processes as deploy/ runs them, on
+   loopback; 1, 5, 10 and 20 concurrent sessions at the protocol level (first page, pick a tax parcel,
+   read the net lot area): p50/p95, each process's CPU and memory.
 
 ``--quick`` skips the 100,000-lot run and the full agreement pass (for trying the bench out).
 """
@@ -282,6 +285,16 @@ def table(results: dict) -> str:
     if rep:
         lines.append(f"   PDF report (report_pdf_bytes, {rep['parcels']} sample tax parcels, analysis not counted): "
                      f"median {rep['median_s']} s, max {rep['max_s']} s; pages {rep['pages']}")
+    lo = results.get("load")
+    if lo:
+        lines.append("")
+        lines.append("5. The Village's service: sessions through nginx (bench/load.py)")
+        if "error" in lo:
+            lines.append(f"   {lo['error']}")
+        else:
+            import load
+
+            lines.append(load.table(lo))
     return "\n".join(lines)
 
 
@@ -289,6 +302,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="skip the 100,000-lot run and the full agreement pass")
     ap.add_argument("--skip-app", action="store_true", help="skip the app timings")
+    ap.add_argument("--skip-load", action="store_true", help="skip the sessions through nginx (bench/load.py)")
     args = ap.parse_args(argv)
     t_start = time.perf_counter()
     from sloat_core.gis.layers import load_manifest
@@ -323,6 +337,14 @@ def main(argv=None) -> int:
                               "server": app_bench.server_start_and_rss(), "browser": app_bench.browser_timings()}
         except Exception as exc:  # noqa: BLE001 - a bench section failing is reported, not fatal
             results["app"] = {"error": f"{type(exc).__name__}: {exc}"}
+    if not args.skip_load:
+        print("5. sessions through nginx and two app processes ...", flush=True)
+        import load
+
+        try:
+            results["load"] = load.load_levels()
+        except Exception as exc:  # noqa: BLE001 - a bench section failing is reported, not fatal
+            results["load"] = {"error": f"{type(exc).__name__}: {exc}"}
     results["bench_total_s"] = round(time.perf_counter() - t_start, 1)
     RESULTS.write_text(json.dumps(results, indent=1, default=str))
     print()

@@ -1,0 +1,23 @@
+#!/bin/sh
+# Upgrade in place (run as root in the checkout, after `git pull` or unpacking the new release there):
+# a backup first, the new requirements, the case database's schema migrated once (deploy/migrate.py:
+# refused, and nothing restarted, when the database is newer than this code), the units and the
+# nginx site rendered again, then the app processes restarted one at a time.
+set -eu
+app="$(cd "$(dirname "$0")/.." && pwd)"
+etc=/etc/sloat-dashboard
+user=sloat
+run_as() { su -s /bin/sh "$user" -c "set -a; . $etc/env; set +a; $*"; }
+run_as "$app/deploy/backup.sh"
+(cd "$app" && make setup)
+run_as "$app/.venv/bin/python $app/deploy/migrate.py"
+. "$etc/deploy.conf"  # ports and server_name, as install.sh was given them
+out="$(mktemp -d)"
+"$app/.venv/bin/python" "$app/deploy/render.py" --out "$out" --app-dir "$app" --etc-dir "$etc" --ports "$ports" \
+  --server-name "$server_name" >/dev/null
+for f in "$out"/*.service "$out"/*.timer "$out"/*.target; do install -m 0644 "$f" /etc/systemd/system/; done
+install -m 0644 "$out/sloat-dashboard.conf" /etc/nginx/sites-available/sloat-dashboard.conf
+rm -rf "$out"
+systemctl daemon-reload
+nginx -t && systemctl reload nginx
+"$app/deploy/rolling-restart.sh"
