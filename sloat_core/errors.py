@@ -20,7 +20,8 @@ True
 True
 """
 
-__all__ = ["SloatError", "SloatInputError", "ParametersError", "ManifestError", "WhereFilterError",
+__all__ = ["SloatError", "SloatInputError", "SourceError", "ServiceAnswerError", "SourceUnavailable",
+           "SeveralShapesError", "ParametersError", "ManifestError", "WhereFilterError",
            "DemUnitsError", "CaseStoreError", "CaseFolderError", "CaseNotFound", "CaseConflictError",
            "CaseArchivedError", "ARCHIVED_SENTENCE", "StaffRequired"]
 
@@ -89,3 +90,39 @@ class CaseArchivedError(CaseStoreError):
 
 class StaffRequired(SloatError, PermissionError):
     """A staff-only action was asked for without a valid staff unlock."""
+
+
+# Official data (sloat_core.gis.official)
+class SourceError(SloatInputError):
+    """One source could not be fetched; the others go on (the role stays missing, hence unknown)."""
+
+
+class ServiceAnswerError(SourceError):
+    """The service answered with its own error (ArcGIS REST ``{"error": {"code", "message"}}``)."""
+
+
+class SourceUnavailable(SourceError):
+    """The service could not be reached (no connection, a timeout, a service down)."""
+
+
+# Parcel files (sloat_core.gis.parcels.formats)
+class SeveralShapesError(SloatInputError):
+    """A KML/KMZ file holds several polygon placemarks: the user must choose one (or all).
+
+    Attributes
+    ----------
+    choices : tuple of str
+        One plain label per polygon, in file order (``choose=i`` picks ``choices[i]``).
+    """
+
+    def __init__(self, choices: list[str]):
+        self.choices = tuple(choices)
+        listed = "; ".join(f"{i + 1}: {c}" for i, c in enumerate(self.choices[:20]))
+        more = f"; and {len(self.choices) - 20} more" if len(self.choices) > 20 else ""
+        super().__init__(
+            f"The file holds {len(self.choices)} separate polygons ({listed}{more}); choose the one that is the "
+            "parcel."
+        )
+
+    def __reduce__(self):  # crosses the worker's pipe
+        return (SeveralShapesError, (list(self.choices),))

@@ -38,7 +38,7 @@ import shapely
 import yaml
 from shapely.geometry.base import BaseGeometry
 
-from sloat_core.errors import SloatInputError
+from sloat_core.errors import ServiceAnswerError, SloatInputError, SourceError, SourceUnavailable
 from sloat_core.units import WORK_CRS
 
 __all__ = [
@@ -113,18 +113,6 @@ class Download:
     url: str = ""
     publisher_version: str | None = None
     nbytes: int = 0
-
-
-class SourceError(SloatInputError):
-    """One source could not be fetched; the others go on (the role stays missing, hence unknown)."""
-
-
-class ServiceAnswerError(SourceError):
-    """The service answered with its own error (ArcGIS REST ``{"error": {"code", "message"}}``)."""
-
-
-class SourceUnavailable(SourceError):
-    """The service could not be reached (no connection, a timeout, a service down)."""
 
 
 def _names(exc: BaseException) -> set[str]:

@@ -58,7 +58,7 @@ from pyproj.exceptions import CRSError
 from shapely.geometry import LineString, Point, Polygon, shape
 from shapely.geometry.base import BaseGeometry
 
-from sloat_core.errors import SloatInputError
+from sloat_core.errors import SeveralShapesError, SloatInputError
 from sloat_core.units import SQFT_PER_ACRE, WGS84, WORK_CRS
 from sloat_core.gis.parcels.placement import (
     _NOT_FINITE,
@@ -89,28 +89,6 @@ MAX_FEATURES = 10_000
 
 ALL_SHAPES = "all"
 """``choose=ALL_SHAPES``: combine every polygon of a file that holds several into one parcel."""
-
-
-class SeveralShapesError(SloatInputError):
-    """A KML/KMZ file holds several polygon placemarks: the user must choose one (or all).
-
-    Attributes
-    ----------
-    choices : tuple of str
-        One plain label per polygon, in file order (``choose=i`` picks ``choices[i]``).
-    """
-
-    def __init__(self, choices: list[str]):
-        self.choices = tuple(choices)
-        listed = "; ".join(f"{i + 1}: {c}" for i, c in enumerate(self.choices[:20]))
-        more = f"; and {len(self.choices) - 20} more" if len(self.choices) > 20 else ""
-        super().__init__(
-            f"The file holds {len(self.choices)} separate polygons ({listed}{more}); choose the one that is the "
-            "parcel."
-        )
-
-    def __reduce__(self):  # crosses the worker's pipe
-        return (SeveralShapesError, (list(self.choices),))
 
 _SHP_SIDECARS = (".shp", ".shx", ".dbf", ".prj", ".cpg")
 
