@@ -209,7 +209,7 @@ def test_bad_inputs_are_refused_with_one_sentence(name, needle, private_tmp):
 def test_a_geojson_without_crs_in_state_plane_feet_is_refused_naming_the_file(private_tmp):
     """RFC 7946: a GeoJSON without a crs member is longitude/latitude; numbers in feet are refused, not guessed."""
     with pytest.raises(SloatInputError) as err:
-        read_parcel(GOOD / "rect_nocrs_2260.geojson")
+        read_parcel(BAD / "rect_nocrs_2260.geojson")
     msg = str(err.value)
     _one_sentence(msg)
     assert msg.startswith("The file rect_nocrs_2260.geojson has coordinates that cannot be longitude/latitude"), msg
