@@ -241,7 +241,7 @@ if outcome is not None:
         st.caption("Not needed on what is known: " + escape_markdown(", ".join(others)) + ".")
     state_wetlands = result.get("state_wetlands")
     if state_wetlands:  # the NYSDEC map, by the state regime in force on the date (a screen, not a deduction)
-        st.markdown("**New York State wetlands (NYSDEC map):** " + escape_markdown(state_wetlands["answer"]) + ". "
+        st.markdown("**New York State wetlands (NYSDEC map):** " + escape_markdown(state_wetlands["message"]) + ". "
                     + escape_markdown(state_wetlands["reason"]))
         st.caption(escape_markdown(state_wetlands["stated"]))
     if mode != state.COUNTER:

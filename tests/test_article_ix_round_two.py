@@ -339,6 +339,16 @@ def test_a_deadline_on_a_holiday_keeps_its_date_and_notes_the_next_business_day(
     assert weekday.date == dt.date(2026, 12, 16) and weekday.note == ""
 
 
+def test_a_deadline_on_the_friday_before_a_saturday_holiday_is_a_business_day_under_gcl_24():
+    # Appeal served 18 June 2026: day 15 is Friday 3 July 2026. Independence Day falls on Saturday 4 July;
+    # General Construction Law § 24 moves only a Sunday holiday (to the Monday), so the Friday is a business
+    # day and the appeal is due on it: no § 25-a carry to Monday 6 July (the holidays package's "observed"
+    # Friday would have given one).
+    e = one({"id": "stormwater_notice_of_violation", "served": "2026-06-18"})["appeal_deadline"]
+    assert e.date == dt.date(2026, 7, 3) and e.date.weekday() == 4
+    assert e.note == ""
+
+
 def test_a_notice_counted_back_on_a_saturday_advises_the_business_day_before():
     e = one({"id": "inspection_notice", "planned": "2026-12-28"})["notice_deadline"]
     assert e.date == dt.date(2026, 12, 26) and "24 December 2026" in e.note

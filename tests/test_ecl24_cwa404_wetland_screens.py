@@ -9,8 +9,8 @@ import math
 import pytest
 
 from sloat_core.approvals.state_law import regime_on, regimes
-from sloat_core.approvals.wetland_screens import (ASK_CORPS, STATE_LIKELY, federal_waters_screen,
-                                                  state_wetland_screen)
+from sloat_core.approvals.wetland_screens import (ASK_CORPS, STATE_INFORMATIONAL, STATE_LIKELY,
+                                                  federal_waters_screen, state_wetland_screen)
 
 from engine_world import make_world, sq
 
@@ -40,17 +40,22 @@ def test_without_a_footprint_the_whole_parcel_is_screened(tmp_path):
     assert s.answer == "likely" and "no footprint drawn" in s.reason
 
 
-def test_the_regime_is_the_one_in_force_on_the_analysis_date(tmp_path):
+@pytest.mark.parametrize("day, effective, maps, answer", [
+    ("2024-12-31", "1975-09-01", "regulatory", "likely"),
+    ("2025-01-01", "2025-01-01", "informational", "possible"),
+    ("2026-04-07", "2025-01-01", "informational", "possible"),
+    ("2026-04-08", "2026-04-08", "regulatory", "likely"),
+])
+def test_work_in_a_mapped_wetland_follows_the_regime_in_force_on_each_side_of_each_boundary(tmp_path, day, effective,
+                                                                                          maps, answer):
+    """Regulatory map (before 2025, again from the court decision of 2026-04-08): DEC permit likely; under the
+    2025 rules the map was informational (DEC decides). Never a determination, never a deduction."""
     ls = make_world(tmp_path, {"village_boundary": [VILLAGE], "nysdec_wetlands": [sq(50, 0, 80)]})
-    seen = {}
-    for day in (dt.date(2024, 6, 1), dt.date(2025, 6, 1), dt.date(2026, 4, 7), dt.date(2026, 4, 8), DAY):
-        s = state_wetland_screen(PARCEL, FOOT, ls, day)
-        seen[day] = (s.regime["effective"], s.regime["maps"])
-        assert s.answer == "likely"  # a mapped wetland: likely under every regime, never "regulated"
-    assert seen[dt.date(2024, 6, 1)] == ("1975-09-01", "regulatory")
-    assert seen[dt.date(2025, 6, 1)] == ("2025-01-01", "informational")
-    assert seen[dt.date(2026, 4, 7)] == ("2025-01-01", "informational")
-    assert seen[DAY] == ("2026-04-08", "regulatory")
+    s = state_wetland_screen(PARCEL, FOOT, ls, dt.date.fromisoformat(day))
+    assert (s.regime["effective"], s.regime["maps"], s.answer) == (effective, maps, answer)
+    assert s.message == (STATE_LIKELY if maps == "regulatory" else STATE_INFORMATIONAL)
+    d = s.to_dict()
+    assert d["deduction"] is False and s.regime["citation"] in d["stated"] and f"the map is {maps}" in d["stated"]
 
 
 def test_the_court_decision_of_2026_04_08_is_the_current_entry_and_is_to_verify():

@@ -68,6 +68,29 @@ def test_a_broken_parameters_file_raises_the_parameters_error(tmp_path):
         raise AssertionError("a parameters file without a parameters mapping was accepted")
 
 
+def test_a_broken_layer_manifest_raises_the_manifest_error(tmp_path):
+    """The manifest reader raises its named kind; its sentence is the one it always gave."""
+    from sloat_core.errors import ManifestError
+    from sloat_core.gis.layers import load_manifest
+
+    path = tmp_path / "layers.yaml"
+    path.write_text("layers:\n  marsh:\n    path: x.geojson\n", encoding="utf-8")
+    try:
+        load_manifest(path)
+    except SloatInputError as exc:
+        assert isinstance(exc, ManifestError) and isinstance(exc, ValueError)
+        assert str(exc).startswith("In the layer manifest layers.yaml") and "the role 'marsh' is not one of" in str(exc)
+    else:
+        raise AssertionError("a manifest with an unknown role was accepted")
+    missing = tmp_path / "none.yaml"
+    try:
+        load_manifest(missing)
+    except ManifestError as exc:
+        assert str(exc) == f"The layer manifest {missing} was not found."
+    else:
+        raise AssertionError("a missing manifest was accepted")
+
+
 def test_the_store_and_staff_errors_keep_their_places_and_words():
     from sloat_core import store
     from sloat_core.errors import ARCHIVED_SENTENCE, CaseArchivedError, CaseStoreError, StaffRequired

@@ -14,7 +14,7 @@ import datetime as dt
 import pytest
 from dateutil.relativedelta import MO, SU, TH, TU, relativedelta
 
-from sloat_core.approvals import gcl
+from sloat_core.rules import calendar as gcl
 
 YEARS = range(2024, 2036)
 
@@ -85,9 +85,9 @@ def test_the_tool_s_business_days_are_those_of_gcl_24(year):
 
 
 def test_lincoln_s_birthday_and_election_day_are_public_holidays():
-    assert gcl.closed_reason(dt.date(2027, 2, 12)) == "Lincoln's Birthday"
-    assert gcl.closed_reason(dt.date(2027, 11, 2)) == "Election Day"
-    assert gcl.closed_reason(dt.date(2028, 2, 15)) is None  # Susan B. Anthony Day, a Tuesday: a business day
+    assert gcl.closed(dt.date(2027, 2, 12)) == "Lincoln's Birthday"
+    assert gcl.closed(dt.date(2027, 11, 2)) == "Election Day"
+    assert gcl.closed(dt.date(2028, 2, 15)) is None  # Susan B. Anthony Day, a Tuesday: a business day
 
 
 def test_section_20_excludes_the_day_counted_from():

@@ -108,7 +108,7 @@ def _bad_files(folder: Path) -> list[tuple[str, bytes]]:
     files = [(n, (HOSTILE / n).read_bytes()) for n in (
         "xxe.kml", "xxe_utf16.kml", "traversal.zip", "absolute.zip", "not_a_zip.zip", "nan.geojson",
         "point.geojson", "linestring.geojson", "empty_collection.geojson", "swapped.geojson",
-        "other_state.geojson", "utm_nocrs.geojson", "png_named.geojson", "html_named.kml", "shp_no_dbf.zip")]
+        "other_state.geojson", "utm_nocrs.geojson", "projected_nocrs.geojson", "png_named.geojson", "html_named.kml", "shp_no_dbf.zip")]
     files.append(("letter.json", (HOSTILE / "not_geo.txt").read_bytes()))  # the uploader's types only
     files.append(("xxe_kmz.zip", (HOSTILE / "xxe.kmz").read_bytes()))
     files.append(("liar.zip", mh.write_lying_zip_bomb(folder / "liar.zip", megabytes=50).read_bytes()))

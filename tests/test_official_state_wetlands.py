@@ -1,15 +1,13 @@
-"""The NYSDEC wetland map by the state regime in force on the analysis date (data/settings/state_wetlands.yaml).
+"""The fetched NYSDEC map (an ``informational:`` layer) through ``analyze``: the one state wetland screen.
 
-Claims: before 2025 and again from 2026-04-08 (the 2025 regulations annulled by a court) the map is a
-regulatory screen -- work in a mapped wetland or its 100-ft adjacent area reads "DEC permit likely; request a
-jurisdictional determination"; from 2025-01-01 to 2026-04-07 it was informational. Each boundary day is tested
-on both sides. The regime used is stated in the output with its status and citation, the post-ruling regime is
-"to confirm", and the map is never a deduction. Without the map the answer is unknown.
+The screen's claims by date (both sides of 2025-01-01 and 2026-04-08, the 100-ft adjacent area, no map ->
+unknown, never a deduction) are tested once, in tests/test_ecl24_cwa404_wetland_screens.py. Here: the layer
+fetch-official writes is the map that screen reads, ``analyze``'s ``state_wetlands`` is the approvals' answer
+itself, and the fetched manifest states the layer's status by date.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 
 import geopandas as gpd
 import pytest
@@ -17,8 +15,6 @@ import shapely
 import yaml
 
 from real_data import ROOT, cli_json, run_cli
-from sloat_core.engine.state_wetlands import STATE_WETLANDS_PATH, load_state_wetlands, regime_on
-from sloat_core.errors import SloatInputError
 from sloat_core.gis.layers import load_manifest
 
 RECORDED = ROOT / "tests" / "fixtures" / "official"
@@ -30,18 +26,6 @@ def fetched(tmp_path_factory):
     done = run_cli("fetch-official", "--out", str(out), "--replay", str(RECORDED), "--quiet")
     assert done.returncode == 0, done.stderr
     return out
-
-
-@pytest.mark.parametrize("day, regime, status", [
-    ("2024-12-31", "mapped_1975", "regulatory"),
-    ("2025-01-01", "rules_2025", "informational"),
-    ("2026-04-07", "rules_2025", "informational"),
-    ("2026-04-08", "mapped_after_annulment", "regulatory"),
-])
-def test_the_regime_in_force_follows_the_dates_on_both_sides_of_each_boundary(day, regime, status):
-    r = regime_on(dt.date.fromisoformat(day))
-    assert (r.id, r.map_status) == (regime, status)
-    assert r.citation and r.status
 
 
 def _lots(tmp_path, fetched):
@@ -65,54 +49,17 @@ def _lots(tmp_path, fetched):
     return paths, dec
 
 
-def test_work_in_a_mapped_wetland_is_a_dec_screen_after_the_ruling_and_informational_before(tmp_path, fetched):
+def test_analyze_reads_the_fetched_dec_map_with_the_one_screen(tmp_path, fetched):
     paths, _ = _lots(tmp_path, fetched)
     m = str(fetched / "layers.yaml")
-    after = cli_json("analyze", str(paths["on"]), "--layers", m, "--as-of", "2026-06-01", "--json")["state_wetlands"]
-    during = cli_json("analyze", str(paths["on"]), "--layers", m, "--as-of", "2025-06-01", "--json")["state_wetlands"]
-    before = cli_json("analyze", str(paths["on"]), "--layers", m, "--as-of", "2024-06-01", "--json")["state_wetlands"]
-    assert after["answer"] == before["answer"] == "DEC permit likely; request a jurisdictional determination"
-    assert after["in_mapped_wetland_or_adjacent_area"] is True and after["deduction"] is False
-    assert after["regime"]["id"] == "mapped_after_annulment" and after["regime"]["to_confirm"] is True
-    assert "annulled" in after["regime"]["status"] and "904424-25" in after["regime"]["citation"]
-    assert "to confirm" in after["stated"] and "in force since 2026-04-08" in after["stated"]
-    assert during["regime"]["map_status"] == "informational" and "informational" in during["answer"]
-    assert "Part 664" in during["regime"]["citation"]
-
-
-def test_the_adjacent_area_counts_and_land_far_from_any_mapped_wetland_does_not(tmp_path, fetched):
-    paths, _ = _lots(tmp_path, fetched)
-    m = str(fetched / "layers.yaml")
-    if "near" in paths:
-        near = cli_json("analyze", str(paths["near"]), "--layers", m, "--as-of", "2026-06-01", "--json")
-        assert near["state_wetlands"]["in_mapped_wetland_or_adjacent_area"] is True
-        assert "100-ft adjacent area" in near["state_wetlands"]["reason"]
-    far = cli_json("analyze", str(paths["far"]), "--layers", m, "--as-of", "2026-06-01", "--json")["state_wetlands"]
-    assert far["in_mapped_wetland_or_adjacent_area"] is False
-    assert "DEC permit likely" not in far["answer"]
-
-
-def test_without_the_map_the_state_wetland_answer_is_unknown(tmp_path):
-    sample = ROOT / "data" / "sample" / "layers.yaml"
-    out = cli_json("analyze", "sbl:155.06-1-1", "--layers", str(sample), "--as-of", "2026-06-01", "--json")
+    out = cli_json("analyze", str(paths["on"]), "--layers", m, "--as-of", "2026-06-01", "--json")
     sw = out["state_wetlands"]
-    assert sw["in_mapped_wetland_or_adjacent_area"] is None and sw["answer"].startswith("Unknown")
-
-
-def test_the_regimes_are_checked_data(tmp_path):
-    facts = load_state_wetlands()
-    assert facts.adjacent_area_ft == 100 and "663.2" in facts.adjacent_area_citation
-    doc = yaml.safe_load(STATE_WETLANDS_PATH.read_text(encoding="utf-8"))
-    doc["regimes"][1]["until"] = "2026-04-01"  # a gap before the next regime
-    bad = tmp_path / "bad.yaml"
-    bad.write_text(yaml.safe_dump(doc), encoding="utf-8")
-    with pytest.raises(SloatInputError, match="must start the day rules_2025 ends"):
-        load_state_wetlands(bad)
-    doc["regimes"][1]["until"] = "2026-04-08"
-    doc["regimes"][2]["map_status"] = "advisory"
-    bad.write_text(yaml.safe_dump(doc), encoding="utf-8")
-    with pytest.raises(SloatInputError, match="map_status must be regulatory or informational"):
-        load_state_wetlands(bad)
+    assert sw == out["approvals_detail"]["wetland_screens"]["state"]  # one answer, in both places
+    assert sw["answer"] == "likely" and sw["message"].startswith("NYSDEC freshwater wetland permit likely")
+    assert sw["regime"]["effective"] == "2026-04-08" and "904424-25" in sw["regime"]["citation"]
+    assert sw["sources"]
+    far = cli_json("analyze", str(paths["far"]), "--layers", m, "--as-of", "2026-06-01", "--json")["state_wetlands"]
+    assert far["answer"] == "not_indicated"
 
 
 def test_the_fetched_manifest_no_longer_calls_the_dec_map_informational(fetched):

@@ -87,7 +87,6 @@ GOOD_FILES = [
     ("rect_wgs84.geojson", RECT_AREA_SQFT, None),
     ("rect_wgs84_bare_geometry.geojson", RECT_AREA_SQFT, None),
     ("rect_wgs84_feature.geojson", RECT_AREA_SQFT, None),
-    ("rect_nocrs_2260.geojson", RECT_AREA_SQFT, "taken as New York East state-plane feet"),
     ("hole_2260.geojson", HOLE_AREA_SQFT, "hole (an inner ring) of 10,000 sq ft"),
     ("rect_3d_2260.geojson", RECT_AREA_SQFT, "heights (3-D coordinates)"),
     ("bowtie_2260.geojson", 60_000.0, "crossed itself"),
@@ -180,7 +179,7 @@ BAD_FILES = [
     ("points_shp.zip", "points or lines"),
     ("nan.geojson", "not numbers"),
     ("infinite.geojson", "not numbers"),
-    ("unplaceable.geojson", "cannot be placed"),
+    ("unplaceable.geojson", "must declare its CRS or be exported as longitude/latitude"),
     ("swapped.geojson", "look swapped"),
     ("far_away.geojson", "miles from Sloatsburg"),
     ("too_big_2260.geojson", "acres"),
@@ -205,6 +204,20 @@ def test_bad_inputs_are_refused_with_one_sentence(name, needle, private_tmp):
     assert needle in msg, msg
     _one_sentence(msg)
     assert list(private_tmp.iterdir()) == []
+
+
+def test_a_geojson_without_crs_in_state_plane_feet_is_refused_naming_the_file(private_tmp):
+    """RFC 7946: a GeoJSON without a crs member is longitude/latitude; numbers in feet are refused, not guessed."""
+    with pytest.raises(SloatInputError) as err:
+        read_parcel(BAD / "rect_nocrs_2260.geojson")
+    msg = str(err.value)
+    _one_sentence(msg)
+    assert msg.startswith("The file rect_nocrs_2260.geojson has coordinates that cannot be longitude/latitude"), msg
+    assert "RFC 7946" in msg and "must declare its CRS or be exported as longitude/latitude" in msg, msg
+    assert list(private_tmp.iterdir()) == []
+    # the same outline with its crs member, or in degrees, is read
+    assert read_parcel(GOOD / "rect_2260.geojson").area_sqft == pytest.approx(RECT_AREA_SQFT, rel=1e-4)
+    assert read_parcel(GOOD / "rect_wgs84.geojson").area_sqft == pytest.approx(RECT_AREA_SQFT, rel=1e-4)
 
 
 def test_missing_path_and_wrong_type():

@@ -29,7 +29,7 @@ import numpy as np
 import shapely
 from shapely.geometry.base import BaseGeometry
 
-from sloat_core.approvals import gcl
+from sloat_core.rules import calendar as cal
 from sloat_core.approvals.facts import ApprovalFacts
 from sloat_core.approvals.state_law import state_param, verify_word
 from sloat_core.gis.geometry import work_to_geojson
@@ -247,7 +247,7 @@ def county_referral(parcel: BaseGeometry, layerset, *, application_type: str | N
     }
     received = facts.county_received_date
     if received is not None:
-        d = gcl.deadline(received, days_p.value)
+        d = cal.deadline(received, days_p.value)
         clock.update({"received": received.isoformat(), "report_due": d.statutory.isoformat(),
                       "report_due_act_by": d.act_by.isoformat(),
                       "board_may_act_from": (d.act_by + _dt.timedelta(days=1)).isoformat(), "note": d.note()})

@@ -8,7 +8,7 @@
   timed by the Village's own code); **no default approval** (Nyack Hospital v. Planning Board, Sup. Ct.
   Rockland County 1996): a late decision is enforced by a court, not deemed made.
 
-Days are counted by the General Construction Law (:mod:`sloat_core.approvals.gcl`): the day of the event is
+Days are counted by the General Construction Law (:mod:`sloat_core.rules.calendar`, the one calendar): the day of the event is
 excluded (§ 20); a period ending on a Saturday, Sunday or public holiday (§ 24) runs to the next business day
 (§ 25-a). An event's ``date`` is the statutory last day; its ``note`` gives the business day when they
 differ; a default approval arises the day after the last business day. Periods may be extended by mutual
@@ -23,7 +23,7 @@ from __future__ import annotations
 import datetime as _dt
 from dataclasses import dataclass
 
-from sloat_core.approvals import gcl
+from sloat_core.rules import calendar as cal
 from sloat_core.approvals.facts import ApprovalFacts
 from sloat_core.approvals.state_law import state_param, verify_word
 # Imported from the timeline (rules/clocks.py is being split; the lead fixes these paths at merge):
@@ -94,7 +94,7 @@ def _nice(d: _dt.date) -> str:
 
 
 def _deadline_event(eid, item, kind, start, p, label, detail, as_of, soon, *, done: _dt.date | None = None) -> Event:
-    dl = gcl.deadline(start, p.value)
+    dl = cal.deadline(start, p.value)
     if done is not None:
         status = "met" if done <= dl.act_by else "missed"
     else:
@@ -125,7 +125,7 @@ def village_law_events(application_type: str | None, facts: ApprovalFacts, as_of
                 "Last day for the Planning Board's public hearing on the plat (Village Law § 7-728)",
                 "Counted from the receipt of a complete plat.", as_of, soon))
         if closed is not None:
-            dl = gcl.deadline(closed, d.value)
+            dl = cal.deadline(closed, d.value)
             events.append(_deadline_event(
                 "subdivision-decision-deadline", "subdivision_plat", "decision_deadline", closed, d,
                 "Last day for the Planning Board's decision on the plat (Village Law § 7-728)",
@@ -141,7 +141,7 @@ def village_law_events(application_type: str | None, facts: ApprovalFacts, as_of
                     "The Village Clerk certifies the date of submission and the failure to act; the certificate "
                     "stands in for the board's endorsement.", ""))
         elif complete is not None:
-            latest = gcl.deadline(gcl.deadline(complete, h.value).act_by, d.value)
+            latest = cal.deadline(cal.deadline(complete, h.value).act_by, d.value)
             events.append(Event(
                 "subdivision-decision-latest", "subdivision_plat", "decision_deadline", latest.statutory, d.citation,
                 status_as_of("decision_deadline", latest.statutory, as_of, soon),
@@ -173,7 +173,7 @@ def county_events(facts: ApprovalFacts, as_of: _dt.date, *, expiring_soon_days: 
         return []
     soon = _expiring_soon_days() if expiring_soon_days is None else expiring_soon_days
     p = state_param("county_review_days", on or received)
-    dl = gcl.deadline(received, p.value)
+    dl = cal.deadline(received, p.value)
     may_act = dl.act_by + _dt.timedelta(days=1)
     return [
         _deadline_event("county-referral-report-due", "county_referral", "report_deadline", received, p,

@@ -2,10 +2,13 @@
 
 Screens, never determinations, and never deductions (nothing here changes an Article IX answer):
 
-* **State**: with the NYSDEC freshwater wetland map (role ``nysdec_wetlands``, fetched or given) and the
+* **State**: with the NYSDEC freshwater wetland map (role ``nysdec_wetlands``, or the ``informational:``
+  layer of that name that fetch-official writes) and the
   regime in force on the analysis date (dated, cited, editable data: ``nysdec_wetland_regimes`` in
   ``data/settings/state_law.yaml``), work in a mapped state wetland or its 100-ft adjacent area says
-  "NYSDEC freshwater wetland permit likely: request a jurisdictional determination". A wetland of the other
+  "NYSDEC freshwater wetland permit likely: request a jurisdictional determination" where the regime's map is
+  regulatory (before 2025, and again from the court decision of 2026-04-08), and that the map is informational
+  (DEC decides; request a jurisdictional determination) under the 2025 rules. A wetland of the other
   layers (NWI, local) at or above the regime's size threshold, touched or within the adjacent area, says DEC
   jurisdiction is possible. A missing map, or one that does not cover the land, is unknown.
 * **Federal**: NWI wetlands or NHD waters (roles ``wetlands``, ``water_bodies``, ``watercourses``) touched by
@@ -32,6 +35,8 @@ __all__ = ["Screen", "state_wetland_screen", "federal_waters_screen", "wetland_s
 
 STATE_LIKELY = "NYSDEC freshwater wetland permit likely: request a jurisdictional determination"
 STATE_POSSIBLE = "NYSDEC jurisdiction possible: request a jurisdictional determination"
+STATE_INFORMATIONAL = ("The NYSDEC map is informational under the rules in force on this date: DEC decides "
+                       "jurisdiction; request a jurisdictional determination")
 ASK_CORPS = "Ask the Army Corps (New York District) about a Section 404 permit"
 _NAME_FIELDS = ("WETLAND_ID", "NAME", "ATTRIBUTE", "CLASS", "Name")
 _FEDERAL_ROLES = ("wetlands", "water_bodies", "watercourses")
@@ -49,10 +54,30 @@ class Screen:
     distance_ft: float | None = None
 
     def to_dict(self) -> dict:
-        return {"agency": self.agency, "answer": self.answer, "message": self.message, "citation": self.citation,
-                "reason": self.reason, "sources": list(self.sources), "regime": self.regime,
-                "distance_ft": None if self.distance_ft is None else round(self.distance_ft, 1),
-                "estimate": "A screen, not a determination: the agency determines jurisdiction."}
+        out = {"agency": self.agency, "answer": self.answer, "message": self.message, "citation": self.citation,
+               "reason": self.reason, "sources": list(self.sources), "regime": self.regime,
+               "distance_ft": None if self.distance_ft is None else round(self.distance_ft, 1),
+               "deduction": False,
+               "estimate": "A screen, not a determination: the agency determines jurisdiction."}
+        if self.regime is not None:
+            r = self.regime
+            out["stated"] = (f"NYSDEC wetlands on the analysis date: the regime from {r['effective']}, {r['status']} "
+                             f"({r['citation']}); the map is {r['maps']}"
+                             + ("; to confirm with the Village and DEC" if r["verify"] else "") + ".")
+        return out
+
+
+def _nysdec_map(layerset):
+    """The NYSDEC map, given as the ``nysdec_wetlands`` role or as an ``informational:`` layer (fetch-official
+    writes it there: no deduction reads it), and a function giving the part of a shape it does not cover."""
+    lyr = layerset.get("nysdec_wetlands")
+    if lyr is not None:
+        return lyr, lambda g: layerset.uncovered("nysdec_wetlands", g)
+    lyr = (getattr(layerset, "informational", None) or {}).get("nysdec_wetlands")
+    if lyr is None:
+        return None, None
+    cov = (getattr(layerset, "informational_coverage", None) or {}).get("nysdec_wetlands")
+    return lyr, lambda g: g.difference(cov) if cov is not None and not cov.covers(g) else g.difference(g)
 
 
 def _near(layer, geom: BaseGeometry, reach: float) -> tuple[np.ndarray, np.ndarray]:
@@ -80,7 +105,7 @@ def state_wetland_screen(parcel: BaseGeometry, footprint: BaseGeometry | None, l
     what = "the work footprint" if footprint is not None else "the parcel (no footprint drawn)"
     cite = f"{regime.citation}; {adj.citation}"
     base = dict(agency="NYSDEC (state)", citation=cite, regime=regime.to_dict())
-    lyr = layerset.get("nysdec_wetlands")
+    lyr, uncovered = _nysdec_map(layerset)
     sources = [] if lyr is None else [lyr.source]
     if lyr is not None:
         idx, dist = _near(lyr, work, float(adj.value))
@@ -88,8 +113,11 @@ def state_wetland_screen(parcel: BaseGeometry, footprint: BaseGeometry | None, l
             inside = bool((dist <= 0).any())
             names = _names(lyr, idx)
             where = ("in" if inside else f"within {adj.value} ft of") + " the mapped state wetland" + (
-                f" {', '.join(names)}" if names else "")
-            return Screen(answer="likely", message=STATE_LIKELY, reason=f"{what[0].upper()}{what[1:]} lies {where} "
+                f" {', '.join(names)}" if names else "") + ("" if inside else f" (its {adj.value}-ft adjacent area)")
+            regulatory = regime.maps == "regulatory"
+            return Screen(answer="likely" if regulatory else "possible",
+                          message=STATE_LIKELY if regulatory else STATE_INFORMATIONAL,
+                          reason=f"{what[0].upper()}{what[1:]} lies {where} "
                           f"(regime from {regime.effective.isoformat()}: {regime.status}). {regime.summary}",
                           sources=tuple(sources), distance_ft=float(dist.min()), **base)
     # unmapped wetlands of the regime's size near the work
@@ -107,7 +135,7 @@ def state_wetland_screen(parcel: BaseGeometry, footprint: BaseGeometry | None, l
         return Screen(answer="unknown", message="NYSDEC wetland map not loaded: unknown",
                       reason="Fetch or give the NYSDEC regulatory freshwater wetlands layer (role nysdec_wetlands).",
                       sources=tuple(sources), **base)
-    gap = layerset.uncovered("nysdec_wetlands", work.buffer(float(adj.value))).area
+    gap = uncovered(work.buffer(float(adj.value))).area
     if gap > 1.0:
         return Screen(answer="unknown", message="The NYSDEC wetland map does not cover this land: unknown",
                       reason=f"The map does not cover all land within {adj.value} ft of {what}.",

@@ -17,7 +17,6 @@ from sloat_core.rules.cluster import (cluster_applicability, cluster_lot_rules, 
 from sloat_core.rules.adjacent_owners import adjacent_owners
 from sloat_core.measure.rows import ROW_SPECS
 from sloat_core.rules.deductions import LotArea, lot_area, meets_minimum
-from sloat_core.engine.state_wetlands import state_wetland_screen
 from sloat_core.errors import SloatInputError
 from sloat_core.measure.footprint import footprint_impacts, footprint_summary
 from sloat_core.measure.parcel import Findings, parcel_findings
@@ -268,11 +267,6 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
         "cluster_applies_reason": applies_text,
         "cluster_triggers": [t.to_dict() for t in triggers],
         "permits": [p.to_dict() for p in permits],
-        # The NYSDEC map by the state regime in force on the date (data/settings/state_wetlands.yaml): a screen,
-        # never a deduction; for the work where a footprint is drawn, else the parcel.
-        "state_wetlands": state_wetland_screen(
-            proj.disturbance_footprint if proj.disturbance_footprint is not None else geom, layerset, as_of,
-            what="the work" if proj.disturbance_footprint is not None else "the parcel"),
         "steep_slope_design_limits": design,
         "mitigation": mit,
         "adjacent_owners": owners,
@@ -294,6 +288,9 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
                           in_cea=None if cea is None else cea > 1.0)
     result["approvals"] = found.pop("groups")  # the list, grouped by who decides
     result["approvals_detail"] = found  # SEQR, county referral, Village Law clocks, wetland screens
+    # The NYSDEC map by the state regime in force on the date (nysdec_wetland_regimes in
+    # data/settings/state_law.yaml): the approvals' ECL Article 24 screen itself, never a deduction.
+    result["state_wetlands"] = found["wetland_screens"]["state"]
     return Analysis(geom, f, lot, proj, result, portions)
 
 

@@ -637,7 +637,7 @@ def fetch_official(
         informational["nysdec_wetlands"] = {
             "path": s.file, "coverage": area_cov, **meta(s, d),
             "status": ("state wetland screen: its status follows the regime in force on the analysis date "
-                       "(data/settings/state_wetlands.yaml); never a deduction")}
+                       "(nysdec_wetland_regimes in data/settings/state_law.yaml); never a deduction")}
 
     informational: dict[str, Any] = {}
     attempt("NYSDEC wetlands", "NYSDEC wetland map", nysdec)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sloat_core.errors import SloatInputError
+from sloat_core.errors import ManifestError
 
 
 @dataclass
@@ -32,10 +32,10 @@ class _Entry:
         slot = self.role if self.index is None else f"{self.role}[{self.index}]"
         return f"{self.manifest_name}: {slot} ({Path(self.filename).name})"
 
-    def fail(self, problem: str) -> SloatInputError:
+    def fail(self, problem: str) -> ManifestError:
         """An error naming this manifest line; ``problem`` is a lower-case clause."""
         where = f" line {self.line}" if self.line else ""
         slot = self.role if self.index is None else f"{self.role}[{self.index}]"
-        return SloatInputError(
+        return ManifestError(
             f"In the layer manifest {self.manifest_name}{where} ({slot}, {self.filename}), {problem}."
         )

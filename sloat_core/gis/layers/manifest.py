@@ -49,7 +49,7 @@ import yaml
 from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
-from sloat_core.errors import SloatInputError
+from sloat_core.errors import ManifestError, SloatInputError
 from sloat_core.gis.layers.entry import _Entry
 from sloat_core.gis.layers.model import Layer, LayerSet, ParcelsMeta, polygonal_part
 from sloat_core.gis.layers.readers import _clip_to, _read_entry, _shape_for_role, _text_columns
@@ -137,7 +137,7 @@ def load_manifest(path: str | Path, *, default_stream_width_ft: float | None = N
 
     Raises
     ------
-    SloatInputError
+    ManifestError (a SloatInputError)
         Bad YAML, an unknown role or schema, a missing file, a file without a coordinate system, the
         wrong geometry type for a role, a bad ``where``; the message names the manifest line.
     """
@@ -146,13 +146,13 @@ def load_manifest(path: str | Path, *, default_stream_width_ft: float | None = N
         resolved = manifest.resolve(strict=True)
         mtime = resolved.stat().st_mtime_ns
     except (OSError, RuntimeError) as exc:
-        raise SloatInputError(f"The layer manifest {manifest} was not found.") from exc
+        raise ManifestError(f"The layer manifest {manifest} was not found.") from exc
     if default_stream_width_ft is None:
         width = _default_stream_width_ft()
     else:
         width = float(default_stream_width_ft)
         if not (width > 0 and math.isfinite(width)):
-            raise SloatInputError("The default stream width must be a positive number of feet.")
+            raise ManifestError("The default stream width must be a positive number of feet.")
     key = (str(resolved), mtime, width)
     with _CACHE_LOCK:
         hit = _CACHE.get(key)
@@ -171,18 +171,18 @@ def _load(manifest: Path, width_ft: float) -> LayerSet:
     try:
         text = manifest.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise SloatInputError(f"The layer manifest {name} could not be read as text.") from exc
+        raise ManifestError(f"The layer manifest {name} could not be read as text.") from exc
     try:
         doc = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         at = f" at line {mark.line + 1}" if mark is not None else ""
-        raise SloatInputError(f"The layer manifest {name} is not valid YAML{at}.") from exc
+        raise ManifestError(f"The layer manifest {name} is not valid YAML{at}.") from exc
     if not isinstance(doc, dict):
-        raise SloatInputError(f"The layer manifest {name} must be a YAML mapping with a 'layers' section.")
+        raise ManifestError(f"The layer manifest {name} must be a YAML mapping with a 'layers' section.")
     layers_spec = doc.get("layers")
     if not isinstance(layers_spec, dict):
-        raise SloatInputError(f"The layer manifest {name} has no 'layers' mapping.")
+        raise ManifestError(f"The layer manifest {name} has no 'layers' mapping.")
 
     warnings: list[str] = []
     for extra in sorted(set(map(str, doc)) - _TOP_KEYS):
@@ -240,7 +240,7 @@ def _load(manifest: Path, width_ft: float) -> LayerSet:
                        if g is not None]
             area = shapely.union_all(extents) if extents else None
         if clip_ft is not None and village is None and entry.role != "village_boundary" and k == 0:
-            raise SloatInputError(f"The layer manifest {name} asks to clip to the village boundary, but names no "
+            raise ManifestError(f"The layer manifest {name} asks to clip to the village boundary, but names no "
                                   "village_boundary layer.")
         gdf = _read_entry(entry, warnings, clip if entry.role != "village_boundary" else None)
         if clip is not None and entry.role != "village_boundary" and len(gdf):
@@ -311,18 +311,18 @@ def _load(manifest: Path, width_ft: float) -> LayerSet:
     if dem_doc is not None:
         dem_spec = dem_doc if isinstance(dem_doc, dict) else {"path": dem_doc}
         if not dem_spec.get("path"):
-            raise SloatInputError(f"In the layer manifest {name}, the 'dem' entry needs a 'path'.")
+            raise ManifestError(f"In the layer manifest {name}, the 'dem' entry needs a 'path'.")
         raw = Path(str(dem_spec["path"])).expanduser()
         dem_source = raw if raw.is_absolute() else base / raw
         if not dem_source.is_file():
-            raise SloatInputError(f"In the layer manifest {name}, the elevation file {dem_spec['path']} was not found.")
+            raise ManifestError(f"In the layer manifest {name}, the elevation file {dem_spec['path']} was not found.")
         for extra in sorted(set(map(str, dem_spec)) - _DEM_KEYS):
             warnings.append(f"The layer manifest {name}'s dem entry has an unknown key '{extra}', which was ignored"
                             + _did_you_mean(extra, _DEM_KEYS) + ".")
         try:
             dem = prepare_dem(dem_source, dem_spec.get("z_units"))
         except DemUnitsError as exc:  # never read elevations in an unknown unit: refuse the manifest
-            raise SloatInputError(f"In the layer manifest {name}, the dem entry ({dem_spec['path']}): "
+            raise ManifestError(f"In the layer manifest {name}, the dem entry ({dem_spec['path']}): "
                                   + _lower_first(str(exc))) from exc
         except SloatInputError as exc:
             # No or another coordinate system, unreadable: the layer set loads, slopes are unknown
@@ -360,7 +360,7 @@ def _informational(doc: dict, name: str, base: Path, village, area, clip, width_
     status follows the state regime in force on the analysis date): ``informational: {name: {path, ...}}``."""
     spec = doc.get("informational") or {}
     if not isinstance(spec, dict):
-        raise SloatInputError(f"In the layer manifest {name}, 'informational' must be a mapping of named layers.")
+        raise ManifestError(f"In the layer manifest {name}, 'informational' must be a mapping of named layers.")
     layers: dict[str, Layer] = {}
     covs: dict[str, BaseGeometry | None] = {}
     for key, one in spec.items():
@@ -394,7 +394,7 @@ def _clip_buffer_ft(doc: dict, name: str) -> float | None:
     except (TypeError, ValueError):
         value_ft = float("nan")
     if not (math.isfinite(value_ft) and value_ft >= 0):
-        raise SloatInputError(f"In the layer manifest {name}, clip_buffer_ft must be a number of feet (0 or more).")
+        raise ManifestError(f"In the layer manifest {name}, clip_buffer_ft must be a number of feet (0 or more).")
     return value_ft
 
 

@@ -183,7 +183,7 @@ class LayerSet:
         How each role's coverage is known, to show with results (:meth:`coverage_state`).
     informational : dict[str, Layer]
         Layers no deduction reads (``informational:`` in the manifest, e.g. ``nysdec_wetlands``, read by
-        :mod:`sloat_core.engine.state_wetlands`), with ``informational_coverage`` (None: everywhere).
+        :mod:`sloat_core.approvals.wetland_screens`), with ``informational_coverage`` (None: everywhere).
     clip_area : shapely geometry or None
         The village boundary plus ``clip_buffer_ft``, when the manifest asks to clip on read.
     dem_path : pathlib.Path or None

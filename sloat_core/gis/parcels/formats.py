@@ -25,9 +25,10 @@ says which one is the parcel (or ``"all"``).
 
 What is refused: files over the size limit (checked first), hostile archives and XML
 (:mod:`sloat_core.gis.safe_files`), empty files, points and lines, NaN or infinite coordinates,
-more than ``max_vertices`` vertices (counted before any heavy work), coordinates that cannot be
-placed (no coordinate system and neither longitude/latitude nor New York East state-plane feet
-near Sloatsburg), latitude/longitude swapped, parcels more than about 50 miles from Sloatsburg,
+more than ``max_vertices`` vertices (counted before any heavy work), a GeoJSON without a ``crs``
+member whose numbers cannot be longitude/latitude (RFC 7946; never guessed), coordinates of other
+formats that cannot be placed (no coordinate system and neither longitude/latitude nor New York East
+state-plane feet near Sloatsburg), latitude/longitude swapped, parcels more than about 50 miles from Sloatsburg,
 and parcels larger than ``max_acres``.
 
 What is repaired, with a warning: a self-crossing outline (each ring made valid; overlapping parts
@@ -197,7 +198,7 @@ def _parse(raw_bytes: bytes, name: str, max_acres: float, max_vertices: int, cho
     """The parse proper (in the worker process)."""
     fmt = _sniff(raw_bytes, name)
     if fmt == "geojson":
-        raw = _read_geojson_bytes(raw_bytes, max_vertices)
+        raw = _read_geojson_bytes(raw_bytes, max_vertices, f"The file {name}")
     elif fmt == "kml":
         refuse_xml_declarations(raw_bytes)
         raw = _read_kml(raw_bytes, "KML", max_vertices, choose)
@@ -289,7 +290,7 @@ def _geojson_geometries(obj: Any) -> list[dict]:
     raise SloatInputError("The GeoJSON file does not hold a geometry, Feature or FeatureCollection.")
 
 
-def _read_geojson_bytes(data: bytes, max_vertices: int) -> _Raw:
+def _read_geojson_bytes(data: bytes, max_vertices: int, subject: str = "The drawing") -> _Raw:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -302,7 +303,7 @@ def _read_geojson_bytes(data: bytes, max_vertices: int) -> _Raw:
         obj = json.loads(text)
     except (ValueError, RecursionError) as exc:
         raise SloatInputError("The file is not valid GeoJSON.") from exc
-    return _read_geojson_obj(obj, max_vertices)
+    return _read_geojson_obj(obj, max_vertices, subject)
 
 
 _POSITION_START = re.compile(r"\[\s*[-+.0-9]")
@@ -321,7 +322,7 @@ def _precount_positions(text: str, max_vertices: int) -> None:
     _check_vertices(n, max_vertices)
 
 
-def _read_geojson_obj(obj: Any, max_vertices: int) -> _Raw:
+def _read_geojson_obj(obj: Any, max_vertices: int, subject: str = "The drawing") -> _Raw:
     geoms_json = _geojson_geometries(obj)
     counts = [_count_positions(g.get("coordinates")) for g in geoms_json]
     _check_vertices(sum(n for n, _ in counts), max_vertices)
@@ -343,7 +344,25 @@ def _read_geojson_obj(obj: Any, max_vertices: int) -> _Raw:
             geoms.append(shape(g))
         except (ValueError, TypeError, AttributeError, IndexError, shapely.errors.GEOSException) as exc:
             raise SloatInputError("The GeoJSON file holds a geometry that is not well formed.") from exc
+    if crs is None and geoms:
+        _refuse_if_not_lonlat(geoms, subject)
     return _Raw(geoms, crs, "GeoJSON", lonlat_guess_warns=False)
+
+
+def _refuse_if_not_lonlat(geoms: list, subject: str) -> None:
+    """A GeoJSON without a ``crs`` member is longitude/latitude (RFC 7946): other numbers are refused, not guessed.
+
+    A longitude outside -180..180 or a latitude outside -90..90 cannot be degrees (a projected export, such
+    as state-plane feet, that dropped its coordinate system); reading it in any system would be a guess.
+    """
+    minx, miny, maxx, maxy = (float(v) for v in shapely.total_bounds(np.asarray(geoms, dtype=object)))
+    if minx >= -180 and maxx <= 180 and miny >= -90 and maxy <= 90:
+        return
+    raise SloatInputError(
+        f"{subject} has coordinates that cannot be longitude/latitude and declares no coordinate system "
+        "(GeoJSON is longitude/latitude by RFC 7946), so it must declare its CRS or be exported as "
+        "longitude/latitude."
+    )
 
 
 def _read_frames(path: Path, kind: str, layers: Iterable[str | None]) -> tuple[list[BaseGeometry], CRS | None]:
