@@ -52,19 +52,20 @@ with left:
 with right:
     st.markdown("**Necessary and unavoidable? (§ 402-57P(1))**")
     gate = forms.gate_inputs(stored.get("gate"))
+# One source of truth for the impact: the chosen source decides everywhere (this page, the project's answer,
+# the PDF, the saved case). A typed figure is kept while the footprint is the source, but not used.
 typed = {"impacted_wetland_sqft": wet, "impacted_buffer_sqft": buf, "proposed_mitigation_sqft": proposed,
-         "onsite_possible": onsite, "gate": gate}
+         "onsite_possible": onsite, "gate": gate, "impact_source": "footprint" if source == FROM_FOOTPRINT else "typed"}
 st.session_state[forms.MITIGATION_INPUT] = typed
 
 try:
     if source == FROM_FOOTPRINT:
         layers = loaders.layerset()
-        extra = {k: typed[k] for k in ("proposed_mitigation_sqft", "onsite_possible", "gate")}
         result, _touches = forms.project_analysis(parcel, layers, st.session_state.get(state.DISTRICT), project,
-                                                  mitigation_input=extra)
+                                                  mitigation_input=typed)
         mit = result["mitigation"]
     else:
-        mit = mitigation(**typed)
+        mit = mitigation(**{k: v for k, v in typed.items() if k != "impact_source"})
 except SloatInputError as exc:
     st.error(str(exc))
     mit = mitigation(onsite_possible=onsite, gate=gate)
