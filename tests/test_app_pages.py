@@ -163,18 +163,29 @@ def test_mitigation_shortfall_and_gate(manifest):
 
 
 def test_mitigation_refuses_bad_numbers_with_one_sentence(manifest):
+    # Issue 24, item 10: a bad number is not silently ignored; the field and its range are named, no result.
     at = _page("pages/mitigation.py")
-    number = at.number_input(key="mit_wetland")
-    assert number.min == 0  # negative areas cannot be typed
-    number.set_value(-50.0)
+    at.number_input(key="mit_wetland").set_value(1000.0)
     _after(at)
-    assert _metrics(at)["Wetland lost"] == "not given"
-    at.number_input(key="mit_wetland").set_value(5e10)
+    assert _metrics(at)["Required replacement"] == "1,500 sq ft"
+    for bad in (-500.0, 1e15):
+        at.number_input(key="mit_wetland").set_value(bad)
+        _after(at)
+        errors = [e.value for e in at.error]
+        assert errors == ['"Wetland to be lost" must be a number from 0 to 10,000,000,000 sq ft.']
+        assert not at.metric and not at.get("plotly_chart")  # no result, not the last valid one
+        assert "No result is shown" in _text(at)
+        assert at.session_state[forms.MITIGATION_INPUT]["impacted_wetland_sqft"] == 1000.0  # nothing lost
+        # the rest of the page (plan checklist, forms) is still there
+        assert any(label == "§ 402-57P(4)(a)" for label, _p in _links(at))
+    at.number_input(key="mit_proposed").set_value(-1.0)
+    at.number_input(key="mit_wetland").set_value(2000.0)
     _after(at)
-    errors = [e.value for e in at.error]
-    assert errors == ["The impacted wetland area is too large to be real."]
-    # the rest of the page (plan checklist, forms) is still there
-    assert any(label == "§ 402-57P(4)(a)" for label, _p in _links(at))
+    assert [e.value for e in at.error] == ['"Replacement wetland proposed" must be a number from 0 to '
+                                           '10,000,000,000 sq ft.']
+    at.number_input(key="mit_proposed").set_value(3000.0)
+    _after(at)
+    assert not at.error and _metrics(at)["Required replacement"] == "3,000 sq ft"
 
 
 def test_mitigation_from_the_drawn_footprint(manifest):
