@@ -61,7 +61,9 @@ def case_events(case: Case, as_of: dt.date) -> list:
     sloat_core.errors.SloatInputError
         When an item cannot be read (the Timeline page refuses such items before they are kept).
     """
-    return timeline_events(case.timeline_items, as_of) if case.timeline_items else []
+    kept = list(case.timeline_items or [])
+    items = [it for i, it in enumerate(kept) if it not in kept[:i]]  # the same item twice is one item
+    return timeline_events(items, as_of) if items else []
 
 
 def pdf_bytes(case: Case, analysis, layers, *, as_of: dt.date) -> bytes:

@@ -404,6 +404,30 @@ def test_timeline_refuses_an_impossible_item_and_loses_nothing(manifest):
     assert len(at.dataframe[0].value) == 2
 
 
+def test_timeline_the_same_item_is_not_added_twice_nor_twice_in_the_ics(manifest, media):
+    # Issue 24, item 11: the same permit with the same dates was added twice, and was twice in the .ics.
+    at = _page("pages/timeline.py")
+    _add_wetland_permit(at, dt.date(2026, 3, 1))
+    rows = len(at.dataframe[0].value)
+    _add_wetland_permit(at, dt.date(2026, 3, 1))
+    assert len(at.session_state[forms.TIMELINE_ITEMS]) == 1
+    assert any("already on the timeline (item 1)" in i.value for i in at.info)
+    assert len(at.dataframe[0].value) == rows
+    _add_wetland_permit(at, dt.date(2026, 4, 1))  # other dates: another permit
+    assert len(at.session_state[forms.TIMELINE_ITEMS]) == 2
+
+    # An older case holding the item twice: one item, once in the calendar file.
+    item = {"id": "wetland_permit", "issued": "2026-03-02"}
+    at = _page("pages/timeline.py", **{forms.TIMELINE_ITEMS: [item, dict(item)]})
+    assert at.session_state[forms.TIMELINE_ITEMS] == [item]
+    button = next(b for b in at.get("download_button") if b.key == "tl_ics")
+    url = button.proto.url or media[-1].execute_deferred(button.proto.deferred_file_id)
+    ics = media[-1]._storage.get_file(url.rsplit("/", 1)[1]).content.decode("utf-8")
+    once = ics.count("BEGIN:VEVENT")
+    single = _page("pages/timeline.py", **{forms.TIMELINE_ITEMS: [item]})
+    assert once == len(single.dataframe[0].value) > 0
+
+
 def test_timeline_status_colours_and_removal(manifest):
     items = [{"id": "tree_removal_permit", "issued": "2025-01-10"},
              {"id": "wetland_permit_application", "complete": "2026-05-20", "ref": "WP-7"}]
