@@ -75,6 +75,11 @@ def test_switching_back_to_the_footprint_puts_its_figures_in_the_pdf_and_the_sav
     assert "750 sq ft" not in text.replace("3,750 sq ft", "")
     assert "from the drawn footprint" in text
 
+    # The GeoJSON export holds the footprint too (issue 24, item 11), with its wetland figure.
+    pieces = json.loads(_download(at, media, "dl_geojson"))["features"]
+    drawn = [f for f in pieces if f["properties"]["kind"] == "footprint"]
+    assert len(drawn) == 1 and abs(drawn[0]["properties"]["wetlands_sqft"] - 2500) < 0.5
+
     whole = json.loads(_download(at, media, "dl_case"))
     mit = whole["case"]["analysis"]["mitigation"]
     assert mit["impact_source"] == "footprint"
