@@ -40,3 +40,16 @@ def test_an_sbl_not_there_offers_the_nearest(manifest, data_dir):
     assert not at.exception, at.exception
     assert any("the nearest" in c.value for c in at.caption)
     assert state.PARCEL not in at.session_state or at.session_state[state.PARCEL] is None
+
+
+def test_a_prohibition_is_not_listed_among_the_permits(manifest, data_dir):
+    # Issue 24, item 11: commercial excavation (§ 402-52, prohibited) was listed among the permits.
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state[state.MODE] = state.STANDARD
+    at.run()
+    at.text_input(key=QUERY_KEY).input(fx.P1_SBL).run()
+    assert not at.exception, at.exception
+    captions = [c.value for c in at.caption]
+    unknown = [c for c in captions if c.startswith("Unknown on the layers available")]
+    assert unknown and all("excavation" not in c.lower() for c in unknown)
+    assert any(c.startswith("Not allowed at all, if the project includes it: Commercial excavation") for c in captions)
