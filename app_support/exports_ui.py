@@ -61,7 +61,9 @@ def case_events(case: Case, as_of: dt.date) -> list:
     sloat_core.errors.SloatInputError
         When an item cannot be read (the Timeline page refuses such items before they are kept).
     """
-    return timeline_events(case.timeline_items, as_of) if case.timeline_items else []
+    kept = list(case.timeline_items or [])
+    items = [it for i, it in enumerate(kept) if it not in kept[:i]]  # the same item twice is one item
+    return timeline_events(items, as_of) if items else []
 
 
 def pdf_bytes(case: Case, analysis, layers, *, as_of: dt.date) -> bytes:
@@ -95,7 +97,9 @@ def export_files(case: Case, analysis, layers, *, as_of: dt.date) -> list[Export
         files += [
             ExportFile("dl_pdf", "Pre-application summary (PDF)", f"{stem}.pdf", "application/pdf",
                        lambda: pdf_bytes(case, analysis, layers, as_of=as_of)),
-            ExportFile("dl_geojson", "Parcel and constraint pieces (GeoJSON)", f"{stem}-pieces.geojson",
+            ExportFile("dl_geojson", "Parcel, footprint and constraint pieces (GeoJSON)"
+                       if getattr(analysis.project, "disturbance_footprint", None) is not None
+                       else "Parcel and constraint pieces (GeoJSON)", f"{stem}-pieces.geojson",
                        "application/geo+json", json.dumps(exports.pieces_geojson(analysis), ensure_ascii=False)),
             ExportFile("dl_deductions", "Lot-area deductions (CSV)", f"{stem}-deductions.csv", "text/csv",
                        exports.deductions_csv(result)),

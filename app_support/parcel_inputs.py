@@ -24,6 +24,8 @@ SHAPE_CHOICES = "parcel_upload_shape_choices"
 
 
 QUERY_KEY = "parcel_query"
+#: The SBL shown as an example in the search label: a parcel of the sample layers (tests/test_parcel_search.py).
+EXAMPLE_SBL = "155.06-1-42"
 TYPEAHEAD_KEY = "parcel_typeahead"
 # The query whose single match was already made the parcel (so a rerun does not apply it again).
 _APPLIED = "parcel_query_applied"
@@ -74,7 +76,7 @@ def find_by_text(layers) -> None:
         st.selectbox("Type an address or SBL and pick the parcel", list(directory), index=None,
                      format_func=directory.get, key=TYPEAHEAD_KEY, on_change=pick,
                      placeholder="Start typing, e.g. 297 Johnsontown")
-    query = st.text_input("Tax parcel (SBL, e.g. 156.14-1-23) or street address", key=QUERY_KEY)
+    query = st.text_input(f"Tax parcel (SBL, e.g. {EXAMPLE_SBL}) or street address", key=QUERY_KEY)
     if not query.strip():
         return
     found = parcel_input.search_parcels(layers, query.strip(), limit=10)

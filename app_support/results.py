@@ -392,11 +392,20 @@ def show_triggers_and_permits(result: dict) -> None:
 
 def show_permits(result: dict) -> None:
     """The permits and reviews likely needed (with § links), and those unknown on the layers available."""
-    permits = result.get("permits") or []
+    everything = result.get("permits") or []
+    permits = [p for p in everything if not is_prohibition(p)]  # a prohibition is no permit (issue 24, item 11)
     st.markdown("**Permits and reviews likely needed**")
     _short_list([p for p in permits if p.get("required")], "reason",
                 "None found on the layers available.")
     _unknown_line([p for p in permits if p.get("required") is None])
+    for p in everything:
+        if is_prohibition(p) and p.get("required") is not False:
+            title = escape_markdown(p.get("title") or p.get("id") or "")
+            (st.error if p.get("required") else st.caption)(
+                f"Not allowed at all, with or without a permit: {title}. {escape_markdown(p.get('reason') or '')}"
+                if p.get("required") else f"Not allowed at all, if the project includes it: {title}.")
+            if p.get("citation"):
+                law_link(p["citation"])
     show_adjacent_owners(result)
 
 
@@ -513,6 +522,11 @@ _PROHIBITION_WORDS = {True: "not allowed (the project includes it)", None: "not 
                       False: "not part of the project"}
 
 
+def is_prohibition(permit: dict) -> bool:
+    """True for a rule that forbids the work (``*_prohibited``, e.g. § 402-52 commercial excavation): no permit."""
+    return str(permit.get("id") or "").endswith("_prohibited")
+
+
 def status_words(permit: dict) -> str:
     """A permit's status in words; a prohibition reads as one ("not allowed"), never "needed".
 
@@ -521,5 +535,5 @@ def status_words(permit: dict) -> str:
     >>> status_words({"id": "wetland_permit", "required": True})
     'needed'
     """
-    words = _PROHIBITION_WORDS if str(permit.get("id") or "").endswith("_prohibited") else _STATUS_WORDS
+    words = _PROHIBITION_WORDS if is_prohibition(permit) else _STATUS_WORDS
     return words[permit.get("required")]

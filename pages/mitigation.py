@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_support import charts, forms, loaders, state
+from app_support import charts, forms, loaders, numbers, state
 from app_support.citations import escape_markdown, law_link
 from sloat_core.engine.analysis import DISCLAIMER
 from sloat_core.errors import SloatInputError
-from sloat_core.rules.mitigation import mitigation
+from sloat_core.rules.mitigation import MAX_SQFT, mitigation
 
 FROM_FOOTPRINT, TYPED = "From the drawn footprint", "Typed in"
 mode = state.mode()
@@ -38,61 +38,78 @@ if st.session_state.get("mit_source") not in sources:
     st.session_state["mit_source"] = sources[0]
 source = st.radio("Where the impact comes from", sources, key="mit_source", horizontal=True)
 
+problems: list[str] = []
+
+
+def _area(label: str, key: str, field: str):
+    """A square-feet field: its value, or the stored one kept (and the problem noted) when it is out of range."""
+    value, problem = numbers.checked_number(label, key, stored.get(field), low=0, high=MAX_SQFT, unit="sq ft")
+    if problem:
+        problems.append(problem)
+        return stored.get(field)  # nothing lost: the last valid figure stays saved, but no result is shown
+    return value
+
+
 left, right = st.columns(2)
 with left:
     if source == TYPED:
-        wet = forms.area_input("Wetland to be lost (sq ft)", "mit_wetland", stored.get("impacted_wetland_sqft"))
-        buf = forms.area_input("Buffer to be disturbed (sq ft)", "mit_buffer", stored.get("impacted_buffer_sqft"))
+        wet = _area("Wetland to be lost (sq ft)", "mit_wetland", "impacted_wetland_sqft")
+        buf = _area("Buffer to be disturbed (sq ft)", "mit_buffer", "impacted_buffer_sqft")
     else:
         wet, buf = stored.get("impacted_wetland_sqft"), stored.get("impacted_buffer_sqft")
         st.caption("Measured from the footprint drawn on the Proposed project page.")
-    proposed = forms.area_input("Replacement wetland proposed (sq ft)", "mit_proposed",
-                                stored.get("proposed_mitigation_sqft"))
+    proposed = _area("Replacement wetland proposed (sq ft)", "mit_proposed", "proposed_mitigation_sqft")
     onsite = forms.tri_state("Is mitigation on the same site possible?", "mit_onsite", stored.get("onsite_possible"))
 with right:
     st.markdown("**Necessary and unavoidable? (§ 402-57P(1))**")
     gate = forms.gate_inputs(stored.get("gate"))
+# One source of truth for the impact: the chosen source decides everywhere (this page, the project's answer,
+# the PDF, the saved case). A typed figure is kept while the footprint is the source, but not used.
 typed = {"impacted_wetland_sqft": wet, "impacted_buffer_sqft": buf, "proposed_mitigation_sqft": proposed,
-         "onsite_possible": onsite, "gate": gate}
+         "onsite_possible": onsite, "gate": gate, "impact_source": "footprint" if source == FROM_FOOTPRINT else "typed"}
 st.session_state[forms.MITIGATION_INPUT] = typed
 
 try:
     if source == FROM_FOOTPRINT:
         layers = loaders.layerset()
-        extra = {k: typed[k] for k in ("proposed_mitigation_sqft", "onsite_possible", "gate")}
         result, _touches = forms.project_analysis(parcel, layers, st.session_state.get(state.DISTRICT), project,
-                                                  mitigation_input=extra)
+                                                  mitigation_input=typed)
         mit = result["mitigation"]
     else:
-        mit = mitigation(**typed)
+        mit = mitigation(**{k: v for k, v in typed.items() if k != "impact_source"})
 except SloatInputError as exc:
     st.error(str(exc))
     mit = mitigation(onsite_possible=onsite, gate=gate)
 
 ratio = mit["ratio"]
-impact, required = mit["impacted_wetland_sqft"], mit["required_mitigation_sqft"]
 st.subheader("Replacement required")
-cols = st.columns(4)
-cols[0].metric("Wetland lost", "not given" if impact is None else f"{impact:,.0f} sq ft")
-cols[1].metric("Ratio (at least)", f"{ratio:g} : 1")
-cols[2].metric("Required replacement", "not known" if required is None else f"{required:,.0f} sq ft")
-shortfall = mit["shortfall_sqft"]
-cols[3].metric("Shortfall", "not known" if shortfall is None else f"{shortfall:,.0f} sq ft")
-if required is not None:
-    st.markdown(f"At least **{required:,.0f} sq ft** of replacement wetland: {ratio:g} times the "
-                f"{impact:,.0f} sq ft lost.")
-    if mit["meets_ratio"] is not None:
-        (st.success if mit["meets_ratio"] else st.warning)(
-            "The proposal reaches the required area." if mit["meets_ratio"]
-            else f"The proposal is {shortfall:,.0f} sq ft short of the required area.")
-    st.plotly_chart(charts.mitigation_gauge(required, mit["proposed_mitigation_sqft"], large=large),
-                    width="stretch", theme=None if large else "streamlit")
-elif mit.get("water_body_note"):
-    st.info(escape_markdown(mit["water_body_note"]))
+if problems:
+    for problem in problems:
+        st.error(problem)
+    st.caption("No result is shown until every figure above is in range.")
 else:
-    st.caption("Enter the wetland to be lost (or draw the footprint) to see the required replacement.")
-if mit.get("impacted_buffer_sqft"):
-    st.caption(f"Buffer disturbed: {mit['impacted_buffer_sqft']:,.0f} sq ft (mitigated by the buffer forms below).")
+    impact, required = mit["impacted_wetland_sqft"], mit["required_mitigation_sqft"]
+    cols = st.columns(4)
+    cols[0].metric("Wetland lost", "not given" if impact is None else f"{impact:,.0f} sq ft")
+    cols[1].metric("Ratio (at least)", f"{ratio:g} : 1")
+    cols[2].metric("Required replacement", "not known" if required is None else f"{required:,.0f} sq ft")
+    shortfall = mit["shortfall_sqft"]
+    cols[3].metric("Shortfall", "not known" if shortfall is None else f"{shortfall:,.0f} sq ft")
+    if required is not None:
+        st.markdown(f"At least **{required:,.0f} sq ft** of replacement wetland: {ratio:g} times the "
+                    f"{impact:,.0f} sq ft lost.")
+        if mit["meets_ratio"] is not None:
+            (st.success if mit["meets_ratio"] else st.warning)(
+                "The proposal reaches the required area." if mit["meets_ratio"]
+                else f"The proposal is {shortfall:,.0f} sq ft short of the required area.")
+        st.plotly_chart(charts.mitigation_gauge(required, mit["proposed_mitigation_sqft"], large=large),
+                        width="stretch", theme=None if large else "streamlit")
+    elif mit.get("water_body_note"):
+        st.info(escape_markdown(mit["water_body_note"]))
+    else:
+        st.caption("Enter the wetland to be lost (or draw the footprint) to see the required replacement.")
+    if mit.get("impacted_buffer_sqft"):
+        st.caption(f"Buffer disturbed: {mit['impacted_buffer_sqft']:,.0f} sq ft (mitigated by the buffer forms below).")
 law_link(mit["citation"], label=f"Replacement ratio: {mit['citation']}")
 
 st.subheader("Is mitigation allowed here?")

@@ -40,12 +40,20 @@ if "tl_as_of" not in st.session_state:
 as_of = st.date_input("As of", key="tl_as_of", min_value=dt.date(1900, 1, 1), max_value=dt.date(2199, 12, 31),
                       format="YYYY-MM-DD")
 st.session_state[state.AS_OF] = as_of
-items: list[dict] = list(st.session_state.get(forms.TIMELINE_ITEMS) or [])
+_kept = list(st.session_state.get(forms.TIMELINE_ITEMS) or [])
+# The same item twice is one item (it would be twice in the .ics): an older case's repeat is dropped here.
+items: list[dict] = [it for i, it in enumerate(_kept) if it not in _kept[:i]]
+if len(items) != len(_kept):
+    st.session_state[forms.TIMELINE_ITEMS] = items
 PREFILL_KIND, PREFILL_ADDED = "tlp_kind", "tlp_added"
 
 
 def _add(new: dict) -> bool:
     """Put ``new`` on the timeline if the core accepts it with the others; else show its message."""
+    if new in items:
+        st.info(f"This {ITEM_KINDS.get(new.get('id'), 'item')} with these dates is already on the timeline "
+                f"(item {items.index(new) + 1}); it was not added again.")
+        return False
     try:
         timeline_events([*items, new], as_of)
     except SloatInputError as exc:

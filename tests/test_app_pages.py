@@ -163,18 +163,29 @@ def test_mitigation_shortfall_and_gate(manifest):
 
 
 def test_mitigation_refuses_bad_numbers_with_one_sentence(manifest):
+    # Issue 24, item 10: a bad number is not silently ignored; the field and its range are named, no result.
     at = _page("pages/mitigation.py")
-    number = at.number_input(key="mit_wetland")
-    assert number.min == 0  # negative areas cannot be typed
-    number.set_value(-50.0)
+    at.number_input(key="mit_wetland").set_value(1000.0)
     _after(at)
-    assert _metrics(at)["Wetland lost"] == "not given"
-    at.number_input(key="mit_wetland").set_value(5e10)
+    assert _metrics(at)["Required replacement"] == "1,500 sq ft"
+    for bad in (-500.0, 1e15):
+        at.number_input(key="mit_wetland").set_value(bad)
+        _after(at)
+        errors = [e.value for e in at.error]
+        assert errors == ['"Wetland to be lost" must be a number from 0 to 10,000,000,000 sq ft.']
+        assert not at.metric and not at.get("plotly_chart")  # no result, not the last valid one
+        assert "No result is shown" in _text(at)
+        assert at.session_state[forms.MITIGATION_INPUT]["impacted_wetland_sqft"] == 1000.0  # nothing lost
+        # the rest of the page (plan checklist, forms) is still there
+        assert any(label == "§ 402-57P(4)(a)" for label, _p in _links(at))
+    at.number_input(key="mit_proposed").set_value(-1.0)
+    at.number_input(key="mit_wetland").set_value(2000.0)
     _after(at)
-    errors = [e.value for e in at.error]
-    assert errors == ["The impacted wetland area is too large to be real."]
-    # the rest of the page (plan checklist, forms) is still there
-    assert any(label == "§ 402-57P(4)(a)" for label, _p in _links(at))
+    assert [e.value for e in at.error] == ['"Replacement wetland proposed" must be a number from 0 to '
+                                           '10,000,000,000 sq ft.']
+    at.number_input(key="mit_proposed").set_value(3000.0)
+    _after(at)
+    assert not at.error and _metrics(at)["Required replacement"] == "3,000 sq ft"
 
 
 def test_mitigation_from_the_drawn_footprint(manifest):
@@ -391,6 +402,30 @@ def test_timeline_refuses_an_impossible_item_and_loses_nothing(manifest):
     assert len(at.session_state[forms.TIMELINE_ITEMS]) == 1  # the first item is still there
     assert at.date_input(key="tl_wetland_permit_expires").value == dt.date(2025, 5, 1)  # the typing too
     assert len(at.dataframe[0].value) == 2
+
+
+def test_timeline_the_same_item_is_not_added_twice_nor_twice_in_the_ics(manifest, media):
+    # Issue 24, item 11: the same permit with the same dates was added twice, and was twice in the .ics.
+    at = _page("pages/timeline.py")
+    _add_wetland_permit(at, dt.date(2026, 3, 1))
+    rows = len(at.dataframe[0].value)
+    _add_wetland_permit(at, dt.date(2026, 3, 1))
+    assert len(at.session_state[forms.TIMELINE_ITEMS]) == 1
+    assert any("already on the timeline (item 1)" in i.value for i in at.info)
+    assert len(at.dataframe[0].value) == rows
+    _add_wetland_permit(at, dt.date(2026, 4, 1))  # other dates: another permit
+    assert len(at.session_state[forms.TIMELINE_ITEMS]) == 2
+
+    # An older case holding the item twice: one item, once in the calendar file.
+    item = {"id": "wetland_permit", "issued": "2026-03-02"}
+    at = _page("pages/timeline.py", **{forms.TIMELINE_ITEMS: [item, dict(item)]})
+    assert at.session_state[forms.TIMELINE_ITEMS] == [item]
+    button = next(b for b in at.get("download_button") if b.key == "tl_ics")
+    url = button.proto.url or media[-1].execute_deferred(button.proto.deferred_file_id)
+    ics = media[-1]._storage.get_file(url.rsplit("/", 1)[1]).content.decode("utf-8")
+    once = ics.count("BEGIN:VEVENT")
+    single = _page("pages/timeline.py", **{forms.TIMELINE_ITEMS: [item]})
+    assert once == len(single.dataframe[0].value) > 0
 
 
 def test_timeline_status_colours_and_removal(manifest):

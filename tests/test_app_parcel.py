@@ -105,6 +105,25 @@ def test_failed_upload_keeps_the_current_parcel(manifest):
     assert {m.label: m.value for m in at.metric}["Gross area, sq ft"] == "40,000"
 
 
+def test_after_a_failed_upload_the_earlier_file_s_results_do_not_stay_under_the_error(manifest):
+    # Issue 24, item 11: a failed upload left the previous file's results under the error, as if they were its own.
+    import json
+
+    at = _run(AppTest.from_file(APP, default_timeout=30))
+    data = json.dumps({"type": "FeatureCollection", "features": [fx.wgs84_feature(fx.P2)]}).encode()
+    at.file_uploader(key="parcel_upload").upload("lot.geojson", data, "application/geo+json").run()
+    assert {m.label: m.value for m in at.metric}["Gross area, sq ft"] == "10,000"
+    at.file_uploader(key="parcel_upload").upload("bad.geojson", b"{ this is not json").run()
+    assert not at.exception
+    assert len(at.error) == 1
+    assert not at.metric  # no figures under the error
+    assert any("earlier file (lot.geojson)" in w.value.replace("\\", "") for w in at.warning)
+    assert at.session_state[state.PARCEL].geometry.area == pytest.approx(10_000, abs=0.5)  # nothing lost
+    at.button(key="upload_show_earlier").click().run()
+    assert not at.exception and not at.error
+    assert {m.label: m.value for m in at.metric}["Gross area, sq ft"] == "10,000"
+
+
 def test_good_upload_replaces_the_parcel(manifest):
     import json
 

@@ -147,3 +147,23 @@ def test_events_csv_carries_the_general_construction_law_note():
     assert any(r["note"] == "" for r in out)  # a weekday deadline has a blank note
     by_id = {e.id: e.note for e in events}
     assert all(r["note"] == by_id[r["id"]] for r in out)  # every row carries its event's note, blank or not
+
+
+def test_pieces_geojson_includes_the_footprint_with_what_it_touches(tmp_path):
+    # Issue 24, item 11: the export left out the footprint. A 100 ft square at (100, 100) overlaps the
+    # 100 ft wetland square at (150, 150) by 50 ft x 50 ft = 2,500 sq ft.
+    from sloat_core.gis.parcels import to_wgs84_geojson
+
+    world = make_world(tmp_path, {"wetlands": [sq(150, 150, 100)]}, dem=0)
+    drawn = to_wgs84_geojson(sq(100, 100, 100))
+    a = analyze_parcel(sq(0, 0, 400), world, district="R-40", as_of=DAY, project={"disturbance_footprint": drawn})
+    features = pieces_geojson(a)["features"]
+    assert features[0]["properties"]["kind"] == "parcel"
+    fp = [f for f in features if f["properties"]["kind"] == "footprint"]
+    assert len(fp) == 1
+    assert geojson_to_work(fp[0]["geometry"]).area == pytest.approx(10_000, rel=1e-6)
+    assert fp[0]["properties"]["area_sqft"] == pytest.approx(10_000, abs=1)
+    assert fp[0]["properties"]["wetlands_sqft"] == pytest.approx(2_500, abs=1)
+    # without a footprint there is no such feature
+    b = analyze_parcel(sq(0, 0, 400), world, district="R-40", as_of=DAY)
+    assert all(f["properties"]["kind"] != "footprint" for f in pieces_geojson(b)["features"])

@@ -46,16 +46,29 @@ def footprint_summary(f: Findings, fp: BaseGeometry | None, work: Findings | Non
 
 
 def footprint_impacts(work: Findings, fp: BaseGeometry | None, given: dict | None = None) -> dict:
-    """The wetland mitigation's inputs (§ 402-57P): the footprint's wetland, buffer and pond land where it
-    lies, unless typed in ``given`` (what was typed wins; without a footprint or a wetland layer, only it)."""
+    """The wetland mitigation's inputs (§ 402-57P): one source of truth for the impact.
+
+    ``given["impact_source"]`` decides: ``"footprint"`` takes the footprint's wetland, buffer and pond land
+    where it lies (the typed figures are kept in ``given`` but not used; with no footprint or no wetland
+    layer the impact is unknown, None); ``"typed"`` takes what was typed. Without a source (older cases,
+    the CLI), typed figures win when there are any, else the footprint is measured.
+    """
     mi = dict(given or {})
+    impact_keys = ("impacted_wetland_sqft", "impacted_buffer_sqft", "impacted_water_body_sqft")
+    source = mi.get("impact_source")
+    if source is None:
+        typed = any(mi.get(k) is not None for k in impact_keys)
+        source = "typed" if typed or fp is None else "footprint"
+    mi["impact_source"] = source
+    if source != "footprint":
+        return mi
+    for k in impact_keys:
+        mi[k] = None
     if fp is not None and work.layers.get("wetlands") is not None:
-        wet = area_sqft(polygonal(fp.intersection(work.layers["wetlands"])))
-        buf = area_sqft(polygonal(fp.intersection(work.buffer))) if work.buffer is not None else None
-        mi.setdefault("impacted_wetland_sqft", wet)
-        mi.setdefault("impacted_buffer_sqft", buf)
-        mi.setdefault("impact_source", "footprint")
+        mi["impacted_wetland_sqft"] = area_sqft(polygonal(fp.intersection(work.layers["wetlands"])))
+        if work.buffer is not None:
+            mi["impacted_buffer_sqft"] = area_sqft(polygonal(fp.intersection(work.buffer)))
         ponds = work.layers.get("water_bodies")
-        if "impacted_water_body_sqft" not in mi and ponds is not None:
+        if ponds is not None:
             mi["impacted_water_body_sqft"] = area_sqft(polygonal(fp.intersection(ponds)))
     return mi

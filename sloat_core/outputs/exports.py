@@ -75,7 +75,9 @@ def pieces_geojson(analysis) -> dict:
         feature per non-empty deduction piece (``kind: "deduction"``) with ``constraint``, ``label``,
         ``area_sqft``, ``countable_fraction``, ``deducted_sqft`` and ``citation``. Each piece of land is
         in one feature only (overlaps count once), so the deducted figures add up to gross minus net.
-        Coordinates are not rounded: the pieces' areas in feet come back to the sq ft.
+        Coordinates are not rounded: the pieces' areas in feet come back to the sq ft. With a project
+        footprint, a last feature (``kind: "footprint"``) holds it with what it touches (``area_sqft``,
+        ``wetlands_sqft``, ``buffer_sqft`` ...), as on the Proposed project page.
     """
     r = analysis.result
     parcel = r.get("parcel") or {}
@@ -109,6 +111,14 @@ def pieces_geojson(analysis) -> dict:
                 "deducted_sqft": round(row.deducted_sqft or 0.0, 2),
                 "citation": row.citation,
             },
+        })
+    fp = getattr(analysis.project, "disturbance_footprint", None)
+    if fp is not None and not fp.is_empty:
+        measured = {k: v for k, v in (r.get("footprint") or {}).items() if v is None or isinstance(v, (int, float))}
+        features.append({
+            "type": "Feature",
+            "geometry": _geojson(fp),
+            "properties": {"kind": "footprint", "label": "Disturbance footprint (drawn or uploaded)", **measured},
         })
     return {
         "type": "FeatureCollection",

@@ -22,7 +22,7 @@ from sloat_core.validate import number
 from sloat_core.law.params import param, value
 from sloat_core.rules.permits import cited_item
 
-__all__ = ["mitigation", "PLAN_CONTENTS", "GATE"]
+__all__ = ["mitigation", "PLAN_CONTENTS", "GATE", "MAX_SQFT"]
 
 PLAN_CONTENTS = tuple(f"§ 402-57P(4)({c})" for c in "abcdefghij")
 GATE = {
@@ -30,7 +30,8 @@ GATE = {
     "no_onsite_alternative": "§ 402-57P(1)(b)",
     "no_offsite_alternative": "§ 402-57P(1)(c)",
 }
-_MAX_SQFT = 1e10
+#: The largest area (sq ft) the calculator accepts: 10 billion sq ft, far beyond any parcel in the Village.
+MAX_SQFT = _MAX_SQFT = 1e10
 
 
 def _area(name: str, x) -> float | None:

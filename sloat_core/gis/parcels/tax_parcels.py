@@ -8,6 +8,7 @@ fallback; :func:`find_parcels` is its list of rows.
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 import weakref
@@ -27,6 +28,8 @@ __all__ = [
     "search_parcels",
     "ParcelSearch",
     "normalise_address",
+    "street_query",
+    "sbl_key",
     "SUFFIXES",
     "NEAR_MISS_SCORE",
 ]
@@ -141,6 +144,44 @@ def normalise_address(text: Any) -> str:
     return " ".join(SUFFIXES.get(w, w) for w in words)
 
 
+#: Place words a postal address ends with ("..., Sloatsburg, NY 10974"): dropped before the street is compared.
+_PLACE_WORDS = frozenset({"sloatsburg", "ny", "new", "york", "usa", "us", "ramapo", "rockland", "county"})
+_ZIP = re.compile(r"^\d{5}(?:-\d{4})?$")
+#: Letters typed for digits in an SBL ("155.06-l-42"): l / i for 1, o for 0.
+_DIGIT_LOOKALIKES = str.maketrans({"l": "1", "i": "1", "o": "0"})
+
+
+def street_query(text: Any) -> str:
+    """What people type, as the address is written in the tax roll: place words and ZIP dropped,
+    a house number written after the street put first.
+
+    >>> street_query("297 Johnsontown Road, Sloatsburg, NY 10974")
+    '297 johnsontown rd'
+    >>> street_query("Orange Turnpike 509")
+    '509 orange tpke'
+    """
+    words = normalise_address(re.sub(r"-\d{4}\b", "", str(text or ""))).split()
+    while len(words) > 1 and (words[-1] in _PLACE_WORDS or _ZIP.match(words[-1])):
+        words.pop()
+    if len(words) > 1 and re.fullmatch(r"\d+[a-z]?", words[-1]) and not words[0][:1].isdigit():
+        words = [words[-1], *words[:-1]]
+    return " ".join(words)
+
+
+def sbl_key(text: Any) -> str | None:
+    """An SBL with its punctuation and spaces dropped and look-alike letters read as digits; None when the
+    text is not SBL-like (it must have at least four digits and no word of two or more letters).
+
+    >>> sbl_key("155.06 1 42"), sbl_key("15506142"), sbl_key("155.06-l-42"), sbl_key("Orange Tpke")
+    ('15506142', '15506142', '15506142', None)
+    """
+    raw = str(text or "").lower()
+    if re.search(r"[a-z]{2,}", raw):
+        return None
+    key = re.sub(r"[^0-9a-z]", "", raw.translate(_DIGIT_LOOKALIKES))
+    return key if sum(c.isdigit() for c in key) >= 4 else None
+
+
 def _split_number(norm: str) -> tuple[str | None, str]:
     """("297", "johnsontown rd") from "297 johnsontown rd"; (None, text) without a house number."""
     m = re.match(r"^(\d+[a-z]?)\s+(.*)$", norm)
@@ -193,7 +234,8 @@ def search_parcels(layerset: LayerSet, text: str, limit: int = 10) -> ParcelSear
     if lyr is None or not query or limit <= 0:
         return ParcelSearch([], 0)
     q_sbl = _norm(query)
-    q_addr = normalise_address(query)
+    q_key = sbl_key(query)
+    q_addr = street_query(query)
     gdf = lyr.gdf
     sbls = [_plain(v) for v in gdf[meta.id_field]]
     addrs = [_plain(v) for v in gdf[meta.address_field]] if meta.address_field else [None] * len(gdf)
@@ -205,6 +247,8 @@ def search_parcels(layerset: LayerSet, text: str, limit: int = 10) -> ParcelSear
         rank = None
         if _norm(sbl).startswith(q_sbl):
             rank = 0.0
+        elif q_key is not None and (key := sbl_key(sbl)) is not None and key.startswith(q_key):
+            rank = 0.0 if key == q_key else 0.5
         elif naddr is not None and q_addr and q_addr in naddr:
             rank = 1.0
         if rank is not None and (sbl not in hits or hits[sbl][0] > rank):
@@ -223,6 +267,16 @@ def search_parcels(layerset: LayerSet, text: str, limit: int = 10) -> ParcelSear
             score = fuzz.ratio(q_street, a_street)
             if score >= NEAR_MISS_SCORE:
                 hits[sbl] = (2.0 + (100.0 - score) / 100.0, {"sbl": sbl, "address": addr, "district": dist})
+        near = bool(hits)
+    if not hits and q_key is not None:
+        # The nearest SBLs: those sharing the longest start with the one typed (a wrong last digit or two).
+        shared = [(os.path.commonprefix([q_key, k]), sbl, addr, dist)
+                  for sbl, addr, dist, _n in rows if (k := sbl_key(sbl)) is not None]
+        best = max((len(c) for c, *_ in shared), default=0)
+        if best >= 4 and best >= len(q_key) - 2:
+            for c, sbl, addr, dist in shared:
+                if len(c) == best:
+                    hits[sbl] = (3.0, {"sbl": sbl, "address": addr, "district": dist})
         near = bool(hits)
     ordered = sorted(hits.values(), key=lambda item: (item[0], _natural_key(item[1]["sbl"] or "")))
     return ParcelSearch([row for _, row in ordered[:limit]], len(ordered), near)
