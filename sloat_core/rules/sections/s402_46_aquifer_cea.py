@@ -44,10 +44,10 @@ def _rule(x: Facts) -> Ruling:
                              "subdivision or site plan).")
     if seqr.seqr_class == "unknown" and "Type II" in seqr.possible:
         return Ruling(required=None, citations=(seqr.clause,) if seqr.clause else (),
-                      reason=f"Unknown: § 402-46C concerns any Type I or Unlisted action, and the project's SEQR "
-                             f"class is not settled ({seqr.reason}) The question that settles it: "
-                             f"{seqr.question} (a Type II action has no SEQRA review of the CEA). "
-                             + (ruling.reason if ruling.required else ""))
+                      reason=(f"Unknown: {ruling.reason} " if ruling.required else f"{ruling.reason} ")
+                      + f"§ 402-46C concerns any Type I or Unlisted action, and the project's SEQR class is not "
+                        f"settled ({seqr.reason.rstrip('.')}). The question that settles it: {seqr.question} "
+                        "(a Type II action has no SEQRA review of the CEA).")
     if ruling.required is None:
         return ruling
     if seqr.seqr_class == "unknown":
