@@ -70,26 +70,55 @@ def _swppp_may_be_exempt(x: Facts) -> Ruling | None:
                          "the Village Engineer decides.")
 
 
+_A = "§ 402-58E(2)(a)"
+_A_QUESTION = ("Does the site's runoff drain to a water on the NYSDEC 303(d) list of impaired waters, or to a TMDL "
+               "watershed where stormwater is a source of the impairment (impaired_water_drainage)?")
+
+
 def _post_construction_rule(x: Facts) -> Ruling:
+    """Condition B (5 acres or more), then Condition A (impaired waters: no size, no one-family exclusion),
+    then Condition C (1 to 5 acres, one-family dwellings excluded)."""
     d = x.project.disturbed_sqft
+    impaired = x.project.impaired_water_drainage
     b, c = float(value("swppp_condition_b_min_acres")), float(value("swppp_condition_c_min_acres"))
+    a_yes = Ruling(required=True, citation=_A, reason=(
+        (f"{acres_text(d)} disturbed, " if d is not None else "") + "runoff drains to a 303(d)-listed impaired water "
+        "or a TMDL watershed: Condition A, which has no size and no one-family exclusion."))
+    a_unknown = (f"Condition A ({_A}, impaired waters, any size, one-family dwellings included) is not assessed: "
+                 f"{_A_QUESTION}")
     if d is None:
-        return Ruling(required=None, reason="Unknown: give the disturbed area.")
+        if impaired:
+            return a_yes
+        return Ruling(required=None, reason="Unknown: give the disturbed area." + (
+            f" {a_unknown}" if impaired is None else ""))
     acres = d / SQFT_PER_ACRE
     if acres >= b:
         return Ruling(required=True, reason=f"{acres_text(d)} disturbed: Condition B ({b:g} or more acres).",
                       citation="§ 402-58E(2)(b)")
+    if impaired:
+        return a_yes
+    c_ruling = None
     if acres >= c:
         if x.project.one_family_dwelling:
-            return Ruling(required=False, citation="§ 402-58E(2)(c)", details=False,
-                          reason=f"{acres_text(d)} disturbed, but one-family dwellings are excluded from Condition C.")
-        if x.project.one_family_dwelling is None:
-            return Ruling(required=None, citation="§ 402-58E(2)(c)",
-                          reason=f"{acres_text(d)} disturbed: Condition C applies unless this is a one-family dwelling.")
-        return Ruling(required=True, citation="§ 402-58E(2)(c)",
-                      reason=f"{acres_text(d)} disturbed: Condition C (between {c:g} and {b:g} acres).")
-    return Ruling(required=False, details=False,
-                  reason=f"{acres_text(d)} disturbed: under {c:g} acre (Condition A, impaired waters, not assessed here).")
+            c_ruling = Ruling(required=False, citation="§ 402-58E(2)(c)", details=False,
+                              reason=f"{acres_text(d)} disturbed, but one-family dwellings are excluded from "
+                                     "Condition C.")
+        elif x.project.one_family_dwelling is None:
+            c_ruling = Ruling(required=None, citation="§ 402-58E(2)(c)",
+                              reason=f"{acres_text(d)} disturbed: Condition C applies unless this is a one-family "
+                                     "dwelling.")
+        else:
+            return Ruling(required=True, citation="§ 402-58E(2)(c)",
+                          reason=f"{acres_text(d)} disturbed: Condition C (between {c:g} and {b:g} acres).")
+    else:
+        c_ruling = Ruling(required=False, details=False, citation="§ 402-58E(2)(c)",
+                          reason=f"{acres_text(d)} disturbed: under {c:g} acre, so neither Condition B nor C.")
+    if impaired is None:
+        return Ruling(required=None, citation=_A, citations=(c_ruling.citation,),
+                      reason=f"Unknown: {c_ruling.reason} {a_unknown}")
+    return Ruling(required=c_ruling.required, citation=c_ruling.citation, citations=(_A,), details=c_ruling.details,
+                  reason=f"{c_ruling.reason} Runoff does not drain to a 303(d)-listed impaired water or TMDL "
+                         f"watershed (as given), so not Condition A ({_A}).")
 
 
 # ------------------------------------------------------------------------------------------ clocks
@@ -189,7 +218,7 @@ SWPPP = PermitDeclaration(
     depends_on=(PLANNING_BOARD_PERMITS,), study="an engineer to prepare a stormwater plan (SWPPP)")
 
 POST_CONSTRUCTION = PermitDeclaration(
-    id="swppp_post_construction", order=50, title="Post-construction stormwater controls (SWPPP Conditions B/C)",
+    id="swppp_post_construction", order=50, title="Post-construction stormwater controls (SWPPP Conditions A/B/C)",
     section="§ 402-58E(2)", authority=fixed("Village Engineer"), rule=_post_construction_rule,
     submissions=lambda: clause_letters("§ 402-58E(3)", "abcdefghi"),
     exceptions=(ExceptionClause("§ 402-58D", "may be exempt", _swppp_may_be_exempt),),

@@ -1,0 +1,78 @@
+"""§ 402-58 stormwater, as plain-English claims on hand-built worlds.
+
+§ 402-58E(2)(a), Condition A: runoff to a 303(d)-listed impaired water or a TMDL watershed needs the
+post-construction controls whatever the size and for one-family dwellings too; unassessed is unknown, not "no".
+Condition B is 5 acres or more; Condition C 1 to 5 acres, one-family dwellings excluded.
+"""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from engine_world import make_world, sq  # noqa: E402
+from sloat_core.engine.analysis import analyze  # noqa: E402
+from sloat_core.law.text import clause  # noqa: E402
+from sloat_core.rules.project import parse_project  # noqa: E402
+from sloat_core.units import SQFT_PER_ACRE  # noqa: E402
+
+PARCEL = sq(0, 0, 1200)
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory):
+    return make_world(tmp_path_factory.mktemp("sw"), {}, dem=0)
+
+
+def _post(world, acres, **facts):
+    project = {"disturbance_area_sqft": acres * SQFT_PER_ACRE, **facts}
+    out = analyze(PARCEL, world, district="R-40", project=project)
+    return next(p for p in out["permits"] if p["id"] == "swppp_post_construction")
+
+
+def test_condition_a_is_the_impaired_waters_clause():
+    assert "303(d) list of impaired waters" in clause("§ 402-58E(2)(a)")
+
+
+def test_a_one_family_house_disturbing_2_acres_into_an_impaired_water_needs_the_controls(world):
+    p = _post(world, 2, one_family_dwelling=True, impaired_water_drainage=True)
+    assert p["required"] is True and p["citation"] == "§ 402-58E(2)(a)"
+    assert "no one-family exclusion" in p["reason"]
+
+
+def test_the_same_house_not_draining_to_an_impaired_water_is_excluded_by_condition_c(world):
+    p = _post(world, 2, one_family_dwelling=True, impaired_water_drainage=False)
+    assert p["required"] is False and p["citation"] == "§ 402-58E(2)(c)"
+    assert "§ 402-58E(2)(a)" in p["citations"]
+
+
+def test_the_same_house_unassessed_is_unknown_not_no_and_asks_the_303d_question(world):
+    p = _post(world, 2, one_family_dwelling=True)
+    assert p["required"] is None and "303(d)" in p["reason"] and "impaired_water_drainage" in p["reason"]
+
+
+def test_condition_a_has_no_size_a_tenth_of_an_acre_into_an_impaired_water_is_held(world):
+    assert _post(world, 0.1, impaired_water_drainage=True)["required"] is True
+
+
+def test_a_tenth_of_an_acre_elsewhere_is_not_held_and_unassessed_is_unknown(world):
+    assert _post(world, 0.1, impaired_water_drainage=False)["required"] is False
+    assert _post(world, 0.1)["required"] is None
+
+
+def test_condition_b_at_exactly_5_acres_holds_whatever_the_waters(world):
+    p = _post(world, 5.0)
+    assert p["required"] is True and p["citation"] == "§ 402-58E(2)(b)"
+
+
+def test_just_under_5_acres_of_other_work_is_condition_c(world):
+    p = _post(world, 4.99, one_family_dwelling=False, impaired_water_drainage=False)
+    assert p["required"] is True and p["citation"] == "§ 402-58E(2)(c)"
+
+
+@pytest.mark.parametrize("given, read", [(True, True), ("yes", True), (False, False), ("no", False),
+                                         ("unknown", None), (None, None)])
+def test_the_project_fact_reads_yes_no_and_unknown(given, read):
+    assert parse_project({"impaired_water_drainage": given}).impaired_water_drainage is read
