@@ -336,12 +336,17 @@ def timeline_item_editor(kind: str, *, today: dt.date, key_prefix: str = "tl") -
                 value = st.date_input(label + ("" if required else " (optional)"), key=wkey,
                                       value=today if required else None, min_value=_DATE_MIN,
                                       max_value=_DATE_MAX, format="YYYY-MM-DD")
+            elif typ == "inches":
+                value = st.number_input(label + ("" if required else " (optional)"), key=wkey, value=None,
+                                        min_value=0.0, max_value=100.0, step=0.1, format="%.2f",
+                                        placeholder="Not given")
             else:
                 default = today.year if key == "year" else None
                 value = st.number_input(label + ("" if required else " (optional)"), key=wkey, value=default,
                                         min_value=0, max_value=9999, step=1, placeholder="Not given")
             if value is not None:
-                item[key] = value.isoformat() if isinstance(value, dt.date) else int(value)
+                item[key] = (value.isoformat() if isinstance(value, dt.date)
+                             else float(value) if typ == "inches" else int(value))
         if ref.strip():
             item["ref"] = ref.strip()
         pressed = st.form_submit_button("Add to the timeline", key=f"{key_prefix}_add_{kind}")

@@ -76,3 +76,45 @@ def test_just_under_5_acres_of_other_work_is_condition_c(world):
                                          ("unknown", None), (None, None)])
 def test_the_project_fact_reads_yes_no_and_unknown(given, read):
     assert parse_project({"impaired_water_drainage": given}).impaired_water_drainage is read
+
+
+# --- § 402-58G(1)(b): a report within 24 hours of a storm of 0.5 inches of precipitation or more
+
+def _storm(**item):
+    import datetime as dt
+
+    from sloat_core.rules.clocks import timeline_events
+
+    return {e.kind: e for e in timeline_events([{"id": "storm_event", "date": "2026-06-12", **item}],
+                                               dt.date(2026, 1, 1))}
+
+
+def test_the_storm_threshold_is_the_parameters_half_inch_quoted_from_the_clause():
+    from sloat_core.law.params import param
+
+    p = param("swppp_storm_event_inches")
+    assert (p.value, p.citation) == (0.5, "§ 402-58G(1)(b)")
+    assert "0.5 inches of precipitation or more" in p.quote
+
+
+def test_a_storm_of_exactly_half_an_inch_makes_a_report_due_the_next_day():
+    import datetime as dt
+
+    e = _storm(rainfall_in=0.5)["storm_report_deadline"]
+    assert e.date == dt.date(2026, 6, 13) and "0.5 inches of rain fell" in e.detail
+
+
+def test_a_storm_of_0_49_inches_makes_no_deadline():
+    assert _storm(rainfall_in=0.49) == {}
+
+
+def test_a_storm_whose_rainfall_is_not_given_is_told_with_the_threshold():
+    assert "rainfall not given" in _storm()["storm_report_deadline"].detail
+
+
+@pytest.mark.parametrize("bad", ["lots", -1, 101, True, "nan"])
+def test_a_rainfall_that_is_not_a_figure_is_refused_in_one_sentence(bad):
+    from sloat_core.errors import SloatInputError
+
+    with pytest.raises(SloatInputError, match="rainfall"):
+        _storm(rainfall_in=bad)

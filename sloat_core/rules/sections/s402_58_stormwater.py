@@ -152,13 +152,28 @@ def _inspection_notice(item: Reader) -> list[Row]:
              "the season, landscaping).")]
 
 
+#: Largest rainfall a storm item takes, in inches (more is a typing error, not a storm).
+_MAX_RAIN_IN = 100.0
+
+
 def _storm_event(item: Reader) -> list[Row]:
+    """§ 402-58G(1)(b): a report within 24 hours of a storm producing 0.5 inches of precipitation or more.
+
+    The rainfall, when given, is compared with the parameter: a storm below it makes no deadline; a storm
+    whose rainfall is not given is told with the threshold (it is due only if the storm reached it).
+    """
     day = item.date("date")
+    rain = item.amount("rainfall_in", _MAX_RAIN_IN)
     hours, inches = value("swppp_storm_inspection_hours"), value("swppp_storm_event_inches")
+    if rain is not None and rain < inches:
+        return []
+    measured = (f"{rain:g} inches of rain fell, at least the {inches:g} inches of § 402-58G(1)(b)"
+                if rain is not None else
+                f"due only if the storm produced {inches:g} inches of rain or more (rainfall not given)")
     return [("storm_report_deadline", day + relativedelta(days=cal.hours_as_days(hours)),
              cite("swppp_storm_inspection_hours"), "Erosion and sediment control inspection report due after a storm",
-             f"Within {hours} hours of a storm producing {inches:g} inches of rain or more, on {cal.nice(day)}; the "
-             "report goes to the Village Engineer and into the site log book.")]
+             f"Within {hours} hours of a storm producing {inches:g} inches of rain or more, on {cal.nice(day)} "
+             f"({measured}); the report goes to the Village Engineer and into the site log book.")]
 
 
 def _notice_of_violation(item: Reader) -> list[Row]:
@@ -196,7 +211,8 @@ INSPECTION_NOTICE = ClockDeclaration(
 
 STORM_EVENT = ClockDeclaration(
     id="storm_event", name="storm", order=150, rule=_storm_event,
-    fields=(Field("date", "Storm on", "date of the storm"),))
+    fields=(Field("date", "Storm on", "date of the storm"),
+            Field("rainfall_in", "Rainfall (inches)", "rainfall in inches", kind="inches", required=False)))
 
 NOTICE_OF_VIOLATION = ClockDeclaration(
     id="stormwater_notice_of_violation", name="stormwater notice of violation", order=160,
