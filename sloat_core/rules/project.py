@@ -60,6 +60,7 @@ LABELS = {
     "road_extension": "road extension (§ 402-56D)",
     "design_limits": "steep slope design limits met (§ 402-55J)",
     "design_figures": "steep slope design figures (§ 402-55J)",
+    "disturbed_at_one_time_acres": "most acres disturbed at any one time (§ 402-58E(1)(d))",
     "impaired_water_drainage": ("runoff drains to a 303(d)-listed impaired water or a TMDL watershed "
                                 "(§ 402-58E(2)(a), Condition A)"),
 }
@@ -98,6 +99,8 @@ class Project:
     #: Does the runoff discharge a pollutant of concern to a 303(d)-listed impaired water or a TMDL watershed
     #: (§ 402-58E(2)(a), Condition A)? None: not assessed (never "no").
     impaired_water_drainage: bool | None = None
+    #: The most land disturbed at any one time, in acres (the phasing plan, § 402-58E(1)(d)).
+    disturbed_at_one_time_acres: float | None = None
     #: The facts the approvals around Article IX read (SEQR, county referral, Village Law clocks): flat keys.
     approvals: ApprovalFacts = ApprovalFacts()
 
@@ -258,6 +261,7 @@ def parse_project(obj: dict | None) -> Project:
         hazard_trees_only=_bool(obj, "hazard_trees_only"),
         road_extension=_bool(obj, "road_extension"),
         impaired_water_drainage=_bool(obj, "impaired_water_drainage"),
+        disturbed_at_one_time_acres=_number(obj, "disturbed_at_one_time_acres", maximum=_MAX_AREA_SQFT / 43_560),
         design_figures=_design_figures(obj),
         design_limits=_design_limits(obj),
         approvals=parse_approval_facts(obj),

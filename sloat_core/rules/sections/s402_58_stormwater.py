@@ -121,6 +121,27 @@ def _post_construction_rule(x: Facts) -> Ruling:
                          f"watershed (as given), so not Condition A ({_A}).")
 
 
+def _phasing_rule(x: Facts) -> Ruling:
+    """§ 402-58E(1)(d): "not more than five acres shall be disturbed at any one time unless pursuant to an
+    approved SWPPP": five acres or more at once is its own question, answered by the phasing figure."""
+    limit = float(value("max_disturbed_at_once_acres"))
+    at_once = x.project.disturbed_at_one_time_acres
+    d = x.project.disturbed_sqft
+    if at_once is None and d is not None and d / SQFT_PER_ACRE < limit:
+        at_once = d / SQFT_PER_ACRE  # the whole disturbance is under the limit, so any part of it is
+    if at_once is None:
+        return Ruling(required=None, reason=(
+            f"Unknown: how many acres will be disturbed at any one time? Not more than {limit:g} acres may be, "
+            "unless an approved SWPPP allows it (its construction phasing plan)."))
+    if at_once >= limit:
+        return Ruling(required=True, reason=(
+            f"{at_once:,.2f} acres disturbed at one time: {limit:g} acres or more, so the approved SWPPP must "
+            f"allow it (its phasing plan); under {limit:g} acres at a time it would not need to."))
+    return Ruling(required=False, details=False, reason=(
+        f"{at_once:,.2f} acres disturbed at one time: under {limit:g} acres, within § 402-58E(1)(d) "
+        f"without a special allowance ({limit:g} acres or more would need the approved SWPPP to allow it)."))
+
+
 # ------------------------------------------------------------------------------------------ clocks
 
 def _swppp_inspections(item: Reader) -> list[Row]:
@@ -241,4 +262,10 @@ POST_CONSTRUCTION = PermitDeclaration(
     plain=("permanent stormwater controls", "reviewed by the Village Engineer"))
 
 
-PERMITS = (SWPPP, POST_CONSTRUCTION)
+PHASING = PermitDeclaration(
+    id="swppp_phasing", order=45, title="Five acres or more disturbed at one time (SWPPP phasing)",
+    section="§ 402-58E(1)(d)", authority=fixed("Village Engineer (the approved SWPPP)"), rule=_phasing_rule,
+    plain=("a phasing plan allowing five or more acres open at once", "in the SWPPP the Village Engineer approves"))
+
+
+PERMITS = (SWPPP, PHASING, POST_CONSTRUCTION)
