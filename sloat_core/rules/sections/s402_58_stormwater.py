@@ -40,8 +40,10 @@ def _swppp_rule(x: Facts) -> Ruling:
     if d is None:
         return Ruling(required=None, reason="Unknown: give the disturbed area or draw the footprint.")
     if d / SQFT_PER_ACRE >= threshold:
-        return Ruling(required=True, reason=f"Disturbance of {acres_text(d)} is a land development activity (at least "
-                                            f"{threshold:g} acre: local setting, to confirm with the Village).")
+        return Ruling(required=True, citations=("§ 402-58E(1)(d)",),
+                      reason=f"Disturbance of {acres_text(d)} is a land development activity (at least "
+                             f"{threshold:g} acre: local setting, to confirm with the Village). Phasing "
+                             f"(§ 402-58E(1)(d)): {_phasing_rule(x).reason}")
     return Ruling(required=False, details=False,
                   reason=f"Disturbance of {acres_text(d)} is under {threshold:g} acre (local setting for 'land "
                          "development activity', to confirm with the Village).")
@@ -71,8 +73,6 @@ def _swppp_may_be_exempt(x: Facts) -> Ruling | None:
 
 
 _A = "§ 402-58E(2)(a)"
-_A_QUESTION = ("Does the site's runoff drain to a water on the NYSDEC 303(d) list of impaired waters, or to a TMDL "
-               "watershed where stormwater is a source of the impairment (impaired_water_drainage)?")
 
 
 def _post_construction_rule(x: Facts) -> Ruling:
@@ -84,8 +84,7 @@ def _post_construction_rule(x: Facts) -> Ruling:
     a_yes = Ruling(required=True, citation=_A, reason=(
         (f"{acres_text(d)} disturbed, " if d is not None else "") + "runoff drains to a 303(d)-listed impaired water "
         "or a TMDL watershed: Condition A, which has no size and no one-family exclusion."))
-    a_unknown = (f"Condition A ({_A}, impaired waters, any size, one-family dwellings included) is not assessed: "
-                 f"{_A_QUESTION}")
+    a_unknown = f"Condition A ({_A}, 303(d) impaired waters, any size) is not assessed (impaired_water_drainage)."
     if d is None:
         if impaired:
             return a_yes
@@ -131,8 +130,7 @@ def _phasing_rule(x: Facts) -> Ruling:
         at_once = d / SQFT_PER_ACRE  # the whole disturbance is under the limit, so any part of it is
     if at_once is None:
         return Ruling(required=None, reason=(
-            f"Unknown: how many acres will be disturbed at any one time? Not more than {limit:g} acres may be, "
-            "unless an approved SWPPP allows it (its construction phasing plan)."))
+            f"unknown: how many acres at any one time? {limit:g} acres or more must be allowed by the approved SWPPP."))
     if at_once >= limit:
         return Ruling(required=True, reason=(
             f"{at_once:,.2f} acres disturbed at one time: {limit:g} acres or more, so the approved SWPPP must "
@@ -262,10 +260,4 @@ POST_CONSTRUCTION = PermitDeclaration(
     plain=("permanent stormwater controls", "reviewed by the Village Engineer"))
 
 
-PHASING = PermitDeclaration(
-    id="swppp_phasing", order=45, title="Five acres or more disturbed at one time (SWPPP phasing)",
-    section="§ 402-58E(1)(d)", authority=fixed("Village Engineer (the approved SWPPP)"), rule=_phasing_rule,
-    plain=("a phasing plan allowing five or more acres open at once", "in the SWPPP the Village Engineer approves"))
-
-
-PERMITS = (SWPPP, PHASING, POST_CONSTRUCTION)
+PERMITS = (SWPPP, POST_CONSTRUCTION)
