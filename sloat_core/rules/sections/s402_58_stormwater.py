@@ -188,7 +188,7 @@ def _storm_event(item: Reader) -> list[Row]:
         return []
     measured = (f"{rain:g} inches of rain fell, at least the {inches:g} inches of § 402-58G(1)(b)"
                 if rain is not None else
-                f"due only if the storm produced {inches:g} inches of rain or more (rainfall not given)")
+                "rainfall not given: due only if the storm reached it")
     return [("storm_report_deadline", day + relativedelta(days=cal.hours_as_days(hours)),
              cite("swppp_storm_inspection_hours"), "Erosion and sediment control inspection report due after a storm",
              f"Within {hours} hours of a storm producing {inches:g} inches of rain or more, on {cal.nice(day)} "
