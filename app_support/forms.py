@@ -193,6 +193,38 @@ def _exemptions(p: dict, out: dict) -> None:
             if tick is not None:
                 ticks[k] = tick
         out["design_limits"] = ticks or None
+        _design_figures(p, out)
+
+
+def _design_figures(p: dict, out: dict) -> None:
+    """The engineer's figures for § 402-55J(7), (11), (13), (14), kept when the project is rebuilt."""
+    from sloat_core.rules.steep_slope_design import DESIGN_FIGURES
+
+    st.markdown("**Steep slope design figures (§ 402-55J), as the engineer gives them**")
+    stored = p.get("design_figures")
+    stored = dict(stored) if isinstance(stored, (dict, list, tuple)) else {}
+    figures = {}
+    for k, (label, _unit) in DESIGN_FIGURES.items():
+        key = f"pf_fig_{k}"
+        _seed(key, stored.get(k))
+        v = st.number_input(label.capitalize(), key=key, min_value=0.0, max_value=100_000.0, step=0.5, value=None,
+                            placeholder="Not given")
+        if v is not None:
+            figures[k] = float(v)
+    out["design_figures"] = figures or None
+
+
+def _stormwater_and_trees(p: dict, out: dict) -> None:
+    """§ 402-58E(2)(a) Condition A, § 402-58E(1)(d) phasing and § 402-53A specimens."""
+    out["impaired_water_drainage"] = tri_state(
+        "Does the runoff drain to a 303(d)-listed impaired water or a TMDL watershed (§ 402-58E(2)(a))?",
+        "pf_impaired", p.get("impaired_water_drainage"),
+        help="Unknown until assessed: NYSDEC's 303(d) list of impaired waters and its TMDL watersheds answer it.")
+    out["disturbed_at_one_time_acres"] = _number(
+        "Most acres disturbed at any one time (§ 402-58E(1)(d))", "pf_at_once", p.get("disturbed_at_one_time_acres"))
+    out["substantial_specimens_removed"] = _number(
+        "Substantial tree specimens among the trees removed (§ 402-53A)", "pf_specimens",
+        p.get("substantial_specimens_removed"), integer=True)
 
 
 def _number(label: str, key: str, stored, *, integer: bool = False, help: str | None = None):
@@ -259,7 +291,8 @@ def project_form(stored: dict | None, *, few: bool = False) -> dict:
     if few:
         for k in ("application_area_acres", "sanitary_facilities", "public_sewer_available",
                   "commercial_excavation", "wetland_exemptions", "swppp_exemptions", "grandfathered",
-                  "public_agency_work", "hazard_trees_only", "road_extension", "design_limits"):
+                  "public_agency_work", "hazard_trees_only", "road_extension", "design_limits", "design_figures",
+                  "impaired_water_drainage", "disturbed_at_one_time_acres", "substantial_specimens_removed"):
             out[k] = p.get(k)
         return out
     acres = _number("Area of the whole application (acres)", "pf_app_acres", p.get("application_area_acres"))
@@ -270,6 +303,7 @@ def project_form(stored: dict | None, *, few: bool = False) -> dict:
                                               p.get("public_sewer_available"))
     out["commercial_excavation"] = tri_state("Commercial excavation (removal of soil, sand, rock for sale)?",
                                              "pf_excavation", p.get("commercial_excavation"))
+    _stormwater_and_trees(p, out)
     _exemptions(p, out)
     return out
 
@@ -336,12 +370,17 @@ def timeline_item_editor(kind: str, *, today: dt.date, key_prefix: str = "tl") -
                 value = st.date_input(label + ("" if required else " (optional)"), key=wkey,
                                       value=today if required else None, min_value=_DATE_MIN,
                                       max_value=_DATE_MAX, format="YYYY-MM-DD")
+            elif typ == "inches":
+                value = st.number_input(label + ("" if required else " (optional)"), key=wkey, value=None,
+                                        min_value=0.0, max_value=100.0, step=0.1, format="%.2f",
+                                        placeholder="Not given")
             else:
                 default = today.year if key == "year" else None
                 value = st.number_input(label + ("" if required else " (optional)"), key=wkey, value=default,
                                         min_value=0, max_value=9999, step=1, placeholder="Not given")
             if value is not None:
-                item[key] = value.isoformat() if isinstance(value, dt.date) else int(value)
+                item[key] = (value.isoformat() if isinstance(value, dt.date)
+                             else float(value) if typ == "inches" else int(value))
         if ref.strip():
             item["ref"] = ref.strip()
         pressed = st.form_submit_button("Add to the timeline", key=f"{key_prefix}_add_{kind}")

@@ -487,3 +487,23 @@ def test_counter_mode_says_the_permits_in_plain_words_on_the_project_page(manife
     text = _text(at)
     for sentence in sentences:
         assert sentence.replace("\\", "")[:60] in text.replace("\\", "")
+
+
+def test_the_project_form_keeps_the_design_figures_and_asks_the_new_round_three_facts(manifest):
+    """design_figures survive the form's rebuild of the project (§ 402-55J), in both modes; the form asks
+    Condition A (§ 402-58E(2)(a)), the area open at once (§ 402-58E(1)(d)) and the specimens (§ 402-53A)."""
+    figures = {"retaining_wall_length_ft": 120.0, "cut_height_ft": 12.0}
+    for mode in (None, state.COUNTER):
+        at = _page("pages/project.py", parcel=_p1(manifest), mode=mode,
+                   **{state.PROJECT: {"trees_removed": 3, "design_figures": figures}})
+        assert at.session_state[state.PROJECT]["design_figures"] == figures, mode
+    at.session_state[state.MODE] = None
+    at = _page("pages/project.py", parcel=_p1(manifest), **{state.PROJECT: {"trees_removed": 3}})
+    at.number_input(key="pf_fig_cut_height_ft").set_value(25.0).run()
+    at.number_input(key="pf_at_once").set_value(6.0).run()
+    at.number_input(key="pf_specimens").set_value(2).run()
+    assert not at.exception
+    kept = at.session_state[state.PROJECT]
+    assert kept["design_figures"] == {"cut_height_ft": 25.0}
+    assert kept["disturbed_at_one_time_acres"] == 6.0 and kept["substantial_specimens_removed"] == 2
+    assert kept.get("impaired_water_drainage") is None  # unassessed stays unknown

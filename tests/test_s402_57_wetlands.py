@@ -186,3 +186,40 @@ def test_the_case_csv_of_adjacent_owners_carries_each_parcel_its_owner_and_the_c
     rows = list(csv.DictReader(io.StringIO(adjacent_owners_csv(out))))
     assert [(r["sbl"], r["owner"], r["within_ft"], r["citation"]) for r in rows] == [
         ("2-1-1", "Owner of 2-1-1", "100.0", "§ 402-57K(4)")]
+
+
+# --- § 402-57L: the hearing within 62 days of a complete application gets met / missed, like a delineation
+
+def _hearing_events(hearing):
+    import datetime as dt
+
+    from sloat_core.rules.clocks import timeline_events
+
+    item = {"id": "wetland_permit_application", "complete": "2026-03-01", "hearing": hearing}
+    return {e.kind: e for e in timeline_events([item], dt.date(2026, 1, 1))}
+
+
+def test_a_hearing_set_on_the_62nd_day_meets_the_deadline():
+    ev = _hearing_events("2026-05-02")  # 1 March + 62 days
+    assert ev["hearing_deadline"].status == "met" and ev["hearing_deadline"].citation == "§ 402-57L"
+
+
+def test_a_hearing_set_on_the_63rd_day_misses_it_and_the_ics_and_csv_say_so():
+    from sloat_core.outputs.exports import events_csv
+    from sloat_core.outputs.ics import to_ics
+
+    ev = _hearing_events("2026-05-03")
+    assert ev["hearing_deadline"].status == "missed"
+    assert "missed" in ev["notice_deadline"].detail
+    assert "Status when exported: missed" in to_ics([ev["hearing_deadline"]], calendar_name="test").replace("\r\n ", "")
+    rows = [r for r in events_csv(list(ev.values())).splitlines() if "hearing_deadline" in r]
+    assert rows and ",missed," in rows[0]
+
+
+def test_with_no_hearing_set_the_deadline_keeps_its_calendar_status():
+    from sloat_core.rules.clocks import timeline_events
+    import datetime as dt
+
+    ev = {e.kind: e for e in timeline_events([{"id": "wetland_permit_application", "complete": "2026-03-01"}],
+                                             dt.date(2026, 1, 1))}
+    assert ev["hearing_deadline"].status == "upcoming"

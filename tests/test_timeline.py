@@ -426,7 +426,7 @@ def test_text_is_escaped_and_folding_never_splits_a_character():
 
 
 def test_every_clock_takes_its_declared_keys_and_refuses_an_item_missing_a_required_one():
-    ints = {"years": 3, "term_months": 6, "year": 2026}
+    ints = {"years": 3, "term_months": 6, "year": 2026, "rainfall_in": 1.25}
     for clock in CLOCKS:
         full = {"id": clock.id} | {f.key: "2026-01-15" if f.kind == "date" else ints[f.key] for f in clock.fields}
         assert isinstance(timeline_events([full], "2026-01-01", expiring_soon_days=90), list), clock.id

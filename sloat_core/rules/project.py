@@ -60,6 +60,10 @@ LABELS = {
     "road_extension": "road extension (§ 402-56D)",
     "design_limits": "steep slope design limits met (§ 402-55J)",
     "design_figures": "steep slope design figures (§ 402-55J)",
+    "substantial_specimens_removed": "substantial tree specimens among the trees removed (§ 402-53A)",
+    "disturbed_at_one_time_acres": "most acres disturbed at any one time (§ 402-58E(1)(d))",
+    "impaired_water_drainage": ("runoff drains to a 303(d)-listed impaired water or a TMDL watershed "
+                                "(§ 402-58E(2)(a), Condition A)"),
 }
 #: Largest number accepted for counts and areas (larger is a typing error, not a project).
 _MAX_AREA_SQFT = 1e9
@@ -93,6 +97,13 @@ class Project:
     design_figures: tuple[tuple[str, float], ...] | None = None
     #: The engineer's ticks of the § 402-55J checklist: {limit id: met?} (ids of DESIGN_LIMITS).
     design_limits: tuple[tuple[str, bool | None], ...] | None = None
+    #: Does the runoff discharge a pollutant of concern to a 303(d)-listed impaired water or a TMDL watershed
+    #: (§ 402-58E(2)(a), Condition A)? None: not assessed (never "no").
+    impaired_water_drainage: bool | None = None
+    #: How many of the trees removed are substantial tree specimens (§ 402-53A); the permit does not turn on it.
+    substantial_specimens_removed: int | None = None
+    #: The most land disturbed at any one time, in acres (the phasing plan, § 402-58E(1)(d)).
+    disturbed_at_one_time_acres: float | None = None
     #: The facts the approvals around Article IX read (SEQR, county referral, Village Law clocks): flat keys.
     approvals: ApprovalFacts = ApprovalFacts()
 
@@ -113,13 +124,13 @@ class Project:
 
 def _bool(obj: dict, key: str) -> bool | None:
     v = obj.get(key)
-    if v is None:
+    if v is None or (isinstance(v, str) and v.strip().lower() in ("", "unknown")):
         return None
     if isinstance(v, bool):
         return v
     if isinstance(v, str) and v.strip().lower() in ("yes", "true", "no", "false"):
         return v.strip().lower() in ("yes", "true")
-    raise SloatInputError(f"The answer to '{LABELS[key]}' must be yes or no.")
+    raise SloatInputError(f"The answer to '{LABELS[key]}' must be yes, no or unknown.")
 
 
 def _number(obj: dict, key: str, *, maximum: float, integer: bool = False) -> float | int | None:
@@ -197,6 +208,14 @@ def _design_figures(obj: dict) -> tuple[tuple[str, float], ...] | None:
     return tuple(out) or None
 
 
+def _specimens(obj: dict) -> int | None:
+    n = _number(obj, "substantial_specimens_removed", maximum=_MAX_TREES, integer=True)
+    trees = _number(obj, "trees_removed", maximum=_MAX_TREES, integer=True)
+    if n is not None and trees is not None and n > trees:
+        raise SloatInputError("The substantial tree specimens removed cannot be more than the trees removed.")
+    return n
+
+
 def parse_project(obj: dict | None) -> Project:
     """Validate a project description; raises SloatInputError naming the bad field."""
     if obj is None:
@@ -252,6 +271,9 @@ def parse_project(obj: dict | None) -> Project:
         public_agency_work=_bool(obj, "public_agency_work"),
         hazard_trees_only=_bool(obj, "hazard_trees_only"),
         road_extension=_bool(obj, "road_extension"),
+        impaired_water_drainage=_bool(obj, "impaired_water_drainage"),
+        substantial_specimens_removed=_specimens(obj),
+        disturbed_at_one_time_acres=_number(obj, "disturbed_at_one_time_acres", maximum=_MAX_AREA_SQFT / 43_560),
         design_figures=_design_figures(obj),
         design_limits=_design_limits(obj),
         approvals=parse_approval_facts(obj),

@@ -112,6 +112,23 @@ class Reader:
         f = self.clock.field(key)
         return cal.whole_number(self.raw[key], f"The {self.name}'s {f.words}") if self._given(f) else None
 
+    def amount(self, key: str, maximum: float) -> float | None:
+        """A decimal figure of ``key`` from 0 to ``maximum`` (None when an optional figure is not given)."""
+        f = self.clock.field(key)
+        if not self._given(f):
+            return None
+        v = self.raw[key]
+        what = f"The {self.name}'s {f.words}"
+        if isinstance(v, bool) or not isinstance(v, (int, float, str)) or (isinstance(v, str) and len(v) > 20):
+            raise SloatInputError(f"{what} must be a number.")
+        try:
+            n = float(v)
+        except ValueError:
+            raise SloatInputError(f"{what} must be a number.") from None
+        if not (0 <= n <= maximum):  # also refuses nan
+            raise SloatInputError(f"{what} must be between 0 and {maximum:g}.")
+        return n
+
     def not_before(self, later: _dt.date, earlier: _dt.date, later_words: str, earlier_words: str) -> None:
         """Refuse a ``later`` date that falls before ``earlier``."""
         if later < earlier:

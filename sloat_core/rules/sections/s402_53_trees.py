@@ -44,7 +44,20 @@ def _tree_rule(x: Facts) -> Ruling:
         return Ruling(required=None, reason="Unknown: say how many trees will be removed.", final=True)
     if trees == 0:
         return Ruling(required=False, reason="No trees are to be removed.", details=False, final=True)
-    return Ruling(required=True, reason=f"{trees} tree{'' if trees == 1 else 's'} to be removed (§ 402-53B).")
+    n = x.project.substantial_specimens_removed
+    of = (f" {n} of them {'is a substantial tree specimen' if n == 1 else 'are substantial tree specimens'} "
+          "(§ 402-53A); the permit is needed for any tree all the same." if n is not None else "")
+    return Ruling(required=True, citations=("§ 402-53A", "§ 402-53F"),
+                  reason=f"{trees} tree{'' if trees == 1 else 's'} to be removed (§ 402-53B).{of} {_checklist()}")
+
+
+def _checklist() -> str:
+    """What the survey locates and what is planted, with the law's numbers (§ 402-53A, B, F)."""
+    dbh, at = value("substantial_tree_dbh_in"), value("substantial_tree_measure_height_ft")
+    low, high = value("tree_planting_min_caliper_low_in"), value("tree_planting_min_caliper_high_in")
+    return (f"A tree survey the Planning Board may require (§ 402-53B) locates the substantial tree specimens: "
+            f"trees {dbh:g} inches or more in diameter measured at least {at:g} feet above ground (§ 402-53A); "
+            f"new trees are planted at a minimum {low:g}-{high:g} inch caliper (§ 402-53F).")
 
 
 def _public_agency(x: Facts) -> Ruling | None:

@@ -162,7 +162,7 @@ def _wetland_application(item: Reader) -> list[Row]:
         item.not_before(hearing, complete, "hearing date", "completion date")
         basis = f"the hearing set for {cal.nice(hearing)}"
         if hearing > limit:
-            basis += f", which is later than the {days}-day limit"
+            basis += f", which is later than the {days}-day limit (the hearing deadline is missed)"
         target = hearing
     else:
         basis = f"a hearing held on the last permitted day, {cal.nice(limit)}"
@@ -245,7 +245,7 @@ PERMIT_CLOCK = ClockDeclaration(
 
 APPLICATION = ClockDeclaration(
     id="wetland_permit_application", name="wetland permit application", order=20,
-    starts="the day it was deemed complete", rule=_wetland_application,
+    starts="the day it was deemed complete", rule=_wetland_application, met_by=("hearing", "hearing_deadline"),
     fields=(Field("complete", "Deemed complete on", "date the application was deemed complete"),
             Field("hearing", "Hearing set for", "hearing date", required=False)),
     words=lambda x: (f"Hearing within {count(value('wetland_hearing_days'), 'day')} of a complete application; "

@@ -40,8 +40,10 @@ def _swppp_rule(x: Facts) -> Ruling:
     if d is None:
         return Ruling(required=None, reason="Unknown: give the disturbed area or draw the footprint.")
     if d / SQFT_PER_ACRE >= threshold:
-        return Ruling(required=True, reason=f"Disturbance of {acres_text(d)} is a land development activity (at least "
-                                            f"{threshold:g} acre: local setting, to confirm with the Village).")
+        return Ruling(required=True, citations=("§ 402-58E(1)(d)",),
+                      reason=f"Disturbance of {acres_text(d)} is a land development activity (at least "
+                             f"{threshold:g} acre: local setting, to confirm with the Village). Phasing "
+                             f"(§ 402-58E(1)(d)): {_phasing_rule(x).reason}")
     return Ruling(required=False, details=False,
                   reason=f"Disturbance of {acres_text(d)} is under {threshold:g} acre (local setting for 'land "
                          "development activity', to confirm with the Village).")
@@ -70,26 +72,72 @@ def _swppp_may_be_exempt(x: Facts) -> Ruling | None:
                          "the Village Engineer decides.")
 
 
+_A = "§ 402-58E(2)(a)"
+
+
 def _post_construction_rule(x: Facts) -> Ruling:
+    """Condition B (5 acres or more), then Condition A (impaired waters: no size, no one-family exclusion),
+    then Condition C (1 to 5 acres, one-family dwellings excluded)."""
     d = x.project.disturbed_sqft
+    impaired = x.project.impaired_water_drainage
     b, c = float(value("swppp_condition_b_min_acres")), float(value("swppp_condition_c_min_acres"))
+    a_yes = Ruling(required=True, citation=_A, reason=(
+        (f"{acres_text(d)} disturbed, " if d is not None else "") + "runoff drains to a 303(d)-listed impaired water "
+        "or a TMDL watershed: Condition A, which has no size and no one-family exclusion."))
+    a_unknown = f"Condition A ({_A}, 303(d) impaired waters, any size) is not assessed (impaired_water_drainage)."
     if d is None:
-        return Ruling(required=None, reason="Unknown: give the disturbed area.")
+        if impaired:
+            return a_yes
+        return Ruling(required=None, reason="Unknown: give the disturbed area." + (
+            f" {a_unknown}" if impaired is None else ""))
     acres = d / SQFT_PER_ACRE
     if acres >= b:
         return Ruling(required=True, reason=f"{acres_text(d)} disturbed: Condition B ({b:g} or more acres).",
                       citation="§ 402-58E(2)(b)")
+    if impaired:
+        return a_yes
+    c_ruling = None
     if acres >= c:
         if x.project.one_family_dwelling:
-            return Ruling(required=False, citation="§ 402-58E(2)(c)", details=False,
-                          reason=f"{acres_text(d)} disturbed, but one-family dwellings are excluded from Condition C.")
-        if x.project.one_family_dwelling is None:
-            return Ruling(required=None, citation="§ 402-58E(2)(c)",
-                          reason=f"{acres_text(d)} disturbed: Condition C applies unless this is a one-family dwelling.")
-        return Ruling(required=True, citation="§ 402-58E(2)(c)",
-                      reason=f"{acres_text(d)} disturbed: Condition C (between {c:g} and {b:g} acres).")
-    return Ruling(required=False, details=False,
-                  reason=f"{acres_text(d)} disturbed: under {c:g} acre (Condition A, impaired waters, not assessed here).")
+            c_ruling = Ruling(required=False, citation="§ 402-58E(2)(c)", details=False,
+                              reason=f"{acres_text(d)} disturbed, but one-family dwellings are excluded from "
+                                     "Condition C.")
+        elif x.project.one_family_dwelling is None:
+            c_ruling = Ruling(required=None, citation="§ 402-58E(2)(c)",
+                              reason=f"{acres_text(d)} disturbed: Condition C applies unless this is a one-family "
+                                     "dwelling.")
+        else:
+            return Ruling(required=True, citation="§ 402-58E(2)(c)",
+                          reason=f"{acres_text(d)} disturbed: Condition C (between {c:g} and {b:g} acres).")
+    else:
+        c_ruling = Ruling(required=False, details=False, citation="§ 402-58E(2)(c)",
+                          reason=f"{acres_text(d)} disturbed: under {c:g} acre, so neither Condition B nor C.")
+    if impaired is None:
+        return Ruling(required=None, citation=_A, citations=(c_ruling.citation,),
+                      reason=f"Unknown: {c_ruling.reason} {a_unknown}")
+    return Ruling(required=c_ruling.required, citation=c_ruling.citation, citations=(_A,), details=c_ruling.details,
+                  reason=f"{c_ruling.reason} Runoff does not drain to a 303(d)-listed impaired water or TMDL "
+                         f"watershed (as given), so not Condition A ({_A}).")
+
+
+def _phasing_rule(x: Facts) -> Ruling:
+    """§ 402-58E(1)(d): "not more than five acres shall be disturbed at any one time unless pursuant to an
+    approved SWPPP": five acres or more at once is its own question, answered by the phasing figure."""
+    limit = float(value("max_disturbed_at_once_acres"))
+    at_once = x.project.disturbed_at_one_time_acres
+    d = x.project.disturbed_sqft
+    if at_once is None and d is not None and d / SQFT_PER_ACRE < limit:
+        at_once = d / SQFT_PER_ACRE  # the whole disturbance is under the limit, so any part of it is
+    if at_once is None:
+        return Ruling(required=None, reason=(
+            f"unknown: how many acres at any one time? {limit:g} acres or more must be allowed by the approved SWPPP."))
+    if at_once >= limit:
+        return Ruling(required=True, reason=(
+            f"{at_once:,.2f} acres disturbed at one time: {limit:g} acres or more, so the approved SWPPP must "
+            f"allow it (its phasing plan); under {limit:g} acres at a time it would not need to."))
+    return Ruling(required=False, details=False, reason=(
+        f"{at_once:,.2f} acres disturbed at one time: under {limit:g} acres, within § 402-58E(1)(d) "
+        f"without a special allowance ({limit:g} acres or more would need the approved SWPPP to allow it)."))
 
 
 # ------------------------------------------------------------------------------------------ clocks
@@ -123,13 +171,28 @@ def _inspection_notice(item: Reader) -> list[Row]:
              "the season, landscaping).")]
 
 
+#: Largest rainfall a storm item takes, in inches (more is a typing error, not a storm).
+_MAX_RAIN_IN = 100.0
+
+
 def _storm_event(item: Reader) -> list[Row]:
+    """§ 402-58G(1)(b): a report within 24 hours of a storm producing 0.5 inches of precipitation or more.
+
+    The rainfall, when given, is compared with the parameter: a storm below it makes no deadline; a storm
+    whose rainfall is not given is told with the threshold (it is due only if the storm reached it).
+    """
     day = item.date("date")
+    rain = item.amount("rainfall_in", _MAX_RAIN_IN)
     hours, inches = value("swppp_storm_inspection_hours"), value("swppp_storm_event_inches")
+    if rain is not None and rain < inches:
+        return []
+    measured = (f"{rain:g} inches of rain fell, at least the {inches:g} inches of § 402-58G(1)(b)"
+                if rain is not None else
+                "rainfall not given: due only if the storm reached it")
     return [("storm_report_deadline", day + relativedelta(days=cal.hours_as_days(hours)),
              cite("swppp_storm_inspection_hours"), "Erosion and sediment control inspection report due after a storm",
-             f"Within {hours} hours of a storm producing {inches:g} inches of rain or more, on {cal.nice(day)}; the "
-             "report goes to the Village Engineer and into the site log book.")]
+             f"Within {hours} hours of a storm producing {inches:g} inches of rain or more, on {cal.nice(day)} "
+             f"({measured}); the report goes to the Village Engineer and into the site log book.")]
 
 
 def _notice_of_violation(item: Reader) -> list[Row]:
@@ -167,7 +230,8 @@ INSPECTION_NOTICE = ClockDeclaration(
 
 STORM_EVENT = ClockDeclaration(
     id="storm_event", name="storm", order=150, rule=_storm_event,
-    fields=(Field("date", "Storm on", "date of the storm"),))
+    fields=(Field("date", "Storm on", "date of the storm"),
+            Field("rainfall_in", "Rainfall (inches)", "rainfall in inches", kind="inches", required=False)))
 
 NOTICE_OF_VIOLATION = ClockDeclaration(
     id="stormwater_notice_of_violation", name="stormwater notice of violation", order=160,
@@ -189,7 +253,7 @@ SWPPP = PermitDeclaration(
     depends_on=(PLANNING_BOARD_PERMITS,), study="an engineer to prepare a stormwater plan (SWPPP)")
 
 POST_CONSTRUCTION = PermitDeclaration(
-    id="swppp_post_construction", order=50, title="Post-construction stormwater controls (SWPPP Conditions B/C)",
+    id="swppp_post_construction", order=50, title="Post-construction stormwater controls (SWPPP Conditions A/B/C)",
     section="§ 402-58E(2)", authority=fixed("Village Engineer"), rule=_post_construction_rule,
     submissions=lambda: clause_letters("§ 402-58E(3)", "abcdefghi"),
     exceptions=(ExceptionClause("§ 402-58D", "may be exempt", _swppp_may_be_exempt),),

@@ -1,0 +1,57 @@
+"""§ 402-53 trees, as plain-English claims: § 402-53B regulates the removal of any tree; the tree survey the Board
+may require locates "substantial tree specimens" (8 inches or more in diameter at least 4 ft above ground,
+§ 402-53A); plantings have a minimum 2.5-3 inch caliper (§ 402-53F). The count of specimens removed changes
+nothing in the permit's answer.
+"""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from engine_world import make_world, sq  # noqa: E402
+from sloat_core.engine.analysis import analyze  # noqa: E402
+from sloat_core.errors import SloatInputError  # noqa: E402
+from sloat_core.law.params import param  # noqa: E402
+from sloat_core.rules.project import parse_project  # noqa: E402
+
+PARCEL = sq(0, 0, 400)
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory):
+    return make_world(tmp_path_factory.mktemp("trees"), {}, dem=0)
+
+
+def _tree(world, **project):
+    out = analyze(PARCEL, world, district="R-40", project={"application_type": "building_permit", "existing_use": "other", **project})
+    return next(p for p in out["permits"] if p["id"] == "tree_removal_permit")
+
+
+def test_the_numbers_are_the_parameters_quoted_from_the_clauses():
+    assert (param("substantial_tree_dbh_in").value, param("substantial_tree_dbh_in").citation) == (8, "§ 402-53A")
+    assert param("substantial_tree_measure_height_ft").value == 4
+    assert param("tree_planting_min_caliper_low_in").value == 2.5
+    assert param("tree_planting_min_caliper_high_in").citation == "§ 402-53F"
+
+
+def test_the_answer_states_the_surveys_definition_and_the_planting_caliper_with_their_numbers(world):
+    p = _tree(world, trees_removed=3)
+    assert p["required"] is True
+    assert "8 inches or more in diameter measured at least 4 feet above ground (§ 402-53A)" in p["reason"]
+    assert "minimum 2.5-3 inch caliper (§ 402-53F)" in p["reason"]
+    assert {"§ 402-53A", "§ 402-53F"} <= set(p["citations"])
+
+
+@pytest.mark.parametrize("specimens", [0, 1, 3])
+def test_the_number_of_substantial_specimens_removed_does_not_change_the_permit(world, specimens):
+    p = _tree(world, trees_removed=3, substantial_specimens_removed=specimens)
+    assert p["required"] is True and "permit is needed for any tree" in p["reason"]
+
+
+def test_more_specimens_than_trees_removed_is_refused_in_one_sentence():
+    with pytest.raises(SloatInputError, match="cannot be more than the trees removed"):
+        parse_project({"trees_removed": 2, "substantial_specimens_removed": 3})
+    assert parse_project({"trees_removed": 3, "substantial_specimens_removed": 3}).substantial_specimens_removed == 3
