@@ -321,7 +321,7 @@ def load_settings(path: str | Path | None = None, overrides: dict | None = None)
         try:
             stamp = p.stat().st_mtime_ns
         except OSError:
-            raise SloatInputError(f"The settings file {p} cannot be read.") from None
+            raise SloatInputError(f"The settings file {p.name} cannot be read.") from None
         return _load_file_cached(str(p.resolve()), stamp)
     return _load(p, overrides)
 
@@ -336,7 +336,7 @@ def _load(p: Path, overrides: dict | None) -> LocalSettings:
     try:
         data = yaml.safe_load(p.read_text(encoding="utf-8"))
     except OSError:
-        raise SloatInputError(f"The settings file {p} cannot be read.") from None
+        raise SloatInputError(f"The settings file {p.name} cannot be read.") from None
     except yaml.YAMLError:
         raise SloatInputError(f"The settings file {p.name} is not valid YAML.") from None
     if not isinstance(data, dict):
