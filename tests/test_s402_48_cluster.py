@@ -12,8 +12,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from engine_world import make_world, sq  # noqa: E402
+from engine_world import analyze_in, make_world, permits_in, sq  # noqa: E402
 from sloat_core.engine.analysis import analyze  # noqa: E402
+from sloat_core.law.params import param, value  # noqa: E402
 from sloat_core.rules.cluster import part_yield, yield_estimate, yield_phrase  # noqa: E402
 
 PARCEL = sq(0, 0, 400)  # 400 ft x 400 ft = 160,000 sq ft
@@ -295,3 +296,25 @@ def test_the_walk_through_shows_the_parcels_summed_yield_on_its_net_screen(split
     values = {m.label: m.value for m in at.metric}
     assert values["Conventional yield (lots), estimate"] == yield_phrase(out)
     assert any("§ 402-48I" in c.value.replace("\\", "") for c in at.caption)
+
+
+def test_the_ip_district_gets_no_cluster_lot_rule(tmp_path):
+    # § 402-48F: "In the OSR, R-80, and R-40 Zoning Districts ... In any other residential or mixed use district"
+    world = make_world(tmp_path, {}, dem=0)
+    cluster = analyze_in(world, district="IP")["per_district"][0]["cluster"]
+    assert cluster["cluster_min_lot_area_sqft"] is None and "residence and mixed-use districts only" in \
+        cluster["lot_rule"]
+    assert analyze_in(world, district="R-15")["per_district"][0]["cluster"]["min_yard_fraction"] == \
+        float(param("cluster_min_yard_fraction").value)
+
+
+def test_a_required_cluster_names_the_written_resolution_and_the_open_space_requirements(tmp_path):
+    # § 402-48D: "The Planning Board must identify in writing, by resolution, those elements of the site";
+    # § 402-48G(3): "Open space requirements".
+    world = make_world(tmp_path, {"wetlands": [sq(100, 100, 100)]}, dem=0)
+    c = permits_in(world, {"application_type": "subdivision"})["cluster_review"]
+    assert c["required"] is True
+    assert "§ 402-48D" in c["citations"] and "in writing, by resolution" in c["reason"]
+    subs = [s["citation"] for s in c["submissions"]]
+    assert "§ 402-48G(3)(b)" in subs and "§ 402-48G(3)(c)" in subs
+    assert any("§ 402-48G(3)(f)[2]" in k and f"{value('open_space_lien_days')} days" in k for k in c["clocks"])

@@ -4,9 +4,11 @@ sides of each number. The numbers come from data/law/parameters.yaml (checked ag
 import pytest
 from shapely.geometry import box
 
+from engine_world import analyze_in, footprint, make_world, permits_in, sq
 from sloat_core.engine.analysis import analyze
 from sloat_core.errors import SloatInputError
-from sloat_core.law.params import param
+from sloat_core.law.params import param, value
+from sloat_core.law.text import quote_in_clause
 from sloat_core.rules.project import parse_project
 from sloat_core.rules.steep_slope_design import design_comparisons
 
@@ -83,3 +85,57 @@ def test_design_figures_in_project_json_are_checked_like_any_input():
                        ({"cut_height_ft": 1e12}, "too large")):
         with pytest.raises(SloatInputError, match=words):
             parse_project({"design_figures": bad})
+
+
+def test_a_building_permit_that_also_needs_a_wetland_permit_has_the_planning_board_as_steep_slope_authority(
+        tmp_path):
+    # § 402-55D(1): the Planning Board for "any ... application which requires the issuance of a permit or
+    # approval by it"; § 402-55F: the 60-day clock is "For activities not requiring any other permit or approval".
+    assert quote_in_clause("requires the issuance of a permit or approval by it", "§ 402-55D(1)")
+    world = make_world(tmp_path, {"wetlands": [sq(100, 100, 100)]}, dem=30)
+    p = permits_in(world, {"application_type": "building_permit", "trees_removed": 0,
+                        "disturbance_footprint": footprint(sq(120, 120, 40))})
+    assert p["wetland_permit"]["required"] is True
+    steep = p["steep_slope_permit"]
+    assert steep["required"] is True
+    assert steep["authority"].startswith("Planning Board") and "§ 402-55D(1)" in steep["authority"]
+    assert not any(c.startswith("Stand-alone decision") for c in steep["clocks"])
+    assert any("Decided together" in c and "§ 402-55F" in c for c in steep["clocks"])
+
+
+def test_a_building_permit_alone_keeps_the_village_engineer_as_steep_slope_authority(tmp_path):
+    # § 402-55D(2): "The Village Engineer shall be the approval authority with respect to all other regulated
+    # activities."
+    world = make_world(tmp_path, {}, dem=30)
+    steep = permits_in(world, {"application_type": "building_permit", "trees_removed": 0,
+                            "disturbance_footprint": footprint(sq(120, 120, 40))})["steep_slope_permit"]
+    assert steep["authority"] == "Village Engineer (§ 402-55D(2))"
+
+
+def test_a_tree_permit_still_unknown_is_named_as_the_proviso_of_the_village_engineer(tmp_path):
+    world = make_world(tmp_path, {}, dem=30)
+    steep = permits_in(world, {"application_type": "building_permit"})["steep_slope_permit"]
+    assert steep["authority"].startswith("Village Engineer (§ 402-55D(2))")
+    assert "tree removal permit" in steep["authority"] and "§ 402-55D(1)" in steep["authority"]
+
+
+def test_with_no_application_type_the_stand_alone_clock_is_still_shown_as_conditional(tmp_path):
+    world = make_world(tmp_path, {}, dem=30)
+    steep = permits_in(world)["steep_slope_permit"]
+    assert any(c.startswith("Stand-alone decision") for c in steep["clocks"])
+
+
+def test_the_steep_slope_design_limits_are_a_checklist_built_from_the_parameters(tmp_path):
+    # § 402-55J(7) "not be more than 100 linear feet ... not be more than six feet", J(11) "shall not exceed
+    # 20 feet", J(13) "one vertical to two horizontal", J(14) "six feet plus 1/2 the height"
+    world = make_world(tmp_path, {}, dem=30)
+    items = {i["id"]: i for i in analyze_in(world, {"design_limits": {"cut_height": True, "cut_fill_slope": False}})[
+        "steep_slope_design_limits"]}
+    assert set(items) == {"retaining_wall_length", "retaining_wall_height", "cut_height", "cut_fill_slope",
+                          "cut_fill_setback"}
+    assert items["cut_height"]["met"] is True and items["cut_fill_slope"]["met"] is False
+    assert items["retaining_wall_length"]["met"] is None  # not ticked yet: unknown
+    assert f"{value('retaining_wall_max_length_ft')} linear feet" in items["retaining_wall_length"]["text"]
+    assert f"{value('cut_max_height_ft')} feet" in items["cut_height"]["text"]
+    assert str(value("cut_fill_max_slope_ratio")) in items["cut_fill_slope"]["text"]
+    assert items["cut_fill_setback"]["citation"] == "§ 402-55J(14)" and "one half of" in items["cut_fill_setback"]["text"]

@@ -8,14 +8,16 @@ x = 900 ft; the buffer is the settings' 100 ft. Neighbours east of the property 
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from engine_world import make_world, sq  # noqa: E402
+from engine_world import SQUARE_400, analyze_in, footprint, make_world, permits_in, sq  # noqa: E402
 from sloat_core.engine.analysis import analyze  # noqa: E402
 from sloat_core.gis.layers import load_manifest  # noqa: E402
 from sloat_core.law.params import param  # noqa: E402
+from sloat_core.law.text import quote_in_clause  # noqa: E402
 
 PARCEL = sq(0, 0, 400)
 WETLAND = sq(300, 175, 600, 50)
@@ -223,3 +225,107 @@ def test_with_no_hearing_set_the_deadline_keeps_its_calendar_status():
     ev = {e.kind: e for e in timeline_events([{"id": "wetland_permit_application", "complete": "2026-03-01"}],
                                              dt.date(2026, 1, 1))}
     assert ev["hearing_deadline"].status == "upcoming"
+
+
+@pytest.mark.parametrize("omit", ["wetlands", "watercourses", "water_bodies"])
+def test_a_water_layer_that_is_not_loaded_makes_the_wetland_permit_unknown_not_no(tmp_path, omit):
+    # § 402-57G: "No activity shall be conducted in a wetland, watercourse or wetland buffer without approval";
+    # without the layer we cannot say the work is outside one.
+    world = make_world(tmp_path, {}, dem=0, omit=(omit,))
+    p = permits_in(world, {"disturbance_footprint": footprint(sq(100, 100, 50))})["wetland_permit"]
+    assert p["required"] is None
+    assert "not loaded" in p["reason"] and omit.replace("_", " ") in p["reason"]
+    assert permits_in(world)["wetland_permit"]["required"] is None  # the land-only answer too
+
+
+def test_a_footprint_in_a_loaded_wetland_is_still_required_when_another_water_layer_is_missing(tmp_path):
+    world = make_world(tmp_path, {"wetlands": [sq(100, 100, 100)]}, dem=0, omit=("water_bodies",))
+    p = permits_in(world, {"disturbance_footprint": footprint(sq(120, 120, 20))})["wetland_permit"]
+    assert p["required"] is True
+
+
+def test_screen_says_unknown_for_the_wetland_permit_when_only_the_wetland_layer_is_missing(tmp_path):
+    from sloat_core.engine.screening import screen_rows
+
+    world = make_world(tmp_path, {"parcels": [(SQUARE_400, {"SBL": "1.-1-1", "ZONE": "R-40"})]}, dem=0,
+                       omit=("wetlands",))
+    row = next(screen_rows(world))
+    assert row["permit_wetland_permit"] == ""  # unknown, as analyze says
+    assert analyze_in(world)["permits"][1]["required"] is None
+
+
+def test_a_footprint_lying_in_the_neighbours_wetland_needs_a_wetland_permit_and_mitigation(tmp_path):
+    # § 402-57G: "No activity shall be conducted in a wetland ... without approval" — wherever the wetland is.
+    world = make_world(tmp_path, {"wetlands": [sq(450, 0, 100, 400)]}, dem=0)
+    r = analyze_in(world, {"disturbance_footprint": footprint(sq(380, 100, 100, 100))})  # 20 ft on the parcel, 80 ft off
+    p = {x["id"]: x for x in r["permits"]}["wetland_permit"]
+    assert p["required"] is True
+    assert "off the parcel" in p["reason"]
+    # 30 ft x 100 ft of the footprint lies in the neighbour's wetland: 3,000 sq ft, mitigation 1.5 times.
+    assert r["mitigation"]["impacted_wetland_sqft"] == pytest.approx(3_000, rel=1e-6)
+    assert r["mitigation"]["required_mitigation_sqft"] == pytest.approx(4_500, rel=1e-6)
+    assert r["footprint"]["outside_parcel_sqft"] == pytest.approx(8_000, rel=1e-6)
+    assert r["footprint"]["wetlands_sqft"] == pytest.approx(3_000, rel=1e-6)
+    assert r["net_lot_area_sqft"] == analyze_in(world)["net_lot_area_sqft"]  # the lot is still the parcel
+
+
+def test_normal_ground_maintenance_in_a_wetland_buffer_is_exempt(tmp_path):
+    # § 402-57H(1): "Normal ground maintenance including mowing, trimming of vegetation and removal of dead or
+    # diseased vegetation around a dwelling"
+    world = make_world(tmp_path, {"wetlands": [sq(-100, 0, 100, 400)]}, dem=0)
+    p = permits_in(world, {"wetland_exemptions": [1], "disturbance_footprint": footprint(sq(20, 20, 20))})["wetland_permit"]
+    assert p["required"] is False and p["citation"] == "§ 402-57H(1)"
+
+
+def test_decorative_planting_in_a_buffer_is_exempt_but_not_in_the_wetland_itself(tmp_path):
+    # § 402-57H(3): "Decorative landscaping and planting in wetland buffers"
+    world = make_world(tmp_path, {"wetlands": [sq(-100, 0, 100, 400)]}, dem=0)
+    in_buffer = permits_in(world, {"wetland_exemptions": [3], "disturbance_footprint": footprint(sq(20, 20, 20))})
+    assert in_buffer["wetland_permit"]["required"] is False
+    (tmp_path / "w2").mkdir()
+    world2 = make_world(tmp_path / "w2", {"wetlands": [sq(100, 100, 100)]}, dem=0)
+    in_wetland = permits_in(world2, {"wetland_exemptions": [3], "disturbance_footprint": footprint(sq(120, 120, 20))})
+    assert in_wetland["wetland_permit"]["required"] is True
+
+
+@pytest.mark.parametrize("project", [
+    {"landscaping_only": True},
+    {"wetland_exemptions": [1], "activities": [3]},
+    {"wetland_exemptions": [3], "activities": [6]},
+])
+def test_landscaping_with_grading_or_fill_is_unknown_citing_both_clauses(tmp_path, project):
+    # § 402-57I(3) "Any form of dumping, filling, or depositing of material" and I(6) "Alteration or
+    # modification of natural features and contours" require a permit, whatever H exempts.
+    world = make_world(tmp_path, {"wetlands": [sq(-100, 0, 100, 400)]}, dem=0)
+    p = permits_in(world, {**project, "disturbance_footprint": footprint(sq(20, 20, 20))})["wetland_permit"]
+    assert p["required"] is None
+    assert any(c.startswith("§ 402-57H(") for c in p["citations"])
+    assert any(c in ("§ 402-57I(3)", "§ 402-57I(6)") for c in p["citations"])
+
+
+def test_a_wetland_exemption_does_not_cover_a_structure(tmp_path):
+    world = make_world(tmp_path, {"wetlands": [sq(-100, 0, 100, 400)]}, dem=0)
+    p = permits_in(world, {"wetland_exemptions": [1], "activities": [1],
+                        "disturbance_footprint": footprint(sq(20, 20, 20))})["wetland_permit"]
+    assert p["required"] is True
+
+
+def test_filling_a_pond_gives_an_answer_that_depends_on_the_village_not_zero(tmp_path):
+    # § 402-57P(2) mitigates "wetland" loss; whether the Village treats a pond as wetland is for it to say.
+    world = make_world(tmp_path, {"water_bodies": [sq(150, 150, 100)]}, dem=0)
+    m = analyze_in(world, {"disturbance_footprint": footprint(sq(150, 150, 50))})["mitigation"]
+    assert m["impacted_wetland_sqft"] == pytest.approx(0, abs=0.01)
+    assert m["required_mitigation_sqft"] is None
+    assert "depends on whether the Village treats this water body as a wetland" in m["water_body_note"]
+    assert m["impacted_water_body_sqft"] == pytest.approx(2_500, rel=1e-6)
+
+
+def test_a_project_with_final_approval_before_the_wetland_law_is_grandfathered(tmp_path):
+    # § 402-57F: "The provisions of this chapter shall not apply to any land use, improvement or development for
+    # which final approval shall have been obtained prior to the effective date of this chapter"
+    assert quote_in_clause("final approval shall have been obtained prior to the effective date", "§ 402-57F")
+    world = make_world(tmp_path, {"wetlands": [sq(100, 100, 100)]}, dem=0)
+    p = permits_in(world, {"grandfathered": True, "disturbance_footprint": footprint(sq(120, 120, 20))})["wetland_permit"]
+    assert p["required"] is False and p["citation"] == "§ 402-57F"
+    assert permits_in(world, {"grandfathered": False, "disturbance_footprint": footprint(sq(120, 120, 20))})[
+        "wetland_permit"]["required"] is True

@@ -10,8 +10,11 @@ import sys
 
 import pytest
 
+from engine_world import analyze_in, footprint, make_world, permits_in, sq
+from sloat_core.law.text import clause
 from sloat_core.rules import permits, sections
 from sloat_core.rules.calendar import count
+from sloat_core.rules.permits import DECLARATIONS, PERMIT_IDS
 from sloat_core.rules.sections import CLOCKS, PERMITS, SECTIONS
 from sloat_core.rules.sections import s402_53_trees, s402_55_steep_slopes
 
@@ -100,3 +103,40 @@ def test_the_tree_permit_line_says_one_more_year_not_one_more_years(monkeypatch)
     monkeypatch.setattr(s402_53_trees, "value", lambda name: 1 if name == "tree_permit_extension_years" else real(name))
     assert "may be extended 1 more year on a written request" in s402_53_trees.PERMIT_CLOCK.words(None)[0]
     assert count(3, "more year") == "3 more years"
+
+
+def test_every_permit_is_declared_once_and_completely():
+    assert len(PERMIT_IDS) == len(set(PERMIT_IDS))
+    for d in DECLARATIONS:
+        assert d.id and d.title and d.section and d.plain[0], d.id
+        clause(d.section)
+        for e in d.exceptions:  # ordered, cited exception clauses
+            assert e.name and clause(e.citation), (d.id, e.citation)
+        assert d.authority and d.rule
+        assert set(d.timeline) <= set(d.clocks), d.id  # the timeline offers the permit's own clocks
+        for c in d.submissions():
+            clause(c)
+
+
+def test_every_new_citation_resolves_in_the_law_for_a_deep_link(tmp_path):
+    world = make_world(tmp_path, {"wetlands": [sq(-100, 0, 100, 400)]}, dem=30)
+    projects = [
+        {"wetland_exemptions": [1, 3], "activities": [3], "disturbance_footprint": footprint(sq(20, 20, 20))},
+        {"swppp_exemptions": list(range(1, 11)), "disturbance_area_sqft": 100_000, "grandfathered": True},
+        {"trees_removed": 1, "public_agency_work": True}, {"trees_removed": 1, "hazard_trees_only": True},
+        {"road_extension": True, "application_type": "subdivision"},
+    ]
+    for project in projects:
+        r = analyze_in(world, project)
+        for p in r["permits"]:
+            for c in p["citations"] + [s["citation"] for s in p["submissions"]]:
+                assert clause(c), c
+        for item in r["steep_slope_design_limits"]:
+            assert clause(item["citation"])
+
+
+def test_officials_article_ix_does_not_name_are_marked_to_confirm(tmp_path):
+    world = make_world(tmp_path, {"floodplain": [sq(0, 0, 400, 50)]}, dem=0)
+    p = permits_in(world, {"commercial_excavation": True})
+    for pid in ("flood_hazard_review", "commercial_excavation_prohibited"):
+        assert "to confirm with the Village" in p[pid]["authority"] and "names no" in p[pid]["authority"]

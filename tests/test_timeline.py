@@ -9,7 +9,8 @@ import pytest
 
 from sloat_core.law import text as law
 from sloat_core.errors import SloatInputError
-from sloat_core.law.params import param
+from sloat_core.law.params import param, value
+from sloat_core.law.text import quote_in_clause
 from sloat_core.outputs.ics import to_ics
 from sloat_core.rules.clocks import (
     CLOCKS,
@@ -435,3 +436,108 @@ def test_every_clock_takes_its_declared_keys_and_refuses_an_item_missing_a_requi
                 with pytest.raises(SloatInputError, match=re.escape(f"missing its {f.words} ('{f.key}')")):
                     timeline_events([{k: v for k, v in full.items() if k != f.key}], "2026-01-01",
                                     expiring_soon_days=90)
+
+
+def test_seven_years_of_monitoring_is_accepted_and_flagged():
+    # § 402-57P(5): "In general, the monitoring period shall be three to five years"
+    assert quote_in_clause("three to five years", "§ 402-57P(5)")
+    e = events_for({"id": "mitigation_monitoring", "completed": "2026-05-01", "years": 7})["monitoring_end"]
+    assert e.date == dt.date(2033, 5, 1) and "Warning" in e.detail
+
+
+def test_the_building_inspector_is_notified_48_hours_before_an_inspection_stage():
+    # § 402-58H(1)(a): "the applicant shall notify the Village of Sloatsburg Building Inspector at least 48 hours
+    # before any of the following"
+    assert quote_in_clause("at least 48 hours before", "§ 402-58H(1)(a)")
+    e = events_for({"id": "inspection_notice", "planned": "2026-06-10"})["notice_deadline"]
+    assert e.date == dt.date(2026, 6, 8) and e.citation == "§ 402-58H(1)(a)"
+
+
+def test_a_notice_of_violation_may_be_appealed_within_15_days_of_service():
+    # § 402-58J(1)(f): "by filing a written notice of appeal within 15 days of service of notice of violation"
+    e = events_for({"id": "stormwater_notice_of_violation", "served": "2026-07-01"})["appeal_deadline"]
+    assert e.date == dt.date(2026, 7, 16) and e.citation == "§ 402-58J(1)(f)"
+
+
+def test_a_performance_guarantee_runs_at_least_a_year_from_final_acceptance():
+    # § 402-58I(1): "shall not be less than one year from the date of final acceptance"
+    e = events_for({"id": "performance_guarantee", "final_acceptance": "2024-02-29"})["guarantee_earliest_end"]
+    assert e.date == dt.date(2025, 2, 28) and e.citation == "§ 402-58I(1)"
+    assert e.status == "reached"  # a "not before" day: its own words, never "passed"
+
+
+def test_an_open_space_charge_unpaid_for_more_than_60_days_becomes_a_lien():
+    # § 402-48G(3)(f)[2]: "Such charge, if unpaid for more than 60 days, shall become a lien"
+    ev = events_for({"id": "open_space_charge", "billed": "2026-03-02"})
+    assert ev["payment_deadline"].date == dt.date(2026, 5, 1)  # day 60: not yet "more than 60 days"
+    assert ev["lien_possible"].date == dt.date(2026, 5, 2)
+    assert ev["lien_possible"].citation == "§ 402-48G(3)(f)[2]"
+
+
+def test_the_storm_report_is_due_within_24_hours():
+    # § 402-58G(1)(b): "within 24 hours of any storm event producing 0.5 inches of precipitation or more"
+    e = events_for({"id": "storm_event", "date": "2026-06-12"})["storm_report_deadline"]
+    assert e.date == dt.date(2026, 6, 13)
+
+
+def test_new_timeline_ids_are_the_cli_contract():
+    for item_id in ("inspection_notice", "stormwater_notice_of_violation", "performance_guarantee",
+                    "open_space_charge", "mitigation_monitoring", "storm_event"):
+        assert item_id in ITEM_KINDS
+
+
+@pytest.mark.parametrize("as_of, status", [("2026-04-30", "not_yet"), ("2026-05-01", "reached"),
+                                           ("2026-06-01", "reached")])
+def test_the_earliest_day_to_clear_is_a_not_before_day_with_its_own_words(as_of, status):
+    # § 402-55J(20): vegetation may be disturbed "not more than" so many days before grading begins.
+    days = value("vegetation_clearing_max_days_before_grading")
+    start = dt.date(2026, 5, 1) + dt.timedelta(days=days)
+    e = events_for({"id": "clearing", "grading_start": start.isoformat()}, as_of)["clearing_earliest_start"]
+    assert e.date == dt.date(2026, 5, 1) and e.status == status
+
+
+def test_a_deadline_on_a_holiday_keeps_its_date_and_notes_the_next_business_day():
+    # Appeal served 10 December 2026: day 15 is Christmas Day (a Friday); GCL § 25-a carries it to Monday.
+    e = events_for({"id": "stormwater_notice_of_violation", "served": "2026-12-10"})["appeal_deadline"]
+    assert e.date == dt.date(2026, 12, 25)
+    assert "§ 25-a" in e.note and "28 December 2026" in e.note and "Christmas" in e.note
+    weekday = events_for({"id": "stormwater_notice_of_violation", "served": "2026-12-01"})["appeal_deadline"]
+    assert weekday.date == dt.date(2026, 12, 16) and weekday.note == ""
+
+
+def test_a_deadline_on_the_friday_before_a_saturday_holiday_is_a_business_day_under_gcl_24():
+    # Appeal served 18 June 2026: day 15 is Friday 3 July 2026. Independence Day falls on Saturday 4 July;
+    # General Construction Law § 24 moves only a Sunday holiday (to the Monday), so the Friday is a business
+    # day and the appeal is due on it: no § 25-a carry to Monday 6 July (the holidays package's "observed"
+    # Friday would have given one).
+    e = events_for({"id": "stormwater_notice_of_violation", "served": "2026-06-18"})["appeal_deadline"]
+    assert e.date == dt.date(2026, 7, 3) and e.date.weekday() == 4
+    assert e.note == ""
+
+
+def test_a_notice_counted_back_on_a_saturday_advises_the_business_day_before():
+    e = events_for({"id": "inspection_notice", "planned": "2026-12-28"})["notice_deadline"]
+    assert e.date == dt.date(2026, 12, 26) and "24 December 2026" in e.note
+
+
+def test_the_calendar_has_stable_uids_and_a_reminder_before_each_deadline():
+    import icalendar
+
+    items = [{"id": "stormwater_notice_of_violation", "served": "2026-12-10"},
+             {"id": "clearing", "grading_start": "2026-06-01"}]
+    first = to_ics(timeline_events(items, "2026-01-01", expiring_soon_days=90), calendar_name="Case 7")
+    later = to_ics(timeline_events(items, "2026-12-20", expiring_soon_days=90), calendar_name="Case 7")
+    uids = [[str(c["UID"]) for c in icalendar.Calendar.from_ical(x).walk("VEVENT")] for x in (first, later)]
+    assert uids[0] == uids[1] and len(set(uids[0])) == 2
+    events = {str(c["CATEGORIES"].cats[0]): c for c in icalendar.Calendar.from_ical(first).walk("VEVENT")}
+    alarm = events["appeal deadline"].walk("VALARM")
+    assert len(alarm) == 1 and alarm[0]["TRIGGER"].dt == dt.timedelta(days=-7)
+    assert events["clearing earliest start"].walk("VALARM") == []  # a "not before" day is no deadline
+    assert "§ 25-a" in str(events["appeal deadline"]["DESCRIPTION"])
+
+
+def test_an_absurd_monitoring_period_is_refused_in_one_sentence():
+    from sloat_core.errors import SloatInputError
+
+    with pytest.raises(SloatInputError, match="outside the years"):
+        events_for({"id": "mitigation_monitoring", "completed": "2026-05-01", "years": 10**30})

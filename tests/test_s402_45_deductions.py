@@ -6,9 +6,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine_world import make_world, sq
-from sloat_core.rules.deductions import conventional_yield, lot_area
+from engine_world import SQUARE_400, analyze_in, make_world, sq
+from sloat_core.law.text import quote_in_clause
 from sloat_core.measure.parcel import parcel_findings
+from sloat_core.rules.deductions import conventional_yield, lot_area
 
 PARCEL = sq(0, 0, 400)  # 400 ft x 400 ft = 160,000 sq ft
 
@@ -195,3 +196,40 @@ def test_a_part_in_no_district_keeps_its_deductions_out_of_the_others(tmp_path):
     for code, x0, w in (("R-40", 0, 200), ("R-15", 200, 100)):
         alone = analyze(sq(x0, 0, w, 400), world)
         assert parts[code]["net_lot_area_sqft"] == pytest.approx(alone["net_lot_area_sqft"], abs=1.0), code
+
+
+def test_the_pond_buffer_is_a_local_setting_on_by_default_and_stated_in_the_note(tmp_path):
+    # § 402-45A(1) names a "watercourse or wetland buffer"; ponds carrying one is a reading, made a setting.
+    from sloat_core.law.settings import load_settings
+
+    assert quote_in_clause("watercourse or wetland buffer", "§ 402-45A(1)")
+    world = make_world(tmp_path, {"water_bodies": [sq(150, 150, 100)]}, dem=0)
+    on = analyze_in(world)
+    off = analyze_in(world, settings=load_settings(overrides={"buffer_around_water_bodies": False}))
+    rows_on = {d["constraint"]: d for d in on["deductions"]}
+    rows_off = {d["constraint"]: d for d in off["deductions"]}
+    assert on["buffer_around_water_bodies"] is True and rows_on["buffer"]["area_sqft"] > 0
+    assert rows_off["buffer"]["area_sqft"] == 0 and off["net_lot_area_sqft"] > on["net_lot_area_sqft"]
+    assert "ponds" in on["buffer_note"] and "local settings" in on["buffer_note"] and "(ponds: on)" in on["buffer_note"]
+    assert "(ponds: off)" in off["buffer_note"]
+
+
+def test_screen_follows_the_pond_buffer_setting(tmp_path):
+    from sloat_core.engine.screening import screen_rows
+    from sloat_core.law.settings import load_settings
+
+    world = make_world(tmp_path, {"water_bodies": [sq(150, 150, 100)],
+                                  "parcels": [(SQUARE_400, {"SBL": "1.-1-1", "ZONE": "R-40"})]}, dem=0)
+    settings = load_settings(overrides={"buffer_around_water_bodies": False})
+    row = next(screen_rows(world, settings=settings))
+    assert float(row["share_buffer"]) == 0
+    assert float(row["net_lot_area_sqft"]) == pytest.approx(analyze_in(world, settings=settings)["net_lot_area_sqft"],
+                                                            abs=1.0)
+
+
+def test_a_buffer_built_without_every_water_layer_is_marked_partial(tmp_path):
+    # § 402-45A(1): the buffer of a "watercourse or wetland"; with the wetland layer missing, part of it is unknown.
+    world = make_world(tmp_path, {"watercourses": [sq(-50, 0, 20, 400)]}, dem=0, omit=("wetlands",))
+    row = {d["constraint"]: d for d in analyze_in(world)["deductions"]}["buffer"]
+    assert row["status"] == "partial" and "wetlands layer is not loaded" in row["note"]
+    assert analyze_in(world)["net_lot_area_min_sqft"] == 0  # the worst case counts the unknown against the lot
