@@ -120,7 +120,36 @@ def private_imports(source: str, path: Path) -> list[tuple[str, str]]:
         else:
             module = node.module or ""
         out += [(module, a.name) for a in node.names if a.name.startswith("_") and not a.name.startswith("__")]
-    return out
+    return out + private_attributes(source, path, package)
+
+
+def _is_module(module: str) -> bool:
+    path = REPO.joinpath(*module.split("."))
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
+
+
+def private_attributes(source: str, path: Path, package: str) -> list[tuple[str, str]]:
+    """(module, name) for each ``alias._name`` where ``alias`` is a module the file imported (``import a.b as
+    alias``, ``from a import b`` with ``b`` a module): the same crossing as ``from a.b import _name``."""
+    tree = ast.parse(source, filename=str(path))
+    modules: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if a.asname:
+                    modules[a.asname] = a.name
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                parent = ".".join(base + ([node.module] if node.module else []))
+            else:
+                parent = node.module or ""
+            for a in node.names:
+                if _is_module(f"{parent}.{a.name}"):
+                    modules[a.asname or a.name] = f"{parent}.{a.name}"
+    return [(modules[n.value.id], n.attr) for n in ast.walk(tree)
+            if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id in modules
+            and n.attr.startswith("_") and not n.attr.startswith("__")]
 
 
 def crossings(source: str, path: Path) -> list[tuple[str, str, str]]:
@@ -152,3 +181,7 @@ def test_the_private_name_check_sees_a_crossing_and_allows_one_inside_a_room():
     page = REPO / "pages" / "probe.py"
     assert crossings("from app_support.theme import _FALLBACK\n", page) == [
         ("pages/probe.py", "app_support.theme", "_FALLBACK")]
+    attribute = ("from sloat_core.gis import dem\nimport sloat_core.rules.measures as m\nfrom . import plain\n"
+                 "dem._OpenDems, m._clip, plain._join, dem.__name__, dem.check_dem_crs\n")
+    assert crossings(attribute, engine_file) == [("sloat_core/engine/probe.py", "sloat_core.gis.dem", "_OpenDems"),
+                                                  ("sloat_core/engine/probe.py", "sloat_core.rules.measures", "_clip")]
