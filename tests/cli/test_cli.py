@@ -119,3 +119,21 @@ def test_screen_writes_one_row_per_tax_parcel(world):
 def test_law_prints_a_clause(world):
     r = run("law", "§ 402-57J(4)")
     assert r.returncode == 0 and "90 days prior" in r.stdout
+
+
+def test_timeline_list_items_names_every_clock_with_its_keys_from_the_declarations():
+    from sloat_core.rules.sections import CLOCKS
+
+    out = run("timeline", "--list-items")
+    assert out.returncode == 0, out.stderr
+    lines = {line.split()[0]: line for line in out.stdout.splitlines()[1:]}
+    assert list(lines) == [c.id for c in CLOCKS]  # every id, in the timeline's order
+    for c in CLOCKS:
+        for f in c.fields:
+            assert (f.key if f.required else f.key + "?") in lines[c.id], (c.id, f.key)
+    assert "expires?" in lines["wetland_permit"] and "§ 402-57G" in lines["wetland_permit"]
+
+
+def test_timeline_without_a_file_says_what_to_give_in_one_sentence():
+    out = run("timeline")
+    assert out.returncode == 2 and "--list-items" in out.stderr and "Traceback" not in out.stderr
