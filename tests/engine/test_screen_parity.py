@@ -20,7 +20,8 @@ from sloat_core.gis.layers import load_manifest
 from sloat_core.law.settings import load_settings
 from sloat_core.rules.cluster import trigger_answers
 from sloat_core.rules.deductions import ROW_IDS, net_lot_area, net_lot_area_floor
-from sloat_core.rules.measures import Measures, answer, measured_areas
+from sloat_core.measure.record import Measures, measured_areas
+from sloat_core.rules.measures import answer
 from sloat_core.rules.permits import LAND_PERMITS, land_permits
 
 SAMPLE = Path(__file__).resolve().parents[2] / "data" / "sample" / "layers.yaml"

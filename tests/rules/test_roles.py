@@ -10,7 +10,7 @@ import pytest
 from sloat_core.gis import roles
 from sloat_core.law.text import citation_exists
 from sloat_core.law.params import param
-from sloat_core.rules import measures
+from sloat_core.measure import record as measures
 from sloat_core.measure.rows import DEDUCTION_ROWS, ROW_IDS, ROW_LANDS, deduction_label
 
 ALL_KEYS = [r.id for r in roles.ROLE_DECLARATIONS] + [d.id for d in roles.DERIVED_STYLES]
