@@ -417,7 +417,7 @@ def test_an_analysis_reads_the_parameters_of_its_date(tmp_path):
 def _code_text() -> str:
     from pathlib import Path
 
-    root = Path(params.__file__).resolve().parents[3]
+    root = Path(params.__file__).resolve().parents[2]
     files = [p for d in ("sloat_core", "app_support", "pages", "tools") for p in (root / d).rglob("*.py")]
     return "\n".join(p.read_text(encoding="utf-8") for p in files + [root / "app.py"])
 
