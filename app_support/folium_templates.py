@@ -12,7 +12,7 @@ those two modules use with :func:`template`: a text with no Jinja delimiter beco
 renders exactly what Jinja would render (newlines normalised to ``\\n``, one trailing newline
 dropped: Jinja's defaults); any other text up to 16 KB is compiled once per (class, text) and reused
 (a compiled Jinja template is safe to render again and from several threads). The map's HTML is unchanged, byte
-for byte (tests/test_folium_templates.py renders whole maps both ways).
+for byte (tests/app/test_folium_templates.py renders whole maps both ways).
 
 Because branca compiles what it rendered, text from a layer file must never hold Jinja syntax when it
 reaches the map: a wetland named "{% x" would stop the map with a Jinja syntax error (with or without

@@ -24,7 +24,7 @@ SHAPE_CHOICES = "parcel_upload_shape_choices"
 
 
 QUERY_KEY = "parcel_query"
-#: The SBL shown as an example in the search label: a parcel of the sample layers (tests/test_parcel_search.py).
+#: The SBL shown as an example in the search label: a parcel of the sample layers (tests/gis/test_parcel_search.py).
 EXAMPLE_SBL = "155.06-1-42"
 TYPEAHEAD_KEY = "parcel_typeahead"
 # The query whose single match was already made the parcel (so a rerun does not apply it again).

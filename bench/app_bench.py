@@ -1,7 +1,7 @@
 """App timings: a rerun after a drawing (AppTest), start to first usable page, resident memory.
 
 * Rerun after a drawing: ``streamlit.testing`` AppTest of app.py on the sample layers, with
-  ``streamlit_folium.st_folium`` patched to return a drawing (as tests/test_app_parcel.py does). Each
+  ``streamlit_folium.st_folium`` patched to return a drawing (as tests/app/test_app_parcel.py does). Each
   timed ``at.run()`` gets a *new* drawing (shifted a few feet), so the analysis is computed, not read
   from the cache; the same drawing again (cached) is reported too.
 * Start to first page: ``make run``'s command (``tools/serve.py``: ``streamlit run app.py`` after loading

@@ -2,7 +2,7 @@
 
 ``python deploy/render.py --out DIR [--app-dir ...] [--ports 8501,8502] [--listen 80] ...`` writes the
 units and the nginx site into DIR; install.sh copies them into place. The serving test renders the same
-files for loopback (tests/test_deploy.py), so what it runs is what the Village runs.
+files for loopback (tests/service/test_deploy.py), so what it runs is what the Village runs.
 
 Every value is declared once: the upload limit is read from ``.streamlit/config.toml``
 (``server.maxUploadSize``, which Streamlit itself applies); the ports, from ``--ports``, name both the

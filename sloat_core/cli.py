@@ -153,10 +153,29 @@ def _summary(r: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def timeline_items_table() -> str:
+    """Every timeline item id with its keys (optional ones marked ``?``), what it is and the permit and § it
+    belongs to, in the timeline's order: read from the clock declarations (``timeline --list-items``)."""
+    from sloat_core.rules.sections import CLOCKS, PERMITS
+
+    owner = {c.id: d for d in PERMITS for c in d.clocks}
+    rows = [("id", "keys", "what it is", "permit (§)")]
+    for c in CLOCKS:
+        keys = ", ".join(f.key + ("" if f.required else "?") for f in c.fields)
+        rows.append((c.id, keys, c.label, f"{owner[c.id].title} ({owner[c.id].section})"))
+    widths = [max(len(r[i]) for r in rows) for i in range(3)]
+    return "\n".join("  ".join(r[i].ljust(widths[i]) for i in range(3)) + "  " + r[3] for r in rows) + "\n"
+
+
 def cmd_timeline(args) -> int:
     from sloat_core.outputs.ics import to_ics
     from sloat_core.rules.clocks import timeline_events
 
+    if args.list_items:
+        sys.stdout.write(timeline_items_table())
+        return 0
+    if not args.items:
+        raise SloatInputError("Give the timeline file (ITEMS.json), or --list-items to see the item ids.")
     data = _read_json(args.items, "timeline")
     if not isinstance(data, dict) or not isinstance(data.get("items"), list):
         raise SloatInputError("The timeline file must be a JSON object with a list called 'items'.")
@@ -263,7 +282,9 @@ def build_parser() -> argparse.ArgumentParser:
     a.set_defaults(func=cmd_analyze)
 
     t = sub.add_parser("timeline", help="deadlines and expirations from permit dates")
-    t.add_argument("items", help="ITEMS.json")
+    t.add_argument("items", nargs="?", help="ITEMS.json")
+    t.add_argument("--list-items", dest="list_items", action="store_true",
+                   help="list every timeline item id with its keys and the permit it belongs to, and exit")
     t.add_argument("--as-of", dest="as_of")
     t.add_argument("--json", action="store_true")
     t.add_argument("--ics", help="also write the deadlines as an iCalendar file")

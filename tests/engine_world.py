@@ -93,3 +93,26 @@ def make_world(tmp_path: Path, layers: dict, *, dem=None, omit=(), name="test wo
         manifest["dem"] = {"path": "dem.tif", "z_units": "us_survey_foot"}
     (tmp_path / "layers.yaml").write_text(yaml.safe_dump(manifest, sort_keys=False))
     return load_manifest(tmp_path / "layers.yaml")
+
+
+#: The 400 ft x 400 ft parcel (160,000 sq ft) the legal-claim tests analyse unless they say otherwise.
+SQUARE_400 = sq(0, 0, 400)
+
+
+def analyze_in(world, project=None, parcel=SQUARE_400, district="R-40", **kw) -> dict:
+    """``analyze`` of ``parcel`` (default: the 400 ft square) in a hand-built world."""
+    from sloat_core.engine.analysis import analyze
+
+    return analyze(parcel, world, district=district, project=project, **kw)
+
+
+def permits_in(world, project=None, **kw) -> dict:
+    """The permits of ``analyze_in``, by id."""
+    return {p["id"]: p for p in analyze_in(world, project, **kw)["permits"]}
+
+
+def footprint(geom) -> dict:
+    """A disturbance footprint (GeoJSON, as the project form carries it) from a work-CRS geometry."""
+    from sloat_core.gis.geometry import work_to_geojson
+
+    return work_to_geojson(geom)

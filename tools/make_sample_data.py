@@ -8,7 +8,7 @@ official data.
 The generator is deterministic: fixed random seeds, fixed GeoPackage timestamps
 (``OGR_CURRENT_DATE``), fixed zip member dates, stable sorts. Running it twice on one machine
 gives byte-identical files. Across machines the last bits of floating-point results (libm, numpy's
-FFT, GEOS builds) may differ, so tests/test_sample_data.py compares a regeneration with the committed
+FFT, GEOS builds) may differ, so tests/gis/test_sample_data.py compares a regeneration with the committed
 files within stated tolerances (0.01 ft for outlines and DEM heights, one rounding step for
 attributes).
 
@@ -375,12 +375,21 @@ LOT_TARGET_SQFT = {
 }
 
 
+def _along(xy, axis):
+    """``xy . axis`` for points of two coordinates, written out: a matrix product (``@``) goes through the BLAS,
+    whose kernel is chosen by the CPU (OpenBLAS's AVX-512 and AVX2 kernels round a dot product differently),
+    and the recursive lot splitting turns that last bit into lots feet apart. Element-wise, every CPU
+    gives the same bits."""
+    xy = np.asarray(xy, dtype=np.float64)
+    return xy[..., 0] * axis[0] + xy[..., 1] * axis[1]
+
+
 def _cut(p, axis, t):
     """Split polygon p by the line {x . axis = t}: (low side, high side)."""
     c = np.asarray(p.centroid.coords[0])
     perp = np.array([-axis[1], axis[0]])
     big = 1e5
-    base = c + axis * (t - c @ axis)
+    base = c + axis * (t - _along(c, axis))
     lo = Polygon([base + perp * big, base - perp * big,
                   base - perp * big - axis * big, base + perp * big - axis * big])
     return p.intersection(lo), p.difference(lo)
@@ -400,7 +409,7 @@ def split_block(poly, target, rng):
         e1, e2 = env[1] - env[0], env[2] - env[1]
         axis = e1 if np.hypot(*e1) >= np.hypot(*e2) else e2
         axis = axis / np.hypot(*axis)
-        proj = np.asarray(p.exterior.coords) @ axis
+        proj = _along(p.exterior.coords, axis)
         lo, hi = proj.min(), proj.max()
         frac = (n // 2) / n + rng.uniform(-0.06, 0.06) / n
         want = frac * p.area

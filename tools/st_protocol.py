@@ -1,6 +1,6 @@
 """A Streamlit session at the protocol level: the browser's own HTTP requests and websocket messages.
 
-Used by the serving test (tests/test_deploy.py), the deep-link test and the load bench
+Used by the serving test (tests/service/test_deploy.py), the deep-link test and the load bench
 (bench/load.py). One :class:`Session` is one browser tab: it fetches the page (which, behind the
 Village's nginx, sets the affinity cookie), asks ``/_stcore/health`` for the XSRF cookie as the
 front end does, opens ``/_stcore/stream`` with the ``streamlit`` subprotocol and the XSRF token, and

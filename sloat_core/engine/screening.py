@@ -11,7 +11,7 @@ array fields (one value per parcel) -- the record the single-parcel path builds 
 the rule functions the analysis calls: `deductions.net_lot_area`, `deductions.net_lot_area_floor`,
 `deductions.meets_minimum`, `cluster.trigger_answers` and `permits.land_permits`. Rows are yielded as each
 block is done (a generator). The results equal the single-parcel analysis up to floating-point noise
-(``tests/test_screen_parity.py`` checks the two agree and ``make bench`` reports the largest difference
+(``tests/engine/test_screen_parity.py`` checks the two agree and ``make bench`` reports the largest difference
 over sampled parcels).
 
 Parcels are checked like the single-parcel analysis checks them: an empty shape, a non-polygon or

@@ -70,7 +70,7 @@ _FILL = WebLook()
 
 @dataclass(frozen=True)
 class LayerRole:
-    """One layer role. Every field is required (see `tests/test_roles.py`).
+    """One layer role. Every field is required (see `tests/rules/test_roles.py`).
 
     Attributes
     ----------

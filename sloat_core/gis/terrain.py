@@ -21,7 +21,6 @@ from sloat_core.errors import DemUnitsError
 from sloat_core.gis.dem import (DEM_READERS, PLAUSIBLE_ELEVATION_US_FT, Z_UNITS_TO_US_FT, PreparedDem,
                                 check_dem_crs, dem_vertical_unit, is_work_crs, normalize_z_units, open_dem,
                                 prepare_dem)
-from sloat_core.gis.dem import is_work_crs as _is_work_crs  # noqa: F401  (gis.layers.readers reads this name)
 from sloat_core.gis.slope import SLOPE_CLASS_COLORS, horn_slope_percent, slope_class_labels, slope_classes
 from sloat_core.gis.slope_grid import SlopeGrid, slope_grid
 from sloat_core.gis.slope_picture import SlopeOverlay, slope_class_raster

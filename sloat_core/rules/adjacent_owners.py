@@ -26,7 +26,8 @@ from shapely.geometry.base import BaseGeometry
 
 from sloat_core.gis.geometry import EMPTY, area_sqft, polygonal
 from sloat_core.law.params import param
-from sloat_core.rules.measures import RESOURCE_ROLES, buffer_band
+from sloat_core.measure.parcel import buffer_band
+from sloat_core.measure.record import RESOURCE_ROLES
 
 __all__ = ["adjacent_owners", "owner_field"]
 

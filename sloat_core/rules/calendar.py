@@ -14,7 +14,7 @@
     (:func:`next_business_day`, :func:`deadline`); the statutory day is kept and shown beside it.
   - **§ 24** (public holidays, :func:`public_holidays`, :func:`closed`): the dates come from the
     maintained ``holidays`` package's New York calendar (``holidays.country_holidays("US", subdiv="NY")``),
-    read as § 24 reads, with the differences the package has (``tests/test_gcl_days.py`` names every
+    read as § 24 reads, with the differences the package has (``tests/approvals/test_gcl_days.py`` names every
     difference and fails when a new one appears): the package moves a Saturday holiday to the Friday
     before ("(observed)"), while § 24 moves only a Sunday holiday, to the Monday after, so those Fridays
     are business days here; the package lists Susan B. Anthony Day (15 February), a commemoration not in

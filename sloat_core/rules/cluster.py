@@ -22,7 +22,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from sloat_core.rules.deductions import conventional_yield
-from sloat_core.rules.measures import Findings, Measures, answer, is_yes, present, tri, tri_any
+from sloat_core.measure.parcel import Findings
+from sloat_core.measure.record import Measures
+from sloat_core.rules.measures import answer, is_yes, present, tri, tri_any
 from sloat_core.gis.geometry import PRESENCE_MIN_SQFT
 from sloat_core.law.params import fill, param, value
 
@@ -110,7 +112,7 @@ def trigger_answers(m: Measures, board_answers: dict | None = None) -> dict[int,
     * (6) any pond, lake, stream or recreation land is a yes, unless the Board answered;
     * (9) an outcrop "in excess of" the size, the whole outcrop's size, on the parcel.
 
-    >>> from sloat_core.rules.measures import measured_areas
+    >>> from sloat_core.measure.record import measured_areas
     >>> areas = {k: 0.0 for k in measured_areas()} | {"wetlands": 5_000.0}
     >>> m = Measures(100_000.0, {}, areas, 0.0, 0.0, {})
     >>> a = trigger_answers(m)

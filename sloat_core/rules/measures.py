@@ -5,7 +5,7 @@ triggers (§ 402-48C), the land-only permits, meets-minimum -- are functions of
 :class:`~sloat_core.measure.record.Measures`. Tri-state answers are ``True`` / ``False`` / ``None`` for one
 parcel; for arrays (the village screen) they are floats 1.0 / 0.0 / nan (`tri`).
 
-The measuring names are re-exported, so ``from sloat_core.rules.measures import Measures`` keeps working.
+The record and its measuring live in :mod:`sloat_core.measure` (``measure.record``, ``measure.parcel``).
 """
 
 from __future__ import annotations
@@ -16,15 +16,9 @@ import operator
 import numpy as np
 
 from sloat_core.gis.geometry import PRESENCE_MIN_SQFT
-from sloat_core.measure.parcel import (NAME_FIELDS, NAME_MAX_CHARS, Findings, SlopeRegions,  # noqa: F401
-                                       buffer_band, findings_areas, findings_uncovered, parcel_findings)
-from sloat_core.measure.record import (NAN, OVERLAY_ROLES, RESOURCE_ROLES, Measures, measured_areas,  # noqa: F401
-                                       slope_set_cells, slope_sets)
+from sloat_core.measure.record import Measures
 
-__all__ = ["tri", "is_yes", "is_no", "tri_any", "answer", "present",
-           "Findings", "parcel_findings", "slope_sets", "slope_set_cells", "SlopeRegions", "RESOURCE_ROLES",
-           "OVERLAY_ROLES", "Measures", "measured_areas", "findings_areas", "findings_uncovered", "buffer_band",
-           "NAN"]
+__all__ = ["tri", "is_yes", "is_no", "tri_any", "answer", "present"]
 
 
 def _is_array(*xs) -> bool:

@@ -38,7 +38,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from sloat_core.rules.measures import Findings, Measures, findings_areas, findings_uncovered
+from sloat_core.measure.parcel import Findings, findings_areas, findings_uncovered
+from sloat_core.measure.record import Measures
 from sloat_core.rules.project import Project
 from sloat_core.rules.sections import PERMITS
 from sloat_core.rules.sections.permit import (PLANNING_BOARD_PERMITS, ExceptionClause, Facts, Permit,

@@ -199,10 +199,10 @@ def _same_as_work_crs(crs: Any) -> bool:
     """True for EPSG:2260 or an equivalent definition (ESRI:102715): coordinates are used as they are."""
     from pyproj import CRS  # noqa: PLC0415
 
-    from sloat_core.gis.terrain import _is_work_crs  # noqa: PLC0415
+    from sloat_core.gis.dem import is_work_crs  # noqa: PLC0415
 
     try:
-        return _is_work_crs(CRS.from_user_input(crs))
+        return is_work_crs(CRS.from_user_input(crs))
     except Exception:  # noqa: BLE001
         return False
 

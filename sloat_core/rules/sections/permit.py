@@ -17,7 +17,9 @@ from shapely.geometry.base import BaseGeometry
 from sloat_core.gis.geometry import PRESENCE_MIN_SQFT, area_sqft, polygonal
 from sloat_core.law.params import value
 from sloat_core.law.text import clause
-from sloat_core.rules.measures import Findings, Measures, is_no, present, tri
+from sloat_core.measure.parcel import Findings
+from sloat_core.measure.record import Measures
+from sloat_core.rules.measures import is_no, present, tri
 from sloat_core.rules.project import Project
 from sloat_core.units import SQFT_PER_ACRE
 

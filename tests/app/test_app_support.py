@@ -1,0 +1,210 @@
+"""Tests of the app-side helpers: offline map assets, escaping, citations in URLs, map views."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import folium
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import app_fixtures as fx  # noqa: E402
+
+from app_support import mapping, results, theme  # noqa: E402
+from app_support.citations import escape_markdown  # noqa: E402
+from sloat_core.gis.roles import DERIVED_STYLES, ROLE_DECLARATIONS, style  # noqa: E402
+from sloat_core.gis.layers import load_manifest  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _asset_links(fmap: folium.Map) -> list[str]:
+    """Every JS/CSS link streamlit-folium would load for this map (its own walk of the tree)."""
+    links = []
+
+    def walk(element):
+        links.extend(href for _, href in getattr(element, "default_js", []))
+        links.extend(href for _, href in getattr(element, "default_css", []))
+        for child in getattr(element, "_children", {}).values():
+            walk(child)
+
+    walk(fmap)
+    return links
+
+
+def test_map_loads_only_local_assets_that_the_fetch_script_provides():
+    fmap = mapping.base_map()
+    feature = dict(fx.wgs84_feature(fx.WETLAND), properties={"label": "Wetlands"})
+    mapping.layer_group("wetlands", {"type": "FeatureCollection", "features": [feature]}).add_to(fmap)
+    folium.raster_layers.ImageOverlay(np.zeros((2, 2, 4), dtype=np.uint8),
+                                      bounds=[[41.1, -74.2], [41.2, -74.1]]).add_to(fmap)
+    links = _asset_links(fmap)
+    assert links and all(link.startswith("/app/static/vendor/") for link in links), links
+    script = (ROOT / "tools" / "fetch_assets.py").read_text()
+    for link in set(links):
+        relative = link.removeprefix("/app/static/vendor/")
+        assert relative in script, f"{relative} is not checked by tools/fetch_assets.py"
+    html = fmap.get_root().render()
+    assert not re.search(r"(src|href)=\"https?://", html)
+
+
+def test_fetched_assets_exist_when_fetched():
+    vendor = ROOT / "static" / "vendor"
+    if not (vendor / ".stamp").exists():
+        pytest.fail("static/vendor is missing: `make test` runs tools/fetch_assets.py")
+    for _, link in mapping.MAP_JS + mapping.MAP_CSS + mapping.DRAW_JS + mapping.DRAW_CSS:
+        assert (vendor / link.removeprefix("/app/static/vendor/")).stat().st_size > 1000
+
+
+def test_tooltips_carry_escaped_text_only(tmp_path):
+    layers = load_manifest(fx.write_layerset(tmp_path))
+    from app_support.loaders import _display_geojson
+
+    geojson = _display_geojson.__wrapped__("k", "wetlands", layers)
+    labels = [f["properties"]["label"] for f in geojson["features"]]
+    assert labels == ["Wetlands: Test &lt;b&gt;marsh&lt;/b&gt;"]
+    props = geojson["features"][0]["properties"]
+    assert set(props) == {"label", "details", "row", "citation"}
+    assert "<" not in props["details"] and "&lt;b&gt;" in props["details"]  # the attributes, escaped
+    assert props["row"] == "Lot-area deduction row: Wetlands (none of it counts)"
+    assert props["citation"] == "§ 402-45A(1)"
+
+
+def test_identify_row_names_the_deduction_row_and_its_section():
+    from app_support.loaders import identify_row
+
+    assert identify_row("buffer") == ("Lot-area deduction row: Wetland and watercourse buffers "
+                                      "(at most 50% of it counts)", "§ 402-45A(1)")
+    assert identify_row("aquifer_cea")[1] == ""  # an overlay: no deduction row
+    # The row's label has its law numbers filled in (the template's braces never reach the pop-up).
+    assert identify_row("rock_outcrops") == ("Lot-area deduction row: Rock outcrops over 50 sq ft "
+                                             "(at most 50% of it counts)", "§ 402-45A(3)")
+
+
+def test_legend_escapes_labels_and_drops_odd_colours():
+    html = mapping.legend_html(["wetlands"], [("<img>", "#ff0000"), ("x", "red;background:url(x)")])
+    assert "&lt;img&gt;" in html and "<img>" not in html
+    assert "url(" not in html
+    assert theme.COLOURS["wetlands"] in html
+
+
+def test_deduction_colours_match_the_map_legend():
+    assert theme.colour_for("wetlands") == theme.COLOURS["wetlands"]
+    assert theme.colour_for("slope_25_40") != theme.colour_for("slope_over_40")
+    assert theme.colour_for("no_such_constraint") == "#888888"
+
+
+def test_last_polygon_takes_the_latest_polygon_and_ignores_points():
+    square = fx.wgs84_feature(fx.P1)
+    point = {"type": "Feature", "geometry": {"type": "Point", "coordinates": [-74.1, 41.1]}}
+    assert mapping.last_polygon([square, point]) == square
+    assert mapping.last_polygon([point]) is None
+    assert mapping.drawings_signature(None) is None
+    assert mapping.drawings_signature([square]) != mapping.drawings_signature([square, square])
+
+
+def test_view_fits_a_small_parcel_closer_than_a_large_one():
+    small = fx.wgs84_feature(fx.P2)["geometry"]
+    large = fx.wgs84_feature(fx.P1.buffer(3000))["geometry"]
+    (lat, lon), zoom_small = mapping.view_for(small)
+    _, zoom_large = mapping.view_for(large)
+    assert zoom_small > zoom_large
+    assert 41.1 < lat < 41.2 and -74.25 < lon < -74.1
+
+
+def test_markdown_escaping_keeps_text_literal():
+    assert escape_markdown("**bold** [link](x)") == "\\*\\*bold\\*\\* \\[link\\]\\(x\\)"
+
+
+def test_verdict_and_deduction_table_from_a_result():
+    result = {"gross_area_sqft": 40000.0, "net_lot_area_sqft": 20000.0, "net_lot_area_min_sqft": 20000.0,
+              "min_lot_area_sqft": 15000.0, "meets_min_lot_area": True, "district": "R-15",
+              "deductions": [{"constraint": "wetlands", "label": "Wetlands", "area_sqft": 10000.0,
+                              "countable_fraction": 0.0, "deducted_sqft": 10000.0,
+                              "citation": "§ 402-45A(1)"},
+                             {"constraint": "floodplain", "label": "Floodplain", "area_sqft": None,
+                              "countable_fraction": 0.0, "deducted_sqft": None,
+                              "citation": "§ 402-45A(1)"}]}
+    assert results.verdict_sentence(result) == "The net lot area meets the R-15 minimum of 15,000 sq ft."
+    frame = results.deduction_frame(result)
+    assert list(frame["Deducted, sq ft"]) == ["10,000", "unknown"]
+    assert list(frame["Counts"]) == ["0%", "0%"]
+    fig = results.waterfall_figure(result)
+    assert list(fig.data[0].y) == [40000.0, -10000.0, 20000.0]
+    below = dict(result, meets_min_lot_area=False, min_lot_area_sqft=25000.0)
+    assert "is below the R-15 minimum of 25,000 sq ft" in results.verdict_sentence(below)
+
+
+def test_citation_column_never_wraps_and_its_css_takes_no_text_from_the_result():
+    hostile = "§ 402-45A</style><script>alert(1)</script>"
+    result = {"deductions": [{"constraint": "wetlands", "label": "<b>x</b>", "area_sqft": 1.0,
+                              "countable_fraction": 0.0, "deducted_sqft": 1.0, "citation": hostile}]}
+    frame = results.deduction_frame(result)
+    rules = results.citation_nowrap_styles(frame)
+    col = list(frame.columns).index(results.CITATION)
+    nowrap = {r["selector"] for r in rules if ("white-space", "nowrap") in r["props"]}
+    assert nowrap == {f"td.col{col}", f"td.col{col} *"}  # the cell and Streamlit's markdown block inside
+    css = repr(rules)
+    assert "script" not in css and "<" not in css and "402" not in css
+    # Counter mode's everyday table has no citation column: nothing to keep on one line.
+    assert results.citation_nowrap_styles(results.deduction_frame(result, plain_words=True)) == []
+    # The styles reach the Styler's CSS for this table only: every selector is scoped by its uuid.
+    styled = frame.style.set_table_styles(rules, overwrite=False)
+    sheet = styled.to_html().split("</style>", 1)[0]
+    selectors = [line.rstrip(" {") for line in sheet.splitlines() if line.endswith("{")]
+    assert selectors and all(sel.startswith(f"#T_{styled.uuid}") for sel in selectors), selectors
+    assert f"#T_{styled.uuid} td.col{col} *" in selectors and "white-space: nowrap" in sheet
+
+
+def test_the_verdict_sentences_read_as_documented():
+    import doctest
+
+    import app_support.results as results_module
+
+    outcome = doctest.testmod(results_module)
+    assert outcome.attempted >= 3 and outcome.failed == 0
+
+
+# --- The map's hatches are the printed report's hatches (issue 15: "symbology that matches the PDF's hatches") ---
+
+@pytest.mark.parametrize("role", [r.id for r in ROLE_DECLARATIONS if r.hatch] + [d.id for d in DERIVED_STYLES
+                                                                                 if d.id == "buffer"])
+def test_every_hatched_role_is_hatched_on_the_map_with_the_reports_pattern(role):
+    """Each role the PDF hatches gets the map pattern of the same shape, in its legend colour."""
+    hatch = style(role).hatch
+    kind = mapping.hatch_kind(role)
+    shape = {"\\": "back", "/": "fwd", ".": "dots", "-": "horiz", "|": "vert", "o": "rings",
+             "x": "cross", "+": "grid"}[hatch[0]]
+    assert kind == shape
+    assert mapping.layer_style(role)["fillColor"] == f"hatch:{kind}:{theme.colour_for(role)}"
+
+
+def test_the_hatches_of_overlapping_layers_differ():
+    """Where floodplain, wetlands, buffer, ponds and streams overlap, no two share a pattern."""
+    kinds = [mapping.hatch_kind(r) for r in ("floodplain", "wetlands", "buffer", "water_bodies", "watercourses",
+                                            "rock_outcrops")]
+    assert None not in kinds and len(set(kinds)) == len(kinds)
+
+
+def test_outline_roles_are_not_hatched():
+    for role in ("parcels", "zoning", "aquifer_cea", "village_boundary", "roads"):
+        assert mapping.hatch_kind(role) is None
+        assert not str(mapping.layer_style(role).get("fillColor", "")).startswith("hatch:")
+
+
+def test_the_legend_swatch_shows_the_hatch_through_a_constant_class():
+    html = mapping.legend_html(["wetlands", "floodplain", "aquifer_cea"])
+    assert 'class="sloat-swatch sloat-hatch-dots" style="background:#33a02c"' in html
+    assert "sloat-hatch-back" in html
+    assert 'class="sloat-swatch" style="background:' + theme.colour_for("aquifer_cea") in html
+    for kind in mapping.HATCH_KINDS:  # each class the legend can name is drawn by the stylesheet
+        assert f".sloat-swatch.sloat-hatch-{kind} " in theme.stylesheet("standard")
+
+
+def test_the_base_map_installs_the_hatch_patterns_once():
+    html = mapping.base_map().get_root().render()
+    assert html.count("L.Canvas.prototype._sloatHatch = true") == 1
+    assert "createPattern" in html

@@ -1,0 +1,81 @@
+"""The fetched NYSDEC map (an ``informational:`` layer) through ``analyze``: the one state wetland screen.
+
+The screen's claims by date (both sides of 2025-01-01 and 2026-04-08, the 100-ft adjacent area, no map ->
+unknown, never a deduction) are tested once, in tests/approvals/test_ecl24_cwa404_wetland_screens.py. Here: the layer
+fetch-official writes is the map that screen reads, ``analyze``'s ``state_wetlands`` is the approvals' answer
+itself, and the fetched manifest states the layer's status by date.
+"""
+
+from __future__ import annotations
+
+
+import geopandas as gpd
+import pytest
+import shapely
+import yaml
+
+from real_data import ROOT, cli_json, run_cli
+from sloat_core.gis.layers import load_manifest
+
+RECORDED = ROOT / "tests" / "fixtures" / "official"
+
+
+@pytest.fixture(scope="module")
+def fetched(tmp_path_factory):
+    out = tmp_path_factory.mktemp("official")
+    done = run_cli("fetch-official", "--out", str(out), "--replay", str(RECORDED), "--quiet")
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+def _lots(tmp_path, fetched):
+    ls = load_manifest(fetched / "layers.yaml")
+    dec = ls.informational["nysdec_wetlands"]
+    w = dec.geoms[0]
+    c = w.representative_point()
+    on = shapely.box(c.x - 40, c.y - 40, c.x + 40, c.y + 40)
+    # 60 ft from the wetland's edge: within the 100-ft adjacent area, not in the wetland
+    minx, miny, maxx, maxy = w.bounds
+    near = shapely.box(maxx + 60, c.y - 30, maxx + 120, c.y + 30)
+    near = near if not near.intersects(shapely.union_all(list(dec.geoms))) else None
+    far = shapely.box(maxx + 3000, c.y, maxx + 3100, c.y + 100)
+    paths = {}
+    for name, g in (("on", on), ("near", near), ("far", far)):
+        if g is None:
+            continue
+        p = tmp_path / f"{name}.geojson"
+        gpd.GeoDataFrame(geometry=[g], crs=2260).to_crs(4326).to_file(p)
+        paths[name] = p
+    return paths, dec
+
+
+def test_analyze_reads_the_fetched_dec_map_with_the_one_screen(tmp_path, fetched):
+    paths, _ = _lots(tmp_path, fetched)
+    m = str(fetched / "layers.yaml")
+    out = cli_json("analyze", str(paths["on"]), "--layers", m, "--as-of", "2026-06-01", "--json")
+    sw = out["state_wetlands"]
+    assert sw == out["approvals_detail"]["wetland_screens"]["state"]  # one answer, in both places
+    assert sw["answer"] == "likely" and sw["message"].startswith("NYSDEC freshwater wetland permit likely")
+    assert sw["regime"]["effective"] == "2026-04-08" and "904424-25" in sw["regime"]["citation"]
+    assert sw["sources"]
+    far = cli_json("analyze", str(paths["far"]), "--layers", m, "--as-of", "2026-06-01", "--json")["state_wetlands"]
+    assert far["answer"] == "not_indicated"
+
+
+def test_the_fetched_manifest_no_longer_calls_the_dec_map_informational(fetched):
+    doc = yaml.safe_load((fetched / "layers.yaml").read_text(encoding="utf-8"))
+    status = doc["informational"]["nysdec_wetlands"]["status"]
+    assert "regime in force on the analysis date" in status and "not a deduction" not in status.lower().replace(
+        "never a deduction", "")
+
+
+def test_a_dec_map_without_coverage_is_assumed_to_map_its_extent_and_says_so(tmp_path):
+    c = load_manifest(ROOT / "data" / "sample" / "layers.yaml").village_boundary.centroid
+    gpd.GeoDataFrame({"WETID": ["RC-1"]}, geometry=[shapely.box(c.x, c.y, c.x + 300, c.y + 300)],
+                     crs=2260).to_file(tmp_path / "dec.gpkg")
+    (tmp_path / "layers.yaml").write_text(yaml.safe_dump({"name": "t", "layers": {
+        "village_boundary": {"path": str(ROOT / "data" / "sample" / "village_boundary.geojson")}},
+        "informational": {"nysdec_wetlands": {"path": "dec.gpkg"}}}), encoding="utf-8")
+    ls = load_manifest(tmp_path / "layers.yaml")
+    assert any("nysdec_wetlands" in w and "coverage is assumed" in w for w in ls.warnings)
+    assert ls.informational_coverage["nysdec_wetlands"] is not None

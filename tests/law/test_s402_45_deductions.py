@@ -1,0 +1,235 @@
+"""§ 402-45 lot-area deductions, as plain-English claims on hand-built parcels of known area."""
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engine_world import SQUARE_400, analyze_in, make_world, sq
+from sloat_core.law.text import quote_in_clause
+from sloat_core.measure.parcel import parcel_findings
+from sloat_core.rules.deductions import conventional_yield, lot_area
+
+PARCEL = sq(0, 0, 400)  # 400 ft x 400 ft = 160,000 sq ft
+
+
+def rows_of(layerset, parcel=PARCEL, width=100.0):
+    lot = lot_area(parcel_findings(parcel, layerset, buffer_width_ft=width))
+    return lot, {r.constraint: r for r in lot.rows}
+
+
+def test_a_parcel_without_constraints_keeps_its_whole_area(tmp_path):
+    world = make_world(tmp_path, {}, dem=0)
+    lot, rows = rows_of(world)
+    assert lot.gross_area_sqft == pytest.approx(160_000)
+    assert lot.net_lot_area_sqft == pytest.approx(160_000)
+    assert all(r.deducted_sqft == 0 for r in rows.values())
+    assert lot.fully_known
+
+
+def test_a_wetland_counts_nothing_and_its_buffer_counts_half(tmp_path):
+    world = make_world(tmp_path, {"wetlands": [sq(150, 150, 100)]}, dem=0)
+    lot, rows = rows_of(world)
+    assert rows["wetlands"].area_sqft == pytest.approx(10_000)
+    assert rows["wetlands"].deducted_sqft == pytest.approx(10_000)
+    band = rows["buffer"].area_sqft
+    # a 100-ft square grown by 100 ft with round corners, less the square: 40,000 + pi * 100^2
+    assert band == pytest.approx(40_000 + math.pi * 100**2, rel=0.002)
+    assert rows["buffer"].deducted_sqft == pytest.approx(band / 2)
+    assert lot.net_lot_area_sqft == pytest.approx(160_000 - 10_000 - band / 2)
+
+
+def test_the_buffer_width_is_a_setting(tmp_path):
+    world = make_world(tmp_path, {"wetlands": [sq(150, 150, 100)]}, dem=0)
+    _, rows50 = rows_of(world, width=50.0)
+    assert rows50["buffer"].area_sqft == pytest.approx(4 * 100 * 50 + math.pi * 50**2, rel=0.002)
+
+
+def test_the_buffer_of_a_wetland_outside_the_parcel_reaches_in(tmp_path):
+    world = make_world(tmp_path, {"wetlands": [sq(-100, 0, 100, 400)]}, dem=0)  # west of the parcel
+    _, rows = rows_of(world)
+    assert rows["wetlands"].area_sqft == 0
+    assert rows["buffer"].area_sqft == pytest.approx(100 * 400, rel=1e-6)
+
+
+def test_floodplain_inside_a_wetland_is_not_deducted_twice(tmp_path):
+    world = make_world(tmp_path, {"wetlands": [sq(0, 0, 400, 100)], "floodplain": [sq(0, 0, 400, 150)]}, dem=0)
+    lot, rows = rows_of(world, width=0.0)
+    assert rows["wetlands"].area_sqft == pytest.approx(40_000)
+    assert rows["floodplain"].area_sqft == pytest.approx(20_000)  # only the part outside the wetland
+    assert rows["floodplain"].total_area_sqft == pytest.approx(60_000)
+    assert lot.net_lot_area_sqft == pytest.approx(100_000)
+
+
+def test_a_buffer_on_a_30_percent_slope_counts_half_not_a_quarter(tmp_path):
+    world = make_world(tmp_path, {"wetlands": [sq(-100, 0, 100, 400)]}, dem=30)
+    lot, rows = rows_of(world)
+    # the whole parcel is 30 %: the buffer strip counts 50 %, the rest is slope_25_40 at 50 %
+    assert rows["buffer"].area_sqft + rows["slope_25_40"].area_sqft == pytest.approx(160_000, rel=1e-6)
+    assert lot.net_lot_area_sqft == pytest.approx(80_000, rel=1e-6)
+
+
+def test_the_deducted_column_sums_exactly_to_gross_minus_net(tmp_path):
+    world = make_world(tmp_path, {
+        "wetlands": [sq(150, 150, 100)], "floodplain": [sq(0, 0, 400, 120)],
+        "water_bodies": [sq(300, 300, 50)], "rock_outcrops": [sq(20, 300, 10, 10)]}, dem=30)
+    lot, _ = rows_of(world)
+    assert sum(r.deducted_sqft for r in lot.rows) == pytest.approx(lot.gross_area_sqft - lot.net_lot_area_sqft,
+                                                                   abs=1e-6)
+    assert sum(r.area_sqft for r in lot.rows) <= lot.gross_area_sqft + 1e-6
+
+
+@pytest.mark.parametrize("slope, deducted_share", [(25, 0.0), (26, 0.5), (40, 0.5), (41, 1.0)])
+def test_slope_thresholds_are_in_excess_of_25_and_40_percent(tmp_path, slope, deducted_share):
+    world = make_world(tmp_path, {}, dem=slope)
+    lot, rows = rows_of(world)
+    assert lot.net_lot_area_sqft == pytest.approx(160_000 * (1 - deducted_share), rel=1e-9)
+    if slope == 25:
+        assert rows["slope_25_40"].area_sqft == 0  # exactly 25 % is not "in excess of 25%"
+    if slope == 40:
+        assert rows["slope_over_40"].area_sqft == 0  # exactly 40 % is not "in excess of 40%"
+
+
+@pytest.mark.parametrize("w, h, counted", [(5, 10, False), (5, 10.1, True), (2, 2, False), (10, 20, True)])
+def test_outcrops_count_only_in_excess_of_50_square_feet(tmp_path, w, h, counted):
+    world = make_world(tmp_path, {"rock_outcrops": [sq(100, 100, w, h)]}, dem=0)
+    lot, rows = rows_of(world)
+    area = w * h
+    if counted:
+        assert rows["rock_outcrops"].area_sqft == pytest.approx(area)
+        assert rows["rock_outcrops"].deducted_sqft == pytest.approx(area / 2)
+    else:
+        assert rows["rock_outcrops"].area_sqft == 0
+        assert lot.net_lot_area_sqft == pytest.approx(160_000)
+
+
+def test_an_outcrop_is_measured_whole_even_where_the_parcel_holds_only_part(tmp_path):
+    world = make_world(tmp_path, {"rock_outcrops": [sq(-6, 100, 10, 10)]}, dem=0)  # 100 sq ft, 40 inside
+    _, rows = rows_of(world)
+    assert rows["rock_outcrops"].area_sqft == pytest.approx(40)
+
+
+def test_a_missing_layer_is_unknown_not_zero(tmp_path):
+    world = make_world(tmp_path, {}, dem=0, omit=("wetlands",))
+    lot, rows = rows_of(world)
+    assert rows["wetlands"].area_sqft is None and rows["wetlands"].deducted_sqft is None
+    assert lot.net_lot_area_min_sqft == 0  # a wetland could cover it all
+    assert not lot.fully_known
+
+
+def test_land_beyond_the_elevation_model_is_unknown_not_flat(tmp_path):
+    world = make_world(tmp_path, {}, dem=50)
+    parcel = sq(1100, 0, 200, 100)  # the DEM covers x < 1200: half of this parcel is beyond it
+    f = parcel_findings(parcel, world, buffer_width_ft=100)
+    assert f.slope_area_sqft["unknown"] == pytest.approx(10_000, rel=0.06)
+    lot = lot_area(f)
+    assert lot.net_lot_area_min_sqft < lot.net_lot_area_sqft
+
+
+def test_conventional_yield_counts_whole_lots_only():
+    assert conventional_yield(80_000, 40_000) == 2
+    assert conventional_yield(79_999, 40_000) == 1
+    assert conventional_yield(80_000, None) is None
+
+
+@pytest.mark.parametrize("sbl", ["156.07-2-53", "156.07-1-14", "156.12-1-32", "163.15-2-2", "163.19-5-32"])
+def test_each_piece_of_land_sits_in_one_row_on_sample_parcels_with_slivers(sbl):
+    # these sample parcels once had land counted in two rows (floating-point overlay on slivers)
+    from sloat_core.gis.layers import load_manifest
+    from sloat_core.gis.parcels import parcel_by_sbl
+
+    layers = load_manifest(Path(__file__).resolve().parents[2] / "data/sample/layers.yaml")
+    lot, _ = rows_of(layers, parcel_by_sbl(layers, sbl).geometry)
+    assigned = sum(r.area_sqft for r in lot.rows) + lot.unconstrained.area
+    assert assigned == pytest.approx(lot.gross_area_sqft, abs=1.0)
+    for r in lot.rows:  # the measured rows and the shapes drawn for them are the same land
+        assert r.area_sqft == pytest.approx(r.geometry.area, rel=1e-6, abs=1.0), r.constraint
+
+
+# --- A parcel in two districts (§ 402-48I): each part's net lot area, by the same rules ---------------
+
+
+def _split_world(tmp_path, zones, dem):
+    layers = {
+        "wetlands": [sq(150, 150, 100)],  # straddles x = 200, the line between the districts
+        "zoning": [(z, {"ZONE": code}) for code, z in zones],
+    }
+    return make_world(tmp_path, layers, dem=dem)
+
+
+def _steep_west(gx, gy):
+    """30 % slope west of x = 200 ft (rising toward the east), flat east of it."""
+    return 500.0 + np.minimum(gx, 200.0) * 0.30
+
+
+def test_each_district_part_gets_the_deductions_inside_it(tmp_path):
+    from sloat_core.engine.analysis import analyze
+
+    world = _split_world(tmp_path, [("R-40", sq(-200, -200, 400, 800)), ("R-15", sq(200, -200, 400, 800))],
+                         dem=_steep_west)
+    out = analyze(PARCEL, world, project={"application_type": "subdivision"})
+    parts = {p["district"]: p for p in out["per_district"]}
+    assert parts["R-40"]["gross_area_sqft"] == pytest.approx(80_000)
+    assert parts["R-15"]["gross_area_sqft"] == pytest.approx(80_000)
+    # Each side has half the wetland (5,000 sq ft, 0 %) and half its buffer (50 %); the west side's
+    # remaining land is on a 30 % slope (50 %); the slope kernel blurs one 5-ft column at the line.
+    rows = {r["constraint"]: r for r in out["deductions"]}
+    half_buffer = rows["buffer"]["area_sqft"] / 2
+    east = 80_000 - 5_000 - half_buffer / 2
+    assert parts["R-15"]["net_lot_area_sqft"] == pytest.approx(east, abs=400 * 5)
+    assert parts["R-40"]["net_lot_area_sqft"] + parts["R-15"]["net_lot_area_sqft"] == pytest.approx(
+        out["net_lot_area_sqft"], abs=0.05)
+    # The west part, analysed as a parcel of its own, has the same net.
+    alone = analyze(sq(0, 0, 200, 400), world)
+    assert parts["R-40"]["net_lot_area_sqft"] == pytest.approx(alone["net_lot_area_sqft"], abs=1.0)
+
+
+def test_a_part_in_no_district_keeps_its_deductions_out_of_the_others(tmp_path):
+    from sloat_core.engine.analysis import analyze
+
+    # Zoning covers x < 300 only: a quarter of the parcel lies in no district.
+    world = _split_world(tmp_path, [("R-40", sq(-200, -200, 400, 800)), ("R-15", sq(200, -200, 100, 800))],
+                         dem=0)
+    out = analyze(PARCEL, world)
+    parts = {p["district"]: p for p in out["per_district"]}
+    for code, x0, w in (("R-40", 0, 200), ("R-15", 200, 100)):
+        alone = analyze(sq(x0, 0, w, 400), world)
+        assert parts[code]["net_lot_area_sqft"] == pytest.approx(alone["net_lot_area_sqft"], abs=1.0), code
+
+
+def test_the_pond_buffer_is_a_local_setting_on_by_default_and_stated_in_the_note(tmp_path):
+    # § 402-45A(1) names a "watercourse or wetland buffer"; ponds carrying one is a reading, made a setting.
+    from sloat_core.law.settings import load_settings
+
+    assert quote_in_clause("watercourse or wetland buffer", "§ 402-45A(1)")
+    world = make_world(tmp_path, {"water_bodies": [sq(150, 150, 100)]}, dem=0)
+    on = analyze_in(world)
+    off = analyze_in(world, settings=load_settings(overrides={"buffer_around_water_bodies": False}))
+    rows_on = {d["constraint"]: d for d in on["deductions"]}
+    rows_off = {d["constraint"]: d for d in off["deductions"]}
+    assert on["buffer_around_water_bodies"] is True and rows_on["buffer"]["area_sqft"] > 0
+    assert rows_off["buffer"]["area_sqft"] == 0 and off["net_lot_area_sqft"] > on["net_lot_area_sqft"]
+    assert "ponds" in on["buffer_note"] and "local settings" in on["buffer_note"] and "(ponds: on)" in on["buffer_note"]
+    assert "(ponds: off)" in off["buffer_note"]
+
+
+def test_screen_follows_the_pond_buffer_setting(tmp_path):
+    from sloat_core.engine.screening import screen_rows
+    from sloat_core.law.settings import load_settings
+
+    world = make_world(tmp_path, {"water_bodies": [sq(150, 150, 100)],
+                                  "parcels": [(SQUARE_400, {"SBL": "1.-1-1", "ZONE": "R-40"})]}, dem=0)
+    settings = load_settings(overrides={"buffer_around_water_bodies": False})
+    row = next(screen_rows(world, settings=settings))
+    assert float(row["share_buffer"]) == 0
+    assert float(row["net_lot_area_sqft"]) == pytest.approx(analyze_in(world, settings=settings)["net_lot_area_sqft"],
+                                                            abs=1.0)
+
+
+def test_a_buffer_built_without_every_water_layer_is_marked_partial(tmp_path):
+    # § 402-45A(1): the buffer of a "watercourse or wetland"; with the wetland layer missing, part of it is unknown.
+    world = make_world(tmp_path, {"watercourses": [sq(-50, 0, 20, 400)]}, dem=0, omit=("wetlands",))
+    row = {d["constraint"]: d for d in analyze_in(world)["deductions"]}["buffer"]
+    assert row["status"] == "partial" and "wetlands layer is not loaded" in row["note"]
+    assert analyze_in(world)["net_lot_area_min_sqft"] == 0  # the worst case counts the unknown against the lot

@@ -1,0 +1,178 @@
+"""The Village's serving stack on loopback: Debian's nginx in front of two app processes (deploy/).
+
+deploy/stack.py renders deploy/ for this checkout (free ports on 127.0.0.1), starts each app process
+from the rendered unit's own ExecStart (its Environment= and EnvironmentFile= too) and nginx on the
+rendered site. Sessions go through the proxy at the protocol level (tools/st_protocol.py: the
+browser's own requests and websocket messages). The app reads the hand-built layers of
+tests/app_fixtures.py: tax parcel P1 (40,000 sq ft, net lot area at most 20,000), P2 (10,000 sq ft).
+
+nginx's access log records which process served each request, so the tests can tell where a session
+went and pick a browser that lands on the other process.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import sys
+import time
+import tomllib
+from pathlib import Path
+
+import pytest
+import requests
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools"))
+sys.path.insert(0, str(ROOT / "deploy"))
+import app_fixtures as fx  # noqa: E402
+from st_protocol import ProtocolError, Session  # noqa: E402
+from stack import Stack  # noqa: E402
+
+pytestmark = pytest.mark.xdist_group("deploy")
+
+NET = "Net lot area"
+UPLOADER = "Or upload a parcel outline"
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("stack")
+    manifest = fx.write_layerset(tmp)
+    s = Stack(tmp / "run", processes=2, layers=manifest)
+    s.start()
+    yield s
+    s.stop()
+
+
+def _open_on(stack: Stack, port: int | None, path: str = "/", tries: int = 24) -> Session:
+    """A new browser through the proxy whose affinity route lands on ``port`` (any when None)."""
+    for _ in range(tries):
+        s = Session(stack.url)
+        s.open(path)
+        landed = stack.port_of_route(s.http.cookies.get("sloat_route"))  # set by nginx on the page
+        if port is None or landed == port:
+            s.port = landed
+            return s
+        s.close()
+    raise AssertionError(f"no new browser landed on process {port} in {tries} tries")
+
+
+def _pick(s: Session, sbl: str) -> str:
+    run = s.type_into("Tax parcel (SBL", sbl)
+    assert not run.exceptions(), run.exceptions()
+    case = dict(p.split("=", 1) for p in s.query_string.split("&")).get("case")
+    assert case, f"picking {sbl} made no case ({s.query_string})"
+    return case
+
+
+def _store_rows(stack: Stack) -> dict[str, int]:
+    with sqlite3.connect(f"file:{stack.data / 'cases.sqlite3'}?mode=ro", uri=True) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        return dict(conn.execute("SELECT id, revision FROM cases"))
+
+
+def test_the_units_and_the_site_are_what_is_run(stack):
+    service = stack.unit()
+    (exec_start,) = service["ExecStart"]
+    assert "tools/serve.py" in exec_start and "%i" in exec_start and "127.0.0.1" in exec_start
+    assert service["Restart"] == ["always"] and service["EnvironmentFile"]
+    with open(ROOT / ".streamlit" / "config.toml", "rb") as f:
+        limit_mb = tomllib.load(f)["server"]["maxUploadSize"]
+    site = stack.files["sloat-dashboard.conf"].read_text()
+    # the app's own upload cap: maxUploadSize MB of file plus Streamlit's 1 MB of multipart framing
+    assert f"client_max_body_size {limit_mb * 2**20 + 2**20};" in site
+    for needle in ("proxy_set_header Upgrade $http_upgrade;", "least_conn;", "backup;",
+                   "proxy_read_timeout 3600s;", "location = /_stcore/health"):
+        assert needle in site
+    target = stack.files["sloat-dashboard.target"].read_text()
+    assert all(f"sloat-dashboard@{p}.service" in target for p in stack.ports)
+
+
+def test_sessions_through_the_proxy_are_spread_and_each_stays_on_its_process(stack):
+    seen = []  # each browser a new one (no cookie): least_conn shares them out
+    for _ in range(8):
+        with Session(stack.url) as s:
+            s.open("/")
+            run = s.type_into("Tax parcel (SBL", fx.P1_SBL)
+            assert run.metric(NET).startswith("20,000")
+            route = s.http.cookies.get("sloat_route")
+        time.sleep(0.05)  # nginx logs the websocket once it is closed
+        ports = {r["port"] for r in stack.access_log() if r["route"] == route and r["port"]}
+        assert ports == {stack.port_of_route(route)}, f"one browser's requests went to {ports}, its cookie {route}"
+        assert any(r["uri"] == "/_stcore/stream" for r in stack.access_log() if r["route"] == route)
+        seen.append(ports.pop())
+    counts = sorted(seen.count(p) for p in stack.ports)
+    assert counts[0] >= 3, f"8 browsers one after another were not shared out evenly: {seen}"
+
+
+def test_an_upload_goes_to_the_process_that_holds_the_session(stack):
+    data = json.dumps({"type": "FeatureCollection", "features": [fx.wgs84_feature(fx.P2)]}).encode()
+    with _open_on(stack, None) as s:
+        other = next(p for p in stack.ports if p != s.port)
+        put, run = s.upload(UPLOADER, "p2.geojson", data, "application/geo+json")
+        assert put.status_code in (200, 204), put.text
+        assert run.metric("Gross area").startswith("10,000") and not run.exceptions()
+        time.sleep(0.05)
+        puts = [r for r in stack.access_log() if r["method"] == "PUT" and r["route"] == s.http.cookies["sloat_route"]]
+        assert puts and puts[-1]["port"] == s.port
+        # the same upload sent to the other process, past the proxy: refused there (why affinity is needed)
+        s.base = f"http://127.0.0.1:{other}"
+        refused, _ = s.upload(UPLOADER, "p2.geojson", data, "application/geo+json")
+        assert refused.status_code == 400 and "session" in refused.text.lower()
+
+
+def test_the_proxy_refuses_a_body_over_the_apps_limit_before_any_process_sees_it(stack):
+    with open(ROOT / ".streamlit" / "config.toml", "rb") as f:
+        limit = tomllib.load(f)["server"]["maxUploadSize"] * 2**20 + 2**20
+    url = stack.url + "/_stcore/upload_file/nobody/nothing"
+    over = requests.put(url, data=b"x" * (limit + 1), timeout=60)
+    assert over.status_code == 413
+    at = requests.put(url, data=b"x" * limit, timeout=60)  # passed on: the app answers (no XSRF token)
+    assert at.status_code != 413
+
+
+def test_a_case_saved_through_one_process_reopens_through_the_other(stack):
+    with _open_on(stack, stack.ports[0]) as a:
+        case = _pick(a, fx.P1_SBL)
+    with _open_on(stack, stack.ports[1], f"/case?case={case}") as b:
+        assert b.last.metric(NET).startswith("20,000")
+        assert not b.last.has_text("Choose a parcel")
+
+
+def test_one_process_killed_mid_session_leaves_the_others_sessions_and_the_cases_intact(stack):
+    doomed, survivor = stack.ports
+    a = _open_on(stack, doomed)
+    b = _open_on(stack, survivor)
+    try:
+        case_a = _pick(a, fx.P1_SBL)
+        case_b = _pick(b, fx.P1_SBL)
+        saved = _store_rows(stack)
+        stack.kill(doomed)  # kill -9, mid-session
+        with pytest.raises(ProtocolError):
+            a.type_into("Tax parcel (SBL", fx.P2_SBL)
+        # the other process's session carries on, and saves
+        run = b.type_into("Tax parcel (SBL", fx.P2_SBL)
+        assert run.metric("Gross area").startswith("10,000") and not run.exceptions()
+        # the killed process's visitor reloads: nginx sends the same browser to the survivor, the case is there
+        a.close()
+        again = Session(stack.url, http=a.http)
+        run = again.open(f"/parcel?case={case_a}")
+        assert run.metric("Gross area").startswith("40,000")
+        again.close()
+        rows = _store_rows(stack)
+        assert rows[case_a] >= saved[case_a] and rows[case_b] > saved[case_b], "a saved revision was lost"
+        # systemd's Restart=always brings it back from the same unit command
+        stack.start_app(doomed)
+        stack.wait_healthy(doomed)
+    finally:
+        a.close()
+        b.close()
+
+
+def test_one_address_sending_uploads_without_pause_is_slowed_at_the_proxy(stack):
+    """60 a minute with bursts of 20 (deploy/nginx/sloat-dashboard.conf): a flood gets HTTP 429 from nginx."""
+    statuses = [requests.put(stack.url + "/_stcore/upload_file/nobody/nothing", data=b"x", timeout=30).status_code
+                for _ in range(40)]
+    assert statuses.count(429) >= 15, statuses
+    assert 429 not in statuses[:15], statuses  # the burst passes
