@@ -24,8 +24,8 @@ import yaml
 from real_data import ROOT, cli_json, run_cli
 from sloat_core.errors import SloatInputError
 from sloat_core.gis.layers import load_manifest
-from sloat_core.gis.official import (RecordedServices, ServiceAnswerError, SourceUnavailable, _service_call,
-                                     fetch_official)
+from sloat_core.gis.official import RecordedServices, ServiceAnswerError, SourceUnavailable, fetch_official
+from sloat_core.gis.official.services import _service_call
 
 RECORDED = ROOT / "tests" / "fixtures" / "official"
 PUBLISHED = RECORDED / "published"
