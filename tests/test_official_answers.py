@@ -63,7 +63,7 @@ def test_every_layer_is_written_with_the_coverage_its_publisher_cuts(tmp_path):
     assert layers["wetlands"][0]["coverage"] == {"path": "nwi_project_areas.gpkg", "layer": "project_areas"}
     assert layers["watercourses"]["coverage"] == layers["water_bodies"]["coverage"] == {"path": "wbd.gpkg",
                                                                                        "layer": "huc12"}
-    assert doc["informational"]["nysdec_wetlands"]["coverage"] == {"path": "fetch_area.gpkg"}
+    assert layers["nysdec_wetlands"]["coverage"] == {"path": "fetch_area.gpkg"}
     ls = load_manifest(out / "layers.yaml")
     assert ls.warnings == ()
     for role in ("floodplain", "wetlands", "watercourses", "water_bodies"):

@@ -2,8 +2,8 @@
 
 Screens, never determinations, and never deductions (nothing here changes an Article IX answer):
 
-* **State**: with the NYSDEC freshwater wetland map (role ``nysdec_wetlands``, or the ``informational:``
-  layer of that name that fetch-official writes) and the
+* **State**: with the NYSDEC freshwater wetland map (the layer role ``nysdec_wetlands``, as fetch-official
+  writes it; the manifest refuses the older ``informational:`` entry with how to move it) and the
   regime in force on the analysis date (dated, cited, editable data: ``nysdec_wetland_regimes`` in
   ``data/settings/state_law.yaml``), work in a mapped state wetland or its 100-ft adjacent area says
   "NYSDEC freshwater wetland permit likely: request a jurisdictional determination" where the regime's map is
@@ -68,16 +68,12 @@ class Screen:
 
 
 def _nysdec_map(layerset):
-    """The NYSDEC map, given as the ``nysdec_wetlands`` role or as an ``informational:`` layer (fetch-official
-    writes it there: no deduction reads it), and a function giving the part of a shape it does not cover."""
+    """The NYSDEC map (the one way in: the ``nysdec_wetlands`` role, as fetch-official writes it; no deduction
+    reads it), and a function giving the part of a shape it does not cover."""
     lyr = layerset.get("nysdec_wetlands")
-    if lyr is not None:
-        return lyr, lambda g: layerset.uncovered("nysdec_wetlands", g)
-    lyr = (getattr(layerset, "informational", None) or {}).get("nysdec_wetlands")
     if lyr is None:
         return None, None
-    cov = (getattr(layerset, "informational_coverage", None) or {}).get("nysdec_wetlands")
-    return lyr, lambda g: g.difference(cov) if cov is not None and not cov.covers(g) else g.difference(g)
+    return lyr, lambda g: layerset.uncovered("nysdec_wetlands", g)
 
 
 def _near(layer, geom: BaseGeometry, reach: float) -> tuple[np.ndarray, np.ndarray]:

@@ -30,7 +30,13 @@ from sloat_core.gis.official.services import Download, LiveServices
 from sloat_core.gis.official_sources import M_TO_US_FT, SOURCES, Source
 from sloat_core.units import WORK_CRS
 
-__all__ = ["FetchReport", "fetch_official"]
+__all__ = ["FetchReport", "fetch_official", "NYSDEC_STATUS_COMMENT"]
+
+#: The manifest's word on the NYSDEC map (the role ``nysdec_wetlands``): read by the state wetland screen only.
+NYSDEC_STATUS_COMMENT = (
+    "# nysdec_wetlands: the state wetland screen's map (ECL Article 24); whether it is regulatory or informational\n"
+    "# follows the regime in force on the analysis date (nysdec_wetland_regimes in data/settings/state_law.yaml);\n"
+    "# never a deduction.\n")
 
 
 @dataclass
@@ -197,12 +203,8 @@ def fetch_official(
         gdf = _clip(_to_work(d.gdf), area)
         _write(gdf, out / s.file, "nysdec_wetlands")
         fetched("nysdec_wetlands", d, gdf)
-        informational["nysdec_wetlands"] = {
-            "path": s.file, "coverage": area_cov, **meta(s, d),
-            "status": ("state wetland screen: its status follows the regime in force on the analysis date "
-                       "(nysdec_wetland_regimes in data/settings/state_law.yaml); never a deduction")}
+        layers["nysdec_wetlands"] = {"path": s.file, "layer": "nysdec_wetlands", "coverage": area_cov, **meta(s, d)}
 
-    informational: dict[str, Any] = {}
     attempt("NYSDEC wetlands", "NYSDEC wetland map", nysdec)
 
     # Streams and water bodies (NHD), mapped by watershed: the WBD HUC-12s they come from are the coverage.
@@ -312,12 +314,11 @@ def fetch_official(
     }
     if dem_doc is None:
         del doc["dem"]
-    if informational:
-        doc["informational"] = informational
     report.manifest.write_text(
         "# Written by fetch-official; each layer records its source, service URL, query, download date and the\n"
         "# publisher's version. Coverage as each publisher cuts its data: FIRM panels (NFHL), NWI project areas,\n"
         "# WBD HUC-12 watersheds (NHD), the county (parcels), the fetch area (the statewide NYSDEC map).\n"
+        + NYSDEC_STATUS_COMMENT
         + "".join(f"# MISSING (unknown): {m}\n" for m in report.missing)
         + yaml.dump(doc, Dumper=_PlainDumper, sort_keys=False, allow_unicode=True), encoding="utf-8")
     shutil.rmtree(work, ignore_errors=True)
