@@ -74,6 +74,9 @@ _ENTRY_KEYS = {"path", "layer", "crs", "schema", "where", "width_field", "id_fie
                "publisher_date"}
 #: The parcel layer's owner names (§ 402-57K(4)), read by sloat_core.rules.adjacent_owners.
 _ENTRY_KEYS |= {"owner_field"}
+#: What fetch-official records of each source besides its URL and query (issue 23).
+_ENTRY_KEYS |= {"service_type", "fields_used"}
+_DEM_KEYS |= {"service_type", "fields_used"}
 
 
 def _line_numbers(text: str) -> dict[tuple[str, int | None], int]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import re
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -15,7 +16,7 @@ import pandas as pd
 import shapely
 import yaml
 
-from sloat_core.errors import SloatInputError, SourceError
+from sloat_core.errors import ServiceAnswerError, SloatInputError, SourceError
 from sloat_core.gis.official.convert import (
     _clip,
     _nfhl_effective,
@@ -27,16 +28,56 @@ from sloat_core.gis.official.convert import (
 )
 from sloat_core.gis.official.place import parse_place
 from sloat_core.gis.official.services import Download, LiveServices
-from sloat_core.gis.official_sources import M_TO_US_FT, SOURCES, Source
+from sloat_core.gis.official_sources import M_TO_US_FT, RIS_STATE_COUNTY_CODES, SOURCES, SUPPLIED, Source
 from sloat_core.units import WORK_CRS
 
-__all__ = ["FetchReport", "fetch_official", "NYSDEC_STATUS_COMMENT"]
+__all__ = ["FetchReport", "fetch_official", "NYSDEC_STATUS_COMMENT", "state_county_roads"]
 
 #: The manifest's word on the NYSDEC map (the role ``nysdec_wetlands``): read by the state wetland screen only.
 NYSDEC_STATUS_COMMENT = (
     "# nysdec_wetlands: the state wetland screen's map (ECL Article 24); whether it is regulatory or informational\n"
     "# follows the regime in force on the analysis date (nysdec_wetland_regimes in data/settings/state_law.yaml);\n"
     "# never a deduction.\n")
+
+
+def state_county_roads(gdf: gpd.GeoDataFrame) -> gpd.GeoDataFrame:
+    """The state and county roads of a Roadway Inventory System answer: the features whose JURISDICTION code
+    (``"01 NYSDOT"``, or the bare code ``"01"`` / ``1``) is one of :data:`RIS_STATE_COUNTY_CODES`.
+
+    Raises
+    ------
+    SourceError
+        When the answer has no JURISDICTION field (the roads would be unknown, not none).
+    """
+    col = next((c for c in gdf.columns if str(c).upper() == "JURISDICTION"), None)
+    if col is None:
+        if not len(gdf):
+            return gdf
+        raise ServiceAnswerError("The NYSDOT road inventory answered without a JURISDICTION field, so state and "
+                                 "county roads cannot be told from town roads.")
+    return gdf[gdf[col].map(_ris_code).isin(RIS_STATE_COUNTY_CODES)].copy()
+
+
+#: The inventory's names of the kept codes, for an answer that gives the name without its code.
+_RIS_NAMES = {"NYSDOT": "01", "COUNTY": "02", "STATE PARKS": "11", "OTHER STATE AGENCIES": "21",
+              "NYS THRUWAY": "31", "THRUWAY AUTHORITY": "31"}
+
+
+def _ris_code(value) -> str:
+    """``"01 NYSDOT"``, ``"01"``, ``1`` or ``"NYSDOT"`` -> ``"01"``; anything else -> its code or ``""``.
+
+    >>> [_ris_code(v) for v in ("02 County", 31, "NYSDOT", "03 Town", None)]
+    ['02', '31', '01', '03', '']
+    """
+    if value is None or isinstance(value, bool):
+        return ""
+    if isinstance(value, (int, float)):
+        return f"{int(value):02d}" if value == value else ""
+    text = str(value).strip()
+    digits = re.match(r"\d+", text)
+    if digits:
+        return digits.group(0).zfill(2)
+    return _RIS_NAMES.get(" ".join(text.upper().split()), "")
 
 
 @dataclass
@@ -104,6 +145,10 @@ def fetch_official(
                "downloaded": today.isoformat()}
         if dl.publisher_version:
             doc["publisher_version"] = dl.publisher_version
+        if src.service:
+            doc["service_type"] = src.service
+        if src.fields:
+            doc["fields_used"] = src.fields
         doc.update(extra)
         return doc
 
@@ -281,7 +326,29 @@ def fetch_official(
 
     attempt("NYS tax parcels", "parcels", parcels_step)
 
-    # 6. Zoning: the office's file.
+    # 6. State and county roads (GML § 239-m(3)(b)(iii)): NYSDOT's Roadway Inventory System, kept by JURISDICTION.
+    def roads() -> None:
+        s = by_key["nysdot_ris"]
+        d = services.arcgis(s.url, area_4326)
+        gdf = _clip(_to_work(d.gdf), area, cut=False)
+        kept = state_county_roads(gdf)
+        _write(kept, out / s.file, "state_county_roads")
+        fetched("nysdot_ris", d, kept)
+        layers["state_county_roads"] = {"path": s.file, "layer": "state_county_roads", "coverage": area_cov,
+                                        **meta(s, d)}
+        report.notes.append(
+            "NYSDOT's road inventory gives centre lines, not rights-of-way: the distance to a state or county road "
+            "is measured from its centre line (widened by the manifest's default width); a parcel a little beyond "
+            "500 ft of a centre line may be within 500 ft of the right-of-way: check the right-of-way, or add its "
+            "width as width_field.")
+
+    attempt("NYSDOT road inventory", "state_county_roads", roads)
+
+    # 7. What the approvals need and no public query service publishes: said, with how to give each.
+    for sup in SUPPLIED:
+        report.notes.append(sup.note())
+
+    # 8. Zoning: the office's file.
     if zoning is not None:
         zpath = Path(zoning)
         try:
@@ -320,6 +387,7 @@ def fetch_official(
         "# WBD HUC-12 watersheds (NHD), the county (parcels), the fetch area (the statewide NYSDEC map).\n"
         + NYSDEC_STATUS_COMMENT
         + "".join(f"# MISSING (unknown): {m}\n" for m in report.missing)
+        + "".join(f"# TO SUPPLY: {s.role}: {s.title} ({s.publisher}); as {s.how}\n" for s in SUPPLIED)
         + yaml.dump(doc, Dumper=_PlainDumper, sort_keys=False, allow_unicode=True), encoding="utf-8")
     shutil.rmtree(work, ignore_errors=True)
     return report
