@@ -130,3 +130,20 @@ def test_the_village_neighbours_are_a_dated_setting_to_confirm_and_a_bad_sector_
     with pytest.raises(SloatInputError, match="exactly one neighbour without a sector"):
         with using_state_law(_copy(tmp_path, two_defaults)):
             pass
+
+
+def test_both_settings_files_are_read_by_the_one_loader_and_refused_in_the_same_words(tmp_path):
+    """local.yaml and state_law.yaml go through one loader (sloat_core.law.settings.read_yaml_file): a file that
+    is not YAML is refused in one sentence naming the file, never its folder."""
+    from sloat_core.law.settings import load_settings
+
+    bad = tmp_path / "broken.yaml"
+    bad.write_text("facts: [unclosed\n", encoding="utf-8")
+    with pytest.raises(SloatInputError) as local:
+        load_settings(bad)
+    with pytest.raises(SloatInputError) as state:
+        with using_state_law(bad):
+            pass
+    assert str(local.value) == "The settings file broken.yaml is not valid YAML."
+    assert str(state.value) == "The state-law settings file broken.yaml is not valid YAML."
+    assert str(tmp_path) not in str(local.value) + str(state.value)

@@ -33,10 +33,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from sloat_core.errors import SloatInputError
 from sloat_core.law import params as _params
+from sloat_core.law.settings import file_stamp, read_yaml_file
 
 __all__ = ["STATE_LAW_PATH", "STATE_UNITS", "StateFact", "Regime", "state_param", "state_value",
            "all_state_facts", "regime_on", "regimes", "state_law_version", "state_law_notice",
@@ -300,12 +299,7 @@ class _Table:
 @functools.lru_cache(maxsize=8)
 def _load(path_str: str, _mtime_ns: int) -> _Table:
     path = Path(path_str)
-    try:
-        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError:
-        raise SloatInputError(f"The state-law settings file {path.name} cannot be read.") from None
-    except yaml.YAMLError:
-        raise SloatInputError(f"The state-law settings file {path.name} is not valid YAML.") from None
+    doc = read_yaml_file(path, "state-law settings file")
     if not isinstance(doc, dict) or not isinstance(doc.get("facts"), dict) or not doc["facts"]:
         raise SloatInputError(f"The state-law settings file {path.name} has no “facts” mapping.")
     if not isinstance(doc.get("version"), str) or not doc["version"].strip():
@@ -327,10 +321,7 @@ _OVERRIDE: contextvars.ContextVar[str | None] = contextvars.ContextVar("sloat_st
 
 def _table() -> _Table:
     chosen = _OVERRIDE.get() or os.environ.get(STATE_LAW_ENV) or str(STATE_LAW_PATH)
-    try:
-        stamp = os.stat(chosen).st_mtime_ns
-    except OSError:
-        raise SloatInputError("The state-law settings file cannot be read.") from None
+    stamp = file_stamp(Path(chosen), "The state-law settings file cannot be read.")
     return _load(str(Path(chosen).resolve()), stamp)
 
 
