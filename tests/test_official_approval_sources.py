@@ -109,3 +109,13 @@ def test_each_jurisdiction_code_is_a_state_or_county_road_or_not(value, kept):
 def test_the_road_inventory_is_one_of_the_sources():
     s = next(s for s in SOURCES if s.key == "nysdot_ris")
     assert s.role.startswith("state_county_roads") and s.service and s.fields
+
+
+def test_the_sample_roads_are_in_the_inventory_schema_and_all_state_or_county():
+    """The illustrative sample's state_county_roads carry JURISDICTION as the inventory codes it, so the same
+    filter keeps every one of them."""
+    import geopandas as gpd
+
+    sample = gpd.read_file(ROOT / "data" / "sample" / "state_county_roads.geojson")
+    assert sorted(sample["JURISDICTION"]) == ["01 NYSDOT", "02 County", "31 NYS Thruway"]
+    assert len(state_county_roads(sample)) == len(sample)
