@@ -17,6 +17,7 @@ import yaml
 from real_data import ROOT, cli_json, run_cli
 from sloat_core.errors import SloatInputError
 from sloat_core.gis.layers import load_manifest
+from sloat_core.gis.official_sources import NYSDEC_MAP_STATUS_INFORMATIONAL
 
 RECORDED = ROOT / "tests" / "fixtures" / "official"
 
@@ -56,7 +57,11 @@ def test_analyze_reads_the_fetched_dec_map_with_the_one_screen(tmp_path, fetched
     out = cli_json("analyze", str(paths["on"]), "--layers", m, "--as-of", "2026-06-01", "--json")
     sw = out["state_wetlands"]
     assert sw == out["approvals_detail"]["wetland_screens"]["state"]  # one answer, in both places
-    assert sw["answer"] == "likely" and sw["message"].startswith("NYSDEC freshwater wetland permit likely")
+    # the fetched map is DEC's informational mapping (each feature's MAP_STATUS says so) and its wetlands here
+    # are under 12.4 acres: under the regulatory regime of 2026-04-08, DEC jurisdiction possible, not likely
+    assert set(load_manifest(m).get("nysdec_wetlands").gdf["MAP_STATUS"]) == {NYSDEC_MAP_STATUS_INFORMATIONAL}
+    assert sw["answer"] == "possible" and sw["message"].startswith("NYSDEC jurisdiction possible")
+    assert "informational mapping (not the regulatory map)" in sw["reason"]
     assert sw["regime"]["effective"] == "2026-04-08" and "904424-25" in sw["regime"]["citation"]
     assert sw["sources"]
     far = cli_json("analyze", str(paths["far"]), "--layers", m, "--as-of", "2026-06-01", "--json")["state_wetlands"]

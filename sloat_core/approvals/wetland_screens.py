@@ -40,6 +40,8 @@ STATE_INFORMATIONAL = ("The NYSDEC map is informational under the rules in force
 ASK_CORPS = "Ask the Army Corps (New York District) about a Section 404 permit"
 _NAME_FIELDS = ("WETLAND_ID", "NAME", "ATTRIBUTE", "CLASS", "Name")
 _FEDERAL_ROLES = ("wetlands", "water_bodies", "watercourses")
+#: A feature whose MAP_STATUS holds this word is on DEC's informational mapping, not the regulatory map.
+INFORMATIONAL_WORD = "informational"
 
 
 @dataclass(frozen=True)
@@ -111,6 +113,20 @@ def state_wetland_screen(parcel: BaseGeometry, footprint: BaseGeometry | None, l
             where = ("in" if inside else f"within {adj.value} ft of") + " the mapped state wetland" + (
                 f" {', '.join(names)}" if names else "") + ("" if inside else f" (its {adj.value}-ft adjacent area)")
             regulatory = regime.maps == "regulatory"
+            status = lyr.labels(("MAP_STATUS",))
+            if regulatory and status is not None:
+                # DEC's informational mapping (MAP_STATUS as fetch-official writes it) is not the regulatory map:
+                # under a regulatory regime its wetlands of the regime's size are likely regulated; a smaller one
+                # only if it is on the regulatory map.
+                strong = [i for i in idx if INFORMATIONAL_WORD not in str(status[i] or "").lower()
+                          or lyr.geoms[i].area / SQFT_PER_ACRE >= regime.size_threshold_acres]
+                if not strong:
+                    return Screen(answer="possible", message=STATE_POSSIBLE,
+                                  reason=f"{what[0].upper()}{what[1:]} lies {where} on DEC's informational mapping "
+                                  f"(not the regulatory map), smaller than {regime.size_threshold_acres:g} acres "
+                                  "where mapped: DEC regulates it if it is on the regulatory map; supply that map "
+                                  f"to screen it. {regime.summary}",
+                                  sources=tuple(sources), distance_ft=float(dist.min()), **base)
             return Screen(answer="likely" if regulatory else "possible",
                           message=STATE_LIKELY if regulatory else STATE_INFORMATIONAL,
                           reason=f"{what[0].upper()}{what[1:]} lies {where} "

@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 __all__ = ["SOURCES", "Source", "SUPPLIED", "ToSupply", "INSTALL_HINT", "ZONING_NOTE", "M_TO_US_FT", "sources_help",
-           "RIS_STATE_COUNTY_CODES"]
+           "RIS_STATE_COUNTY_CODES", "NYSDEC_INFORMATIONAL_TITLE",
+           "NYSDEC_MAP_STATUS_INFORMATIONAL"]
 
 M_TO_US_FT = 3937.0 / 1200.0
 """US survey feet per metre (the survey foot's definition)."""
@@ -21,6 +22,9 @@ NFHL_URL = "https://hazards.fema.gov/arcgis/rest/services/public/NFHL/MapServer"
 NWI_URL = "https://www.fws.gov/wetlandsmapservice/rest/services/Wetlands/MapServer"
 #: DEC's service is named "informational_freshwater_wetlands": DEC describes it as "Informational Freshwater
 #: Wetland Mapping ... not regulatory". The regulatory maps are published as county files (SUPPLIED below).
+NYSDEC_INFORMATIONAL_TITLE = "NYSDEC Informational Freshwater Wetland Mapping"
+#: Written on each fetched DEC feature (MAP_STATUS), read by the state wetland screen.
+NYSDEC_MAP_STATUS_INFORMATIONAL = "DEC informational mapping (not the regulatory map)"
 NYSDEC_WETLANDS_URL = "https://gisservices.dec.ny.gov/arcgis/rest/services/erm/informational_freshwater_wetlands/MapServer"
 #: NYSDOT's roadway layer as a public web client queries it (Roadway Inventory System fields); layer to confirm.
 NYSDOT_ROADWAY_URL = "https://gis.dot.ny.gov/hostingny/rest/services/Roadways/Roadway/FeatureServer"
@@ -91,7 +95,7 @@ SOURCES: tuple[Source, ...] = (
     Source("nwi_projects", "USFWS NWI: wetlands project areas (where NWI has mapped)",
            "U.S. Fish and Wildlife Service", "pygeoogc.ArcGISRESTful", f"{NWI_URL}/1", "1", "wetlands coverage",
            "nwi_project_areas.gpkg", "ArcGIS REST MapServer layer (query)", "the features' extent"),
-    Source("nysdec_wetlands", "NYSDEC Informational Freshwater Wetland Mapping (not the regulatory map)",
+    Source("nysdec_wetlands", f"{NYSDEC_INFORMATIONAL_TITLE} (not the regulatory map)",
            "NYS Department of Environmental Conservation", "pygeoogc.ArcGISRESTful", f"{NYSDEC_WETLANDS_URL}/0",
            "0", "nysdec_wetlands (state wetland screen, status by the regime in force on the analysis date; "
            "not a deduction)", "nysdec_wetlands.gpkg", "ArcGIS REST MapServer layer (query)",

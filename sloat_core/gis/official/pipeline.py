@@ -28,7 +28,14 @@ from sloat_core.gis.official.convert import (
 )
 from sloat_core.gis.official.place import parse_place
 from sloat_core.gis.official.services import Download, LiveServices
-from sloat_core.gis.official_sources import M_TO_US_FT, RIS_STATE_COUNTY_CODES, SOURCES, SUPPLIED, Source
+from sloat_core.gis.official_sources import (
+    M_TO_US_FT,
+    NYSDEC_MAP_STATUS_INFORMATIONAL,
+    RIS_STATE_COUNTY_CODES,
+    SOURCES,
+    SUPPLIED,
+    Source,
+)
 from sloat_core.units import WORK_CRS
 
 __all__ = ["FetchReport", "fetch_official", "NYSDEC_STATUS_COMMENT", "state_county_roads"]
@@ -246,6 +253,7 @@ def fetch_official(
         s = by_key["nysdec_wetlands"]
         d = services.arcgis(s.url, area_4326)
         gdf = _clip(_to_work(d.gdf), area)
+        gdf["MAP_STATUS"] = NYSDEC_MAP_STATUS_INFORMATIONAL  # read by the state wetland screen
         _write(gdf, out / s.file, "nysdec_wetlands")
         fetched("nysdec_wetlands", d, gdf)
         layers["nysdec_wetlands"] = {"path": s.file, "layer": "nysdec_wetlands", "coverage": area_cov, **meta(s, d)}
