@@ -18,6 +18,8 @@ service returns, as the services document it:
 - ``published/``: files in shapes publishers and clients produce that must be refused or read right (a
   projected GeoJSON without ``crs``, mostly degenerate features, table-qualified NWI fields, a flood layer
   without NFHL fields, an ArcGIS error payload, a coverage made of lines).
+- ``nysdot_ris.geojson``: NYSDOT Roadway Inventory System roads (the sample's state and county roads, a village
+  and a town road), JURISDICTION as the inventory codes it.
 
 Shapes come from the illustrative sample (data/sample), so they are NOT official either.
 
@@ -34,6 +36,7 @@ from pathlib import Path
 
 import geopandas as gpd
 import numpy as np
+import pandas as pd
 import rasterio
 import shapely
 
@@ -42,7 +45,8 @@ sys.path.insert(0, str(ROOT))
 
 from sloat_core.gis.official import make_recorded_fixture_zip  # noqa: E402
 from sloat_core.gis.official_sources import (NFHL_URL, NHD_URL, NWI_URL, NYS_PARCELS_URL,  # noqa: E402
-                                             NYSDEC_WETLANDS_URL, TIGER_COUNTY_URL, TIGER_URL, WBD_URL)
+                                             NYSDEC_WETLANDS_URL, NYSDOT_ROADWAY_URL, TIGER_COUNTY_URL, TIGER_URL,
+                                             WBD_URL)
 
 SAMPLE = ROOT / "data" / "sample"
 SRTM = ROOT / "tests" / "fixtures" / "real-data" / "dem_srtm_pysheds" / "dem.tif"
@@ -105,6 +109,18 @@ def main(out: Path) -> None:
     dec = gpd.GeoDataFrame({"WETID": [f"RC-{i + 1}" for i in range(len(dec))], "CLASS": ["II"] * len(dec)},
                            geometry=dec.geometry.values, crs=2260)
     _dump(_fc(dec), out / "nysdec_wetlands.geojson")
+    # NYSDOT Roadway Inventory System (ArcGIS REST f=geojson): the sample's state and county roads, and a village
+    # and a town road that fetch-official must leave out, JURISDICTION coded as the inventory codes it.
+    ris = gpd.read_file(SAMPLE / "state_county_roads.geojson").to_crs(2260)[["ROUTE", "ROAD_NAME", "JURISDICTION",
+                                                                              "geometry"]]
+    local = gpd.read_file(SAMPLE / "roads.gpkg", layer="roads").to_crs(2260)
+    local = local[local["NAME"].isin(["Ramapo Ave", "Spring St"])].sort_values("NAME")
+    local = gpd.GeoDataFrame({"ROUTE": [None] * len(local), "ROAD_NAME": local["NAME"].values,
+                              "JURISDICTION": ["04 City or village", "03 Town"][: len(local)]},
+                             geometry=local.geometry.values, crs=2260)
+    ris = gpd.GeoDataFrame(pd.concat([ris, local], ignore_index=True), crs=2260)
+    ris["OWNING_JURISDICTION"] = ris["JURISDICTION"]
+    _dump(_fc(ris), out / "nysdot_ris.geojson")
     streams = gpd.read_file(SAMPLE / "streams.geojson").to_crs(2260)
     streams = gpd.GeoDataFrame({"GNIS_NAME": streams["NAME"], "FTYPE": [460] * len(streams),
                                 "FCODE": [46006] * len(streams)}, geometry=streams.geometry.values, crs=2260)
@@ -169,6 +185,9 @@ def main(out: Path) -> None:
         "nwi_projects": {"url": f"{NWI_URL}/1", "query": "query?geometry=<fetch area>&outFields=*&f=geojson"},
         "wbd_huc12": {"url": f"{WBD_URL}/6", "query": "layer huc12, geometry=<fetch area>"},
         "county": {"url": TIGER_COUNTY_URL.format(year=2024), "publisher_version": "TIGER/Line 2024"},
+        "nysdot_ris": {"url": f"{NYSDOT_ROADWAY_URL}/3", "query": "query?geometry=<fetch area>&outFields=*&f=geojson",
+                       "publisher_version": "Roadway Inventory System (constructed response: the sample's roads, "
+                                            "JURISDICTION coded as the inventory codes it)"},
         "_note": "CONSTRUCTED in the services' wire formats by tools/make_official_fixtures.py, not recorded live.",
     }
     (out / "recorded.json").write_text(json.dumps(recorded, indent=1), encoding="utf-8")

@@ -815,9 +815,10 @@ def write_approval_layers(out, extent, village, street_list, river_ch, pond):
                               "REGION": "Palisades", "OWNER_TYPE": "State", "MANAGER": "NYS OPRHP / PIPC"}],
                             [harriman_edge(extent)]), out / "parkland.geojson")
     by_name = {s["name"]: s for s in street_list}
-    roads = [("NY 17", "Orange Tpke", "NYSDOT", "Principal Arterial", "Orange Tpke"),
-             ("I-87", "New York State Thruway", "Thruway Authority", "Interstate", "New York State Thruway"),
-             ("CR 106", "Seven Lakes Dr", "County", "Minor Arterial", "Seven Lakes Dr")]
+    # JURISDICTION as the Roadway Inventory System codes it ("01 NYSDOT", "31 NYS Thruway", "02 County")
+    roads = [("NY 17", "Orange Tpke", "01 NYSDOT", "Principal Arterial", "Orange Tpke"),
+             ("I-87", "New York State Thruway", "31 NYS Thruway", "Interstate", "New York State Thruway"),
+             ("CR 106", "Seven Lakes Dr", "02 County", "Minor Arterial", "Seven Lakes Dr")]
     recs, geoms = [], []
     for route, name, juris, fclass, street in roads:
         recs.append({"ROUTE": route, "ROAD_NAME": name, "JURISDICTION": juris, "FUNCTIONAL_CLASS": fclass,
@@ -1021,7 +1022,7 @@ East, US survey feet). Files are written in the CRSs real sources use, so reproj
 | village_boundary.geojson | NYS civil boundaries | EPSG:4326 | NAME |
 | roads.gpkg (layer roads) | street centrelines (offline base map only, no rule reads it) | EPSG:2260 | NAME, WIDTH_FT, ILLUSTRATIVE |
 | parkland.geojson | NYS OPRHP state park boundaries (Harriman State Park's edge) | EPSG:4326 | NAME, CATEGORY, REGION, OWNER_TYPE, MANAGER |
-| state_county_roads.geojson | NYSDOT Roadway Inventory System, state and county roads | EPSG:4326 | ROUTE, ROAD_NAME, JURISDICTION (NYSDOT, Thruway Authority, County), FUNCTIONAL_CLASS, ROW_WIDTH_FT (illustrative right-of-way) |
+| state_county_roads.geojson | NYSDOT Roadway Inventory System, state and county roads | EPSG:4326 | ROUTE, ROAD_NAME, JURISDICTION (inventory codes: "01 NYSDOT", "31 NYS Thruway", "02 County"), FUNCTIONAL_CLASS, ROW_WIDTH_FT (illustrative right-of-way) |
 | public_institutions.geojson | state or county land with a public building (GML § 239-m(3)(b)(v)) | EPSG:4326 | NAME, OWNER, BUILDING |
 | ag_district_farms.geojson | NYS Agricultural Districts (a farm in Orange County, west of the line) | EPSG:4326 | AG_DISTRICT, COUNTY, FARM_NAME, CERT_DATE |
 | nysdec_wetlands.geojson | NYSDEC regulatory freshwater wetlands (ECL Article 24) | EPSG:4326 | WETLAND_ID, CLASS (I-IV), ACRES, MAP_STATUS |

@@ -11,7 +11,9 @@ layer in US survey feet (EPSG:2260) and answers each yes / no / unknown:
 * unknown: the layer is missing, or does not cover all that land (with the reason).
 
 Readings (README "Readings"): a parcel inside the village is measured to the village boundary line (the
-boundary of the village *and* of its neighbours); the Rockland County Drainage Agency's streams (`rcda`) are
+boundary of the village *and* of its neighbours), named for the municipality across it ("the parcel is 180 ft
+from the Town of Ramapo line": the boundary layer's NEIGHBOUR field, else the dated ``municipal_neighbours``
+setting); the Rockland County Drainage Agency's streams (`rcda`) are
 the "stream or drainage channel owned by the county or for which the county has established channel lines";
 the farm trigger does not apply to an area variance (§ 239-m(3)(b)(vi)).
 
@@ -23,6 +25,7 @@ the members (§ 239-m(5)). Every number is a dated setting (``data/settings/stat
 from __future__ import annotations
 
 import datetime as _dt
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -31,13 +34,15 @@ from shapely.geometry.base import BaseGeometry
 
 from sloat_core.rules import calendar as cal
 from sloat_core.approvals.facts import ApprovalFacts
-from sloat_core.approvals.state_law import state_param, verify_word
+from sloat_core.approvals.state_law import neighbours_on, state_param, verify_word
 from sloat_core.gis.geometry import work_to_geojson
 
 __all__ = ["TRIGGERS", "Trigger", "TriggerAnswer", "ReferralResult", "county_referral", "referral_actions",
-           "distance_to_role", "trigger_bands", "referral_bands_geojson"]
+           "distance_to_role", "boundary_line_name", "trigger_bands", "referral_bands_geojson"]
 
 #: Distances are reported to a tenth of a foot; the comparison itself uses the unrounded distance.
+#: A boundary layer whose features name the municipality across their part of the line.
+_NEIGHBOUR_FIELDS = ("NEIGHBOUR", "NEIGHBOR", "ADJ_MUNI")
 _NAME_FIELDS = ("NAME", "Name", "name", "PARK_NAME", "ROAD_NAME", "FARM_NAME", "FACILITY", "ROUTE")
 
 
@@ -134,10 +139,47 @@ def _target_geoms(layerset, role: str) -> np.ndarray | None:
     return None if lyr is None else lyr.geoms
 
 
-def distance_to_role(parcel: BaseGeometry, layerset, role: str) -> tuple[float | None, str | None]:
+def _line_of(name: str) -> str:
+    """``"Town of Ramapo"`` -> ``"the Town of Ramapo line"``."""
+    name = " ".join(str(name).split())
+    return f"{'' if name.lower().startswith('the ') else 'the '}{name} line"
+
+
+def boundary_line_name(parcel: BaseGeometry, layerset, on: _dt.date | None = None) -> tuple[str, bool]:
+    """The municipal line nearest the parcel, named for the municipality across it, and whether the name is
+    a setting to confirm: from the boundary layer's features (a NEIGHBOUR, NEIGHBOR or ADJ_MUNI field), else
+    from the dated ``municipal_neighbours`` setting (the sector of the line, seen from the village's centre,
+    that holds the nearest point), else ``"the village boundary"``."""
+    village = layerset.village_boundary
+    lyr = layerset.get("village_boundary")
+    labels = None if lyr is None else lyr.labels(_NEIGHBOUR_FIELDS)
+    if labels is not None and len(lyr.geoms) and any(labels):
+        d = shapely.distance(shapely.boundary(lyr.geoms), parcel)
+        d = np.where(np.isnan(d) | np.asarray([not v for v in labels]), np.inf, d)
+        i = int(np.argmin(d))
+        if np.isfinite(d[i]):
+            return _line_of(labels[i]), False
+    if village is not None and not village.contains(parcel.representative_point()):
+        own = None if lyr is None else lyr.labels(("NAMELSAD", "NAME"))  # a parcel outside: the village's own line
+        named = next((v for v in (own if own is not None else []) if v), None)
+        return (_line_of(named) if named else "the village boundary"), False
+    nset = neighbours_on(on)
+    if village is None or nset is None:
+        return "the village boundary", False
+    from shapely.ops import nearest_points  # noqa: PLC0415
+
+    point = nearest_points(village.boundary, parcel)[0]
+    centre = village.centroid
+    bearing = math.degrees(math.atan2(point.x - centre.x, point.y - centre.y)) % 360.0
+    return _line_of(nset.across(bearing).name), nset.verify
+
+
+def distance_to_role(parcel: BaseGeometry, layerset, role: str,
+                     on: _dt.date | None = None) -> tuple[float | None, str | None]:
     """The distance in feet (EPSG:2260) from the parcel to the nearest feature of ``role`` and its name.
 
-    ``(None, None)`` when the layer is missing or empty. The village boundary is measured to its line.
+    ``(None, None)`` when the layer is missing or empty. The village boundary is measured to its line, named
+    for the municipality across it (:func:`boundary_line_name`).
     """
     geoms = _target_geoms(layerset, role)
     if geoms is None or len(geoms) == 0:
@@ -149,7 +191,7 @@ def distance_to_role(parcel: BaseGeometry, layerset, role: str) -> tuple[float |
         return None, None
     name = None
     if role == "village_boundary":
-        name = "the village boundary"
+        name, _ = boundary_line_name(parcel, layerset, on)
     else:
         lyr = layerset.get(role)
         labels = lyr.labels(_NAME_FIELDS)
@@ -161,7 +203,8 @@ def distance_to_role(parcel: BaseGeometry, layerset, role: str) -> tuple[float |
     return float(dists[i]), name
 
 
-def _answer(parcel: BaseGeometry, layerset, trig: Trigger, reach: float, actions: tuple[str, ...]) -> TriggerAnswer:
+def _answer(parcel: BaseGeometry, layerset, trig: Trigger, reach: float, actions: tuple[str, ...],
+            on: _dt.date | None = None) -> TriggerAnswer:
     if actions and set(actions) == {"area_variance"} and not trig.area_variance:
         return TriggerAnswer(trig.id, trig.label, trig.clause, "not_applicable", None, None,
                              "This trigger does not apply to an area variance.")
@@ -169,7 +212,7 @@ def _answer(parcel: BaseGeometry, layerset, trig: Trigger, reach: float, actions
     lyr = layerset.get(trig.role) if trig.role != "village_boundary" else layerset.get("village_boundary")
     if lyr is not None:
         source = lyr.source
-    dist, name = distance_to_role(parcel, layerset, trig.role)
+    dist, name = distance_to_role(parcel, layerset, trig.role, on)
     if dist is None and lyr is None:
         return TriggerAnswer(trig.id, trig.label, trig.clause, "unknown", None, None,
                              f"No {trig.role.replace('_', ' ')} layer is loaded: unknown, not none.")
@@ -209,7 +252,7 @@ def county_referral(parcel: BaseGeometry, layerset, *, application_type: str | N
     statute = ("GML § 239-n" if "subdivision" in actions else "GML § 239-m") if actions else None
     answers = []
     for trig in TRIGGERS:
-        a = _answer(parcel, layerset, trig, reach, actions)
+        a = _answer(parcel, layerset, trig, reach, actions, on)
         answers.append(TriggerAnswer(a.trigger, a.label, _clause_for(statute, a.clause), a.answer, a.distance_ft,
                                      a.nearest, a.reason, a.source))
     yes = [a for a in answers if a.answer == "yes"]
@@ -261,6 +304,10 @@ def county_referral(parcel: BaseGeometry, layerset, *, application_type: str | N
         f"{eo.citation}: {eo.value}{verify_word(eo.verify)}",
     ] if required is not False else [f"{eo.citation}: {eo.value}{verify_word(eo.verify)}"]
     verify = tuple(p.citation for p in (reach_p, days_p, vote, eo) if p.verify)
+    boundary = next((a for a in answers if a.trigger == "municipal_boundary" and a.answer == "yes"), None)
+    if boundary is not None and boundary_line_name(parcel, layerset, on)[1]:
+        verify += (f"{_clause_for(statute, 'GML § 239-m(3)(b)(i)')}: the municipality across the line "
+                   "(municipal_neighbours)",)
     return ReferralResult(required, statute, actions, headline, reach, tuple(answers), clock, override,
                           tuple(checklist), verify)
 

@@ -33,14 +33,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from sloat_core.errors import SloatInputError
 from sloat_core.law import params as _params
+from sloat_core.law.settings import file_stamp, read_yaml_file
 
 __all__ = ["STATE_LAW_PATH", "STATE_UNITS", "StateFact", "Regime", "state_param", "state_value",
            "all_state_facts", "regime_on", "regimes", "state_law_version", "state_law_notice",
-           "using_state_law", "statement_numbers", "verify_word"]
+           "using_state_law", "statement_numbers", "verify_word", "Neighbour", "NeighbourSet", "neighbours_on"]
 
 STATE_LAW_PATH = Path(__file__).resolve().parents[2] / "data" / "settings" / "state_law.yaml"
 STATE_LAW_ENV = "SLOAT_STATE_LAW"
@@ -98,6 +97,38 @@ class Regime:
         return {"effective": self.effective.isoformat(), "status": self.status, "maps": self.maps,
                 "size_threshold_acres": self.size_threshold_acres, "summary": self.summary,
                 "citation": self.citation, "source": self.source, "verify": self.verify}
+
+
+@dataclass(frozen=True)
+class Neighbour:
+    """A municipality across the village line, and the part of the line it holds (compass sector, or None:
+    the rest of the line)."""
+
+    name: str
+    county: str
+    sector: tuple[float, float] | None = None
+
+    def holds(self, bearing_deg: float) -> bool:
+        if self.sector is None:
+            return False
+        lo, hi = self.sector
+        b = bearing_deg % 360.0
+        return lo <= b <= hi if lo <= hi else (b >= lo or b <= hi)
+
+
+@dataclass(frozen=True)
+class NeighbourSet:
+    """The neighbours of the village in force from a date (``municipal_neighbours`` in the state-law file)."""
+
+    effective: _dt.date
+    neighbours: tuple[Neighbour, ...]
+    source: str
+    verify: bool
+
+    def across(self, bearing_deg: float) -> Neighbour:
+        """The neighbour holding the line at this bearing from the village's centre."""
+        return next((n for n in self.neighbours if n.holds(bearing_deg)),
+                    next(n for n in self.neighbours if n.sector is None))
 
 
 _TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
@@ -225,23 +256,50 @@ def _regime(n: int, raw: Any, path: Path) -> Regime:
                   " ".join(str(raw["summary"]).split()), str(raw["citation"]), str(raw["source"]), raw["verify"])
 
 
+def _neighbour_set(n: int, raw: Any, path: Path) -> NeighbourSet:
+    name = f"municipal_neighbours[{n}]"
+    if not isinstance(raw, dict) or any(raw.get(f) in (None, "", []) for f in ("effective", "source", "verify",
+                                                                                  "neighbours")):
+        raise _fail(name, "needs effective, source, verify and neighbours", path)
+    if set(raw) - {"effective", "source", "verify", "neighbours", "note"}:
+        raise _fail(name, "has unknown fields", path)
+    if not isinstance(raw["verify"], bool):
+        raise _fail(name, "needs true or false for “verify”", path)
+    if not isinstance(raw["neighbours"], list):
+        raise _fail(name, "needs a list of neighbours", path)
+    out = []
+    for one in raw["neighbours"]:
+        if not isinstance(one, dict) or not isinstance(one.get("name"), str) or not one["name"].strip():
+            raise _fail(name, "has a neighbour without a name", path)
+        if set(one) - {"name", "county", "sector"}:
+            raise _fail(name, f"has a neighbour ({one['name']}) with unknown fields", path)
+        sector = one.get("sector")
+        if sector is not None:
+            ok = (isinstance(sector, list) and len(sector) == 2
+                  and all(isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= 360 for v in sector))
+            if not ok:
+                raise _fail(name, f"needs the sector of {one['name']} as two bearings from 0 to 360 degrees", path)
+            sector = (float(sector[0]), float(sector[1]))
+        out.append(Neighbour(one["name"].strip(), str(one.get("county") or "").strip(), sector))
+    if sum(1 for x in out if x.sector is None) != 1:
+        raise _fail(name, "needs exactly one neighbour without a sector (the rest of the line)", path)
+    return NeighbourSet(_date(raw["effective"], name, path), tuple(out), " ".join(str(raw["source"]).split()),
+                        raw["verify"])
+
+
 @dataclass(frozen=True)
 class _Table:
     facts: dict[str, tuple[StateFact, ...]]
     regimes: tuple[Regime, ...]
     version: str
     notice: str
+    neighbours: tuple[NeighbourSet, ...] = ()
 
 
 @functools.lru_cache(maxsize=8)
 def _load(path_str: str, _mtime_ns: int) -> _Table:
     path = Path(path_str)
-    try:
-        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError:
-        raise SloatInputError(f"The state-law settings file {path.name} cannot be read.") from None
-    except yaml.YAMLError:
-        raise SloatInputError(f"The state-law settings file {path.name} is not valid YAML.") from None
+    doc = read_yaml_file(path, "state-law settings file")
     if not isinstance(doc, dict) or not isinstance(doc.get("facts"), dict) or not doc["facts"]:
         raise SloatInputError(f"The state-law settings file {path.name} has no “facts” mapping.")
     if not isinstance(doc.get("version"), str) or not doc["version"].strip():
@@ -251,7 +309,11 @@ def _load(path_str: str, _mtime_ns: int) -> _Table:
     if not isinstance(raw_regimes, list) or not raw_regimes:
         raise SloatInputError(f"The state-law settings file {path.name} has no “nysdec_wetland_regimes” list.")
     regs = tuple(sorted((_regime(i, r, path) for i, r in enumerate(raw_regimes)), key=lambda r: r.effective))
-    return _Table(facts, regs, doc["version"].strip(), " ".join(str(doc.get("notice") or "").split()))
+    raw_nb = doc.get("municipal_neighbours") or []
+    if not isinstance(raw_nb, list):
+        raise SloatInputError(f"The state-law settings file {path.name} has a “municipal_neighbours” that is not a list.")
+    nbs = tuple(sorted((_neighbour_set(i, r, path) for i, r in enumerate(raw_nb)), key=lambda s: s.effective))
+    return _Table(facts, regs, doc["version"].strip(), " ".join(str(doc.get("notice") or "").split()), nbs)
 
 
 _OVERRIDE: contextvars.ContextVar[str | None] = contextvars.ContextVar("sloat_state_law", default=None)
@@ -259,10 +321,7 @@ _OVERRIDE: contextvars.ContextVar[str | None] = contextvars.ContextVar("sloat_st
 
 def _table() -> _Table:
     chosen = _OVERRIDE.get() or os.environ.get(STATE_LAW_ENV) or str(STATE_LAW_PATH)
-    try:
-        stamp = os.stat(chosen).st_mtime_ns
-    except OSError:
-        raise SloatInputError("The state-law settings file cannot be read.") from None
+    stamp = file_stamp(Path(chosen), "The state-law settings file cannot be read.")
     return _load(str(Path(chosen).resolve()), stamp)
 
 
@@ -312,6 +371,21 @@ def regime_on(day: _dt.date | None = None) -> Regime:
     day = _day(day)
     idx = bisect.bisect_right([r.effective for r in regs], day) - 1
     return regs[max(idx, 0)]
+
+
+def neighbours_on(day: _dt.date | None = None) -> NeighbourSet | None:
+    """The village's neighbours in force on ``day`` (None when the file names none).
+
+    >>> neighbours_on(_dt.date(2026, 12, 1)).across(90.0).name
+    'Town of Ramapo'
+    >>> neighbours_on(_dt.date(2026, 12, 1)).across(270.0).name
+    'Town of Tuxedo'
+    """
+    sets = _table().neighbours
+    if not sets:
+        return None
+    idx = bisect.bisect_right([s.effective for s in sets], _day(day)) - 1
+    return sets[max(idx, 0)]
 
 
 def state_law_version() -> str:

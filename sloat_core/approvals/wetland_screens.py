@@ -2,8 +2,8 @@
 
 Screens, never determinations, and never deductions (nothing here changes an Article IX answer):
 
-* **State**: with the NYSDEC freshwater wetland map (role ``nysdec_wetlands``, or the ``informational:``
-  layer of that name that fetch-official writes) and the
+* **State**: with the NYSDEC freshwater wetland map (the layer role ``nysdec_wetlands``, as fetch-official
+  writes it; the manifest refuses the older ``informational:`` entry with how to move it) and the
   regime in force on the analysis date (dated, cited, editable data: ``nysdec_wetland_regimes`` in
   ``data/settings/state_law.yaml``), work in a mapped state wetland or its 100-ft adjacent area says
   "NYSDEC freshwater wetland permit likely: request a jurisdictional determination" where the regime's map is
@@ -40,6 +40,8 @@ STATE_INFORMATIONAL = ("The NYSDEC map is informational under the rules in force
 ASK_CORPS = "Ask the Army Corps (New York District) about a Section 404 permit"
 _NAME_FIELDS = ("WETLAND_ID", "NAME", "ATTRIBUTE", "CLASS", "Name")
 _FEDERAL_ROLES = ("wetlands", "water_bodies", "watercourses")
+#: A feature whose MAP_STATUS holds this word is on DEC's informational mapping, not the regulatory map.
+INFORMATIONAL_WORD = "informational"
 
 
 @dataclass(frozen=True)
@@ -68,16 +70,12 @@ class Screen:
 
 
 def _nysdec_map(layerset):
-    """The NYSDEC map, given as the ``nysdec_wetlands`` role or as an ``informational:`` layer (fetch-official
-    writes it there: no deduction reads it), and a function giving the part of a shape it does not cover."""
+    """The NYSDEC map (the one way in: the ``nysdec_wetlands`` role, as fetch-official writes it; no deduction
+    reads it), and a function giving the part of a shape it does not cover."""
     lyr = layerset.get("nysdec_wetlands")
-    if lyr is not None:
-        return lyr, lambda g: layerset.uncovered("nysdec_wetlands", g)
-    lyr = (getattr(layerset, "informational", None) or {}).get("nysdec_wetlands")
     if lyr is None:
         return None, None
-    cov = (getattr(layerset, "informational_coverage", None) or {}).get("nysdec_wetlands")
-    return lyr, lambda g: g.difference(cov) if cov is not None and not cov.covers(g) else g.difference(g)
+    return lyr, lambda g: layerset.uncovered("nysdec_wetlands", g)
 
 
 def _near(layer, geom: BaseGeometry, reach: float) -> tuple[np.ndarray, np.ndarray]:
@@ -115,6 +113,20 @@ def state_wetland_screen(parcel: BaseGeometry, footprint: BaseGeometry | None, l
             where = ("in" if inside else f"within {adj.value} ft of") + " the mapped state wetland" + (
                 f" {', '.join(names)}" if names else "") + ("" if inside else f" (its {adj.value}-ft adjacent area)")
             regulatory = regime.maps == "regulatory"
+            status = lyr.labels(("MAP_STATUS",))
+            if regulatory and status is not None:
+                # DEC's informational mapping (MAP_STATUS as fetch-official writes it) is not the regulatory map:
+                # under a regulatory regime its wetlands of the regime's size are likely regulated; a smaller one
+                # only if it is on the regulatory map.
+                strong = [i for i in idx if INFORMATIONAL_WORD not in str(status[i] or "").lower()
+                          or lyr.geoms[i].area / SQFT_PER_ACRE >= regime.size_threshold_acres]
+                if not strong:
+                    return Screen(answer="possible", message=STATE_POSSIBLE,
+                                  reason=f"{what[0].upper()}{what[1:]} lies {where} on DEC's informational mapping "
+                                  f"(not the regulatory map), smaller than {regime.size_threshold_acres:g} acres "
+                                  "where mapped: DEC regulates it if it is on the regulatory map; supply that map "
+                                  f"to screen it. {regime.summary}",
+                                  sources=tuple(sources), distance_ft=float(dist.min()), **base)
             return Screen(answer="likely" if regulatory else "possible",
                           message=STATE_LIKELY if regulatory else STATE_INFORMATIONAL,
                           reason=f"{what[0].upper()}{what[1:]} lies {where} "

@@ -22,6 +22,7 @@ import dataclasses
 import functools
 import json
 import math
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,6 +40,8 @@ __all__ = [
     "LocalSettings",
     "load_settings",
     "district",
+    "file_stamp",
+    "read_yaml_file",
 ]
 
 SETTINGS_PATH = Path(__file__).resolve().parents[2] / "data" / "settings" / "local.yaml"
@@ -298,6 +301,36 @@ def _merge(base: dict, overrides: dict) -> dict:
     return data
 
 
+# ----------------------------------------------------------------------------------------------
+# The one loader of the dated settings files (this module's local.yaml, and state_law.yaml read by
+# sloat_core.approvals.state_law): the file's version stamp for the cache, its YAML, one sentence naming the
+# file (never its folder) when it cannot be read or parsed.
+# ----------------------------------------------------------------------------------------------
+
+
+def file_stamp(path: Path, unreadable: str) -> int:
+    """The file's modification stamp (a cache key: an edited file is read again); ``unreadable`` is the one
+    sentence raised when the file cannot be reached."""
+    try:
+        return os.stat(path).st_mtime_ns
+    except OSError:
+        raise SloatInputError(unreadable) from None
+
+
+def read_yaml_file(path: Path, what: str) -> Any:
+    """The YAML document in ``path``; "The <what> <name> cannot be read." / "... is not valid YAML." otherwise.
+
+    >>> read_yaml_file(SETTINGS_PATH, "settings file")["title"]
+    'Local settings to confirm with the Village'
+    """
+    try:
+        return yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    except OSError:
+        raise SloatInputError(f"The {what} {Path(path).name} cannot be read.") from None
+    except yaml.YAMLError:
+        raise SloatInputError(f"The {what} {Path(path).name} is not valid YAML.") from None
+
+
 def load_settings(path: str | Path | None = None, overrides: dict | None = None) -> LocalSettings:
     """Read the local settings file (default: the shipped one) and apply overrides.
 
@@ -318,10 +351,7 @@ def load_settings(path: str | Path | None = None, overrides: dict | None = None)
     """
     p = Path(path) if path is not None else SETTINGS_PATH
     if not overrides:
-        try:
-            stamp = p.stat().st_mtime_ns
-        except OSError:
-            raise SloatInputError(f"The settings file {p.name} cannot be read.") from None
+        stamp = file_stamp(p, f"The settings file {p.name} cannot be read.")
         return _load_file_cached(str(p.resolve()), stamp)
     return _load(p, overrides)
 
@@ -333,12 +363,7 @@ def _load_file_cached(path: str, _mtime_ns: int) -> LocalSettings:
 
 
 def _load(p: Path, overrides: dict | None) -> LocalSettings:
-    try:
-        data = yaml.safe_load(p.read_text(encoding="utf-8"))
-    except OSError:
-        raise SloatInputError(f"The settings file {p.name} cannot be read.") from None
-    except yaml.YAMLError:
-        raise SloatInputError(f"The settings file {p.name} is not valid YAML.") from None
+    data = read_yaml_file(p, "settings file")
     if not isinstance(data, dict):
         raise SloatInputError(f"The settings file {p.name} is empty or not a mapping.")
     data.setdefault("districts", {})

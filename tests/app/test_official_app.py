@@ -62,7 +62,7 @@ def test_the_project_page_states_the_nysdec_answer_and_the_regime_used(tmp_path,
     dec = box(fx.X0 + 20, fx.Y0 + 40, fx.X0 + 140, fx.Y0 + 160)  # a DEC-mapped wetland on P1
     gpd.GeoDataFrame({"WETID": ["RC-1"]}, geometry=[dec], crs=WORK_CRS).to_file(tmp_path / "dec.gpkg", layer="dec",
                                                                                   driver="GPKG")
-    manifest.write_text(manifest.read_text() + "informational:\n  nysdec_wetlands: {path: dec.gpkg, layer: dec}\n")
+    manifest.write_text(manifest.read_text() + "  nysdec_wetlands: {path: dec.gpkg, layer: dec, coverage: everywhere}\n")
     monkeypatch.setenv("SLOAT_LAYERS", str(manifest))
     footprint = box(fx.X0 + 25, fx.Y0 + 50, fx.X0 + 125, fx.Y0 + 150)
     fake = mock.MagicMock(return_value={"all_drawings": [fx.wgs84_feature(footprint)]})

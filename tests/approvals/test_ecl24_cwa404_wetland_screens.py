@@ -110,3 +110,28 @@ def test_a_missing_water_layer_leaves_the_federal_screen_unknown(tmp_path):
     ls = make_world(tmp_path, {"village_boundary": [VILLAGE]}, omit=("watercourses",))
     s = federal_waters_screen(PARCEL, FOOT, ls, DAY)
     assert s.answer == "unknown" and "watercourses" in s.reason
+
+
+@pytest.mark.parametrize("acres, answer", [(12.4, "likely"), (12.0, "possible")])
+def test_on_dec_s_informational_mapping_only_a_wetland_of_the_regime_s_size_is_likely_regulated(tmp_path, acres,
+                                                                                                answer):
+    """The map fetch-official fetches is DEC's "Informational Freshwater Wetland Mapping" (DEC: not regulatory;
+    each feature's MAP_STATUS says so). Under the regulatory regime (from 2026-04-08) a mapped wetland of 12.4 acres
+    or more is likely regulated; a smaller one only if it is on the regulatory map: possible."""
+    from sloat_core.gis.official_sources import NYSDEC_MAP_STATUS_INFORMATIONAL
+
+    side = math.sqrt(acres * 43_560)
+    wet = (sq(150, 0, side), {"WETLAND_ID": "RC-1", "MAP_STATUS": NYSDEC_MAP_STATUS_INFORMATIONAL})
+    ls = make_world(tmp_path, {"village_boundary": [VILLAGE], "nysdec_wetlands": [wet]})
+    s = state_wetland_screen(PARCEL, FOOT, ls, DAY)
+    assert s.answer == answer, s.reason
+    if answer == "possible":
+        assert "informational mapping" in s.reason and "regulatory map" in s.reason
+    else:
+        assert s.message == STATE_LIKELY
+
+
+def test_a_small_wetland_on_the_regulatory_map_stays_likely_regulated(tmp_path):
+    wet = (sq(150, 0, 100), {"WETLAND_ID": "SL-9", "MAP_STATUS": "Regulatory map (pre-2025)"})
+    ls = make_world(tmp_path, {"village_boundary": [VILLAGE], "nysdec_wetlands": [wet]})
+    assert state_wetland_screen(PARCEL, FOOT, ls, DAY).answer == "likely"

@@ -49,7 +49,40 @@ def test_a_parcel_within_500_ft_of_the_village_boundary_is_referred_and_one_at_5
     if answer == "yes":
         assert r.required is True
         assert r.headline.startswith("County referral required before final action (GML § 239-m(3)(b)(i))")
-        assert f"{gap_ft:,.0f} ft from the village boundary" in r.headline
+        assert r.headline.endswith(f"the parcel is {gap_ft:,.0f} ft from the Town of Ramapo line.")
+        assert a["municipal_boundary"].nearest == "the Town of Ramapo line"
+
+
+def test_the_line_on_the_village_west_side_is_named_for_the_town_of_tuxedo_from_the_dated_setting(tmp_path):
+    """The neighbours' setting (municipal_neighbours, to confirm): the Town of Tuxedo (Orange County) holds the
+    west of the line, the Town of Ramapo the rest; the name is a setting to confirm, and says so."""
+    village = sq(-180, -3000, 6000, 6100)  # the parcel 180 ft inside the village's west edge
+    ls = _world(tmp_path, {}, village=village)
+    r, a = _answers(ls)
+    assert a["municipal_boundary"].answer == "yes"
+    assert a["municipal_boundary"].distance_ft == pytest.approx(180.0, abs=0.05)
+    assert r.headline.endswith("the parcel is 180 ft from the Town of Tuxedo line.")
+    assert any("municipal_neighbours" in v for v in r.verify)
+
+
+def test_a_boundary_layer_naming_its_neighbours_is_read_before_the_setting(tmp_path):
+    """A boundary layer's NEIGHBOUR field names the municipality across each part of the line."""
+    west = (sq(-180, -3000, 3000, 6100), {"NAME": "Sloatsburg village", "NEIGHBOUR": "Village of Hillburn"})
+    east = (sq(2820, -3000, 3000, 6100), {"NAME": "Sloatsburg village", "NEIGHBOUR": "Town of Ramapo"})
+    ls = make_world(tmp_path, {"village_boundary": [west, east], "parkland": [], "state_county_roads": [],
+                               "public_institutions": [], "ag_district_farms": [], "rcda": []})
+    r, a = _answers(ls)
+    assert r.headline.endswith("the parcel is 180 ft from the Village of Hillburn line.")
+    assert not any("municipal_neighbours" in v for v in r.verify)
+
+
+def test_a_parcel_outside_the_village_is_measured_to_the_village_own_line(tmp_path):
+    village = (sq(-3000, -3000, 3000 - 120, 6000), {"NAME": "Sloatsburg village"})
+    ls = make_world(tmp_path, {"village_boundary": [village], "parkland": [], "state_county_roads": [],
+                               "public_institutions": [], "ag_district_farms": [], "rcda": []})
+    r, a = _answers(ls)
+    assert a["municipal_boundary"].distance_ft == pytest.approx(120.0, abs=0.05)
+    assert r.headline.endswith("the parcel is 120 ft from the Sloatsburg village line.")
 
 
 @pytest.mark.parametrize("trigger", ["parkland", "state_county_road", "county_stream", "public_institution",

@@ -31,7 +31,7 @@ def test_the_sample_has_harriman_state_park_as_parkland_and_says_illustrative(sa
 
 def test_the_sample_roads_carry_their_jurisdiction_and_right_of_way():
     roads = gpd.read_file(SAMPLE / "state_county_roads.geojson")
-    assert set(roads["JURISDICTION"]) == {"NYSDOT", "Thruway Authority", "County"}
+    assert set(roads["JURISDICTION"]) == {"01 NYSDOT", "31 NYS Thruway", "02 County"}  # the inventory's codes
     assert (roads["ROW_WIDTH_FT"] > 0).all() and "NY 17" in set(roads["ROUTE"])
 
 

@@ -50,7 +50,7 @@ def test_analyze_json_has_the_approvals_grouped_by_who_decides(world):
     assert a["seqr"]["class"] == "Type I" and a["seqr"]["clause"] == "6 NYCRR 617.4(b)(10)"
     ref = a["county_referral"]
     assert ref["required"] is True and ref["statute"] == "GML § 239-n"
-    assert "499 ft from the village boundary" in ref["headline"]
+    assert "the parcel is 499 ft from the Town of Ramapo line" in ref["headline"]
     assert a["wetland_screens"]["state"]["answer"] == "likely"
     ev = {e["id"]: e for e in a["village_law"]["events"]}
     assert ev["subdivision-hearing-deadline"]["date"] == "2026-11-03"

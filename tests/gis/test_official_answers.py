@@ -24,8 +24,8 @@ import yaml
 from real_data import ROOT, cli_json, run_cli
 from sloat_core.errors import SloatInputError
 from sloat_core.gis.layers import load_manifest
-from sloat_core.gis.official import (RecordedServices, ServiceAnswerError, SourceUnavailable, _service_call,
-                                     fetch_official)
+from sloat_core.gis.official import RecordedServices, ServiceAnswerError, SourceUnavailable, fetch_official
+from sloat_core.gis.official.services import _service_call
 
 RECORDED = ROOT / "tests" / "fixtures" / "official"
 PUBLISHED = RECORDED / "published"
@@ -63,7 +63,7 @@ def test_every_layer_is_written_with_the_coverage_its_publisher_cuts(tmp_path):
     assert layers["wetlands"][0]["coverage"] == {"path": "nwi_project_areas.gpkg", "layer": "project_areas"}
     assert layers["watercourses"]["coverage"] == layers["water_bodies"]["coverage"] == {"path": "wbd.gpkg",
                                                                                        "layer": "huc12"}
-    assert doc["informational"]["nysdec_wetlands"]["coverage"] == {"path": "fetch_area.gpkg"}
+    assert layers["nysdec_wetlands"]["coverage"] == {"path": "fetch_area.gpkg"}
     ls = load_manifest(out / "layers.yaml")
     assert ls.warnings == ()
     for role in ("floodplain", "wetlands", "watercourses", "water_bodies"):

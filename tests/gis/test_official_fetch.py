@@ -87,7 +87,7 @@ def test_the_written_manifest_loads_without_warnings_and_records_each_source(fet
     assert ls.warnings == () and not ls.illustrative
     assert set(ls.roles) >= {"village_boundary", "floodplain", "wetlands", "water_bodies", "watercourses"}
     doc = yaml.safe_load((out / "layers.yaml").read_text(encoding="utf-8"))
-    entries = [doc["dem"], doc["informational"]["nysdec_wetlands"]]
+    entries = [doc["dem"]]
     for spec in doc["layers"].values():
         entries += spec if isinstance(spec, list) else [spec]
     for e in entries:

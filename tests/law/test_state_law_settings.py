@@ -107,3 +107,43 @@ def test_the_regimes_are_dated_and_each_names_its_status_and_source():
     regs = state_law.regimes()
     assert [r.effective.isoformat() for r in regs] == ["1975-09-01", "2025-01-01", "2026-04-08"]
     assert all(r.status and r.source and r.citation for r in regs)
+
+
+def test_the_village_neighbours_are_a_dated_setting_to_confirm_and_a_bad_sector_is_refused(tmp_path):
+    """The municipalities across the village line (GML § 239-m(3)(b)(i)): the Town of Ramapo, and the Town of
+    Tuxedo (Orange County) on the west; to confirm. A sector that is not two bearings is refused in one sentence."""
+    from sloat_core.approvals.state_law import neighbours_on
+
+    nset = neighbours_on(dt.date(2026, 12, 1))
+    assert nset.verify is True
+    assert {n.name for n in nset.neighbours} == {"Town of Ramapo", "Town of Tuxedo"}
+    assert nset.across(270.0).county == "Orange County" and nset.across(10.0).name == "Town of Ramapo"
+
+    def edit(doc):
+        doc["municipal_neighbours"][0]["neighbours"][1]["sector"] = [225]
+    with pytest.raises(SloatInputError, match=r"municipal_neighbours\[0\].*two bearings"):
+        with using_state_law(_copy(tmp_path, edit)):
+            pass
+
+    def two_defaults(doc):
+        doc["municipal_neighbours"][0]["neighbours"][1].pop("sector")
+    with pytest.raises(SloatInputError, match="exactly one neighbour without a sector"):
+        with using_state_law(_copy(tmp_path, two_defaults)):
+            pass
+
+
+def test_both_settings_files_are_read_by_the_one_loader_and_refused_in_the_same_words(tmp_path):
+    """local.yaml and state_law.yaml go through one loader (sloat_core.law.settings.read_yaml_file): a file that
+    is not YAML is refused in one sentence naming the file, never its folder."""
+    from sloat_core.law.settings import load_settings
+
+    bad = tmp_path / "broken.yaml"
+    bad.write_text("facts: [unclosed\n", encoding="utf-8")
+    with pytest.raises(SloatInputError) as local:
+        load_settings(bad)
+    with pytest.raises(SloatInputError) as state:
+        with using_state_law(bad):
+            pass
+    assert str(local.value) == "The settings file broken.yaml is not valid YAML."
+    assert str(state.value) == "The state-law settings file broken.yaml is not valid YAML."
+    assert str(tmp_path) not in str(local.value) + str(state.value)

@@ -74,6 +74,9 @@ _ENTRY_KEYS = {"path", "layer", "crs", "schema", "where", "width_field", "id_fie
                "publisher_date"}
 #: The parcel layer's owner names (§ 402-57K(4)), read by sloat_core.rules.adjacent_owners.
 _ENTRY_KEYS |= {"owner_field"}
+#: What fetch-official records of each source besides its URL and query (issue 23).
+_ENTRY_KEYS |= {"service_type", "fields_used"}
+_DEM_KEYS |= {"service_type", "fields_used"}
 
 
 def _line_numbers(text: str) -> dict[tuple[str, int | None], int]:
@@ -363,6 +366,10 @@ def _informational(doc: dict, name: str, base: Path, village, area, clip, width_
         raise ManifestError(f"In the layer manifest {name}, 'informational' must be a mapping of named layers.")
     layers: dict[str, Layer] = {}
     covs: dict[str, BaseGeometry | None] = {}
+    if "nysdec_wetlands" in spec:  # one way in for the NYSDEC map: the role (issue 23)
+        raise ManifestError(f"In the layer manifest {name}, the NYSDEC map is now a layer role: move "
+                            "'nysdec_wetlands' from 'informational:' to 'layers:' (same path and coverage), "
+                            "or run fetch-official again.")
     for key, one in spec.items():
         entry = _Entry(name, str(key), None, one if isinstance(one, dict) else {}, None)
         if not isinstance(one, dict) or not one.get("path"):

@@ -2,9 +2,11 @@
 
 The package in the order a reader needs it:
 
-* :mod:`~sloat_core.gis.parcels.formats` -- the file readers: :func:`read_parcel` (GeoJSON, KML/KMZ,
+* :mod:`~sloat_core.gis.parcels.formats` -- the file door: :func:`read_parcel` (GeoJSON, KML/KMZ,
   zipped shapefile, GeoPackage, FlatGeobuf, DXF; format sniffed from the content) and
-  :func:`parcel_from_geojson` (a drawing).
+  :func:`parcel_from_geojson` (a drawing); the readers it dispatches to are :mod:`.geojson_file`,
+  :mod:`.kml_file` and :mod:`.gdal_files` (shapefile, GeoPackage, FlatGeobuf, DXF, zip, KMZ), with the
+  limits they share in :mod:`.file_limits`.
 * :mod:`~sloat_core.gis.parcels.placement` -- what every reader's shapes go through: the
   :class:`Parcel` model and its limits, choosing (or guessing) the coordinate system, refusing
   misplaced outlines, repairing self-crossing ones; :func:`to_wgs84_geojson` for the map and

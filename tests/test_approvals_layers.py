@@ -1,0 +1,87 @@
+"""The approvals around Article IX and the Article IX rules read each other in one direction per module, never
+in a circle (issue 19).
+
+Two layers of ``sloat_core.approvals``: the lower one (the state-law settings, the approval facts, the SEQR
+class) is what the rules read (§ 402-46C asks the SEQR class; the project form carries the approval facts) and
+reads no rule; the upper one (county referral, Village Law clocks, the wetland screens, the summary) counts days
+with the rules' calendar and writes the timeline's events. The check follows every import, top-level or inside
+a function, through the whole core.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+CORE = Path(__file__).resolve().parents[1] / "sloat_core"
+
+#: What the rules may read of the approvals.
+LOWER = {"sloat_core.approvals.state_law", "sloat_core.approvals.facts", "sloat_core.approvals.seqr"}
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for path in CORE.rglob("*.py"):
+        parts = path.relative_to(CORE.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        out[name] = path
+    return out
+
+
+def _graph() -> dict[str, set[str]]:
+    mods = _modules()
+    graph: dict[str, set[str]] = {}
+    for name, path in mods.items():
+        is_pkg = path.name == "__init__.py"
+        package = name if is_pkg else name.rpartition(".")[0]
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found.update(a.name for a in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    module = ".".join(base + ([node.module] if node.module else []))
+                else:
+                    module = node.module or ""
+                found.add(module)
+                found.update(f"{module}.{a.name}" for a in node.names)
+        graph[name] = {m for m in found if m in mods and m != name}
+    return graph
+
+
+def _reach(graph: dict[str, set[str]], start: str) -> set[str]:
+    seen, todo = set(), [start]
+    while todo:
+        for nxt in graph.get(todo.pop(), ()):
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
+
+
+def test_the_rules_read_only_the_lower_layer_of_the_approvals():
+    graph = _graph()
+    read = {m for name, deps in graph.items() if name.startswith("sloat_core.rules") for m in deps
+            if m.startswith("sloat_core.approvals")}
+    assert read and read <= LOWER | {"sloat_core.approvals"}, sorted(read - LOWER)
+
+
+def test_the_lower_layer_of_the_approvals_never_reaches_a_rule():
+    graph = _graph()
+    for low in sorted(LOWER):
+        reached = _reach(graph, low)
+        assert not any(m.startswith("sloat_core.rules") for m in reached), (low, sorted(reached))
+
+
+def test_no_module_of_the_approvals_is_in_an_import_circle_with_the_rules():
+    graph = _graph()
+    for name in sorted(graph):
+        if name.startswith("sloat_core.approvals"):
+            assert name not in _reach(graph, name), name
+
+
+def test_the_check_sees_a_circle(tmp_path):
+    """The circle check would fail on a module that reaches itself (the check can fail)."""
+    graph = {"a": {"b"}, "b": {"a"}, "c": {"a"}}
+    assert "a" in _reach(graph, "a") and "c" not in _reach(graph, "c")
