@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-CORE = Path(__file__).resolve().parents[1] / "sloat_core"
+CORE = Path(__file__).resolve().parents[2] / "sloat_core"
 
 #: What the rules may read of the approvals.
 LOWER = {"sloat_core.approvals.state_law", "sloat_core.approvals.facts", "sloat_core.approvals.seqr"}
