@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import json
 import math
+import threading
+from collections import OrderedDict
 
 import folium
 from branca.element import MacroElement
@@ -56,6 +58,8 @@ __all__ = [
     "last_polygon",
     "drawings_signature",
     "view_for",
+    "install_group_cache",
+    "static_group_key",
 ]
 
 VENDOR_URL = "/app/static/vendor"
@@ -153,9 +157,26 @@ padding:0 2px;white-space:nowrap;position:relative;left:-50%;}</style>
     def __init__(self, points: list, min_zoom: int = LABEL_MIN_ZOOM):
         super().__init__()
         self._name = "ParcelLabels"
-        self.points_json = folium_templates.map_json(points)
+        self.points_json = _points_json(points)
         self.min_zoom = int(min_zoom)
         self.css_class = PARCEL_LINES_CLASS
+
+
+_POINTS_JSON: OrderedDict = OrderedDict()  # id(points) -> (points, json): the cached label points of a layer set
+
+
+def _points_json(points: list) -> str:
+    """``map_json(points)``, written once per list object (the layer set's cached label points are one list)."""
+    with _GROUP_LOCK:
+        hit = _POINTS_JSON.get(id(points))
+    if hit is not None and hit[0] is points:
+        return hit[1]
+    text = folium_templates.map_json(points)
+    with _GROUP_LOCK:
+        _POINTS_JSON[id(points)] = (points, text)  # the entry keeps the list alive: its id stays its own
+        while len(_POINTS_JSON) > 4:
+            _POINTS_JSON.popitem(last=False)
+    return text
 
 
 #: The printed report's matplotlib hatch (sloat_core.gis.roles) -> the web map's pattern of the same shape.
@@ -302,7 +323,8 @@ def offline_base_group(boundary: dict | None, roads: dict | None) -> folium.Feat
     """The village boundary and roads of the layer set, hidden until the tiles fail (:class:`OfflineBase`)."""
     if boundary is None and roads is None:
         return None
-    group = folium.FeatureGroup(name="Village base (offline)", control=False)
+    group = _static(folium.FeatureGroup(name="Village base (offline)", control=False), ("offline_base",),
+                    boundary, roads)
     if roads is not None:
         folium.GeoJson(roads, interactive=False, style_function=lambda _f: {
             "color": COLOURS["roads"], "weight": 1, "opacity": 0.0, "fillColor": "#ffffff", "fillOpacity": 0.0,
@@ -336,6 +358,8 @@ def base_map(zoom: int = 15, *, label_points: list | None = None, large: bool = 
     large : bool
         Projector mode: larger controls.
     """
+    if _GROUP_CACHE_ON[0]:
+        install_group_cache()
     fmap = OfflineMap(location=list(SLOATSBURG_CENTRE), zoom_start=zoom, tiles=None,
                       prefer_canvas=True, control_scale=True, max_zoom=20)
     fmap.add_child(HatchPatterns())
@@ -354,13 +378,102 @@ def base_map(zoom: int = 15, *, label_points: list | None = None, large: bool = 
     return fmap
 
 
+# The constraint layers' scripts, made once per layer set and shared by every session.
+#
+# ``st_folium`` turns each feature group into its Leaflet script on every run: the layer's GeoJSON is written
+# out as JSON (half a megabyte for the Parcel page's first map on the sample) and the whole text is searched
+# for folium's variable names, about 40 ms a run, the same for every visitor. A group made by
+# :func:`layer_group`, :func:`offline_base_group` or :func:`basemap_group` from the app's cached display GeoJSON
+# (``app_support.loaders.display_geojson``: the same object for every session of a layer set) carries a key:
+# what it is drawn from (kind, role, identify) and the identity of its GeoJSON. :func:`install_group_cache`
+# makes streamlit-folium's ``_get_feature_group_string`` look the key up with the group's place on the map
+# (the script names the group by its index) and return the text made the first time, after adding the group
+# to the map as streamlit-folium does (the layer control lists it). A group without a key (the parcel under
+# study, the slope picture, the footprint, any group built elsewhere) is made as before. The text is
+# byte for byte what streamlit-folium makes (tests/test_folium_templates.py). An entry keeps its GeoJSON
+# alive, so the identity in its key cannot be taken by another object while the entry exists; entries are
+# dropped oldest first beyond :data:`GROUP_CACHE_MAX_CHARS` characters in all.
+
+#: Upper bound of the characters kept in the shared group scripts (about that many bytes).
+GROUP_CACHE_MAX_CHARS = 64_000_000
+_GROUP_TEXT: OrderedDict = OrderedDict()  # (key, idx) -> (sources, text)
+_GROUP_LOCK = threading.Lock()
+_GROUP_CHARS = [0]
+_ORIGINAL_GROUP_STRING = []
+_GROUP_CACHE_ON = [True]
+
+
+def _static(group: folium.FeatureGroup, what: tuple, *sources) -> folium.FeatureGroup:
+    """Mark ``group`` as drawn only from ``what`` and the objects ``sources`` (kept alive by the cache)."""
+    group._sloat_static = (what, tuple(id(s) for s in sources))
+    group._sloat_sources = sources
+    return group
+
+
+def static_group_key(group) -> tuple | None:
+    """The shared-script key of a feature group (None: made on every run)."""
+    return getattr(group, "_sloat_static", None)
+
+
+def _group_string(feature_group_to_add, map, idx: int = 0) -> str:  # noqa: A002 (streamlit-folium's names)
+    original = _ORIGINAL_GROUP_STRING[0]
+    key = static_group_key(feature_group_to_add)
+    if key is None:
+        return original(feature_group_to_add, map=map, idx=idx)
+    slot = (key, idx)
+    with _GROUP_LOCK:
+        hit = _GROUP_TEXT.get(slot)
+        if hit is not None:
+            _GROUP_TEXT.move_to_end(slot)
+    if hit is not None:
+        feature_group_to_add._id = f"feature_group_{idx}"
+        feature_group_to_add.add_to(map)
+        return hit[1]
+    text = original(feature_group_to_add, map=map, idx=idx)
+    with _GROUP_LOCK:
+        if slot not in _GROUP_TEXT and len(text) <= GROUP_CACHE_MAX_CHARS:
+            _GROUP_TEXT[slot] = (feature_group_to_add._sloat_sources, text)
+            _GROUP_CHARS[0] += len(text)
+            while _GROUP_CHARS[0] > GROUP_CACHE_MAX_CHARS:
+                _slot, (_sources, old) = _GROUP_TEXT.popitem(last=False)
+                _GROUP_CHARS[0] -= len(old)
+    return text
+
+
+def install_group_cache() -> None:
+    """Let streamlit-folium reuse the shared scripts of keyed groups (idempotent; :func:`base_map` calls it).
+
+    Done when the first map is made, not when this module is imported: streamlit-folium declares its
+    component when imported, which must happen after the Streamlit runtime has started (tools/serve.py).
+    """
+    import streamlit_folium
+
+    _GROUP_CACHE_ON[0] = True
+    if streamlit_folium._get_feature_group_string is not _group_string:
+        _ORIGINAL_GROUP_STRING[:] = [streamlit_folium._get_feature_group_string]
+        streamlit_folium._get_feature_group_string = _group_string
+
+
+def uninstall_group_cache() -> None:
+    """streamlit-folium's own ``_get_feature_group_string`` again, the shared scripts dropped, until
+    :func:`install_group_cache` is called (for the equivalence test)."""
+    import streamlit_folium
+
+    _GROUP_CACHE_ON[0] = False
+    if _ORIGINAL_GROUP_STRING:
+        streamlit_folium._get_feature_group_string = _ORIGINAL_GROUP_STRING[0]
+    with _GROUP_LOCK:
+        _GROUP_TEXT.clear()
+        _GROUP_CHARS[0] = 0
+
+
 def basemap_group(name: str) -> folium.FeatureGroup | None:
     """The basemap tiles as a feature group (None for no basemap)."""
     spec = BASEMAPS.get(name)
     if spec is None:
         return None
     url, attribution = spec
-    group = folium.FeatureGroup(name="Basemap", control=False)
+    group = _static(folium.FeatureGroup(name="Basemap", control=False), ("basemap", name))
     folium.TileLayer(tiles=url, attr=attribution, max_zoom=20, max_native_zoom=19).add_to(group)
     return group
 
@@ -380,7 +493,7 @@ def layer_group(role: str, geojson: dict, *, identify: bool = True) -> folium.Fe
         picks a tax parcel: the features then let the click through to the map.
     """
     style = layer_style(role)
-    group = folium.FeatureGroup(name=LAYER_LABELS.get(role, role))
+    group = _static(folium.FeatureGroup(name=LAYER_LABELS.get(role, role)), ("layer", role, bool(identify)), geojson)
     props = ((geojson.get("features") or [{}])[0].get("properties") or {})
     fields = [f for f in ("label", "details", "row", "citation") if f in props]
     folium.GeoJson(
