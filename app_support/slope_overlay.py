@@ -8,7 +8,7 @@ numbers beside the map come from ``analyze()``.
 
 from __future__ import annotations
 
-import threading
+import functools
 
 import folium
 import numpy as np
@@ -27,22 +27,11 @@ PAD_FT = 30.0
 _MERCATOR = "EPSG:3857"
 
 
-_PER_THREAD = threading.local()
-
-
-def _projections():
-    """This thread's CRS objects and transformers, made once: building them (PROJ's pipeline is set up on the
-    first transform) cost more than the picture itself, about 50 ms a parcel. pyproj's transformers are
-    not shared between threads (each Streamlit session runs its scripts in its own thread)."""
-    made = getattr(_PER_THREAD, "made", None)
-    if made is None:
-        from rasterio.crs import CRS
-
-        made = _PER_THREAD.made = {
-            "work": CRS.from_user_input(WORK_CRS), "mercator": CRS.from_user_input(_MERCATOR),
-            "to_mercator": Transformer.from_crs(WORK_CRS, _MERCATOR, always_xy=True),
-            "to_wgs84": Transformer.from_crs(_MERCATOR, WGS84, always_xy=True)}
-    return made
+@functools.cache
+def _transformer(src: str, dst: str) -> Transformer:
+    """One pyproj transformer per pair of CRS for the process (pyproj's transformers are thread-safe since
+    3.1: each thread gets its own PROJ object inside)."""
+    return Transformer.from_crs(src, dst, always_xy=True)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -61,26 +50,25 @@ def slope_picture(dem_path: str, bounds: tuple[float, float, float, float],
     overlay = slope_class_raster(dem_path, bounds, max_size=max_size)
     if overlay is None:
         return None
-    proj = _projections()
     rows, cols = overlay.rgba.shape[:2]
     src_transform = from_bounds(*overlay.bounds, cols, rows)
     dst_transform, width, height = calculate_default_transform(
-        proj["work"], proj["mercator"], cols, rows, *overlay.bounds)
+        WORK_CRS, _MERCATOR, cols, rows, *overlay.bounds)
     picture = np.zeros((4, height, width), dtype=np.uint8)
     # The four bands in one warp (nearest neighbour: each band as if warped alone).
     reproject(np.ascontiguousarray(np.moveaxis(overlay.rgba, 2, 0)), picture,
-              src_transform=src_transform, src_crs=proj["work"], dst_transform=dst_transform,
-              dst_crs=proj["mercator"], resampling=Resampling.nearest, src_nodata=None, dst_nodata=0)
+              src_transform=src_transform, src_crs=WORK_CRS, dst_transform=dst_transform,
+              dst_crs=_MERCATOR, resampling=Resampling.nearest, src_nodata=None, dst_nodata=0)
     if clip_wkb is not None:
         import shapely
         from rasterio.features import geometry_mask
         from shapely.ops import transform as shp_transform
 
-        clip = shp_transform(proj["to_mercator"].transform, shapely.from_wkb(clip_wkb))
+        clip = shp_transform(_transformer(WORK_CRS, _MERCATOR).transform, shapely.from_wkb(clip_wkb))
         outside = geometry_mask([clip], out_shape=(height, width), transform=dst_transform)
         picture[3][outside] = 0
     west, south, east, north = array_bounds(height, width, dst_transform)
-    (lon_w, lon_e), (lat_s, lat_n) = proj["to_wgs84"].transform([west, east], [south, north])
+    (lon_w, lon_e), (lat_s, lat_n) = _transformer(_MERCATOR, WGS84).transform([west, east], [south, north])
     return np.transpose(picture, (1, 2, 0)), [[lat_s, lon_w], [lat_n, lon_e]]
 
 

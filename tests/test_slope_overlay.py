@@ -1,14 +1,13 @@
 """The map's slope picture: one warp of the four bands is each band warped alone, pixel for pixel.
 
-app_support/slope_overlay.py warps the RGBA slope classes to Web Mercator in one call with this thread's CRS
-objects and transformers made once (about 50 ms a parcel less than a warp per band with new transformers).
+app_support/slope_overlay.py warps the RGBA slope classes to Web Mercator in one call, with its pyproj
+transformers made once per process.
 Nearest neighbour moves whole pixels, so the picture must be exactly the one the band-by-band warp gives:
 compared here on the shipped sample DEM, clipped to a triangle and not.
 """
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
 import numpy as np
@@ -65,18 +64,3 @@ def test_one_warp_of_four_bands_is_the_band_by_band_picture(offset_ft, clipped):
     assert np.count_nonzero(got[:, :, 3]) > 100  # slopes are painted here
     assert got.shape == expected.shape and np.array_equal(got, expected)
     assert np.allclose(box, expected_box, rtol=0, atol=1e-12)  # degrees: the same transform, same figures
-
-
-def test_each_thread_has_its_own_transformers():
-    made = {}
-
-    def grab(name):
-        made[name] = slope_overlay._projections()
-
-    threads = [threading.Thread(target=grab, args=(n,)) for n in ("a", "b")]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert made["a"]["to_wgs84"] is not made["b"]["to_wgs84"]
-    assert slope_overlay._projections() is slope_overlay._projections()  # made once in a thread
