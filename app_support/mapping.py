@@ -45,6 +45,7 @@ __all__ = [
     "parcel_group",
     "ParcelLabels",
     "OfflineBase",
+    "ScrollGuard",
     "HatchPatterns",
     "HATCH_KINDS",
     "hatch_kind",
@@ -336,6 +337,66 @@ def offline_base_group(boundary: dict | None, roads: dict | None) -> folium.Feat
     return group
 
 
+class ScrollGuard(MacroElement):
+    """The page scrolls over the map until the map is used, as embedded maps do.
+
+    The wheel over the map scrolls the page and a hint says "Ctrl + scroll to zoom the map"; with Ctrl
+    (or Cmd) held, or once the map has been clicked or given the keyboard focus, the wheel zooms it, until
+    the pointer leaves the map or the page gets the focus back. A wheel event not for the map is stopped
+    before it reaches Leaflet (in the capture phase, without ``preventDefault``), so the browser scrolls the
+    page around the map's frame. On a touch screen (a coarse primary pointer) one finger scrolls the page
+    and two fingers move and zoom the map (Leaflet's one-finger dragging off: the map's ``touch-action``
+    becomes ``pan-x pan-y``), with the hint "Use two fingers to move the map".
+    """
+
+    _template = Template("""
+{% macro header(this, kwargs) %}
+<style>.sloat-scroll-hint{position:absolute;inset:0;z-index:1000;display:flex;align-items:center;
+justify-content:center;background:rgba(0,0,0,0.45);color:#fff;font:600 20px/1.3 sans-serif;text-align:center;
+padding:0 12px;pointer-events:none;opacity:0;transition:opacity .25s;}
+.sloat-scroll-hint.sloat-shown{opacity:1;}</style>
+{% endmacro %}
+{% macro script(this, kwargs) %}
+(function(){
+  var map = {{ this._parent.get_name() }};
+  var box = map.getContainer();
+  var active = false, timer = null;
+  var mac = /Mac|iPhone|iPad/.test(navigator.platform || "");
+  var hint = document.createElement("div");
+  hint.className = "sloat-scroll-hint"; hint.setAttribute("aria-hidden", "true");
+  box.appendChild(hint);
+  function show(text){
+    hint.textContent = text; hint.classList.add("sloat-shown");
+    clearTimeout(timer); timer = setTimeout(function(){ hint.classList.remove("sloat-shown"); }, 1200);
+  }
+  function on(){ active = true; box.setAttribute("data-sloat-wheel", "zoom"); hint.classList.remove("sloat-shown"); }
+  function off(){ active = false; box.setAttribute("data-sloat-wheel", "page"); }
+  off();
+  box.addEventListener("mousedown", on, true);
+  box.addEventListener("focusin", on, true);
+  box.addEventListener("mouseleave", off);
+  window.addEventListener("blur", off);
+  document.addEventListener("wheel", function(e){
+    if (!box.contains(e.target) || active || e.ctrlKey || e.metaKey) return;
+    e.stopPropagation();
+    show(mac ? "\u2318 + scroll to zoom the map" : "Ctrl + scroll to zoom the map");
+  }, {capture: true, passive: true});
+  var coarse = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
+  if (coarse && map.dragging) {
+    map.dragging.disable();
+    box.addEventListener("touchmove", function(e){
+      if (e.touches && e.touches.length === 1) show("Use two fingers to move the map");
+    }, {passive: true});
+  }
+})();
+{% endmacro %}
+""")
+
+    def __init__(self):
+        super().__init__()
+        self._name = "ScrollGuard"
+
+
 #: Projector mode: larger zoom/draw/layer controls (the map is in its own frame: its own stylesheet).
 _LARGE_CONTROLS_CSS = """<style>
 .leaflet-control-zoom a {width:44px !important;height:44px !important;line-height:44px !important;
@@ -366,6 +427,7 @@ def base_map(zoom: int = 15, *, label_points: list | None = None, large: bool = 
     if label_points:
         fmap.add_child(ParcelLabels(label_points))
     fmap.add_child(OfflineBase())
+    fmap.add_child(ScrollGuard())
     if large:
         fmap.get_root().header.add_child(folium.Element(_LARGE_CONTROLS_CSS))
     OfflineDraw(
