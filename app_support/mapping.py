@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import json
 import math
+import threading
+from collections import OrderedDict
 
 import folium
 from branca.element import MacroElement
@@ -43,6 +45,7 @@ __all__ = [
     "parcel_group",
     "ParcelLabels",
     "OfflineBase",
+    "ScrollGuard",
     "HatchPatterns",
     "HATCH_KINDS",
     "hatch_kind",
@@ -54,8 +57,11 @@ __all__ = [
     "available_roles",
     "layer_style",
     "last_polygon",
+    "drawing_problem",
     "drawings_signature",
     "view_for",
+    "install_group_cache",
+    "static_group_key",
 ]
 
 VENDOR_URL = "/app/static/vendor"
@@ -153,9 +159,26 @@ padding:0 2px;white-space:nowrap;position:relative;left:-50%;}</style>
     def __init__(self, points: list, min_zoom: int = LABEL_MIN_ZOOM):
         super().__init__()
         self._name = "ParcelLabels"
-        self.points_json = folium_templates.map_json(points)
+        self.points_json = _points_json(points)
         self.min_zoom = int(min_zoom)
         self.css_class = PARCEL_LINES_CLASS
+
+
+_POINTS_JSON: OrderedDict = OrderedDict()  # id(points) -> (points, json): the cached label points of a layer set
+
+
+def _points_json(points: list) -> str:
+    """``map_json(points)``, written once per list object (the layer set's cached label points are one list)."""
+    with _GROUP_LOCK:
+        hit = _POINTS_JSON.get(id(points))
+    if hit is not None and hit[0] is points:
+        return hit[1]
+    text = folium_templates.map_json(points)
+    with _GROUP_LOCK:
+        _POINTS_JSON[id(points)] = (points, text)  # the entry keeps the list alive: its id stays its own
+        while len(_POINTS_JSON) > 4:
+            _POINTS_JSON.popitem(last=False)
+    return text
 
 
 #: The printed report's matplotlib hatch (sloat_core.gis.roles) -> the web map's pattern of the same shape.
@@ -302,7 +325,8 @@ def offline_base_group(boundary: dict | None, roads: dict | None) -> folium.Feat
     """The village boundary and roads of the layer set, hidden until the tiles fail (:class:`OfflineBase`)."""
     if boundary is None and roads is None:
         return None
-    group = folium.FeatureGroup(name="Village base (offline)", control=False)
+    group = _static(folium.FeatureGroup(name="Village base (offline)", control=False), ("offline_base",),
+                    boundary, roads)
     if roads is not None:
         folium.GeoJson(roads, interactive=False, style_function=lambda _f: {
             "color": COLOURS["roads"], "weight": 1, "opacity": 0.0, "fillColor": "#ffffff", "fillOpacity": 0.0,
@@ -312,6 +336,66 @@ def offline_base_group(boundary: dict | None, roads: dict | None) -> folium.Feat
             "color": COLOURS["village_boundary"], "weight": 3, "dashArray": "10 6", "opacity": 0.0,
             "fillOpacity": 0.0, "className": OFFLINE_BASE_CLASS}).add_to(group)
     return group
+
+
+class ScrollGuard(MacroElement):
+    """The page scrolls over the map until the map is used, as embedded maps do.
+
+    The wheel over the map scrolls the page and a hint says "Ctrl + scroll to zoom the map"; with Ctrl
+    (or Cmd) held, or once the map has been clicked or given the keyboard focus, the wheel zooms it, until
+    the pointer leaves the map or the page gets the focus back. A wheel event not for the map is stopped
+    before it reaches Leaflet (in the capture phase, without ``preventDefault``), so the browser scrolls the
+    page around the map's frame. On a touch screen (a coarse primary pointer) one finger scrolls the page
+    and two fingers move and zoom the map (Leaflet's one-finger dragging off: the map's ``touch-action``
+    becomes ``pan-x pan-y``), with the hint "Use two fingers to move the map".
+    """
+
+    _template = Template("""
+{% macro header(this, kwargs) %}
+<style>.sloat-scroll-hint{position:absolute;inset:0;z-index:1000;display:flex;align-items:center;
+justify-content:center;background:rgba(0,0,0,0.45);color:#fff;font:600 20px/1.3 sans-serif;text-align:center;
+padding:0 12px;pointer-events:none;opacity:0;transition:opacity .25s;}
+.sloat-scroll-hint.sloat-shown{opacity:1;}</style>
+{% endmacro %}
+{% macro script(this, kwargs) %}
+(function(){
+  var map = {{ this._parent.get_name() }};
+  var box = map.getContainer();
+  var active = false, timer = null;
+  var mac = /Mac|iPhone|iPad/.test(navigator.platform || "");
+  var hint = document.createElement("div");
+  hint.className = "sloat-scroll-hint"; hint.setAttribute("aria-hidden", "true");
+  box.appendChild(hint);
+  function show(text){
+    hint.textContent = text; hint.classList.add("sloat-shown");
+    clearTimeout(timer); timer = setTimeout(function(){ hint.classList.remove("sloat-shown"); }, 1200);
+  }
+  function on(){ active = true; box.setAttribute("data-sloat-wheel", "zoom"); hint.classList.remove("sloat-shown"); }
+  function off(){ active = false; box.setAttribute("data-sloat-wheel", "page"); }
+  off();
+  box.addEventListener("mousedown", on, true);
+  box.addEventListener("focusin", on, true);
+  box.addEventListener("mouseleave", off);
+  window.addEventListener("blur", off);
+  document.addEventListener("wheel", function(e){
+    if (!box.contains(e.target) || active || e.ctrlKey || e.metaKey) return;
+    e.stopPropagation();
+    show(mac ? "\u2318 + scroll to zoom the map" : "Ctrl + scroll to zoom the map");
+  }, {capture: true, passive: true});
+  var coarse = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
+  if (coarse && map.dragging) {
+    map.dragging.disable();
+    box.addEventListener("touchmove", function(e){
+      if (e.touches && e.touches.length === 1) show("Use two fingers to move the map");
+    }, {passive: true});
+  }
+})();
+{% endmacro %}
+""")
+
+    def __init__(self):
+        super().__init__()
+        self._name = "ScrollGuard"
 
 
 #: Projector mode: larger zoom/draw/layer controls (the map is in its own frame: its own stylesheet).
@@ -336,12 +420,15 @@ def base_map(zoom: int = 15, *, label_points: list | None = None, large: bool = 
     large : bool
         Projector mode: larger controls.
     """
+    if _GROUP_CACHE_ON[0]:
+        install_group_cache()
     fmap = OfflineMap(location=list(SLOATSBURG_CENTRE), zoom_start=zoom, tiles=None,
                       prefer_canvas=True, control_scale=True, max_zoom=20)
     fmap.add_child(HatchPatterns())
     if label_points:
         fmap.add_child(ParcelLabels(label_points))
     fmap.add_child(OfflineBase())
+    fmap.add_child(ScrollGuard())
     if large:
         fmap.get_root().header.add_child(folium.Element(_LARGE_CONTROLS_CSS))
     OfflineDraw(
@@ -354,13 +441,102 @@ def base_map(zoom: int = 15, *, label_points: list | None = None, large: bool = 
     return fmap
 
 
+# The constraint layers' scripts, made once per layer set and shared by every session.
+#
+# ``st_folium`` turns each feature group into its Leaflet script on every run: the layer's GeoJSON is written
+# out as JSON (half a megabyte for the Parcel page's first map on the sample) and the whole text is searched
+# for folium's variable names, about 40 ms a run, the same for every visitor. A group made by
+# :func:`layer_group`, :func:`offline_base_group` or :func:`basemap_group` from the app's cached display GeoJSON
+# (``app_support.loaders.display_geojson``: the same object for every session of a layer set) carries a key:
+# what it is drawn from (kind, role, identify) and the identity of its GeoJSON. :func:`install_group_cache`
+# makes streamlit-folium's ``_get_feature_group_string`` look the key up with the group's place on the map
+# (the script names the group by its index) and return the text made the first time, after adding the group
+# to the map as streamlit-folium does (the layer control lists it). A group without a key (the parcel under
+# study, the slope picture, the footprint, any group built elsewhere) is made as before. The text is
+# byte for byte what streamlit-folium makes (tests/test_folium_templates.py). An entry keeps its GeoJSON
+# alive, so the identity in its key cannot be taken by another object while the entry exists; entries are
+# dropped oldest first beyond :data:`GROUP_CACHE_MAX_CHARS` characters in all.
+
+#: Upper bound of the characters kept in the shared group scripts (about that many bytes).
+GROUP_CACHE_MAX_CHARS = 64_000_000
+_GROUP_TEXT: OrderedDict = OrderedDict()  # (key, idx) -> (sources, text)
+_GROUP_LOCK = threading.Lock()
+_GROUP_CHARS = [0]
+_ORIGINAL_GROUP_STRING = []
+_GROUP_CACHE_ON = [True]
+
+
+def _static(group: folium.FeatureGroup, what: tuple, *sources) -> folium.FeatureGroup:
+    """Mark ``group`` as drawn only from ``what`` and the objects ``sources`` (kept alive by the cache)."""
+    group._sloat_static = (what, tuple(id(s) for s in sources))
+    group._sloat_sources = sources
+    return group
+
+
+def static_group_key(group) -> tuple | None:
+    """The shared-script key of a feature group (None: made on every run)."""
+    return getattr(group, "_sloat_static", None)
+
+
+def _group_string(feature_group_to_add, map, idx: int = 0) -> str:  # noqa: A002 (streamlit-folium's names)
+    original = _ORIGINAL_GROUP_STRING[0]
+    key = static_group_key(feature_group_to_add)
+    if key is None:
+        return original(feature_group_to_add, map=map, idx=idx)
+    slot = (key, idx)
+    with _GROUP_LOCK:
+        hit = _GROUP_TEXT.get(slot)
+        if hit is not None:
+            _GROUP_TEXT.move_to_end(slot)
+    if hit is not None:
+        feature_group_to_add._id = f"feature_group_{idx}"
+        feature_group_to_add.add_to(map)
+        return hit[1]
+    text = original(feature_group_to_add, map=map, idx=idx)
+    with _GROUP_LOCK:
+        if slot not in _GROUP_TEXT and len(text) <= GROUP_CACHE_MAX_CHARS:
+            _GROUP_TEXT[slot] = (feature_group_to_add._sloat_sources, text)
+            _GROUP_CHARS[0] += len(text)
+            while _GROUP_CHARS[0] > GROUP_CACHE_MAX_CHARS:
+                _slot, (_sources, old) = _GROUP_TEXT.popitem(last=False)
+                _GROUP_CHARS[0] -= len(old)
+    return text
+
+
+def install_group_cache() -> None:
+    """Let streamlit-folium reuse the shared scripts of keyed groups (idempotent; :func:`base_map` calls it).
+
+    Done when the first map is made, not when this module is imported: streamlit-folium declares its
+    component when imported, which must happen after the Streamlit runtime has started (tools/serve.py).
+    """
+    import streamlit_folium
+
+    _GROUP_CACHE_ON[0] = True
+    if streamlit_folium._get_feature_group_string is not _group_string:
+        _ORIGINAL_GROUP_STRING[:] = [streamlit_folium._get_feature_group_string]
+        streamlit_folium._get_feature_group_string = _group_string
+
+
+def uninstall_group_cache() -> None:
+    """streamlit-folium's own ``_get_feature_group_string`` again, the shared scripts dropped, until
+    :func:`install_group_cache` is called (for the equivalence test)."""
+    import streamlit_folium
+
+    _GROUP_CACHE_ON[0] = False
+    if _ORIGINAL_GROUP_STRING:
+        streamlit_folium._get_feature_group_string = _ORIGINAL_GROUP_STRING[0]
+    with _GROUP_LOCK:
+        _GROUP_TEXT.clear()
+        _GROUP_CHARS[0] = 0
+
+
 def basemap_group(name: str) -> folium.FeatureGroup | None:
     """The basemap tiles as a feature group (None for no basemap)."""
     spec = BASEMAPS.get(name)
     if spec is None:
         return None
     url, attribution = spec
-    group = folium.FeatureGroup(name="Basemap", control=False)
+    group = _static(folium.FeatureGroup(name="Basemap", control=False), ("basemap", name))
     folium.TileLayer(tiles=url, attr=attribution, max_zoom=20, max_native_zoom=19).add_to(group)
     return group
 
@@ -380,7 +556,7 @@ def layer_group(role: str, geojson: dict, *, identify: bool = True) -> folium.Fe
         picks a tax parcel: the features then let the click through to the map.
     """
     style = layer_style(role)
-    group = folium.FeatureGroup(name=LAYER_LABELS.get(role, role))
+    group = _static(folium.FeatureGroup(name=LAYER_LABELS.get(role, role)), ("layer", role, bool(identify)), geojson)
     props = ((geojson.get("features") or [{}])[0].get("properties") or {})
     fields = [f for f in ("label", "details", "row", "citation") if f in props]
     folium.GeoJson(
@@ -487,8 +663,65 @@ def legend_html(roles: list[str], extra: list[tuple[str, str]] = ()) -> str:
     return "<br>".join(rows)
 
 
+#: Most positions all the map's drawings may hold together: the parcel reader's own limit
+#: (sloat_core.gis.parcels.placement.MAX_VERTICES); a hand-drawn outline has a few dozen.
+def _max_positions() -> int:
+    from sloat_core.gis.parcels.placement import MAX_VERTICES
+
+    return MAX_VERTICES
+
+
+_NOT_A_DRAWING = "The drawing sent by the map is not a polygon of map coordinates; draw it again."
+
+
+def drawing_problem(all_drawings) -> str | None:
+    """One sentence when the map's drawings are not what its drawing tool makes, else None.
+
+    The drawings come from the browser: a hostile page can send a million vertices, NaN or text where
+    numbers go. Every position is counted and checked (finite longitude -180..180 and latitude -90..90)
+    before anything else reads them, stopping at the first fault or at :func:`_max_positions` positions,
+    so neither the check nor shapely does more work than a legitimate outline needs.
+    """
+    import math as _math
+
+    if all_drawings is None:
+        return None
+    if not isinstance(all_drawings, list):
+        return _NOT_A_DRAWING
+    limit, count = _max_positions(), 0
+    for feature in all_drawings:
+        geometry = feature.get("geometry") if isinstance(feature, dict) else None
+        if not isinstance(geometry, dict):
+            return _NOT_A_DRAWING
+        stack = [(geometry.get("coordinates"), 0)]
+        while stack:
+            coords, depth = stack.pop()
+            if not isinstance(coords, list) or depth > 4:
+                return _NOT_A_DRAWING
+            if coords and not isinstance(coords[0], list):  # a position
+                if len(coords) not in (2, 3) or not all(
+                        isinstance(v, (int, float)) and not isinstance(v, bool) and _math.isfinite(v) for v in coords):
+                    return _NOT_A_DRAWING
+                if not (-180 <= coords[0] <= 180 and -90 <= coords[1] <= 90):
+                    return _NOT_A_DRAWING
+                count += 1
+                if count > limit:
+                    return (f"The drawing has more than {limit:,} vertices: a parcel outline drawn on the map has "
+                            "far fewer; draw it again.")
+                continue
+            stack.extend((c, depth + 1) for c in coords)
+    return None
+
+
 def last_polygon(all_drawings: list | None) -> dict | None:
-    """The most recent polygon or rectangle among the map's drawings, as a GeoJSON Feature."""
+    """The most recent polygon or rectangle among the map's drawings, as a GeoJSON Feature.
+
+    Raises ``SloatInputError`` (:func:`drawing_problem`'s sentence) when the drawings are not well formed.
+    """
+    from sloat_core.errors import SloatInputError
+
+    if (problem := drawing_problem(all_drawings)) is not None:
+        raise SloatInputError(problem)
     for feature in reversed(all_drawings or []):
         geometry = (feature or {}).get("geometry") or {}
         if geometry.get("type") in ("Polygon", "MultiPolygon"):
@@ -497,9 +730,12 @@ def last_polygon(all_drawings: list | None) -> dict | None:
 
 
 def drawings_signature(all_drawings: list | None) -> str | None:
-    """A stable text signature of the drawings, to notice when they change."""
+    """A stable text signature of the drawings, to notice when they change (for drawings that are not well
+    formed: the sentence and the identity of the list, so a hostile drawing is not written out as text)."""
     if not all_drawings:
         return None
+    if (problem := drawing_problem(all_drawings)) is not None:
+        return f"refused {id(all_drawings)}: {problem}"
     geometries = [(f or {}).get("geometry") for f in all_drawings]
     return json.dumps(geometries, sort_keys=True)
 

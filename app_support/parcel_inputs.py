@@ -64,7 +64,7 @@ def find_by_text(layers) -> None:
     (``sloat_core.gis.parcels.search_parcels``). A single match is chosen at once; a capped list
     says "10 of N".
     """
-    from app_support.loaders import layers_key
+    from app_support.loaders import layers_key, search_parcels
 
     directory = _directory(layers_key(layers), layers)
     if directory:
@@ -79,7 +79,7 @@ def find_by_text(layers) -> None:
     query = st.text_input(f"Tax parcel (SBL, e.g. {EXAMPLE_SBL}) or street address", key=QUERY_KEY)
     if not query.strip():
         return
-    found = parcel_input.search_parcels(layers, query.strip(), limit=10)
+    found = search_parcels(layers, query.strip(), limit=10)  # kept per layer set and text (loaders)
     if not found.matches:
         st.caption("No tax parcel matches those words.")
         return

@@ -8,6 +8,8 @@ numbers beside the map come from ``analyze()``.
 
 from __future__ import annotations
 
+import functools
+
 import folium
 import numpy as np
 import streamlit as st
@@ -23,6 +25,13 @@ __all__ = ["PAD_FT", "slope_picture", "slope_group", "slope_legend"]
 #: Margin of DEM read around the parcel (the slope of an edge cell needs its neighbours).
 PAD_FT = 30.0
 _MERCATOR = "EPSG:3857"
+
+
+@functools.cache
+def _transformer(src: str, dst: str) -> Transformer:
+    """One pyproj transformer per pair of CRS for the process (pyproj's transformers are thread-safe since
+    3.1: each thread gets its own PROJ object inside)."""
+    return Transformer.from_crs(src, dst, always_xy=True)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -46,22 +55,20 @@ def slope_picture(dem_path: str, bounds: tuple[float, float, float, float],
     dst_transform, width, height = calculate_default_transform(
         WORK_CRS, _MERCATOR, cols, rows, *overlay.bounds)
     picture = np.zeros((4, height, width), dtype=np.uint8)
-    for band in range(4):
-        reproject(np.ascontiguousarray(overlay.rgba[:, :, band]), picture[band],
-                  src_transform=src_transform, src_crs=WORK_CRS, dst_transform=dst_transform,
-                  dst_crs=_MERCATOR, resampling=Resampling.nearest, src_nodata=None, dst_nodata=0)
+    # The four bands in one warp (nearest neighbour: each band as if warped alone).
+    reproject(np.ascontiguousarray(np.moveaxis(overlay.rgba, 2, 0)), picture,
+              src_transform=src_transform, src_crs=WORK_CRS, dst_transform=dst_transform,
+              dst_crs=_MERCATOR, resampling=Resampling.nearest, src_nodata=None, dst_nodata=0)
     if clip_wkb is not None:
         import shapely
         from rasterio.features import geometry_mask
         from shapely.ops import transform as shp_transform
 
-        to_merc = Transformer.from_crs(WORK_CRS, _MERCATOR, always_xy=True)
-        clip = shp_transform(to_merc.transform, shapely.from_wkb(clip_wkb))
+        clip = shp_transform(_transformer(WORK_CRS, _MERCATOR).transform, shapely.from_wkb(clip_wkb))
         outside = geometry_mask([clip], out_shape=(height, width), transform=dst_transform)
         picture[3][outside] = 0
     west, south, east, north = array_bounds(height, width, dst_transform)
-    to_wgs84 = Transformer.from_crs(_MERCATOR, WGS84, always_xy=True)
-    (lon_w, lon_e), (lat_s, lat_n) = to_wgs84.transform([west, east], [south, north])
+    (lon_w, lon_e), (lat_s, lat_n) = _transformer(_MERCATOR, WGS84).transform([west, east], [south, north])
     return np.transpose(picture, (1, 2, 0)), [[lat_s, lon_w], [lat_n, lon_e]]
 
 

@@ -81,7 +81,11 @@ def _take_map_events(out: dict) -> None:
             _redraw()
     if signature and signature != st.session_state.get(state.SEEN_DRAWINGS):
         st.session_state[state.SEEN_DRAWINGS] = signature
-        feature = mapping.last_polygon(drawings)
+        try:
+            feature = mapping.last_polygon(drawings)
+        except SloatInputError as exc:  # not a well-formed drawing (mapping.drawing_problem): one sentence
+            st.error(str(exc))
+            feature = None
         if feature is not None:
             try:
                 state.set_parcel(parcel_input.parcel_from_geojson(feature), DRAWN)

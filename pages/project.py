@@ -123,7 +123,11 @@ if parcel is not None:
             signature = mapping.drawings_signature(drawings)
             if signature and signature != st.session_state.get(forms.FOOTPRINT_SEEN):
                 st.session_state[forms.FOOTPRINT_SEEN] = signature
-                feature = mapping.last_polygon(drawings)
+                try:
+                    feature = mapping.last_polygon(drawings)
+                except SloatInputError as exc:  # not a well-formed drawing (mapping.drawing_problem)
+                    st.error(str(exc))
+                    feature = None
                 if feature is not None:
                     st.session_state[forms.FOOTPRINT] = feature["geometry"]
             results.show_layer_notice(layers)

@@ -15,7 +15,7 @@ import rasterio
 import rasterio.enums
 from affine import Affine
 
-from sloat_core.gis.dem import open_dem, window_for_bounds
+from sloat_core.gis.dem import DEM_READERS, window_for_bounds
 from sloat_core.gis.slope import SLOPE_CLASS_COLORS, horn_slope_percent, slope_class_labels, slope_classes
 
 __all__ = ["SlopeOverlay", "slope_class_raster"]
@@ -73,8 +73,7 @@ def slope_class_raster(
     SlopeOverlay or None
         None when the rectangle misses the DEM.
     """
-    dem_path, src = open_dem(dem_path)
-    with src:
+    with DEM_READERS.reader(dem_path) as src:  # the handle the analysis keeps open (its blocks stay decoded)
         win = window_for_bounds(src.transform, src.width, src.height, bounds, 1)
         if win is None:
             return None

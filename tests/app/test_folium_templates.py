@@ -7,6 +7,7 @@ Element ids are random (``os.urandom``), so both renderings draw them from the s
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 from unittest import mock
 
 import folium
@@ -57,16 +58,87 @@ def _parcel_page_map_html(layers) -> dict:
 
 def test_the_parcel_maps_html_is_unchanged_byte_for_byte(tmp_path):
     layers = load_manifest(fx.write_layerset(tmp_path))
-    folium_templates.uninstall()
+    mapping.uninstall_group_cache()  # every group made here, both ways (the shared scripts: the next tests)
     try:
-        assert isinstance(Element("<b>x</b>")._template, jinja2.Template)
-        as_the_libraries_make_it = _parcel_page_map_html(layers)
+        folium_templates.uninstall()
+        try:
+            assert isinstance(Element("<b>x</b>")._template, jinja2.Template)
+            as_the_libraries_make_it = _parcel_page_map_html(layers)
+        finally:
+            folium_templates.install()
+        assert isinstance(Element("<b>x</b>")._template, folium_templates.ConstantTemplate)  # installed again
+        faster = _parcel_page_map_html(layers)
     finally:
-        folium_templates.install()
-    assert isinstance(Element("<b>x</b>")._template, folium_templates.ConstantTemplate)  # installed again
-    faster = _parcel_page_map_html(layers)
+        mapping.install_group_cache()
     assert faster["script"] and faster["feature_group"] and "L.geoJson" in faster["feature_group"]
     assert faster == as_the_libraries_make_it
+
+
+def _page_map(groups, first_id: int) -> dict:
+    """What st_folium sends for the base map and ``groups``, element ids counted from ``first_id``."""
+    counter = itertools.count(first_id)
+    sent = {}
+    with mock.patch.object(Element, "_generate_id", classmethod(lambda cls: f"id{next(counter):06d}")), \
+            mock.patch.object(streamlit_folium, "_component_func", lambda on_change, **kw: sent.update(kw)):
+        streamlit_folium.st_folium(mapping.base_map(label_points=[[41.16, -74.19, "155.06-1-42"]]), key="parcel_map",
+                                   height=600, returned_objects=["all_drawings"], feature_group_to_add=groups,
+                                   layer_control=folium.LayerControl(collapsed=True))
+    sent.pop("id")  # the map's own element id (the component's key is the same: st_folium strips ids from it)
+    return sent
+
+
+def _layer_sets(geojson: dict) -> dict:
+    """Three ways the Parcel page puts the layers on the map: the groups at different places, one layer off,
+    picking on (no identify pop-ups), with the basemap and the offline base, and the parcel under study."""
+    outline = {"type": "Feature", "properties": {}, "geometry": {
+        "type": "Polygon", "coordinates": [[[-74.19, 41.16], [-74.18, 41.16], [-74.18, 41.17], [-74.19, 41.16]]]}}
+
+    def groups(roles, *, identify=True, basemap=None):
+        out = [g for g in [mapping.basemap_group(basemap) if basemap else None,
+                           mapping.offline_base_group(geojson["village_boundary"], geojson["roads"])] if g]
+        return out + [mapping.layer_group(r, geojson[r], identify=identify) for r in roles] + \
+            [mapping.parcel_group(outline)]
+
+    return {"all": lambda: groups(["wetlands", "watercourses", "water_bodies", "floodplain"]),
+            "one off, tiles": lambda: groups(["wetlands", "floodplain"], basemap=next(iter(mapping.BASEMAPS))),
+            "picking": lambda: groups(["wetlands", "watercourses", "water_bodies", "floodplain"], identify=False)}
+
+
+def test_the_shared_layer_scripts_are_what_streamlit_folium_makes():
+    """The constraint layers' scripts are made once per layer set (mapping.install_group_cache) and reused by
+    every session: what the browser gets is byte for byte what streamlit-folium makes, at every place of a
+    group on the map, with pop-ups or without, and element ids do not leak into it (the shipped sample)."""
+    layers = load_manifest(Path(__file__).resolve().parent.parent / "data" / "sample" / "layers.yaml")
+    roles = ["wetlands", "watercourses", "water_bodies", "floodplain", "village_boundary", "roads"]
+    geojson = {r: _display_geojson.__wrapped__("k", r, layers) for r in roles}
+    assert all(geojson[r] for r in ["wetlands", "watercourses", "water_bodies", "floodplain"])
+    sets = _layer_sets(geojson)
+    mapping.uninstall_group_cache()
+    try:
+        plain = {name: _page_map(make(), 0) for name, make in sets.items()}
+        assert plain["all"] == _page_map(sets["all"](), 50_000)  # the text does not depend on the element ids
+    finally:
+        mapping.install_group_cache()
+    made = {name: _page_map(make(), 100_000) for name, make in sets.items()}  # first time: made and kept
+    again = {name: _page_map(make(), 200_000) for name, make in sets.items()}  # reused
+    assert made == plain and again == plain
+    assert plain["all"]["feature_group"] != plain["picking"]["feature_group"]
+    keys = {mapping.static_group_key(g) for g in sets["all"]()}
+    assert None in keys and len(keys) == 6  # the parcel outline is made every time; the others are shared
+    assert {k for (k, _idx) in mapping._GROUP_TEXT} >= keys - {None}
+
+
+def test_a_shared_script_is_not_reused_for_another_geojson(tmp_path):
+    """The key holds the GeoJSON's identity and the entry keeps that object alive: a different layer text
+    (a new layer set) gets its own script, even with the same role and place."""
+    layers = load_manifest(fx.write_layerset(tmp_path))
+    first = _display_geojson.__wrapped__("k", "wetlands", layers)
+    second = _display_geojson.__wrapped__("k", "wetlands", layers)
+    second["features"][0]["properties"]["label"] = "Wetlands: renamed in the new layer set"
+    a = _page_map([mapping.layer_group("wetlands", first)], 0)["feature_group"]
+    b = _page_map([mapping.layer_group("wetlands", second)], 0)["feature_group"]
+    assert "renamed in the new layer set" in b and "renamed in the new layer set" not in a
+    assert _page_map([mapping.layer_group("wetlands", first)], 0)["feature_group"] == a
 
 
 HOSTILE_NAMES = ["{% bad tag", "{{ 7*7 }} marsh", "{# open comment", "}} {{", "a {b} c"]

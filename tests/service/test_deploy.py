@@ -132,6 +132,21 @@ def test_the_proxy_refuses_a_body_over_the_apps_limit_before_any_process_sees_it
     assert at.status_code != 413
 
 
+def test_streamlit_itself_refuses_an_upload_over_its_limit_with_413(stack):
+    """Past the proxy (straight to one app process, as if nginx were left out): Streamlit's own upload handler
+    answers 413 for a file one byte over server.maxUploadSize, and nothing reaches the page; a file just
+    under it is taken (and refused by the page in one sentence, not being GeoJSON)."""
+    with open(ROOT / ".streamlit" / "config.toml", "rb") as f:
+        limit = tomllib.load(f)["server"]["maxUploadSize"] * 2**20
+    with Session(f"http://127.0.0.1:{stack.ports[0]}", timeout_s=120) as s:
+        s.open("/")
+        over, run = s.upload(UPLOADER, "big.geojson", b" " * (limit + 1), "application/geo+json")
+        assert over.status_code == 413 and "too large" in over.text.lower() and run is None
+        under, run = s.upload(UPLOADER, "big.geojson", b" " * (limit - 4096), "application/geo+json")
+        assert under.status_code in (200, 204), under.text
+        assert run is not None and not run.exceptions()
+
+
 def test_a_case_saved_through_one_process_reopens_through_the_other(stack):
     with _open_on(stack, stack.ports[0]) as a:
         case = _pick(a, fx.P1_SBL)

@@ -247,3 +247,62 @@ def test_the_health_check_restarts_a_process_that_fails_twice_and_leaves_a_healt
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_the_rolling_restart_restarts_one_process_at_a_time_each_healthy_before_the_next(tmp_path):
+    """deploy/rolling-restart.sh with a stand-in ``systemctl`` on PATH (it lists two units and records each
+    restart) and two real health endpoints on loopback: a restarted process answers 503 for its first two
+    health requests, as one starting up; the script waits for it before it restarts the next."""
+    import http.server
+    import socketserver
+
+    events = tmp_path / "events"
+    events.write_text("")
+    starting: dict[int, int] = {}  # port -> health requests still to refuse
+    lock = threading.Lock()
+
+    class Health(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802 (the standard library's name)
+            port = self.server.server_address[1]
+            marker = tmp_path / f"restarted-{port}"
+            with lock:
+                if marker.exists():
+                    marker.unlink()
+                    starting[port] = 2
+                busy = starting.get(port, 0) > 0
+                if busy:
+                    starting[port] -= 1
+                with events.open("a") as log:
+                    log.write(f"health {port} {503 if busy else 200}\n")
+            self.send_response(503 if busy else 200)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    servers = [socketserver.TCPServer(("127.0.0.1", 0), Health) for _ in range(2)]
+    for server in servers:
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+    ports = [s.server_address[1] for s in servers]
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    units = "\\n".join(f"sloat-dashboard@{p}.service loaded active running Sloatsburg dashboard" for p in ports)
+    (bin_dir / "systemctl").write_text(
+        "#!/bin/sh\n"
+        f'if [ "$1" = list-units ]; then printf "{units}\\n"; exit 0; fi\n'
+        f'if [ "$1" = restart ]; then echo "restart $2" >> {events}; p="${{2#sloat-dashboard@}}"; '
+        f'touch "{tmp_path}/restarted-${{p%.service}}"; exit 0; fi\n'
+        "exit 1\n")
+    (bin_dir / "systemctl").chmod(0o755)
+    try:
+        done = _run("rolling-restart.sh", env={"PATH": f"{bin_dir}:{os.environ['PATH']}"})
+    finally:
+        for server in servers:
+            server.shutdown()
+            server.server_close()
+    lines = events.read_text().split("\n")[:-1]
+    a, b = ports
+    assert lines == [f"restart sloat-dashboard@{a}.service", f"health {a} 503", f"health {a} 503", f"health {a} 200",
+                     f"restart sloat-dashboard@{b}.service", f"health {b} 503", f"health {b} 503", f"health {b} 200"]
+    assert done.stdout.split("\n")[:-1] == [f"restart: sloat-dashboard@{a}.service is back",
+                                            f"restart: sloat-dashboard@{b}.service is back"]
