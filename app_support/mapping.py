@@ -453,7 +453,7 @@ def base_map(zoom: int = 15, *, label_points: list | None = None, large: bool = 
 # (the script names the group by its index) and return the text made the first time, after adding the group
 # to the map as streamlit-folium does (the layer control lists it). A group without a key (the parcel under
 # study, the slope picture, the footprint, any group built elsewhere) is made as before. The text is
-# byte for byte what streamlit-folium makes (tests/test_folium_templates.py). An entry keeps its GeoJSON
+# byte for byte what streamlit-folium makes (tests/app/test_folium_templates.py). An entry keeps its GeoJSON
 # alive, so the identity in its key cannot be taken by another object while the entry exists; entries are
 # dropped oldest first beyond :data:`GROUP_CACHE_MAX_CHARS` characters in all.
 

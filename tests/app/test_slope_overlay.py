@@ -22,7 +22,7 @@ from app_support import slope_overlay
 from sloat_core.gis.terrain import slope_class_raster
 from sloat_core.units import WGS84, WORK_CRS
 
-DEM = Path(__file__).resolve().parent.parent / "data" / "sample" / "dem.tif"
+DEM = Path(__file__).resolve().parents[2] / "data" / "sample" / "dem.tif"
 
 
 def _band_by_band(dem: str, bounds, clip=None):

@@ -9,7 +9,7 @@ import pytest
 from streamlit import config
 from streamlit.runtime.scriptrunner.script_cache import ScriptCache
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 import serve  # noqa: E402
 
 

@@ -20,7 +20,7 @@ from app_support import mapping, state
 from sloat_core.errors import SloatInputError
 from sloat_core.gis.parcels.placement import MAX_VERTICES
 
-APP = str(Path(__file__).resolve().parent.parent / "app.py")
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
 
 def _polygon(ring: list) -> dict:
