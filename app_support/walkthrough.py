@@ -38,21 +38,36 @@ STEP_PARAM = "step"
 STEP = "walkthrough_step"
 
 
+def _step_in_link() -> int | None:
+    """The 0-based screen named by ``?step=`` (None when the link has none or it is not a number)."""
+    raw = (st.query_params.get(STEP_PARAM) or "").strip()
+    if not raw.isdigit() or len(raw) > 3:
+        return None
+    return int(raw) - 1
+
+
+def _clamp(step: int) -> int:
+    return max(0, min(len(SCREENS) - 1, int(step)))
+
+
 def current_step() -> int:
-    """The screen shown (0-based): from the link on the page's first run, else from the session."""
+    """The screen shown (0-based), read from the link on every run.
+
+    The link is the source of truth, so Back and Forward (which rerun the page with that entry's link)
+    show that entry's screen. A link without a step (the page chosen from the menu) opens the screen last
+    shown in this session, or the first; the link is then corrected to name it (a replaced entry, not a
+    new one: see ``app_support.browser_nav``).
+    """
     ss = st.session_state
-    if STEP not in ss:
-        try:
-            ss[STEP] = int(st.query_params.get(STEP_PARAM) or 1) - 1
-        except ValueError:
-            ss[STEP] = 0
-    ss[STEP] = max(0, min(len(SCREENS) - 1, int(ss[STEP])))
+    wanted = _step_in_link()
+    ss[STEP] = _clamp(wanted if wanted is not None else ss.get(STEP, 0))
     if st.query_params.get(STEP_PARAM) != str(ss[STEP] + 1):
         st.query_params[STEP_PARAM] = str(ss[STEP] + 1)
     return ss[STEP]
 
 
 def go(delta: int) -> None:
-    """Button callback: move ``delta`` screens (kept within the sequence)."""
-    st.session_state[STEP] = max(0, min(len(SCREENS) - 1, st.session_state.get(STEP, 0) + delta))
+    """Button callback: move ``delta`` screens (kept within the sequence); the new step is a new history entry."""
+    here = _step_in_link()
+    st.session_state[STEP] = _clamp((here if here is not None else st.session_state.get(STEP, 0)) + delta)
     st.query_params[STEP_PARAM] = str(st.session_state[STEP] + 1)

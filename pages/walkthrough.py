@@ -10,7 +10,7 @@ import datetime as dt
 
 import streamlit as st
 
-from app_support import forms, loaders, project_result, results, state, walkthrough
+from app_support import browser_nav, forms, loaders, project_result, results, state, walkthrough
 from app_support.citations import escape_markdown, law_link
 from sloat_core.engine.analysis import DISCLAIMER
 from sloat_core.errors import SloatInputError
@@ -23,13 +23,14 @@ screen = walkthrough.SCREENS[step]
 parcel = state.current_parcel()
 
 nav_prev, nav_title, nav_next = st.columns([1, 4, 1], vertical_alignment="center")
-nav_prev.button("◀ Previous", key="wt_prev", on_click=walkthrough.go, args=(-1,), disabled=step == 0,
+nav_prev.button(browser_nav.PREVIOUS_LABEL, key="wt_prev", on_click=walkthrough.go, args=(-1,), disabled=step == 0,
                 width="stretch")
-nav_next.button("Next ▶", key="wt_next", on_click=walkthrough.go, args=(1,),
+nav_next.button(browser_nav.NEXT_LABEL, key="wt_next", on_click=walkthrough.go, args=(1,),
                 disabled=step == len(walkthrough.SCREENS) - 1, width="stretch")
 nav_title.markdown(f"**{step + 1} of {len(walkthrough.SCREENS)}** · "
                    + " → ".join(f"**{s.title}**" if i == step else s.title
                                 for i, s in enumerate(walkthrough.SCREENS)))
+browser_nav.install_walkthrough_keys()  # a presenter's clicker steps the screens
 st.title(screen.title)
 law_link(screen.link, label=f"The rule: {screen.citation}")
 

@@ -1,0 +1,89 @@
+"""What the browser does with Back and Forward, and the presenter's keys of the walk-through.
+
+Streamlit's front end pushes a new history entry every time the script changes the query string
+(``st.query_params``), and another when the page changes. Parameters that only mirror state (the display
+mode ``?mode=``, the case ``?case=``, the law page's ``?section=``) then stack up: each page change made
+two or three entries and Back seemed to do nothing. :data:`HISTORY_JS` sets one rule in the page: a URL
+change that keeps the page *replaces* the current entry, except a change of the walk-through's screen
+(``?step=N`` to another N), which is a step a person goes back to. So there is one entry per page change
+and one per walk-through step, and Back / Forward move between them (Streamlit reruns the page with the
+entry's query string; the walk-through reads its screen from it).
+
+:data:`WALKTHROUGH_KEYS_JS` lets a presenter's clicker step the walk-through: PageDown, Right, Down and
+Space click "Next"; PageUp, Left and Up click "Previous" (not while typing in a field).
+
+Both scripts are constants: nothing from a user or a file is put into them.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+__all__ = ["HISTORY_JS", "WALKTHROUGH_KEYS_JS", "NEXT_LABEL", "PREVIOUS_LABEL", "install_history_rule",
+           "install_walkthrough_keys"]
+
+#: The walk-through's buttons, as the key listener finds them.
+NEXT_LABEL = "Next ▶"
+PREVIOUS_LABEL = "◀ Previous"
+
+HISTORY_JS = """
+<script>
+(() => {
+  const w = window;
+  if (w.__sloatHistoryRule) { return; }
+  w.__sloatHistoryRule = true;
+  const push = w.history.pushState.bind(w.history);
+  const replace = w.history.replaceState.bind(w.history);
+  w.history.pushState = function (state, title, url) {
+    if (url !== undefined && url !== null) {
+      const next = new URL(String(url), w.location.href);
+      const was = new URLSearchParams(w.location.search).get("step");
+      const now = next.searchParams.get("step");
+      const samePage = next.pathname === w.location.pathname;
+      const newStep = was !== null && now !== null && was !== now;
+      if (samePage && !newStep) { return replace(state, title, url); }
+    }
+    return push(state, title, url);
+  };
+})();
+</script>
+"""
+
+WALKTHROUGH_KEYS_JS = """
+<script>
+(() => {
+  const w = window;
+  if (w.__sloatWalkthroughKeys) { return; }
+  w.__sloatWalkthroughKeys = true;
+  const NEXT = ["PageDown", "ArrowRight", "ArrowDown", " ", "Spacebar"];
+  const PREVIOUS = ["PageUp", "ArrowLeft", "ArrowUp"];
+  const typing = (el) => !!el && (el.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(el.tagName));
+  const button = (label) => [...w.document.querySelectorAll('[data-testid="stMain"] button')]
+    .find((b) => (b.innerText || "").trim() === label);
+  w.document.addEventListener("keydown", (event) => {
+    if (!/\\/walkthrough\\/?$/.test(w.location.pathname)) { return; }
+    if (event.altKey || event.ctrlKey || event.metaKey || typing(event.target)) { return; }
+    const label = NEXT.includes(event.key) ? "__NEXT__" : PREVIOUS.includes(event.key) ? "__PREVIOUS__" : null;
+    if (label === null) { return; }
+    event.preventDefault();
+    if (event.repeat) { return; }
+    const target = button(label);
+    if (target && !target.disabled) { target.click(); }
+  }, true);
+})();
+</script>
+""".replace("__NEXT__", NEXT_LABEL).replace("__PREVIOUS__", PREVIOUS_LABEL)
+
+
+def _hidden_script(js: str) -> None:
+    st.html(js, unsafe_allow_javascript=True)
+
+
+def install_history_rule() -> None:
+    """Put :data:`HISTORY_JS` in the page (once per page load; a rerun finds it installed)."""
+    _hidden_script(HISTORY_JS)
+
+
+def install_walkthrough_keys() -> None:
+    """Put :data:`WALKTHROUGH_KEYS_JS` in the page (it acts only on the walk-through's page)."""
+    _hidden_script(WALKTHROUGH_KEYS_JS)
