@@ -7,7 +7,8 @@ two or three entries and Back seemed to do nothing. :data:`HISTORY_JS` sets one 
 change that keeps the page *replaces* the current entry, except a change of the walk-through's screen
 (``?step=N`` to another N), which is a step a person goes back to. So there is one entry per page change
 and one per walk-through step, and Back / Forward move between them (Streamlit reruns the page with the
-entry's query string; the walk-through reads its screen from it).
+entry's query string; the walk-through reads its screen from it). On a narrow screen (a phone), choosing a
+page in the sidebar's menu closes the sidebar, which otherwise covers the page.
 
 :data:`WALKTHROUGH_KEYS_JS` lets a presenter's clicker step the walk-through: PageDown, Right, Down and
 Space click "Next"; PageUp, Left and Up click "Previous" (not while typing in a field).
@@ -45,6 +46,15 @@ HISTORY_JS = """
     }
     return push(state, title, url);
   };
+  // On a narrow screen the open sidebar covers the page: a choice in its page menu closes it again.
+  w.document.addEventListener("click", (event) => {
+    const link = event.target.closest && event.target.closest('[data-testid="stSidebarNav"] a');
+    if (!link || w.innerWidth > 768) { return; }
+    w.setTimeout(() => {
+      const close = w.document.querySelector('[data-testid="stSidebarCollapseButton"] button');
+      if (close) { close.click(); }
+    }, 50);
+  }, true);
 })();
 </script>
 """

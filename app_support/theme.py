@@ -152,8 +152,26 @@ footer {display:none !important;}
 </style>
 """
 
-_CSS = {state.STANDARD: _BASE_CSS, state.COUNTER: _BASE_CSS + _COUNTER_CSS + _NO_TOOLBAR_CSS,
-        state.PROJECTOR: _BASE_CSS + _PROJECTOR_CSS + _NO_TOOLBAR_CSS}
+# --- Navigation block (owner: nav; issue 24 items 2 and 7) -------------------------------------------------
+# The sidebar's open button lives inside Streamlit's toolbar, which Counter and Projector hide: on a phone
+# (where the sidebar starts closed) that left no page menu and no mode switch. The toolbar box stays shown
+# (its menu, deploy button and actions stay hidden by the rules above) and the open button is at least
+# 44 x 44 px. The scripts the frame injects (app_support.browser_nav) take no room in the sidebar.
+_NAV_CSS = """
+<style>
+header[data-testid="stHeader"] [data-testid="stToolbar"] {display:flex !important;}
+[data-testid="stExpandSidebarButton"] {display:flex !important;visibility:visible !important;
+  min-width:44px !important;min-height:44px !important;align-items:center;justify-content:center;}
+[data-testid="stExpandSidebarButton"] button {min-width:44px !important;min-height:44px !important;}
+[data-testid="stSidebarUserContent"] [data-testid="stElementContainer"]:has(> [data-testid="stHtml"] > script:only-child),
+[data-testid="stSidebarUserContent"] [data-testid="stElementContainer"]:has(> .stHtml > script:only-child) {
+  display:none !important;}
+</style>
+"""
+# --- end of the navigation block ------------------------------------------------------------------------
+
+_CSS = {state.STANDARD: _BASE_CSS + _NAV_CSS, state.COUNTER: _BASE_CSS + _COUNTER_CSS + _NO_TOOLBAR_CSS + _NAV_CSS,
+        state.PROJECTOR: _BASE_CSS + _PROJECTOR_CSS + _NO_TOOLBAR_CSS + _NAV_CSS}
 
 
 def stylesheet(mode: str) -> str:
