@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-__all__ = ["HISTORY_JS", "WALKTHROUGH_KEYS_JS", "NEXT_LABEL", "PREVIOUS_LABEL", "install_history_rule",
+__all__ = ["HISTORY_JS", "WALKTHROUGH_KEYS_JS", "COLLAPSE_SIDEBAR_JS", "collapse_sidebar", "NEXT_LABEL", "PREVIOUS_LABEL", "install_history_rule",
            "install_walkthrough_keys"]
 
 #: The walk-through's buttons, as the key listener finds them.
@@ -85,6 +85,18 @@ WALKTHROUGH_KEYS_JS = """
 """.replace("__NEXT__", NEXT_LABEL).replace("__PREVIOUS__", PREVIOUS_LABEL)
 
 
+#: Folds the sidebar away if it is open (the walk-through in Projector mode: the Board needs the whole width).
+COLLAPSE_SIDEBAR_JS = """
+<script>
+(() => {
+  const bar = window.document.querySelector('[data-testid="stSidebar"]');
+  const close = window.document.querySelector('[data-testid="stSidebarCollapseButton"] button');
+  if (bar && close && bar.getBoundingClientRect().right > 1) { close.click(); }
+})();
+</script>
+"""
+
+
 def _hidden_script(js: str) -> None:
     st.html(js, unsafe_allow_javascript=True)
 
@@ -92,6 +104,11 @@ def _hidden_script(js: str) -> None:
 def install_history_rule() -> None:
     """Put :data:`HISTORY_JS` in the page (once per page load; a rerun finds it installed)."""
     _hidden_script(HISTORY_JS)
+
+
+def collapse_sidebar() -> None:
+    """Fold the sidebar away when this element first shows (a page visit, not every rerun)."""
+    _hidden_script(COLLAPSE_SIDEBAR_JS)
 
 
 def install_walkthrough_keys() -> None:

@@ -156,15 +156,15 @@ footer {display:none !important;}
 # The sidebar's open button lives inside Streamlit's toolbar, which Counter and Projector hide: on a phone
 # (where the sidebar starts closed) that left no page menu and no mode switch. The toolbar box stays shown
 # (its menu, deploy button and actions stay hidden by the rules above) and the open button is at least
-# 44 x 44 px. The scripts the frame injects (app_support.browser_nav) take no room in the sidebar.
+# 44 x 44 px. Elements that only hold a stylesheet or a script (app_support.browser_nav) take no room (no gap).
 _NAV_CSS = """
 <style>
 header[data-testid="stHeader"] [data-testid="stToolbar"] {display:flex !important;}
 [data-testid="stExpandSidebarButton"] {display:flex !important;visibility:visible !important;
   min-width:44px !important;min-height:44px !important;align-items:center;justify-content:center;}
 [data-testid="stExpandSidebarButton"] button {min-width:44px !important;min-height:44px !important;}
-[data-testid="stSidebarUserContent"] [data-testid="stElementContainer"]:has(> [data-testid="stHtml"] > script:only-child),
-[data-testid="stSidebarUserContent"] [data-testid="stElementContainer"]:has(> .stHtml > script:only-child) {
+[data-testid="stElementContainer"]:has(> [data-testid="stHtml"] > script:first-child):not(:has(> [data-testid="stHtml"] > :not(script))),
+[data-testid="stElementContainer"]:has(> [data-testid="stMarkdown"] [data-testid="stMarkdownContainer"] > style:first-child):not(:has([data-testid="stMarkdownContainer"] > :not(style))) {
   display:none !important;}
 </style>
 """

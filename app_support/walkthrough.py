@@ -12,30 +12,55 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-__all__ = ["Screen", "SCREENS", "STEP_PARAM", "STEP", "current_step", "go"]
+__all__ = ["Screen", "SCREENS", "STEP_PARAM", "STEP", "FIGURE_HEIGHT_PX", "NAV_CSS", "PROJECTOR_CSS", "current_step",
+           "go"]
 
 
 @dataclass(frozen=True)
 class Screen:
-    """One screen: its id, title, the § it walks through (as shown) and the § its link opens."""
+    """One screen: its id, title, the § it walks through (as shown), the § its link opens, and its name in
+    the one-line list of screens under the title."""
 
     id: str
     title: str
     citation: str
     link: str
+    short: str
 
 
 SCREENS: tuple[Screen, ...] = (
-    Screen("parcel", "The parcel and its constraints", "§ 402-45A", "§ 402-45A"),
-    Screen("deductions", "Land that does not count", "§ 402-45A(1) to (3)", "§ 402-45A"),
-    Screen("net", "Net lot area and yield", "§ 402-45A, § 402-48E", "§ 402-48E"),
-    Screen("triggers", "Cluster triggers", "§ 402-48C", "§ 402-48C"),
-    Screen("permits", "Permits and reviews", "§§ 402-49 to 402-57", "§ 402-57"),
-    Screen("timeline", "Timeline", "§ 402-55H and the permit clocks", "§ 402-55H"),
+    Screen("parcel", "The parcel and its constraints", "§ 402-45A", "§ 402-45A", "Parcel"),
+    Screen("deductions", "Land that does not count", "§ 402-45A(1) to (3)", "§ 402-45A", "Deductions"),
+    Screen("net", "Net lot area and yield", "§ 402-45A, § 402-48E", "§ 402-48E", "Net lot area"),
+    Screen("triggers", "Cluster triggers", "§ 402-48C", "§ 402-48C", "Cluster triggers"),
+    Screen("permits", "Permits and reviews", "§§ 402-49 to 402-57", "§ 402-57", "Permits"),
+    Screen("timeline", "Timeline", "§ 402-55H and the permit clocks", "§ 402-55H", "Timeline"),
 )
 #: The link's query parameter (1-based screen number) and the session key holding it (0-based).
 STEP_PARAM = "step"
 STEP = "walkthrough_step"
+#: The tallest a screen's picture or chart may be: what 1080 px leave under the title row and above the note.
+FIGURE_HEIGHT_PX = 600
+
+# The walk-through's own rules (constants; issue 24 item 7). In every mode the Previous / Next buttons keep
+# their whole label on one line and their column is as wide as the label needs.
+NAV_CSS = """
+<style>
+.st-key-wt_prev button p, .st-key-wt_next button p {white-space:nowrap !important;overflow:visible !important;
+  text-overflow:clip !important;}
+[data-testid="stColumn"]:has(.st-key-wt_prev), [data-testid="stColumn"]:has(.st-key-wt_next) {
+  min-width:max-content !important;}
+</style>
+"""
+# Projector: the title sits between the buttons and the page's bottom margin is small, so each screen fits
+# 1920x1080 with the sidebar folded (the smallest type stays 24 px).
+PROJECTOR_CSS = """
+<style>
+[data-testid="stMainBlockContainer"] {padding-top:64px !important;padding-bottom:24px !important;}
+[data-testid="stMainBlockContainer"] h1 {padding-top:0 !important;padding-bottom:0.1em !important;}
+[data-testid="stMainBlockContainer"] li {line-height:1.3 !important;}
+</style>
+"""
 
 
 def _step_in_link() -> int | None:
