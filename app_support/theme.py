@@ -156,10 +156,12 @@ footer {display:none !important;}
 # The sidebar's open button lives inside Streamlit's toolbar, which Counter and Projector hide: on a phone
 # (where the sidebar starts closed) that left no page menu and no mode switch. The toolbar box stays shown
 # (its menu, deploy button and actions stay hidden by the rules above) and the open button is at least
-# 44 x 44 px. Elements that only hold a stylesheet or a script (app_support.browser_nav) take no room (no gap).
+# 44 x 44 px; the header is 60 px tall in every mode (in rem it grew to 90 px with the projector's type and
+# covered the top of each page's title). Elements that only hold a stylesheet or a script (app_support.browser_nav) take no room (no gap).
 _NAV_CSS = """
 <style>
 header[data-testid="stHeader"] [data-testid="stToolbar"] {display:flex !important;}
+header[data-testid="stHeader"] {height:60px !important;min-height:60px !important;}
 [data-testid="stExpandSidebarButton"] {display:flex !important;visibility:visible !important;
   min-width:44px !important;min-height:44px !important;align-items:center;justify-content:center;}
 [data-testid="stExpandSidebarButton"] button {min-width:44px !important;min-height:44px !important;}

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-__all__ = ["Screen", "SCREENS", "STEP_PARAM", "STEP", "FIGURE_HEIGHT_PX", "NAV_CSS", "PROJECTOR_CSS", "current_step",
+__all__ = ["Screen", "SCREENS", "STEP_PARAM", "STEP", "FIGURE_HEIGHT_PX", "MAP_HEIGHT_PX", "NAV_CSS", "PROJECTOR_CSS", "current_step",
            "go"]
 
 
@@ -41,22 +41,30 @@ STEP_PARAM = "step"
 STEP = "walkthrough_step"
 #: The tallest a screen's picture or chart may be: what 1080 px leave under the title row and above the note.
 FIGURE_HEIGHT_PX = 600
+#: The parcel screen's map (with its legend) has the screen to itself below the title: a little taller.
+MAP_HEIGHT_PX = 640
 
 # The walk-through's own rules (constants; issue 24 item 7). In every mode the Previous / Next buttons keep
-# their whole label on one line and their column is as wide as the label needs.
+# their whole label on one line and their column is as wide as the label needs. The deductions table and its
+# chart stand side by side on a wide screen (1920 px: both on the one screen) and one above the other on a
+# narrower one (1366 px), where side by side would cut the table's § column and crowd the chart's labels.
 NAV_CSS = """
 <style>
 .st-key-wt_prev button p, .st-key-wt_next button p {white-space:nowrap !important;overflow:visible !important;
   text-overflow:clip !important;}
 [data-testid="stColumn"]:has(.st-key-wt_prev), [data-testid="stColumn"]:has(.st-key-wt_next) {
   min-width:max-content !important;}
+@media (max-width: 1599px) {
+  .st-key-wt_side_by_side [data-testid="stHorizontalBlock"] {flex-wrap:wrap !important;}
+  .st-key-wt_side_by_side [data-testid="stColumn"] {min-width:100% !important;}
+}
 </style>
 """
 # Projector: the title sits between the buttons and the page's bottom margin is small, so each screen fits
 # 1920x1080 with the sidebar folded (the smallest type stays 24 px).
 PROJECTOR_CSS = """
 <style>
-[data-testid="stMainBlockContainer"] {padding-top:64px !important;padding-bottom:24px !important;}
+[data-testid="stMainBlockContainer"] {padding-top:68px !important;padding-bottom:24px !important;}
 [data-testid="stMainBlockContainer"] h1 {padding-top:0 !important;padding-bottom:0.1em !important;}
 [data-testid="stMainBlockContainer"] li {line-height:1.3 !important;}
 </style>

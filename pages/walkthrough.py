@@ -62,15 +62,15 @@ if screen.id == "parcel":
 
     picture, ratio = map_png(loaders.full_analysis_for(parcel, layers, district), layers, width_in=6.0)
     left, right = st.columns([1, 1])
-    # no taller than the screen leaves (walkthrough.FIGURE_HEIGHT_PX), whatever the parcel's shape
-    left.image(picture, width=int(walkthrough.FIGURE_HEIGHT_PX / max(ratio or 1.0, 0.2)))
+    # no taller than the screen leaves (walkthrough.MAP_HEIGHT_PX), whatever the parcel's shape
+    left.image(picture, width=int(walkthrough.MAP_HEIGHT_PX / max(ratio or 1.0, 0.2)))
     with right:
         st.metric("Gross area, sq ft", f"{result.get('gross_area_sqft') or 0:,.0f}")
         st.metric("Zoning district", result.get("district") or "unknown")
         present = [d.get("label") for d in result.get("deductions") or [] if (d.get("area_sqft") or 0) >= 0.5]
         st.markdown("**On the lot:** " + escape_markdown(", ".join(present) or "no constraint found"))
 elif screen.id == "deductions":  # the table and its chart side by side: both on the one screen
-    table, chart = st.columns([1, 1], gap="medium")
+    table, chart = st.container(key="wt_side_by_side").columns([1, 1], gap="medium")
     with table:
         results.show_deductions(result, fold_notes=mode == state.PROJECTOR)
     figure = results.waterfall_figure(result, large=mode == state.PROJECTOR)
