@@ -73,7 +73,7 @@ WALKTHROUGH_KEYS_JS = """
   w.document.addEventListener("keydown", (event) => {
     if (!/\\/walkthrough\\/?$/.test(w.location.pathname)) { return; }
     if (event.altKey || event.ctrlKey || event.metaKey || typing(event.target)) { return; }
-    const label = NEXT.includes(event.key) ? "__NEXT__" : PREVIOUS.includes(event.key) ? "__PREVIOUS__" : null;
+    const label = NEXT.includes(event.key) ? "Next ▶" : PREVIOUS.includes(event.key) ? "◀ Previous" : null;
     if (label === null) { return; }
     event.preventDefault();
     if (event.repeat) { return; }
@@ -82,7 +82,7 @@ WALKTHROUGH_KEYS_JS = """
   }, true);
 })();
 </script>
-""".replace("__NEXT__", NEXT_LABEL).replace("__PREVIOUS__", PREVIOUS_LABEL)
+"""  # the labels are NEXT_LABEL and PREVIOUS_LABEL, written out (tests/test_app_modes.py checks they match)
 
 
 #: Folds the sidebar away if it is open (the walk-through in Projector mode: the Board needs the whole width).
@@ -97,20 +97,16 @@ COLLAPSE_SIDEBAR_JS = """
 """
 
 
-def _hidden_script(js: str) -> None:
-    st.html(js, unsafe_allow_javascript=True)
-
-
 def install_history_rule() -> None:
     """Put :data:`HISTORY_JS` in the page (once per page load; a rerun finds it installed)."""
-    _hidden_script(HISTORY_JS)
+    st.html(HISTORY_JS, unsafe_allow_javascript=True)
 
 
 def collapse_sidebar() -> None:
     """Fold the sidebar away when this element first shows (a page visit, not every rerun)."""
-    _hidden_script(COLLAPSE_SIDEBAR_JS)
+    st.html(COLLAPSE_SIDEBAR_JS, unsafe_allow_javascript=True)
 
 
 def install_walkthrough_keys() -> None:
     """Put :data:`WALKTHROUGH_KEYS_JS` in the page (it acts only on the walk-through's page)."""
-    _hidden_script(WALKTHROUGH_KEYS_JS)
+    st.html(WALKTHROUGH_KEYS_JS, unsafe_allow_javascript=True)

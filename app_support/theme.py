@@ -178,7 +178,7 @@ _CSS = {state.STANDARD: _BASE_CSS + _NAV_CSS, state.COUNTER: _BASE_CSS + _COUNTE
 
 def stylesheet(mode: str) -> str:
     """The constant ``<style>`` block of ``mode`` (Standard's for an unknown mode)."""
-    return _CSS.get(mode, _BASE_CSS)
+    return _CSS.get(mode, _CSS[state.STANDARD])
 
 
 def apply_mode(mode: str) -> None:

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-__all__ = ["Screen", "SCREENS", "STEP_PARAM", "STEP", "FIGURE_HEIGHT_PX", "MAP_HEIGHT_PX", "NAV_CSS", "PROJECTOR_CSS", "current_step",
-           "go"]
+__all__ = ["Screen", "SCREENS", "STEP_PARAM", "STEP", "FIGURE_HEIGHT_PX", "MAP_HEIGHT_PX", "NAV_CSS", "PROJECTOR_CSS",
+           "apply_css", "current_step", "go"]
 
 
 @dataclass(frozen=True)
@@ -69,6 +69,13 @@ PROJECTOR_CSS = """
 [data-testid="stMainBlockContainer"] li {line-height:1.3 !important;}
 </style>
 """
+
+
+def apply_css(projector: bool) -> None:
+    """Inject the walk-through's constant stylesheet (:data:`NAV_CSS`, and :data:`PROJECTOR_CSS` on a projector)."""
+    st.markdown(NAV_CSS, unsafe_allow_html=True)
+    if projector:
+        st.markdown(PROJECTOR_CSS, unsafe_allow_html=True)
 
 
 def _step_in_link() -> int | None:

@@ -22,10 +22,10 @@ step = walkthrough.current_step()
 screen = walkthrough.SCREENS[step]
 parcel = state.current_parcel()
 browser_nav.install_walkthrough_keys()  # a presenter's clicker steps the screens
-st.markdown(walkthrough.NAV_CSS, unsafe_allow_html=True)  # "◀ Previous" and "Next ▶" never cut
-if mode == state.PROJECTOR:  # the Board's screen: the sidebar folds away, every screen fits 1920x1080
+# "◀ Previous" and "Next ▶" never cut; on the Board's screen the sidebar folds away, every screen fits 1920x1080
+walkthrough.apply_css(projector=mode == state.PROJECTOR)
+if mode == state.PROJECTOR:
     browser_nav.collapse_sidebar()
-    st.markdown(walkthrough.PROJECTOR_CSS, unsafe_allow_html=True)
 
 nav_prev, nav_title, nav_next = st.columns([1, 6, 1], vertical_alignment="center")
 nav_prev.button(browser_nav.PREVIOUS_LABEL, key="wt_prev", on_click=walkthrough.go, args=(-1,),
