@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from app_support import state
+
 __all__ = ["Screen", "SCREENS", "STEP_PARAM", "STEP", "FIGURE_HEIGHT_PX", "MAP_HEIGHT_PX", "NAV_CSS", "PROJECTOR_CSS",
            "apply_css", "current_step", "go"]
 
@@ -37,8 +39,8 @@ SCREENS: tuple[Screen, ...] = (
     Screen("timeline", "Timeline", "§ 402-55H and the permit clocks", "§ 402-55H", "Timeline"),
 )
 #: The link's query parameter (1-based screen number) and the session key holding it (0-based).
-STEP_PARAM = "step"
-STEP = "walkthrough_step"
+STEP_PARAM = state.STEP_PARAM
+STEP = state.WALKTHROUGH_STEP
 #: The tallest a screen's picture or chart may be: what 1080 px leave under the title row and above the note.
 FIGURE_HEIGHT_PX = 600
 #: The parcel screen's map (with its legend) has the screen to itself below the title: a little taller.

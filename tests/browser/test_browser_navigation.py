@@ -81,7 +81,10 @@ def test_back_and_forward_move_one_page_at_a_time(app, mode):
     """A -> B -> C adds one history entry per page; Back twice lands on A, Forward on B."""
     page = app.page
     page.set_viewport_size({"width": 1366, "height": 768})
-    app.open(f"/project?mode={mode}")
+    app.open(f"/?mode={mode}")  # the root first: the test server is plain `streamlit run`, not tools/serve.py
+    app.settle()
+    page.locator(NAV).get_by_text("Proposed project", exact=True).click()
+    page.wait_for_url(re.compile(r"/project\b"), timeout=30_000)
     app.settle()
     start = _history_length(app)
     pages = [("Cluster", "/cluster"), ("Timeline", "/timeline")]
@@ -110,7 +113,7 @@ def test_a_mode_switch_is_not_a_history_entry(app):
     """Switching the display mode rewrites the link (so a copy keeps it) without adding a Back step."""
     page = app.page
     page.set_viewport_size({"width": 1366, "height": 768})
-    app.open("/cluster?mode=standard")
+    app.open("/?mode=standard")
     app.settle()
     start = _history_length(app)
     app.switch_mode("Counter")
