@@ -29,6 +29,13 @@ def _close_sidebar(page) -> None:
     page.locator(OPEN_SIDEBAR).wait_for(state="visible", timeout=10_000)
 
 
+def _open_sidebar(page) -> None:
+    """Open the sidebar if it is folded (the browser remembers a folded sidebar from an earlier page)."""
+    if page.locator(OPEN_SIDEBAR).is_visible():
+        page.locator(OPEN_SIDEBAR).click()
+    page.locator(NAV).wait_for(state="visible", timeout=10_000)
+
+
 def _h1(app) -> str:
     return app.page.locator("h1").first.inner_text().strip()
 
@@ -72,7 +79,6 @@ def test_a_phone_reaches_the_page_menu_and_the_mode_switch(app, mode):
     page.wait_for_url(re.compile(rf"mode={other.lower()}\b"), timeout=15_000)
     assert "/timeline" in page.url and _h1(app) == "Timeline"
     page.screenshot(path=str(ARTIFACTS / f"i24_2_phone_{mode}_switched.png"))
-    _close_sidebar(page)
     assert not app.non_tile_blocked()
 
 
@@ -83,6 +89,7 @@ def test_back_and_forward_move_one_page_at_a_time(app, mode):
     page.set_viewport_size({"width": 1366, "height": 768})
     app.open(f"/?mode={mode}")  # the root first: the test server is plain `streamlit run`, not tools/serve.py
     app.settle()
+    _open_sidebar(page)
     page.locator(NAV).get_by_text("Proposed project", exact=True).click()
     page.wait_for_url(re.compile(r"/project\b"), timeout=30_000)
     app.settle()
@@ -115,6 +122,7 @@ def test_a_mode_switch_is_not_a_history_entry(app):
     page.set_viewport_size({"width": 1366, "height": 768})
     app.open("/?mode=standard")
     app.settle()
+    _open_sidebar(page)
     start = _history_length(app)
     app.switch_mode("Counter")
     page.wait_for_url(re.compile(r"mode=counter\b"), timeout=15_000)

@@ -127,7 +127,8 @@ def test_previous_is_whole_at_1366x768_in_projector_mode(sample_app):
     app, page = sample_app, sample_app.page
     _case_walkthrough(app, "projector", (1366, 768), step=2)
     button = page.get_by_role("button", name="◀ Previous")
-    assert button.is_visible() and button.inner_text().strip() == "◀ Previous"
+    button.wait_for(state="visible", timeout=15_000)
+    assert button.inner_text().strip() == "◀ Previous"
     fits = button.evaluate("""b => { const p = b.querySelector('p') || b; const r = p.getBoundingClientRect();
                                      const o = b.getBoundingClientRect();
                                      return p.scrollWidth <= p.clientWidth + 1 && r.left >= o.left - 1
