@@ -14,7 +14,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from app_support import cases_ui, state, theme
+from app_support import browser_nav, cases_ui, state, theme
 from app_support.citations import escape_markdown
 from sloat_core.engine.analysis import DISCLAIMER
 from sloat_core.errors import SloatInputError
@@ -82,6 +82,7 @@ with st.sidebar:
                 for w in layers.warnings:
                     st.warning(escape_markdown(w), icon=":material/warning:")
     st.caption(DISCLAIMER)
+    browser_nav.install_history_rule()  # one history entry per page change or walk-through step
 
 theme.apply_mode(state.mode())
 state.sync_mode_url()

@@ -326,7 +326,7 @@ def show_plain_summary(result: dict) -> None:
         st.markdown(f"*{escape_markdown(plain.screening_note(result))}*")
 
 
-def show_deductions(result: dict) -> None:
+def show_deductions(result: dict, *, fold_notes: bool = False) -> None:
     """The deduction table with a colour key matching the map legend, and a link to each § cited.
 
     Standard: every constraint, every column. Counter (everyday words, three columns) and
@@ -347,6 +347,14 @@ def show_deductions(result: dict) -> None:
         if CITATION in frame.columns:
             styled = styled.set_table_styles(citation_nowrap_styles(frame), overwrite=False)
         st.table(styled.hide(axis="index"))
+    if fold_notes:  # the walk-through: the notes fold under the table, so the screen fits (issue 24 item 7)
+        with st.expander("How these figures are counted"):
+            _deduction_notes(result, mode, compact)
+        return
+    _deduction_notes(result, mode, compact)
+
+
+def _deduction_notes(result: dict, mode: str, compact: bool) -> None:
     overlaps = [d for d in result.get("deductions") or []
                 if d.get("total_area_sqft") is not None and d.get("area_sqft") is not None
                 and d["total_area_sqft"] - d["area_sqft"] >= 0.5]

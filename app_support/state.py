@@ -2,6 +2,12 @@
 
 Pages read and write ``st.session_state`` only through these names, so a key is never spelled
 twice. :func:`init_state` sets the defaults once per session (called by ``app.py``).
+
+Keys private to one feature live beside the code that owns them, each a named constant there: the case
+(``cases_ui``: CASE, NOTES, STAFF, MESSAGE...), the imports (``exports_ui``), the project / timeline /
+mitigation forms (``forms``: LAST_PROJECT_RESULT, FOOTPRINT, TIMELINE_ITEMS, MITIGATION_INPUT), the parcel
+finder (``parcel_inputs``). The walk-through's screen is here (:data:`WALKTHROUGH_STEP`), beside the link's
+parameters the frame keeps (:data:`MODE_PARAM`, :data:`STEP_PARAM`).
 """
 
 from __future__ import annotations
@@ -29,6 +35,8 @@ __all__ = [
     "BOARD_ANSWERS",
     "AS_OF",
     "MODE_PARAM",
+    "STEP_PARAM",
+    "WALKTHROUGH_STEP",
     "init_state",
     "mode",
     "mode_from_url",
@@ -51,6 +59,11 @@ PROJECTOR = "Projector"
 MODES = (STANDARD, COUNTER, PROJECTOR)
 #: The link's query parameter naming the mode: ``?mode=counter|projector|standard``.
 MODE_PARAM = "mode"
+#: The link's query parameter naming the walk-through's screen (1-based): ``?step=3``. Each step is a history
+#: entry of its own (app_support.browser_nav); every other parameter only mirrors state.
+STEP_PARAM = "step"
+#: The walk-through's screen (0-based) last shown in this session; the link's ``?step=`` wins when it has one.
+WALKTHROUGH_STEP = "walkthrough_step"
 # Mode read from the link once per session (so a reload or a case link keeps the mode).
 _MODE_FROM_URL_DONE = "mode_from_url_done"
 # Map controls outside the map.

@@ -152,13 +152,33 @@ footer {display:none !important;}
 </style>
 """
 
-_CSS = {state.STANDARD: _BASE_CSS, state.COUNTER: _BASE_CSS + _COUNTER_CSS + _NO_TOOLBAR_CSS,
-        state.PROJECTOR: _BASE_CSS + _PROJECTOR_CSS + _NO_TOOLBAR_CSS}
+# --- Navigation block (owner: nav; issue 24 items 2 and 7) -------------------------------------------------
+# The sidebar's open button lives inside Streamlit's toolbar, which Counter and Projector hide: on a phone
+# (where the sidebar starts closed) that left no page menu and no mode switch. The toolbar box stays shown
+# (its menu, deploy button and actions stay hidden by the rules above) and the open button is at least
+# 44 x 44 px; the header is 60 px tall in every mode (in rem it grew to 90 px with the projector's type and
+# covered the top of each page's title). Elements that only hold a stylesheet or a script (app_support.browser_nav) take no room (no gap).
+_NAV_CSS = """
+<style>
+header[data-testid="stHeader"] [data-testid="stToolbar"] {display:flex !important;}
+header[data-testid="stHeader"] {height:60px !important;min-height:60px !important;}
+[data-testid="stExpandSidebarButton"] {display:flex !important;visibility:visible !important;
+  min-width:44px !important;min-height:44px !important;align-items:center;justify-content:center;}
+[data-testid="stExpandSidebarButton"] button {min-width:44px !important;min-height:44px !important;}
+[data-testid="stElementContainer"]:has(> [data-testid="stHtml"] > script:first-child):not(:has(> [data-testid="stHtml"] > :not(script))),
+[data-testid="stElementContainer"]:has(> [data-testid="stMarkdown"] [data-testid="stMarkdownContainer"] > style:first-child):not(:has([data-testid="stMarkdownContainer"] > :not(style))) {
+  display:none !important;}
+</style>
+"""
+# --- end of the navigation block ------------------------------------------------------------------------
+
+_CSS = {state.STANDARD: _BASE_CSS + _NAV_CSS, state.COUNTER: _BASE_CSS + _COUNTER_CSS + _NO_TOOLBAR_CSS + _NAV_CSS,
+        state.PROJECTOR: _BASE_CSS + _PROJECTOR_CSS + _NO_TOOLBAR_CSS + _NAV_CSS}
 
 
 def stylesheet(mode: str) -> str:
     """The constant ``<style>`` block of ``mode`` (Standard's for an unknown mode)."""
-    return _CSS.get(mode, _BASE_CSS)
+    return _CSS.get(mode, _CSS[state.STANDARD])
 
 
 def apply_mode(mode: str) -> None:

@@ -27,7 +27,7 @@ from sloat_core.engine.plain import plain_permits
 from sloat_core.rules.project import parse_project
 from sloat_core.approvals.county_referral import referral_bands_geojson
 from sloat_core.approvals.facts import ACCESSORY_KINDS, VARIANCE_TYPES, parse_approval_facts
-from sloat_core.approvals.state_law import all_state_facts
+from app_support.approvals_ui import show_approvals as _approvals  # shared with the walk-through
 
 
 mode = state.mode()
@@ -196,37 +196,6 @@ def _permit(p: dict) -> None:
         if p["clocks"]:
             st.markdown("**Clocks**")
             st.markdown("\n".join(f"- {escape_markdown(c)}" for c in p["clocks"]))
-
-
-def _approvals(groups: list | None, a: dict | None, result_day: str) -> None:
-    """Article IX's permits and the approvals around it in one list, by who decides (sloat_core.approvals)."""
-    if not a or groups is None:
-        return
-    st.subheader("All approvals, by who decides")
-    seqr, ref = a["seqr"], a["county_referral"]
-    rng = "" if len(seqr["possible"]) < 2 else f" ({' or '.join(seqr['possible'])})"
-    st.markdown(escape_markdown(f"SEQR: {seqr['class']}{rng} ({seqr['clause'] or 'no clause decided it'}). "
-                                f"{seqr['reason']}"))
-    if seqr.get("question"):
-        st.info(escape_markdown(f"To settle the SEQR class: {seqr['question']}"))
-    st.markdown(escape_markdown(ref["headline"]))
-    events = a["village_law"]["events"]
-    if events:
-        st.markdown("**Clocks (Village Law, GML § 239-m), counted by the General Construction Law**")
-        st.markdown("\n".join(f"- {e['date']}: {escape_markdown(e['label'])}"
-                              + (f" {escape_markdown(e['note'])}" if e["note"] else "") for e in events))
-    for g in groups:
-        with st.expander(f"{g['decides']} ({len(g['items'])})", expanded=False):
-            st.markdown("\n".join(
-                f"- {escape_markdown(i['name'])}: {escape_markdown(str(i['status']))} ({escape_markdown(i['clause'] or '')})"
-                f"; step {i['step']}, {escape_markdown(i['step_text'])}"
-                + (f"; clock: {escape_markdown(i['clock'])}" if i.get("clock") else "") for i in g["items"]))
-    with st.expander("The state and federal rules used (dated settings)"):
-        st.markdown("\n".join(
-            f"- {escape_markdown(f.description)} **{escape_markdown(str(f.value))}** ({escape_markdown(f.citation)}, "
-            f"from {f.effective.isoformat()}){' — to confirm with the Village' if f.verify else ''}"
-            for f in all_state_facts(dt.date.fromisoformat(result_day)).values()))
-    st.caption(escape_markdown(a["estimate"] + " Items marked \"to confirm with the Village\" are dated settings."))
 
 
 if outcome is not None:

@@ -10,7 +10,7 @@ import datetime as dt
 
 import streamlit as st
 
-from app_support import forms, loaders, project_result, results, state, walkthrough
+from app_support import approvals_ui, browser_nav, forms, loaders, project_result, results, state, walkthrough
 from app_support.citations import escape_markdown, law_link
 from sloat_core.engine.analysis import DISCLAIMER
 from sloat_core.errors import SloatInputError
@@ -21,17 +21,25 @@ mode = state.mode()
 step = walkthrough.current_step()
 screen = walkthrough.SCREENS[step]
 parcel = state.current_parcel()
+browser_nav.install_walkthrough_keys()  # a presenter's clicker steps the screens
+# "◀ Previous" and "Next ▶" never cut; on the Board's screen the sidebar folds away, every screen fits 1920x1080
+walkthrough.apply_css(projector=mode == state.PROJECTOR)
+if mode == state.PROJECTOR:
+    browser_nav.collapse_sidebar()
 
-nav_prev, nav_title, nav_next = st.columns([1, 4, 1], vertical_alignment="center")
-nav_prev.button("◀ Previous", key="wt_prev", on_click=walkthrough.go, args=(-1,), disabled=step == 0,
-                width="stretch")
-nav_next.button("Next ▶", key="wt_next", on_click=walkthrough.go, args=(1,),
+nav_prev, nav_title, nav_next = st.columns([1, 6, 1], vertical_alignment="center")
+nav_prev.button(browser_nav.PREVIOUS_LABEL, key="wt_prev", on_click=walkthrough.go, args=(-1,),
+                disabled=step == 0, width="stretch")
+nav_next.button(browser_nav.NEXT_LABEL, key="wt_next", on_click=walkthrough.go, args=(1,),
                 disabled=step == len(walkthrough.SCREENS) - 1, width="stretch")
-nav_title.markdown(f"**{step + 1} of {len(walkthrough.SCREENS)}** · "
-                   + " → ".join(f"**{s.title}**" if i == step else s.title
+with nav_title:
+    st.title(screen.title)
+    where, rule = st.columns([3, 2], vertical_alignment="center")
+    where.markdown(f"**{step + 1} of {len(walkthrough.SCREENS)}** · "
+                   + " → ".join(f"**{s.short}**" if i == step else s.short
                                 for i, s in enumerate(walkthrough.SCREENS)))
-st.title(screen.title)
-law_link(screen.link, label=f"The rule: {screen.citation}")
+    with rule:
+        law_link(screen.link, label=f"The rule: {screen.citation}")
 
 if parcel is None:
     st.info("Choose a parcel (or open a case) first: the walk-through shows its figures.")
@@ -52,17 +60,22 @@ except SloatInputError as exc:
 if screen.id == "parcel":
     from sloat_core.outputs.report import map_png
 
-    picture, _ratio = map_png(loaders.full_analysis_for(parcel, layers, district), layers, width_in=6.0)
+    picture, ratio = map_png(loaders.full_analysis_for(parcel, layers, district), layers, width_in=6.0)
     left, right = st.columns([1, 1])
-    left.image(picture, width="stretch")
+    # no taller than the screen leaves (walkthrough.MAP_HEIGHT_PX), whatever the parcel's shape
+    left.image(picture, width=int(walkthrough.MAP_HEIGHT_PX / max(ratio or 1.0, 0.2)))
     with right:
         st.metric("Gross area, sq ft", f"{result.get('gross_area_sqft') or 0:,.0f}")
         st.metric("Zoning district", result.get("district") or "unknown")
         present = [d.get("label") for d in result.get("deductions") or [] if (d.get("area_sqft") or 0) >= 0.5]
         st.markdown("**On the lot:** " + escape_markdown(", ".join(present) or "no constraint found"))
-elif screen.id == "deductions":
-    results.show_deductions(result)
-    st.plotly_chart(results.waterfall_figure(result, large=True), width="stretch", theme=None)
+elif screen.id == "deductions":  # the table and its chart side by side: both on the one screen
+    table, chart = st.container(key="wt_side_by_side").columns([1, 1], gap="medium")
+    with table:
+        results.show_deductions(result, fold_notes=mode == state.PROJECTOR)
+    figure = results.waterfall_figure(result, large=mode == state.PROJECTOR)
+    figure.update_layout(height=min(figure.layout.height or walkthrough.FIGURE_HEIGHT_PX, walkthrough.FIGURE_HEIGHT_PX))
+    chart.plotly_chart(figure, width="stretch", theme=None)
 elif screen.id == "net":
     results.show_headline(result, show_yield=False)
     if "conventional_yield" in result:
@@ -71,11 +84,14 @@ elif screen.id == "net":
 elif screen.id == "triggers":
     st.markdown("**§ 402-48C: the Planning Board may require a cluster layout where the property shows any of "
                 "these.**")
-    for t in result.get("cluster_triggers") or []:
-        mark = {True: "✔ Found", None: "? Unknown", False: "✘ Not found"}[t.get("triggered")]
-        st.markdown(f"- **{mark}**: {escape_markdown(t.get('title') or '')} ({escape_markdown(t.get('citation') or '')})")
-elif screen.id == "permits":
-    results.show_permits(result)
+    marks = {True: "✔ Found", None: "? Unknown", False: "✘ Not found"}
+    lines = [f"- **{marks[t.get('triggered')]}**: {escape_markdown(t.get('title') or '')} ({escape_markdown(t.get('citation') or '')})"
+             for t in result.get("cluster_triggers") or []]
+    half = (len(lines) + 1) // 2  # two columns: the whole list on one screen
+    for column, part in zip(st.columns(2, gap="medium"), (lines[:half], lines[half:])):
+        column.markdown("\n".join(part))
+elif screen.id == "permits":  # Article IX's permits and the approvals around it, one list (issue 23)
+    approvals_ui.show_approvals_board(result)
 elif screen.id == "timeline":
     items = list(st.session_state.get(forms.TIMELINE_ITEMS) or [])
     if not items:

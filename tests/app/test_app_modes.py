@@ -173,3 +173,143 @@ def test_table_colour_key_matches_the_map_legend(manifest, mode):
     styles = table.proto.arrow_data.styler.styles
     swatch = re.search(rf"_row{row}_col0 \{{ background-color: (#[0-9a-f]{{6}})", styles)
     assert swatch and swatch.group(1) == wetland_legend.group(1) == colour_for("wetlands")
+
+
+# ------------------------------------------------------------------------------------------------
+# Getting around (issue 24 items 2, 3 and 7; issue 23's one list on the walk-through)
+# ------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("mode", state.MODES)
+def test_every_mode_keeps_the_sidebars_open_button(mode):
+    """Counter and Projector hide Streamlit's toolbar, which holds the sidebar's open button: on a phone that
+    left no page menu. Every mode's stylesheet shows the toolbar box again and sizes the button."""
+    css = theme.stylesheet(mode)
+    rules = dict(_rules(css))
+    shown = [d for s, d in rules.items() if 'header[data-testid="stHeader"] [data-testid="stToolbar"]' in s]
+    assert shown and "display:flex !important" in shown[-1]
+    opener = [d for s, d in rules.items() if s == '[data-testid="stExpandSidebarButton"]']
+    assert opener and "min-width:44px" in opener[0] and "min-height:44px" in opener[0]
+    # the rule that shows the toolbar comes after the one that hides it (same importance: the later wins)
+    hide = css.find('[data-testid="stToolbar"], [data-testid="stMainMenu"]')
+    assert hide == -1 or hide < css.find('header[data-testid="stHeader"] [data-testid="stToolbar"]')
+    assert "stMainMenu" not in "".join(s for s, d in rules.items() if "display:flex" in d)  # its menu stays hidden
+
+
+def test_the_clicker_script_clicks_the_buttons_the_page_draws():
+    """The key listener finds the walk-through's buttons by their labels: the labels it has are the page's."""
+    from app_support import browser_nav
+
+    js = browser_nav.WALKTHROUGH_KEYS_JS
+    assert f'"{browser_nav.NEXT_LABEL}"' in js and f'"{browser_nav.PREVIOUS_LABEL}"' in js
+    for key in ("PageDown", "PageUp", "ArrowRight", "ArrowLeft", '" "'):
+        assert key in js, key
+    page = (Path(APP).parent / "pages" / "walkthrough.py").read_text(encoding="utf-8")
+    assert "browser_nav.NEXT_LABEL" in page and "browser_nav.PREVIOUS_LABEL" in page
+
+
+def _walkthrough(manifest, mode: str, step: str | None) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=30)
+    at.session_state[state.PARCEL] = parcel_input.parcel_by_sbl(load_manifest(manifest), fx.P1_SBL)
+    at.session_state[state.MODE] = mode
+    if step is not None:
+        at.query_params["step"] = step
+    at.switch_page("pages/walkthrough.py").run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _title(at: AppTest) -> str:
+    return at.title[0].value
+
+
+def _step(at: AppTest) -> str:
+    value = at.query_params.get("step")
+    return value[0] if isinstance(value, list) else value
+
+
+def test_the_walk_through_reads_its_screen_from_the_link_on_every_run(manifest):
+    """Back and Forward rerun the page with that entry's link: the screen shown is the link's, not the session's."""
+    from app_support import walkthrough
+
+    at = _walkthrough(manifest, state.STANDARD, "3")
+    assert _title(at) == walkthrough.SCREENS[2].title
+    at.query_params["step"] = "2"  # what Back does: the same session, the earlier entry's link
+    at.run()
+    assert _title(at) == walkthrough.SCREENS[1].title
+    at.button(key="wt_next").click().run()
+    assert _title(at) == walkthrough.SCREENS[2].title and _step(at) == "3"
+
+
+@pytest.mark.parametrize("raw, shown", [("99", 6), ("0", 1), ("abc", 1), ("-2", 1), ("1" * 50, 1)])
+def test_a_hostile_step_in_the_link_opens_a_screen_that_exists(manifest, raw, shown):
+    from app_support import walkthrough
+
+    at = _walkthrough(manifest, state.STANDARD, raw)
+    assert _title(at) == walkthrough.SCREENS[shown - 1].title
+    assert _step(at) == str(shown)  # the link is corrected
+
+
+def test_the_permits_screen_is_one_list_of_every_approval_by_who_decides(manifest):
+    """Issue 23: Article IX's permits and the approvals around it in one list, by who decides, each with its
+    clause, the step at which it usually comes and its clock; prohibitions apart."""
+    from app_support import approvals_ui
+
+    at = _walkthrough(manifest, state.PROJECTOR, "5")
+    layers = load_manifest(manifest)
+    result = analyze(parcel_input.parcel_by_sbl(layers, fx.P1_SBL), layers)
+    text = "\n".join(m.value for m in at.markdown).replace("\\", "")
+    groups = approvals_ui.board_items(result)
+    from sloat_core.approvals.summary import DECIDERS
+
+    assert groups and {g["decides"] for g in groups} <= set(DECIDERS)
+    for g in groups:
+        assert f"**{g['decides']}" in text, g["decides"]
+        for item in g["items"]:
+            assert item["name"] in text, item["name"]
+            if item.get("clause"):
+                assert item["clause"] in text, item["clause"]
+    assert "step 3" in text or "step 2" in text
+    assert "Usual order, by step" in "\n".join(c.value for c in at.caption)
+    permits = {p["id"] for p in result["permits"] if p.get("required") is not False}
+    assert permits & {i["id"] for g in groups for i in g["items"]}, "Article IX's permits are in the list"
+
+
+def test_short_clock_keeps_the_first_clock_and_its_section():
+    from app_support.approvals_ui import short_clock
+
+    joined = ("Valid 1 year from approval, or the other permit's period if later (§ 402-55H(2)).; Extension at "
+              "most 1 year; request at least 1 month before expiry (§ 402-55H(3)).")
+    assert short_clock(joined) == "Valid 1 year from approval (§ 402-55H(2))"
+    assert short_clock("Granted for at most 1 year; may be extended 2 more years on a written request received "
+                       "before expiry (§ 402-53D).") == "Granted for at most 1 year (§ 402-53D)"
+    assert short_clock("The county reports within 30 days of receipt of a full statement; after that the board "
+                       "may act without the report (GML § 239-m(4)(b)).") == (
+        "The county reports within 30 days of receipt of a full statement (GML § 239-m(4)(b))")
+    assert short_clock(None) is None and short_clock("") is None
+
+
+def test_the_board_deals_every_item_once_in_order_into_balanced_columns():
+    from app_support import approvals_ui
+
+    groups = [{"decides": who, "items": [{"id": f"{who}{n}", "name": f"{who} item {n}", "status": "required",
+                                          "clause": "§ 402-57G", "step": 3, "clock": None} for n in range(k)]}
+              for who, k in (("Planning Board", 9), ("Village Engineer", 2), ("County", 4), ("Federal", 1))]
+    dealt = approvals_ui._deal(groups, 3, 50)
+    names = [line for column in dealt for _heading, texts in column for line in texts]
+    expected = [approvals_ui._board_line(i) for g in groups for i in g["items"]]
+    assert names == expected  # each once, in the core's order
+    headings = [h for column in dealt for h, _t in column]
+    assert headings.count("Planning Board") == 1 and "Planning Board (continued)" in headings
+    sizes = [sum(len(t) for _h, t in column) for column in dealt]
+    assert max(sizes) - min(sizes) <= 2, sizes  # one-line items: the columns differ by a line or two
+
+
+def test_a_prohibition_is_never_among_the_boards_approvals():
+    from app_support import approvals_ui
+
+    result = {"permits": [{"id": "commercial_excavation_prohibited", "required": None, "title": "Commercial excavation"}],
+              "approvals": [{"decides": "Building Inspector", "items": [
+                  {"id": "commercial_excavation_prohibited", "name": "Commercial excavation"}]},
+                  {"decides": "County", "items": [{"id": "county_referral", "name": "County referral"}]}]}
+    assert approvals_ui.board_items(result) == [{"decides": "County", "items": [
+        {"id": "county_referral", "name": "County referral"}]}]

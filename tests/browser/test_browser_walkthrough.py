@@ -1,0 +1,150 @@
+"""The Board walk-through in a real browser, on the illustrative sample (issue 24 items 3 and 7, issue 23).
+
+Every screen fits 1920x1080 in Projector mode with the sidebar folded away (the main block's scroll height is
+measured); a presenter's clicker (PageDown / PageUp, arrow keys, space) steps it; each step is one history
+entry (``?step=N``) that Back and Forward restore; at 1366x768 "◀ Previous" is whole. The permits screen is the
+one list of Article IX's permits and the approvals around it, by who decides. Screenshots: tests/artifacts/.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+from tests.browser.conftest import ARTIFACTS
+
+ADDRESS, SBL = "297 Johnsontown Road", "155.06-1-42"
+TITLES = ["The parcel and its constraints", "Land that does not count", "Net lot area and yield",
+          "Cluster triggers", "Permits and reviews", "Timeline"]
+#: The main block's scrollable height and how far below the top its last element ends (px).
+HEIGHT_JS = """() => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  const kids = [...document.querySelectorAll('[data-testid="stMainBlockContainer"] [data-testid="stElementContainer"]')]
+    .filter(e => e.getBoundingClientRect().height > 0 && !e.closest('details:not([open])'));  // folded: not shown
+  const bottom = Math.max(...kids.map(e => e.getBoundingClientRect().bottom));
+  return {scroll: main.scrollHeight, client: main.clientHeight, bottom: bottom, top: main.scrollTop};
+}"""
+SIDEBAR_RIGHT_JS = "() => document.querySelector('[data-testid=\"stSidebar\"]').getBoundingClientRect().right"
+
+
+def _case_walkthrough(app, mode: str, size: tuple[int, int], step: int = 1) -> None:
+    """Find the sample's parcel (a case starts), then open the case's walk-through link on ``step``."""
+    page = app.page
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    app.open(f"/?mode={mode}")
+    app.settle()
+    box = page.get_by_label("Tax parcel (SBL", exact=False)
+    box.fill(ADDRESS)
+    box.press("Enter")
+    app.wait_text(f"Tax parcel {SBL}")
+    app.settle()
+    page.wait_for_function("() => location.search.includes('case=')", timeout=30_000)
+    case_id = parse_qs(urlparse(page.url).query)["case"][0]
+    page.goto(f"{app.url}/walkthrough?case={case_id}&mode={mode}&step={step}")
+    _on_screen(app, step)
+
+
+def _on_screen(app, n: int) -> None:
+    app.page.locator("h1").filter(has_text=TITLES[n - 1]).wait_for(timeout=30_000)
+    app.page.wait_for_url(re.compile(rf"step={n}\b"), timeout=15_000)
+    app.settle()
+
+
+def test_every_screen_fits_1920x1080_in_projector_mode_with_the_sidebar_folded(sample_app):
+    """Screens 1, 2, 4 and 5 were 1,226-1,866 px tall with a 380 px sidebar; now each is at most 1,080 px,
+    the deductions chart is on screen 2's first screen, and the permits screen shows every decider."""
+    app, page = sample_app, sample_app.page
+    _case_walkthrough(app, "projector", (1920, 1080))
+    page.wait_for_function(f"() => ({SIDEBAR_RIGHT_JS})() <= 1", timeout=10_000)  # the sidebar folded away
+    for n, title in enumerate(TITLES, start=1):
+        if n > 1:
+            page.get_by_role("button", name="Next ▶").click()
+            _on_screen(app, n)
+        assert page.evaluate(SIDEBAR_RIGHT_JS) <= 1
+        size = page.evaluate(HEIGHT_JS)
+        page.screenshot(path=str(ARTIFACTS / f"i24_7_walkthrough_projector_{n}_1920x1080.png"))
+        assert size["scroll"] <= 1080 and size["bottom"] <= 1080 + 1, (title, size)
+        if title == "Land that does not count":  # the chart beside the table, wholly on the screen
+            chart = page.locator('[data-testid="stPlotlyChart"]').first.bounding_box()
+            assert chart is not None and chart["y"] >= 0 and chart["y"] + chart["height"] <= 1080, chart
+        if title == "Permits and reviews":  # the one list of issue 23, grouped by who decides
+            main = page.locator('[data-testid="stMain"]').inner_text()
+            for words in ("Planning Board", "Village Engineer", "County", "Wetland permit", "§ 402-57G",
+                          "County referral", "GML § 239-m", "SEQR", "Usual order, by step", "step 3", "clock:"):
+                assert words in main, words
+            items = page.locator('[data-testid="stMain"] li').all_inner_texts()
+            assert not [i for i in items if "Commercial excavation" in i], "a prohibition among the approvals"
+    assert not app.non_tile_blocked()
+
+
+def test_a_clicker_steps_the_walk_through_and_back_returns_one_screen(sample_app):
+    """PageDown, Right and Space go forward, PageUp and Left back; each step is one history entry in the link,
+    Back and Forward move one step, and the page reads the step from the link it comes back to."""
+    app, page = sample_app, sample_app.page
+    _case_walkthrough(app, "projector", (1920, 1080))
+    start = page.evaluate("() => history.length")
+    for n, key in ((2, "PageDown"), (3, "ArrowRight"), (4, " ")):
+        page.keyboard.press(key)
+        _on_screen(app, n)
+        assert page.evaluate("() => history.length") == start + n - 1, (key, n)
+    page.go_back()
+    _on_screen(app, 3)
+    page.go_back()
+    _on_screen(app, 2)
+    assert page.locator("h1").first.inner_text().strip() == TITLES[1]
+    page.go_forward()
+    _on_screen(app, 3)
+    assert page.evaluate("() => history.length") == start + 3  # moving through history adds nothing
+    page.keyboard.press("PageUp")
+    _on_screen(app, 2)
+    page.keyboard.press("ArrowLeft")
+    _on_screen(app, 1)
+    page.keyboard.press("ArrowLeft")  # on the first screen: nothing before it
+    app.settle()
+    assert "step=1" in page.url
+    page.go_back()
+    _on_screen(app, 2)  # the entry before is the screen shown before
+    page.screenshot(path=str(ARTIFACTS / "i24_3_walkthrough_back_to_2.png"))
+
+
+def test_walk_through_steps_with_the_buttons_and_back_goes_back_a_screen(sample_app):
+    """Steps 1 -> 2 -> 3 with Next; Back shows screen 2, Back again screen 1 (Standard mode, at 1366x768)."""
+    app, page = sample_app, sample_app.page
+    _case_walkthrough(app, "standard", (1366, 768))
+    for n in (2, 3):
+        page.get_by_role("button", name="Next ▶").click()
+        _on_screen(app, n)
+    page.go_back()
+    _on_screen(app, 2)
+    page.go_back()
+    _on_screen(app, 1)
+
+
+def test_previous_is_whole_at_1366x768_in_projector_mode(sample_app):
+    """The "◀ Previous" button was cut to "◂ Previ…": its whole label is on one line, inside the button."""
+    app, page = sample_app, sample_app.page
+    _case_walkthrough(app, "projector", (1366, 768), step=2)
+    button = page.get_by_role("button", name="◀ Previous")
+    button.wait_for(state="visible", timeout=15_000)
+    assert button.inner_text().strip() == "◀ Previous"
+    fits = button.evaluate("""b => { const p = b.querySelector('p') || b; const r = p.getBoundingClientRect();
+                                     const o = b.getBoundingClientRect();
+                                     return p.scrollWidth <= p.clientWidth + 1 && r.left >= o.left - 1
+                                            && r.right <= o.right + 1 && r.height < 60; }""")
+    page.screenshot(path=str(ARTIFACTS / "i24_7_walkthrough_projector_2_1366x768.png"))
+    assert fits, "the Previous label is cut or wraps"
+
+
+@pytest.mark.parametrize("mode", ["standard", "counter"])
+def test_the_keys_do_nothing_outside_the_walk_through(sample_app, mode):
+    """On another page the clicker's keys are the browser's own (no page turns, no step in the link)."""
+    app, page = sample_app, sample_app.page
+    page.set_viewport_size({"width": 1366, "height": 768})
+    app.open(f"/law?mode={mode}")
+    app.settle()
+    title = page.locator("h1").first.inner_text()
+    page.keyboard.press("PageDown")
+    app.settle()
+    assert "step=" not in page.url and page.locator("h1").first.inner_text() == title
