@@ -59,6 +59,8 @@ __all__ = [
     "MESSAGE",
     "CASE_PROBLEMS",
     "ARCHIVED_NOTICE",
+    "CONFLICT_NOTICE",
+    "STAFF_NOT_SET_UP",
     "read_only",
     "archived_edits_refused",
     "problem_sentence",
@@ -106,6 +108,14 @@ _REFUSED = "case_archived_refused"
 #: The notice shown above every page while the session's case is archived.
 ARCHIVED_NOTICE = ("This case is archived: you can view it, print it and download it, but not change it. "
                    "Staff can restore it.")
+#: The notice shown above the page while another tab or window has saved the same case since this one opened it.
+CONFLICT_NOTICE = ("This case was changed in another tab or window since this one opened it, so what you change "
+                   "here is not saved. Show the latest version, or keep what is on screen as a new case.")
+#: What the Staff box says on a server without a staff passcode: what staff mode does and who turns it on.
+STAFF_NOT_SET_UP = ("Staff mode (listing, searching and archiving cases, undoing a change) is not turned on for "
+                    "this server. Whoever looks after the server turns it on by putting a staff passcode hash in "
+                    "its secrets file (.streamlit/secrets.toml, key staff_passcode_hash); until then every case "
+                    "still opens from its own link.")
 #: The one sentence shown when the data folder cannot be made or written.
 FOLDER_PROBLEM = ("The case could not be saved because the server's data folder cannot be written to; "
                    "what is on screen is kept.")
@@ -443,6 +453,38 @@ def begin() -> None:
         _open_from_url()
     if read_only():
         st.warning(ARCHIVED_NOTICE, icon=":material/inventory_2:")
+    _check_other_tab()
+    if in_conflict():  # at the top of the page, not only in the sidebar (issue 24 item 11)
+        st.warning(CONFLICT_NOTICE, icon=":material/warning:")
+        cols = st.columns([1, 1, 2])
+        cols[0].button("Show the latest version", key="case_reload_top", on_click=_reload_guarded, type="primary")
+        cols[1].button("Keep mine as a new case", key="case_fork_top", on_click=_copy_guarded)
+
+
+def _check_other_tab() -> None:
+    """Mark the session in conflict when the store holds a newer version of its case (saved by another tab)."""
+    ss = st.session_state
+    case = ss.get(CASE)
+    if case is None or in_conflict() or case.archived:
+        return
+    try:
+        stored = store().open_case(case.id, staff=ss.get(STAFF), read_only=True)
+    except CASE_PROBLEMS:
+        return  # the next save says what is wrong
+    if stored.revision != case.revision:
+        ss[_CONFLICT] = True
+
+
+def _reload_guarded() -> None:
+    """Button callback: load the case as the other tab saved it (what this tab changed is dropped)."""
+    ss = st.session_state
+    case = ss.get(CASE)
+    try:
+        load_case(store().open_case(case.id, staff=ss.get(STAFF), read_only=True))
+    except CASE_PROBLEMS as exc:
+        ss[MESSAGE] = problem_sentence(exc)
+        return
+    ss[_CONFLICT] = False
 
 
 def _open_from_url() -> None:
@@ -670,8 +712,7 @@ def _undo() -> str:
 
 def _staff_unlock_form() -> None:
     if passcode_hash() is None:
-        st.info("Staff mode is not set up on this server: its secrets hold no staff passcode hash "
-                "(see the README).")
+        st.info(STAFF_NOT_SET_UP)
         return
     with st.form("staff_unlock", clear_on_submit=True):
         code = st.text_input("Staff passcode", type="password", key="staff_passcode")
