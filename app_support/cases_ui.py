@@ -46,7 +46,6 @@ from sloat_core.store import (
     StaffRequired,
     StaffToken,
     UnlockResult,
-    analyze_case,
     default_data_dir,
 )
 from sloat_core.errors import SloatInputError
@@ -332,13 +331,8 @@ def _sync_url(case_id: str) -> None:
 # ----------------------------------------------------------------------------------------------
 
 
-@st.cache_resource(show_spinner=False, max_entries=16)
-def _analysis(inputs_json: str, lkey: str, as_of: str, _case: Case, _layers):
-    return analyze_case(_case, _layers, as_of=dt.date.fromisoformat(as_of))
-
-
 def case_analysis(case: Case, *, as_of: dt.date | None = None):
-    """``sloat_core.store.analyze_case`` for the case (cached per inputs, layer set and day).
+    """The case's analysis (as ``sloat_core.store.analyze_case`` runs it), through the one door.
 
     Returns
     -------
@@ -352,11 +346,18 @@ def case_analysis(case: Case, *, as_of: dt.date | None = None):
     """
     if case.parcel_geojson is None:
         return None
-    layers = loaders.layerset()
-    inputs = {k: getattr(case, k) for k in ("parcel_geojson", "parcel_meta", "district", "project",
-                                            "board_answers", "mitigation_input", "settings_overrides")}
-    key = json.dumps(inputs, sort_keys=True, default=str)
-    return _analysis(key, loaders.layers_key(layers), (as_of or dt.date.today()).isoformat(), case, layers)
+    from app_support import analysis_door
+
+    settings, settings_id = None, None
+    if case.settings_overrides:  # the shipped file with the case's overrides (as sloat_core.store.analyze_case)
+        from sloat_core.law.settings import load_settings
+
+        settings = load_settings(None, overrides=case.settings_overrides)
+        settings_id = "case overrides " + json.dumps(case.settings_overrides, sort_keys=True, default=str)
+    return analysis_door.analysis(parcel_of(case), loaders.layerset(), district=case.district,
+                                  project=case.project or None, board_answers=case.board_answers or None,
+                                  mitigation_input=case.mitigation_input or None, as_of=as_of,
+                                  settings=settings, settings_id=settings_id)
 
 
 def _snapshot(case: Case, parcel) -> dict | None:

@@ -9,14 +9,13 @@ Values outlive the page: Streamlit forgets a widget's state when its page is lef
 is seeded from the stored plain value (``state.PROJECT``, ``state.BOARD_ANSWERS``, ...) before it
 is drawn.
 
-The module also holds the cached run of the engine on the form's values
-(:func:`project_analysis`), beside :mod:`app_support.loaders`.
+:func:`project_analysis` runs the engine on the form's values through the one door,
+:mod:`app_support.analysis_door`.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import json
 import re
 
 import streamlit as st
@@ -438,34 +437,10 @@ def timeline_item_editor(kind: str, *, today: dt.date, key_prefix: str = "tl") -
     return item if pressed and not problems else None
 
 
-@st.cache_data(show_spinner="Checking the project…", max_entries=64)
-def _project_analysis(pkey: str, lkey: str, district, project_json: str, answers_json: str, mit_json: str,
-                      as_of: str, _parcel, _layers, _settings) -> tuple[dict, dict]:
-    from sloat_core.engine.analysis import analyze_parcel
-
-    analysis = analyze_parcel(_parcel, _layers, district=district, project=json.loads(project_json),
-                              settings=_settings, as_of=dt.date.fromisoformat(as_of),
-                              board_answers=json.loads(answers_json), mitigation_input=json.loads(mit_json))
-    fp = analysis.project.disturbance_footprint
-    touches: dict = {}
-    summary = analysis.result.get("footprint")
-    if fp is not None and summary:
-        # The core's summary measures the footprint where it lies, on or off the parcel (§ 402-57G).
-        touches = {
-            "footprint_sqft": summary["area_sqft"],
-            "outside_parcel_sqft": summary.get("outside_parcel_sqft"),
-            "wetland_sqft": summary["wetlands_sqft"],
-            "watercourse_sqft": summary["watercourses_sqft"],
-            "water_body_sqft": summary["water_bodies_sqft"],
-            "buffer_sqft": summary["buffer_sqft"],
-            "steep_slope_sqft": summary["slope_25_or_more_sqft"],
-        }
-    return analysis.result, touches
-
-
 def project_analysis(parcel, layers, district, project: dict | None, *, board_answers: dict | None = None,
                      mitigation_input: dict | None = None, as_of: dt.date | None = None) -> tuple[dict, dict]:
-    """``sloat_core.engine.analysis.analyze_parcel`` on the form's values, cached per input.
+    """``sloat_core.engine.analysis.analyze_parcel`` on the form's values, through the one door
+    (:mod:`app_support.analysis_door`).
 
     Returns
     -------
@@ -479,8 +454,8 @@ def project_analysis(parcel, layers, district, project: dict | None, *, board_an
     sloat_core.errors.SloatInputError
         One plain sentence when a value cannot be used.
     """
-    as_of = as_of or dt.date.today()
-    dumps = lambda obj: json.dumps(obj or {}, sort_keys=True, default=str)  # noqa: E731
-    return _project_analysis(loaders.parcel_key(parcel), loaders.layers_key(layers), district, dumps(project),
-                             dumps(board_answers), dumps(mitigation_input), as_of.isoformat(), parcel, layers,
-                             loaders.settings())
+    from app_support import analysis_door
+
+    return analysis_door.project_result(parcel, layers, district=district, project=project,
+                                        board_answers=board_answers, mitigation_input=mitigation_input,
+                                        as_of=as_of)

@@ -357,14 +357,14 @@ def test_project_without_a_parcel_keeps_the_form(manifest):
 
 def test_cluster_triggers_and_board_answers(manifest):
     at = _page("pages/cluster.py", parcel=_p1(manifest))
-    table = at.dataframe[0].value
+    table = at.table[0].value
     assert list(table["§"]) == [f"§ 402-48C({n})" for n in range(1, 11)]
     wet = table[table["§"] == "§ 402-48C(2)"].iloc[0]
     assert wet["Found"] == "Yes" and "10,000 sq ft" in wet["Evidence"]
     assert table[table["§"] == "§ 402-48C(5)"].iloc[0]["Found"] == "Unknown"
     at.radio(key="board_5").set_value("Yes")
     _after(at)
-    row = at.dataframe[0].value.iloc[4]
+    row = at.table[0].value.iloc[4]
     assert row["Found"] == "Yes" and row["Evidence"].startswith("Board's answer: yes")
     assert at.session_state[state.BOARD_ANSWERS]["402-48C(5)"] is True
     labels = [label for label, _p in _links(at)]
