@@ -2,7 +2,7 @@
 
 A case starts with the first parcel chosen (or with "Start a new case") and is saved on every
 change (``app_support.cases_ui``). In public (counter) mode this page shows only the current case's
-link; staff, after the passcode, list, search, open, archive and undo (``cases_ui.staff_panel``).
+link; staff, after the passcode, list, search, open, archive and undo (``staff_ui.staff_panel``).
 The downloads are made by ``sloat_core`` (``app_support.exports_ui``).
 
 An archived case (opened from its link) is read-only: its downloads are those of the case as saved,
@@ -15,7 +15,7 @@ import datetime as dt
 
 import streamlit as st
 
-from app_support import cases_ui, exports_ui, loaders, state
+from app_support import cases_ui, exports_ui, loaders, staff_ui, state
 from app_support.citations import escape_links, escape_markdown
 from app_support.copy_link import copy_link
 from app_support.results import sqft_text
@@ -108,6 +108,6 @@ st.subheader("Import a case")
 st.caption("A case file becomes a new case with its own link; the current case stays as it is.")
 exports_ui.import_uploader()
 
-with st.expander("Staff", expanded=cases_ui.staff_token() is not None):
-    cases_ui.staff_panel()
+with st.expander("Staff", expanded=staff_ui.staff_token() is not None):
+    staff_ui.staff_panel()
 st.caption(DISCLAIMER)

@@ -23,7 +23,7 @@ from streamlit.testing.v1 import AppTest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import app_fixtures as fx  # noqa: E402
 
-from app_support import cases_ui, forms, state  # noqa: E402
+from app_support import cases_ui, forms, staff_ui, state  # noqa: E402
 from sloat_core.store import (  # noqa: E402
     ARCHIVED_SENTENCE,
     CaseArchivedError,
@@ -141,7 +141,7 @@ def test_public_mode_shows_only_the_current_case_link(manifest, data_dir):
     shown = texts(at)
     assert f"?case={mine}" in shown and other_id not in shown
     assert not at.get("dataframe") and not [t for t in at.text_input if t.key == "staff_query"]
-    assert cases_ui.STAFF_NOT_SET_UP in shown  # no hash in the secrets: no way to unlock, and who can turn it on
+    assert staff_ui.STAFF_NOT_SET_UP in shown  # no hash in the secrets: no way to unlock, and who can turn it on
 
 
 def test_staff_wrong_passcode_is_refused_and_slowed(manifest, data_dir):
@@ -543,5 +543,5 @@ def test_the_staff_box_says_what_to_do_without_a_passcode(manifest, data_dir):
     at = pick(new_app())
     at.switch_page(CASE_PAGE).run()
     shown = [i.value for i in at.info]
-    assert cases_ui.STAFF_NOT_SET_UP in shown
-    assert "README" not in cases_ui.STAFF_NOT_SET_UP and "staff_passcode_hash" in cases_ui.STAFF_NOT_SET_UP
+    assert staff_ui.STAFF_NOT_SET_UP in shown
+    assert "README" not in staff_ui.STAFF_NOT_SET_UP and "staff_passcode_hash" in staff_ui.STAFF_NOT_SET_UP
