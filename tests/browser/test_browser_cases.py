@@ -198,3 +198,32 @@ def test_copy_link_by_keyboard_and_the_fallback_when_the_clipboard_is_refused(co
         "(() => { const b = document.getElementById('link'); return b.value.slice(b.selectionStart, b.selectionEnd); })()")
     assert selected == link
     app.shot("15_case_copy_link_refused")
+
+
+def test_two_tabs_on_one_case_warn_at_the_top_of_the_page(contexts, case_server, case_page, request):
+    """Issue 24 item 11 at 1366x768: the second tab on a case learns at the top of its page, on its first screen,
+    that the other tab saved a newer version, with its two ways out; "Show the latest version" brings it."""
+    from app_support.cases_ui import CONFLICT_NOTICE
+
+    first = case_page
+    first.page.set_viewport_size({"width": 1366, "height": 768})
+    case_id = _pick_p1(first)
+    for second in _offline_page(contexts, case_server.url, request):
+        second.page.set_viewport_size({"width": 1366, "height": 768})
+        second.open(f"/?case={case_id}")
+        _shows_p1(second)
+        _open_case_page(first)  # tab A writes a note: a newer version of the case
+        notes = first.page.get_by_label("Notes (saved with the case", exact=False)
+        notes.fill("Written in tab A.")
+        notes.press("Tab")
+        first.wait_text("· version 2", timeout_ms=30_000)
+        _open_case_page(second)  # tab B's next step
+        warning = second.wait_text(CONFLICT_NOTICE[:60])
+        box = warning.bounding_box()
+        heading = second.page.get_by_role("heading", name="Case & exports").bounding_box()
+        assert box["y"] + box["height"] <= 768 and box["y"] < heading["y"], (box, heading)  # above the page
+        second.shot("16_case_two_tabs_warning")
+        second.page.get_by_role("button", name="Show the latest version").click()
+        expect(second.page.get_by_label("Notes (saved with the case", exact=False)).to_have_value(
+            "Written in tab A.", timeout=15_000)
+        expect(second.page.get_by_text(CONFLICT_NOTICE[:60])).to_have_count(0)
