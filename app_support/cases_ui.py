@@ -1,4 +1,4 @@
-"""The app's side of the case store: open a case from its link, save on every change, staff mode.
+"""The app's side of the case store: open a case from its link, save on every change (case binding).
 
 A *case* (``sloat_core.store.Case``) holds what a consultation produces. This module moves it
 between the case store and the session state the pages use:
@@ -17,8 +17,8 @@ between the case store and the session state the pages use:
   store refuses it with ``CaseArchivedError``; its sentence is shown, once per change) until the
   user starts a new case from it (:func:`save_as_new_case`, a copy with a new link) or staff
   restore it.
-* Staff mode: :func:`unlock` checks the passcode against ``st.secrets["staff_passcode_hash"]``
-  (slowed down after wrong tries, per client address); the token lives in the session only.
+* Staff mode (the passcode, the token, the Staff box) is :mod:`app_support.staff_ui`; the token
+  lives in the session only, under :data:`STAFF`.
 
 The public face reaches a case only through the id in its link; listing and searching need the
 staff token (``CaseStore`` enforces it).
@@ -44,9 +44,6 @@ from sloat_core.store import (
     CaseStore,
     CaseStoreError,
     StaffRequired,
-    StaffToken,
-    UnlockResult,
-    analyze_case,
     default_data_dir,
 )
 from sloat_core.errors import SloatInputError
@@ -59,6 +56,7 @@ __all__ = [
     "MESSAGE",
     "CASE_PROBLEMS",
     "ARCHIVED_NOTICE",
+    "CONFLICT_NOTICE",
     "read_only",
     "archived_edits_refused",
     "problem_sentence",
@@ -72,16 +70,8 @@ __all__ = [
     "start_new_case",
     "save_as_new_case",
     "in_conflict",
-    "staff_panel",
-    "open_by_staff",
-    "undo_last_change",
     "case_analysis",
     "case_link",
-    "passcode_hash",
-    "client_key",
-    "unlock",
-    "staff_token",
-    "lock",
     "parcel_of",
     "FOLDER_PROBLEM",
 ]
@@ -106,6 +96,9 @@ _REFUSED = "case_archived_refused"
 #: The notice shown above every page while the session's case is archived.
 ARCHIVED_NOTICE = ("This case is archived: you can view it, print it and download it, but not change it. "
                    "Staff can restore it.")
+#: The notice shown above the page while another tab or window has saved the same case since this one opened it.
+CONFLICT_NOTICE = ("This case was changed in another tab or window since this one opened it, so what you change "
+                   "here is not saved. Show the latest version, or keep what is on screen as a new case.")
 #: The one sentence shown when the data folder cannot be made or written.
 FOLDER_PROBLEM = ("The case could not be saved because the server's data folder cannot be written to; "
                    "what is on screen is kept.")
@@ -127,7 +120,6 @@ def problem_sentence(exc: BaseException) -> str:
 
 
 _OUTLINE = "case_outline"
-_STAFF_NOTE = "staff_note"
 
 #: Widget keys of the pages, forgotten when another case is loaded so they seed from its values.
 _WIDGET_PREFIXES = ("pf_", "board_", "gate_", "mit_", "tl_")
@@ -322,13 +314,8 @@ def _sync_url(case_id: str) -> None:
 # ----------------------------------------------------------------------------------------------
 
 
-@st.cache_resource(show_spinner=False, max_entries=16)
-def _analysis(inputs_json: str, lkey: str, as_of: str, _case: Case, _layers):
-    return analyze_case(_case, _layers, as_of=dt.date.fromisoformat(as_of))
-
-
 def case_analysis(case: Case, *, as_of: dt.date | None = None):
-    """``sloat_core.store.analyze_case`` for the case (cached per inputs, layer set and day).
+    """The case's analysis (as ``sloat_core.store.analyze_case`` runs it), through the one door.
 
     Returns
     -------
@@ -342,11 +329,18 @@ def case_analysis(case: Case, *, as_of: dt.date | None = None):
     """
     if case.parcel_geojson is None:
         return None
-    layers = loaders.layerset()
-    inputs = {k: getattr(case, k) for k in ("parcel_geojson", "parcel_meta", "district", "project",
-                                            "board_answers", "mitigation_input", "settings_overrides")}
-    key = json.dumps(inputs, sort_keys=True, default=str)
-    return _analysis(key, loaders.layers_key(layers), (as_of or dt.date.today()).isoformat(), case, layers)
+    from app_support import analysis_door
+
+    settings, settings_id = None, None
+    if case.settings_overrides:  # the shipped file with the case's overrides (as sloat_core.store.analyze_case)
+        from sloat_core.law.settings import load_settings
+
+        settings = load_settings(None, overrides=case.settings_overrides)
+        settings_id = "case overrides " + json.dumps(case.settings_overrides, sort_keys=True, default=str)
+    return analysis_door.analysis(parcel_of(case), loaders.layerset(), district=case.district,
+                                  project=case.project or None, board_answers=case.board_answers or None,
+                                  mitigation_input=case.mitigation_input or None, as_of=as_of,
+                                  settings=settings, settings_id=settings_id)
 
 
 def _snapshot(case: Case, parcel) -> dict | None:
@@ -443,6 +437,38 @@ def begin() -> None:
         _open_from_url()
     if read_only():
         st.warning(ARCHIVED_NOTICE, icon=":material/inventory_2:")
+    _check_other_tab()
+    if in_conflict():  # at the top of the page, not only in the sidebar (issue 24 item 11)
+        st.warning(CONFLICT_NOTICE, icon=":material/warning:")
+        cols = st.columns([1, 1, 2])
+        cols[0].button("Show the latest version", key="case_reload_top", on_click=_reload_guarded, type="primary")
+        cols[1].button("Keep mine as a new case", key="case_fork_top", on_click=_copy_guarded)
+
+
+def _check_other_tab() -> None:
+    """Mark the session in conflict when the store holds a newer version of its case (saved by another tab)."""
+    ss = st.session_state
+    case = ss.get(CASE)
+    if case is None or in_conflict() or case.archived:
+        return
+    try:
+        stored = store().open_case(case.id, staff=ss.get(STAFF), read_only=True)
+    except CASE_PROBLEMS:
+        return  # the next save says what is wrong
+    if stored.revision != case.revision:
+        ss[_CONFLICT] = True
+
+
+def _reload_guarded() -> None:
+    """Button callback: load the case as the other tab saved it (what this tab changed is dropped)."""
+    ss = st.session_state
+    case = ss.get(CASE)
+    try:
+        load_case(store().open_case(case.id, staff=ss.get(STAFF), read_only=True))
+    except CASE_PROBLEMS as exc:
+        ss[MESSAGE] = problem_sentence(exc)
+        return
+    ss[_CONFLICT] = False
 
 
 def _open_from_url() -> None:
@@ -534,25 +560,6 @@ def save_as_new_case() -> Case:
     return case
 
 
-def open_by_staff(case_id: str) -> Case:
-    """Open any case, archived ones too (staff only); it becomes the session's case."""
-    case = store().open_case(case_id, staff=staff_token())
-    load_case(case)
-    return case
-
-
-def undo_last_change() -> Case:
-    """Bring back the current case's previous saved version (staff only)."""
-    case = current_case()
-    if staff_token() is None:
-        raise CaseStoreError("Undo needs staff mode: unlock it with the staff passcode.")
-    if case is None:
-        raise CaseStoreError("There is no case to undo yet.")
-    restored = store().undo(case)
-    load_case(restored)
-    return restored
-
-
 def case_link(case_id: str, *, page: str = "", mode: str | None = None) -> str:
     """The link that reopens a case: the app's address with ``?case=<id>`` (relative without one).
 
@@ -570,158 +577,3 @@ def case_link(case_id: str, *, page: str = "", mode: str | None = None) -> str:
     mode = mode or state.mode()
     tail = "" if mode == state.STANDARD else f"&{state.MODE_PARAM}={mode.lower()}"
     return f"{base}{page}?case={case_id}{tail}"
-
-
-# ----------------------------------------------------------------------------------------------
-# Staff mode
-# ----------------------------------------------------------------------------------------------
-
-
-def passcode_hash() -> str | None:
-    """The staff passcode hash from ``st.secrets["staff_passcode_hash"]``, or None when not set up."""
-    try:
-        value = st.secrets["staff_passcode_hash"]
-    except (KeyError, FileNotFoundError):
-        return None
-    return value if isinstance(value, str) and value.strip() else None
-
-
-def client_key() -> str:
-    """Whose wrong passcodes are counted together: the client's address when known, else everyone."""
-    try:
-        ip = st.context.ip_address
-    except (AttributeError, RuntimeError):
-        ip = None
-    if isinstance(ip, str) and ip:
-        return f"ip:{ip[:100]}"
-    try:
-        forwarded = st.context.headers.get("X-Forwarded-For")
-    except (AttributeError, RuntimeError):
-        forwarded = None
-    if isinstance(forwarded, str) and forwarded.strip():
-        return f"fwd:{forwarded.split(',')[0].strip()[:100]}"
-    return "global"
-
-
-def unlock(passcode: str) -> UnlockResult:
-    """Check the staff passcode; on success the session holds a staff token."""
-    secret = passcode_hash()
-    if secret is None:
-        return UnlockResult(False, "Staff mode is not set up on this server (no passcode hash in its secrets).")
-    try:
-        result = store().unlock_staff(passcode or "", secret, client_key=client_key())
-    except CASE_PROBLEMS as exc:
-        return UnlockResult(False, problem_sentence(exc))
-    if result.ok:
-        st.session_state[STAFF] = result.token
-    return result
-
-
-def staff_token() -> StaffToken | None:
-    """This session's valid staff token, or None (public mode)."""
-    token = st.session_state.get(STAFF)
-    if isinstance(token, StaffToken) and token.is_valid():
-        return token
-    st.session_state[STAFF] = None
-    return None
-
-
-def lock() -> None:
-    """Leave staff mode."""
-    st.session_state[STAFF] = None
-
-
-def _updated_text(iso: str) -> str:
-    try:
-        return dt.datetime.fromisoformat(iso).strftime("%Y-%m-%d %H:%M UTC")
-    except ValueError:
-        return iso
-
-
-def _staff_action(action, *args) -> None:
-    """Run a staff action from a button callback; its outcome is one sentence shown by the panel."""
-    try:
-        message = action(*args)
-    except CASE_PROBLEMS as exc:
-        st.session_state[_STAFF_NOTE] = (False, problem_sentence(exc))
-    else:
-        st.session_state[_STAFF_NOTE] = (True, message)
-
-
-def _open(case_id: str) -> str:
-    case = open_by_staff(case_id)
-    return f"Opened {case.title or 'the case'}."
-
-
-def _set_archived(case_id: str, flag: bool) -> str:
-    token = staff_token()
-    (store().archive if flag else store().unarchive)(token, case_id)
-    current = current_case()
-    if current is not None and current.id == case_id:
-        load_case(store().open_case(case_id, staff=token))
-    return ("Archived: its link now opens it read-only, and it can be restored here." if flag
-            else "Restored: it can be changed again.")
-
-
-def _undo() -> str:
-    case = undo_last_change()
-    return f"Back to the earlier version (now version {case.revision})."
-
-
-def _staff_unlock_form() -> None:
-    if passcode_hash() is None:
-        st.info("Staff mode is not set up on this server: its secrets hold no staff passcode hash "
-                "(see the README).")
-        return
-    with st.form("staff_unlock", clear_on_submit=True):
-        code = st.text_input("Staff passcode", type="password", key="staff_passcode")
-        pressed = st.form_submit_button("Unlock staff mode", key="staff_unlock_btn")
-    if pressed:
-        result = unlock(code)
-        if result.ok:
-            st.rerun()
-        st.error(result.message)
-
-
-def staff_panel() -> None:
-    """Staff mode: the passcode form, or (unlocked) the list and search of cases, open, archive, undo."""
-    import pandas as pd
-
-    token = staff_token()
-    if token is None:
-        _staff_unlock_form()
-        return
-    note = st.session_state.pop(_STAFF_NOTE, None)
-    if note:
-        (st.success if note[0] else st.error)(escape_links(note[1]))  # "Opened <title>."
-    top = st.columns([3, 1])
-    top[0].success("Staff mode is on: every case can be listed, searched, opened and archived.")
-    top[1].button("Lock staff mode", key="staff_lock", on_click=lock)
-    query = st.text_input("Search cases (SBL, address, district, words in the notes)", key="staff_query")
-    archived = st.checkbox("Include archived cases", key="staff_archived")
-    try:
-        found = store().list_cases(token, query, include_archived=archived, limit=100)
-        metas = {s.id: (store().open_case(s.id, staff=token).parcel_meta or {}) for s in found}
-    except CASE_PROBLEMS as exc:
-        st.error(problem_sentence(exc))
-        return
-    if not found:
-        st.caption("No case matches.")
-    else:
-        st.dataframe(pd.DataFrame([{
-            "Title": s.title or "(no parcel yet)",
-            "SBL / address": " · ".join(str(v) for v in (metas[s.id].get("sbl"), metas[s.id].get("address")) if v),
-            "Updated": _updated_text(s.updated_at),
-            "Archived": "yes" if s.archived else "",
-        } for s in found]), hide_index=True, width="stretch")
-        labels = {s.id: f"{s.title or '(no parcel yet)'} · {_updated_text(s.updated_at)}"
-                  + (" · archived" if s.archived else "") for s in found}
-        chosen = st.selectbox("Case", list(labels), format_func=labels.get, key="staff_choice")
-        flag = next(s.archived for s in found if s.id == chosen)
-        cols = st.columns(2)
-        cols[0].button("Open this case", key="staff_open", on_click=_staff_action, args=(_open, chosen))
-        cols[1].button("Restore it" if flag else "Archive it", key="staff_archive",
-                       on_click=_staff_action, args=(_set_archived, chosen, not flag))
-    if current_case() is not None:
-        st.button("Undo the last change to the current case", key="staff_undo",
-                  on_click=_staff_action, args=(_undo,))

@@ -9,20 +9,20 @@ Values outlive the page: Streamlit forgets a widget's state when its page is lef
 is seeded from the stored plain value (``state.PROJECT``, ``state.BOARD_ANSWERS``, ...) before it
 is drawn.
 
-The module also holds the cached run of the engine on the form's values
-(:func:`project_analysis`), beside :mod:`app_support.loaders`.
+:func:`project_analysis` runs the engine on the form's values through the one door,
+:mod:`app_support.analysis_door`.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import json
 import re
 
 import streamlit as st
 
-from app_support import loaders
+from app_support import loaders, numbers
 from app_support.citations import escape_markdown
+from sloat_core.errors import SloatInputError
 from sloat_core.law.text import clause
 from sloat_core.rules.project import (APPLICATION_TYPES, DESIGN_LIMITS, EXISTING_USES, REGULATED_ACTIVITIES,
                                      SWPPP_EXEMPTIONS, WETLAND_EXEMPTIONS)
@@ -45,6 +45,11 @@ __all__ = [
     "board_answer_inputs",
     "gate_inputs",
     "area_input",
+    "checked_input",
+    "number_problems",
+    "refuse_bad_numbers",
+    "BadNumbers",
+    "NUMBER_PROBLEMS",
     "timeline_item_editor",
     "project_analysis",
 ]
@@ -78,8 +83,6 @@ _TYPE_LABELS = {"building_permit": "Building permit", "site_plan": "Site plan", 
                 "special_permit": "Special permit"}
 _USE_LABELS = {"vacant": "Vacant land", "one_family": "One-family house", "two_family": "Two-family house",
                "other": "Other use"}
-#: Widgets accept up to this many square feet / trees; the core says what is too large to be real.
-_UI_MAX = 1e12
 
 
 def _seed(key: str, stored) -> None:
@@ -207,8 +210,8 @@ def _design_figures(p: dict, out: dict) -> None:
     for k, (label, _unit) in DESIGN_FIGURES.items():
         key = f"pf_fig_{k}"
         _seed(key, stored.get(k))
-        v = st.number_input(label.capitalize(), key=key, min_value=0.0, max_value=100_000.0, step=0.5, value=None,
-                            placeholder="Not given")
+        v = checked_input(label.capitalize(), key, stored.get(k), high=DESIGN_FIGURE_MAX, step=0.5,
+                          unit="ft" if _unit == "ft" else "", placeholder="Not given")
         if v is not None:
             figures[k] = float(v)
     out["design_figures"] = figures or None
@@ -221,26 +224,65 @@ def _stormwater_and_trees(p: dict, out: dict) -> None:
         "pf_impaired", p.get("impaired_water_drainage"),
         help="Unknown until assessed: NYSDEC's 303(d) list of impaired waters and its TMDL watersheds answer it.")
     out["disturbed_at_one_time_acres"] = _number(
-        "Most acres disturbed at any one time (§ 402-58E(1)(d))", "pf_at_once", p.get("disturbed_at_one_time_acres"))
+        "Most acres disturbed at any one time (§ 402-58E(1)(d))", "pf_at_once", p.get("disturbed_at_one_time_acres"),
+        high=ACRES_MAX, unit="acres", step=0.5)
     out["substantial_specimens_removed"] = _number(
         "Substantial tree specimens among the trees removed (§ 402-53A)", "pf_specimens",
-        p.get("substantial_specimens_removed"), integer=True)
+        p.get("substantial_specimens_removed"), integer=True, high=TREES_MAX, unit="")
 
 
-def _number(label: str, key: str, stored, *, integer: bool = False, help: str | None = None):
-    _seed(key, stored)
-    if integer:
-        return st.number_input(label, key=key, min_value=0, max_value=int(_UI_MAX), step=1, value=None,
-                               help=help, placeholder="Not known")
-    return st.number_input(label, key=key, min_value=0.0, max_value=_UI_MAX, step=100.0, value=None,
-                           help=help, placeholder="Not known")
+#: Session key: the sentences of the number fields refused on this run of the project page (issue 24, item 10).
+NUMBER_PROBLEMS = "project_number_problems"
+#: What each kind of number field accepts: the core's limits (just above them it refuses too), and for acres a
+#: round figure below the core's (1e9 sq ft is 22,956.8 acres). tests/test_app_pages.py checks them on the core.
+AREA_MAX_SQFT = 1e9
+ACRES_MAX = 20_000.0
+TREES_MAX = 1_000_000
+LOTS_MAX = 100_000
+DESIGN_FIGURE_MAX = 100_000.0
+RAINFALL_MAX_IN = 100.0
+COUNT_MAX = 9_999
+
+
+class BadNumbers(SloatInputError):
+    """A number field of the form is out of range: its sentence is beside it, and no result is shown."""
+
+
+def number_problems() -> list[str]:
+    """The sentences of the number fields refused on this run (beside each field), in the form's order."""
+    return list(st.session_state.get(NUMBER_PROBLEMS) or [])
+
+
+def refuse_bad_numbers() -> None:
+    """Raise :class:`BadNumbers` when a number field of this run is out of range (the page shows no result)."""
+    if number_problems():
+        raise BadNumbers("No result is shown until every number in the form is in range (see the field marked).")
+
+
+def checked_input(label: str, key: str, stored, *, high: float, integer: bool = False, unit: str = "",
+                  help: str | None = None, step: float | None = None, placeholder: str = "Not known"):
+    """A number field of the project form from 0 to ``high``, with its sentence beside it when refused.
+
+    Returns the value typed (None: not given). A refused value returns what was stored before (nothing
+    saved is lost) and its sentence is kept for :func:`number_problems`, so the page shows no result.
+    """
+    value, problem = numbers.checked_number(label, key, stored, low=0, high=high, unit=unit, integer=integer,
+                                            help=help, step=step, placeholder=placeholder)
+    if problem:
+        st.session_state[NUMBER_PROBLEMS] = [*number_problems(), problem]
+        return stored
+    return value
+
+
+def _number(label: str, key: str, stored, *, integer: bool = False, help: str | None = None,
+            high: float = AREA_MAX_SQFT, unit: str = "sq ft", step: float | None = None):
+    return checked_input(label, key, stored, high=high, integer=integer, unit=unit, help=help, step=step)
 
 
 def area_input(label: str, key: str, stored: float | None, *, help: str | None = None) -> float | None:
-    """A square-feet input that may be left empty (None): at least 0, at most a huge cap.
+    """A square-feet input that may be left empty (None): from 0 to what the core accepts.
 
-    Numbers above what the core accepts still get through, so the core's one-sentence message
-    ("... is too large to be real.") is what the user reads.
+    A value out of range is named beside the field (:func:`checked_input`).
     """
     return _number(label, key, stored, help=help)
 
@@ -262,6 +304,7 @@ def project_form(stored: dict | None, *, few: bool = False) -> dict:
     """
     p = dict(stored or {})
     out: dict = {}
+    st.session_state[NUMBER_PROBLEMS] = []  # this run's refused number fields (see number_problems)
     # A selectbox reads None as "nothing chosen", so "not given" is the empty string here.
     _seed("pf_application_type", p.get("application_type") or "")
     out["application_type"] = st.selectbox(
@@ -274,7 +317,8 @@ def project_form(stored: dict | None, *, few: bool = False) -> dict:
     out["new_structure"] = tri_state("A new building or structure?", "pf_new_structure", p.get("new_structure"))
     out["one_family_dwelling"] = tri_state("Is it a one-family house?", "pf_one_family",
                                            p.get("one_family_dwelling"))
-    out["trees_removed"] = _number("Trees to be removed", "pf_trees", p.get("trees_removed"), integer=True)
+    out["trees_removed"] = _number("Trees to be removed", "pf_trees", p.get("trees_removed"), integer=True,
+                                   high=TREES_MAX, unit="")
     out["disturbance_area_sqft"] = _number(
         "Area to be disturbed (sq ft), if no footprint is drawn", "pf_disturbed", p.get("disturbance_area_sqft"))
     labels, words = activity_menu_labels(), activity_labels()
@@ -295,7 +339,8 @@ def project_form(stored: dict | None, *, few: bool = False) -> dict:
                   "impaired_water_drainage", "disturbed_at_one_time_acres", "substantial_specimens_removed"):
             out[k] = p.get(k)
         return out
-    acres = _number("Area of the whole application (acres)", "pf_app_acres", p.get("application_area_acres"))
+    acres = _number("Area of the whole application (acres)", "pf_app_acres", p.get("application_area_acres"),
+                    high=ACRES_MAX, unit="acres", step=0.5)
     out["application_area_acres"] = acres
     out["sanitary_facilities"] = tri_state("New sanitary (septic or sewer) facilities?", "pf_sanitary",
                                            p.get("sanitary_facilities"))
@@ -349,7 +394,9 @@ _DATE_MIN, _DATE_MAX = dt.date(1900, 1, 1), dt.date(2199, 12, 31)
 def timeline_item_editor(kind: str, *, today: dt.date, key_prefix: str = "tl") -> dict | None:
     """A form for one timeline item of ``kind``; returns the item when "Add" is pressed, else None.
 
-    The form keeps what was typed after a press, so an item the core refuses is not lost.
+    The form keeps what was typed after a press, so an item the core refuses is not lost. A number out
+    of range (a year, a count of months or years, a rainfall) is named beside its field and the item is
+    not added until it is right.
 
     Parameters
     ----------
@@ -363,6 +410,7 @@ def timeline_item_editor(kind: str, *, today: dt.date, key_prefix: str = "tl") -
     with st.form(f"{key_prefix}_form_{kind}", clear_on_submit=False, border=True):
         st.markdown(f"**Add: {ITEM_KINDS[kind]}**")
         item: dict = {"id": kind}
+        problems: list[str] = []
         ref = st.text_input("Name or number (optional)", key=f"{key_prefix}_{kind}_ref", max_chars=40)
         for key, label, typ, required in ITEM_FIELDS[kind]:
             wkey = f"{key_prefix}_{kind}_{key}"
@@ -370,51 +418,29 @@ def timeline_item_editor(kind: str, *, today: dt.date, key_prefix: str = "tl") -
                 value = st.date_input(label + ("" if required else " (optional)"), key=wkey,
                                       value=today if required else None, min_value=_DATE_MIN,
                                       max_value=_DATE_MAX, format="YYYY-MM-DD")
-            elif typ == "inches":
-                value = st.number_input(label + ("" if required else " (optional)"), key=wkey, value=None,
-                                        min_value=0.0, max_value=100.0, step=0.1, format="%.2f",
-                                        placeholder="Not given")
-            else:
-                default = today.year if key == "year" else None
-                value = st.number_input(label + ("" if required else " (optional)"), key=wkey, value=default,
-                                        min_value=0, max_value=9999, step=1, placeholder="Not given")
+            else:  # "inches" or "int": the sentence beside the field, and the item is not added
+                low, high = ((0, RAINFALL_MAX_IN) if typ == "inches" else
+                             (_DATE_MIN.year, _DATE_MAX.year) if key == "year" else (0, COUNT_MAX))
+                value, problem = numbers.checked_number(
+                    label + ("" if required else " (optional)"), wkey, None, low=low, high=high,
+                    unit="inches" if typ == "inches" else "", integer=typ != "inches",
+                    step=0.1 if typ == "inches" else 1, placeholder="Not given",
+                    default=today.year if key == "year" else None, grouped=key != "year")
+                if problem:
+                    problems.append(problem)
             if value is not None:
                 item[key] = (value.isoformat() if isinstance(value, dt.date)
                              else float(value) if typ == "inches" else int(value))
         if ref.strip():
             item["ref"] = ref.strip()
         pressed = st.form_submit_button("Add to the timeline", key=f"{key_prefix}_add_{kind}")
-    return item if pressed else None
-
-
-@st.cache_data(show_spinner="Checking the project…", max_entries=64)
-def _project_analysis(pkey: str, lkey: str, district, project_json: str, answers_json: str, mit_json: str,
-                      as_of: str, _parcel, _layers, _settings) -> tuple[dict, dict]:
-    from sloat_core.engine.analysis import analyze_parcel
-
-    analysis = analyze_parcel(_parcel, _layers, district=district, project=json.loads(project_json),
-                              settings=_settings, as_of=dt.date.fromisoformat(as_of),
-                              board_answers=json.loads(answers_json), mitigation_input=json.loads(mit_json))
-    fp = analysis.project.disturbance_footprint
-    touches: dict = {}
-    summary = analysis.result.get("footprint")
-    if fp is not None and summary:
-        # The core's summary measures the footprint where it lies, on or off the parcel (§ 402-57G).
-        touches = {
-            "footprint_sqft": summary["area_sqft"],
-            "outside_parcel_sqft": summary.get("outside_parcel_sqft"),
-            "wetland_sqft": summary["wetlands_sqft"],
-            "watercourse_sqft": summary["watercourses_sqft"],
-            "water_body_sqft": summary["water_bodies_sqft"],
-            "buffer_sqft": summary["buffer_sqft"],
-            "steep_slope_sqft": summary["slope_25_or_more_sqft"],
-        }
-    return analysis.result, touches
+    return item if pressed and not problems else None
 
 
 def project_analysis(parcel, layers, district, project: dict | None, *, board_answers: dict | None = None,
                      mitigation_input: dict | None = None, as_of: dt.date | None = None) -> tuple[dict, dict]:
-    """``sloat_core.engine.analysis.analyze_parcel`` on the form's values, cached per input.
+    """``sloat_core.engine.analysis.analyze_parcel`` on the form's values, through the one door
+    (:mod:`app_support.analysis_door`).
 
     Returns
     -------
@@ -428,8 +454,8 @@ def project_analysis(parcel, layers, district, project: dict | None, *, board_an
     sloat_core.errors.SloatInputError
         One plain sentence when a value cannot be used.
     """
-    as_of = as_of or dt.date.today()
-    dumps = lambda obj: json.dumps(obj or {}, sort_keys=True, default=str)  # noqa: E731
-    return _project_analysis(loaders.parcel_key(parcel), loaders.layers_key(layers), district, dumps(project),
-                             dumps(board_answers), dumps(mitigation_input), as_of.isoformat(), parcel, layers,
-                             loaders.settings())
+    from app_support import analysis_door
+
+    return analysis_door.project_result(parcel, layers, district=district, project=project,
+                                        board_answers=board_answers, mitigation_input=mitigation_input,
+                                        as_of=as_of)

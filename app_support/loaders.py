@@ -1,7 +1,7 @@
 """Cached loaders: the layer set, the local settings, display geometry and analysis results.
 
-The layer set and its spatial indexes are shared singletons (``st.cache_resource``); analysis
-results are cached per parcel geometry, district and layer-set version (``st.cache_data``).
+The layer set and its spatial indexes are shared singletons (``st.cache_resource``); analyses go
+through the one cached door, :mod:`app_support.analysis_door`.
 The manifest path is ``data/sample/layers.yaml`` unless the ``SLOAT_LAYERS`` environment
 variable names another one.
 """
@@ -239,34 +239,25 @@ def _parcel_lines(lkey: str, _layers) -> dict | None:
                             crs=gdf.crs).__geo_interface__
 
 
-@st.cache_data(show_spinner="Measuring the parcel…", max_entries=128)
-def _analysis(pkey: str, district: str | None, lkey: str, _parcel, _layers, _settings) -> dict:
-    from sloat_core.engine.analysis import analyze
-
-    return analyze(_parcel, _layers, district=district, settings=_settings)
-
-
 def analysis_for(parcel, layers, district: str | None) -> dict:
-    """``sloat_core.engine.analysis.analyze`` for the parcel, cached per geometry, district and layers.
+    """The parcel's result with no project (the CLI's JSON contract), through the one door
+    (:mod:`app_support.analysis_door`): a copy the caller may change.
 
     Raises
     ------
     sloat_core.errors.SloatInputError
         From ``analyze`` when the parcel cannot be analysed.
     """
-    return _analysis(parcel_key(parcel), district, layers_key(layers), parcel, layers, settings())
+    from app_support import analysis_door
 
-
-@st.cache_resource(show_spinner=False, max_entries=16)
-def _full_analysis(pkey: str, district: str | None, lkey: str, _parcel, _layers, _settings):
-    from sloat_core.engine.analysis import analyze_parcel
-
-    return analyze_parcel(_parcel, _layers, district=district, settings=_settings)
+    return analysis_door.result(parcel, layers, district=district)
 
 
 def full_analysis_for(parcel, layers, district: str | None):
-    """``analyze_parcel`` (the Analysis with its pieces, for maps and printouts), cached like :func:`analysis_for`."""
-    return _full_analysis(parcel_key(parcel), district, layers_key(layers), parcel, layers, settings())
+    """``analyze_parcel`` (the Analysis with its pieces, for maps and printouts), through the one door."""
+    from app_support import analysis_door
+
+    return analysis_door.analysis(parcel, layers, district=district)
 
 
 def parcel_at(layers, lat: float, lng: float):

@@ -2,7 +2,7 @@
 
 A case starts with the first parcel chosen (or with "Start a new case") and is saved on every
 change (``app_support.cases_ui``). In public (counter) mode this page shows only the current case's
-link; staff, after the passcode, list, search, open, archive and undo (``cases_ui.staff_panel``).
+link; staff, after the passcode, list, search, open, archive and undo (``staff_ui.staff_panel``).
 The downloads are made by ``sloat_core`` (``app_support.exports_ui``).
 
 An archived case (opened from its link) is read-only: its downloads are those of the case as saved,
@@ -15,8 +15,9 @@ import datetime as dt
 
 import streamlit as st
 
-from app_support import cases_ui, exports_ui, loaders, state
+from app_support import cases_ui, exports_ui, loaders, staff_ui, state
 from app_support.citations import escape_links, escape_markdown
+from app_support.copy_link import copy_link
 from app_support.results import sqft_text
 from sloat_core.engine.analysis import DISCLAIMER
 from sloat_core.errors import SloatInputError
@@ -55,9 +56,10 @@ if case is None:
 else:
     st.markdown("This link reopens the case, on this computer or another, after a refresh or a restart. "
                 "Keep it: nobody can find the case without it.")
-    st.code(cases_ui.case_link(case.id), language=None)
+    copy_link(cases_ui.case_link(case.id))  # a visible "Copy link" button, keyboard too (issue 24 item 11)
     st.caption("For the Planning Board on a projector, the walk-through of this case:")
-    st.code(cases_ui.case_link(case.id, page="walkthrough", mode=state.PROJECTOR), language=None)
+    copy_link(cases_ui.case_link(case.id, page="walkthrough", mode=state.PROJECTOR),
+              label="Link to this case's walk-through on a projector")
     st.caption(f"{escape_markdown(case.title or 'No parcel yet')} · saved {case.updated_at[:16].replace('T', ' ')} UTC · "
                f"version {case.revision}" + (" · archived" if case.archived else ""))
 if cases_ui.read_only():
@@ -106,6 +108,6 @@ st.subheader("Import a case")
 st.caption("A case file becomes a new case with its own link; the current case stays as it is.")
 exports_ui.import_uploader()
 
-with st.expander("Staff", expanded=cases_ui.staff_token() is not None):
-    cases_ui.staff_panel()
+with st.expander("Staff", expanded=staff_ui.staff_token() is not None):
+    staff_ui.staff_panel()
 st.caption(DISCLAIMER)

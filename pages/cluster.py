@@ -77,12 +77,11 @@ frame = pd.DataFrame([{
 colours = {"Yes": "background-color:#fde0dd", "Unknown": "background-color:#fff4ce", "No": ""}
 if large:  # an HTML table takes the projector's type size; the grid does not
     frame = frame.drop(columns=["Board decides"])
-styled = frame.style.map(lambda v: colours.get(v, ""), subset=["Found"])
-if large:
-    st.table(styled.hide(axis="index"))
-else:
-    st.dataframe(styled, hide_index=True, width="stretch",
-                 column_config={"Evidence": st.column_config.TextColumn(width="large")})
+styled = frame.style.map(lambda v: colours.get(v, ""), subset=["Found"]).set_properties(
+    subset=["§"], **{"white-space": "nowrap"})  # "§ 402-48C(10)" on one line
+# An HTML table in every mode: its cells wrap, so no column is cut at 1366 or 1920 px (the grid cut the
+# feature and evidence words to one line each; issue 24 item 11).
+st.table(styled.hide(axis="index"))
 st.caption(LAYER_NOTE)
 per_row = 2 if large else 5
 link_cols = st.columns(per_row)

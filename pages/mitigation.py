@@ -83,9 +83,7 @@ except SloatInputError as exc:
 
 ratio = mit["ratio"]
 st.subheader("Replacement required")
-if problems:
-    for problem in problems:
-        st.error(problem)
+if problems:  # each sentence is beside its field
     st.caption("No result is shown until every figure above is in range.")
 else:
     impact, required = mit["impacted_wetland_sqft"], mit["required_mitigation_sqft"]

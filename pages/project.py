@@ -51,10 +51,10 @@ def _approval_inputs(stored: dict) -> dict:
         var = st.selectbox("Variance requested", variances, key="appr_variance",
                            index=variances.index(stored.get("variance") or "none"),
                            format_func=lambda k: k.replace("_", " "))
-        lots = st.number_input("Lots in the subdivision", min_value=0, max_value=100_000, step=1, key="appr_lots",
-                               value=int(stored.get("lots") or 0), help="0: not a subdivision or not known")
+        lots = forms.checked_input("Lots in the subdivision", "appr_lots", stored.get("lots"), high=forms.LOTS_MAX,
+                                   integer=True, help="Empty or 0: not a subdivision or not known")
         out = {"accessory_structure": {"not asked": None, "no": False}.get(choice, choice),
-               "variance": None if var == "none" else var, "lots": int(lots) or None}
+               "variance": None if var == "none" else var, "lots": int(lots or 0) or None}
         for key, label in (("on_approved_lot", "House on an approved lot"),
                            ("maintenance_only", "Maintenance or repair only"),
                            ("public_water_sewer", "Connected to public water and sewer"),
@@ -139,6 +139,7 @@ project = {**values, "disturbance_footprint": st.session_state.get(forms.FOOTPRI
 project = {k: v for k, v in project.items() if v is not None}
 outcome = None
 try:
+    forms.refuse_bad_numbers()  # a number out of range: its sentence is beside it, and no result (issue 24 item 10)
     parse_project(project)
     if parcel is not None and layers is not None:
         outcome = forms.project_analysis(parcel, layers, st.session_state.get(state.DISTRICT), project,
@@ -149,7 +150,7 @@ try:
 except SloatInputError as exc:
     form_message.error(str(exc))
     last = st.session_state.get(forms.LAST_PROJECT_RESULT)
-    if parcel is not None and last and last[0] == forms.project_result_key(
+    if not isinstance(exc, forms.BadNumbers) and parcel is not None and last and last[0] == forms.project_result_key(
             parcel, st.session_state.get(state.DISTRICT)):
         outcome = last[1]
         st.caption("Showing the result of the last valid values.")

@@ -15,10 +15,9 @@ from __future__ import annotations
 
 import datetime as dt
 
-import pandas as pd
 import streamlit as st
 
-from app_support import charts, forms, project_result, state, timeline_prefill
+from app_support import charts, forms, project_result, state, timeline_prefill, timeline_view
 from app_support.citations import escape_markdown, law_link
 from sloat_core.engine.analysis import DISCLAIMER
 from sloat_core.errors import SloatInputError
@@ -42,7 +41,7 @@ as_of = st.date_input("As of", key="tl_as_of", min_value=dt.date(1900, 1, 1), ma
 st.session_state[state.AS_OF] = as_of
 _kept = list(st.session_state.get(forms.TIMELINE_ITEMS) or [])
 # The same item twice is one item (it would be twice in the .ics): an older case's repeat is dropped here.
-items: list[dict] = [it for i, it in enumerate(_kept) if it not in _kept[:i]]
+items: list[dict] = timeline_view.unique_items(_kept)
 if len(items) != len(_kept):
     st.session_state[forms.TIMELINE_ITEMS] = items
 PREFILL_KIND, PREFILL_ADDED = "tlp_kind", "tlp_added"
@@ -50,9 +49,9 @@ PREFILL_KIND, PREFILL_ADDED = "tlp_kind", "tlp_added"
 
 def _add(new: dict) -> bool:
     """Put ``new`` on the timeline if the core accepts it with the others; else show its message."""
-    if new in items:
-        st.info(f"This {ITEM_KINDS.get(new.get('id'), 'item')} with these dates is already on the timeline "
-                f"(item {items.index(new) + 1}); it was not added again.")
+    again = timeline_view.duplicate_sentence(items, new)  # the duplicate-item guard
+    if again:
+        st.info(again)
         return False
     try:
         timeline_events([*items, new], as_of)
@@ -62,19 +61,6 @@ def _add(new: dict) -> bool:
     items.append(new)
     st.session_state[forms.TIMELINE_ITEMS] = items
     return True
-
-
-def _suggestion_line(s: timeline_prefill.Suggestion) -> str:
-    """One bullet: the permit, its §, (its reason in Standard mode) and whether it is on the timeline."""
-    title = f"**{escape_markdown(s.title)}** ({escape_markdown(s.citation)})"
-    if s.already_added:
-        todo = "Already on your timeline."
-    else:
-        todo = "Add its dates below: " + ", ".join(ITEM_KINDS[k] for k in s.to_add) + "."
-        if s.on_timeline:
-            todo = "On your timeline: " + ", ".join(ITEM_KINDS[k] for k in s.on_timeline) + ". " + todo
-    reason = f"{s.reason} " if mode == state.STANDARD and s.reason else ""
-    return f"{title}. {escape_markdown(reason + todo)}"
 
 
 def _from_project() -> list[str]:
@@ -103,7 +89,8 @@ def _from_project() -> list[str]:
         if not group:
             continue
         st.markdown(heading)
-        lines = [f"- {_suggestion_line(s)}" for s in group if s.has_clock]
+        lines = [f"- {timeline_view.suggestion_line(s, standard=mode == state.STANDARD)}"
+                 for s in group if s.has_clock]
         no_clock = [f"{escape_markdown(s.title)} ({escape_markdown(s.citation)})" for s in group if not s.has_clock]
         if no_clock:  # one line for these, to keep the page short
             lines.append("- " + "; ".join(no_clock) + ". Article IX sets no date for "
@@ -136,37 +123,21 @@ with st.expander("Add a permit, application or date", expanded=(not items or not
         st.success(f"Added: {ITEM_KINDS[kind]}.")
 
 
-def _item_name(n: int, item: dict) -> str:
-    ref = f" {item['ref']}" if item.get("ref") else ""
-    return f"{n}. {ITEM_KINDS[item['id']].capitalize()}{ref}"
-
-
 if items:
     with st.expander(f"Your items ({len(items)})", expanded=mode == state.STANDARD):
         for n, item in enumerate(items, start=1):
             text_col, button_col = st.columns([5, 1])
             dates = ", ".join(f"{k} {v}" for k, v in item.items() if k not in ("id", "ref"))
-            text_col.markdown(f"**{escape_markdown(_item_name(n, item))}**: {escape_markdown(dates)}")
+            text_col.markdown(f"**{escape_markdown(timeline_view.item_name(n, item))}**: {escape_markdown(dates)}")
             if button_col.button("Remove", key=f"tl_remove_{n}"):
                 st.session_state[forms.TIMELINE_ITEMS] = items[:n - 1] + items[n:]
                 st.rerun()
 
-rows, events = [], []
 try:
-    for n, item in enumerate(items, start=1):
-        for e in timeline_events([item], as_of):
-            rows.append({"item": _item_name(n, item), "date": e.date, "label": e.label, "status": e.status,
-                         "citation": e.citation, "kind": e.kind, "detail": f"{e.detail} {e.note}".strip()})
-    events = timeline_events(items, as_of)
-    years = [d.year for d in [as_of, *(r["date"] for r in rows)]]
-    season_items = [{"id": "winter_season", "year": y} for y in range(min(years) - 1, max(years) + 1)]
-    season_events = timeline_events(season_items, as_of)
+    rows, events, seasons, season_events = timeline_view.timeline_rows(items, as_of)
 except SloatInputError as exc:
     st.error(str(exc))
     st.stop()
-starts = [e.date for e in season_events if e.kind == "season_start"]
-ends = [e.date for e in season_events if e.kind == "season_end"]
-seasons = list(zip(starts, ends))
 
 if not rows:
     st.info("No dates yet: add a permit or an application above.")
@@ -178,24 +149,15 @@ st.caption(f"Shaded: the winter and spring-thaw season ({first_season[0]:%d %B} 
 law_link(season_events[0].citation, label=f"No bare slopes in winter: {season_events[0].citation}")
 
 if rows:
-    frame = pd.DataFrame([{
-        "Date": r["date"].isoformat(),
-        "What": r["label"],
-        "Status": charts.STATUS_LABELS.get(r["status"], r["status"]),
-        "§": r["citation"],
-        "Item": r["item"],
-        "How it is worked out": r["detail"],
-    } for r in sorted(rows, key=lambda r: r["date"])])
+    frame = timeline_view.events_frame(rows, large=large)
     colour_by_label = {charts.STATUS_LABELS[k]: v for k, v in charts.STATUS_COLOURS.items()}
-    if large:  # an HTML table takes the projector's type size; the grid does not
-        frame = frame[["Date", "What", "Status", "§"]]
     styled = frame.style.map(lambda v: f"color:{colour_by_label[v]};font-weight:700"
                              if v in colour_by_label else "", subset=["Status"])
     if large:
         st.table(styled.hide(axis="index"))
     else:
         st.dataframe(styled, hide_index=True, width="stretch", column_config=charts.TIMELINE_COLUMNS)
-    cites = dict.fromkeys(c.strip() for r in rows for c in r["citation"].split(","))
+    cites = timeline_view.row_citations(rows)
     link_cols = st.columns(4)
     for i, citation in enumerate(cites):
         with link_cols[i % 4]:

@@ -23,7 +23,7 @@ from streamlit.testing.v1 import AppTest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
 
-from app_support import cases_ui, forms, state  # noqa: E402
+from app_support import cases_ui, forms, staff_ui, state  # noqa: E402
 from sloat_core.store import (  # noqa: E402
     ARCHIVED_SENTENCE,
     CaseArchivedError,
@@ -69,9 +69,18 @@ def download(at: AppTest, media, key: str) -> bytes:
     return manager._storage.get_file(url.rsplit("/", 1)[1]).content
 
 
+def links(at: AppTest) -> list[str]:
+    """The links shown with a "Copy link" button (app_support.copy_link), as their box holds them."""
+    import html
+    import re
+
+    return [html.unescape(m) for e in at.get("iframe") if "Copy link</button>" in e.proto.srcdoc
+            for m in re.findall(r'<input id="link"[^>]* value="([^"]*)"', e.proto.srcdoc)]
+
+
 def texts(at: AppTest) -> str:
     parts = [e.value for kind in ("markdown", "caption", "code", "error", "success", "info") for e in at.get(kind)]
-    return "\n".join(str(p) for p in parts)
+    return "\n".join(str(p) for p in [*parts, *links(at)])
 
 
 def test_choosing_a_parcel_creates_a_case_and_puts_it_in_the_url(manifest, data_dir):
@@ -132,7 +141,7 @@ def test_public_mode_shows_only_the_current_case_link(manifest, data_dir):
     shown = texts(at)
     assert f"?case={mine}" in shown and other_id not in shown
     assert not at.get("dataframe") and not [t for t in at.text_input if t.key == "staff_query"]
-    assert "Staff mode is not set up" in shown  # no hash in the secrets: no way to unlock
+    assert staff_ui.STAFF_NOT_SET_UP in shown  # no hash in the secrets: no way to unlock, and who can turn it on
 
 
 def test_staff_wrong_passcode_is_refused_and_slowed(manifest, data_dir):
@@ -467,3 +476,72 @@ def test_staff_restore_makes_an_archived_case_editable_again(manifest, data_dir)
     at.run()
     assert CaseStore(data_dir).open_case(case_id).notes == "Edited after the restore."
     assert CaseStore(data_dir).open_case(case_id).project == PROJECT
+
+
+# ------------------------------------------------------------------ issue 24 item 11: link, two tabs, staff box
+
+
+def test_the_case_link_has_a_visible_copy_link_button(manifest, data_dir):
+    at = pick(new_app())
+    at.switch_page(CASE_PAGE).run()
+    case_id = case_id_of(at)
+    shown = links(at)
+    assert len(shown) == 2 and shown[0].endswith(f"?case={case_id}")
+    assert shown[1].startswith("walkthrough?case=") and "mode=projector" in shown[1]
+    frame = next(e for e in at.get("iframe") if "Copy link</button>" in e.proto.srcdoc).proto.srcdoc
+    assert '<button id="copy" type="button">Copy link</button>' in frame  # a real button: Tab, Enter, Space
+    assert "box.select()" in frame  # the fallback when the clipboard is refused
+
+
+def test_a_link_with_quotes_stays_inside_its_box():
+    from app_support.copy_link import copy_link_html
+
+    page = copy_link_html('http://x/?case=a"><script>alert(1)</script>')
+    assert "<script>alert(1)" not in page and "&quot;&gt;&lt;script&gt;" in page
+
+
+def _main_top(at: AppTest) -> list:
+    """The main area's first elements (what shows above the page's title)."""
+    return list(at.main.children.values())[:3]
+
+
+def test_two_tabs_on_one_case_warn_at_the_top_of_the_page(manifest, data_dir):
+    a = pick(new_app())
+    case_id = case_id_of(a)
+    b = new_app(case_id)  # the same case in a second tab
+    assert not [w for w in b.warning if w.value == cases_ui.CONFLICT_NOTICE]
+    a.session_state[cases_ui.NOTES] = "From tab A."
+    a.run()  # tab A saves a newer version
+    b.run()  # tab B has changed nothing yet, and is told at once, above the page
+    assert b.warning[0].value == cases_ui.CONFLICT_NOTICE
+    assert any(getattr(e, "value", None) == cases_ui.CONFLICT_NOTICE for e in _main_top(b))  # above the title
+    b.button(key="case_reload_top").click().run()  # "Show the latest version"
+    assert b.session_state[cases_ui.NOTES] == "From tab A."
+    assert not [w for w in b.warning if w.value == cases_ui.CONFLICT_NOTICE]
+    b.session_state[cases_ui.NOTES] = "From tab B, after reloading."
+    b.run()
+    assert CaseStore(data_dir).open_case(case_id).notes == "From tab B, after reloading."
+
+
+def test_two_tabs_keep_mine_as_a_new_case_from_the_top(manifest, data_dir):
+    a = pick(new_app())
+    case_id = case_id_of(a)
+    b = new_app(case_id)
+    a.session_state[cases_ui.NOTES] = "From tab A."
+    a.run()
+    b.session_state[cases_ui.NOTES] = "From tab B."
+    b.run()
+    assert b.warning[0].value == cases_ui.CONFLICT_NOTICE
+    b.button(key="case_fork_top").click().run()
+    forked = case_id_of(b)
+    assert forked != case_id and CaseStore(data_dir).open_case(forked).notes == "From tab B."
+    assert CaseStore(data_dir).open_case(case_id).notes == "From tab A."
+    assert not [w for w in b.warning if w.value == cases_ui.CONFLICT_NOTICE]
+
+
+def test_the_staff_box_says_what_to_do_without_a_passcode(manifest, data_dir):
+    at = pick(new_app())
+    at.switch_page(CASE_PAGE).run()
+    shown = [i.value for i in at.info]
+    assert staff_ui.STAFF_NOT_SET_UP in shown
+    assert "README" not in staff_ui.STAFF_NOT_SET_UP and "staff_passcode_hash" in staff_ui.STAFF_NOT_SET_UP

@@ -85,6 +85,21 @@ def _metrics(at: AppTest) -> dict[str, str]:
     return {m.label: m.value for m in at.metric}
 
 
+def beside(at: AppTest, key: str) -> str | None:
+    """The error shown right under the widget ``key`` (the next element of its block), else None."""
+    def walk(node):
+        children = list(getattr(node, "children", {}).values())
+        for i, child in enumerate(children):
+            if getattr(child, "key", None) == key:
+                nxt = children[i + 1] if i + 1 < len(children) else None
+                return nxt.value if nxt is not None and nxt.type == "error" else None
+            found = walk(child)
+            if found is not None:
+                return found
+        return None
+    return walk(at._tree)
+
+
 def _after(at: AppTest) -> AppTest:
     at.run()
     assert not at.exception, at.exception
@@ -233,19 +248,42 @@ def test_project_footprint_touches_and_permits(manifest):
     assert "Wetland mitigation for this footprint" in labels
 
 
-def test_project_bad_value_shows_the_message_and_keeps_the_result(manifest):
+def test_project_bad_number_is_named_beside_its_field_and_shows_no_result(manifest):
+    # Issue 24, item 10: not the last valid result under a number the person no longer sees.
     at, _fake = _project_with_drawing(manifest)
-    before = _metrics(at)
+    assert _metrics(at)["Footprint"] == "10,000 sq ft"
     at.number_input(key="pf_trees").set_value(5e6)
     fake = mock.MagicMock(return_value={"all_drawings": [fx.wgs84_feature(FOOTPRINT)]})
     with mock.patch("streamlit_folium.st_folium", fake):
         _after(at)
     errors = [e.value for e in at.error]
-    assert len(errors) == 1 and "number of trees" in errors[0] and errors[0].endswith(".")
-    with pytest.raises(SloatInputError, match=errors[0].split("(")[0][:30]):
+    assert errors[0] == '"Trees to be removed" must be a whole number from 0 to 1,000,000.'
+    assert len(errors) == 2 and errors[1].startswith("No result is shown")
+    assert not at.metric and not [e for e in at.expander if e.label.startswith("Wetland permit")]
+    assert "last valid values" not in _text(at)
+    assert beside(at, "pf_trees") == errors[0]  # right under its field
+    at.number_input(key="pf_trees").set_value(3)
+    with mock.patch("streamlit_folium.st_folium", fake):
+        _after(at)
+    assert not at.error and _metrics(at)["Footprint"] == "10,000 sq ft"
+    assert at.session_state[state.PROJECT]["trees_removed"] == 3
+
+
+def test_project_refused_by_the_core_keeps_the_last_valid_result(manifest):
+    # A value the form cannot check (a drawn footprint too large to be real) is the core's sentence, and the
+    # last valid result stays, said to be so.
+    at, _fake = _project_with_drawing(manifest)
+    before = _metrics(at)
+    huge = box(fx.X0, fx.Y0, fx.X0 + 40_000, fx.Y0 + 40_000)
+    fake = mock.MagicMock(return_value={"all_drawings": [fx.wgs84_feature(huge)]})
+    with mock.patch("streamlit_folium.st_folium", fake):
+        _after(at)
+    errors = [e.value for e in at.error]
+    assert len(errors) == 1 and "too large to be real" in errors[0]
+    with pytest.raises(SloatInputError, match="too large to be real"):
         from sloat_core.rules.project import parse_project
 
-        parse_project({"trees_removed": 5e6})
+        parse_project({"disturbance_footprint": fx.wgs84_feature(huge)["geometry"]})
     assert _metrics(at) == before
     assert "last valid values" in _text(at)
 
@@ -319,14 +357,14 @@ def test_project_without_a_parcel_keeps_the_form(manifest):
 
 def test_cluster_triggers_and_board_answers(manifest):
     at = _page("pages/cluster.py", parcel=_p1(manifest))
-    table = at.dataframe[0].value
+    table = at.table[0].value
     assert list(table["§"]) == [f"§ 402-48C({n})" for n in range(1, 11)]
     wet = table[table["§"] == "§ 402-48C(2)"].iloc[0]
     assert wet["Found"] == "Yes" and "10,000 sq ft" in wet["Evidence"]
     assert table[table["§"] == "§ 402-48C(5)"].iloc[0]["Found"] == "Unknown"
     at.radio(key="board_5").set_value("Yes")
     _after(at)
-    row = at.dataframe[0].value.iloc[4]
+    row = at.table[0].value.iloc[4]
     assert row["Found"] == "Yes" and row["Evidence"].startswith("Board's answer: yes")
     assert at.session_state[state.BOARD_ANSWERS]["402-48C(5)"] is True
     labels = [label for label, _p in _links(at)]
@@ -507,3 +545,95 @@ def test_the_project_form_keeps_the_design_figures_and_asks_the_new_round_three_
     assert kept["design_figures"] == {"cut_height_ft": 25.0}
     assert kept["disturbed_at_one_time_acres"] == 6.0 and kept["substantial_specimens_removed"] == 2
     assert kept.get("impaired_water_drainage") is None  # unassessed stays unknown
+
+
+# ---------------------------------------------------------------------------------------- every number field
+
+#: Each kind of number field of the project form: (widget key, the sentence for a value out of range, a good value).
+_PROJECT_FIELDS = [
+    ("pf_disturbed", '"Area to be disturbed" must be a number from 0 to 1,000,000,000 sq ft.', 5000.0),
+    ("pf_app_acres", '"Area of the whole application" must be a number from 0 to 20,000 acres.', 2.0),
+    ("pf_at_once", '"Most acres disturbed at any one time" must be a number from 0 to 20,000 acres.', 1.0),
+    ("pf_trees", '"Trees to be removed" must be a whole number from 0 to 1,000,000.', 3),
+    ("pf_specimens", '"Substantial tree specimens among the trees removed" must be a whole number from 0 to '
+                     '1,000,000.', 1),
+    ("pf_fig_cut_height_ft", '"Highest cut for a building site, road or driveway, feet" must be a number from 0 '
+                             'to 100,000 ft.', 12.0),
+    ("appr_lots", '"Lots in the subdivision" must be a whole number from 0 to 100,000.', 4),
+]
+
+
+@pytest.mark.parametrize("key,sentence,good", _PROJECT_FIELDS, ids=[f[0] for f in _PROJECT_FIELDS])
+@pytest.mark.parametrize("bad", [-500.0, 1e15], ids=["negative", "huge"])
+def test_every_project_number_field_names_what_is_wrong_and_shows_no_result(manifest, key, sentence, good, bad):
+    # Issue 24, item 10: the same helper as the mitigation calculator, on every kind of field of the form.
+    at = _page("pages/project.py", parcel=_p1(manifest), **{state.PROJECT: {"trees_removed": 2}})
+    assert [p for p in at.expander if p.label.startswith("Tree removal permit")]  # a result to lose
+    at.number_input(key=key).set_value(bad)
+    _after(at)
+    assert beside(at, key) == sentence
+    assert [e.value for e in at.error][0] == sentence
+    assert not [p for p in at.expander if ": " in p.label and p.label.split(": ")[0].endswith("permit")]
+    assert at.session_state[state.PROJECT] == {"trees_removed": 2}  # nothing saved from the bad figure
+    at.number_input(key=key).set_value(good)
+    _after(at)
+    assert not at.error and [p for p in at.expander if p.label.startswith("Tree removal permit")]
+
+
+def test_nan_reaches_the_page_as_an_empty_field_not_a_number(manifest):
+    # Streamlit hands a NaN to the script as "nothing typed": the field reads empty and the answer is for an
+    # unknown figure, never for the last one typed (the helper itself refuses NaN: numbers.refused).
+    at = _page("pages/project.py", parcel=_p1(manifest), **{state.PROJECT: {"trees_removed": 2}})
+    at.number_input(key="pf_trees").set_value(float("nan"))
+    _after(at)
+    assert at.number_input(key="pf_trees").value is None and not at.error
+    assert "trees_removed" not in at.session_state[state.PROJECT]
+    assert not [p for p in at.expander if p.label == "Tree removal permit: needed"]
+
+
+def test_a_whole_number_field_refuses_a_fraction(manifest):
+    at = _page("pages/project.py", parcel=_p1(manifest))
+    at.number_input(key="pf_trees").set_value(2.5)
+    _after(at)
+    assert beside(at, "pf_trees") == '"Trees to be removed" must be a whole number from 0 to 1,000,000.'
+
+
+def test_the_form_limits_are_where_the_core_refuses():
+    """The form's ranges are the core's: its maximum is accepted, and just above it the core refuses too."""
+    from sloat_core.approvals.facts import parse_approval_facts
+    from sloat_core.rules.project import parse_project
+
+    for key in ("application_area_acres", "disturbed_at_one_time_acres"):  # a round figure under the core's
+        parse_project({key: forms.ACRES_MAX})
+        with pytest.raises(SloatInputError):
+            parse_project({key: forms.AREA_MAX_SQFT / 43_560 + 1})
+    for key, top in (("disturbance_area_sqft", forms.AREA_MAX_SQFT), ("trees_removed", forms.TREES_MAX),
+                     ("substantial_specimens_removed", forms.TREES_MAX)):
+        parse_project({key: top, **({"trees_removed": top} if key == "substantial_specimens_removed" else {})})
+        with pytest.raises(SloatInputError):
+            parse_project({key: top * 1.001 + 1})
+    parse_project({"design_figures": {"cut_height_ft": forms.DESIGN_FIGURE_MAX}})
+    with pytest.raises(SloatInputError):
+        parse_project({"design_figures": {"cut_height_ft": forms.DESIGN_FIGURE_MAX + 1}})
+    assert parse_approval_facts({"lots": forms.LOTS_MAX}).lots == forms.LOTS_MAX
+    with pytest.raises(SloatInputError):
+        parse_approval_facts({"lots": forms.LOTS_MAX + 1})
+
+
+@pytest.mark.parametrize("kind,field,bad,sentence", [
+    ("storm_event", "rainfall_in", 1e15, '"Rainfall" must be a number from 0 to 100 inches.'),
+    ("storm_event", "rainfall_in", -0.5, '"Rainfall" must be a number from 0 to 100 inches.'),
+    ("tree_removal_permit", "term_months", -500, '"Term" must be a whole number from 0 to 9,999.'),
+    ("mitigation_monitoring", "years", 1e15, '"Monitoring years" must be a whole number from 0 to 9,999.'),
+    ("winter_season", "year", 12_000, '"Season starting in the year" must be a whole number from 1900 to 2199.'),
+])
+def test_timeline_number_fields_name_what_is_wrong_and_add_nothing(manifest, kind, field, bad, sentence):
+    at = _page("pages/timeline.py")
+    at.selectbox(key="tl_kind").set_value(kind)
+    _after(at)
+    at.number_input(key=f"tl_{kind}_{field}").set_value(bad)
+    at.button(key=f"tl_add_{kind}").click()
+    _after(at)
+    assert beside(at, f"tl_{kind}_{field}") == sentence
+    assert forms.TIMELINE_ITEMS not in at.session_state or not at.session_state[forms.TIMELINE_ITEMS]
+    assert "Added:" not in _text(at)

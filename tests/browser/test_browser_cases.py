@@ -77,6 +77,14 @@ def _shows_p1(app) -> None:
     assert app.metric("Net lot area") == "20,000"
 
 
+def _shown_link(app) -> str:
+    """The case link in its box beside the "Copy link" button (app_support.copy_link)."""
+    frame = app.page.frame_locator('iframe[srcdoc*="Copy link"]').first
+    box = frame.locator("#link")
+    box.wait_for(timeout=30_000)
+    return box.input_value()
+
+
 def _open_case_page(app) -> None:
     app.page.get_by_role("link", name="Case & exports").first.click()
     app.page.get_by_role("heading", name="Case & exports").wait_for(timeout=30_000)
@@ -97,7 +105,7 @@ def test_a_case_link_survives_a_reload_and_a_server_restart(contexts, case_serve
     app.shot("11_case_after_reload")
 
     _open_case_page(app)
-    assert case_id in app.page.locator('[data-testid="stCode"]').first.inner_text()
+    assert case_id in _shown_link(app)
     version = int(re.search(r"version (\d+)", app.wait_text("· version ").inner_text()).group(1))
     notes = app.page.get_by_label("Notes (saved with the case", exact=False)
     notes.fill("Owner will bring the 2019 survey.")
@@ -149,7 +157,7 @@ def test_an_archived_case_link_still_shows_the_case_read_only(case_server, case_
     app.wait_text(ARCHIVED_NOTICE)
     _shows_p1(app)
     _open_case_page(app)
-    assert case_id in app.page.locator('[data-testid="stCode"]').first.inner_text()
+    assert case_id in _shown_link(app)
     expect(app.page.get_by_label("Notes (saved with the case", exact=False)).to_be_disabled()
     expect(app.page.get_by_role("button", name="Start a new case from this one")).to_be_visible()
     with app.page.expect_download(timeout=60_000) as pdf:
@@ -157,3 +165,65 @@ def test_an_archived_case_link_still_shows_the_case_read_only(case_server, case_
     assert Path(pdf.value.path()).read_bytes().startswith(b"%PDF")  # it can still be printed
     assert store.open_case(case_id, read_only=True).to_dict() == before  # viewing wrote nothing
     app.shot("15_archived_case_read_only")
+
+
+def test_copy_link_by_keyboard_and_the_fallback_when_the_clipboard_is_refused(contexts, case_server, case_page):
+    """Issue 24 item 11 at 1366x768: the visible "Copy link" button copies the link with Enter from the keyboard;
+    when the browser refuses the clipboard the link is selected in its box and a sentence says Ctrl+C."""
+    from app_support.copy_link import COPIED, REFUSED
+
+    app = case_page
+    page = app.page
+    page.set_viewport_size({"width": 1366, "height": 768})
+    case_id = _pick_p1(app)
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=case_server.url)
+    _open_case_page(app)
+    link = _shown_link(app)
+    assert link.endswith(f"?case={case_id}")
+    frame = page.frame_locator('iframe[srcdoc*="Copy link"]').first
+    button = frame.get_by_role("button", name="Copy link")
+    expect(button).to_be_visible()
+    button.focus()
+    page.keyboard.press("Enter")
+    expect(frame.get_by_text(COPIED)).to_be_visible(timeout=10_000)
+    assert page.evaluate("navigator.clipboard.readText()") == link
+    app.shot("14_case_copy_link")
+    # The clipboard refused (a browser without permission): the link is selected for Ctrl+C.
+    handle = page.locator('iframe[srcdoc*="Copy link"]').first.element_handle()
+    handle.content_frame().evaluate(
+        "() => { navigator.clipboard.writeText = () => Promise.reject(new Error('refused')); }")
+    page.keyboard.press("Space")  # the button still has the focus
+    expect(frame.get_by_text(REFUSED)).to_be_visible(timeout=10_000)
+    selected = handle.content_frame().evaluate(
+        "(() => { const b = document.getElementById('link'); return b.value.slice(b.selectionStart, b.selectionEnd); })()")
+    assert selected == link
+    app.shot("15_case_copy_link_refused")
+
+
+def test_two_tabs_on_one_case_warn_at_the_top_of_the_page(contexts, case_server, case_page, request):
+    """Issue 24 item 11 at 1366x768: the second tab on a case learns at the top of its page, on its first screen,
+    that the other tab saved a newer version, with its two ways out; "Show the latest version" brings it."""
+    from app_support.cases_ui import CONFLICT_NOTICE
+
+    first = case_page
+    first.page.set_viewport_size({"width": 1366, "height": 768})
+    case_id = _pick_p1(first)
+    for second in _offline_page(contexts, case_server.url, request):
+        second.page.set_viewport_size({"width": 1366, "height": 768})
+        second.open(f"/?case={case_id}")
+        _shows_p1(second)
+        _open_case_page(first)  # tab A writes a note: a newer version of the case
+        notes = first.page.get_by_label("Notes (saved with the case", exact=False)
+        notes.fill("Written in tab A.")
+        notes.press("Tab")
+        first.wait_text("· version 2", timeout_ms=30_000)
+        _open_case_page(second)  # tab B's next step
+        warning = second.wait_text(CONFLICT_NOTICE[:60])
+        box = warning.bounding_box()
+        heading = second.page.get_by_role("heading", name="Case & exports").bounding_box()
+        assert box["y"] + box["height"] <= 768 and box["y"] < heading["y"], (box, heading)  # above the page
+        second.shot("16_case_two_tabs_warning")
+        second.page.get_by_role("button", name="Show the latest version").click()
+        expect(second.page.get_by_label("Notes (saved with the case", exact=False)).to_have_value(
+            "Written in tab A.", timeout=15_000)
+        expect(second.page.get_by_text(CONFLICT_NOTICE[:60])).to_have_count(0)

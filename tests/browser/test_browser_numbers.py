@@ -29,3 +29,51 @@ def test_mitigation_bad_numbers_are_named_and_show_no_result(app):
     field.press("Enter")
     app.wait_text("3,000 sq ft")
     expect(page.get_by_text(SENTENCE)).to_have_count(0)
+
+
+TREES = '"Trees to be removed" must be a whole number from 0 to 1,000,000.'
+
+
+def test_project_form_bad_numbers_are_named_beside_the_field_and_show_no_result(app):
+    """The project form at 1440x900: trees to be removed typed as -500, 1e15, then letters; each time the
+    sentence stands under the field and no permit list (not the last one) is on screen."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    import app_fixtures as fx
+
+    page = app.page
+    page.set_viewport_size({"width": 1440, "height": 900})
+    app.open()
+    app.choose_parcel(fx.P1_SBL)
+    page.locator('[data-testid="stSidebarNav"]').get_by_text("Proposed project", exact=True).click()
+    page.locator("h1", has_text="Proposed project").first.wait_for(timeout=30_000)
+    app.settle()
+    field = page.get_by_label("Trees to be removed")
+    field.fill("3")
+    field.press("Enter")
+    app.wait_text("Tree removal permit")
+    for bad in ("-500", "1e15"):
+        field.fill(bad)
+        field.press("Enter")
+        app.settle()
+        sentence = page.get_by_text(TREES)
+        expect(sentence).to_be_visible(timeout=15_000)
+        # beside the field: just under it, in the same column
+        f, s = field.bounding_box(), sentence.bounding_box()
+        assert 0 <= s["y"] - (f["y"] + f["height"]) < 80 and abs(s["x"] - f["x"]) < 60, (f, s)
+        expect(page.get_by_text("Tree removal permit")).to_have_count(0)
+        expect(page.get_by_text("last valid values")).to_have_count(0)
+        app.shot(f"numbers_project_trees_{bad}")
+    field.fill("")
+    field.press_sequentially("abc")  # a number field takes no letters: it stays empty, "not known"
+    field.press("Enter")
+    app.settle()
+    assert field.input_value() == ""
+    expect(page.get_by_text(TREES)).to_have_count(0)
+    app.shot("numbers_project_trees_letters")
+    field.fill("3")
+    field.press("Enter")
+    app.wait_text("Tree removal permit")
+    expect(page.get_by_text(TREES)).to_have_count(0)

@@ -1,0 +1,133 @@
+"""The one door from the app into the engine (issue 19): every page's analysis comes through here.
+
+One cached run of :func:`sloat_core.engine.analysis.analyze_parcel`, keyed by the parcel's geometry, the
+project's facts (the form's project, the Board's answers, the mitigation figures), the district, the day,
+the layer set's version and the settings in use. The Parcel page's answer, the project form's, the cluster
+and mitigation pages', the walk-through's pictures and a case's downloads are all the same run when their
+facts are the same, so no page works out a different answer for the same inputs.
+
+The result dict keeps the shape the pages read (the command line's JSON contract);
+:class:`AnalysisView` names the keys the app reads, typed, for code that wants them by attribute.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime as dt
+import json
+from dataclasses import dataclass
+
+import streamlit as st
+
+from app_support import loaders
+
+__all__ = ["analysis", "result", "project_result", "AnalysisView", "view"]
+
+
+def _dumps(obj) -> str:
+    return json.dumps(obj or {}, sort_keys=True, default=str)
+
+
+def _parcel_key(parcel) -> str:
+    """The parcel's geometry and what the result repeats of it (SBL, address, district, source)."""
+    meta = [getattr(parcel, k, None) for k in ("sbl", "address", "district", "source")]
+    return f"{loaders.parcel_key(parcel)}|{json.dumps(meta, default=str)}"
+
+
+@st.cache_resource(show_spinner="Working out the answer…", max_entries=64)
+def _run(pkey: str, lkey: str, skey: str, district: str | None, project_json: str, answers_json: str,
+         mit_json: str, as_of: str, _parcel, _layers, _settings):
+    from sloat_core.engine.analysis import analyze_parcel
+
+    return analyze_parcel(_parcel, _layers, district=district, project=json.loads(project_json) or None,
+                          settings=_settings, as_of=dt.date.fromisoformat(as_of),
+                          board_answers=json.loads(answers_json) or None,
+                          mitigation_input=json.loads(mit_json) or None)
+
+
+def analysis(parcel, layers, *, district: str | None = None, project: dict | None = None,
+             board_answers: dict | None = None, mitigation_input: dict | None = None,
+             as_of: dt.date | None = None, settings=None, settings_id: str | None = None):
+    """The engine's ``Analysis`` (result and geometry) for these facts, run once per distinct set of them.
+
+    The object is shared between sessions: read it, do not change it (:func:`result` gives a copy).
+
+    Parameters
+    ----------
+    settings, settings_id
+        The local settings (default :func:`app_support.loaders.settings`) and a key naming them when they
+        are not the shipped file's (a case's overrides).
+
+    Raises
+    ------
+    sloat_core.errors.SloatInputError
+        One plain sentence when a value cannot be used.
+    """
+    if settings is None:
+        settings, skey = loaders.settings(), "local"
+    else:
+        skey = settings_id or f"object {id(settings)}"
+    day = (as_of or dt.date.today()).isoformat()
+    return _run(_parcel_key(parcel), loaders.layers_key(layers), skey, district or None, _dumps(project),
+                _dumps(board_answers), _dumps(mitigation_input), day, parcel, layers, settings)
+
+
+def result(parcel, layers, **facts) -> dict:
+    """The result dict (the CLI's JSON contract) of :func:`analysis`: a copy this caller may change."""
+    return copy.deepcopy(analysis(parcel, layers, **facts).result)
+
+
+def project_result(parcel, layers, **facts) -> tuple[dict, dict]:
+    """The result and what the drawn footprint touches: ``footprint_sqft``, ``outside_parcel_sqft``,
+    ``wetland_sqft``, ``watercourse_sqft``, ``water_body_sqft``, ``buffer_sqft``, ``steep_slope_sqft``
+    (None where the layer is missing; empty without a footprint)."""
+    a = analysis(parcel, layers, **facts)
+    out = copy.deepcopy(a.result)
+    summary = out.get("footprint")
+    touches: dict = {}
+    if a.project.disturbance_footprint is not None and summary:
+        # The core's summary measures the footprint where it lies, on or off the parcel (§ 402-57G).
+        touches = {
+            "footprint_sqft": summary["area_sqft"],
+            "outside_parcel_sqft": summary.get("outside_parcel_sqft"),
+            "wetland_sqft": summary["wetlands_sqft"],
+            "watercourse_sqft": summary["watercourses_sqft"],
+            "water_body_sqft": summary["water_bodies_sqft"],
+            "buffer_sqft": summary["buffer_sqft"],
+            "steep_slope_sqft": summary["slope_25_or_more_sqft"],
+        }
+    return out, touches
+
+
+@dataclass(frozen=True)
+class AnalysisView:
+    """The keys of the result the app reads most, typed (None where the result says unknown)."""
+
+    gross_area_sqft: float | None
+    net_lot_area_sqft: float | None
+    min_lot_area_sqft: float | None
+    meets_min_lot_area: bool | None
+    district: str | None
+    as_of: str
+    permits: tuple[dict, ...]
+    deductions: tuple[dict, ...]
+    cluster_triggers: tuple[dict, ...]
+    cluster_applies: bool | None
+    mitigation: dict
+    warnings: tuple[str, ...]
+
+    @classmethod
+    def of(cls, result: dict) -> "AnalysisView":
+        return cls(
+            gross_area_sqft=result.get("gross_area_sqft"), net_lot_area_sqft=result.get("net_lot_area_sqft"),
+            min_lot_area_sqft=result.get("min_lot_area_sqft"), meets_min_lot_area=result.get("meets_min_lot_area"),
+            district=result.get("district"), as_of=result["as_of"], permits=tuple(result.get("permits") or ()),
+            deductions=tuple(result.get("deductions") or ()),
+            cluster_triggers=tuple(result.get("cluster_triggers") or ()),
+            cluster_applies=result.get("cluster_applies"), mitigation=dict(result.get("mitigation") or {}),
+            warnings=tuple(result.get("warnings") or ()))
+
+
+def view(parcel, layers, **facts) -> AnalysisView:
+    """:class:`AnalysisView` of :func:`analysis`."""
+    return AnalysisView.of(analysis(parcel, layers, **facts).result)
