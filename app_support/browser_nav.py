@@ -82,7 +82,7 @@ WALKTHROUGH_KEYS_JS = """
   }, true);
 })();
 </script>
-"""  # the labels are NEXT_LABEL and PREVIOUS_LABEL, written out (tests/test_app_modes.py checks they match)
+"""  # the labels are NEXT_LABEL and PREVIOUS_LABEL, written out (tests/app/test_app_modes.py checks they match)
 
 
 #: Folds the sidebar away if it is open (the walk-through in Projector mode: the Board needs the whole width).

@@ -234,7 +234,7 @@ def _stormwater_and_trees(p: dict, out: dict) -> None:
 #: Session key: the sentences of the number fields refused on this run of the project page (issue 24, item 10).
 NUMBER_PROBLEMS = "project_number_problems"
 #: What each kind of number field accepts: the core's limits (just above them it refuses too), and for acres a
-#: round figure below the core's (1e9 sq ft is 22,956.8 acres). tests/test_app_pages.py checks them on the core.
+#: round figure below the core's (1e9 sq ft is 22,956.8 acres). tests/app/test_app_pages.py checks them on the core.
 AREA_MAX_SQFT = 1e9
 ACRES_MAX = 20_000.0
 TREES_MAX = 1_000_000

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from shapely.geometry import box
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
 
 from app_support import analysis_door, cases_ui, forms, loaders  # noqa: E402
