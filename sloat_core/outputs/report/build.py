@@ -31,14 +31,15 @@ class _Fit:
     notes_len: int
     max_events: int
     max_warnings: int
+    clock_len: int
 
 
 #: The fitting levels, fullest first; the report takes the first that fits in :data:`MAX_PAGES` pages.
 _LEVELS = (
-    _Fit(quote_len=420, reason_len=170, evidence_len=150, notes_len=2500, max_events=60, max_warnings=12),
-    _Fit(quote_len=220, reason_len=110, evidence_len=100, notes_len=1500, max_events=30, max_warnings=8),
-    _Fit(quote_len=160, reason_len=80, evidence_len=70, notes_len=800, max_events=16, max_warnings=5),
-    _Fit(quote_len=130, reason_len=0, evidence_len=0, notes_len=400, max_events=8, max_warnings=3),
+    _Fit(quote_len=420, reason_len=170, evidence_len=150, notes_len=2500, max_events=60, max_warnings=12, clock_len=160),
+    _Fit(quote_len=220, reason_len=110, evidence_len=100, notes_len=1500, max_events=30, max_warnings=8, clock_len=110),
+    _Fit(quote_len=160, reason_len=80, evidence_len=70, notes_len=800, max_events=16, max_warnings=5, clock_len=80),
+    _Fit(quote_len=130, reason_len=0, evidence_len=0, notes_len=400, max_events=8, max_warnings=3, clock_len=60),
 )
 
 
@@ -62,9 +63,9 @@ def _build(analysis, layerset, *, events, notes, as_of: dt.date, level: int, fig
     sections.map_and_key_figures(pdf, r, figure or map_png(analysis, layerset))
     sections.deductions(pdf, r)
     sections.cluster_features(pdf, r, fit.evidence_len)
-    sections.permits(pdf, r, fit.reason_len)
+    sections.approvals(pdf, r, fit.reason_len, fit.clock_len)
     sections.mitigation(pdf, r)
-    sections.deadlines(pdf, events, fit.max_events)
+    sections.deadlines(pdf, sections.with_approval_events(events, r), fit.max_events)
     sections.notes_section(pdf, notes, fit.notes_len)
     sections.points_to_check(pdf, r, layerset, fit.max_warnings)
     sections.law_quotes(pdf, r, level, fit.quote_len)
