@@ -213,8 +213,9 @@ def deductions(pdf: FPDF, r: dict) -> None:
     _table(pdf, head, rows, widths, align, bold_rows=bold)
     _para(pdf, "Where constraints overlap, each piece of land is counted once, at the lowest share that applies.",
           size=7, style="I", h=3.4)
-    for note in coverage_notes(r):
-        _para(pdf, note, size=7, h=3.4)
+    for note in coverage_notes(r):  # each row's own note here; the coverage of the layers with the data's version
+        if not note.startswith("Coverage of the layers"):
+            _para(pdf, note, size=7, h=3.4)
 
 
 def coverage_notes(r: dict) -> list[str]:
@@ -283,7 +284,7 @@ def permits(pdf: FPDF, r: dict, reason_len: int) -> None:
 
 
 #: An approval's status in words (the summary's status: an Article IX answer, a SEQR class, a clock or a screen).
-APPROVAL_STATUS_WORDS = {"required": "needed", "unknown": "may be needed (not known yet)", "clock": "time limit",
+APPROVAL_STATUS_WORDS = {"required": "needed", "unknown": "may be needed", "clock": "time limit",
                          "likely": "likely", "possible": "possible", "ask": "ask the agency"}
 
 
@@ -294,6 +295,8 @@ def approval_status(item: dict) -> str:
     ('needed', 'class: Unlisted')
     """
     status = str(item.get("status") or "unknown")
+    if str(item.get("id") or "").endswith("_prohibited"):  # a prohibition (§ 402-52), not a permit
+        return "not allowed" if status == "required" else "not allowed, if planned"
     if item.get("id") == "seqr":
         return f"class: {status}"
     return APPROVAL_STATUS_WORDS.get(status, status.replace("_", " "))
@@ -309,8 +312,10 @@ def approval_rows(r: dict, reason_len: int, clock_len: int) -> list[list[str]]:
         for item in group.get("items") or []:
             clock = item.get("clock") or ""
             name = item.get("name", "")
-            if reason_len and item.get("reason"):
-                name = f"{name}\n{_shorten(item['reason'], reason_len)}"
+            if reason_len:
+                why = " ".join(x for x in (item.get("authority") and f"{item['authority']}.",
+                                           item.get("reason") and _shorten(item["reason"], reason_len)) if x)
+                name = f"{name}\n{why}" if why else name
             rows.append([group.get("decides", ""), name, approval_status(item),
                          item.get("clause") or "", _shorten(clock, clock_len) if clock else "none",
                          str(item.get("step", ""))])
@@ -336,7 +341,8 @@ def approvals(pdf: FPDF, r: dict, reason_len: int, clock_len: int) -> None:
              _first_rows(head, rows, widths, align, size=7))
     if rows:
         _table(pdf, head, rows, widths, align, size=7)
-    others = [p.get("title", "") for p in r.get("permits") or [] if p.get("required") is False]
+    others = [f"{p.get('title', '')} ({p.get('citation', '')})" for p in r.get("permits") or []
+              if p.get("required") is False]
     if others:
         _para(pdf, "Not needed on what is known (Article IX): " + ", ".join(others) + ".", size=7, h=3.4)
     steps = detail.get("steps") or {}
@@ -530,6 +536,9 @@ def versions(pdf: FPDF, r: dict, as_of: dt.date, illustrative: bool) -> None:
                f"{LAW_TEXT_SHA256[:16]}. Data: {layers}"
                f"{' (illustrative sample)' if illustrative else ''}. sloat_core {r.get('tool_version')}.",
           size=7, h=3.3)
+    for note in coverage_notes(r):
+        if note.startswith("Coverage of the layers"):
+            _para(pdf, note, size=7, h=3.3)
 
 
 # ----------------------------------------------------------------------------------------------
