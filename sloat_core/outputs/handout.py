@@ -56,8 +56,12 @@ def approval_steps(r: dict) -> tuple[list[str], list[str]]:
                 continue
             iid, clause = item.get("id"), item.get("clause") or item.get("law") or ""
             if iid in ("state_wetlands", "federal_wetlands"):
-                before.append(f"Before applying: {_plain_reason(item.get('name'))} ({clause}).".replace(
-                    "Before applying: ask", "Before applying, ask"))
+                law = str(clause).split(";")[0].strip()
+                if item.get("status") == "unknown":
+                    before.append(f"ask {item.get('authority') or 'the agency'} whether its wetland permit applies "
+                                  f"({law}; the map here cannot tell)")
+                else:
+                    before.append(f"{_plain_reason(item.get('name'))} ({law})")
             elif iid == "seqr":
                 if item.get("status") == "unknown":
                     during.append("With the application, the Planning Board decides which state environmental "
@@ -72,9 +76,15 @@ def approval_steps(r: dict) -> tuple[list[str], list[str]]:
                               f"({clause}).")
             elif item.get("status") == "clock":
                 clocks.append(str(clause).split("(")[0].strip())
+    if before:  # the State and the Army Corps: one step
+        before = ["Before applying, " + "; and ".join(b[:1].lower() + b[1:] for b in before) + "."]
     if clocks:
-        during.append(f"State law sets the Planning Board's time limits ({', '.join(dict.fromkeys(clocks))}); the "
-                      f"Village Clerk gives the dates once the application is complete.")
+        limits = (f"State law sets the Planning Board's time limits ({', '.join(dict.fromkeys(clocks))}); the "
+                  f"Village Clerk gives the dates once the application is complete.")
+        if during and during[-1].endswith("to answer " + during[-1].rsplit("to answer ", 1)[-1]):
+            during[-1] = f"{during[-1]} {limits}"  # the county's 30 days and the Board's limits: one step
+        else:
+            during.append(limits)
     return before, during
 
 
@@ -101,7 +111,7 @@ def _build(analysis, layerset, *, as_of: dt.date, size: float, figure) -> object
     pdf.footer_size = MIN_PT
     pdf.footer_text = f"{_FOOTER} · {_date_text(as_of)}"
     pdf.add_page()
-    line = size * 0.46
+    line = size * 0.43
     pdf.set_font(_FONT, "B", size + 6)
     with pdf.tag("H1"):
         pdf.cell(0, size * 0.75, HANDOUT_TITLE, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
@@ -121,7 +131,7 @@ def _build(analysis, layerset, *, as_of: dt.date, size: float, figure) -> object
     pdf.ln(1.5)
 
     png, ratio, legend = figure
-    map_w = 72.0
+    map_w = 66.0
     top = pdf.get_y()
     pdf.image(io.BytesIO(png), x=pdf.l_margin, y=top, w=map_w, h=map_w * ratio, alt_text=map_alt(r))
     # The legend as text under the map, one entry a line beside its key: never cut, read aloud.
@@ -164,7 +174,7 @@ def _build(analysis, layerset, *, as_of: dt.date, size: float, figure) -> object
         return pdf.l_margin, pdf.w - pdf.l_margin - pdf.r_margin
 
     def section(title: str, items: list[str], *, numbered: bool = False) -> None:
-        pdf.ln(1.2)
+        pdf.ln(0.9)
         x, w = column()
         pdf.set_x(x)
         pdf.set_font(_FONT, "B", size + 0.5)
@@ -224,7 +234,7 @@ def handout_pdf_bytes(analysis, layerset, *, as_of: dt.date | None = None) -> by
         The date printed; default today.
     """
     as_of = as_of or dt.date.today()
-    figure = map_and_legend(analysis, layerset, width_in=3.2)
+    figure = map_and_legend(analysis, layerset, width_in=2.9)
     pdf = None
     for size in SIZES_PT:
         pdf = _build(analysis, layerset, as_of=as_of, size=size, figure=figure)
