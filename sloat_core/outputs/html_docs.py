@@ -28,7 +28,7 @@ from sloat_core.outputs.report.map import map_and_legend, map_png
 from sloat_core.outputs.report.text import _acres, _date_text, _num, _sqft
 from sloat_core.outputs.tagging import LANG
 
-__all__ = ["handout_html", "summary_html", "esc"]
+__all__ = ["esc", "handout_html", "print_page", "summary_html"]
 
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
 
@@ -348,3 +348,14 @@ def handout_html(analysis, layerset, *, as_of: dt.date | None = None) -> str:
                 "small"))
     b.append(_p(f"Village of Sloatsburg · {_date_text(as_of)} · screening estimate, not a decision", "small"))
     return _page(HANDOUT_TITLE, b)
+
+
+def print_page(document_html: str, *, title: str = HANDOUT_TITLE) -> str:
+    """A small page that holds ``document_html`` in a frame and opens the browser's print dialog on it as soon
+    as it has loaded (the app's "Print the handout": one click). The document is escaped into ``srcdoc``."""
+    return (f'<iframe id="doc" title="{esc(title)}, to print" srcdoc="{esc(document_html)}" '
+            'style="width:1px;height:1px;border:0;position:absolute;left:-9999px"></iframe>\n'
+            "<script>\n"
+            "const f = document.getElementById('doc');\n"
+            "f.addEventListener('load', () => { f.contentWindow.focus(); f.contentWindow.print(); });\n"
+            "</script>\n")
