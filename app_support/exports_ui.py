@@ -30,6 +30,7 @@ __all__ = [
     "pdf_bytes",
     "summary_html",
     "HANDOUT_PDF_LABEL",
+    "HANDOUT_HTML_LABEL",
     "handout_extras",
     "export_files",
     "download_buttons",
@@ -94,6 +95,8 @@ def summary_html(case: Case, analysis, layers, *, as_of: dt.date) -> bytes:
 
 #: The handout's download button (issue 24 item 6): one page for the common lot, a second only when needed.
 HANDOUT_PDF_LABEL = "Download the one-page handout (PDF)"
+#: Below it: the handout as a web page (the accessible version, issue 25).
+HANDOUT_HTML_LABEL = "The handout as a web page (HTML)"
 
 
 def handout_extras(make_html: Callable[[], str]) -> None:
@@ -104,13 +107,12 @@ def handout_extras(make_html: Callable[[], str]) -> None:
 
     from sloat_core.outputs.html_docs import print_page
 
-    cols = st.columns(2)
-    with cols[0]:
-        st.download_button("Download the handout as a web page (HTML)", lambda: make_html().encode("utf-8"),
+    with st.container(horizontal=True, wrap=True, gap="small"):  # side by side when there is room, never cut
+        st.download_button(HANDOUT_HTML_LABEL, lambda: make_html().encode("utf-8"),
                            file_name="what-this-means-for-your-lot.html", mime="text/html", key="handout_html",
-                           icon=":material/language:", on_click="ignore", width="stretch")
-    with cols[1]:
-        pressed = st.button("Print the handout", key="handout_print", icon=":material/print:", width="stretch")
+                           icon=":material/language:", on_click="ignore", width="content",
+                           help="The handout as an accessible web page, for a screen reader or to read on a phone.")
+        pressed = st.button("Print the handout", key="handout_print", icon=":material/print:", width="content")
     if pressed:
         components.html(print_page(make_html()), height=1)
 

@@ -192,7 +192,7 @@ def test_the_handout_buttons_download_the_pdf_the_web_page_and_print_it(manifest
     assert not at.exception
     labels = {b.key: b.label for b in at.get("download_button")}
     assert labels["handout_pdf"] == "Download the one-page handout (PDF)"
-    assert labels["handout_html"] == "Download the handout as a web page (HTML)"
+    assert labels["handout_html"] == "The handout as a web page (HTML)"
     page = _download(at, media, "handout_html").decode("utf-8")
     assert Page(page).all("h1")[0]["text"] == HANDOUT_TITLE and fx.P1_SBL in page
     printing = next(b for b in at.button if b.key == "handout_print")
