@@ -16,7 +16,7 @@ adds what PDF/UA and screen readers read:
 * :func:`new_tagged` sets ``/Lang`` and ``DisplayDocTitle``.
 
 The classes it builds on are fpdf2's own (``fpdf.structure_tree``), which fpdf2 calls internal: the
-version is pinned in requirements.txt, and ``tests/test_documents_structure.py`` reads the tree back with
+version is pinned in requirements.txt, and ``tests/outputs/test_documents_structure.py`` reads the tree back with
 pypdf, so a change in fpdf2 that breaks it fails a test.
 """
 

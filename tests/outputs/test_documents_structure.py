@@ -18,14 +18,14 @@ import pytest
 from pypdf import PdfReader
 from pypdf.generic import ArrayObject, DictionaryObject, IndirectObject, NumberObject
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sloat_core.engine.analysis import analyze_parcel  # noqa: E402
 from sloat_core.gis.layers import load_manifest  # noqa: E402
 from sloat_core.outputs.handout import HANDOUT_TITLE, handout_pdf_bytes  # noqa: E402
 from sloat_core.outputs.report import REPORT_TITLE, report_pdf_bytes  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "data" / "sample" / "layers.yaml"
 DAY = dt.date(2026, 5, 1)
 

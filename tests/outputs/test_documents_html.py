@@ -16,7 +16,7 @@ import pytest
 from pypdf import PdfReader
 from streamlit.testing.v1 import AppTest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
 
 from sloat_core.engine.analysis import analyze_parcel  # noqa: E402
@@ -28,7 +28,7 @@ from sloat_core.outputs.html_docs import handout_html, summary_html  # noqa: E40
 from sloat_core.outputs.report import REPORT_TITLE, report_pdf_bytes  # noqa: E402
 from sloat_core.store import Case, CaseStore  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
 SAMPLE = ROOT / "data" / "sample" / "layers.yaml"
 DAY = dt.date(2026, 5, 1)

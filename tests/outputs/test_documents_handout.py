@@ -22,7 +22,7 @@ import geopandas as gpd
 import pytest
 from pypdf import PdfReader
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
 
 from sloat_core.engine.analysis import analyze_parcel  # noqa: E402
@@ -31,7 +31,7 @@ from sloat_core.gis.layers import load_manifest  # noqa: E402
 from sloat_core.outputs.handout import MIN_PT, approval_steps, handout_pdf_bytes, handout_steps  # noqa: E402
 from sloat_core.outputs.report.map import map_and_legend  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "data" / "sample" / "layers.yaml"
 MOST_TO_EXPLAIN = "155.06-1-42"
 DAY = dt.date(2026, 5, 1)
