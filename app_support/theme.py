@@ -171,7 +171,8 @@ _A11Y_CSS = f"""
 <style>
 [data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] p,
 [data-testid="stWidgetLabel"] [data-testid="stCaptionContainer"] p,
-[data-testid="stMetricDelta"], [data-testid="stTooltipHoverTarget"] svg {{color:{CAPTION_COLOUR} !important;}}
+[data-testid="stMetricDelta"], [data-testid="stTooltipHoverTarget"] svg {{color:{CAPTION_COLOUR} !important;
+  opacity:1 !important;}}
 button:disabled, button:disabled p, [aria-disabled="true"] p, label:has(input:disabled) p {{
   color:{CAPTION_COLOUR} !important;opacity:1 !important;}}
 :focus-visible {{outline:3px solid {FOCUS_COLOUR} !important;outline-offset:2px !important;

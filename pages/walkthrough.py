@@ -54,7 +54,7 @@ if screen.id == "parcel":
 
     picture, _ratio = map_png(loaders.full_analysis_for(parcel, layers, district), layers, width_in=6.0)
     left, right = st.columns([1, 1])
-    left.image(picture, width="stretch")
+    left.image(picture, width="stretch", alt="Map of the parcel and its constraint pieces (listed beside it)")
     with right:
         st.metric("Gross area, sq ft", f"{result.get('gross_area_sqft') or 0:,.0f}")
         st.metric("Zoning district", result.get("district") or "unknown")
