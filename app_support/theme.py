@@ -197,8 +197,10 @@ span[role="spinbutton"] {{display:inline-flex !important;align-items:center;just
   overflow-wrap:anywhere !important;word-break:break-all;}}
 .sloat-sr-only {{position:absolute !important;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;
   clip:rect(0,0,0,0);white-space:nowrap;border:0;}}
+.sloat-answer-target:focus {{width:100% !important;height:auto !important;margin:0 !important;clip:auto !important;
+  overflow:hidden !important;text-overflow:ellipsis;z-index:10;background:#ffffff;padding:2px 4px;font-weight:600;}}
 .sloat-skip {{position:absolute;left:-10000px;top:auto;}}
-.sloat-skip:focus {{position:fixed;left:8px;top:8px;z-index:1000000;background:#ffffff;color:{FOCUS_COLOUR};
+.sloat-skip:focus {{outline:3px solid {FOCUS_COLOUR} !important;outline-offset:2px;position:fixed;left:8px;top:8px;z-index:1000000;background:#ffffff;color:{FOCUS_COLOUR};
   padding:8px 12px;font-weight:700;}}
 </style>
 """

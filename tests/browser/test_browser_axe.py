@@ -216,3 +216,115 @@ def test_the_axe_step_can_fail(browser, tmp_path):
     found = {(v["id"], v["frame"]) for v in failing if v["impact"] in FAILING_IMPACTS}
     assert ("label", "top") in found, violations
     assert ("image-alt", "frame inner") in found, violations
+
+
+def _luminance(rgb: tuple[float, float, float]) -> float:
+    lin = [c / 255 / 12.92 if c / 255 <= 0.04045 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in rgb]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def contrast(a: tuple[float, float, float], b: tuple[float, float, float]) -> float:
+    hi, lo = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+#: The focused element's ring as painted: [tag and text, outline style, width px, colour rgba, background rgba
+#: behind the ring] (the ring may be drawn by a wrapper: a label, a text box's frame, up to 4 levels up).
+FOCUS_RING_JS = """() => {
+  let el = document.activeElement;
+  if (!el || el === document.body) return null;
+  const what = (el.tagName + ' ' + (el.getAttribute('aria-label') || el.textContent || '').trim()).slice(0, 50);
+  let ring = el;
+  for (let i = 0; i < 5 && ring; i++, ring = ring.parentElement) {
+    const c = getComputedStyle(ring);
+    if (c.outlineStyle !== 'none' && parseFloat(c.outlineWidth) > 0) break;
+  }
+  if (!ring) return [what, 'none', 0, '', ''];
+  const c = getComputedStyle(ring);
+  let bg = ring.parentElement, colour = 'rgba(0, 0, 0, 0)';
+  while (bg) { const b = getComputedStyle(bg).backgroundColor;
+    if (b && !b.endsWith(', 0)') && b !== 'transparent') { colour = b; break; } bg = bg.parentElement; }
+  if (!bg) colour = 'rgb(255, 255, 255)';
+  return [what, c.outlineStyle, parseFloat(c.outlineWidth), c.outlineColor, colour];
+}"""
+
+
+def _rgb(css: str) -> tuple[float, float, float]:
+    parts = css[css.index("(") + 1:css.index(")")].split(",")
+    return tuple(float(p) for p in parts[:3])
+
+
+def _ring(page) -> list | None:
+    """The ring of the focused element, looked for inside the frame that has the focus."""
+    ring = page.evaluate(FOCUS_RING_JS)
+    if ring is not None and ring[0].startswith("IFRAME"):
+        for frame in page.frames[1:]:
+            if frame.evaluate("() => document.hasFocus()"):
+                inner = frame.evaluate(FOCUS_RING_JS)
+                return None if inner is None else [f"{ring[0][:20]}> {inner[0]}", *inner[1:]]
+    return ring
+
+
+def _tab_rings(page, stops: int) -> list:
+    rings = []
+    for _ in range(stops):
+        page.keyboard.press("Tab")
+        ring = _ring(page)
+        if ring is not None:
+            rings.append(ring)
+    return rings
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_focus_ring_is_visible_and_3_to_1_on_every_tab_stop_and_in_the_map(session, mode):
+    """Tab through the Parcel page (skip link, sidebar, finder, results) and the map's controls: each stop shows
+    an outline at least 2 px wide of at least 3:1 against what is behind it (WCAG 2.4.7, 1.4.11)."""
+    app = session
+    if mode != "Standard":
+        app.switch_mode(mode)
+    try:
+        _open_page(app, "Parcel & constraints", "Parcel & constraints")
+        app.wait_map()
+        page = app.page
+        page.locator("a.sloat-skip").focus()  # the first Tab stop; its own ring is measured first
+        rings = [_ring(page), *_tab_rings(page, 30)]
+        frame = app.map_frame()
+        frame.locator(".leaflet-control-zoom-in").focus()
+        map_ring = frame.evaluate(FOCUS_RING_JS)
+        rings.append(["map: " + map_ring[0], *map_ring[1:]])
+    finally:
+        if mode != "Standard":
+            app.switch_mode("Standard")
+    print(f"focus rings, {mode}:", *rings, sep="\n  ")
+    assert len(rings) >= 20, rings
+    bad = [r for r in rings if r[1] == "none" or r[2] < 2 or contrast(_rgb(r[3]), _rgb(r[4])) < 3.0]
+    assert not bad, "\n".join(map(str, bad)) + "\n\nall stops:\n" + "\n".join(map(str, rings))
+
+
+def test_after_a_search_the_answer_has_the_focus_and_is_announced(app):
+    """WCAG 2.4.3 / 4.1.3: after a search by SBL the focus is on the answer, and the polite live region says the
+    verdict and the net lot area; the first Tab stop skips to the results; the map's frame has a name."""
+    from app_support import announce
+
+    app.page.set_viewport_size({"width": 1366, "height": 900})
+    app.open()
+    app.wait_map()
+    app.choose_parcel(fx.P1_SBL)
+    app.page.wait_for_function(f"() => document.activeElement && document.activeElement.id === '{announce.ANSWER_ID}'",
+                               timeout=15_000)
+    live = app.page.locator(f"#{announce.LIVE_ID}")
+    assert live.get_attribute("role") == "status" and live.get_attribute("aria-live") == "polite"
+    app.page.wait_for_function(f"() => document.getElementById('{announce.LIVE_ID}').textContent.length > 0",
+                               timeout=5_000)
+    said = live.text_content()
+    shown = app.metric("Net lot area")  # as the page shows it (hand-built P1: 20,000 sq ft)
+    assert f"Tax parcel {fx.P1_SBL}" in said and f"Net lot area {shown} sq ft" in said, (said, shown)
+    assert "Cannot tell yet" in said  # the verdict, as the page words it
+    assert app.page.locator(f'iframe[aria-label="{announce.MAP_TITLE}"]').count() == 1
+    app.shot("a11y_focus_on_answer")
+    # The skip link is the first Tab stop: first in the page, and no element jumps the order (tabindex > 0).
+    assert app.page.evaluate("() => document.body.firstElementChild.textContent") == announce.SKIP_TEXT
+    assert app.page.locator("[tabindex]:not([tabindex='0']):not([tabindex^='-'])").count() == 0
+    app.page.locator("a.sloat-skip").focus()
+    app.page.keyboard.press("Enter")
+    assert app.page.evaluate("() => document.activeElement.id") == announce.ANSWER_ID
