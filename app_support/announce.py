@@ -84,8 +84,8 @@ _INSTALL_JS = """
 
 
 def _js(value) -> str:
-    """``value`` as a JavaScript literal that cannot close the script element."""
-    return json.dumps(value, ensure_ascii=True).replace("</", "<\\/")
+    """``value`` as a JavaScript literal that cannot close the script element (no ``<`` at all)."""
+    return json.dumps(value, ensure_ascii=True).replace("<", "\\u003c")
 
 
 def script(say: str | None, focus: bool) -> str:
@@ -100,7 +100,7 @@ def message(result: dict, note: str = "") -> str:
 
     >>> message({"net_lot_area_sqft": 12000.4, "meets_min_lot_area": True, "district": "R-15",
     ...          "min_lot_area_sqft": 10000}, "Tax parcel 1-2-3")[:60]
-    'Tax parcel 1-2-3. Net lot area 12,000 sq ft (0.28 acres). Me'
+    'Tax parcel 1-2-3. Net lot area 12,000 sq ft (0.28 acres). Th'
     """
     from app_support.results import verdict_sentence
     from sloat_core.engine import plain
