@@ -18,7 +18,6 @@ nothing from a user or a file becomes HTML or script.
 
 from __future__ import annotations
 
-import html
 import json
 import re
 
@@ -27,7 +26,7 @@ import streamlit.components.v1 as components
 
 from app_support import state
 
-__all__ = ["ANSWER_ID", "LIVE_ID", "MAP_TITLE", "SKIP_TEXT", "answer", "message", "say", "script"]
+__all__ = ["ANSWER_ID", "LIVE_ID", "MAP_TITLE", "SKIP_TEXT", "answer", "message", "say", "announce_script"]
 
 #: The focus target placed just before the answer.
 ANSWER_ID = "sloat-answer"
@@ -36,6 +35,9 @@ LIVE_ID = "sloat-live"
 SKIP_TEXT = "Skip to the results"
 MAP_TITLE = "Map of the parcel and its constraint layers (everything on it is also in the tables beside it)"
 _SEEN = "a11y_announced"
+#: The focus target before the answer: a constant (the answer's words go to the live region, as text).
+ANSWER_TARGET_HTML = ('<div id="sloat-answer" role="heading" aria-level="2" tabindex="-1" '
+                      'class="sloat-sr-only sloat-answer-target">The results for this parcel</div>')
 
 _INSTALL_JS = """
 (function () {
@@ -88,7 +90,7 @@ def _js(value) -> str:
     return json.dumps(value, ensure_ascii=True).replace("<", "\\u003c")
 
 
-def script(say: str | None, focus: bool) -> str:
+def announce_script(say: str | None, focus: bool) -> str:
     """The component's HTML: install the page's helpers once, then announce ``say`` and move the focus."""
     code = (_INSTALL_JS.replace("ANSWER, LIVE, SKIP, TITLE", ", ".join(_js(v) for v in (
         ANSWER_ID, LIVE_ID, SKIP_TEXT, MAP_TITLE))).replace("SAY", _js(say)).replace("FOCUS", _js(bool(focus))))
@@ -119,7 +121,7 @@ def say(text: str, *, key: str) -> None:
     """Announce ``text`` once in the live region (again only when it changes), without moving the focus."""
     seen = st.session_state.get(_SEEN + key)
     st.session_state[_SEEN + key] = text
-    components.html(script(text if text != seen else None, False), height=0)
+    components.html(announce_script(text if text != seen else None, False), height=0)
 
 
 def answer(result: dict, note: str = "") -> None:
@@ -130,6 +132,5 @@ def answer(result: dict, note: str = "") -> None:
     new = st.session_state.get(_SEEN) != parcel_key
     changed = st.session_state.get(_SEEN + "text") != text
     st.session_state[_SEEN], st.session_state[_SEEN + "text"] = parcel_key, text
-    st.markdown(f'<div id="{ANSWER_ID}" role="heading" aria-level="2" tabindex="-1" class="sloat-sr-only '
-                f'sloat-answer-target">The results: {html.escape(text)}</div>', unsafe_allow_html=True)
-    components.html(script(text if (new or changed) else None, new), height=0)
+    st.markdown(ANSWER_TARGET_HTML, unsafe_allow_html=True)
+    components.html(announce_script(text if (new or changed) else None, new), height=0)

@@ -66,12 +66,12 @@ def mitigation_gauge(required_sqft: float, proposed_sqft: float | None, *, large
         value=proposed,
         number={"suffix": " sq ft", "valueformat": ",.0f"},
         delta={"reference": required_sqft, "valueformat": ",.0f",
-               "increasing": {"color": "#1a9850"}, "decreasing": {"color": "#b2182b"}},
+               "increasing": {"color": STATUS_COLOURS["active"]}, "decreasing": {"color": STATUS_COLOURS["expired"]}},
         title={"text": f"Proposed replacement against {required_sqft:,.0f} sq ft required"},
         gauge={
             # few ticks, so the long figures of the projector's type do not run into each other (issue 24 item 11)
             "axis": {"range": [0, top], "tickformat": ",.0f", "nticks": 4 if large else 6},
-            "bar": {"color": "#b2182b" if short else "#1a9850"},
+            "bar": {"color": STATUS_COLOURS["expired"] if short else STATUS_COLOURS["active"]},
             "steps": [{"range": [0, required_sqft], "color": "#fde0dd"},
                       {"range": [required_sqft, top], "color": "#e5f5e0"}],
             "threshold": {"line": {"color": "#000000", "width": 5}, "thickness": 0.9,
@@ -189,10 +189,16 @@ def chart_table(fig: go.Figure) -> list[dict]:
 def show_chart(fig: go.Figure, *, label: str = "Chart as a table", **plotly_kwargs) -> None:
     """``st.plotly_chart(fig, **plotly_kwargs)`` with its text twin beneath: an HTML table of what it draws,
     in a folded expander (reachable by keyboard and read by a screen reader; a canvas grid is neither)."""
-    import pandas as pd
+    from app_support.citations import escape_markdown
 
     st.plotly_chart(fig, **plotly_kwargs)
     rows = chart_table(fig)
     if rows:
-        with st.expander(label, expanded=False):
-            st.table(pd.DataFrame(rows).set_index(list(rows[0])[0]))
+        heads = list(rows[0])
+
+        def cell(value) -> str:
+            return escape_markdown(str(value)) or " "
+
+        with st.expander(label, expanded=False):  # a Markdown table: an HTML <table> with header cells
+            st.markdown("\n".join([f"| {' | '.join(cell(h) for h in heads)} |", "|" + " --- |" * len(heads),
+                                    *(f"| {' | '.join(cell(r.get(h, '')) for h in heads)} |" for r in rows)]))

@@ -14,6 +14,7 @@ import streamlit as st
 
 from app_support import announce, forms
 from app_support.citations import escape_markdown
+from app_support.parcel_inputs import UPLOAD_MAX_MB, UPLOAD_TYPES
 from sloat_core.errors import SloatInputError
 from sloat_core.gis import parcels as parcel_input
 from sloat_core.gis.geometry import area_sqft
@@ -62,7 +63,7 @@ def _typed(parcel) -> None:
 
 def _upload() -> None:
     file = st.file_uploader("Footprint outline (GeoJSON, KML, zipped shapefile, GeoPackage, DXF)",
-                            type=["geojson", "json", "kml", "kmz", "zip", "gpkg", "fgb", "dxf"], key="fpi_file")
+                            type=UPLOAD_TYPES, key="fpi_file", max_upload_size=UPLOAD_MAX_MB)
     if file is None or st.session_state.get(_SEEN_FILE) == file.file_id:
         return
     st.session_state[_SEEN_FILE] = file.file_id

@@ -195,6 +195,10 @@ span[role="spinbutton"] {{display:inline-flex !important;align-items:center;just
   text-decoration:underline !important;}}
 [data-testid="stCode"] pre, [data-testid="stCode"] code {{white-space:pre-wrap !important;
   overflow-wrap:anywhere !important;word-break:break-all;}}
+[data-testid="stMain"] button {{max-width:100%;}}
+[data-testid="stMain"] button p {{white-space:normal !important;overflow-wrap:anywhere;}}
+[data-testid="stMultiSelectTagsContainer"], [data-baseweb="select"] > div > div:first-child {{flex-wrap:wrap !important;}}
+[data-baseweb="tag"] {{max-width:100% !important;}}
 .sloat-sr-only {{position:absolute !important;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;
   clip:rect(0,0,0,0);white-space:nowrap;border:0;}}
 .sloat-answer-target:focus {{width:100% !important;height:auto !important;margin:0 !important;clip:auto !important;
@@ -207,11 +211,12 @@ span[role="spinbutton"] {{display:inline-flex !important;align-items:center;just
 
 _CSS = {state.STANDARD: _BASE_CSS, state.COUNTER: _BASE_CSS + _COUNTER_CSS + _NO_TOOLBAR_CSS,
         state.PROJECTOR: _BASE_CSS + _PROJECTOR_CSS + _NO_TOOLBAR_CSS}
+_CSS = {mode: css + _A11Y_CSS for mode, css in _CSS.items()}  # the accessibility rules last, in every mode
 
 
 def stylesheet(mode: str) -> str:
     """The constant ``<style>`` block of ``mode`` (Standard's for an unknown mode), accessibility rules last."""
-    return _CSS.get(mode, _BASE_CSS) + _A11Y_CSS
+    return _CSS.get(mode, _CSS[state.STANDARD])
 
 
 def apply_mode(mode: str) -> None:

@@ -49,7 +49,7 @@ def test_the_timelines_twin_has_every_dot_in_date_order_with_its_status_and_sect
 
 @pytest.mark.parametrize("hostile", ["</script><script>alert(1)</script>", "\" + alert(1) + \"", "<img onerror=x>"])
 def test_the_announcement_script_carries_text_only_as_json(hostile):
-    html = announce.script(hostile, True)
+    html = announce.announce_script(hostile, True)
     assert html.count("</script>") == 1 and html.endswith("</script>")
     assert "<script>alert" not in html and "<img" not in html
     literal = html[html.index("var say = ") + len("var say = "):html.index(", focus = ")]

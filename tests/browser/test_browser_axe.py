@@ -328,3 +328,44 @@ def test_after_a_search_the_answer_has_the_focus_and_is_announced(app):
     app.page.locator("a.sloat-skip").focus()
     app.page.keyboard.press("Enter")
     assert app.page.evaluate("() => document.activeElement.id") == announce.ANSWER_ID
+
+
+#: Elements wider than the window (a horizontal scroll), outside the map's frame: [test id, left, right].
+OVERFLOW_JS = """() => {
+  const width = document.documentElement.clientWidth, out = [];
+  for (const el of document.querySelectorAll('[data-testid="stMain"] *')) {
+    if (el.closest('iframe, svg, .js-plotly-plot, [data-testid="stDataFrame"], [data-testid="stTable"]')) continue;
+    const box = el.getBoundingClientRect();
+    if (box.width && (box.right > width + 1 || box.left < -1)) {
+      const owner = el.closest('[data-testid]');
+      out.push([owner ? owner.getAttribute('data-testid') : el.tagName, Math.round(box.left), Math.round(box.right),
+                (el.textContent || '').trim().slice(0, 40)]);
+    }
+  }
+  const scrollers = [document.scrollingElement, ...document.querySelectorAll('[data-testid="stMain"], [data-testid="stAppViewContainer"]')];
+  const scrolls = scrollers.filter(s => s && s.scrollWidth > s.clientWidth + 1).map(s => [s.tagName, s.scrollWidth, s.clientWidth]);
+  return {out: out.slice(0, 10), scrolls};
+}"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_parcel_page_reflows_at_320_css_px(session, mode):
+    """WCAG 1.4.10: at 320 CSS px wide (a 1280 px window at 400 % zoom) the Parcel page, with its answer, has no
+    horizontal scroll (the map, charts and tables may scroll inside themselves: two-dimensional content)."""
+    app = session
+    page = app.page
+    if mode != "Standard":
+        app.switch_mode(mode)
+    try:
+        _open_page(app, "Parcel & constraints", "Parcel & constraints")  # the sidebar folds away at 320 px
+        app.wait_text(f"Tax parcel {fx.P1_SBL}")
+        page.set_viewport_size({"width": 320, "height": 800})
+        app.settle()
+        page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")  # laid out
+        found = page.evaluate(OVERFLOW_JS)
+        app.shot(f"a11y_reflow_320_{mode.lower()}")
+    finally:
+        page.set_viewport_size({"width": 1366, "height": 900})
+        if mode != "Standard":
+            app.switch_mode("Standard")
+    assert found["scrolls"] == [] and found["out"] == [], found
