@@ -184,10 +184,13 @@ button:disabled, button:disabled p, [aria-disabled="true"] p, label:has(input:di
 [data-baseweb="input"] input:focus-visible, [data-baseweb="textarea"] textarea:focus-visible,
 [data-baseweb="select"] input:focus-visible, label input:focus-visible {{outline:none !important;
   box-shadow:none !important;}}
-[data-baseweb="input"], [data-baseweb="textarea"], [data-baseweb="select"] > div,
-[data-testid="stFileUploaderDropzone"] {{border:1px solid {CONTROL_BORDER_COLOUR} !important;}}
-[data-baseweb="checkbox"] > span, [data-baseweb="radio"] > div:first-child {{
-  border-color:{CONTROL_BORDER_COLOUR} !important;}}
+[data-testid="stTextInputRootElement"], [data-testid="stNumberInputContainer"], [data-testid="stTextAreaRootElement"],
+[data-testid="stDateInputField"], [data-testid="stFileUploaderDropzone"] {{
+  border:1px solid {CONTROL_BORDER_COLOUR} !important;}}
+/* Streamlit draws menus, check boxes and radio circles in its light theme border (about 1.4:1); where one of their
+   parts has a border, it takes the control colour. */
+[data-testid="stSelectbox"] *, [data-testid="stMultiSelect"] *, [data-testid="stRadioOption"] *,
+[data-testid="stCheckbox"] label * {{border-color:{CONTROL_BORDER_COLOUR} !important;}}
 span[role="spinbutton"] {{display:inline-flex !important;align-items:center;justify-content:center;
   min-width:24px;min-height:24px;}}
 [data-testid="stMain"] [data-testid="stPageLink"] a span, [data-testid="stMain"] [data-testid="stPageLink"] a p,

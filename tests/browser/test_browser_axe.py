@@ -369,3 +369,53 @@ def test_the_parcel_page_reflows_at_320_css_px(session, mode):
         if mode != "Standard":
             app.switch_mode("Standard")
     assert found["scrolls"] == [] and found["out"] == [], found
+
+
+#: Every visible control's border as painted: [kind, border colour, background behind it]; a control whose parts
+#: all have no border gives its kind with None (a failure: nothing outlines it).
+CONTROL_BORDERS_JS = """() => {
+  const kinds = {'text box': '[data-testid="stTextInputRootElement"]', 'number': '[data-testid="stNumberInputContainer"]',
+    'date': '[data-testid="stDateInputField"]', 'menu': '[data-testid="stSelectbox"]',
+    'multi menu': '[data-testid="stMultiSelect"]', 'radio': '[data-testid="stRadioOption"]',
+    'check box': '[data-testid="stCheckbox"] label', 'upload': '[data-testid="stFileUploaderDropzone"]'};
+  const bgOf = (el) => { for (let e = el; e; e = e.parentElement) { const b = getComputedStyle(e).backgroundColor;
+      if (b && !b.endsWith(', 0)') && b !== 'transparent') return b; } return 'rgb(255, 255, 255)'; };
+  const out = [];
+  for (const [kind, sel] of Object.entries(kinds)) {
+    for (const root of document.querySelectorAll(sel)) {
+      if (!root.getClientRects().length) continue;
+      let best = null;
+      for (const el of [root, ...root.querySelectorAll('*')]) {
+        const c = getComputedStyle(el);
+        if (c.borderTopStyle !== 'none' && parseFloat(c.borderTopWidth) >= 1 && !c.borderTopColor.endsWith(', 0)')) {
+          best = [kind, c.borderTopColor, bgOf(el.parentElement || el)]; break; }
+      }
+      out.push(best || [kind, null, null]);
+      break;  // one of each kind per page
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_control_borders_are_3_to_1_against_what_is_behind_them(session, mode):
+    """WCAG 1.4.11: the outline of each kind of control (text, number and date boxes, menus, radio circles, check
+    boxes, the upload box) on the Proposed project and Timeline pages, at least 3:1 as painted."""
+    app = session
+    if mode != "Standard":
+        app.switch_mode(mode)
+    found = []
+    try:
+        for label, heading in (("Proposed project", "Proposed project"), ("Timeline", "Timeline"),
+                               ("Parcel & constraints", "Parcel & constraints")):
+            _open_page(app, label, heading)
+            found += [[label, *row] for row in app.page.evaluate(CONTROL_BORDERS_JS)]
+    finally:
+        if mode != "Standard":
+            app.switch_mode("Standard")
+    print(f"control borders, {mode}:", *found, sep="\n  ")
+    kinds = {row[1] for row in found}
+    assert {"text box", "number", "date", "menu", "radio"} <= kinds, kinds
+    bad = [row for row in found if row[2] is None or contrast(_rgb(row[2]), _rgb(row[3])) < 3.0]
+    assert not bad, bad
