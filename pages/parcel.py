@@ -12,7 +12,7 @@ import streamlit as st
 from streamlit.errors import StreamlitAPIException
 from streamlit_folium import st_folium
 
-from app_support import cases_ui, loaders, mapping, parcel_inputs, results, state
+from app_support import announce, cases_ui, loaders, mapping, parcel_inputs, results, state
 from app_support.citations import escape_markdown
 from app_support.slope_overlay import slope_group, slope_legend
 from app_support.theme import LAYER_LABELS, MAP_HEIGHT_PX
@@ -203,6 +203,7 @@ def _results(parcel) -> None:
     except SloatInputError as exc:
         st.error(str(exc))
         return
+    announce.answer(result, note)  # focus, live region, skip link, map frame's name (issue 25)
     if mode == state.COUNTER:
         results.show_answer_card(result)
     if mode != state.PROJECTOR:
