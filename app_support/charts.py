@@ -19,7 +19,7 @@ __all__ = [
     "show_chart"]
 
 #: One colour per event status (sloat_core.rules.clocks), the same in the chart and the table. The table writes
-#: the status in this colour, so each is at least 4.5:1 on white (WCAG 1.4.3; tests/test_a11y_contrast.py).
+#: the status in this colour, so each is at least 4.5:1 on white (WCAG 1.4.3; tests/app/test_a11y_contrast.py).
 STATUS_COLOURS = {
     "active": "#1a7a3e",
     "expiring": "#8a5300",

@@ -174,7 +174,7 @@ header[data-testid="stHeader"] {height:60px !important;min-height:60px !importan
 # --- end of the navigation block ------------------------------------------------------------------------
 
 # Accessibility (issue 25; WCAG 2.2 AA), in every mode. Colours are declared once here and measured by
-# tests/test_a11y_contrast.py (on the page's white and the sidebar's grey) and tests/browser/test_browser_axe.py.
+# tests/app/test_a11y_contrast.py (on the page's white and the sidebar's grey) and tests/browser/test_browser_axe.py.
 #: Caption and secondary text: 7.0:1 on white, 6.3:1 on the sidebar (Streamlit's own grey is 3.8-3.9:1).
 CAPTION_COLOUR = "#595959"
 #: The focus ring, drawn outside a white halo so it shows on any colour: 8.0:1 on white.
