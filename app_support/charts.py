@@ -15,20 +15,22 @@ import streamlit as st
 from sloat_core.rules.clocks import STATUS_WORDS
 
 __all__ = [
-    "TIMELINE_COLUMNS","STATUS_COLOURS", "STATUS_LABELS", "mitigation_gauge", "timeline_figure"]
+    "TIMELINE_COLUMNS", "STATUS_COLOURS", "STATUS_LABELS", "mitigation_gauge", "timeline_figure", "chart_table",
+    "show_chart"]
 
-#: One colour per event status (sloat_core.rules.clocks), the same in the chart and the table.
+#: One colour per event status (sloat_core.rules.clocks), the same in the chart and the table. The table writes
+#: the status in this colour, so each is at least 4.5:1 on white (WCAG 1.4.3; tests/app/test_a11y_contrast.py).
 STATUS_COLOURS = {
-    "active": "#1a9850",
-    "expiring": "#f39c12",
+    "active": "#1a7a3e",
+    "expiring": "#8a5300",
     "expired": "#b2182b",
     "upcoming": "#2166ac",
-    "due_soon": "#e66101",
-    "passed": "#7f7f7f",
-    "met": "#1a9850",
+    "due_soon": "#b04a00",
+    "passed": "#636363",
+    "met": "#1a7a3e",
     "missed": "#b2182b",
     "not_yet": "#762a83",
-    "reached": "#1a9850",
+    "reached": "#1a7a3e",
 }
 STATUS_LABELS = STATUS_WORDS  # the words of sloat_core.rules.clocks, shared with the PDF report
 _SEASON_FILL = "rgba(70, 130, 180, 0.14)"
@@ -64,11 +66,12 @@ def mitigation_gauge(required_sqft: float, proposed_sqft: float | None, *, large
         value=proposed,
         number={"suffix": " sq ft", "valueformat": ",.0f"},
         delta={"reference": required_sqft, "valueformat": ",.0f",
-               "increasing": {"color": "#1a9850"}, "decreasing": {"color": "#b2182b"}},
+               "increasing": {"color": STATUS_COLOURS["active"]}, "decreasing": {"color": STATUS_COLOURS["expired"]}},
         title={"text": f"Proposed replacement against {required_sqft:,.0f} sq ft required"},
         gauge={
-            "axis": {"range": [0, top], "tickformat": ",.0f"},
-            "bar": {"color": "#b2182b" if short else "#1a9850"},
+            # few ticks, so the long figures of the projector's type do not run into each other (issue 24 item 11)
+            "axis": {"range": [0, top], "tickformat": ",.0f", "nticks": 4 if large else 6},
+            "bar": {"color": STATUS_COLOURS["expired"] if short else STATUS_COLOURS["active"]},
             "steps": [{"range": [0, required_sqft], "color": "#fde0dd"},
                       {"range": [required_sqft, top], "color": "#e5f5e0"}],
             "threshold": {"line": {"color": "#000000", "width": 5}, "thickness": 0.9,
@@ -127,7 +130,9 @@ def timeline_figure(rows: list[dict], as_of: dt.date, seasons: list[tuple[dt.dat
         legend={"orientation": "h", "y": -0.25}, plot_bgcolor="#ffffff",
         yaxis={"categoryorder": "array", "categoryarray": items[::-1], "gridcolor": "#dddddd", "automargin": True,
                "visible": bool(items)},  # no items: no meaningless numbered rows
-        xaxis={"type": "date", "gridcolor": "#dddddd", "automargin": True},
+        # at most 4-7 dates, written level: ticks no longer overlap in the projector's type (issue 24 item 11)
+        xaxis={"type": "date", "gridcolor": "#dddddd", "automargin": True, "nticks": 4 if large else 7,
+               "tickangle": 0, "tickformat": "%b %Y"},
     )
     return fig
 
@@ -141,3 +146,59 @@ TIMELINE_COLUMNS = {
     "Item": st.column_config.TextColumn("Item", width="medium"),
     "How it is worked out": st.column_config.TextColumn("How it is worked out", width="large"),
 }
+
+
+def _number(value) -> str:
+    return "" if value is None else f"{abs(value):,.0f}"
+
+
+def chart_table(fig: go.Figure) -> list[dict]:
+    """The rows a figure draws, as text (the chart's text twin, WCAG 1.1.1 and 1.3.1).
+
+    A waterfall gives each bar (step, sq ft); a gauge the proposed and the required area; a timeline each
+    dot (date, item, what, status, §). Figures of other kinds give their traces' points.
+
+    >>> rows = chart_table(mitigation_gauge(1200.0, 900.0))
+    >>> rows[0]["What"], rows[0]["sq ft"], rows[1]["sq ft"]
+    ('Proposed replacement', '900', '1,200')
+    """
+    rows: list[dict] = []
+    for trace in fig.data:
+        kind = trace.type
+        if kind == "waterfall":
+            horizontal = trace.orientation == "h"
+            labels, values = (trace.y, trace.x) if horizontal else (trace.x, trace.y)
+            for label, value, measure in zip(labels, values, trace.measure):
+                rows.append({"Step": str(label).replace("<br>", " "), "sq ft": _number(value),
+                             "How": {"absolute": "start", "relative": "deducted", "total": "result"}.get(measure, "")})
+        elif kind == "indicator":
+            reference = trace.gauge.threshold.value if trace.gauge and trace.gauge.threshold else None
+            proposed = trace.value if trace.mode and "number" in trace.mode else None
+            rows.append({"What": "Proposed replacement", "sq ft": _number(proposed) or "not given"})
+            rows.append({"What": "Required replacement", "sq ft": _number(reference)})
+        elif kind == "scatter" and trace.x is not None and any(x is not None for x in trace.x):
+            extra = trace.customdata if trace.customdata is not None else [["", ""]] * len(trace.x)
+            for x, y, (label, citation) in zip(trace.x, trace.y, extra):
+                day = x.isoformat() if hasattr(x, "isoformat") else str(x)
+                rows.append({"Date": day, "Item": str(y), "What": label, "Status": trace.name, "§": citation})
+    if rows and "Date" in rows[0]:
+        rows.sort(key=lambda r: r["Date"])
+    return rows
+
+
+def show_chart(fig: go.Figure, *, label: str = "Chart as a table", **plotly_kwargs) -> None:
+    """``st.plotly_chart(fig, **plotly_kwargs)`` with its text twin beneath: an HTML table of what it draws,
+    in a folded expander (reachable by keyboard and read by a screen reader; a canvas grid is neither)."""
+    from app_support.citations import escape_markdown
+
+    st.plotly_chart(fig, **plotly_kwargs)
+    rows = chart_table(fig)
+    if rows:
+        heads = list(rows[0])
+
+        def cell(value) -> str:
+            return escape_markdown(str(value)) or " "
+
+        with st.expander(label, expanded=False):  # a Markdown table: an HTML <table> with header cells
+            st.markdown("\n".join([f"| {' | '.join(cell(h) for h in heads)} |", "|" + " --- |" * len(heads),
+                                    *(f"| {' | '.join(cell(r.get(h, '')) for h in heads)} |" for r in rows)]))

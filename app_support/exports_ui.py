@@ -28,6 +28,10 @@ __all__ = [
     "ExportFile",
     "case_events",
     "pdf_bytes",
+    "summary_html",
+    "HANDOUT_PDF_LABEL",
+    "HANDOUT_HTML_LABEL",
+    "handout_extras",
     "export_files",
     "download_buttons",
     "import_case",
@@ -77,6 +81,42 @@ def pdf_bytes(case: Case, analysis, layers, *, as_of: dt.date) -> bytes:
     return report_pdf_bytes(analysis, layers, timeline_events=events, notes=case.notes or None, as_of=as_of)
 
 
+def summary_html(case: Case, analysis, layers, *, as_of: dt.date) -> bytes:
+    """The pre-application summary as an accessible web page (``sloat_core.outputs.html_docs``), UTF-8."""
+    from sloat_core.outputs.html_docs import summary_html as page
+
+    try:
+        events = case_events(case, as_of)
+    except SloatInputError:
+        events = []
+    return page(analysis, layers, timeline_events=events, notes=case.notes or None, title=case.title or None,
+                as_of=as_of).encode("utf-8")
+
+
+#: The handout's download button (issue 24 item 6): one page for the common lot, a second only when needed.
+HANDOUT_PDF_LABEL = "Download the one-page handout (PDF)"
+#: Below it: the handout as a web page (the accessible version, issue 25).
+HANDOUT_HTML_LABEL = "The handout as a web page (HTML)"
+
+
+def handout_extras(make_html: Callable[[], str]) -> None:
+    """Beside the handout's PDF button: the handout as a web page (HTML, the accessible version, issue 25) and
+    "Print the handout", one click that opens the browser's print dialog on it (issue 24 item 6). The page is
+    made only when one of them is pressed."""
+    import streamlit.components.v1 as components
+
+    from sloat_core.outputs.html_docs import print_page
+
+    with st.container(horizontal=True, wrap=True, gap="small"):  # side by side when there is room, never cut
+        st.download_button(HANDOUT_HTML_LABEL, lambda: make_html().encode("utf-8"),
+                           file_name="what-this-means-for-your-lot.html", mime="text/html", key="handout_html",
+                           icon=":material/language:", on_click="ignore", width="content",
+                           help="The handout as an accessible web page, for a screen reader or to read on a phone.")
+        pressed = st.button("Print the handout", key="handout_print", icon=":material/print:", width="content")
+    if pressed:
+        components.html(print_page(make_html()), height=1)
+
+
 def export_files(case: Case, analysis, layers, *, as_of: dt.date) -> list[ExportFile]:
     """Every download of the case; those that need a parcel only when it has one.
 
@@ -97,6 +137,8 @@ def export_files(case: Case, analysis, layers, *, as_of: dt.date) -> list[Export
         files += [
             ExportFile("dl_pdf", "Pre-application summary (PDF)", f"{stem}.pdf", "application/pdf",
                        lambda: pdf_bytes(case, analysis, layers, as_of=as_of)),
+            ExportFile("dl_html", "Download the summary as a web page (HTML)", f"{stem}.html", "text/html",
+                       lambda: summary_html(case, analysis, layers, as_of=as_of)),
             ExportFile("dl_geojson", "Parcel, footprint and constraint pieces (GeoJSON)"
                        if getattr(analysis.project, "disturbance_footprint", None) is not None
                        else "Parcel and constraint pieces (GeoJSON)", f"{stem}-pieces.geojson",

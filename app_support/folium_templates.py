@@ -116,3 +116,12 @@ def map_json(value) -> str:
     check(value)
     return (json.dumps(value, ensure_ascii=True).replace("</", "<\\/")
             .replace("{", "\\u007b").replace("}", "\\u007d"))
+
+
+# Accessibility (issue 25): folium's map header forbids pinch zoom (WCAG 1.4.4) and Leaflet's focus ring is faint
+# (2.4.7, 1.4.11). Its header macro is wrapped once, so installed or not the map gets the same viewport and ring.
+_MAP_HEADER = folium.Map._template.module.header
+MAP_FOCUS_CSS = ("<style>:focus-visible{outline:3px solid #0b4f9c !important;outline-offset:-3px !important;"
+                 "box-shadow:inset 0 0 0 5px #ffffff !important;}</style>")
+folium.Map._template.module.header = lambda this, kwargs: re.sub(
+    r",\s*maximum-scale=1\.0,\s*user-scalable=no", "", str(_MAP_HEADER(this, kwargs))) + MAP_FOCUS_CSS

@@ -518,11 +518,15 @@ def show_answer_card(result: dict) -> None:
         st.caption(escape_markdown(answer.note))
 
 
-def handout_button(make_pdf) -> None:
+def handout_button(make_pdf, make_html=None) -> None:
     """One click: the one-page plain handout (``sloat_core.outputs.handout``), made when pressed."""
-    st.download_button("Print a one-page handout (PDF)", make_pdf, file_name="what-this-means-for-your-lot.pdf",
+    st.download_button("Download the one-page handout (PDF)", make_pdf, file_name="what-this-means-for-your-lot.pdf",
                        mime="application/pdf", key="handout_pdf", icon=":material/print:", on_click="ignore",
                        type="primary")
+    if make_html is not None:  # the web page and "Print the handout" (the docs helper's app_support/exports_ui.py)
+        from app_support.exports_ui import handout_extras
+
+        handout_extras(make_html)
 
 
 _STATUS_WORDS = {True: "needed", None: "may be needed (not known yet)", False: "not needed"}

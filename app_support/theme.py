@@ -13,7 +13,8 @@ from app_support import state
 from sloat_core.gis.roles import DERIVED_STYLES, ROLE_DECLARATIONS
 from sloat_core.measure.rows import DEDUCTION_ROWS, deduction_label
 
-__all__ = ["COLOURS", "LAYER_LABELS", "colour_for", "MAP_HEIGHT_PX", "BODY_FONT_PX", "stylesheet", "apply_mode"]
+__all__ = ["COLOURS", "LAYER_LABELS", "colour_for", "MAP_HEIGHT_PX", "BODY_FONT_PX", "stylesheet", "apply_mode",
+           "CAPTION_COLOUR", "FOCUS_COLOUR", "CONTROL_BORDER_COLOUR", "LINK_COLOUR", "contrast_ratio"]
 
 # Layer roles and deduction constraints share one dictionary, read from the role declarations
 # (sloat_core.gis.roles): a colour means the same thing on the map, in the table and in the legend.
@@ -172,15 +173,93 @@ header[data-testid="stHeader"] {height:60px !important;min-height:60px !importan
 """
 # --- end of the navigation block ------------------------------------------------------------------------
 
+# Accessibility (issue 25; WCAG 2.2 AA), in every mode. Colours are declared once here and measured by
+# tests/app/test_a11y_contrast.py (on the page's white and the sidebar's grey) and tests/browser/test_browser_axe.py.
+#: Caption and secondary text: 7.0:1 on white, 6.3:1 on the sidebar (Streamlit's own grey is 3.8-3.9:1).
+CAPTION_COLOUR = "#595959"
+#: The focus ring, drawn outside a white halo so it shows on any colour: 8.0:1 on white.
+FOCUS_COLOUR = "#0b4f9c"
+#: Borders of text boxes, menus, date and number inputs, check boxes and the upload box: 4.5:1 on white.
+CONTROL_BORDER_COLOUR = "#767676"
+#: Links in the page (§ links are page links): underlined, 6.4:1 on white.
+LINK_COLOUR = "#0b57d0"
+#: Backgrounds the colours above are measured against: the page and Streamlit's sidebar (as painted).
+BACKGROUNDS = {"page": "#ffffff", "sidebar": "#f0f2f6", "sidebar as painted": "#f8f8f7"}
+
+_A11Y_CSS = f"""
+<style>
+[data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] p,
+[data-testid="stWidgetLabel"] [data-testid="stCaptionContainer"] p,
+[data-testid="stMetricDelta"], [data-testid="stTooltipHoverTarget"] svg {{color:{CAPTION_COLOUR} !important;
+  opacity:1 !important;}}
+button:disabled, button:disabled p, [aria-disabled="true"] p, label:has(input:disabled) p {{
+  color:{CAPTION_COLOUR} !important;opacity:1 !important;}}
+:focus-visible {{outline:3px solid {FOCUS_COLOUR} !important;outline-offset:2px !important;
+  box-shadow:0 0 0 2px #ffffff !important;}}
+[data-baseweb="input"]:focus-within, [data-baseweb="textarea"]:focus-within,
+[data-baseweb="select"] > div:focus-within, label:has(input:focus-visible),
+[data-testid="stFileUploaderDropzone"]:focus-within {{outline:3px solid {FOCUS_COLOUR} !important;
+  outline-offset:2px !important;}}
+[data-baseweb="input"] input:focus-visible, [data-baseweb="textarea"] textarea:focus-visible,
+[data-baseweb="select"] input:focus-visible, label input:focus-visible {{outline:none !important;
+  box-shadow:none !important;}}
+[data-testid="stTextInputRootElement"], [data-testid="stNumberInputContainer"], [data-testid="stTextAreaRootElement"],
+[data-testid="stDateInputField"], [data-testid="stFileUploaderDropzone"] {{
+  border:1px solid {CONTROL_BORDER_COLOUR} !important;}}
+/* Streamlit draws menus, check boxes and radio circles in its light theme border (about 1.4:1); where one of their
+   parts has a border, it takes the control colour. */
+[data-testid="stSelectbox"] *, [data-testid="stMultiSelect"] *, [data-testid="stRadioOption"] *,
+[data-testid="stCheckbox"] label * {{border-color:{CONTROL_BORDER_COLOUR} !important;}}
+span[role="spinbutton"] {{display:inline-flex !important;align-items:center;justify-content:center;
+  min-width:24px;min-height:24px;}}
+[data-testid="stMain"] [data-testid="stPageLink"] a span, [data-testid="stMain"] [data-testid="stPageLink"] a p,
+[data-testid="stMain"] [data-testid="stMarkdownContainer"] a {{color:{LINK_COLOUR} !important;
+  text-decoration:underline !important;}}
+[data-testid="stCode"] pre, [data-testid="stCode"] code {{white-space:pre-wrap !important;
+  overflow-wrap:anywhere !important;word-break:break-all;}}
+[data-testid="stMain"] button {{max-width:100%;}}
+[data-testid="stMain"] button p {{white-space:normal !important;overflow-wrap:anywhere;}}
+[data-testid="stMultiSelectTagsContainer"], [data-baseweb="select"] > div > div:first-child {{flex-wrap:wrap !important;}}
+[data-baseweb="tag"] {{max-width:100% !important;}}
+.sloat-sr-only {{position:absolute !important;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;
+  clip:rect(0,0,0,0);white-space:nowrap;border:0;}}
+.sloat-answer-target:focus {{width:100% !important;height:auto !important;margin:0 !important;clip:auto !important;
+  overflow:hidden !important;text-overflow:ellipsis;z-index:10;background:#ffffff;padding:2px 4px;font-weight:600;}}
+.sloat-skip {{position:absolute;left:-10000px;top:auto;}}
+.sloat-skip:focus {{outline:3px solid {FOCUS_COLOUR} !important;outline-offset:2px;position:fixed;left:8px;top:8px;z-index:1000000;background:#ffffff;color:{FOCUS_COLOUR};
+  padding:8px 12px;font-weight:700;}}
+</style>
+"""
+
 _CSS = {state.STANDARD: _BASE_CSS + _NAV_CSS, state.COUNTER: _BASE_CSS + _COUNTER_CSS + _NO_TOOLBAR_CSS + _NAV_CSS,
         state.PROJECTOR: _BASE_CSS + _PROJECTOR_CSS + _NO_TOOLBAR_CSS + _NAV_CSS}
+_CSS = {mode: css + _A11Y_CSS for mode, css in _CSS.items()}  # the accessibility rules last, in every mode
 
 
 def stylesheet(mode: str) -> str:
-    """The constant ``<style>`` block of ``mode`` (Standard's for an unknown mode)."""
+    """The constant ``<style>`` block of ``mode`` (Standard's for an unknown mode), accessibility rules last."""
     return _CSS.get(mode, _CSS[state.STANDARD])
 
 
 def apply_mode(mode: str) -> None:
     """Inject the constant stylesheet of ``mode`` (one of :data:`app_support.state.MODES`)."""
     st.markdown(stylesheet(mode), unsafe_allow_html=True)
+
+
+def _luminance(colour: str) -> float:
+    """WCAG 2 relative luminance of ``#rrggbb``."""
+    channels = [int(colour.lstrip("#")[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+    r, g, b = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast_ratio(foreground: str, background: str) -> float:
+    """WCAG 2 contrast ratio of two ``#rrggbb`` colours (1 to 21).
+
+    >>> round(contrast_ratio("#000000", "#ffffff"), 1)
+    21.0
+    >>> round(contrast_ratio("#767676", "#ffffff"), 2)
+    4.54
+    """
+    hi, lo = sorted((_luminance(foreground), _luminance(background)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)

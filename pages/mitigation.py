@@ -100,7 +100,7 @@ else:
             (st.success if mit["meets_ratio"] else st.warning)(
                 "The proposal reaches the required area." if mit["meets_ratio"]
                 else f"The proposal is {shortfall:,.0f} sq ft short of the required area.")
-        st.plotly_chart(charts.mitigation_gauge(required, mit["proposed_mitigation_sqft"], large=large),
+        charts.show_chart(charts.mitigation_gauge(required, mit["proposed_mitigation_sqft"], large=large),
                         width="stretch", theme=None if large else "streamlit")
     elif mit.get("water_body_note"):
         st.info(escape_markdown(mit["water_body_note"]))

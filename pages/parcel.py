@@ -12,7 +12,7 @@ import streamlit as st
 from streamlit.errors import StreamlitAPIException
 from streamlit_folium import st_folium
 
-from app_support import cases_ui, loaders, mapping, parcel_inputs, results, state
+from app_support import announce, cases_ui, loaders, mapping, parcel_inputs, results, state
 from app_support.citations import escape_markdown
 from app_support.slope_overlay import slope_group, slope_legend
 from app_support.theme import LAYER_LABELS, MAP_HEIGHT_PX
@@ -171,6 +171,13 @@ def _handout_pdf(parcel, district) -> bytes:
     return handout_pdf_bytes(loaders.full_analysis_for(parcel, layers, district), layers)
 
 
+def _handout_html(parcel, district) -> str:
+    """The handout as a web page (issue 25), made when its button is pressed."""
+    from sloat_core.outputs.html_docs import handout_html
+
+    return handout_html(loaders.full_analysis_for(parcel, layers, district), layers)
+
+
 def _results(parcel) -> None:
     parcel_inputs.undo_clear_button()
     if parcel is None:
@@ -196,10 +203,11 @@ def _results(parcel) -> None:
     except SloatInputError as exc:
         st.error(str(exc))
         return
+    announce.answer(result, note)  # focus, live region, skip link, map frame's name (issue 25)
     if mode == state.COUNTER:
         results.show_answer_card(result)
     if mode != state.PROJECTOR:
-        results.handout_button(lambda: _handout_pdf(parcel, district))
+        results.handout_button(lambda: _handout_pdf(parcel, district), lambda: _handout_html(parcel, district))
     if mode != state.PROJECTOR:  # on a projector the figures lead the page, above the map
         results.show_headline(result)
     st.plotly_chart(results.waterfall_figure(result, large=mode == state.PROJECTOR,

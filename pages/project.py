@@ -16,7 +16,7 @@ import streamlit as st
 from shapely.geometry import shape
 from streamlit_folium import st_folium
 
-from app_support import footprint_map, forms, loaders, mapping, results, state
+from app_support import footprint_inputs, footprint_map, forms, loaders, mapping, results, state
 from app_support.citations import escape_markdown, law_link
 from app_support.theme import MAP_HEIGHT_PX
 from sloat_core.gis import parcels as parcel_input
@@ -131,6 +131,7 @@ if parcel is not None:
                 if feature is not None:
                     st.session_state[forms.FOOTPRINT] = feature["geometry"]
             results.show_layer_notice(layers)
+            footprint_inputs.footprint_without_drawing(parcel)  # typed, whole parcel or a file (issue 25)
         if st.session_state.get(forms.FOOTPRINT) and st.button("Clear the footprint", key="clear_footprint"):
             st.session_state[forms.FOOTPRINT] = None
             st.rerun()

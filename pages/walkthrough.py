@@ -63,7 +63,8 @@ if screen.id == "parcel":
     picture, ratio = map_png(loaders.full_analysis_for(parcel, layers, district), layers, width_in=6.0)
     left, right = st.columns([1, 1])
     # no taller than the screen leaves (walkthrough.MAP_HEIGHT_PX), whatever the parcel's shape
-    left.image(picture, width=int(walkthrough.MAP_HEIGHT_PX / max(ratio or 1.0, 0.2)))
+    left.image(picture, width=int(walkthrough.MAP_HEIGHT_PX / max(ratio or 1.0, 0.2)),
+               alt="Map of the parcel and its constraint pieces (listed beside it)")
     with right:
         st.metric("Gross area, sq ft", f"{result.get('gross_area_sqft') or 0:,.0f}")
         st.metric("Zoning district", result.get("district") or "unknown")

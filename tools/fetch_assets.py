@@ -1,5 +1,8 @@
 """Fetch the front-end files the map needs from the npm registry into static/vendor/ (git-ignored).
 
+axe-core (the accessibility engine tests/browser/test_browser_axe.py injects into every page and frame)
+comes the same way; the app itself never links to it.
+
 folium 0.20 and folium.plugins.Draw load Leaflet, Leaflet.draw and jQuery from public CDNs; the app
 points them at these local copies instead (app_support/mapping.py), so the map works with no internet.
 Streamlit serves ./static at /app/static/ (server.enableStaticServing in .streamlit/config.toml).
@@ -37,7 +40,8 @@ from pathlib import Path, PurePosixPath
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_DEST = REPO / "static" / "vendor"
 REGISTRY = os.environ.get("NPM_REGISTRY", "https://registry.npmjs.org").rstrip("/")
-PACKAGES = (("leaflet", "1.9.3"), ("leaflet-draw", "1.0.2"), ("jquery", "3.7.1"))
+PACKAGES = (("leaflet", "1.9.3"), ("leaflet-draw", "1.0.2"), ("jquery", "3.7.1"),
+            ("axe-core", "4.14.1"))  # axe-core: the browser tests' accessibility check (never loaded by the app)
 #: Files the app links to; the run fails if one is missing after unpacking.
 REQUIRED = (
     "leaflet/dist/leaflet.js",
@@ -47,6 +51,7 @@ REQUIRED = (
     "leaflet-draw/dist/leaflet.draw.css",
     "leaflet-draw/dist/images/spritesheet.svg",
     "jquery/dist/jquery.min.js",
+    "axe-core/axe.min.js",
 )
 MAX_TARBALL_BYTES = 20_000_000
 

@@ -6,12 +6,71 @@ footprint when the footprint leaves the parcel. The rules (the permits, the miti
 
 from __future__ import annotations
 
+import math
+
+from shapely import affinity
+from shapely.geometry import box
 from shapely.geometry.base import BaseGeometry
+
+from sloat_core.errors import SloatInputError
 
 from sloat_core.gis.geometry import area_sqft, polygonal
 from sloat_core.measure.parcel import Findings
 
-__all__ = ["footprint_summary", "footprint_impacts"]
+__all__ = ["footprint_summary", "footprint_impacts", "rectangle_footprint", "MAX_SIDE_FT", "MAX_OFFSET_FT"]
+
+#: Longest side of a typed footprint, and furthest its centre may sit from the parcel's point (ft): a bound on
+#: hostile input, far beyond any lot in the Village (about 3 miles across).
+MAX_SIDE_FT = 5_000.0
+MAX_OFFSET_FT = 20_000.0
+
+
+def _bounded(value, name: str, low: float, high: float, *, open_low: bool = False) -> float:
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise SloatInputError(f"The {name} must be a number of feet.") from None
+    if not math.isfinite(number) or number < low or number > high or (open_low and number <= low):
+        raise SloatInputError(f"The {name} must be {'more than' if open_low else 'at least'} {low:,.0f} and "
+                              f"at most {high:,.0f} ft.")
+    return number
+
+
+def rectangle_footprint(parcel: BaseGeometry, width_ft: float, depth_ft: float, *, east_ft: float = 0.0,
+                        north_ft: float = 0.0, rotation_deg: float = 0.0) -> BaseGeometry:
+    """A rectangular disturbance footprint typed instead of drawn (WCAG 2.1.1, 2.5.7), in EPSG:2260.
+
+    Parameters
+    ----------
+    parcel : shapely geometry
+        The parcel in EPSG:2260 (US survey feet). The rectangle is centred on its representative point (a
+        point inside the parcel; the centroid when that lies inside), moved by ``east_ft`` and ``north_ft``.
+    width_ft, depth_ft : float
+        East-west and north-south sides before rotation, in feet (more than 0, at most :data:`MAX_SIDE_FT`).
+    rotation_deg : float
+        Counter-clockwise turn about its centre, -360 to 360 degrees.
+
+    Returns
+    -------
+    shapely.geometry.Polygon
+        Area ``width_ft * depth_ft`` sq ft exactly (up to floating point), whatever the turn.
+
+    >>> from shapely.geometry import box
+    >>> round(rectangle_footprint(box(0, 0, 200, 100), 30, 40).area, 6)
+    1200.0
+    """
+    if parcel is None or parcel.is_empty:
+        raise SloatInputError("Choose the parcel first: the footprint is placed on it.")
+    width = _bounded(width_ft, "width", 0.0, MAX_SIDE_FT, open_low=True)
+    depth = _bounded(depth_ft, "depth", 0.0, MAX_SIDE_FT, open_low=True)
+    east = _bounded(east_ft, "offset east", -MAX_OFFSET_FT, MAX_OFFSET_FT)
+    north = _bounded(north_ft, "offset north", -MAX_OFFSET_FT, MAX_OFFSET_FT)
+    turn = _bounded(rotation_deg, "turn", -360.0, 360.0)
+    centroid = parcel.centroid
+    centre = centroid if parcel.contains(centroid) else parcel.representative_point()
+    x, y = centre.x + east, centre.y + north
+    rect = box(x - width / 2, y - depth / 2, x + width / 2, y + depth / 2)
+    return affinity.rotate(rect, turn, origin=(x, y)) if turn else rect
 
 
 def footprint_summary(f: Findings, fp: BaseGeometry | None, work: Findings | None = None) -> dict | None:

@@ -1,8 +1,11 @@
 """The one-page plain handout a resident takes home from the counter.
 
-One Letter page: the lot (address, SBL, district), the map with the lot lines (the report's own
+One Letter page for the common lot (a second when the lot needs more explaining: never type under 9 pt,
+issue 24 item 6): the lot (address, SBL, district), the map with the lot lines (the report's own
 :func:`sloat_core.outputs.report.map_png`), the answer card of :func:`sloat_core.engine.answer.lot_answer`
-("What this means for your lot"), whom to ask, and the disclaimer. Plain words only: the
+("What this means for your lot") with the approvals around Article IX that apply in its next steps
+(:func:`approval_steps`, issue 23), the map's key as text, whom to ask, and the disclaimer. It is tagged
+(headings, paragraphs, lists, the map's alternative text: :mod:`sloat_core.outputs.tagging`). Plain words only: the
 technical table stays in the pre-application summary (:mod:`sloat_core.outputs.report`).
 
 The CLI makes it with ``python -m sloat_core report PARCEL --layers M [--project P] --plain --out F.pdf``.
@@ -17,82 +20,187 @@ from pathlib import Path
 from fpdf.enums import XPos, YPos
 
 from sloat_core.engine.answer import lot_answer
-from sloat_core.outputs.report import _FONT, _date_text, _new_pdf, _plain, map_png
+from sloat_core.outputs.report import _FONT, _date_text, _new_pdf, _plain
+from sloat_core.outputs.report.map import map_and_legend
+from sloat_core.outputs.report.sections import map_alt
+from sloat_core.outputs.tagging import set_document
 
-__all__ = ["HANDOUT_TITLE", "handout_pdf_bytes", "write_handout"]
+__all__ = ["HANDOUT_TITLE", "MIN_PT", "SIZES_PT", "approval_steps", "handout_pdf_bytes", "handout_steps",
+           "write_handout"]
 
 HANDOUT_TITLE = "What this means for your lot"
-_FOOTER = "Village of Sloatsburg · Article IX (environmental controls) · screening estimate, not a decision"
+_FOOTER = "Village of Sloatsburg · Article IX · screening estimate, not a decision"
+#: The smallest type on the handout, body, disclaimer and footer alike (issue 24 item 6): below it, the
+#: handout goes on to a second page instead.
+MIN_PT = 9.0
+#: The body sizes tried, largest first; the first that keeps the handout on one page is used, else the
+#: last, on two pages.
+SIZES_PT = (10.0, 9.5, MIN_PT)
+
+
+def _plain_reason(text: str) -> str:
+    text = str(text or "").strip().rstrip(".")
+    return text[:1].lower() + text[1:]
+
+
+def approval_steps(r: dict) -> tuple[list[str], list[str]]:
+    """The approvals around Article IX that apply (the analysis's ``approvals``, issue 23) as plain next steps:
+    those to ask before applying (the State and the Army Corps), and those that come with the application (the
+    SEQR class, the county referral, the Village Law time limits). Article IX's own permits are in the answer
+    card's steps already (:func:`sloat_core.engine.answer.lot_answer`)."""
+    before, during = [], []
+    clocks = []
+    for group in r.get("approvals") or []:
+        for item in group.get("items") or []:
+            if item.get("law") == "Article IX":
+                continue
+            iid, clause = item.get("id"), item.get("clause") or item.get("law") or ""
+            if iid in ("state_wetlands", "federal_wetlands"):
+                law = str(clause).split(";")[0].strip()
+                if item.get("status") == "unknown":
+                    before.append(f"ask {item.get('authority') or 'the agency'} whether its wetland permit applies "
+                                  f"({law}; the map here cannot tell)")
+                else:
+                    before.append(f"{_plain_reason(item.get('name'))} ({law})")
+            elif iid == "seqr":
+                if item.get("status") == "unknown":
+                    during.append("With the application, the Planning Board decides which state environmental "
+                                  "review (SEQR) the project needs; it depends on what the project is (6 NYCRR 617).")
+                else:
+                    during.append(f"With the application, the Planning Board sorts the project for the state "
+                                  f"environmental review (SEQR): {item.get('status')} ({clause}).")
+            elif iid == "county_referral":
+                lead = "The Village must send" if item.get("status") == "required" else \
+                    "If the application is a site plan, special permit, variance or subdivision, the Village must send"
+                during.append(f"{lead} it to the Rockland County Department of Planning, which has 30 days to answer "
+                              f"({clause}).")
+            elif item.get("status") == "clock":
+                clocks.append(str(clause).split("(")[0].strip())
+    if before:  # the State and the Army Corps: one step
+        before = ["Before applying, " + "; and ".join(b[:1].lower() + b[1:] for b in before) + "."]
+    if clocks:
+        limits = (f"State law sets the Planning Board's time limits ({', '.join(dict.fromkeys(clocks))}); the "
+                  f"Village Clerk gives the dates once the application is complete.")
+        if during and during[-1].endswith("to answer " + during[-1].rsplit("to answer ", 1)[-1]):
+            during[-1] = f"{during[-1]} {limits}"  # the county's 30 days and the Board's limits: one step
+        else:
+            during.append(limits)
+    return before, during
+
+
+def handout_steps(r: dict, next_steps: list[str]) -> list[str]:
+    """The answer card's next steps with the approvals that apply put in their usual place: what to ask the
+    State and the Army Corps after the first step, the SEQR class, the county referral and the time limits
+    before the last (the building permit)."""
+    before, during = approval_steps(r)
+    steps = list(next_steps)
+    if not steps:
+        return before + during
+    head, last = steps[:1], steps[1:]
+    tail = last[-1:] if last else []
+    middle = last[:-1] if last else []
+    return head + before + middle + during + tail
 
 
 def _build(analysis, layerset, *, as_of: dt.date, size: float, figure) -> object:
     r = analysis.result
     answer = lot_answer(r)
+    small = max(MIN_PT, size - 1)
     pdf = _new_pdf()
-    pdf.set_title(HANDOUT_TITLE)
+    set_document(pdf, HANDOUT_TITLE)
+    pdf.footer_size = MIN_PT
     pdf.footer_text = f"{_FOOTER} · {_date_text(as_of)}"
     pdf.add_page()
-    line = size * 0.5
-    pdf.set_font(_FONT, "B", size + 8)
-    pdf.cell(0, size * 0.75, HANDOUT_TITLE, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+    line = size * 0.43
+    pdf.set_font(_FONT, "B", size + 6)
+    with pdf.tag("H1"):
+        pdf.cell(0, size * 0.75, HANDOUT_TITLE, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
     parcel = r.get("parcel") or {}
     where = " · ".join(b for b in (parcel.get("address"), f"tax parcel {parcel['sbl']}" if parcel.get("sbl") else None,
                                    f"zoning district {r['district']}" if r.get("district") else None) if b)
     pdf.set_font(_FONT, "", size + 1)
-    pdf.multi_cell(0, line + 0.6, _plain(where or "The lot you drew or brought"), new_x=XPos.LMARGIN,
-                   new_y=YPos.NEXT)
+    with pdf.tag("P"):
+        pdf.multi_cell(0, line + 0.6, _plain(where or "The lot you drew or brought"), new_x=XPos.LMARGIN,
+                       new_y=YPos.NEXT)
     if r.get("layers_illustrative"):
-        pdf.set_font(_FONT, "B", size - 1)
+        pdf.set_font(_FONT, "B", small)
         pdf.set_fill_color(235)
-        pdf.multi_cell(0, line, "ILLUSTRATIVE SAMPLE MAPS, NOT OFFICIAL DATA", border=1, fill=True, padding=0.8,
-                       new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+        with pdf.tag("P"):
+            pdf.multi_cell(0, line, "ILLUSTRATIVE SAMPLE MAPS, NOT OFFICIAL DATA", border=1, fill=True, padding=0.8,
+                           new_x=XPos.LMARGIN, new_y=YPos.NEXT)
     pdf.ln(1.5)
 
-    png, ratio = figure
-    map_w = 72.0
+    png, ratio, legend = figure
+    map_w = 66.0
     top = pdf.get_y()
-    pdf.image(io.BytesIO(png), x=pdf.l_margin, y=top, w=map_w, h=map_w * ratio,
-              alt_text="Map of the lot with its lot lines and what lies on it")
+    pdf.image(io.BytesIO(png), x=pdf.l_margin, y=top, w=map_w, h=map_w * ratio, alt_text=map_alt(r))
+    # The legend as text under the map, one entry a line beside its key: never cut, read aloud.
+    pdf.set_xy(pdf.l_margin, top + map_w * ratio + 1.5)
+    pdf.set_font(_FONT, "B", small)
+    with pdf.tag("H2"):
+        pdf.multi_cell(map_w, line, "Map key", new_x=XPos.LEFT, new_y=YPos.NEXT)
+    pdf.set_font(_FONT, "", small)
+    key_w = 8.0
+    with pdf.group("L"):
+        for label, swatch in legend:
+            y = pdf.get_y()
+            with pdf.artifact():
+                pdf.image(io.BytesIO(swatch), x=pdf.l_margin, y=y + 0.3, w=key_w, h=key_w * 0.18 / 0.32)
+            pdf.set_xy(pdf.l_margin + key_w + 1.5, y)
+            with pdf.tag("LI"):
+                pdf.multi_cell(map_w - key_w - 1.5, small * 0.45, _plain(label), new_x=XPos.LEFT, new_y=YPos.NEXT,
+                               align="L")
+            pdf.set_y(pdf.get_y() + 0.6)
+    below_map = pdf.get_y() + 2
     x2 = pdf.l_margin + map_w + 5
     w2 = pdf.w - pdf.r_margin - x2
     pdf.set_xy(x2, top)
     pdf.set_font(_FONT, "B", size + 1)
-    pdf.multi_cell(w2, line + 0.6, _plain(answer.house), new_x=XPos.LEFT, new_y=YPos.NEXT, align="L")
+    with pdf.tag("P"):
+        pdf.multi_cell(w2, line + 0.6, _plain(answer.house), new_x=XPos.LEFT, new_y=YPos.NEXT, align="L")
     pdf.ln(1)
     pdf.set_x(x2)
     pdf.set_font(_FONT, "", size)
     gross, net = r.get("gross_area_sqft") or 0.0, r.get("net_lot_area_sqft") or 0.0
-    pdf.multi_cell(w2, line, _plain(f"Your whole lot: about {gross:,.0f} sq ft. Land that counts toward the lot "
-                                    f"size: about {net:,.0f} sq ft." + _yield_sentence(r)), new_x=XPos.LEFT,
-                   new_y=YPos.NEXT)
-    below_map = top + map_w * ratio + 2
+    with pdf.tag("P"):
+        pdf.multi_cell(w2, line, _plain(f"Your whole lot: about {gross:,.0f} sq ft. Land that counts toward the lot "
+                                        f"size: about {net:,.0f} sq ft." + _yield_sentence(r)), new_x=XPos.LEFT,
+                       new_y=YPos.NEXT)
+
+    def column() -> tuple[float, float]:
+        """Beside the map (and its key) while there is room there, else the full width."""
+        if pdf.page == 1 and pdf.get_y() < below_map:
+            return x2, w2
+        return pdf.l_margin, pdf.w - pdf.l_margin - pdf.r_margin
 
     def section(title: str, items: list[str], *, numbered: bool = False) -> None:
-        if pdf.get_y() < below_map and pdf.get_x() < x2:
-            pdf.set_y(below_map)
-        x, w = (x2, w2) if pdf.get_y() < below_map else (pdf.l_margin, pdf.w - pdf.l_margin - pdf.r_margin)
-        pdf.ln(1.2)
+        pdf.ln(0.9)
+        x, w = column()
         pdf.set_x(x)
         pdf.set_font(_FONT, "B", size + 0.5)
-        pdf.multi_cell(w, line + 0.4, title, new_x=XPos.LEFT, new_y=YPos.NEXT, align="L")
+        with pdf.tag("H2"):
+            pdf.multi_cell(w, line + 0.4, title, new_x=XPos.LEFT, new_y=YPos.NEXT, align="L")
         pdf.set_font(_FONT, "", size)
-        for i, item in enumerate(items, start=1):
-            if pdf.get_y() >= below_map and x == x2:  # past the map: use the full width
-                x, w = pdf.l_margin, pdf.w - pdf.l_margin - pdf.r_margin
-            pdf.set_x(x)
-            mark = f"{i}." if numbered else "•"
-            pdf.multi_cell(w, line, _plain(f"{mark} {item}"), new_x=XPos.LEFT, new_y=YPos.NEXT, align="L")
+        with pdf.group("L", attrs="<</O /List /ListNumbering /Decimal>>" if numbered else None):
+            for i, item in enumerate(items, start=1):
+                x, w = column()
+                pdf.set_x(x)
+                mark = f"{i}." if numbered else "•"
+                with pdf.tag("LI"):
+                    pdf.multi_cell(w, line, _plain(f"{mark} {item}"), new_x=XPos.LEFT, new_y=YPos.NEXT, align="L")
 
     section("What stands in the way", answer.in_the_way)
-    section("Next steps, in the usual order", answer.next_steps, numbered=True)
+    section("Next steps, in the usual order", handout_steps(r, answer.next_steps), numbered=True)
     section("What the Village must confirm", answer.village_confirms)
     section("Whom to ask", list(answer.contacts))
-    pdf.set_y(max(pdf.get_y(), below_map))
+    if pdf.page == 1:
+        pdf.set_y(max(pdf.get_y(), below_map))
     pdf.ln(1.5)
-    pdf.set_font(_FONT, "I", size - 1.5)
-    pdf.multi_cell(0, line - 0.3, _plain(answer.note + " Rules: Sloatsburg Code ch. 402, Article IX ("
-                                         + ", ".join(answer.citations) + ")."), new_x=XPos.LMARGIN,
-                   new_y=YPos.NEXT)
+    pdf.set_font(_FONT, "I", small)
+    with pdf.tag("P"):
+        pdf.multi_cell(0, small * 0.45, _plain(answer.note + " Rules: Sloatsburg Code ch. 402, Article IX ("
+                                               + ", ".join(answer.citations) + ")."), new_x=XPos.LMARGIN,
+                       new_y=YPos.NEXT)
     return pdf
 
 
@@ -110,9 +218,11 @@ def _yield_sentence(r: dict) -> str:
 
 
 def handout_pdf_bytes(analysis, layerset, *, as_of: dt.date | None = None) -> bytes:
-    """The one-page plain handout as PDF bytes.
+    """The plain handout as PDF bytes: one page for the common lot, a second only when needed.
 
-    The type shrinks (from 10 pt down to 6.5 pt) until the page holds everything; the text is never cut.
+    The body type is tried at each of :data:`SIZES_PT` (10 pt down to 9 pt) until the page holds
+    everything; when even 9 pt does not fit one page, the text flows to a second page. Nothing on it is
+    smaller than :data:`MIN_PT` (issue 24 item 6), and the text is never cut.
 
     Parameters
     ----------
@@ -124,9 +234,9 @@ def handout_pdf_bytes(analysis, layerset, *, as_of: dt.date | None = None) -> by
         The date printed; default today.
     """
     as_of = as_of or dt.date.today()
-    figure = map_png(analysis, layerset, width_in=3.2)
+    figure = map_and_legend(analysis, layerset, width_in=2.9)
     pdf = None
-    for size in (10.0, 9.0, 8.0, 7.2, 6.5):
+    for size in SIZES_PT:
         pdf = _build(analysis, layerset, as_of=as_of, size=size, figure=figure)
         if pdf.page_no() == 1:
             break

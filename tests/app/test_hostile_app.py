@@ -251,7 +251,7 @@ def test_every_file_uploader_passes_a_max_upload_size_within_the_server_limit():
 
 #: Functions that build HTML for ``unsafe_allow_html`` and were reviewed: they take no text from a user
 #: or a file unescaped. Their escaping is tested below with hostile input.
-REVIEWED_HTML_BUILDERS = {"legend_html", "stylesheet"}
+REVIEWED_HTML_BUILDERS = {"legend_html", "stylesheet", "announce_script"}
 
 
 def _is_constant_expr(node: ast.AST, consts: dict[str, ast.AST], depth: int = 0) -> bool:
@@ -320,8 +320,9 @@ def test_unsafe_allow_html_renders_only_constants_or_reviewed_builders():
         for call in _calls(tree):
             kw = {k.arg: k.value for k in call.keywords}
             if _func_name(call) == "html":
-                # st.html / components.html take raw HTML: only constants allowed
-                assert call.args and _is_constant_expr(call.args[0], consts), f"{path.name}:{call.lineno}"
+                # st.html / components.html take raw HTML: only constants (or a reviewed builder) allowed
+                assert call.args and (_is_constant_expr(call.args[0], consts) or isinstance(call.args[0], ast.Call)
+                                      and _func_name(call.args[0]) in REVIEWED_HTML_BUILDERS), f"{path.name}:{call.lineno}"
             flag = kw.get("unsafe_allow_html")
             if flag is None or (isinstance(flag, ast.Constant) and flag.value is False):
                 continue
@@ -361,3 +362,5 @@ def test_reviewed_builders_escape_hostile_text():
     assert "url(x)" not in html_out  # colours other than #rrggbb are dropped
     for mode in (*state.MODES, hostile):
         assert theme.stylesheet(mode) in theme._CSS.values()  # always one of the constant sheets
+    from app_support.announce import announce_script  # the text goes in as a JSON string, with no "<" at all
+    assert "<" not in announce_script(hostile, True)[len("<script>"):-len("</script>")]

@@ -1,4 +1,5 @@
-"""Issue 6: nothing from a file or a user is rendered as HTML or script: map tooltips, the PDF report.
+"""Issue 6: nothing from a file or a user is rendered as HTML or script: map tooltips, the PDF report, and
+(issue 25) the summary and the handout as web pages, and the handout's print page.
 
 Map: folium's ``GeoJsonTooltip`` builds its table with ``innerHTML`` from the feature's properties, so the
 text a browser receives must already be escaped. The app sends one property per feature, ``label``, built
@@ -128,3 +129,97 @@ def test_pdf_report_shows_hostile_sbl_address_and_notes_literally(hostile_layers
             action = annot.get_object().get("/A") or {}
             assert "javascript" not in str(action.get("/URI", "")).lower()
     assert b"/JavaScript" not in data and b"/JS " not in data
+
+
+# Issue 25: the summary and the handout as web pages (sloat_core.outputs.html_docs) escape every text they
+# carry: the parcel's SBL, address and source, the layers' feature names, the case's title and its notes.
+
+#: The only elements the documents write themselves (no script, no link, no form, no frame).
+HTML_TAGS = {"html", "head", "meta", "title", "style", "body", "main", "h1", "h2", "h3", "p", "strong", "span",
+             "br", "table", "caption", "thead", "tbody", "tr", "th", "td", "ul", "ol", "li", "figure", "figcaption",
+             "img", "blockquote"}
+
+
+def _parse(page: str):
+    """Every start tag with its attributes, and the text, as a browser's parser reads the page."""
+    from html.parser import HTMLParser
+
+    class Reader(HTMLParser):
+        def __init__(self):
+            super().__init__(convert_charrefs=True)
+            self.tags, self.text = [], []
+
+        def handle_starttag(self, tag, attrs):
+            self.tags.append((tag, dict(attrs)))
+
+        def handle_startendtag(self, tag, attrs):
+            self.tags.append((tag, dict(attrs)))
+
+        def handle_data(self, data):
+            self.text.append(data)
+
+    reader = Reader()
+    reader.feed(page)
+    reader.close()
+    return reader.tags, " ".join(" ".join(reader.text).split())
+
+
+def _assert_inert(page: str) -> str:
+    tags, text = _parse(page)
+    names = {t for t, _ in tags}
+    assert names <= HTML_TAGS, names - HTML_TAGS
+    for tag, attrs in tags:
+        assert not any(k.lower().startswith("on") for k in attrs), (tag, attrs)
+        for k in ("src", "href"):
+            value = (attrs.get(k) or "").strip().lower()
+            assert not value or value.startswith("data:image/png;base64,"), (tag, k, value[:40])
+    return text
+
+
+@pytest.fixture(scope="module")
+def hostile_analysis(hostile_layers):
+    from shapely.geometry import Polygon
+
+    from sloat_core.engine.analysis import analyze_parcel
+    from sloat_core.gis.parcels import Parcel
+
+    parcel = Parcel(geometry=Polygon(mh.rect_ring_2260()), source=f"uploaded file {IMG}.geojson (GeoJSON)",
+                    sbl=SCRIPT, address="<b>1 Main St</b> & <i>Co</i>", district="R-40")
+    return analyze_parcel(parcel, hostile_layers)
+
+
+def test_the_summary_web_page_shows_hostile_text_literally_and_runs_nothing(hostile_layers, hostile_analysis):
+    from sloat_core.outputs.html_docs import summary_html
+
+    page = summary_html(hostile_analysis, hostile_layers, notes=HOSTILE_NOTES, title=IMG + ' " onload="x')
+    text = _assert_inert(page)
+    assert SCRIPT in text and "<b>1 Main St</b> & <i>Co</i>" in text and IMG in text
+    assert "**not bold**" in text and "[click](javascript:alert(1))" in text
+    assert "<a href='javascript:alert(1)'>x</a>" in text
+    title = re.search(r"<title>(.*?)</title>", page, re.S).group(1)
+    assert "<img" not in title and "&lt;img" in title and "&quot;" in title
+
+
+def test_the_handout_web_page_shows_hostile_text_literally_and_runs_nothing(hostile_layers, hostile_analysis):
+    from sloat_core.outputs.html_docs import handout_html
+
+    text = _assert_inert(handout_html(hostile_analysis, hostile_layers))
+    assert SCRIPT in text and "<b>1 Main St</b> & <i>Co</i>" in text
+
+
+def test_the_print_page_holds_the_document_escaped_in_its_frame(hostile_layers, hostile_analysis):
+    from sloat_core.outputs.html_docs import handout_html, print_page
+
+    document = handout_html(hostile_analysis, hostile_layers)
+    tags, _ = _parse(print_page(document))
+    frames = [a for t, a in tags if t == "iframe"]
+    assert [t for t, _ in tags] == ["iframe", "script"]  # its own print script, nothing from the document
+    assert frames[0]["srcdoc"] == document  # the browser reads back the document exactly
+    _assert_inert(frames[0]["srcdoc"])
+
+
+def test_the_html_check_would_catch_markup_let_through():
+    with pytest.raises(AssertionError):
+        _assert_inert(f"<p>{IMG}</p>")
+    with pytest.raises(AssertionError):
+        _assert_inert(f"<p>{SCRIPT}</p>")

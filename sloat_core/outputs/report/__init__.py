@@ -1,4 +1,4 @@
-"""The "pre-application summary": a one-to-three page PDF a resident takes home from the counter.
+"""The "pre-application summary": a one-to-four page PDF a resident takes home from the counter.
 
 It carries a static map of the parcel and its constraint pieces (drawn offline with matplotlib), gross and
 net lot area against the district minimum, the § 402-45 deduction table, the § 402-48C cluster features,
@@ -12,7 +12,8 @@ named in the legend; statuses are words (yes / no / unknown), never colour alone
 Everything typed by a user or read from a file is written as plain text (no markup is interpreted).
 The fonts are DejaVu Sans, shipped with matplotlib, which cover "§" and the dashes.
 
-The report is fitted to at most three pages: if the full text would run longer, long explanations are
+The report is fitted to at most four pages (three before the approvals around Article IX joined the
+permits, issue 23): if the full text would run longer, long explanations are
 shortened step by step (quotes, then evidence and reasons) until it fits.
 
 The modules, in the order a reader needs them:
@@ -22,7 +23,7 @@ The modules, in the order a reader needs them:
 * :mod:`~sloat_core.outputs.report.layout`: the document, headings kept with their first lines, paragraphs
   and tables;
 * :mod:`~sloat_core.outputs.report.sections`: one function per section of the report;
-* :mod:`~sloat_core.outputs.report.build`: the sections in order, fitted to three pages
+* :mod:`~sloat_core.outputs.report.build`: the sections in order, fitted to four pages
   (:func:`report_pdf_bytes`, :func:`write_report`).
 
 Every name importers use is importable from this package, as before it was cut into modules.

@@ -1,4 +1,4 @@
-"""The report put together: the sections in order, fitted to at most three pages, as bytes or a file.
+"""The report put together: the sections in order, fitted to at most four pages, as bytes or a file.
 
 The report is fitted to at most :data:`MAX_PAGES` pages: if the full text would run longer, it is built
 again at the next fitting level, where long explanations are shorter (quotes, then evidence and reasons,
@@ -18,7 +18,7 @@ from sloat_core.outputs.report.layout import REPORT_TITLE, _new_pdf
 from sloat_core.outputs.report.map import map_png
 from sloat_core.outputs.report.text import _date_text
 
-MAX_PAGES = 3
+MAX_PAGES = 4
 
 
 @dataclass(frozen=True)
@@ -31,14 +31,15 @@ class _Fit:
     notes_len: int
     max_events: int
     max_warnings: int
+    clock_len: int
 
 
 #: The fitting levels, fullest first; the report takes the first that fits in :data:`MAX_PAGES` pages.
 _LEVELS = (
-    _Fit(quote_len=420, reason_len=170, evidence_len=150, notes_len=2500, max_events=60, max_warnings=12),
-    _Fit(quote_len=220, reason_len=110, evidence_len=100, notes_len=1500, max_events=30, max_warnings=8),
-    _Fit(quote_len=160, reason_len=80, evidence_len=70, notes_len=800, max_events=16, max_warnings=5),
-    _Fit(quote_len=130, reason_len=0, evidence_len=0, notes_len=400, max_events=8, max_warnings=3),
+    _Fit(quote_len=420, reason_len=170, evidence_len=150, notes_len=2500, max_events=60, max_warnings=12, clock_len=120),
+    _Fit(quote_len=220, reason_len=110, evidence_len=100, notes_len=1500, max_events=30, max_warnings=8, clock_len=110),
+    _Fit(quote_len=160, reason_len=80, evidence_len=70, notes_len=800, max_events=16, max_warnings=5, clock_len=80),
+    _Fit(quote_len=130, reason_len=0, evidence_len=0, notes_len=400, max_events=8, max_warnings=3, clock_len=60),
 )
 
 
@@ -62,9 +63,9 @@ def _build(analysis, layerset, *, events, notes, as_of: dt.date, level: int, fig
     sections.map_and_key_figures(pdf, r, figure or map_png(analysis, layerset))
     sections.deductions(pdf, r)
     sections.cluster_features(pdf, r, fit.evidence_len)
-    sections.permits(pdf, r, fit.reason_len)
+    sections.approvals(pdf, r, min(fit.reason_len, 110), fit.clock_len)
     sections.mitigation(pdf, r)
-    sections.deadlines(pdf, events, fit.max_events)
+    sections.deadlines(pdf, sections.with_approval_events(events, r), fit.max_events)
     sections.notes_section(pdf, notes, fit.notes_len)
     sections.points_to_check(pdf, r, layerset, fit.max_warnings)
     sections.law_quotes(pdf, r, level, fit.quote_len)
@@ -76,7 +77,7 @@ def _build(analysis, layerset, *, events, notes, as_of: dt.date, level: int, fig
 
 def report_pdf_bytes(analysis, layerset, *, timeline_events=None, notes: str | None = None,
                      as_of: dt.date | None = None) -> bytes:
-    """The pre-application summary as PDF bytes (one to three Letter pages).
+    """The pre-application summary as PDF bytes (one to four Letter pages).
 
     Parameters
     ----------

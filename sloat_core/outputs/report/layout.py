@@ -15,16 +15,18 @@ from fpdf.enums import XPos, YPos
 from fpdf.fonts import FontFace
 
 from sloat_core.outputs.report.text import _FONT, FONT_DIR, _plain
+from sloat_core.outputs.tagging import TaggedFPDF, TaggedTable, set_document
 
 REPORT_TITLE = "Pre-application summary"
 
 
-class _Report(FPDF):
+class _Report(TaggedFPDF):
     footer_text = ""
+    footer_size = 7.0
 
     def footer(self):
         self.set_y(-11)
-        self.set_font(_FONT, "", 7)
+        self.set_font(_FONT, "", self.footer_size)
         self.set_text_color(60)
         self.cell(0, 4, f"{self.footer_text}  ·  page {self.page_no()} of {{nb}}", align="C")
         self.set_text_color(0)
@@ -43,7 +45,7 @@ def _new_pdf() -> _Report:
     pdf.add_font(_FONT, "", str(FONT_DIR / "DejaVuSans.ttf"))
     pdf.add_font(_FONT, "B", str(FONT_DIR / "DejaVuSans-Bold.ttf"))
     pdf.add_font(_FONT, "I", str(FONT_DIR / "DejaVuSans-Oblique.ttf"))
-    pdf.set_title(REPORT_TITLE)
+    set_document(pdf, REPORT_TITLE)
     pdf.set_creator("sloat_core")
     return pdf
 
@@ -51,10 +53,12 @@ def _new_pdf() -> _Report:
 def _heading_lines(pdf: FPDF, text: str) -> None:
     pdf.ln(2.2)
     pdf.set_font(_FONT, "B", 10.5)
-    pdf.cell(0, 5.5, _plain(text), new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+    with pdf.tag("H2"):
+        pdf.cell(0, 5.5, _plain(text), new_x=XPos.LMARGIN, new_y=YPos.NEXT)
     y = pdf.get_y()
     pdf.set_line_width(0.3)
-    pdf.line(pdf.l_margin, y, pdf.w - pdf.r_margin, y)
+    with pdf.artifact():
+        pdf.line(pdf.l_margin, y, pdf.w - pdf.r_margin, y)
     pdf.ln(1.2)
     pdf.set_font(_FONT, "", 8)
 
@@ -126,24 +130,36 @@ def _first_rows(header: list[str], rows: list[list[str]], widths: tuple, align: 
     return measure
 
 
-def _para(pdf: FPDF, text: str, size: float = 8, style: str = "", h: float = 3.8):
+def _para(pdf: FPDF, text: str, size: float = 8, style: str = "", h: float = 3.8, tag: str = "P"):
     pdf.set_font(_FONT, style, size)
-    pdf.multi_cell(0, h, _plain(text), align="L", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+    with pdf.tag(tag):
+        pdf.multi_cell(0, h, _plain(text), align="L", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+
+
+def _list(pdf: FPDF, items: Iterable[str], *, numbered: bool = False, size: float = 8, style: str = "",
+          h: float = 3.8) -> None:
+    """A list, one item a paragraph after its mark ("•", or "1." when ``numbered``)."""
+    pdf.set_font(_FONT, style, size)
+    with pdf.group("L", attrs="<</O /List /ListNumbering /Decimal>>" if numbered else None):
+        for i, item in enumerate(items, start=1):
+            mark = f"{i}." if numbered else "•"
+            with pdf.tag("LI"):
+                pdf.multi_cell(0, h, _plain(f"{mark} {item}"), align="L", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
 
 
 def _table(pdf: FPDF, header: list[str], rows: list[list[str]], widths: tuple, align: tuple, *, size=7.5,
            bold_rows: Iterable[int] = ()):
     pdf.set_font(_FONT, "", size)
     bold = set(bold_rows)
-    with pdf.table(col_widths=widths, text_align=align, line_height=size * _TABLE_LINE, headings_style=_HEAD,
-                   borders_layout="SINGLE_TOP_LINE", padding=(_TABLE_PAD_Y, _TABLE_PAD_X), v_align="TOP",
-                   width=pdf.epw,
-                   cell_fill_mode="ROWS", cell_fill_color=(243, 243, 243)) as t:
-        head = t.row()
-        for h in header:
-            head.cell(_plain(h))
-        for i, r in enumerate(rows):
-            row = t.row()
-            for c in r:
-                row.cell(_plain(c), style=FontFace(emphasis="BOLD") if i in bold else None)
+    t = TaggedTable(pdf, col_widths=widths, text_align=align, line_height=size * _TABLE_LINE, headings_style=_HEAD,
+                    borders_layout="SINGLE_TOP_LINE", padding=(_TABLE_PAD_Y, _TABLE_PAD_X), v_align="TOP",
+                    width=pdf.epw, cell_fill_mode="ROWS", cell_fill_color=(243, 243, 243))
+    head = t.row()
+    for h in header:
+        head.cell(_plain(h))
+    for i, r in enumerate(rows):
+        row = t.row()
+        for c in r:
+            row.cell(_plain(c), style=FontFace(emphasis="BOLD") if i in bold else None)
+    t.render()
 

@@ -102,6 +102,37 @@ def _view_box(parcel, aspect: float = 1.0):
 
 
 def map_png(analysis, layerset, *, width_in: float = 4.2, dpi: int = 200) -> tuple[bytes, float]:
+    """The static map with its legend strip below, as PNG bytes, and its height/width ratio (see :func:`_map`)."""
+    png, ratio, _ = _map(analysis, layerset, width_in=width_in, dpi=dpi, legend=True)
+    return png, ratio
+
+
+def map_and_legend(analysis, layerset, *, width_in: float = 3.2, dpi: int = 200):
+    """The static map without its legend strip, its height/width ratio, and the legend as ``(label, swatch PNG)``
+    pairs, for a document that writes the legend as text (the handout: never cut, read by a screen reader)."""
+    return _map(analysis, layerset, width_in=width_in, dpi=dpi, legend=False)
+
+
+def _swatch_png(handle, dpi: int = 200) -> bytes:
+    """A legend entry's key (its line or its hatched patch) alone, as a small PNG (0.32 by 0.18 inch)."""
+    fig = plt.figure(figsize=(0.32, 0.18), dpi=dpi)
+    ax = fig.add_axes((0.04, 0.08, 0.92, 0.84))
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.axis("off")
+    if isinstance(handle, Line2D):
+        ax.plot([0.05, 0.95], [0.5, 0.5], color=handle.get_color(), lw=handle.get_linewidth(),
+                linestyle=handle.get_linestyle())
+    else:
+        ax.add_patch(Rectangle((0.05, 0.08), 0.9, 0.84, facecolor=handle.get_facecolor(),
+                               edgecolor=handle.get_edgecolor(), hatch=handle.get_hatch(), lw=0.5))
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi, facecolor="white")
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def _map(analysis, layerset, *, width_in: float, dpi: int, legend: bool):
     """The static map as PNG bytes, and its height/width ratio.
 
     Parameters
@@ -112,10 +143,14 @@ def map_png(analysis, layerset, *, width_in: float = 4.2, dpi: int = 200) -> tup
     width_in : float
         Figure width in inches.
     dpi : int
+    legend : bool
+        With the legend strip below the map; without it, the legend entries are returned as
+        ``(label, swatch PNG)`` pairs instead.
 
     Returns
     -------
-    (bytes, float)
+    (bytes, float, list)
+        The PNG, its height/width ratio, the legend entries (empty when the legend is drawn).
     """
     parcel = analysis.parcel
     view = _view_box(parcel)
@@ -196,6 +231,11 @@ def map_png(analysis, layerset, *, width_in: float = 4.2, dpi: int = 200) -> tup
         _scale_bar(ax, minx + span * 0.04, miny + span * 0.04, length, span * 0.012)
         _north_arrow(ax)
 
+        if not legend:
+            buf = io.BytesIO()
+            fig.savefig(buf, format="png", dpi=dpi, facecolor="white")
+            plt.close(fig)
+            return buf.getvalue(), 1.0, [(h.get_label(), _swatch_png(h, dpi)) for h in handles]
         # The legend sits below the map in its own strip.
         rows = (len(handles) + 1) // 2
         legend_h = 0.13 + 0.16 * rows
@@ -207,5 +247,5 @@ def map_png(analysis, layerset, *, width_in: float = 4.2, dpi: int = 200) -> tup
         buf = io.BytesIO()
         fig.savefig(buf, format="png", dpi=dpi, facecolor="white")
         plt.close(fig)
-    return buf.getvalue(), total_h / width_in
+    return buf.getvalue(), total_h / width_in, []
 

@@ -19,7 +19,7 @@ from fpdf.enums import XPos, YPos
 from sloat_core.errors import SloatInputError
 from sloat_core.law.text import LAW_TEXT_SHA256, clause
 from sloat_core.outputs.report.layout import (REPORT_TITLE, _first_lines, _first_rows, _heading, _keep_together,
-                                              _lines, _para, _table)
+                                              _lines, _list, _para, _table)
 from sloat_core.outputs.report.text import _FONT, _acres, _date_text, _num, _plain, _shorten, _sqft
 from sloat_core.rules.clocks import DONE_STATUSES, STATUS_WORDS
 
@@ -35,7 +35,8 @@ def title_block(pdf: FPDF, r: dict, layerset, as_of: dt.date, illustrative: bool
     """The title, the Article IX it screens against (§§ 402-45 to 402-59), the dates and, on sample data,
     the illustrative-sample notice in a box."""
     pdf.set_font(_FONT, "B", 17)
-    pdf.cell(0, 8, REPORT_TITLE, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+    with pdf.tag("H1"):
+        pdf.cell(0, 8, REPORT_TITLE, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
     _para(pdf, "Environmental controls of the Village of Sloatsburg Code, Chapter 402, Article IX "
                "(§§ 402-45 to 402-59)", size=9)
     _para(pdf, f"Prepared {_date_text(as_of)}  ·  analysis as of {r.get('as_of')}", size=8)
@@ -46,8 +47,9 @@ def title_block(pdf: FPDF, r: dict, layerset, as_of: dt.date, illustrative: bool
         pdf.set_font(_FONT, "B", 8.5)
         notice = str(r.get("layers_notice") or getattr(layerset, "notice", "") or "")
         notice = re.sub(r"^\s*illustrative sample,? not official( data)?[.:;]?\s*", "", notice, flags=re.I)
-        pdf.multi_cell(0, 4.2, _plain("ILLUSTRATIVE SAMPLE, NOT OFFICIAL DATA. " + _shorten(notice, 260)),
-                       border=1, fill=True, align="L", padding=1.2, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+        with pdf.tag("P"):
+            pdf.multi_cell(0, 4.2, _plain("ILLUSTRATIVE SAMPLE, NOT OFFICIAL DATA. " + _shorten(notice, 260)),
+                           border=1, fill=True, align="L", padding=1.2, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
         pdf.set_line_width(0.2)
     pdf.ln(1.5)
 
@@ -63,21 +65,23 @@ def parcel_and_district(pdf: FPDF, r: dict) -> None:
         bits.append(str(parcel["address"]))
     if parcel.get("source"):
         bits.append(f"outline: {_shorten(parcel['source'], 80)}")
-    pdf.set_font(_FONT, "B", 9)
-    pdf.cell(18, 4.5, "Parcel:")
-    pdf.set_font(_FONT, "", 9)
-    pdf.multi_cell(0, 4.5, _plain(" · ".join(bits) or "outline given by the applicant"), align="L",
-                   new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+    with pdf.tag("P"):
+        pdf.set_font(_FONT, "B", 9)
+        pdf.cell(18, 4.5, "Parcel:")
+        pdf.set_font(_FONT, "", 9)
+        pdf.multi_cell(0, 4.5, _plain(" · ".join(bits) or "outline given by the applicant"), align="L",
+                       new_x=XPos.LMARGIN, new_y=YPos.NEXT)
     districts = r.get("districts") or []
     dtext = r.get("district") or "unknown"
     if r.get("district_kind"):
         dtext += f" ({str(r['district_kind']).replace('_', ' ')} district)"
     if len(districts) > 1:
         dtext = "split: " + ", ".join(f"{d['district']} ({_sqft(d['area_sqft'])})" for d in districts)
-    pdf.set_font(_FONT, "B", 9)
-    pdf.cell(18, 4.5, "District:")
-    pdf.set_font(_FONT, "", 9)
-    pdf.multi_cell(0, 4.5, _plain(dtext), align="L", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+    with pdf.tag("P"):
+        pdf.set_font(_FONT, "B", 9)
+        pdf.cell(18, 4.5, "District:")
+        pdf.set_font(_FONT, "", 9)
+        pdf.multi_cell(0, 4.5, _plain(dtext), align="L", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
     pdf.ln(2)
 
 
@@ -88,8 +92,7 @@ def map_and_key_figures(pdf: FPDF, r: dict, figure: tuple[bytes, float]) -> None
     map_w = 92.0
     map_h = map_w * ratio
     top = pdf.get_y()
-    pdf.image(io.BytesIO(png), x=pdf.l_margin, y=top, w=map_w, h=map_h,
-              alt_text="Map of the parcel and its constraint pieces")
+    pdf.image(io.BytesIO(png), x=pdf.l_margin, y=top, w=map_w, h=map_h, alt_text=map_alt(r))
     x = pdf.l_margin + map_w + 5
     w = pdf.w - pdf.r_margin - x
     pdf.set_xy(x, top)
@@ -98,16 +101,25 @@ def map_and_key_figures(pdf: FPDF, r: dict, figure: tuple[bytes, float]) -> None
     pdf.set_y(max(pdf.get_y(), top + map_h) + 2)
 
 
+def map_alt(r: dict) -> str:
+    """The map's alternative text: what it shows, in words (the tables below say every figure)."""
+    shown = [d.get("label") or d.get("constraint") for d in r.get("deductions") or [] if (d.get("area_sqft") or 0) >= 0.5]
+    return ("Map of the parcel outlined in black" + (f", with the land of {', '.join(map(str, shown))} "
+            "hatched in grey (the deduction table gives each area)" if shown else ", with no constraint on it")
+            + "; tax parcel lines around it, a scale bar and a north arrow.")
+
+
 def _figure(pdf: FPDF, x: float, w: float, label: str, value: str, *, bold: bool = False, size: float = 9) -> None:
     """One key figure in the column at ``x``, ``w`` wide: a small grey label over its value."""
     pdf.set_x(x)
     pdf.set_font(_FONT, "", 7.5)
     pdf.set_text_color(70)
-    pdf.cell(w, 3.6, _plain(label), new_x=XPos.LEFT, new_y=YPos.NEXT)
-    pdf.set_text_color(0)
-    pdf.set_x(x)
-    pdf.set_font(_FONT, "B" if bold else "", size)
-    pdf.multi_cell(w, size * 0.47, _plain(value), align="L", new_x=XPos.LEFT, new_y=YPos.NEXT)
+    with pdf.tag("P"):
+        pdf.cell(w, 3.6, _plain(label), new_x=XPos.LEFT, new_y=YPos.NEXT)
+        pdf.set_text_color(0)
+        pdf.set_x(x)
+        pdf.set_font(_FONT, "B" if bold else "", size)
+        pdf.multi_cell(w, size * 0.47, _plain(value), align="L", new_x=XPos.LEFT, new_y=YPos.NEXT)
     pdf.ln(1.3)
 
 
@@ -116,7 +128,8 @@ def lot_area(pdf: FPDF, r: dict, x: float, w: float) -> None:
     words, not colour."""
     pdf.set_font(_FONT, "B", 10.5)
     pdf.set_x(x)
-    pdf.cell(w, 5.5, "Lot area (§ 402-45A)", new_x=XPos.LEFT, new_y=YPos.NEXT)
+    with pdf.tag("H2"):
+        pdf.cell(w, 5.5, "Lot area (§ 402-45A)", new_x=XPos.LEFT, new_y=YPos.NEXT)
     pdf.ln(0.8)
     _figure(pdf, x, w, "Gross area", _sqft(r.get("gross_area_sqft")) + _acres(r.get("gross_area_sqft")), bold=True,
             size=10)
@@ -133,8 +146,9 @@ def lot_area(pdf: FPDF, r: dict, x: float, w: float) -> None:
     pdf.set_x(x)
     pdf.set_line_width(0.6)
     pdf.set_font(_FONT, "B", 9.5)
-    pdf.multi_cell(w, 4.8, _plain(_verdict(r)), border=1, align="L", padding=1.5, new_x=XPos.LEFT,
-                   new_y=YPos.NEXT)
+    with pdf.tag("P"):
+        pdf.multi_cell(w, 4.8, _plain(_verdict(r)), border=1, align="L", padding=1.5, new_x=XPos.LEFT,
+                       new_y=YPos.NEXT)
     pdf.set_line_width(0.2)
     pdf.ln(2)
 
@@ -199,6 +213,33 @@ def deductions(pdf: FPDF, r: dict) -> None:
     _table(pdf, head, rows, widths, align, bold_rows=bold)
     _para(pdf, "Where constraints overlap, each piece of land is counted once, at the lowest share that applies.",
           size=7, style="I", h=3.4)
+    for note in coverage_notes(r):  # each row's own note here; the coverage of the layers with the data's version
+        if not note.startswith("Coverage of the layers"):
+            _para(pdf, note, size=7, h=3.4)
+
+
+def coverage_notes(r: dict) -> list[str]:
+    """How each deduction row's layer coverage is known (the row's ``coverage``: declared, or assumed to be the
+    layer's extent), rows of one coverage said together, then each row's own note (a buffer built only from the
+    loaded layers). An empty list when the rows say nothing of it.
+
+    >>> coverage_notes({"deductions": [{"label": "Wetlands", "coverage": "coverage declared: the village boundary"},
+    ...                                {"label": "Buffer", "status": "partial", "note": "Built only from X."}]})
+    ['Coverage of the layers: Wetlands: coverage declared: the village boundary.', 'Buffer: Built only from X.']
+    """
+    by_state: dict[str, list[str]] = {}
+    notes = []
+    for d in r.get("deductions") or []:
+        label = str(d.get("label") or d.get("constraint") or "")
+        if d.get("coverage"):
+            by_state.setdefault(str(d["coverage"]), []).append(label)
+        if d.get("note"):
+            notes.append(f"{label}: {d['note']}")
+    out = []
+    if by_state:
+        out.append("Coverage of the layers: " + "; ".join(f"{', '.join(labels)}: {state}"
+                                                          for state, labels in by_state.items()) + ".")
+    return out + notes
 
 
 def cluster_features(pdf: FPDF, r: dict, evidence_len: int) -> None:
@@ -240,6 +281,100 @@ def permits(pdf: FPDF, r: dict, reason_len: int) -> None:
     head, widths, align = ["Permit or review", "Needed?", "Approval authority", "§"], (78, 16, 56, 22), ("LEFT",) * 4
     _heading(pdf, "Permits and reviews", _first_rows(head, rows, widths, align, size=7))
     _table(pdf, head, rows, widths, align, size=7)
+
+
+#: An approval's status in words (the summary's status: an Article IX answer, a SEQR class, a clock or a screen).
+APPROVAL_STATUS_WORDS = {"required": "needed", "unknown": "may be needed", "clock": "time limit",
+                         "likely": "likely", "possible": "possible", "ask": "ask the agency"}
+
+
+def approval_status(item: dict) -> str:
+    """An approval's status in words; a SEQR class is printed as it is.
+
+    >>> approval_status({"status": "required"}), approval_status({"id": "seqr", "status": "Unlisted"})
+    ('needed', 'class: Unlisted')
+    """
+    status = str(item.get("status") or "unknown")
+    if str(item.get("id") or "").endswith("_prohibited"):  # a prohibition (§ 402-52), not a permit
+        return "not allowed" if status == "required" else "not allowed, if planned"
+    if item.get("id") == "seqr":
+        return f"class: {status}"
+    return APPROVAL_STATUS_WORDS.get(status, status.replace("_", " "))
+
+
+def approval_rows(r: dict, reason_len: int, clock_len: int) -> list[list[str]]:
+    """The rows of the one list of approvals (the analysis's ``approvals``, grouped by who decides, in the
+    usual order within each group): who decides, the approval (with its reason shortened to ``reason_len``
+    characters, none at 0), its status, its clause, the clock it starts (shortened to ``clock_len``
+    characters) and its usual step."""
+    rows = []
+    for group in r.get("approvals") or []:
+        for item in group.get("items") or []:
+            clock = item.get("clock") or ""
+            name = item.get("name", "")
+            if reason_len:
+                why = " ".join(x for x in (item.get("authority") and f"{item['authority']}.",
+                                           item.get("reason") and _shorten(item["reason"], reason_len)) if x)
+                name = f"{name}\n{why}" if why else name
+            rows.append([group.get("decides", ""), name, approval_status(item),
+                         item.get("clause") or "", _shorten(clock, clock_len) if clock else "none",
+                         str(item.get("step", ""))])
+    return rows
+
+
+def approvals(pdf: FPDF, r: dict, reason_len: int, clock_len: int) -> None:
+    """Issue 23's one list: Article IX's permits and the approvals around it (SEQR class, county referral under
+    GML § 239-m/n, the Village Law clocks, the NYSDEC and Army Corps screens), grouped by who decides, each with
+    its clause, the clock it starts and the step at which it usually comes; then the usual order, the SEQR class,
+    the county referral and the state and federal wetland answers in sentences. Read from the analysis's
+    ``approvals`` and ``approvals_detail`` (:func:`sloat_core.approvals.summary.approvals_for`), never
+    re-derived. The Article IX permits not needed on what is known follow in one sentence. Without the
+    analysis's approvals (an older result), the permits table of :func:`permits` instead."""
+    detail = r.get("approvals_detail") or {}
+    if not r.get("approvals") and not detail:
+        permits(pdf, r, reason_len)
+        return
+    rows = approval_rows(r, reason_len, clock_len)
+    head = ["Who decides", "Permit, review or approval", "Status", "Clause", "Clock it starts", "Step"]
+    widths, align = (20, 62, 17, 27, 40, 9), ("LEFT",) * 5 + ("CENTER",)
+    _heading(pdf, "Permits, reviews and approvals, by who decides",
+             _first_rows(head, rows, widths, align, size=7))
+    if rows:
+        _table(pdf, head, rows, widths, align, size=7)
+    others = [f"{p.get('title', '')} ({p.get('citation', '')})" for p in r.get("permits") or []
+              if p.get("required") is False]
+    if others:
+        _para(pdf, "Not needed on what is known (Article IX): " + ", ".join(others) + ".", size=7, h=3.4)
+    steps = detail.get("steps") or {}
+    if steps:
+        pdf.ln(0.6)
+        _para(pdf, "The usual order (steps in the table; common practice, not law):", size=7.5, style="B", h=3.4)
+        _list(pdf, [v for _, v in sorted(steps.items(), key=lambda kv: int(kv[0]))], numbered=True, size=7.5,
+              h=3.4)
+    seqr = detail.get("seqr") or {}
+    sentences = []
+    if seqr:
+        rng = "" if len(seqr.get("possible") or []) < 2 else f" ({' or '.join(seqr['possible'])})"
+        sentences.append(f"SEQR class: {seqr.get('class')}{rng} ({seqr.get('clause') or 'no clause decided it'}). "
+                         f"{seqr.get('reason') or ''}"
+                         + (f" To settle it: {seqr['question']}" if seqr.get("question") else ""))
+    ref = detail.get("county_referral") or {}
+    if ref.get("headline"):
+        sentences.append(ref["headline"] + (f" {ref['override_rule']}" if ref.get("required") and
+                                            ref.get("override_rule") else ""))
+    wet = detail.get("wetland_screens") or {}
+    state = r.get("state_wetlands") or wet.get("state")
+    if state:
+        sentences.append(f"New York State wetlands (NYSDEC map, {state.get('citation', 'ECL Article 24')}): "
+                         f"{state.get('message', '')}. {state.get('reason', '')} {state.get('stated', '')}")
+    fed = wet.get("federal")
+    if fed:
+        sentences.append(f"Federal waters ({fed.get('citation', 'CWA § 404')}): {fed.get('message', '')}. "
+                         f"{fed.get('reason', '')}")
+    for s in sentences:
+        _para(pdf, " ".join(s.split()), size=7.5, h=3.4)
+    if detail.get("estimate"):
+        _para(pdf, detail["estimate"], size=7, style="I", h=3.4)
 
 
 def mitigation(pdf: FPDF, r: dict) -> None:
@@ -331,10 +466,10 @@ def points_to_check(pdf: FPDF, r: dict, layerset, max_warnings: int) -> None:
     if not warnings:
         return
     _heading(pdf, "Points to check", _first_lines("• " + _shorten(warnings[0], 300), size=7.5, h=3.5))
-    for w in warnings[:max_warnings]:
-        _para(pdf, "• " + _shorten(w, 300), size=7.5, h=3.5)
+    items = [_shorten(w, 300) for w in warnings[:max_warnings]]
     if len(warnings) > max_warnings:
-        _para(pdf, f"• … and {len(warnings) - max_warnings} more in the on-screen analysis.", size=7.5, h=3.5)
+        items.append(f"… and {len(warnings) - max_warnings} more in the on-screen analysis.")
+    _list(pdf, items, size=7.5, h=3.5)
 
 
 def _quote_opening(cite: str, quote: str) -> Callable[[Any], float]:
@@ -367,9 +502,11 @@ def law_quotes(pdf: FPDF, r: dict, level: int, quote_len: int) -> None:
         if i:
             _keep_together(pdf, _quote_opening(cite, quote)(pdf))
         pdf.set_font(_FONT, "B", 7.5)
-        pdf.multi_cell(0, 3.5, _plain(cite), new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+        with pdf.tag("H3"):
+            pdf.multi_cell(0, 3.5, _plain(cite), new_x=XPos.LMARGIN, new_y=YPos.NEXT)
         pdf.set_font(_FONT, "", 7.2)
-        pdf.multi_cell(0, 3.3, _plain(quote), align="L", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+        with pdf.tag("BlockQuote"):
+            pdf.multi_cell(0, 3.3, _plain(quote), align="L", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
         pdf.ln(0.6)
 
 
@@ -399,6 +536,9 @@ def versions(pdf: FPDF, r: dict, as_of: dt.date, illustrative: bool) -> None:
                f"{LAW_TEXT_SHA256[:16]}. Data: {layers}"
                f"{' (illustrative sample)' if illustrative else ''}. sloat_core {r.get('tool_version')}.",
           size=7, h=3.3)
+    for note in coverage_notes(r):
+        if note.startswith("Coverage of the layers"):
+            _para(pdf, note, size=7, h=3.3)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -459,6 +599,18 @@ def events_to_show(evs: list[dict], max_events: int) -> list[dict]:
     done = [e for e in evs if e.get("status") in DONE_STATUSES]
     shown = ahead[:max_events] + done[: max(0, max_events - len(ahead))]
     return sorted(shown, key=lambda e: (str(e.get("date")), str(e.get("id"))))
+
+
+def with_approval_events(events, r: dict) -> list[dict]:
+    """The timeline's events and the dated Village Law and county clocks of the analysis's approvals
+    (``approvals_detail["village_law"]["events"]``), each once (by its id)."""
+    out = _events(events)
+    seen = {e.get("id") for e in out}
+    for e in ((r.get("approvals_detail") or {}).get("village_law") or {}).get("events") or []:
+        if e.get("id") not in seen:
+            out.append(dict(e))
+            seen.add(e.get("id"))
+    return sorted(out, key=lambda d: (str(d.get("date")), str(d.get("id"))))
 
 
 def _events(events) -> list[dict]:

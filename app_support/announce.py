@@ -1,0 +1,136 @@
+"""What a screen-reader or keyboard user needs around the answer (WCAG 2.4.1, 2.4.3, 4.1.2, 4.1.3).
+
+One call per page, where the answer is (:func:`answer`). It puts a focus target before the answer and, through a
+zero-height component frame, installs once in the page (``window.parent``) a small script that
+
+- adds a "Skip to the results" link as the first Tab stop (2.4.1);
+- keeps a polite live region (``role="status"``, ``aria-live="polite"``), visually hidden, and writes the answer
+  into it: the verdict and the net lot area (4.1.3);
+- names every map frame with :data:`MAP_TITLE` (``aria-label``, which a screen reader reads before the
+  ``title``; st_folium titles its iframe "streamlit_folium.st_folium", and the browser tests find the map by that
+  title, so it stays), again each time Streamlit re-creates the frame (4.1.2);
+
+and, when the parcel is new (after a search, an upload, a drawing or a click), moves the focus to the answer
+(2.4.3). A rerun for anything else (a layer switched on, a district chosen) neither moves the focus nor repeats
+the announcement. Everything written into the page is a constant or JSON-encoded text set as ``textContent``:
+nothing from a user or a file becomes HTML or script.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import streamlit as st
+import streamlit.components.v1 as components
+
+from app_support import state
+
+__all__ = ["ANSWER_ID", "LIVE_ID", "MAP_TITLE", "SKIP_TEXT", "answer", "message", "say", "announce_script"]
+
+#: The focus target placed just before the answer.
+ANSWER_ID = "sloat-answer"
+#: The polite live region in the page.
+LIVE_ID = "sloat-live"
+SKIP_TEXT = "Skip to the results"
+MAP_TITLE = "Map of the parcel and its constraint layers (everything on it is also in the tables beside it)"
+_SEEN = "a11y_announced"
+#: The focus target before the answer: a constant (the answer's words go to the live region, as text).
+ANSWER_TARGET_HTML = ('<div id="sloat-answer" role="heading" aria-level="2" tabindex="-1" '
+                      'class="sloat-sr-only sloat-answer-target">The results for this parcel</div>')
+
+_INSTALL_JS = """
+(function () {
+  var w = window.parent, d = w.document;
+  if (!w.sloatA11y) {
+    var code = "(" + function (answerId, liveId, skipText, mapTitle) {
+      var live = document.createElement('div');
+      live.id = liveId; live.className = 'sloat-sr-only';
+      live.setAttribute('role', 'status'); live.setAttribute('aria-live', 'polite');
+      document.body.appendChild(live);
+      var skip = document.createElement('a');
+      skip.href = '#' + answerId; skip.className = 'sloat-skip'; skip.textContent = skipText;
+      skip.addEventListener('click', function (e) {
+        e.preventDefault();
+        var t = document.getElementById(answerId) || document.querySelector('[data-testid="stMain"] h1');
+        if (t) { if (!t.hasAttribute('tabindex')) t.setAttribute('tabindex', '-1'); t.focus(); t.scrollIntoView(); }
+      });
+      document.body.insertBefore(skip, document.body.firstChild);
+      function nameFrames() {
+        document.querySelectorAll('iframe[title="streamlit_folium.st_folium"]').forEach(function (f) {
+          if (f.getAttribute('aria-label') !== mapTitle) { f.setAttribute('aria-label', mapTitle); }
+        });
+      }
+      nameFrames();
+      new MutationObserver(nameFrames).observe(document.body, {childList: true, subtree: true});
+      window.sloatA11y = {
+        say: function (text) {  // a change of text is what a screen reader announces
+          live.textContent = '';
+          setTimeout(function () { live.textContent = text; }, 150);
+        },
+        focusAnswer: function () {
+          var t = document.getElementById(answerId);
+          if (t) { t.focus({preventScroll: false}); }
+        }
+      };
+    } + ")(" + JSON.stringify([ANSWER, LIVE, SKIP, TITLE]).slice(1, -1) + ");";
+    var s = d.createElement('script');
+    s.textContent = code;
+    d.head.appendChild(s);
+  }
+  var say = SAY, focus = FOCUS;
+  if (say) { w.sloatA11y.say(say); }
+  if (focus) { setTimeout(function () { w.sloatA11y.focusAnswer(); }, 300); }
+})();
+"""
+
+
+def _js(value) -> str:
+    """``value`` as a JavaScript literal that cannot close the script element (no ``<`` at all)."""
+    return json.dumps(value, ensure_ascii=True).replace("<", "\\u003c")
+
+
+def announce_script(say: str | None, focus: bool) -> str:
+    """The component's HTML: install the page's helpers once, then announce ``say`` and move the focus."""
+    code = (_INSTALL_JS.replace("ANSWER, LIVE, SKIP, TITLE", ", ".join(_js(v) for v in (
+        ANSWER_ID, LIVE_ID, SKIP_TEXT, MAP_TITLE))).replace("SAY", _js(say)).replace("FOCUS", _js(bool(focus))))
+    return f"<script>{code}</script>"
+
+
+def message(result: dict, note: str = "") -> str:
+    """What the live region says: where, the verdict and the net lot area (plain text).
+
+    >>> message({"net_lot_area_sqft": 12000.4, "meets_min_lot_area": True, "district": "R-15",
+    ...          "min_lot_area_sqft": 10000}, "Tax parcel 1-2-3")[:60]
+    'Tax parcel 1-2-3. Net lot area 12,000 sq ft (0.28 acres). Th'
+    """
+    from app_support.results import verdict_sentence
+    from sloat_core.engine import plain
+    from sloat_core.units import sqft_to_acres
+
+    net = result.get("net_lot_area_sqft")
+    verdict = plain.plain_verdict(result) if state.mode() == state.COUNTER else verdict_sentence(result)
+    parts = [note.strip().rstrip(".")] if note and note.strip() else []
+    parts.append("Net lot area unknown" if net is None else
+                 f"Net lot area {net:,.0f} sq ft ({sqft_to_acres(net):,.2f} acres)")
+    text = ". ".join(parts) + ". " + verdict
+    return re.sub(r"\\(.)", r"\1", re.sub(r"\s+", " ", text)).strip()
+
+
+def say(text: str, *, key: str) -> None:
+    """Announce ``text`` once in the live region (again only when it changes), without moving the focus."""
+    seen = st.session_state.get(_SEEN + key)
+    st.session_state[_SEEN + key] = text
+    components.html(announce_script(text if text != seen else None, False), height=0)
+
+
+def answer(result: dict, note: str = "") -> None:
+    """Before the answer: its focus target; the page's skip link, live region and map names; and, when the
+    parcel is new, the announcement and the focus moved here."""
+    text = message(result, note)
+    parcel_key = f"{note}|{result.get('gross_area_sqft')}"
+    new = st.session_state.get(_SEEN) != parcel_key
+    changed = st.session_state.get(_SEEN + "text") != text
+    st.session_state[_SEEN], st.session_state[_SEEN + "text"] = parcel_key, text
+    st.markdown(ANSWER_TARGET_HTML, unsafe_allow_html=True)
+    components.html(announce_script(text if (new or changed) else None, new), height=0)
