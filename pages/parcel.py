@@ -12,7 +12,7 @@ import streamlit as st
 from streamlit.errors import StreamlitAPIException
 from streamlit_folium import st_folium
 
-from app_support import cases_ui, loaders, mapping, parcel_inputs, results, state
+from app_support import cases_ui, loaders, mapping, parcel_inputs, project_result, results, state
 from app_support.citations import escape_markdown
 from app_support.slope_overlay import slope_group, slope_legend
 from app_support.theme import LAYER_LABELS, MAP_HEIGHT_PX
@@ -109,6 +109,10 @@ def map_and_results() -> None:
     # On a projector the map takes the full width and the results follow below it. Elsewhere map and
     # results share the width equally: the six-column deduction table, whose citations never break,
     # then fits beside the map down to a window about 1280 px wide.
+    # At the counter the answer leads the first screen across the width, above the map (filled once the
+    # district is read beside the map), so the verdict, what stands in the way, the next step and the
+    # handout button are seen without scrolling, on a phone too (issue 24, item 5).
+    answer_slot = st.container() if mode == state.COUNTER else None
     if mode == state.PROJECTOR:
         with st.container():  # always there, so the map keeps its place (and its component) when a parcel comes
             if parcel is not None:  # the figures lead the first screen, above the map
@@ -146,7 +150,7 @@ def map_and_results() -> None:
             st.markdown(legend, unsafe_allow_html=True)
         results.show_layer_notice(layers)
     with result_col:
-        _results(state.current_parcel())
+        _results(state.current_parcel(), answer_slot)
         cases_ui.autosave(inline=True)  # a drawing reruns only this fragment: save here too
 
 
@@ -167,7 +171,7 @@ def _handout_pdf(parcel, district) -> bytes:
     return handout_pdf_bytes(loaders.full_analysis_for(parcel, layers, district), layers)
 
 
-def _results(parcel) -> None:
+def _results(parcel, answer_slot=None) -> None:
     parcel_inputs.undo_clear_button()
     if parcel is None:
         st.info("Draw the parcel on the map (polygon or rectangle tool), find it by SBL or address, "
@@ -192,19 +196,26 @@ def _results(parcel) -> None:
     except SloatInputError as exc:
         st.error(str(exc))
         return
-    if mode == state.COUNTER:
-        results.show_answer_card(result)
-    if mode != state.PROJECTOR:
+    # With a project described, the short answer is about it: what it needs, then what the parcel carries.
+    answer = project_result.project_answer_result(parcel, st.session_state.get(state.DISTRICT)) or result
+    counter = mode == state.COUNTER
+    if counter:
+        with answer_slot if answer_slot is not None else st.container():
+            results.show_answer_card(answer, lambda: _handout_pdf(parcel, district))
+    elif mode != state.PROJECTOR:
         results.handout_button(lambda: _handout_pdf(parcel, district))
-    if mode != state.PROJECTOR:  # on a projector the figures lead the page, above the map
-        results.show_headline(result)
-    st.plotly_chart(results.waterfall_figure(result, large=mode == state.PROJECTOR,
-                                             plain_words=mode == state.COUNTER),
-                    width="stretch", theme="streamlit" if mode == state.STANDARD else None)
-    results.show_deductions(result)
+    # At the counter the figures fold below the answer: the answer card said the verdict and the disclaimer.
+    with st.expander("The figures: your whole lot, the land that counts, the chart and the table") if counter \
+            else st.container():
+        if mode != state.PROJECTOR:  # on a projector the figures lead the page, above the map
+            results.show_headline(result, disclaimer=not counter)
+        st.plotly_chart(results.waterfall_figure(result, large=mode == state.PROJECTOR, plain_words=counter),
+                        width="stretch", theme="streamlit" if mode == state.STANDARD else None)
+        results.show_deductions(result)
     results.show_unknowns(result, [r for r in DEDUCTION_ROLES if not layers.has(r)]
                           + ([] if layers.dem_path else ["elevation model (slopes)"]))
-    results.show_triggers_and_permits(result)
+    if not counter:  # the answer card holds the permits at the counter (each sentence once)
+        results.show_triggers_and_permits(answer)
 
 
 map_and_results()

@@ -86,7 +86,7 @@ def test_search_by_road_the_answer_and_the_map_layers(sample_app, mode):
         net = page.locator('[data-testid="stMetric"]').filter(has_text="Net lot area").first
         if mode == "counter":
             app.wait_text("What this means for your lot")
-            assert page.get_by_role("button", name="Print a one-page handout (PDF)").is_visible()
+            assert page.get_by_role("button", name="Download the one-page handout (PDF)").is_visible()
         if mode == "projector":  # the finder folds away once a parcel is chosen: the figures on the first screen
             page.evaluate(TO_TOP_JS)
             top = net.bounding_box()
