@@ -528,16 +528,19 @@ def show_answer_card(result: dict, make_pdf=None) -> None:
     answer = lot_answer(result)
     box = {"likely": st.success, "unlikely": st.warning}.get(answer.verdict, st.info)
     with st.container(border=True, key="answer_card"):
-        st.markdown(f"**{answer.title}**")
-        with st.container(key="answer_verdict"):
-            box(nb(escape_markdown(answer.house)))
-        with st.container(key="answer_blockers"):
+        # Two columns on a wide screen (stacked on a phone, verdict first): the four parts fit 1366x768.
+        left, right = st.columns(2)
+        with left, st.container(key="answer_verdict"):
+            box(f"**{answer.title}:** " + nb(escape_markdown(answer.house)))
+        with right, st.container(key="answer_blockers"):
             st.markdown("**What stands in the way**  \n" + "\n".join(
                 f"- {nb(escape_markdown(x))}" for x in answer.top or ["Nothing on the maps used here."]))
-        with st.container(key="answer_next"):
+        step, button = st.columns([5, 4], vertical_alignment="center")
+        with step, st.container(key="answer_next"):
             st.markdown(f"**Next step:** {nb(escape_markdown(answer.next_steps[0]))}")
         if make_pdf is not None:
-            handout_button(make_pdf)
+            with button:
+                handout_button(make_pdf)
         with st.expander("The whole answer: what your project needs, what the parcel carries, every step"):
             for heading, items, numbered in (
                     (PROJECT_HEADING, answer.project_needs, False),
@@ -572,7 +575,7 @@ _UNIT = re.compile(r"(\d)\s(sq ft|acres?|ft)\b")
 def handout_button(make_pdf) -> None:
     """One click: the one-page plain handout (``sloat_core.outputs.handout``), made when pressed."""
     st.download_button("Download the one-page handout (PDF)", make_pdf, file_name="what-this-means-for-your-lot.pdf",
-                       mime="application/pdf", key="handout_pdf", icon=":material/print:", on_click="ignore",
+                       mime="application/pdf", key="handout_pdf", on_click="ignore",
                        type="primary")
 
 

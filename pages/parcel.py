@@ -43,12 +43,20 @@ with st.expander("Find or upload a parcel", expanded=mode == state.STANDARD or s
     with upload_col:
         parcel_inputs.upload()
 
-controls = st.columns([3, 2, 2]) if mode == state.STANDARD else [
-    st.expander("Map layers", expanded=False)]
-with controls[0]:
-    shown = st.multiselect("Constraint layers on the map", available, key=state.LAYERS_SHOWN,
-                           default=[r for r in ON_AT_START if r in available],
-                           format_func=lambda r: LAYER_LABELS.get(r, r))
+
+
+def _layer_menu() -> list[str]:
+    return st.multiselect("Constraint layers on the map", available, key=state.LAYERS_SHOWN,
+                          default=[r for r in ON_AT_START if r in available],
+                          format_func=lambda r: LAYER_LABELS.get(r, r))
+
+
+if mode == state.COUNTER:  # the layer menu waits below the map: the answer takes the first screen
+    shown = [r for r in st.session_state.get(state.LAYERS_SHOWN, ON_AT_START) if r in available]
+else:
+    controls = st.columns([3, 2, 2]) if mode == state.STANDARD else [st.expander("Map layers", expanded=False)]
+    with controls[0]:
+        shown = _layer_menu()
 basemap, show_slope = mapping.NO_BASEMAP, False
 if mode == state.STANDARD:
     with controls[1]:
@@ -219,3 +227,6 @@ def _results(parcel, answer_slot=None) -> None:
 
 
 map_and_results()
+if mode == state.COUNTER:
+    with st.expander("Map layers", expanded=False):
+        _layer_menu()
