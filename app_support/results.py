@@ -497,12 +497,8 @@ def district_picker(settings, parcel) -> str | None:
     if st.session_state.get(state.DISTRICT) not in options:
         st.session_state[state.DISTRICT] = ""
 
-    def label(code: str) -> str:
-        if not code:
-            return "From the zoning map"
-        district = districts[code]
-        note = " (minimum to confirm with the Village)" if getattr(district, "verify", False) else ""
-        return f"{code} {getattr(district, 'name', '')}{note}"
+    def label(code: str) -> str:  # short: a long option is cut off in a half-width column (issue 24, item 11)
+        return f"{code} {getattr(districts[code], 'name', '')}".strip() if code else "From the zoning map"
 
     # The widget has its own key, refilled from state.DISTRICT on every run: Streamlit forgets a widget's
     # value while its page is not shown, and the choice must survive a visit to another page.
@@ -512,7 +508,11 @@ def district_picker(settings, parcel) -> str | None:
     def keep() -> None:
         st.session_state[state.DISTRICT] = st.session_state[widget_key]
 
-    st.selectbox("Zoning district", options, key=widget_key, format_func=label, on_change=keep)
+    st.selectbox("Zoning district", options, key=widget_key, format_func=label, on_change=keep,
+                 help="The minimum lot sizes are working assumptions, to confirm with the Village.")
+    chosen = districts.get(st.session_state[state.DISTRICT])
+    if chosen is not None and getattr(chosen, "verify", False):
+        st.caption("This district's minimum lot size is to confirm with the Village.")
     return st.session_state[state.DISTRICT] or None
 
 

@@ -265,3 +265,26 @@ def test_counter_handout_button_label_is_whole_at_1366x768(sample_app):
     clipped = button.evaluate("""b => [...b.querySelectorAll('*')].some(e => e.scrollWidth > e.clientWidth + 1
         && getComputedStyle(e).textOverflow === 'ellipsis')""")
     assert not clipped
+
+
+def test_counter_district_menu_shows_every_option_whole(sample_app):
+    """Issue 24, item 11: the Counter district menu is not cut off (each option whole, the list on screen)."""
+    app = _open(sample_app, "counter", (1366, 768))
+    page = app.page
+    _find_by_address(app)
+    picker = page.locator('[data-testid="stSelectbox"]').filter(has_text="Zoning district").first
+    picker.scroll_into_view_if_needed(timeout=30_000)
+    chosen = picker.locator('input[role="combobox"]')
+    assert chosen.evaluate("el => el.scrollWidth <= el.clientWidth + 1"), "the chosen district is cut off"
+    picker.get_by_role("button", name="Open").click()
+    options = page.get_by_role("option")
+    options.first.wait_for(state="visible", timeout=10_000)
+    texts = options.all_inner_texts()
+    assert "VC-2 Village Center Extension" in texts and "From the zoning map" in texts, texts
+    cut = page.evaluate("""() => [...document.querySelectorAll('[role="option"]')].filter(o =>
+        [...o.querySelectorAll('*'), o].some(e => e.scrollWidth > e.clientWidth + 1)).map(o => o.innerText)""")
+    page.screenshot(path=str(ARTIFACTS / "i24_counter_district_menu_1366x768.png"))
+    assert cut == [], cut
+    box = page.get_by_role("listbox").bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 1366, box
+    page.keyboard.press("Escape")
