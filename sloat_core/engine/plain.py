@@ -334,6 +334,10 @@ def plain_carried(permits: list[dict]) -> list[str]:
             continue
         what, who = _needed(p)
         reason = _plain_reason((p.get("reason") or "").split("; it depends on where the work happens")[0])
+        if p.get("required") is None and reason.lower().startswith("unknown"):  # the maps cannot tell
+            name = f"{what} {who}" if what == "a review" else what
+            out.append(f"Whether your lot carries {name} is not known on the maps used here.")
+            continue
         out.append(f"Work in that land would need {what} {who}: {reason}.".replace("  ", " "))
     return out
 
