@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import folium
 import streamlit as st
-from streamlit.errors import StreamlitAPIException
 from streamlit_folium import st_folium
 
-from app_support import cases_ui, loaders, mapping, parcel_inputs, project_result, results, state
+from app_support import cases_ui, loaders, mapping, parcel_events, parcel_inputs, project_result, results, state
 from app_support.citations import escape_markdown
 from app_support.slope_overlay import slope_group, slope_legend
 from app_support.theme import LAYER_LABELS, MAP_HEIGHT_PX
@@ -20,7 +19,7 @@ from sloat_core.gis import parcels as parcel_input
 from sloat_core.gis.roles import ROLE_DECLARATIONS
 from sloat_core.errors import SloatInputError
 
-DRAWN = "Drawn on the map"
+DRAWN = parcel_events.DRAWN
 DEDUCTION_ROLES = [r.id for r in ROLE_DECLARATIONS if r.deduction]  # roles whose land is deducted
 ON_AT_START = [*DEDUCTION_ROLES, "buffer", "parcels"]
 
@@ -73,44 +72,6 @@ else:
     show_slope = layers.dem_path is not None
 
 
-def _redraw() -> None:
-    """Run the map fragment again so it shows the new parcel's outline (whole page on a full run)."""
-    try:
-        st.rerun(scope="fragment")
-    except StreamlitAPIException:  # the fragment was running as part of a full run
-        st.rerun()
-
-
-def _take_map_events(out: dict) -> None:
-    drawings = out.get("all_drawings")
-    signature = mapping.drawings_signature(drawings)
-    if drawings == [] and st.session_state.get(state.SEEN_DRAWINGS):  # "Clear all" (or the last one deleted)
-        if parcel_inputs.clear_drawing(DRAWN):
-            _redraw()
-    if signature and signature != st.session_state.get(state.SEEN_DRAWINGS):
-        st.session_state[state.SEEN_DRAWINGS] = signature
-        feature = mapping.last_polygon(drawings)
-        if feature is not None:
-            try:
-                state.set_parcel(parcel_input.parcel_from_geojson(feature), DRAWN)
-            except SloatInputError as exc:
-                st.error(str(exc))
-            else:
-                _redraw()
-    click = out.get("last_clicked")
-    if not click or click == st.session_state.get(state.SEEN_CLICK):
-        return
-    st.session_state[state.SEEN_CLICK] = click  # consumed even when picking is off
-    if st.session_state.get(state.PICK_BY_CLICK):
-        try:
-            parcel = loaders.parcel_at(layers, click["lat"], click["lng"])
-        except SloatInputError as exc:
-            st.error(str(exc))
-        else:
-            state.set_parcel(parcel, f"Tax parcel {parcel.sbl}")
-            _redraw()
-
-
 @st.fragment
 def map_and_results() -> None:
     parcel = state.current_parcel()
@@ -151,7 +112,7 @@ def map_and_results() -> None:
                         use_container_width=True, returned_objects=returned,
                         feature_group_to_add=groups, layer_control=folium.LayerControl(collapsed=True),
                         center=centre, zoom=zoom)
-        _take_map_events(out or {})
+        parcel_events.take_map_events(out or {}, layers)
         extra = slope_legend() if show_slope and parcel is not None and layers.dem_path else []
         legend = mapping.legend_html([r for r in shown if r in LAYER_LABELS], extra)
         if legend:

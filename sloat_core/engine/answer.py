@@ -122,7 +122,7 @@ def figures_notes(result: dict) -> list[str]:
 
     >>> figures_notes({"deductions": [{"constraint": "buffer", "label": "Buffer", "area_sqft": 5245.6,
     ...     "total_area_sqft": 24007.0}]})
-    ['Land next to a wetland or stream: 24,007 sq ft of your lot in all, 5,246 sq ft in its own row (the rest is counted in a row above it: each piece of land counts once).']
+    ["Land next to a wetland or stream: 24,007 sq ft of your lot in all, 5,246 sq ft in its own row (the rest is counted in a row above it: each piece of land counts once). The wetland permit's figure adds the wetland and streams themselves to it."]
     """
     out = []
     for d in result.get("deductions") or []:
@@ -130,8 +130,10 @@ def figures_notes(result: dict) -> list[str]:
         if total is None or own is None or total - own < 0.5:
             continue
         what = plain.plain_constraint(d.get("constraint") or "", d.get("label"))
+        also = (" The wetland permit's figure adds the wetland and streams themselves to it."
+                if d.get("constraint") == "buffer" else "")
         out.append(f"{what[:1].upper()}{what[1:]}: {_sqft(total)} of your lot in all, {_sqft(own)} in its own row "
-                   "(the rest is counted in a row above it: each piece of land counts once).")
+                   f"(the rest is counted in a row above it: each piece of land counts once).{also}")
     return out
 
 
