@@ -25,6 +25,7 @@ from sloat_core.law.params import PARAMS_VERSION, law_date
 from sloat_core.rules.mitigation import mitigation
 from sloat_core.rules.permits import DECLARATIONS, Permit, can_be_subdivided, design_checklist, permits_for
 from sloat_core.rules.project import Project, parse_project
+from sloat_core.rules.sections.s402_57_wetlands import DECLARATION as WETLAND_PERMIT
 from sloat_core.rules.steep_slope_design import with_figures
 from sloat_core.engine.what_if import what_if
 from sloat_core.law.settings import load_settings
@@ -226,7 +227,7 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
         any_trigger=any_trigger, measures=lot.measures)
     land_only = [p.to_dict() for p, decl in zip(on_land, DECLARATIONS, strict=True) if decl.land is not None]
 
-    wet = next((p for p in permits if p.id == "wetland_permit"), None)
+    wet = next((p for p in permits if p.id == WETLAND_PERMIT.id), None)
     owners = adjacent_owners(geom, layerset, footprint=proj.disturbance_footprint,
                              buffer_width_ft=float(settings.buffer_width_ft), buffer_water_bodies=ponds_buffered,
                              permit_required=wet.required if wet else None, parcel_id=meta.get("sbl"))

@@ -277,7 +277,7 @@ def lot_answer(result: dict) -> LotAnswer:
     elif not project_needs:
         project_needs = ["Nothing under these rules, on what is known of the project."]
     parcel_carries = plain.plain_carried(carried)
-    prohibited = [s for s in plain.plain_permits(result) if s.startswith(tuple(plain._PROHIBITED.values()))]
+    prohibited = plain.plain_permits(result, [p for p in result.get("permits") or [] if plain.is_prohibition(p)])
     cluster = plain.plain_cluster(result)
     in_the_way = [*(project_needs if described else []), *prohibited, *lot_limits, *parcel_carries]
     if cluster:
