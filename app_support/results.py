@@ -72,8 +72,11 @@ def verdict_sentence(result: dict) -> str:
     if result.get("district") is None:
         return "The zoning district is not known: choose it above to compare the net lot area with its minimum."
     if minimum is None:
+        from sloat_core.engine.answer import what_if_sentence
+
+        what_if = what_if_sentence(result)  # the core's what-if at the dated candidate minimums, if any
         return (f"No minimum lot area is recorded for {district}, so the net lot area cannot be compared; "
-                "the Building Department can say which minimum applies.")
+                "the Building Department can say which minimum applies." + (f" {what_if}" if what_if else ""))
     confirm = " (to confirm with the Village)" if result.get("min_lot_area_verify") else ""
     if meets is None:
         low = result.get("net_lot_area_min_sqft") or 0.0

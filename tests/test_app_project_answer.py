@@ -92,3 +92,15 @@ def test_standard_parcel_page_splits_unknowns_by_what_is_missing(manifest):
     assert "Depends on the project:" in text and "say whether a new structure needs sanitary facilities" in text
     assert not any(c.value.startswith("Unknown on the layers available") and "wastewater" in c.value.lower()
                    for c in at.caption)
+
+
+def test_a_district_without_a_minimum_shows_the_what_if_and_whom_to_ask_in_both_modes(manifest):
+    for mode in (state.COUNTER, None):
+        at = _page("pages/parcel.py", manifest, mode=mode)
+        at.selectbox(key="district_picker").set_value("VC-1").run()
+        assert not at.exception
+        text = _text(at)
+        assert "What if (not the Village's figures): if the VC-1 minimum were 10,000 sq ft" in text, mode
+        assert "Ask the Building Department at Village Hall for the real minimum" in text
+        assert "candidates to confirm with the Village" in text
+        assert "looks possible" not in text and "does not look possible" not in text  # never a verdict
