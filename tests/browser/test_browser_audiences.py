@@ -288,3 +288,31 @@ def test_counter_district_menu_shows_every_option_whole(sample_app):
     box = page.get_by_role("listbox").bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 1366, box
     page.keyboard.press("Escape")
+
+
+def test_counter_project_page_tells_the_project_first_then_the_parcel(sample_app):
+    """Issue 24, item 4, at 1366x768: three trees to cut on the sample lot need the tree permit; the county
+    agency, the flood zone review and SEQRA are not "likely needed" for it; the land's permits follow under
+    their own heading; the sewer questions are asked at the counter."""
+    app = _open(sample_app, "counter", (1366, 768))
+    page = app.page
+    _find_by_address(app)
+    page.locator('[data-testid="stSidebarNav"]').get_by_text("Proposed project", exact=True).click()
+    page.locator("h1", has_text="Proposed project").first.wait_for(timeout=30_000)
+    app.settle()
+    assert page.get_by_text("New sanitary (septic or sewer) facilities?").first.is_visible()
+    trees = page.get_by_label("Trees to be removed")
+    trees.fill("3")
+    trees.press("Enter")
+    app.wait_text("You will likely need a tree removal permit")
+    app.settle()
+    main = page.locator('[data-testid="stMain"]')
+    text = main.inner_text()
+    assert text.index("What your project needs") < text.index("What the parcel carries for any later work")
+    project_part = text[text.index("What your project needs"):text.index("What the parcel carries for any later work")]
+    for land in ("flood zone review", "Rockland County Drainage Agency", "SEQRA"):
+        assert f"You will likely need a {land}" not in project_part and f"likely need an {land}" not in project_part
+    assert "Work in that land would need a flood zone review" in text
+    page.get_by_role("heading", name="What your project needs").first.scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "i24_counter_project_1366x768.png"))
+    assert page.locator('[data-testid="stException"]').count() == 0
