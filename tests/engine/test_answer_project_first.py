@@ -17,7 +17,7 @@ import geopandas as gpd
 import pytest
 from shapely.geometry import box, mapping
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sloat_core.engine.analysis import analyze  # noqa: E402
 from sloat_core.engine.answer import PARCEL_HEADING, PROJECT_HEADING, lot_answer, permits_by_cause  # noqa: E402
@@ -27,7 +27,7 @@ from sloat_core.gis.layers import load_manifest  # noqa: E402
 from sloat_core.gis.parcels.tax_parcels import parcel_by_sbl  # noqa: E402
 from sloat_core.units import WGS84, WORK_CRS  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SBL = "155.06-1-42"
 
 

@@ -2,7 +2,7 @@
 
 AppTests on the hand-built layer set (tests/app_fixtures.py): P1 has a 50-ft wetland strip on its west side
 and its 100-ft buffer; the streams and ponds layers are not loaded (a drawn footprint's wetland answer is
-then unknown for want of layers: tests/test_answer_project_first.py draws one on the full sample).
+then unknown for want of layers: tests/engine/test_answer_project_first.py draws one on the full sample).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
 
 from app_support import state  # noqa: E402
@@ -20,7 +20,7 @@ from sloat_core.engine.answer import PARCEL_HEADING, PROJECT_HEADING  # noqa: E4
 from sloat_core.gis import parcels as parcel_input  # noqa: E402
 from sloat_core.gis.layers import load_manifest  # noqa: E402
 
-APP = str(Path(__file__).resolve().parent.parent / "app.py")
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PROJECT = {"trees_removed": 3, "commercial_excavation": True}
 
 
