@@ -13,7 +13,7 @@ import streamlit as st
 from app_support import forms, loaders, state
 from sloat_core.errors import SloatInputError
 
-__all__ = ["ensure_project_result"]
+__all__ = ["ensure_project_result", "project_answer_result"]
 
 
 def ensure_project_result() -> None:
@@ -37,3 +37,18 @@ def ensure_project_result() -> None:
     except SloatInputError:
         return
     ss[forms.LAST_PROJECT_RESULT] = (key, outcome)
+
+
+def project_answer_result(parcel, district: str | None) -> dict | None:
+    """The analysis with the session's project, for the parcel's short answer (None without a project).
+
+    With a project described, the Parcel page's answer is about it (what it needs first, then what the
+    parcel carries; issue 24, item 4): the same result as the Proposed project page's.
+    """
+    if parcel is None or not st.session_state.get(state.PROJECT):
+        return None
+    ensure_project_result()
+    last = st.session_state.get(forms.LAST_PROJECT_RESULT)
+    if not last or last[0] != forms.project_result_key(parcel, district):
+        return None
+    return last[1][0]

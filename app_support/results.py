@@ -7,6 +7,8 @@ every § citation is a link to the Law page.
 
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
@@ -35,6 +37,8 @@ __all__ = [
     "status_words",
     "show_permits",
     "handout_button",
+    "show_prohibitions",
+    "nb",
 ]
 
 
@@ -68,8 +72,11 @@ def verdict_sentence(result: dict) -> str:
     if result.get("district") is None:
         return "The zoning district is not known: choose it above to compare the net lot area with its minimum."
     if minimum is None:
+        from sloat_core.engine.answer import what_if_sentence
+
+        what_if = what_if_sentence(result)  # the core's what-if at the dated candidate minimums, if any
         return (f"No minimum lot area is recorded for {district}, so the net lot area cannot be compared; "
-                "the Building Department can say which minimum applies.")
+                "the Building Department can say which minimum applies." + (f" {what_if}" if what_if else ""))
     confirm = " (to confirm with the Village)" if result.get("min_lot_area_verify") else ""
     if meets is None:
         low = result.get("net_lot_area_min_sqft") or 0.0
@@ -270,7 +277,7 @@ def show_layer_notice(layers) -> None:
                     unsafe_allow_html=True)
 
 
-def show_headline(result: dict, *, show_yield: bool = True) -> None:
+def show_headline(result: dict, *, show_yield: bool = True, disclaimer: bool = True) -> None:
     """Gross area, net lot area (sq ft, acres beneath), the plain verdict and who decides.
 
     Beneath, the conventional yield (§ 402-48E; per district, § 402-48I), a range kept a range
@@ -399,22 +406,36 @@ def show_triggers_and_permits(result: dict) -> None:
 
 
 def show_permits(result: dict) -> None:
-    """The permits and reviews likely needed (with § links), and those unknown on the layers available."""
-    everything = result.get("permits") or []
-    permits = [p for p in everything if not is_prohibition(p)]  # a prohibition is no permit (issue 24, item 11)
-    st.markdown("**Permits and reviews likely needed**")
-    _short_list([p for p in permits if p.get("required")], "reason",
-                "None found on the layers available.")
-    _unknown_line([p for p in permits if p.get("required") is None])
-    for p in everything:
-        if is_prohibition(p) and p.get("required") is not False:
+    """What the project needs, then what the parcel carries for any later work (with § links), the project's
+    open questions naming the fact to give, and the prohibitions apart (never among the permits)."""
+    from sloat_core.engine.answer import PARCEL_HEADING, PROJECT_HEADING, permits_by_cause
+
+    mine, carried = permits_by_cause(result)
+    st.markdown(f"**{PROJECT_HEADING}**")
+    if "land_permits" in result and not result.get("project_described"):
+        st.write("No project is described yet: describe it on the Proposed project page to know which permits "
+                 "it needs.")
+    else:
+        _short_list([p for p in mine if p.get("required")], "reason", "Nothing under these rules, on what is known.")
+        _unknown_line([p for p in mine if p.get("required") is None])
+    if carried:
+        st.markdown(f"**{PARCEL_HEADING}**")
+        _short_list([p for p in carried if p.get("required")], "reason", "")
+        _unknown_line([p for p in carried if p.get("required") is None])
+    show_prohibitions(result)
+    show_adjacent_owners(result)
+
+
+def show_prohibitions(result: dict) -> None:
+    """The rules that forbid the work (a declared kind, § 402-52), apart from the permits."""
+    for p in result.get("permits") or []:
+        if plain.is_prohibition(p) and p.get("required") is not False:
             title = escape_markdown(p.get("title") or p.get("id") or "")
             (st.error if p.get("required") else st.caption)(
                 f"Not allowed at all, with or without a permit: {title}. {escape_markdown(p.get('reason') or '')}"
                 if p.get("required") else f"Not allowed at all, if the project includes it: {title}.")
             if p.get("citation"):
                 law_link(p["citation"])
-    show_adjacent_owners(result)
 
 
 def show_adjacent_owners(result: dict) -> None:
@@ -450,8 +471,15 @@ def _short_list(items: list[dict], detail_key: str, empty: str) -> None:
 
 
 def _unknown_line(items: list[dict]) -> None:
-    if items:
-        names = ", ".join(i.get("title") or i.get("id") or "" for i in items)
+    """Unknown answers, by what is missing: a fact of the project (named) or a map layer."""
+    layers = [i for i in items if plain.missing_fact(i) is None]
+    project = [i for i in items if plain.missing_fact(i) is not None]
+    if project:
+        st.caption(nb("Depends on the project: " + "; ".join(
+            f"{escape_markdown(i.get('title') or i.get('id') or '')} ({escape_markdown(plain.missing_fact(i))})"
+            for i in project) + "."))
+    if layers:
+        names = ", ".join(i.get("title") or i.get("id") or "" for i in layers)
         st.caption(f"Unknown on the layers available: {escape_markdown(names)}.")
 
 
@@ -480,12 +508,8 @@ def district_picker(settings, parcel) -> str | None:
     if st.session_state.get(state.DISTRICT) not in options:
         st.session_state[state.DISTRICT] = ""
 
-    def label(code: str) -> str:
-        if not code:
-            return "From the zoning map"
-        district = districts[code]
-        note = " (minimum to confirm with the Village)" if getattr(district, "verify", False) else ""
-        return f"{code} {getattr(district, 'name', '')}{note}"
+    def label(code: str) -> str:  # short: a long option is cut off in a half-width column (issue 24, item 11)
+        return f"{code} {getattr(districts[code], 'name', '')}".strip() if code else "From the zoning map"
 
     # The widget has its own key, refilled from state.DISTRICT on every run: Streamlit forgets a widget's
     # value while its page is not shown, and the choice must survive a visit to another page.
@@ -495,33 +519,74 @@ def district_picker(settings, parcel) -> str | None:
     def keep() -> None:
         st.session_state[state.DISTRICT] = st.session_state[widget_key]
 
-    st.selectbox("Zoning district", options, key=widget_key, format_func=label, on_change=keep)
+    st.selectbox("Zoning district", options, key=widget_key, format_func=label, on_change=keep,
+                 help="The minimum lot sizes are working assumptions, to confirm with the Village.")
+    chosen = districts.get(st.session_state[state.DISTRICT])
+    if chosen is not None and getattr(chosen, "verify", False):
+        st.caption("This district's minimum lot size is to confirm with the Village.")
     return st.session_state[state.DISTRICT] or None
 
 
-def show_answer_card(result: dict) -> None:
-    """Counter mode, top of the results: "What this means for your lot" (``sloat_core.engine.answer``)."""
-    from sloat_core.engine.answer import lot_answer
+def show_answer_card(result: dict, make_pdf=None, make_html=None) -> None:
+    """Counter mode: "What this means for your lot" (``sloat_core.engine.answer``), first-screen first.
+
+    The verdict, the (at most three) things that stand in the way, the next step and the handout button
+    lead; what the project needs and what the parcel carries, every step, what the Village confirms and
+    whom to ask fold below; the screening note closes it, once for the page.
+    """
+    from sloat_core.engine.answer import PARCEL_HEADING, PROJECT_HEADING, lot_answer
 
     answer = lot_answer(result)
     box = {"likely": st.success, "unlikely": st.warning}.get(answer.verdict, st.info)
     with st.container(border=True, key="answer_card"):
-        st.subheader(answer.title)
-        box(escape_markdown(answer.house))
-        for heading, items, numbered in (("What stands in the way", answer.in_the_way, False),
-                                         ("Next steps, in the usual order", answer.next_steps, True),
-                                         ("What the Village must confirm", answer.village_confirms, False),
-                                         ("Whom to ask", list(answer.contacts), False)):
-            st.markdown(f"**{heading}**")
-            st.markdown("\n".join(f"{f'{i}.' if numbered else '-'} {escape_markdown(x)}"
-                                   for i, x in enumerate(items, start=1)))
+        # Two columns on a wide screen (stacked on a phone, verdict first): the four parts fit 1366x768.
+        left, right = st.columns(2)
+        with left, st.container(key="answer_verdict"):
+            box(f"**{answer.title}:** " + nb(escape_markdown(answer.house)))
+        with right, st.container(key="answer_blockers"):
+            st.markdown("**What stands in the way**  \n" + "\n".join(
+                f"- {nb(escape_markdown(x))}" for x in answer.top or ["Nothing on the maps used here."]))
+        step, button = st.columns([5, 4], vertical_alignment="center")
+        with step, st.container(key="answer_next"):
+            st.markdown(f"**Next step:** {nb(escape_markdown(answer.next_steps[0]))}")
+        if make_pdf is not None:
+            with button:
+                handout_button(make_pdf, make_html)
+        with st.expander("The whole answer: what your project needs, what the parcel carries, every step"):
+            for heading, items, numbered in (
+                    (PROJECT_HEADING, answer.project_needs, False),
+                    (PARCEL_HEADING, answer.parcel_carries or ["Nothing more on the maps used here."], False),
+                    ("Land that does not count toward the lot size", answer.lot_limits, False),
+                    ("Next steps, in the usual order", answer.next_steps, True),
+                    ("What the Village must confirm", answer.village_confirms, False),
+                    ("Whom to ask", list(answer.contacts), False)):
+                if not items:
+                    continue
+                st.markdown(f"**{heading}**")
+                st.markdown("\n".join(f"{f'{i}.' if numbered else '-'} {nb(escape_markdown(x))}"
+                                       for i, x in enumerate(items, start=1)))
+            if answer.figures:
+                st.markdown("**Why the same land shows two figures**")
+                st.markdown("\n".join(f"- {nb(escape_markdown(x))}" for x in answer.figures))
         st.caption(escape_markdown(answer.note))
+
+
+def nb(text: str) -> str:
+    """Keep a number and its unit on one line ("12,345\u00a0sq\u00a0ft"): the one place the app does it.
+
+    >>> nb("about 5,246 sq ft and 100 ft") == "about 5,246\u00a0sq\u00a0ft and 100\u00a0ft"
+    True
+    """
+    return _UNIT.sub(lambda m: f"{m.group(1)}\u00a0{m.group(2).replace(' ', chr(0xa0))}", text)
+
+
+_UNIT = re.compile(r"(\d)\s(sq ft|acres?|ft)\b")
 
 
 def handout_button(make_pdf, make_html=None) -> None:
     """One click: the one-page plain handout (``sloat_core.outputs.handout``), made when pressed."""
     st.download_button("Download the one-page handout (PDF)", make_pdf, file_name="what-this-means-for-your-lot.pdf",
-                       mime="application/pdf", key="handout_pdf", icon=":material/print:", on_click="ignore",
+                       mime="application/pdf", key="handout_pdf", on_click="ignore",
                        type="primary")
     if make_html is not None:  # the web page and "Print the handout" (the docs helper's app_support/exports_ui.py)
         from app_support.exports_ui import handout_extras
@@ -535,8 +600,8 @@ _PROHIBITION_WORDS = {True: "not allowed (the project includes it)", None: "not 
 
 
 def is_prohibition(permit: dict) -> bool:
-    """True for a rule that forbids the work (``*_prohibited``, e.g. § 402-52 commercial excavation): no permit."""
-    return str(permit.get("id") or "").endswith("_prohibited")
+    """True for a rule that forbids the work (its declaration's ``prohibited`` kind, § 402-52): no permit."""
+    return plain.is_prohibition(permit)
 
 
 def status_words(permit: dict) -> str:

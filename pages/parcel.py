@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import folium
 import streamlit as st
-from streamlit.errors import StreamlitAPIException
 from streamlit_folium import st_folium
 
-from app_support import announce, cases_ui, loaders, mapping, parcel_inputs, results, state
+from app_support import announce, cases_ui, loaders, mapping, parcel_events, parcel_inputs, project_result, results, state
 from app_support.citations import escape_markdown
 from app_support.slope_overlay import slope_group, slope_legend
 from app_support.theme import LAYER_LABELS, MAP_HEIGHT_PX
@@ -20,7 +19,7 @@ from sloat_core.gis import parcels as parcel_input
 from sloat_core.gis.roles import ROLE_DECLARATIONS
 from sloat_core.errors import SloatInputError
 
-DRAWN = "Drawn on the map"
+DRAWN = parcel_events.DRAWN
 DEDUCTION_ROLES = [r.id for r in ROLE_DECLARATIONS if r.deduction]  # roles whose land is deducted
 ON_AT_START = [*DEDUCTION_ROLES, "buffer", "parcels"]
 
@@ -43,12 +42,20 @@ with st.expander("Find or upload a parcel", expanded=mode == state.STANDARD or s
     with upload_col:
         parcel_inputs.upload()
 
-controls = st.columns([3, 2, 2]) if mode == state.STANDARD else [
-    st.expander("Map layers", expanded=False)]
-with controls[0]:
-    shown = st.multiselect("Constraint layers on the map", available, key=state.LAYERS_SHOWN,
-                           default=[r for r in ON_AT_START if r in available],
-                           format_func=lambda r: LAYER_LABELS.get(r, r))
+
+
+def _layer_menu() -> list[str]:
+    return st.multiselect("Constraint layers on the map", available, key=state.LAYERS_SHOWN,
+                          default=[r for r in ON_AT_START if r in available],
+                          format_func=lambda r: LAYER_LABELS.get(r, r))
+
+
+if mode == state.COUNTER:  # the layer menu waits below the map: the answer takes the first screen
+    shown = [r for r in st.session_state.get(state.LAYERS_SHOWN, ON_AT_START) if r in available]
+else:
+    controls = st.columns([3, 2, 2]) if mode == state.STANDARD else [st.expander("Map layers", expanded=False)]
+    with controls[0]:
+        shown = _layer_menu()
 basemap, show_slope = mapping.NO_BASEMAP, False
 if mode == state.STANDARD:
     with controls[1]:
@@ -65,54 +72,16 @@ else:
     show_slope = layers.dem_path is not None
 
 
-def _redraw() -> None:
-    """Run the map fragment again so it shows the new parcel's outline (whole page on a full run)."""
-    try:
-        st.rerun(scope="fragment")
-    except StreamlitAPIException:  # the fragment was running as part of a full run
-        st.rerun()
-
-
-def _take_map_events(out: dict) -> None:
-    drawings = out.get("all_drawings")
-    signature = mapping.drawings_signature(drawings)
-    if drawings == [] and st.session_state.get(state.SEEN_DRAWINGS):  # "Clear all" (or the last one deleted)
-        if parcel_inputs.clear_drawing(DRAWN):
-            _redraw()
-    if signature and signature != st.session_state.get(state.SEEN_DRAWINGS):
-        st.session_state[state.SEEN_DRAWINGS] = signature
-        try:
-            feature = mapping.last_polygon(drawings)
-        except SloatInputError as exc:  # not a well-formed drawing (mapping.drawing_problem): one sentence
-            st.error(str(exc))
-            feature = None
-        if feature is not None:
-            try:
-                state.set_parcel(parcel_input.parcel_from_geojson(feature), DRAWN)
-            except SloatInputError as exc:
-                st.error(str(exc))
-            else:
-                _redraw()
-    click = out.get("last_clicked")
-    if not click or click == st.session_state.get(state.SEEN_CLICK):
-        return
-    st.session_state[state.SEEN_CLICK] = click  # consumed even when picking is off
-    if st.session_state.get(state.PICK_BY_CLICK):
-        try:
-            parcel = loaders.parcel_at(layers, click["lat"], click["lng"])
-        except SloatInputError as exc:
-            st.error(str(exc))
-        else:
-            state.set_parcel(parcel, f"Tax parcel {parcel.sbl}")
-            _redraw()
-
-
 @st.fragment
 def map_and_results() -> None:
     parcel = state.current_parcel()
     # On a projector the map takes the full width and the results follow below it. Elsewhere map and
     # results share the width equally: the six-column deduction table, whose citations never break,
     # then fits beside the map down to a window about 1280 px wide.
+    # At the counter the answer leads the first screen across the width, above the map (filled once the
+    # district is read beside the map), so the verdict, what stands in the way, the next step and the
+    # handout button are seen without scrolling, on a phone too (issue 24, item 5).
+    answer_slot = st.container() if mode == state.COUNTER else None
     if mode == state.PROJECTOR:
         with st.container():  # always there, so the map keeps its place (and its component) when a parcel comes
             if parcel is not None:  # the figures lead the first screen, above the map
@@ -143,14 +112,14 @@ def map_and_results() -> None:
                         use_container_width=True, returned_objects=returned,
                         feature_group_to_add=groups, layer_control=folium.LayerControl(collapsed=True),
                         center=centre, zoom=zoom)
-        _take_map_events(out or {})
+        parcel_events.take_map_events(out or {}, layers)
         extra = slope_legend() if show_slope and parcel is not None and layers.dem_path else []
         legend = mapping.legend_html([r for r in shown if r in LAYER_LABELS], extra)
         if legend:
             st.markdown(legend, unsafe_allow_html=True)
         results.show_layer_notice(layers)
     with result_col:
-        _results(state.current_parcel())
+        _results(state.current_parcel(), answer_slot)
         cases_ui.autosave(inline=True)  # a drawing reruns only this fragment: save here too
 
 
@@ -178,7 +147,7 @@ def _handout_html(parcel, district) -> str:
     return handout_html(loaders.full_analysis_for(parcel, layers, district), layers)
 
 
-def _results(parcel) -> None:
+def _results(parcel, answer_slot=None) -> None:
     parcel_inputs.undo_clear_button()
     if parcel is None:
         st.info("Draw the parcel on the map (polygon or rectangle tool), find it by SBL or address, "
@@ -204,19 +173,30 @@ def _results(parcel) -> None:
         st.error(str(exc))
         return
     announce.answer(result, note)  # focus, live region, skip link, map frame's name (issue 25)
-    if mode == state.COUNTER:
-        results.show_answer_card(result)
-    if mode != state.PROJECTOR:
+    # With a project described, the short answer is about it: what it needs, then what the parcel carries.
+    answer = project_result.project_answer_result(parcel, st.session_state.get(state.DISTRICT)) or result
+    counter = mode == state.COUNTER
+    if counter:
+        with answer_slot if answer_slot is not None else st.container():
+            results.show_answer_card(answer, lambda: _handout_pdf(parcel, district),
+                                      lambda: _handout_html(parcel, district))
+    elif mode != state.PROJECTOR:
         results.handout_button(lambda: _handout_pdf(parcel, district), lambda: _handout_html(parcel, district))
-    if mode != state.PROJECTOR:  # on a projector the figures lead the page, above the map
-        results.show_headline(result)
-    st.plotly_chart(results.waterfall_figure(result, large=mode == state.PROJECTOR,
-                                             plain_words=mode == state.COUNTER),
-                    width="stretch", theme="streamlit" if mode == state.STANDARD else None)
-    results.show_deductions(result)
+    # At the counter the figures fold below the answer: the answer card said the verdict and the disclaimer.
+    with st.expander("The figures: your whole lot, the land that counts, the chart and the table") if counter \
+            else st.container():
+        if mode != state.PROJECTOR:  # on a projector the figures lead the page, above the map
+            results.show_headline(result, disclaimer=not counter)
+        st.plotly_chart(results.waterfall_figure(result, large=mode == state.PROJECTOR, plain_words=counter),
+                        width="stretch", theme="streamlit" if mode == state.STANDARD else None)
+        results.show_deductions(result)
     results.show_unknowns(result, [r for r in DEDUCTION_ROLES if not layers.has(r)]
                           + ([] if layers.dem_path else ["elevation model (slopes)"]))
-    results.show_triggers_and_permits(result)
+    if not counter:  # the answer card holds the permits at the counter (each sentence once)
+        results.show_triggers_and_permits(answer)
 
 
 map_and_results()
+if mode == state.COUNTER:
+    with st.expander("Map layers", expanded=False):
+        _layer_menu()

@@ -9,25 +9,21 @@ message next to the form, and the last valid result stays on screen.
 
 from __future__ import annotations
 
-import datetime as dt
-
 import folium
 import streamlit as st
 from shapely.geometry import shape
 from streamlit_folium import st_folium
 
-from app_support import footprint_inputs, footprint_map, forms, loaders, mapping, results, state
-from app_support.citations import escape_markdown, law_link
+from app_support import footprint_inputs, footprint_map, forms, loaders, mapping, project_view, results, state
+from app_support.approvals_ui import show_approvals  # shared with the walk-through
+from app_support.citations import escape_markdown
 from app_support.theme import MAP_HEIGHT_PX
 from sloat_core.gis import parcels as parcel_input
-from sloat_core.law.params import fill
 from sloat_core.engine.analysis import DISCLAIMER
 from sloat_core.errors import SloatInputError
-from sloat_core.engine.plain import plain_permits
 from sloat_core.rules.project import parse_project
 from sloat_core.approvals.county_referral import referral_bands_geojson
-from sloat_core.approvals.facts import ACCESSORY_KINDS, VARIANCE_TYPES, parse_approval_facts
-from app_support.approvals_ui import show_approvals as _approvals  # shared with the walk-through
+from sloat_core.approvals.facts import parse_approval_facts
 
 
 mode = state.mode()
@@ -39,50 +35,15 @@ if parcel is None:
             "You can fill in the form now: it is kept.")
     st.page_link("pages/parcel.py", label="Choose a parcel on the Parcel & constraints page")
 
-def _approval_inputs(stored: dict) -> dict:
-    """The facts the approvals around Article IX read (SEQR class, county referral), in a folded box."""
-    with st.expander("State and federal approvals: facts for the SEQR class and the county referral"):
-        kinds = ["not asked", "no", *ACCESSORY_KINDS]
-        acc = stored.get("accessory_structure")
-        acc = "no" if acc is False else ("other" if acc is True else acc)
-        choice = st.selectbox("Minor accessory structure (garage, shed, deck ...)", kinds, key="appr_accessory",
-                              index=kinds.index(acc) if acc in kinds else 0, format_func=lambda k: k.replace("_", " "))
-        variances = ["none", *VARIANCE_TYPES]
-        var = st.selectbox("Variance requested", variances, key="appr_variance",
-                           index=variances.index(stored.get("variance") or "none"),
-                           format_func=lambda k: k.replace("_", " "))
-        lots = forms.checked_input("Lots in the subdivision", "appr_lots", stored.get("lots"), high=forms.LOTS_MAX,
-                                   integer=True, help="Empty or 0: not a subdivision or not known")
-        out = {"accessory_structure": {"not asked": None, "no": False}.get(choice, choice),
-               "variance": None if var == "none" else var, "lots": int(lots or 0) or None}
-        for key, label in (("on_approved_lot", "House on an approved lot"),
-                           ("maintenance_only", "Maintenance or repair only"),
-                           ("public_water_sewer", "Connected to public water and sewer"),
-                           ("parkland_contiguous", "Within or next to public parkland (Harriman State Park)")):
-            out[key] = forms.tri_state(label, f"appr_{key}", stored.get(key))
-        for key, label in (("application_complete_date", "Application complete on"),
-                           ("hearing_closed_date", "Public hearing closed on"),
-                           ("final_plat_signed_date", "Final plat signed on"),
-                           ("county_received_date", "County received the full statement (with the EAF) on")):
-            day = st.date_input(label, value=_iso_day(stored.get(key)), key=f"appr_{key}", format="YYYY-MM-DD")
-            out[key] = day.isoformat() if day else None
-    return out
-
-
-def _iso_day(text):
-    try:
-        return dt.date.fromisoformat(text) if isinstance(text, str) else None
-    except ValueError:
-        return None
-
-
 # On a projector the form folds away: the room looks at the map and the permits.
 form_col, map_col = st.columns([2, 3]) if not large else (st.expander("The project (form)"), st.container())
 with form_col:
     if not large:
         st.subheader("The project")
     values = forms.project_form(st.session_state.get(state.PROJECT), few=mode == state.COUNTER)
-    values.update(_approval_inputs(st.session_state.get(state.PROJECT) or {}))
+    if mode == state.COUNTER:  # the short form leaves these out: ask them rather than call them unknown
+        values.update(project_view.counter_questions(st.session_state.get(state.PROJECT)))
+    values.update(project_view.approval_inputs(st.session_state.get(state.PROJECT) or {}))
     form_message = st.empty()
 
 
@@ -157,63 +118,10 @@ except SloatInputError as exc:
         st.caption("Showing the result of the last valid values.")
 
 
-def _area(value) -> str:
-    return "unknown (no map layer)" if value is None else f"{value:,.0f} sq ft"
-
-
-def _touches(touches: dict) -> None:
-    st.subheader("What the footprint touches")
-    if not touches:
-        st.caption("Draw the footprint on the map to measure the wetland, buffer and steep slopes it touches.")
-        return
-    cols = st.columns(4)
-    cols[0].metric("Footprint", _area(touches["footprint_sqft"]))
-    cols[1].metric("Wetland", _area(touches["wetland_sqft"]))
-    cols[2].metric("Wetland/watercourse buffer", _area(touches["buffer_sqft"]))
-    steep = touches["steep_slope_sqft"]
-    cols[3].metric(fill("Slopes of {steep_slope_permit_threshold_pct:g}% or more"), "unknown (no elevation data)" if steep is None else _area(steep))
-    water = (touches.get("watercourse_sqft") or 0) + (touches.get("water_body_sqft") or 0)
-    if water > 0:
-        st.caption(f"Streams and ponds inside the footprint: {water:,.0f} sq ft.")
-    if (touches.get("outside_parcel_sqft") or 0) > 1:
-        st.caption(f"{touches['outside_parcel_sqft']:,.0f} sq ft of the footprint lies off the parcel; it is "
-                   "measured where it lies.")
-
-
-def _permit(p: dict) -> None:
-    with st.expander(f"{p['title']}: {results.status_words(p)}", expanded=p["required"] is True and not large):
-        st.markdown(escape_markdown(p["reason"]))
-        st.markdown(f"**Who approves:** {escape_markdown(p['authority'])}")
-        law_link(p["citation"], label=f"The rule: {p['citation']}")
-        listed = {p["citation"], *(i["citation"] for i in p["submissions"])}
-        for c in (c for c in p["citations"] if c not in listed):
-            law_link(c, label=f"Also: {c}")
-        if p["submissions"] and mode != state.COUNTER:
-            st.markdown("**What to submit**")
-            for item in p["submissions"]:
-                link_col, text_col = st.columns([1, 3])
-                with link_col:
-                    law_link(item["citation"])
-                text_col.markdown(escape_markdown(item["text"]))
-        if p["clocks"]:
-            st.markdown("**Clocks**")
-            st.markdown("\n".join(f"- {escape_markdown(c)}" for c in p["clocks"]))
-
-
 if outcome is not None:
     result, touches = outcome
-    _touches(touches)
-    st.subheader("Permits and reviews")
-    permits = result["permits"]
-    if mode == state.COUNTER:  # plain sentences for residents; the expert list below for the details
-        for sentence in plain_permits(result):
-            st.markdown(escape_markdown(sentence))
-    for required in (True, None):
-        for p in (p for p in permits if p["required"] is required):
-            _permit(p)
-    others = [p["title"] for p in permits if p["required"] is False]
-    if others:
-        st.caption("Not needed on what is known: " + escape_markdown(", ".join(others)) + ".")
+    project_view.touches(touches)
+    project_view.permits(result, mode)
     state_wetlands = result.get("state_wetlands")
     if state_wetlands:  # the NYSDEC map, by the state regime in force on the date (a screen, not a deduction)
         st.markdown("**New York State wetlands (NYSDEC map):** " + escape_markdown(state_wetlands["message"]) + ". "
@@ -221,23 +129,12 @@ if outcome is not None:
         st.caption(escape_markdown(state_wetlands["stated"]))
     if mode != state.COUNTER:
         st.caption(results.LAYER_NOTE)
-    steep = next(p for p in permits if p["id"] == "steep_slope_permit")
-    if steep["required"] is not False and mode != state.COUNTER:
-        with st.expander("Steep slope design limits (§ 402-55J): the engineer's checklist"):
-            for item in result["steep_slope_design_limits"]:
-                tick = {True: "met", False: "NOT met", None: "not checked"}[item["met"]]
-                if item.get("binding") is False and item["met"] is False:
-                    tick = "below the general distance (guidance)"
-                line = f"- **{tick}**: {escape_markdown(item['text'])} ({item['citation']})"
-                if item.get("figure") is not None:
-                    line += f"  \n  {escape_markdown(item.get('comparison') or '')}"
-                st.markdown(line)
-            law_link("§ 402-55J", label="The design standards: § 402-55J")
+        project_view.design_limits(result)
     if result["mitigation"].get("water_body_note"):
         st.caption(escape_markdown(result["mitigation"]["water_body_note"]))
     if result["mitigation"]["required_mitigation_sqft"]:
         st.page_link("pages/mitigation.py", label="Wetland mitigation for this footprint")
-    _approvals(result.get("approvals"), result.get("approvals_detail"), result["as_of"])
+    show_approvals(result.get("approvals"), result.get("approvals_detail"), result["as_of"])
     if mode != state.COUNTER:
         for warning in result["warnings"]:
             st.caption(escape_markdown(warning))

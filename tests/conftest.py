@@ -34,7 +34,8 @@ _KEEP_TOGETHER = {"test_sample_data.py", "test_report.py", "test_exports.py", "t
 
 #: Browser test files of the first group (the rest form the second); measured one by one, the two groups
 #: take about as long (app + cases + nowrap 149 s, audiences + pages 153 s, 2026-12-01).
-_BROWSER_A = {"test_browser_app.py", "test_browser_cases.py", "test_citation_nowrap.py"}
+_BROWSER_A = {"test_browser_app.py", "test_browser_cases.py", "test_citation_nowrap.py", "test_browser_axe.py",
+              "test_browser_cluster.py"}
 
 
 @pytest.hookimpl(tryfirst=True)

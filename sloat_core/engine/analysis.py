@@ -23,9 +23,11 @@ from sloat_core.measure.parcel import Findings, parcel_findings
 from sloat_core.gis.geometry import area_sqft, check_parcels, polygonal
 from sloat_core.law.params import PARAMS_VERSION, law_date
 from sloat_core.rules.mitigation import mitigation
-from sloat_core.rules.permits import Permit, can_be_subdivided, design_checklist, permits_for
+from sloat_core.rules.permits import DECLARATIONS, Permit, can_be_subdivided, design_checklist, permits_for
 from sloat_core.rules.project import Project, parse_project
+from sloat_core.rules.sections.s402_57_wetlands import DECLARATION as WETLAND_PERMIT
 from sloat_core.rules.steep_slope_design import with_figures
+from sloat_core.engine.what_if import what_if
 from sloat_core.law.settings import load_settings
 from sloat_core.units import SQFT_PER_ACRE
 
@@ -217,7 +219,15 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
     permits: list[Permit] = permits_for(f, proj, settings=settings, subdividable=subdividable,
                                         cluster_applies=applies, any_trigger=any_trigger, measures=lot.measures, work=work)
 
-    wet = next((p for p in permits if p.id == "wetland_permit"), None)
+    # What the land alone answers (no project described): the permits the parcel carries for any later work,
+    # which the answer tells apart from what the project needs (engine.answer.permits_by_cause).
+    bare = Project()
+    on_land = permits if proj == bare else permits_for(
+        f, bare, settings=settings, subdividable=subdividable, cluster_applies=cluster_applicability(kinds, None)[0],
+        any_trigger=any_trigger, measures=lot.measures)
+    land_only = [p.to_dict() for p, decl in zip(on_land, DECLARATIONS, strict=True) if decl.land is not None]
+
+    wet = next((p for p in permits if p.id == WETLAND_PERMIT.id), None)
     owners = adjacent_owners(geom, layerset, footprint=proj.disturbance_footprint,
                              buffer_width_ft=float(settings.buffer_width_ft), buffer_water_bodies=ponds_buffered,
                              permit_required=wet.required if wet else None, parcel_id=meta.get("sbl"))
@@ -267,6 +277,10 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
         "cluster_applies_reason": applies_text,
         "cluster_triggers": [t.to_dict() for t in triggers],
         "permits": [p.to_dict() for p in permits],
+        "project_described": proj != bare,
+        "land_permits": land_only,
+        "min_lot_area_what_if": what_if(primary, lot.net_lot_area_sqft, lot.net_lot_area_min_sqft)
+        if primary and minimum is None else None,
         "steep_slope_design_limits": design,
         "mitigation": mit,
         "adjacent_owners": owners,

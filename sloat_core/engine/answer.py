@@ -23,9 +23,16 @@ from sloat_core.engine import plain
 from sloat_core.measure.rows import DEDUCTION_ROWS
 from sloat_core.rules.permits import DECLARATIONS
 
-__all__ = ["TITLE", "CONTACTS", "LotAnswer", "lot_answer"]
+__all__ = ["TITLE", "CONTACTS", "PROJECT_HEADING", "PARCEL_HEADING", "LotAnswer", "lot_answer", "permits_by_cause",
+           "what_if_sentence", "figures_notes"]
 
 TITLE = "What this means for your lot"
+#: The two halves of the answer, in this order: what the project's facts and footprint trigger, then the
+#: permits of the land that the project does not trigger (issue 24, item 4).
+PROJECT_HEADING = "What your project needs"
+PARCEL_HEADING = "What the parcel carries for any later work"
+#: How many of the things in the way lead the answer (the rest folds below).
+TOP = 3
 
 #: Whom a resident asks, in the order they usually meet them (office names only: no number is invented).
 CONTACTS: tuple[str, ...] = (
@@ -39,6 +46,106 @@ CONTACTS: tuple[str, ...] = (
 # declaration: ``RowSpec.study``, ``PermitDeclaration.study``).
 _STUDY_OF_ROW = {r.id: r.study for r in DEDUCTION_ROWS}
 _STUDY_OF_PERMIT = {d.id: d.study for d in DECLARATIONS if d.study}
+#: The rows whose land carries the buffer (the buffer row's ``reads``): wetland, streams, ponds.
+_BUFFERED = frozenset(next((r.reads for r in DEDUCTION_ROWS if r.land == "buffer"), ()))
+#: The buffer row's study when the wetland or stream itself is on the neighbour's land.
+_NEIGHBOUR_STUDY = ("a wetland scientist to mark the edge of the wetland or stream next door: it is on the "
+                    "neighbour's land (only its buffer is on your lot), so ask the neighbour first")
+
+
+def permits_by_cause(result: dict) -> tuple[list[dict], list[dict]]:
+    """The result's permits split by what triggers them: (what the project needs, what the parcel carries).
+
+    A permit whose declaration has an answer from the land alone (``land=``) is the parcel's when the project
+    left that answer as the land gave it (same answer, same reason: no fact or footprint of the project
+    changed it), or when the project does not need it but the land does; it is the project's when the
+    project's facts or footprint changed the answer. A permit without a land answer is the project's.
+    Prohibitions are neither (``plain.is_prohibition``). Not needed (False) is in neither list. With no
+    project described, the project needs nothing yet and the land's permits are the parcel's; a result
+    from before the land answers were kept (no ``land_permits``) lists every permit as the project's.
+
+    >>> flood = {"id": "flood_hazard_review", "required": True, "reason": "2,303 sq ft is in the SFHA."}
+    >>> trees = {"id": "tree_removal_permit", "required": True, "reason": "3 trees to be removed."}
+    >>> permits_by_cause({"project_described": True, "permits": [trees, flood], "land_permits": [flood]})
+    ([{'id': 'tree_removal_permit', 'required': True, 'reason': '3 trees to be removed.'}], [{'id': 'flood_hazard_review', 'required': True, 'reason': '2,303 sq ft is in the SFHA.'}])
+    """
+    permits = [p for p in result.get("permits") or [] if not plain.is_prohibition(p)]
+    if "land_permits" not in result:
+        return [p for p in permits if p.get("required") is not False], []
+    land = {p.get("id"): p for p in result.get("land_permits") or []}
+    described = bool(result.get("project_described"))
+    project: list[dict] = []
+    parcel: list[dict] = []
+    for p in permits:
+        bare = land.get(p.get("id"))
+        if bare is None:
+            if described and p.get("required") is not False:
+                project.append(p)
+            continue
+        untouched = (bare.get("required"), bare.get("reason")) == (p.get("required"), p.get("reason"))
+        if described and not untouched and p.get("required") is not False:
+            project.append(p)
+        elif bare.get("required") is not False:
+            parcel.append(bare)
+    return project, parcel
+
+
+def what_if_sentence(result: dict) -> str | None:
+    """For a district without a minimum lot size: the answer at the candidate minimums, as a what-if.
+
+    The candidates and the comparison are the core's (``min_lot_area_what_if``, from
+    ``data/settings/lot_size_what_if.yaml``, :mod:`sloat_core.engine.what_if`).
+
+    >>> what_if_sentence({"district": "VC-1", "min_lot_area_what_if": {"ask": "the Building Department",
+    ...     "effective": "2026-12-02", "cases": [{"min_lot_area_sqft": 10000, "meets_min_lot_area": True},
+    ...     {"min_lot_area_sqft": 15000, "meets_min_lot_area": False, "short_by_sqft": 3000.0}]}})
+    "What if (not the Village's figures): if the VC-1 minimum were 10,000 sq ft, the lot would look big enough; if it were 15,000 sq ft, about 3,000 sq ft short. Ask the Building Department for the real minimum (candidates to confirm with the Village, setting of 2026-12-02)."
+    """
+    w = result.get("min_lot_area_what_if")
+    if not w or not w.get("cases"):
+        return None
+    parts = []
+    for i, c in enumerate(w["cases"]):
+        m = c.get("min_lot_area_sqft") or 0
+        lead = f"if the {result.get('district')} minimum were {_sqft(m)}" if i == 0 else f"if it were {_sqft(m)}"
+        meets = c.get("meets_min_lot_area")
+        outcome = ("the lot would look big enough" if meets is True and i == 0 else "big enough" if meets is True
+                   else f"about {_sqft(c.get('short_by_sqft') or 0.0)} short" if meets is False
+                   else "it could not be told (land not measured)")
+        parts.append(f"{lead}, {outcome}")
+    return (f"What if (not the Village's figures): {'; '.join(parts)}. Ask {w.get('ask') or 'the Building Department'} "
+            f"for the real minimum (candidates to confirm with the Village, setting of {w.get('effective')}).")
+
+
+def figures_notes(result: dict) -> list[str]:
+    """Why one land shows two figures: all of it on the lot, and the part counted in its own row.
+
+    >>> figures_notes({"deductions": [{"constraint": "buffer", "label": "Buffer", "area_sqft": 5245.6,
+    ...     "total_area_sqft": 24007.0}]})
+    ["Land next to a wetland or stream: 24,007 sq ft of your lot in all, 5,246 sq ft in its own row (the rest is counted in a row above it: each piece of land counts once). The wetland permit's figure adds the wetland and streams themselves to it."]
+    """
+    out = []
+    for d in result.get("deductions") or []:
+        total, own = d.get("total_area_sqft"), d.get("area_sqft")
+        if total is None or own is None or total - own < 0.5:
+            continue
+        what = plain.plain_constraint(d.get("constraint") or "", d.get("label"))
+        also = (" The wetland permit's figure adds the wetland and streams themselves to it."
+                if d.get("constraint") == "buffer" else "")
+        out.append(f"{what[:1].upper()}{what[1:]}: {_sqft(total)} of your lot in all, {_sqft(own)} in its own row "
+                   f"(the rest is counted in a row above it: each piece of land counts once).{also}")
+    return out
+
+
+def _neighbours_resource(result: dict) -> bool:
+    """The lot has buffer land but none of the wetland, stream or pond it surrounds: the resource is next door."""
+    rows = {d.get("constraint"): d for d in result.get("deductions") or []}
+    buffer = rows.get("buffer") or {}
+    if (buffer.get("area_sqft") or 0.0) < 0.5:
+        return False
+    resources = [rows.get(r.id) for r in DEDUCTION_ROWS if r.id in _BUFFERED and rows.get(r.id)]
+    return bool(resources) and all((d.get("area_sqft") or 0.0) < 0.5 and d.get("area_sqft") is not None
+                                   for d in resources)
 
 
 @dataclass(frozen=True)
@@ -74,12 +181,29 @@ class LotAnswer:
     note: str = ""
     citations: list[str] = field(default_factory=list)
     title: str = TITLE
+    #: Land of the lot that does not count toward its size, one sentence per row.
+    lot_limits: list[str] = field(default_factory=list)
+    #: What the project's facts and footprint trigger (:data:`PROJECT_HEADING`), permits and open questions.
+    project_needs: list[str] = field(default_factory=list)
+    #: The land's permits the project does not trigger (:data:`PARCEL_HEADING`).
+    parcel_carries: list[str] = field(default_factory=list)
+    #: Whether a project was described (otherwise ``project_needs`` says how to describe it).
+    project_described: bool = False
+    #: Why one land shows two figures (all of it on the lot, and its own row).
+    figures: list[str] = field(default_factory=list)
+    #: The things in the way that lead the answer (at most :data:`TOP`): the permits the project likely
+    #: needs, then the largest pieces of land that do not count, then what the parcel carries, then the
+    #: project's open questions.
+    top: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict:
         return {"title": self.title, "verdict": self.verdict, "house": self.house,
                 "in_the_way": list(self.in_the_way), "next_steps": list(self.next_steps),
                 "village_confirms": list(self.village_confirms), "contacts": list(self.contacts),
-                "note": self.note, "citations": list(self.citations)}
+                "note": self.note, "citations": list(self.citations), "lot_limits": list(self.lot_limits),
+                "project_needs": list(self.project_needs), "parcel_carries": list(self.parcel_carries),
+                "project_described": self.project_described, "figures": list(self.figures),
+                "top": list(self.top)}
 
 
 def _sqft(x: float) -> str:
@@ -96,8 +220,10 @@ def _house(result: dict) -> tuple[str, str]:
         return "unknown", ("We cannot tell yet whether a house fits: the lot's zoning district is not known here. "
                            "The Building Department can tell you the district and its minimum lot size.")
     if minimum is None:
-        return "unknown", (f"We cannot tell yet whether a house fits: no minimum lot size is recorded here for the "
-                           f"{district} district. The Building Department can tell you what applies.")
+        text = (f"We cannot tell yet whether a house fits: no minimum lot size is recorded here for the "
+                f"{district} district. The Building Department can tell you what applies.")
+        what_if = what_if_sentence(result)
+        return "unknown", f"{text} {what_if}" if what_if else text
     if meets is True:
         return "likely", (f"A one-family house looks possible on this lot as far as its size goes: about "
                           f"{_sqft(net)} counts toward the lot size, and the {district} district needs at least "
@@ -127,27 +253,43 @@ def lot_answer(result: dict) -> LotAnswer:
     LotAnswer
     """
     verdict, house = _house(result)
-    in_the_way: list[str] = []
+    lot_limits: list[str] = []
+    by_size: list[tuple[float, str]] = []
     studies: list[str] = []
+    neighbours = _neighbours_resource(result)
     for d in result.get("deductions") or []:
         deducted = d.get("deducted_sqft")
         what = plain.plain_constraint(d.get("constraint") or "", d.get("label"))
+        if neighbours and d.get("constraint") == "buffer":
+            what += " (the wetland or stream itself is on the neighbour's land)"
         if deducted is not None and deducted >= 0.5:
-            in_the_way.append(f"{_sqft(deducted)} of {what} does not count toward the lot size "
+            lot_limits.append(f"{_sqft(deducted)} of {what} does not count toward the lot size "
                               f"({plain.plain_share(d.get('countable_fraction'))}).")
+            by_size.append((deducted, lot_limits[-1]))
         if (d.get("area_sqft") or 0.0) >= 0.5 and (s := _STUDY_OF_ROW.get(d.get("constraint") or "")):
-            studies.append(s)
-    permit_sentences = [s for s in plain.plain_permits(result)
-                        if not s.startswith("No permit under these rules")]
-    in_the_way += permit_sentences
+            studies.append(_NEIGHBOUR_STUDY if neighbours and d.get("constraint") == "buffer" else s)
+    mine, carried = permits_by_cause(result)
+    described = bool(result.get("project_described")) or "land_permits" not in result
+    project_needs = plain.plain_permits(result, mine)
+    if not described:
+        project_needs = ["No project is described yet: say what you plan (the Proposed project page) to know "
+                         "which permits it needs."]
+    elif not project_needs:
+        project_needs = ["Nothing under these rules, on what is known of the project."]
+    parcel_carries = plain.plain_carried(carried)
+    prohibited = plain.plain_permits(result, [p for p in result.get("permits") or [] if plain.is_prohibition(p)])
     cluster = plain.plain_cluster(result)
+    in_the_way = [*(project_needs if described else []), *prohibited, *lot_limits, *parcel_carries]
     if cluster:
         in_the_way.append(cluster)
     if not in_the_way:
         in_the_way.append("Nothing on the maps used here stands in the way.")
+    likely = [x for x in project_needs if x.startswith("You will likely need")] if described else []
+    questions = [x for x in project_needs if x not in likely] if described else []
+    largest = [x for _, x in sorted(by_size, key=lambda t: -t[0])]
+    top = [*prohibited, *likely, *largest, *parcel_carries, *questions, *in_the_way][:TOP]
 
-    permits = result.get("permits") or []
-    needed = [p for p in permits if p.get("required") is True and not str(p.get("id", "")).endswith("prohibited")]
+    needed = [p for p in mine if p.get("required") is True]
     for p in needed:
         if s := _STUDY_OF_PERMIT.get(p.get("id") or ""):
             studies.append(s)
@@ -182,4 +324,7 @@ def lot_answer(result: dict) -> LotAnswer:
     citations = [result.get("lot_area_citation") or ""] + [p.get("citation") or "" for p in needed]
     return LotAnswer(verdict=verdict, house=house, in_the_way=in_the_way, next_steps=steps,
                      village_confirms=confirms, note=plain.screening_note(result),
-                     citations=[c for c in dict.fromkeys(citations) if c])
+                     citations=[c for c in dict.fromkeys(citations) if c], lot_limits=lot_limits,
+                     project_needs=project_needs, parcel_carries=parcel_carries,
+                     project_described=bool(result.get("project_described")), figures=figures_notes(result),
+                     top=list(dict.fromkeys(top)))

@@ -28,6 +28,9 @@ __all__ = [
     "plain_share",
     "plain_verdict",
     "plain_permits",
+    "plain_carried",
+    "missing_fact",
+    "is_prohibition",
     "plain_cluster",
     "screening_note",
     "plain_summary",
@@ -231,46 +234,112 @@ def _needed(permit: dict) -> tuple[str, str]:
     return f"a {_lower_first(title)}", f"from {authority}" if authority else ""
 
 
-def plain_permits(result: dict) -> list[str]:
-    """One sentence per permit or review the result says is likely needed, and one for the open ones.
+def is_prohibition(permit: dict) -> bool:
+    """A rule that forbids the work (its declaration's ``prohibited`` kind, § 402-52): told apart, never a permit.
+
+    >>> is_prohibition({"id": "commercial_excavation_prohibited"}), is_prohibition({"id": "wetland_permit"})
+    (True, False)
+    """
+    return (permit.get("id") or "") in _PROHIBITED
+
+
+def missing_fact(permit: dict) -> str | None:
+    """What is missing for an unknown answer, in words: the project fact to give, or where the work happens.
+
+    None when the answer is not unknown or the unknown is the maps' (a layer not loaded).
+
+    >>> missing_fact({"required": None, "reason": "Unknown: say how many trees will be removed."})
+    'say how many trees will be removed'
+    >>> missing_fact({"required": None, "reason": "The parcel has 500 sq ft of wetland; it depends on where the work happens (draw the disturbance footprint)."})
+    'where the work happens (draw it on the map)'
+    >>> missing_fact({"required": None, "reason": "Unknown: the wetland layer is not loaded."}) is None
+    True
+    """
+    reason = permit.get("reason") or ""
+    if permit.get("required") is not None or re.search(r"\blayers?\b", reason.split(". ")[0]):
+        return None
+    if "depends on where the work happens" in reason:
+        return "where the work happens (draw it on the map)"
+    if m := re.search(r"The question that settles it: ([^?]*\?)", reason):
+        return _lower_first(m.group(1).strip())
+    if m := re.search(r"Unknown whether [^:?]*: ([^?]*)\?", reason):
+        return re.sub(r"\s*\([^()]*\)", "", m.group(1)).strip() + "?"
+    if m := re.match(r"Unknown: ((?:say|give|draw|tell)[^.]*)\.", reason):
+        return m.group(1).strip()
+    if reason.startswith("Unknown until "):
+        return reason[len("Unknown until "):].split(" are known")[0].split(" is known")[0].strip(". ")
+    return "details of the work that are not known yet"
+
+
+def _sentences(permits: list[dict]) -> list[str]:
+    sentences, later = [], []
+    for p in permits:
+        required, reason = p.get("required"), p.get("reason") or ""
+        if is_prohibition(p):
+            if required:
+                sentences.append(f"{_PROHIBITED[p['id']]}, because {_plain_reason(reason)}.")
+            continue
+        what, who = _needed(p)
+        name = f"{what} {who}" if what == "a review" else what  # "a review by the Rockland County ..."
+        if required is True:
+            sentences.append(f"You will likely need {what} {who}, because {_plain_reason(reason)}.".replace("  ", " "))
+        elif required is None and (fact := missing_fact(p)) and not reason.startswith("The parcel has"):
+            later.append((name, fact))
+        elif required is None:
+            sentences.append(f"You may need {what} {who}: {_plain_reason(reason)}.".replace("  ", " "))
+    for what, fact in later:
+        sentences.append(f"Whether you also need {what} depends on the project: {fact}"
+                         + ("" if fact.endswith("?") else "."))
+    return sentences
+
+
+def plain_permits(result: dict, permits: list[dict] | None = None) -> list[str]:
+    """One sentence per permit or review the result says is likely needed, and one per open question.
 
     Parameters
     ----------
     result : dict
         The analysis result; its ``permits`` carry ``id``, ``required`` (True / None / False) and ``reason``.
+    permits : list of dict, optional
+        Only these permits (default: all of the result's), e.g. the project's of
+        :func:`sloat_core.engine.answer.permits_by_cause`.
 
     Returns
     -------
     list of str
         "You will likely need a wetland permit from the Planning Board ..., because ...", then
         "You may need ..." for the permits that depend on where the work happens, then one sentence
-        naming those that depend on details of the work not known yet.
+        per permit that depends on a fact of the project not given yet, naming that fact.
 
     >>> plain_permits({"permits": [{"id": "flood_hazard_review", "required": True,
     ...     "reason": "2,303 sq ft is in the FEMA Special Flood Hazard Area (FIRMs effective March 3, 2014)."}]})
     ['You will likely need a flood zone review under the Flood Hazard Regulations of the Village, because 2,303 sq ft of your lot is in the FEMA Special Flood Hazard Area.']
     """
-    permits = result.get("permits") or []
-    sentences, later = [], []
-    for p in permits:
-        required, reason = p.get("required"), p.get("reason") or ""
-        if p.get("id") in _PROHIBITED:
-            if required:
-                sentences.append(f"{_PROHIBITED[p['id']]}, because {_plain_reason(reason)}.")
-            continue
-        what, who = _needed(p)
-        if required is True:
-            sentences.append(f"You will likely need {what} {who}, because {_plain_reason(reason)}.".replace("  ", " "))
-        elif required is None and reason.startswith("Unknown"):
-            later.append(what)
-        elif required is None:
-            sentences.append(f"You may need {what} {who}: {_plain_reason(reason)}.".replace("  ", " "))
-    if later:
-        sentences.append(f"Whether you also need {_join(later, 'or')} depends on details of the work that are "
-                         "not known yet.")
-    if not sentences:
+    sentences = _sentences(result.get("permits") or [] if permits is None else permits)
+    if not sentences and permits is None:
         sentences.append("No permit under these rules shows up on the maps used here.")
     return sentences
+
+
+def plain_carried(permits: list[dict]) -> list[str]:
+    """The permits the land carries for any later work (not this project's), one sentence each.
+
+    >>> plain_carried([{"id": "flood_hazard_review", "required": True,
+    ...     "reason": "2,303 sq ft of the lot is in the FEMA Special Flood Hazard Area (FIRMs effective March 3, 2014)."}])
+    ['Work in that land would need a flood zone review under the Flood Hazard Regulations of the Village: 2,303 sq ft of your lot is in the FEMA Special Flood Hazard Area.']
+    """
+    out = []
+    for p in permits:
+        if is_prohibition(p) or p.get("required") is False:
+            continue
+        what, who = _needed(p)
+        reason = _plain_reason((p.get("reason") or "").split("; it depends on where the work happens")[0])
+        if p.get("required") is None and reason.lower().startswith("unknown"):  # the maps cannot tell
+            name = f"{what} {who}" if what == "a review" else what
+            out.append(f"Whether your lot carries {name} is not known on the maps used here.")
+            continue
+        out.append(f"Work in that land would need {what} {who}: {reason}.".replace("  ", " "))
+    return out
 
 
 def plain_cluster(result: dict) -> str | None:

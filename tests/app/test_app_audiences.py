@@ -52,7 +52,8 @@ def _qp(at: AppTest, key: str):
 
 def _texts(at: AppTest) -> str:
     kinds = ("markdown", "caption", "subheader", "success", "info", "warning", "error")
-    return "\n".join(str(e.value) for kind in kinds for e in at.get(kind))
+    # The app keeps a number and its unit together with no-break spaces (results.nb); the claims read words.
+    return "\n".join(str(e.value) for kind in kinds for e in at.get(kind)).replace("\u00a0", " ")
 
 
 def _saved_case(manifest, data_dir, project: dict | None) -> Case:

@@ -108,7 +108,7 @@ def test_the_shared_layer_scripts_are_what_streamlit_folium_makes():
     """The constraint layers' scripts are made once per layer set (mapping.install_group_cache) and reused by
     every session: what the browser gets is byte for byte what streamlit-folium makes, at every place of a
     group on the map, with pop-ups or without, and element ids do not leak into it (the shipped sample)."""
-    layers = load_manifest(Path(__file__).resolve().parent.parent / "data" / "sample" / "layers.yaml")
+    layers = load_manifest(Path(__file__).resolve().parents[2] / "data" / "sample" / "layers.yaml")
     roles = ["wetlands", "watercourses", "water_bodies", "floodplain", "village_boundary", "roads"]
     geojson = {r: _display_geojson.__wrapped__("k", r, layers) for r in roles}
     assert all(geojson[r] for r in ["wetlands", "watercourses", "water_bodies", "floodplain"])

@@ -183,3 +183,136 @@ def _check_the_wetland_is_hatched(app, x: float, y: float, mode: str) -> None:
     assert max(greenness) - min(greenness) > 40, (mode, sorted(set(pixels))[:6])
     assert any(abs(r - WETLAND_GREEN[0]) < 45 and abs(g - WETLAND_GREEN[1]) < 45 and abs(b - WETLAND_GREEN[2]) < 45
                for r, g, b in pixels), (mode, sorted(set(pixels))[:6])
+
+
+#: The Counter answer's first-screen parts (issue 24, item 5), by their element keys.
+ANSWER_PARTS = {"verdict": ".st-key-answer_verdict", "blockers": ".st-key-answer_blockers",
+                "next step": ".st-key-answer_next", "handout button": ".st-key-handout_pdf"}
+
+
+def _boxes(page) -> dict:
+    boxes = {}
+    for name, selector in ANSWER_PARTS.items():
+        el = page.locator(selector).first
+        el.wait_for(state="visible", timeout=30_000)
+        boxes[name] = el.bounding_box()
+    return boxes
+
+
+def test_counter_answer_fits_the_first_screen_at_1366x768(sample_app):
+    """Issue 24, item 5: after the search, with no scrolling, the verdict, the three things in the way, the
+    next step and the handout button are all within the 768 px window; the rest folds below (expanders)."""
+    app = _open(sample_app, "counter", (1366, 768))
+    page = app.page
+    _find_by_address(app)
+    app.wait_text("What this means for your lot")
+    page.evaluate(TO_TOP_JS)
+    app.settle()
+    boxes = _boxes(page)
+    page.screenshot(path=str(ARTIFACTS / "i24_counter_answer_1366x768_first_screen.png"))
+    for name, b in boxes.items():
+        assert b is not None and b["y"] >= 0 and b["y"] + b["height"] <= 768, (name, b)
+    blockers = page.locator(".st-key-answer_blockers li")
+    assert 1 <= blockers.count() <= 3
+    card = page.locator(".st-key-answer_card")
+    assert card.get_by_text("The whole answer: what your project needs", exact=False).is_visible()  # folded
+    assert not card.get_by_text("What the parcel carries for any later work", exact=True).is_visible()
+    # The disclaimer once on the page (the answer card's note), the permit sentences once.
+    text = page.locator('[data-testid="stMain"]').inner_text()
+    assert text.count("Screening estimate only.") == 1, text.count("Screening estimate only.")
+    card.get_by_text("The whole answer: what your project needs", exact=False).click()
+    app.settle()
+    card.screenshot(path=str(ARTIFACTS / "i24_counter_answer_1366x768_unfolded.png"))  # the whole card
+    whole = card.inner_text()
+    assert "What your project needs" in whole and "What the parcel carries for any later work" in whole
+    assert whole.index("What your project needs") < whole.index("What the parcel carries for any later work")
+    assert "in its own row" in whole  # the buffer's two figures explained in a word
+    sentences = [s for s in re.split(r"\n+", page.locator('[data-testid="stMain"]').inner_text())
+                 if s.startswith("Work in that land would need")]
+    assert sentences and len(sentences) == len(set(sentences))
+    assert not app.non_tile_blocked()
+
+
+def test_counter_answer_first_sentence_on_a_phones_first_screen(sample_app):
+    """Issue 24, item 5: on a 390x844 phone the answer's first sentence is on the first screen after the search."""
+    app = _open(sample_app, "counter", (390, 844))
+    page = app.page
+    _find_by_address(app)
+    app.wait_text("What this means for your lot")
+    page.evaluate(TO_TOP_JS)
+    app.settle()
+    verdict = page.locator(".st-key-answer_verdict").first
+    verdict.wait_for(state="visible", timeout=30_000)
+    b = verdict.bounding_box()
+    page.screenshot(path=str(ARTIFACTS / "i24_counter_answer_390x844_first_screen.png"))
+    # The first sentence's first line is on the screen (the box starts above the fold by at least a line).
+    assert b is not None and 0 <= b["y"] and b["y"] + 48 <= 844, b
+    first_line = page.evaluate("""() => { const el = document.querySelector('.st-key-answer_verdict p');
+        const r = document.createRange(); r.selectNodeContents(el); const rects = r.getClientRects();
+        const first = el.textContent.split(/(?<=[.:])\\s/)[0];
+        return {top: rects[0].top, bottom: rects[Math.min(rects.length, Math.ceil(first.length / 30)) - 1].bottom}; }""")
+    assert first_line["bottom"] <= 844, first_line
+    assert not app.non_tile_blocked()
+
+
+def test_counter_handout_button_label_is_whole_at_1366x768(sample_app):
+    """The button says what it does, whole (issue 24, item 6's label), beside the next step."""
+    app = _open(sample_app, "counter", (1366, 768))
+    _find_by_address(app)
+    button = app.page.locator(".st-key-handout_pdf button").first
+    button.wait_for(state="visible", timeout=30_000)
+    assert button.inner_text().strip().endswith("Download the one-page handout (PDF)")
+    clipped = button.evaluate("""b => [...b.querySelectorAll('*')].some(e => e.scrollWidth > e.clientWidth + 1
+        && getComputedStyle(e).textOverflow === 'ellipsis')""")
+    assert not clipped
+
+
+def test_counter_district_menu_shows_every_option_whole(sample_app):
+    """Issue 24, item 11: the Counter district menu is not cut off (each option whole, the list on screen)."""
+    app = _open(sample_app, "counter", (1366, 768))
+    page = app.page
+    _find_by_address(app)
+    picker = page.locator('[data-testid="stSelectbox"]').filter(has_text="Zoning district").first
+    picker.scroll_into_view_if_needed(timeout=30_000)
+    chosen = picker.locator('input[role="combobox"]')
+    assert chosen.evaluate("el => el.scrollWidth <= el.clientWidth + 1"), "the chosen district is cut off"
+    picker.get_by_role("button", name="Open").click()
+    options = page.get_by_role("option")
+    options.first.wait_for(state="visible", timeout=10_000)
+    texts = options.all_inner_texts()
+    assert "VC-2 Village Center Extension" in texts and "From the zoning map" in texts, texts
+    cut = page.evaluate("""() => [...document.querySelectorAll('[role="option"]')].filter(o =>
+        [...o.querySelectorAll('*'), o].some(e => e.scrollWidth > e.clientWidth + 1)).map(o => o.innerText)""")
+    page.screenshot(path=str(ARTIFACTS / "i24_counter_district_menu_1366x768.png"))
+    assert cut == [], cut
+    box = page.get_by_role("listbox").bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 1366, box
+    page.keyboard.press("Escape")
+
+
+def test_counter_project_page_tells_the_project_first_then_the_parcel(sample_app):
+    """Issue 24, item 4, at 1366x768: three trees to cut on the sample lot need the tree permit; the county
+    agency, the flood zone review and SEQRA are not "likely needed" for it; the land's permits follow under
+    their own heading; the sewer questions are asked at the counter."""
+    app = _open(sample_app, "counter", (1366, 768))
+    page = app.page
+    _find_by_address(app)
+    page.locator('[data-testid="stSidebarNav"]').get_by_text("Proposed project", exact=True).click()
+    page.locator("h1", has_text="Proposed project").first.wait_for(timeout=30_000)
+    app.settle()
+    assert page.get_by_text("New sanitary (septic or sewer) facilities?").first.is_visible()
+    trees = page.get_by_label("Trees to be removed")
+    trees.fill("3")
+    trees.press("Enter")
+    app.wait_text("You will likely need a tree removal permit")
+    app.settle()
+    main = page.locator('[data-testid="stMain"]')
+    text = main.inner_text()
+    assert text.index("What your project needs") < text.index("What the parcel carries for any later work")
+    project_part = text[text.index("What your project needs"):text.index("What the parcel carries for any later work")]
+    for land in ("flood zone review", "Rockland County Drainage Agency", "SEQRA"):
+        assert f"You will likely need a {land}" not in project_part and f"likely need an {land}" not in project_part
+    assert "Work in that land would need a flood zone review" in text
+    page.get_by_role("heading", name="What your project needs").first.scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "i24_counter_project_1366x768.png"))
+    assert page.locator('[data-testid="stException"]').count() == 0
