@@ -279,6 +279,12 @@ def table(results: dict) -> str:
                          f"{first['n']} pages)   target < 2.5 s")
             lines.append(f"   browser: drawing a parcel to updated figures {drawn['median']} s median (max "
                          f"{drawn['max']}, {drawn['n']} drawings)   target < 1.5 s")
+            found, switch = br.get("address_to_answer_s"), br.get("page_switch_with_parcel_s")
+            if found and switch:
+                lines.append(f"   browser: a found address to the answer on screen {found['median']} s median (max "
+                             f"{found['max']}, {found['n']} searches)   target < 1.5 s")
+                lines.append(f"   browser: page switch with a parcel chosen {switch['median']} s median (max "
+                             f"{switch['max']}, {switch['n']} switches)   target < 1.0 s")
         elif br:
             lines.append(f"   browser: {br}")
     rep = results.get("report_pdf")
