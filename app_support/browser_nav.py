@@ -38,6 +38,15 @@ HISTORY_JS = """
   w.history.pushState = function (state, title, url) {
     if (url !== undefined && url !== null) {
       const next = new URL(String(url), w.location.href);
+      // Leaving the walk-through: the sidebar it folded away (COLLAPSE_SIDEBAR_JS) opens again.
+      if (w.__sloatFoldedByWalkthrough && !/\\/walkthrough\\/?$/.test(next.pathname)) {
+        w.__sloatFoldedByWalkthrough = false;
+        w.setTimeout(() => {
+          const open = w.document.querySelector('[data-testid="stExpandSidebarButton"] button')
+            || w.document.querySelector('[data-testid="stExpandSidebarButton"]');
+          if (open && w.innerWidth > 768) { open.click(); }
+        }, 100);
+      }
       const was = new URLSearchParams(w.location.search).get("step");
       const now = next.searchParams.get("step");
       const samePage = next.pathname === w.location.pathname;
@@ -91,7 +100,17 @@ COLLAPSE_SIDEBAR_JS = """
 (() => {
   const bar = window.document.querySelector('[data-testid="stSidebar"]');
   const close = window.document.querySelector('[data-testid="stSidebarCollapseButton"] button');
-  if (bar && close && bar.getBoundingClientRect().right > 1) { close.click(); }
+  if (bar && close && bar.getBoundingClientRect().right > 1) {
+    close.click();
+    window.__sloatFoldedByWalkthrough = true;  // the history rule opens it again on leaving the walk-through
+    // Streamlit remembers a folded sidebar (localStorage "stSidebarCollapsed-..."): this fold is the
+    // walk-through's, not the person's, so no later visit or tab inherits it.
+    window.setTimeout(() => {
+      for (const key of Object.keys(window.localStorage)) {
+        if (key.startsWith("stSidebarCollapsed-")) { window.localStorage.removeItem(key); }
+      }
+    }, 300);
+  }
 })();
 </script>
 """

@@ -14,21 +14,23 @@ import json
 
 import streamlit as st
 
+from app_support.theme import CONTROL_BORDER_COLOUR, FOCUS_COLOUR
+
 __all__ = ["copy_link", "copy_link_html", "COPIED", "REFUSED"]
 
 #: What the button's status line says after a copy, and when the browser refused the clipboard.
 COPIED = "Copied: paste the link into an email, a note or a browser."
 REFUSED = "The browser did not let this page copy: the link is selected, press Ctrl+C (Cmd+C on a Mac) to copy it."
 
-_TEMPLATE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><style>
+_TEMPLATE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{label}</title><style>
 body {{ margin: 0; font-family: "Source Sans Pro", "Source Sans 3", sans-serif; font-size: 16px; color: #31333f; }}
 .row {{ display: flex; gap: 8px; align-items: stretch; }}
 input {{ flex: 1 1 auto; min-width: 0; font: inherit; font-family: "Source Code Pro", monospace; font-size: 14px;
-        padding: 6px 8px; border: 1px solid #b8bac4; border-radius: 6px; background: #f7f8fa; color: #31333f; }}
+        padding: 6px 8px; border: 1px solid {border}; border-radius: 6px; background: #f7f8fa; color: #31333f; }}
 button {{ flex: 0 0 auto; font: inherit; font-weight: 600; padding: 6px 14px; border-radius: 6px; cursor: pointer;
-         border: 1px solid #8d8f99; background: #fff; color: #31333f; }}
+         border: 1px solid {border}; background: #fff; color: #31333f; }}
 button:hover {{ border-color: #c62828; color: #c62828; }}
-input:focus-visible, button:focus-visible {{ outline: 3px solid #1f5fbf; outline-offset: 2px; }}
+input:focus-visible, button:focus-visible {{ outline: 3px solid {focus}; outline-offset: 2px; }}
 p {{ margin: 4px 0 0; font-size: 14px; min-height: 18px; }}
 </style></head><body>
 <div class="row"><input id="link" type="text" readonly value="{link}" aria-label="{label}">
@@ -56,7 +58,8 @@ def copy_link_html(link: str, *, label: str = "Link to this case") -> str:
     True
     """
     return _TEMPLATE.format(link=html.escape(link, quote=True), label=html.escape(label, quote=True),
-                            copied=json.dumps(COPIED), refused=json.dumps(REFUSED))
+                            copied=json.dumps(COPIED), refused=json.dumps(REFUSED),
+                            border=CONTROL_BORDER_COLOUR, focus=FOCUS_COLOUR)
 
 
 def copy_link(link: str, *, label: str = "Link to this case") -> None:

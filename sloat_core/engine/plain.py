@@ -328,17 +328,18 @@ def plain_carried(permits: list[dict]) -> list[str]:
     ...     "reason": "2,303 sq ft of the lot is in the FEMA Special Flood Hazard Area (FIRMs effective March 3, 2014)."}])
     ['Work in that land would need a flood zone review under the Flood Hazard Regulations of the Village: 2,303 sq ft of your lot is in the FEMA Special Flood Hazard Area.']
     """
-    out = []
+    out, unknown = [], []
     for p in permits:
         if is_prohibition(p) or p.get("required") is False:
             continue
         what, who = _needed(p)
         reason = _plain_reason((p.get("reason") or "").split("; it depends on where the work happens")[0])
         if p.get("required") is None and reason.lower().startswith("unknown"):  # the maps cannot tell
-            name = f"{what} {who}" if what == "a review" else what
-            out.append(f"Whether your lot carries {name} is not known on the maps used here.")
+            unknown.append(f"{what} {who}" if what == "a review" else what)
             continue
         out.append(f"Work in that land would need {what} {who}: {reason}.".replace("  ", " "))
+    if unknown:  # one sentence for all that the maps cannot tell, after what they can
+        out.append(f"Whether your lot carries {_join(unknown, 'or')} is not known on the maps used here.")
     return out
 
 

@@ -34,13 +34,13 @@ SBL = "155.06-3-2"
 PAGES = ("pages/parcel.py", "pages/cluster.py", "pages/project.py")
 
 ON_LOT, IN_ROW = "on the lot", "counted in this row"
-_NUMBER = r"(\d[\d,]*)"
+_NUMBER = r"(\d[\d,]*)"  # the unit after it may be joined by non-breaking spaces (results.nb): \s takes both
 # "<row label>: 25,217 sq ft on the lot, 24,116 counted in this row" (under the deduction table)
-_RECONCILED = re.compile(r"([^;:.]+): " + _NUMBER + r" sq ft on the lot, " + _NUMBER + " counted in this row")
+_RECONCILED = re.compile(r"([^;:.]+): " + _NUMBER + r"\ssq\sft on the lot, " + _NUMBER + " counted in this row")
 # "25,217 sq ft of the lot is in the FEMA Special Flood Hazard Area" (the flood hazard review's reason)
-_FLOOD_REASON = re.compile(_NUMBER + r" sq ft of the lot is in the FEMA Special Flood Hazard Area")
+_FLOOD_REASON = re.compile(_NUMBER + r"\ssq\sft of the lot is in the FEMA Special Flood Hazard Area")
 # "...: 25,217 sq ft on the lot (100.0% of the parcel)" (a cluster trigger's evidence)
-_ON_LOT = re.compile(_NUMBER + r" sq ft on the lot\b")
+_ON_LOT = re.compile(_NUMBER + r"\ssq\sft on the lot\b")
 # "- **100-year floodplain**: <evidence or reason>" (the Parcel page's short lists)
 _ITEM = re.compile(r"^- \*\*([^*]+)\*\*: (.*)$", re.MULTILINE)
 

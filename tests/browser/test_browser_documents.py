@@ -12,7 +12,7 @@ from pathlib import Path
 
 from pypdf import PdfReader
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "outputs"))  # the handout tests' PDF reader
 from test_documents_handout import PT_TOL, text_sizes_pt  # noqa: E402
 
 from sloat_core.outputs.handout import HANDOUT_TITLE, MIN_PT  # noqa: E402
