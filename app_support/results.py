@@ -551,7 +551,11 @@ def show_answer_card(result: dict, make_pdf=None, make_html=None) -> None:
             st.markdown(f"**Next step:** {nb(escape_markdown(answer.next_steps[0]))}")
         if make_pdf is not None:
             with button:
-                handout_button(make_pdf, make_html)
+                handout_button(make_pdf)
+        if make_html is not None:  # its web page and "Print the handout", under the row (the row stays short)
+            from app_support.exports_ui import handout_extras
+
+            handout_extras(make_html)
         with st.expander("The whole answer: what your project needs, what the parcel carries, every step"):
             for heading, items, numbered in (
                     (PROJECT_HEADING, answer.project_needs, False),

@@ -225,6 +225,12 @@ span[role="spinbutton"] {{display:inline-flex !important;align-items:center;just
   clip:rect(0,0,0,0);white-space:nowrap;border:0;}}
 .sloat-answer-target:focus {{width:100% !important;height:auto !important;margin:0 !important;clip:auto !important;
   overflow:hidden !important;text-overflow:ellipsis;z-index:10;background:#ffffff;padding:2px 4px;font-weight:600;}}
+/* The answer's focus target and its announcer (app_support.announce) take no room in the page's flow: the
+   counter's first screen keeps its height (issue 24 item 5). */
+[data-testid="stElementContainer"]:has(.sloat-answer-target) {{margin-bottom:-1rem !important;}}
+[data-testid="stElementContainer"]:has(> iframe[height="0"]),
+[data-testid="stElementContainer"]:has(> div > iframe[height="0"]) {{position:absolute !important;width:0 !important;
+  height:0 !important;overflow:hidden !important;}}
 .sloat-skip {{position:absolute;left:-10000px;top:auto;}}
 .sloat-skip:focus {{outline:3px solid {FOCUS_COLOUR} !important;outline-offset:2px;position:fixed;left:8px;top:8px;z-index:1000000;background:#ffffff;color:{FOCUS_COLOUR};
   padding:8px 12px;font-weight:700;}}

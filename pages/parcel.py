@@ -172,10 +172,12 @@ def _results(parcel, answer_slot=None) -> None:
     except SloatInputError as exc:
         st.error(str(exc))
         return
-    announce.answer(result, note)  # focus, live region, skip link, map frame's name (issue 25)
     # With a project described, the short answer is about it: what it needs, then what the parcel carries.
     answer = project_result.project_answer_result(parcel, st.session_state.get(state.DISTRICT)) or result
     counter = mode == state.COUNTER
+    # the focus target, live region and skip link go where the answer starts (above the map at the counter)
+    with answer_slot if counter and answer_slot is not None else st.container():
+        announce.answer(result, note)  # focus, live region, skip link, map frame's name (issue 25)
     if counter:
         with answer_slot if answer_slot is not None else st.container():
             results.show_answer_card(answer, lambda: _handout_pdf(parcel, district),

@@ -236,8 +236,22 @@ class OfflinePage:
         self.wait_text(f"Tax parcel {sbl}")
         self.settle()
 
+    def open_sidebar(self) -> None:
+        """Open the sidebar if it is folded (the walk-through folds it in Projector mode), as a person would:
+        its open button at the top left."""
+        shown = """() => { const b = document.querySelector('[data-testid="stSidebar"]');
+            const r = b && b.getBoundingClientRect(); return !!b && r.right > 1 && r.left > -1; }"""
+        # a resize may be sliding it in or out: wait until it is shown or its open button is there
+        self.page.wait_for_function(shown.replace("return !!b &&", "return !!document.querySelector("
+                                                  "'[data-testid=\"stExpandSidebarButton\"]') || !!b &&"),
+                                    timeout=15_000)
+        if not self.page.evaluate(shown):
+            self.page.locator('[data-testid="stExpandSidebarButton"]').first.click()
+            self.page.wait_for_function(shown, timeout=15_000)
+
     def switch_mode(self, mode: str) -> None:
         """Choose a display mode in the sidebar."""
+        self.open_sidebar()
         self.page.locator('[data-testid="stSidebar"]').get_by_text(mode, exact=True).click()
         self.settle()
 

@@ -117,6 +117,7 @@ def _report_lines(where: str, violations: list[dict]) -> list[str]:
 
 
 def _open_page(app: OfflinePage, label: str, heading: str) -> None:
+    app.open_sidebar()  # the Projector walk-through folds it away
     app.page.locator('[data-testid="stSidebarNav"]').get_by_text(label, exact=True).click()
     if heading:
         app.page.locator("h1", has_text=heading).first.wait_for(timeout=30_000)
