@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sloat_core.engine.plain import is_prohibition
 from sloat_core.rules.clocks import CLOCKS, ITEM_KINDS
 from sloat_core.rules.permits import DECLARATIONS
 
@@ -119,7 +120,7 @@ def suggestions(result: dict | None, items: list[dict] | None = None) -> list[Su
     -------
     list of Suggestion
         Needed permits first, then those that may be needed, each group in the analysis's order.
-        Permits not needed (``required`` False) are left out.
+        Permits not needed (``required`` False) and prohibitions (§ 402-52) are left out.
 
     >>> r = {"permits": [{"id": "tree_removal_permit", "title": "Tree removal permit", "required": True,
     ...                   "reason": "3 trees.", "citation": "§ 402-53B"}]}
@@ -134,7 +135,7 @@ def suggestions(result: dict | None, items: list[dict] | None = None) -> list[Su
     out: list[Suggestion] = []
     for wanted in (True, None):
         for p in result.get("permits") or []:
-            if p.get("required") is not wanted:
+            if p.get("required") is not wanted or is_prohibition(p):  # a prohibition is no permit to date
                 continue
             kinds = tuple(k for k in PERMIT_TIMELINE_KINDS.get(p["id"], ()) if k in ITEM_KINDS)
             on = tuple(k for k in kinds if k in present)

@@ -16,6 +16,8 @@ from unittest import mock
 import pytest
 from dateutil.relativedelta import relativedelta
 from shapely.geometry import box
+
+from sloat_core.engine.plain import is_prohibition  # noqa: E402
 from streamlit.testing.v1 import AppTest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -195,7 +197,7 @@ def test_after_an_analysis_the_page_lists_the_permits_and_adds_one_with_its_cloc
     assert "your project needs:" in text and "It may also need these" in text
     assert f"Wetland permit** ({wetland['citation']})" in text
     for p in result["permits"]:
-        if p["required"] is not False:
+        if p["required"] is not False and not is_prohibition(p):  # a prohibition is no permit to date
             assert p["citation"] in text, p["id"]
     assert "Add its dates below: wetland delineation, wetland permit application, wetland permit." in text
     assert KIND_LABELS["wetland_permit"] in at.selectbox(key="tlp_kind").options
@@ -257,3 +259,12 @@ def test_a_result_for_another_district_is_not_offered(manifest):
     new_key = at.session_state[forms.LAST_PROJECT_RESULT][0]
     assert new_key != old_key and new_key == forms.project_result_key(at.session_state[state.PARCEL], "R-15")
     assert "From your project" in [h.value for h in at.subheader]
+
+
+def test_a_prohibition_is_not_offered_as_a_permit_to_put_on_the_timeline():
+    result = {"permits": [
+        {"id": "commercial_excavation_prohibited", "title": "Commercial excavation (prohibited)", "required": None,
+         "reason": "Unknown: say whether the work is commercial excavation.", "citation": "§ 402-52"},
+        {"id": "tree_removal_permit", "title": "Tree removal permit", "required": None, "reason": "Unknown.",
+         "citation": "§ 402-53B"}]}
+    assert [s.permit_id for s in suggestions(result)] == ["tree_removal_permit"]
