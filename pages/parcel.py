@@ -81,7 +81,8 @@ def map_and_results() -> None:
     # At the counter the answer leads the first screen across the width, above the map (filled once the
     # district is read beside the map), so the verdict, what stands in the way, the next step and the
     # handout button are seen without scrolling, on a phone too (issue 24, item 5).
-    answer_slot = st.container() if mode == state.COUNTER else None
+    # where the answer starts: above the map at the counter and on a projector (the focus moves there, issue 25)
+    answer_slot = st.container() if mode in (state.COUNTER, state.PROJECTOR) else None
     if mode == state.PROJECTOR:
         with st.container():  # always there, so the map keeps its place (and its component) when a parcel comes
             if parcel is not None:  # the figures lead the first screen, above the map
@@ -176,7 +177,7 @@ def _results(parcel, answer_slot=None) -> None:
     answer = project_result.project_answer_result(parcel, st.session_state.get(state.DISTRICT)) or result
     counter = mode == state.COUNTER
     # the focus target, live region and skip link go where the answer starts (above the map at the counter)
-    with answer_slot if counter and answer_slot is not None else st.container():
+    with answer_slot if answer_slot is not None else st.container():
         announce.answer(result, note)  # focus, live region, skip link, map frame's name (issue 25)
     if counter:
         with answer_slot if answer_slot is not None else st.container():
