@@ -81,12 +81,13 @@ def map_and_results() -> None:
     # At the counter the answer leads the first screen across the width, above the map (filled once the
     # district is read beside the map), so the verdict, what stands in the way, the next step and the
     # handout button are seen without scrolling, on a phone too (issue 24, item 5).
-    # where the answer starts: above the map at the counter and on a projector (the focus moves there, issue 25)
-    answer_slot = st.container() if mode in (state.COUNTER, state.PROJECTOR) else None
+    # The answer's focus target and announcer go where the answer starts, above the map (issue 25).
+    answer_slot = st.container() if mode == state.COUNTER else None
     if mode == state.PROJECTOR:
         with st.container():  # always there, so the map keeps its place (and its component) when a parcel comes
             if parcel is not None:  # the figures lead the first screen, above the map
                 _projector_figures(parcel)
+        answer_slot = st.container()  # after the figures, before the map: the focus lands with them
         map_col, result_col = st.container(), st.container()
     else:
         map_col, result_col = st.columns(2)
