@@ -534,7 +534,7 @@ def show_answer_card(result: dict, make_pdf=None, make_html=None) -> None:
     lead; what the project needs and what the parcel carries, every step, what the Village confirms and
     whom to ask fold below; the screening note closes it, once for the page.
     """
-    from sloat_core.engine.answer import PARCEL_HEADING, PROJECT_HEADING, lot_answer
+    from sloat_core.engine.answer import lot_answer
 
     answer = lot_answer(result)
     box = {"likely": st.success, "unlikely": st.warning}.get(answer.verdict, st.info)
@@ -557,15 +557,7 @@ def show_answer_card(result: dict, make_pdf=None, make_html=None) -> None:
 
             handout_extras(make_html)
         with st.expander("The whole answer: what your project needs, what the parcel carries, every step"):
-            for heading, items, numbered in (
-                    (PROJECT_HEADING, answer.project_needs, False),
-                    (PARCEL_HEADING, answer.parcel_carries or ["Nothing more on the maps used here."], False),
-                    ("Land that does not count toward the lot size", answer.lot_limits, False),
-                    ("Next steps, in the usual order", answer.next_steps, True),
-                    ("What the Village must confirm", answer.village_confirms, False),
-                    ("Whom to ask", list(answer.contacts), False)):
-                if not items:
-                    continue
+            for heading, items, numbered in answer.sections():
                 st.markdown(f"**{heading}**")
                 st.markdown("\n".join(f"{f'{i}.' if numbered else '-'} {nb(escape_markdown(x))}"
                                        for i, x in enumerate(items, start=1)))

@@ -23,7 +23,7 @@ from sloat_core.engine import plain
 from sloat_core.measure.rows import DEDUCTION_ROWS
 from sloat_core.rules.permits import DECLARATIONS
 
-__all__ = ["TITLE", "CONTACTS", "PROJECT_HEADING", "PARCEL_HEADING", "LotAnswer", "lot_answer", "permits_by_cause",
+__all__ = ["TITLE", "CONTACTS", "PROJECT_HEADING", "PARCEL_HEADING", "LOT_LIMITS_HEADING", "LotAnswer", "lot_answer", "permits_by_cause",
            "what_if_sentence", "figures_notes"]
 
 TITLE = "What this means for your lot"
@@ -31,6 +31,7 @@ TITLE = "What this means for your lot"
 #: permits of the land that the project does not trigger (issue 24, item 4).
 PROJECT_HEADING = "What your project needs"
 PARCEL_HEADING = "What the parcel carries for any later work"
+LOT_LIMITS_HEADING = "Land that does not count toward the lot size"
 #: How many of the things in the way lead the answer (the rest folds below).
 TOP = 3
 
@@ -187,6 +188,10 @@ class LotAnswer:
     project_needs: list[str] = field(default_factory=list)
     #: The land's permits the project does not trigger (:data:`PARCEL_HEADING`).
     parcel_carries: list[str] = field(default_factory=list)
+    #: Work the law forbids with or without a permit (§ 402-52), if the project includes it.
+    prohibited: list[str] = field(default_factory=list)
+    #: The cluster rule in one sentence when the land shows a trigger (§ 402-48C), else None.
+    cluster: str | None = None
     #: Whether a project was described (otherwise ``project_needs`` says how to describe it).
     project_described: bool = False
     #: Why one land shows two figures (all of it on the lot, and its own row).
@@ -202,8 +207,30 @@ class LotAnswer:
                 "village_confirms": list(self.village_confirms), "contacts": list(self.contacts),
                 "note": self.note, "citations": list(self.citations), "lot_limits": list(self.lot_limits),
                 "project_needs": list(self.project_needs), "parcel_carries": list(self.parcel_carries),
+                "prohibited": list(self.prohibited), "cluster": self.cluster,
                 "project_described": self.project_described, "figures": list(self.figures),
                 "top": list(self.top)}
+
+    def sections(self, steps: list[str] | None = None) -> list[tuple[str, list[str], bool]]:
+        """The whole answer as (heading, items, numbered), in the order a resident reads it: what the project
+        needs (what the law forbids first), what the parcel carries for any later work (the cluster rule
+        with it), the land that does not count, the next steps (``steps`` when given: the handout's), what
+        the Village must confirm, whom to ask. Sections with nothing to say are left out. The app's whole
+        answer, the handout PDF and the handout's web page print these (issue 24, item 4).
+
+        >>> a = LotAnswer(verdict="likely", house="", in_the_way=[], next_steps=["Ask."], village_confirms=[],
+        ...               project_needs=["Nothing under these rules."])
+        >>> [h for h, _, _ in a.sections()]
+        ['What your project needs', 'What the parcel carries for any later work', 'Next steps, in the usual order', 'Whom to ask']
+        """
+        carried = [*self.parcel_carries, *([self.cluster] if self.cluster else [])]
+        rows = [(PROJECT_HEADING, [*self.prohibited, *self.project_needs], False),
+                (PARCEL_HEADING, carried or ["Nothing more on the maps used here."], False),
+                (LOT_LIMITS_HEADING, self.lot_limits, False),
+                ("Next steps, in the usual order", list(steps or self.next_steps), True),
+                ("What the Village must confirm", self.village_confirms, False),
+                ("Whom to ask", list(self.contacts), False)]
+        return [(h, list(items), numbered) for h, items, numbered in rows if items]
 
 
 def _sqft(x: float) -> str:
@@ -326,5 +353,5 @@ def lot_answer(result: dict) -> LotAnswer:
                      village_confirms=confirms, note=plain.screening_note(result),
                      citations=[c for c in dict.fromkeys(citations) if c], lot_limits=lot_limits,
                      project_needs=project_needs, parcel_carries=parcel_carries,
-                     project_described=bool(result.get("project_described")), figures=figures_notes(result),
+                     prohibited=prohibited, cluster=cluster, project_described=bool(result.get("project_described")), figures=figures_notes(result),
                      top=list(dict.fromkeys(top)))

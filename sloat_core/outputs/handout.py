@@ -189,10 +189,8 @@ def _build(analysis, layerset, *, as_of: dt.date, size: float, figure) -> object
                 with pdf.tag("LI"):
                     pdf.multi_cell(w, line, _plain(f"{mark} {item}"), new_x=XPos.LEFT, new_y=YPos.NEXT, align="L")
 
-    section("What stands in the way", answer.in_the_way)
-    section("Next steps, in the usual order", handout_steps(r, answer.next_steps), numbered=True)
-    section("What the Village must confirm", answer.village_confirms)
-    section("Whom to ask", list(answer.contacts))
+    for title, items, numbered in answer.sections(handout_steps(r, answer.next_steps)):
+        section(title, items, numbered=numbered)
     if pdf.page == 1:
         pdf.set_y(max(pdf.get_y(), below_map))
     pdf.ln(1.5)

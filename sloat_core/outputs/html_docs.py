@@ -338,10 +338,7 @@ def handout_html(analysis, layerset, *, as_of: dt.date | None = None) -> str:
     b.append(f"<figure>{_img(png, S.map_alt(r))}<figcaption>The map of your lot.</figcaption></figure>")
     b.append("<h2>Map key</h2>")
     b.append('<ul class="key">' + "".join(f"<li>{_img(sw, '')}{esc(label)}</li>" for label, sw in legend) + "</ul>")
-    for heading, items, ordered in (("What stands in the way", answer.in_the_way, False),
-                                    ("Next steps, in the usual order", handout_steps(r, answer.next_steps), True),
-                                    ("What the Village must confirm", answer.village_confirms, False),
-                                    ("Whom to ask", list(answer.contacts), False)):
+    for heading, items, ordered in answer.sections(handout_steps(r, answer.next_steps)):
         b.append(f"<h2>{esc(heading)}</h2>")
         b.append(_ul(items, ordered=ordered))
     b.append(_p(answer.note + " Rules: Sloatsburg Code ch. 402, Article IX (" + ", ".join(answer.citations) + ").",

@@ -112,9 +112,10 @@ def test_a_handout_that_does_not_fit_one_page_flows_to_a_second_with_nothing_cut
     assert len(reader.pages) == 2  # a second page, not smaller print
     text = " ".join(" ".join(p.extract_text().split()) for p in reader.pages)
     answer = lot_answer(analysis.result)
-    for heading in ("What stands in the way", "Next steps, in the usual order", "What the Village must confirm",
-                    "Whom to ask"):
+    for heading in ("What your project needs", "What the parcel carries for any later work",
+                    "Next steps, in the usual order", "What the Village must confirm", "Whom to ask"):
         assert heading in text
+    assert text.index("What your project needs") < text.index("What the parcel carries for any later work")
     last = " ".join(answer.note.split())[-40:]
     assert last in text.replace("- ", "-")  # the disclaimer's end, on the last page
     assert "page 2 of 2" in text

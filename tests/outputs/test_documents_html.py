@@ -142,12 +142,16 @@ def test_the_handout_page_says_what_the_pdf_says(sample, handout):
     page = Page(handout)
     answer = lot_answer(analysis.result)
     items = [" ".join(li["text"].split()) for li in page.all("li")]
-    for step in handout_steps(analysis.result, answer.next_steps):
-        assert " ".join(step.split()) in items
-    for item in answer.in_the_way + answer.village_confirms + list(answer.contacts):
-        assert " ".join(item.split()) in items
-    assert [h["text"] for h in page.all("h2")] == ["Map key", "What stands in the way", "Next steps, in the usual order",
-                                                   "What the Village must confirm", "Whom to ask"]
+    sections = answer.sections(handout_steps(analysis.result, answer.next_steps))
+    for _, section_items, _ in sections:
+        for item in section_items:
+            assert " ".join(item.split()) in items
+    # what the project needs first, then what the parcel carries for any later work (issue 24 item 4)
+    assert [h["text"] for h in page.all("h2")] == ["Map key", "What your project needs",
+                                                   "What the parcel carries for any later work",
+                                                   *[h for h, _, _ in sections[2:]]]
+    assert [h for h, _, _ in sections[-3:]] == ["Next steps, in the usual order", "What the Village must confirm",
+                                                "Whom to ask"]
     assert page.all("ol")  # the steps are numbered, as a list
 
 
