@@ -81,8 +81,11 @@ class Ticker:
         self._thread.join()
 
 
-def _refused_bounded(call, needle: str) -> tuple[str, float, Ticker]:
-    """Run ``call`` (which must refuse) with a ticker; check the parent stayed responsive and did not grow."""
+def _refused_bounded(call, needle: str, *, quick: bool = True) -> tuple[str, float, Ticker]:
+    """Run ``call`` (which must refuse) with a ticker; check the parent stayed responsive and did not grow.
+
+    ``quick``: also check the refusal came within :data:`QUICK_S` of wall-clock time (off where the claim is which
+    limit stopped the parse, which the message says, and the time depends on how busy the machine is)."""
     rss0 = _rss_bytes()
     t0 = time.perf_counter()
     with Ticker() as ticker:
@@ -92,7 +95,7 @@ def _refused_bounded(call, needle: str) -> tuple[str, float, Ticker]:
     message = str(err.value)
     assert needle.lower() in message.lower(), message
     assert "\n" not in message and "/" not in message.replace("</", ""), message  # one sentence, no path
-    assert seconds < QUICK_S, seconds
+    assert not quick or seconds < QUICK_S, seconds
     assert ticker.worst_gap < 0.5, ticker.worst_gap  # the server kept answering
     assert _rss_bytes() - rss0 < 64 * MB  # the parse's memory was the worker's, not the server's
     return message, seconds, ticker
@@ -172,14 +175,15 @@ def _hog() -> None:
 
 
 def test_a_parse_that_never_ends_is_stopped_by_its_processor_time(tmp_path):
-    limits = ParseLimits(cpu_seconds=1, wall_seconds=20.0, workers=1)
-    message, seconds, _ = _refused_bounded(lambda: run_bounded(_spin, limits=limits), "processor time")
-    assert seconds < 8  # 1 s of processor time; the wall-clock limit (20 s) was not what stopped it
+    # 1 s of processor time; the wall-clock limit is far off, and the message says which limit stopped it
+    limits = ParseLimits(cpu_seconds=1, wall_seconds=60.0, workers=1)
+    _refused_bounded(lambda: run_bounded(_spin, limits=limits), "processor time", quick=False)
 
 
 def test_a_parse_that_grows_without_end_is_stopped_by_its_memory_limit():
-    limits = ParseLimits(memory_bytes=200 * MB, wall_seconds=10.0, workers=1)
-    _refused_bounded(lambda: run_bounded(_hog, limits=limits), "memory")
+    # The wall-clock limit is far off, so the message ("memory") says which limit stopped it, on a busy machine too.
+    limits = ParseLimits(memory_bytes=200 * MB, wall_seconds=60.0, workers=1)
+    _refused_bounded(lambda: run_bounded(_hog, limits=limits), "memory", quick=False)
 
 
 def test_a_parse_stuck_waiting_is_stopped_by_the_wall_clock():
