@@ -5,13 +5,11 @@ the map with its alternative text and its key as text, a print style sheet; the 
 
 from __future__ import annotations
 
-import datetime as dt
 import io
 import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
-import geopandas as gpd
 import pytest
 from pypdf import PdfReader
 from streamlit.testing.v1 import AppTest
@@ -19,7 +17,7 @@ from streamlit.testing.v1 import AppTest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
 
-from sloat_core.engine.analysis import analyze_parcel  # noqa: E402
+from sample_lot import DAY, MOST_TO_EXPLAIN, SUBDIVISION, analysed_lot  # noqa: E402
 from sloat_core.engine.answer import lot_answer  # noqa: E402
 from sloat_core.gis.layers import load_manifest  # noqa: E402
 from sloat_core.gis.parcels import parcel_by_sbl, to_wgs84_geojson  # noqa: E402
@@ -30,8 +28,6 @@ from sloat_core.store import Case, CaseStore  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
-SAMPLE = ROOT / "data" / "sample" / "layers.yaml"
-DAY = dt.date(2026, 5, 1)
 
 
 class Page(HTMLParser):
@@ -67,11 +63,7 @@ class Page(HTMLParser):
 
 @pytest.fixture(scope="module")
 def sample():
-    layers = load_manifest(SAMPLE)
-    parcels = gpd.read_file(ROOT / "data" / "sample" / "parcels.gpkg")
-    geom = parcels.loc[parcels["SBL"] == "155.06-1-42", "geometry"].iloc[0]
-    return layers, analyze_parcel(geom, layers, as_of=DAY,
-                                  project={"application_type": "subdivision", "disturbance_area_sqft": 50_000})
+    return analysed_lot(MOST_TO_EXPLAIN, project=SUBDIVISION)
 
 
 @pytest.fixture(scope="module")
