@@ -23,7 +23,6 @@ from sloat_core.outputs.handout import HANDOUT_TITLE, handout_pdf_bytes  # noqa:
 from sloat_core.outputs.report import REPORT_TITLE, report_pdf_bytes  # noqa: E402
 
 
-
 def _obj(x):
     return x.get_object() if isinstance(x, IndirectObject) else x
 
