@@ -62,6 +62,14 @@ def pick(at: AppTest, sbl: str = fx.P1_SBL) -> AppTest:
     return at
 
 
+def one_case_in_two_windows() -> tuple[AppTest, AppTest, str]:
+    """(window A, window B, the case's id): a case chosen in window A and opened from its link in window B (a
+    second tab, or a second person), the two on the same version."""
+    a = pick(new_app())
+    case_id = case_id_of(a)
+    return a, new_app(case_id), case_id
+
+
 def download(at: AppTest, media, key: str) -> bytes:
     button = next(b for b in at.get("download_button") if b.key == key)
     manager = media[-1]
@@ -265,9 +273,7 @@ def test_a_bad_import_says_one_sentence_and_keeps_the_current_case(manifest, dat
 
 
 def test_an_edit_from_a_stale_window_is_refused_but_kept(manifest, data_dir):
-    a = pick(new_app())
-    case_id = case_id_of(a)
-    b = new_app(case_id)
+    a, b, case_id = one_case_in_two_windows()
     a.session_state[cases_ui.NOTES] = "From window A."
     a.run()
     b.session_state[cases_ui.NOTES] = "From window B."
@@ -506,9 +512,7 @@ def _main_top(at: AppTest) -> list:
 
 
 def test_two_tabs_on_one_case_warn_at_the_top_of_the_page(manifest, data_dir):
-    a = pick(new_app())
-    case_id = case_id_of(a)
-    b = new_app(case_id)  # the same case in a second tab
+    a, b, case_id = one_case_in_two_windows()
     assert not [w for w in b.warning if w.value == cases_ui.CONFLICT_NOTICE]
     a.session_state[cases_ui.NOTES] = "From tab A."
     a.run()  # tab A saves a newer version
@@ -524,9 +528,7 @@ def test_two_tabs_on_one_case_warn_at_the_top_of_the_page(manifest, data_dir):
 
 
 def test_two_tabs_keep_mine_as_a_new_case_from_the_top(manifest, data_dir):
-    a = pick(new_app())
-    case_id = case_id_of(a)
-    b = new_app(case_id)
+    a, b, case_id = one_case_in_two_windows()
     a.session_state[cases_ui.NOTES] = "From tab A."
     a.run()
     b.session_state[cases_ui.NOTES] = "From tab B."
