@@ -17,7 +17,7 @@ from streamlit.testing.v1 import AppTest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
 
-from sample_lot import DAY, MOST_TO_EXPLAIN, SUBDIVISION, analysed_lot  # noqa: E402
+from sample_lot import DAY  # noqa: E402
 from sloat_core.engine.answer import lot_answer  # noqa: E402
 from sloat_core.gis.layers import load_manifest  # noqa: E402
 from sloat_core.gis.parcels import parcel_by_sbl, to_wgs84_geojson  # noqa: E402
@@ -62,19 +62,14 @@ class Page(HTMLParser):
 
 
 @pytest.fixture(scope="module")
-def sample():
-    return analysed_lot(MOST_TO_EXPLAIN, project=SUBDIVISION)
-
-
-@pytest.fixture(scope="module")
-def summary(sample):
-    layers, analysis = sample
+def summary(subdivision_lot):
+    layers, analysis = subdivision_lot
     return summary_html(analysis, layers, notes="Owner asked about the pond.", title="12 Test Rd", as_of=DAY)
 
 
 @pytest.fixture(scope="module")
-def handout(sample):
-    layers, analysis = sample
+def handout(subdivision_lot):
+    layers, analysis = subdivision_lot
     return handout_html(analysis, layers, as_of=DAY)
 
 
@@ -104,8 +99,8 @@ def test_the_summary_tables_have_captions_and_column_headers(summary):
     assert [g["text"].strip() for g in groups][:1] == ["Planning Board decides"]  # the approvals' row groups
 
 
-def test_the_summary_carries_the_approvals_by_who_decides_with_clause_clock_and_step(sample, summary):
-    _, analysis = sample
+def test_the_summary_carries_the_approvals_by_who_decides_with_clause_clock_and_step(subdivision_lot, summary):
+    _, analysis = subdivision_lot
     page = Page(summary)
     groups = [g["text"].strip() for g in page.all("th") if g["attrs"].get("scope") == "rowgroup"]
     assert groups == [f"{g['decides']} decides" for g in analysis.result["approvals"]]
@@ -118,7 +113,7 @@ def test_the_summary_carries_the_approvals_by_who_decides_with_clause_clock_and_
     assert "Coverage of the layers:" in body
 
 
-def test_the_map_has_alternative_text_and_the_handouts_key_is_text(sample, handout, summary):
+def test_the_map_has_alternative_text_and_the_handouts_key_is_text(subdivision_lot, handout, summary):
     for text in (summary, handout):
         figures = [i for i in Page(text).all("img") if i["parent"] == "figure"]
         assert len(figures) == 1 and figures[0]["attrs"]["alt"].startswith("Map of the parcel")
@@ -129,8 +124,8 @@ def test_the_map_has_alternative_text_and_the_handouts_key_is_text(sample, hando
     assert swatches and all(i["attrs"]["alt"] == "" for i in swatches)  # the label beside says it: decorative
 
 
-def test_the_handout_page_says_what_the_pdf_says(sample, handout):
-    _, analysis = sample
+def test_the_handout_page_says_what_the_pdf_says(subdivision_lot, handout):
+    _, analysis = subdivision_lot
     page = Page(handout)
     answer = lot_answer(analysis.result)
     items = [" ".join(li["text"].split()) for li in page.all("li")]
@@ -143,8 +138,8 @@ def test_the_handout_page_says_what_the_pdf_says(sample, handout):
     assert page.all("ol")  # the steps are numbered, as a list
 
 
-def test_the_summary_page_has_the_words_of_the_pdf(sample, summary):
-    layers, analysis = sample
+def test_the_summary_page_has_the_words_of_the_pdf(subdivision_lot, summary):
+    layers, analysis = subdivision_lot
     pdf = " ".join(" ".join(p.extract_text().split()) for p in
                    PdfReader(io.BytesIO(report_pdf_bytes(analysis, layers, as_of=DAY))).pages)
     body = " ".join(" ".join(e["text"] for e in Page(summary).all("main")).split())

@@ -18,7 +18,7 @@ from pypdf.generic import ArrayObject, DictionaryObject, IndirectObject, NumberO
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from sample_lot import DAY, MOST_TO_EXPLAIN, SUBDIVISION, analysed_lot  # noqa: E402
+from sample_lot import DAY  # noqa: E402
 from sloat_core.outputs.handout import HANDOUT_TITLE, handout_pdf_bytes  # noqa: E402
 from sloat_core.outputs.report import REPORT_TITLE, report_pdf_bytes  # noqa: E402
 
@@ -75,19 +75,14 @@ class Tree:
 
 
 @pytest.fixture(scope="module")
-def sample():
-    return analysed_lot(MOST_TO_EXPLAIN, project=SUBDIVISION)
-
-
-@pytest.fixture(scope="module")
-def report(sample):
-    layers, analysis = sample
+def report(subdivision_lot):
+    layers, analysis = subdivision_lot
     return Tree(report_pdf_bytes(analysis, layers, as_of=DAY, notes="<b>a note</b>"))
 
 
 @pytest.fixture(scope="module")
-def handout(sample):
-    layers, analysis = sample
+def handout(subdivision_lot):
+    layers, analysis = subdivision_lot
     return Tree(handout_pdf_bytes(analysis, layers, as_of=DAY))
 
 
