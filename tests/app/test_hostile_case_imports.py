@@ -120,12 +120,17 @@ def _no_fetching_markdown(at: AppTest) -> None:
         assert re.search(r"(?<!\\)<img", text.lower()) is None, text  # escaped, "\<img", is text
 
 
-def test_importing_a_case_with_a_bad_board_answer_says_one_sentence(manifest, data_dir):
+def _imported_in_the_app(payload: bytes) -> AppTest:
+    """The app after ``payload`` is uploaded as a case file on the Case page (the run raised nothing)."""
     at = AppTest.from_file(APP, default_timeout=60).run()
     at.switch_page("pages/case.py").run()
-    at.file_uploader(key="case_import").upload("case.json", _doc(board_answers={"402-48C(4)": "maybe"}),
-                                              "application/json").run()
+    at.file_uploader(key="case_import").upload("case.json", payload, "application/json").run()
     assert not at.exception
+    return at
+
+
+def test_importing_a_case_with_a_bad_board_answer_says_one_sentence(manifest, data_dir):
+    at = _imported_in_the_app(_doc(board_answers={"402-48C(4)": "maybe"}))
     errors = [e.value for e in at.error]
     assert len(errors) == 1 and "Board answers" in errors[0], errors
 
@@ -193,11 +198,7 @@ def test_ordinary_citation_links_still_open(manifest, data_dir):
 
 
 def test_the_session_state_has_no_parcel_after_a_refused_import(manifest, data_dir):
-    at = AppTest.from_file(APP, default_timeout=60).run()
-    at.switch_page("pages/case.py").run()
-    at.file_uploader(key="case_import").upload("case.json", _doc(mitigation_input={"impacted_wetland_sqft": "x"}),
-                                              "application/json").run()
-    assert not at.exception
+    at = _imported_in_the_app(_doc(mitigation_input={"impacted_wetland_sqft": "x"}))
     assert at.session_state[state.PARCEL] is None
     assert fx.P1_SBL  # the fixtures' layer set is the one served
 
