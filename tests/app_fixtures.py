@@ -16,7 +16,7 @@ from shapely.geometry import box, mapping
 from sloat_core.units import WGS84, WORK_CRS
 
 __all__ = ["X0", "Y0", "P1", "P2", "WETLAND", "P1_SBL", "P2_SBL", "APP", "write_layerset", "wgs84_feature",
-           "write_split_layerset", "open_page"]
+           "write_split_layerset", "open_page", "download"]
 
 X0, Y0 = 578_000.0, 848_300.0  # near the centre of Sloatsburg
 P1 = box(X0, Y0, X0 + 200, Y0 + 200)
@@ -84,3 +84,12 @@ def open_page(page: str, *, parcel=None, mode: str | None = None, timeout: float
     at.switch_page(page).run()
     assert not at.exception, at.exception
     return at
+
+
+def download(at, media, key: str) -> bytes:
+    """The bytes the download button ``key`` of an AppTest run serves (``media``: the conftest's fixture of the
+    runs' media file managers, newest last)."""
+    button = next(b for b in at.get("download_button") if b.key == key)
+    manager = media[-1]
+    url = button.proto.url or manager.execute_deferred(button.proto.deferred_file_id)
+    return manager._storage.get_file(url.rsplit("/", 1)[1]).content

@@ -431,9 +431,7 @@ def test_timeline_the_same_item_is_not_added_twice_nor_twice_in_the_ics(manifest
     item = {"id": "wetland_permit", "issued": "2026-03-02"}
     at = _page("pages/timeline.py", **{forms.TIMELINE_ITEMS: [item, dict(item)]})
     assert at.session_state[forms.TIMELINE_ITEMS] == [item]
-    button = next(b for b in at.get("download_button") if b.key == "tl_ics")
-    url = button.proto.url or media[-1].execute_deferred(button.proto.deferred_file_id)
-    ics = media[-1]._storage.get_file(url.rsplit("/", 1)[1]).content.decode("utf-8")
+    ics = fx.download(at, media, "tl_ics").decode("utf-8")
     once = ics.count("BEGIN:VEVENT")
     single = _page("pages/timeline.py", **{forms.TIMELINE_ITEMS: [item]})
     assert once == len(single.dataframe[0].value) > 0

@@ -153,13 +153,6 @@ def test_the_summary_page_has_the_words_of_the_pdf(subdivision_lot, summary):
 # The buttons in the app --------------------------------------------------------------------------------------
 
 
-def _download(at: AppTest, media, key: str) -> bytes:
-    button = next(b for b in at.get("download_button") if b.key == key)
-    manager = media[-1]
-    url = button.proto.url or manager.execute_deferred(button.proto.deferred_file_id)
-    return manager._storage.get_file(url.rsplit("/", 1)[1]).content
-
-
 def _case(manifest, data_dir, title: str = "") -> Case:
     layers = load_manifest(manifest)
     parcel = parcel_by_sbl(layers, fx.P1_SBL)
@@ -180,7 +173,7 @@ def test_the_handout_buttons_download_the_pdf_the_web_page_and_print_it(manifest
     labels = {b.key: b.label for b in at.get("download_button")}
     assert labels["handout_pdf"] == "Download the one-page handout (PDF)"
     assert labels["handout_html"] == "The handout as a web page (HTML)"
-    page = _download(at, media, "handout_html").decode("utf-8")
+    page = fx.download(at, media, "handout_html").decode("utf-8")
     assert Page(page).all("h1")[0]["text"] == HANDOUT_TITLE and fx.P1_SBL in page
     printing = next(b for b in at.button if b.key == "handout_print")
     assert printing.label == "Print the handout"
@@ -204,6 +197,6 @@ def test_the_case_downloads_hold_the_summary_as_a_web_page(manifest, data_dir, m
     assert not at.exception
     labels = {b.key: b.label for b in at.get("download_button")}
     assert labels["dl_html"] == "Download the summary as a web page (HTML)"
-    page = _download(at, media, "dl_html").decode("utf-8")
+    page = fx.download(at, media, "dl_html").decode("utf-8")
     assert Page(page).all("h1")[0]["text"] == REPORT_TITLE
     assert "&lt;b&gt;Smith&lt;/b&gt; lot" in page and "<b>Smith</b>" not in page
