@@ -86,6 +86,17 @@ def manifest(tmp_path, monkeypatch):
 
 
 @pytest.fixture()
+def split_manifest(tmp_path, monkeypatch):
+    """The same layer set with a zoning layer splitting P1 down the middle (R-40 west, R-15 east:
+    ``app_fixtures.write_split_layerset``), served via ``SLOAT_LAYERS``."""
+    import app_fixtures as fx
+
+    path = fx.write_split_layerset(tmp_path)
+    monkeypatch.setenv("SLOAT_LAYERS", str(path))
+    return path
+
+
+@pytest.fixture()
 def data_dir(tmp_path, monkeypatch):
     """A fresh case store for the test (``SLOAT_DATA_DIR``)."""
     folder = tmp_path / "cases"

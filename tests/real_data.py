@@ -89,3 +89,23 @@ def cli_json(*args: str) -> dict:
     done = run_cli(*args)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
+
+
+#: The official services' responses in their wire formats, replayed by ``fetch-official --replay``
+#: (tests/fixtures/official: constructed by tools/make_official_fixtures.py, not recorded live).
+RECORDED = ROOT / "tests" / "fixtures" / "official"
+
+
+def fetch_replayed(out: Path, recorded: Path = RECORDED) -> subprocess.CompletedProcess:
+    """``fetch-official --out OUT`` replaying the responses in ``recorded`` (nothing from the network)."""
+    return run_cli("fetch-official", "--out", str(out), "--replay", str(recorded), "--quiet")
+
+
+def manifest_entries(manifest: Path) -> list[dict]:
+    """The elevation model's entry, then every layer's (a role may hold a list of entries), of a written
+    manifest."""
+    doc = yaml.safe_load(manifest.read_text(encoding="utf-8"))
+    entries = [doc["dem"]]
+    for spec in doc["layers"].values():
+        entries += spec if isinstance(spec, list) else [spec]
+    return entries

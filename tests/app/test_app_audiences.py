@@ -26,13 +26,6 @@ from sloat_core.store import Case, CaseStore  # noqa: E402
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
 
-def _download(at: AppTest, media, key: str) -> bytes:
-    button = next(b for b in at.get("download_button") if b.key == key)
-    manager = media[-1]
-    url = button.proto.url or manager.execute_deferred(button.proto.deferred_file_id)
-    return manager._storage.get_file(url.rsplit("/", 1)[1]).content
-
-
 def _pdf_text(data: bytes) -> tuple[int, str]:
     reader = PdfReader(io.BytesIO(data))
     return len(reader.pages), "\n".join(p.extract_text() for p in reader.pages)
@@ -120,7 +113,7 @@ def test_counter_answer_card_and_one_page_plain_handout(manifest, data_dir, medi
         assert heading in text
     assert "Building Department" in text
     assert "sq ft of wetland does not count toward the lot size" in text
-    pages, pdf = _pdf_text(_download(at, media, "handout_pdf"))
+    pages, pdf = _pdf_text(fx.download(at, media, "handout_pdf"))
     assert pages == 1
     assert "What this means for your lot" in pdf and fx.P1_SBL in pdf and "Whom to ask" in pdf
     assert "Needed?" not in pdf  # the plain handout, not the technical table
@@ -170,7 +163,7 @@ def test_the_apps_pdf_includes_the_project_footprint_and_mitigation(manifest, da
     at = _app(case=case.id)
     at.switch_page("pages/case.py").run()
     assert not at.exception
-    _, text = _pdf_text(_download(at, media, "dl_pdf"))
+    _, text = _pdf_text(fx.download(at, media, "dl_pdf"))
     text = " ".join(text.split())  # the approvals table's narrower column wraps the reason (issue 23)
     assert "disturbance footprint touches" in text
     assert "Wetland mitigation" in text and "Wetland impacted" in text

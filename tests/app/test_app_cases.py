@@ -62,11 +62,12 @@ def pick(at: AppTest, sbl: str = fx.P1_SBL) -> AppTest:
     return at
 
 
-def download(at: AppTest, media, key: str) -> bytes:
-    button = next(b for b in at.get("download_button") if b.key == key)
-    manager = media[-1]
-    url = button.proto.url or manager.execute_deferred(button.proto.deferred_file_id)
-    return manager._storage.get_file(url.rsplit("/", 1)[1]).content
+def one_case_in_two_windows() -> tuple[AppTest, AppTest, str]:
+    """(window A, window B, the case's id): a case chosen in window A and opened from its link in window B (a
+    second tab, or a second person), the two on the same version."""
+    a = pick(new_app())
+    case_id = case_id_of(a)
+    return a, new_app(case_id), case_id
 
 
 def links(at: AppTest) -> list[str]:
@@ -207,20 +208,20 @@ def test_exports_are_files_that_read_back(manifest, data_dir, media):
     result = analyze_case(at.session_state[cases_ui.CASE], load_manifest(manifest)).result
     net = f"{result['net_lot_area_sqft']:,.0f}"
 
-    pdf = download(at, media, "dl_pdf")
+    pdf = fx.download(at, media, "dl_pdf")
     assert pdf.startswith(b"%PDF")
     text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
     assert net in text and "§ 402-45" in text and "Bring the survey." in text
 
-    pieces = json.loads(download(at, media, "dl_geojson"))
+    pieces = json.loads(fx.download(at, media, "dl_geojson"))
     assert pieces["type"] == "FeatureCollection" and pieces["features"][0]["properties"]["sbl"] == fx.P1_SBL
     assert pieces["features"][0]["properties"]["net_lot_area_sqft"] == result["net_lot_area_sqft"]
     for key, first in (("dl_deductions", "constraint"), ("dl_permits", "id"), ("dl_triggers", "id")):
-        rows = list(csv.reader(io.StringIO(download(at, media, key).decode("utf-8"))))
+        rows = list(csv.reader(io.StringIO(fx.download(at, media, key).decode("utf-8"))))
         assert rows[0][0] == first and len(rows) > 1
-    ics = download(at, media, "dl_ics").decode("utf-8")
+    ics = fx.download(at, media, "dl_ics").decode("utf-8")
     assert ics.startswith("BEGIN:VCALENDAR") and "BEGIN:VEVENT" in ics and "402-57" in ics
-    whole = json.loads(download(at, media, "dl_case"))
+    whole = json.loads(fx.download(at, media, "dl_case"))
     assert whole["format"] == "sloat-case" and whole["case"]["id"] == case_id_of(at)
 
 
@@ -231,7 +232,7 @@ def test_import_round_trip_gives_the_same_analysis(manifest, data_dir, media, pr
     first.session_state[forms.TIMELINE_ITEMS] = list(ITEMS)
     first.switch_page(CASE_PAGE).run()
     original_id = case_id_of(first)
-    exported = download(first, media, "dl_case")
+    exported = fx.download(first, media, "dl_case")
 
     second = new_app()
     second.switch_page(CASE_PAGE).run()
@@ -265,9 +266,7 @@ def test_a_bad_import_says_one_sentence_and_keeps_the_current_case(manifest, dat
 
 
 def test_an_edit_from_a_stale_window_is_refused_but_kept(manifest, data_dir):
-    a = pick(new_app())
-    case_id = case_id_of(a)
-    b = new_app(case_id)
+    a, b, case_id = one_case_in_two_windows()
     a.session_state[cases_ui.NOTES] = "From window A."
     a.run()
     b.session_state[cases_ui.NOTES] = "From window B."
@@ -314,7 +313,7 @@ def test_the_case_page_in_counter_and_projector_modes(manifest, data_dir, media,
     at.switch_page(CASE_PAGE).run()
     assert not at.exception
     assert f"?case={case_id_of(at)}" in texts(at)
-    assert download(at, media, "dl_deductions").startswith(b"constraint,")
+    assert fx.download(at, media, "dl_deductions").startswith(b"constraint,")
 
 
 def test_a_data_folder_that_cannot_be_written_keeps_the_session(manifest, tmp_path, monkeypatch):
@@ -399,8 +398,8 @@ def test_an_archived_case_link_opens_it_read_only_as_saved(manifest, data_dir, m
     assert at.button(key="case_copy").label == "Start a new case from this one"
     shown = {m.label: m.value for m in at.metric}
     assert shown["Net lot area"] == f"{stored['analysis']['net_lot_area_sqft']:,.0f} sq ft" == "20,000 sq ft"
-    assert download(at, media, "dl_pdf").startswith(b"%PDF")  # it can be printed
-    whole = json.loads(download(at, media, "dl_case"))["case"]
+    assert fx.download(at, media, "dl_pdf").startswith(b"%PDF")  # it can be printed
+    whole = json.loads(fx.download(at, media, "dl_case"))["case"]
     assert whole["id"] == case_id and whole["project"] == PROJECT and whole["timeline_items"] == ITEMS
     assert whole["analysis"] == stored["analysis"]
     assert stored_now(data_dir, case_id) == stored  # opening it wrote nothing
@@ -506,9 +505,7 @@ def _main_top(at: AppTest) -> list:
 
 
 def test_two_tabs_on_one_case_warn_at_the_top_of_the_page(manifest, data_dir):
-    a = pick(new_app())
-    case_id = case_id_of(a)
-    b = new_app(case_id)  # the same case in a second tab
+    a, b, case_id = one_case_in_two_windows()
     assert not [w for w in b.warning if w.value == cases_ui.CONFLICT_NOTICE]
     a.session_state[cases_ui.NOTES] = "From tab A."
     a.run()  # tab A saves a newer version
@@ -524,9 +521,7 @@ def test_two_tabs_on_one_case_warn_at_the_top_of_the_page(manifest, data_dir):
 
 
 def test_two_tabs_keep_mine_as_a_new_case_from_the_top(manifest, data_dir):
-    a = pick(new_app())
-    case_id = case_id_of(a)
-    b = new_app(case_id)
+    a, b, case_id = one_case_in_two_windows()
     a.session_state[cases_ui.NOTES] = "From tab A."
     a.run()
     b.session_state[cases_ui.NOTES] = "From tab B."

@@ -28,13 +28,6 @@ APP = str(Path(__file__).resolve().parents[2] / "app.py")
 FOOTPRINT = box(fx.X0 + 25, fx.Y0 + 50, fx.X0 + 125, fx.Y0 + 150)
 
 
-def _download(at: AppTest, media, key: str) -> bytes:
-    button = next(b for b in at.get("download_button") if b.key == key)
-    manager = media[-1]
-    url = button.proto.url or manager.execute_deferred(button.proto.deferred_file_id)
-    return manager._storage.get_file(url.rsplit("/", 1)[1]).content
-
-
 def _run(at: AppTest) -> AppTest:
     at.run()
     assert not at.exception, at.exception
@@ -70,17 +63,17 @@ def test_switching_back_to_the_footprint_puts_its_figures_in_the_pdf_and_the_sav
 
     at.switch_page("pages/case.py")
     _run(at)
-    text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(_download(at, media, "dl_pdf"))).pages)
+    text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(fx.download(at, media, "dl_pdf"))).pages)
     assert "2,500" in text and "3,750" in text, text
     assert "750 sq ft" not in text.replace("3,750 sq ft", "")
     assert "from the drawn footprint" in text
 
     # The GeoJSON export holds the footprint too (issue 24, item 11), with its wetland figure.
-    pieces = json.loads(_download(at, media, "dl_geojson"))["features"]
+    pieces = json.loads(fx.download(at, media, "dl_geojson"))["features"]
     drawn = [f for f in pieces if f["properties"]["kind"] == "footprint"]
     assert len(drawn) == 1 and abs(drawn[0]["properties"]["wetlands_sqft"] - 2500) < 0.5
 
-    whole = json.loads(_download(at, media, "dl_case"))
+    whole = json.loads(fx.download(at, media, "dl_case"))
     mit = whole["case"]["analysis"]["mitigation"]
     assert mit["impact_source"] == "footprint"
     assert abs(mit["impacted_wetland_sqft"] - 2500) < 0.5  # tolerance: sq ft of a projected square
@@ -98,5 +91,5 @@ def test_switching_back_to_the_footprint_puts_its_figures_in_the_pdf_and_the_sav
     assert _metrics(at)["Required replacement"] == "750 sq ft"
     at.switch_page("pages/case.py")
     _run(at)
-    mit = json.loads(_download(at, media, "dl_case"))["case"]["analysis"]["mitigation"]
+    mit = json.loads(fx.download(at, media, "dl_case"))["case"]["analysis"]["mitigation"]
     assert mit["impact_source"] == "typed" and mit["impacted_wetland_sqft"] == 500.0

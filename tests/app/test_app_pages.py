@@ -15,7 +15,6 @@ import sys
 from pathlib import Path
 from unittest import mock
 
-import geopandas as gpd
 import pytest
 from dateutil.relativedelta import relativedelta
 from shapely.geometry import box
@@ -31,39 +30,13 @@ from sloat_core.engine.analysis import analyze  # noqa: E402
 from sloat_core.errors import SloatInputError  # noqa: E402
 from sloat_core.gis.layers import load_manifest  # noqa: E402
 from sloat_core.law.params import value  # noqa: E402
-from sloat_core.units import WORK_CRS  # noqa: E402
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGES = ["pages/project.py", "pages/cluster.py", "pages/mitigation.py", "pages/timeline.py"]
 FOOTPRINT = box(fx.X0 + 25, fx.Y0 + 50, fx.X0 + 125, fx.Y0 + 150)
 
 
-@pytest.fixture()
-def split_manifest(tmp_path, monkeypatch):
-    """The same layers plus a zoning layer splitting P1 down the middle: R-40 west, R-15 east."""
-    path = fx.write_layerset(tmp_path)
-    zoning = gpd.GeoDataFrame(
-        {"ZONE": ["R-40", "R-15"]},
-        geometry=[box(fx.X0 - 500, fx.Y0 - 500, fx.X0 + 100, fx.Y0 + 700),
-                  box(fx.X0 + 100, fx.Y0 - 500, fx.X0 + 900, fx.Y0 + 700)], crs=WORK_CRS)
-    zoning.to_file(tmp_path / "zoning.gpkg", layer="zoning", driver="GPKG")
-    with path.open("a", encoding="utf-8") as fh:
-        fh.write("  zoning: {path: zoning.gpkg, layer: zoning, district_field: ZONE}\n")
-    monkeypatch.setenv("SLOAT_LAYERS", str(path))
-    return path
-
-
-def _page(page: str, *, parcel=None, mode: str | None = None, **session) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=30)
-    if parcel is not None:
-        at.session_state[state.PARCEL] = parcel
-    if mode is not None:
-        at.session_state[state.MODE] = mode
-    for key, val in session.items():
-        at.session_state[key] = val
-    at.switch_page(page).run()
-    assert not at.exception, at.exception
-    return at
+#: The app on a page, its session seeded (tests/app_fixtures.py).
+_page = fx.open_page
 
 
 def _p1(manifest):
@@ -458,9 +431,7 @@ def test_timeline_the_same_item_is_not_added_twice_nor_twice_in_the_ics(manifest
     item = {"id": "wetland_permit", "issued": "2026-03-02"}
     at = _page("pages/timeline.py", **{forms.TIMELINE_ITEMS: [item, dict(item)]})
     assert at.session_state[forms.TIMELINE_ITEMS] == [item]
-    button = next(b for b in at.get("download_button") if b.key == "tl_ics")
-    url = button.proto.url or media[-1].execute_deferred(button.proto.deferred_file_id)
-    ics = media[-1]._storage.get_file(url.rsplit("/", 1)[1]).content.decode("utf-8")
+    ics = fx.download(at, media, "tl_ics").decode("utf-8")
     once = ics.count("BEGIN:VEVENT")
     single = _page("pages/timeline.py", **{forms.TIMELINE_ITEMS: [item]})
     assert once == len(single.dataframe[0].value) > 0

@@ -20,20 +20,12 @@ from sloat_core.engine.answer import PARCEL_HEADING, PROJECT_HEADING  # noqa: E4
 from sloat_core.gis import parcels as parcel_input  # noqa: E402
 from sloat_core.gis.layers import load_manifest  # noqa: E402
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PROJECT = {"trees_removed": 3, "commercial_excavation": True}
 
 
 def _page(page: str, manifest, mode: str | None = None, **session) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=30)
-    at.session_state[state.PARCEL] = parcel_input.parcel_by_sbl(load_manifest(manifest), fx.P1_SBL)
-    if mode is not None:
-        at.session_state[state.MODE] = mode
-    for key, val in session.items():
-        at.session_state[key] = val
-    at.switch_page(page).run()
-    assert not at.exception, at.exception
-    return at
+    return fx.open_page(page, parcel=parcel_input.parcel_by_sbl(load_manifest(manifest), fx.P1_SBL), mode=mode,
+                        **session)
 
 
 def _text(at: AppTest) -> str:

@@ -120,12 +120,17 @@ def _no_fetching_markdown(at: AppTest) -> None:
         assert re.search(r"(?<!\\)<img", text.lower()) is None, text  # escaped, "\<img", is text
 
 
-def test_importing_a_case_with_a_bad_board_answer_says_one_sentence(manifest, data_dir):
+def _imported_in_the_app(payload: bytes) -> AppTest:
+    """The app after ``payload`` is uploaded as a case file on the Case page (the run raised nothing)."""
     at = AppTest.from_file(APP, default_timeout=60).run()
     at.switch_page("pages/case.py").run()
-    at.file_uploader(key="case_import").upload("case.json", _doc(board_answers={"402-48C(4)": "maybe"}),
-                                              "application/json").run()
+    at.file_uploader(key="case_import").upload("case.json", payload, "application/json").run()
     assert not at.exception
+    return at
+
+
+def test_importing_a_case_with_a_bad_board_answer_says_one_sentence(manifest, data_dir):
+    at = _imported_in_the_app(_doc(board_answers={"402-48C(4)": "maybe"}))
     errors = [e.value for e in at.error]
     assert len(errors) == 1 and "Board answers" in errors[0], errors
 
@@ -162,46 +167,42 @@ def test_an_unexpected_error_in_a_page_is_one_sentence_and_a_logged_trace(manife
     assert at.sidebar.radio[0].value is not None  # the frame (sidebar) is still there
 
 
-@pytest.mark.parametrize("cite", ["402-" + "9" * 5000, "402-57J-" + "4-" * 3000, IMAGE, "<script>x</script>"])
-def test_a_hostile_citation_link_is_one_sentence(manifest, data_dir, cite):
+def _law_page_with(name: str, value: str, *, from_the_start: bool = False) -> AppTest:
+    """The law page opened with the query parameter ``name`` set to ``value`` (on the app's first run too when
+    ``from_the_start``: a link that lands on the router)."""
     at = AppTest.from_file(APP, default_timeout=60)
-    at.query_params["cite"] = cite
+    if from_the_start:
+        at.query_params[name] = value
     at.run()
     at.switch_page("pages/law.py")
-    at.query_params["cite"] = cite
-    at.run()
+    at.query_params[name] = value
+    return at.run()
+
+
+def _refused_in_one_short_sentence(at: AppTest) -> None:
     assert not at.exception, at.exception
     errors = [e.value for e in at.error]
     assert len(errors) == 1 and len(errors[0]) < 200, errors
     _no_fetching_markdown(at)
 
 
+@pytest.mark.parametrize("cite", ["402-" + "9" * 5000, "402-57J-" + "4-" * 3000, IMAGE, "<script>x</script>"])
+def test_a_hostile_citation_link_is_one_sentence(manifest, data_dir, cite):
+    _refused_in_one_short_sentence(_law_page_with("cite", cite, from_the_start=True))
+
+
 def test_ordinary_citation_links_still_open(manifest, data_dir):
-    at = AppTest.from_file(APP, default_timeout=60).run()
-    at.switch_page("pages/law.py")
-    at.query_params["cite"] = "402-57J-4"
-    at.run()
+    at = _law_page_with("cite", "402-57J-4")
     assert not at.exception and not at.error
     assert any("followed a link" in t and "57J" in t for t in _texts(at)), _texts(at)
 
 
 def test_the_session_state_has_no_parcel_after_a_refused_import(manifest, data_dir):
-    at = AppTest.from_file(APP, default_timeout=60).run()
-    at.switch_page("pages/case.py").run()
-    at.file_uploader(key="case_import").upload("case.json", _doc(mitigation_input={"impacted_wetland_sqft": "x"}),
-                                              "application/json").run()
-    assert not at.exception
+    at = _imported_in_the_app(_doc(mitigation_input={"impacted_wetland_sqft": "x"}))
     assert at.session_state[state.PARCEL] is None
     assert fx.P1_SBL  # the fixtures' layer set is the one served
 
 
 @pytest.mark.parametrize("section", ["402-" + "9" * 5000, "x" * 5000, IMAGE])
 def test_a_hostile_section_link_is_one_short_sentence(manifest, data_dir, section):
-    at = AppTest.from_file(APP, default_timeout=60).run()
-    at.switch_page("pages/law.py")
-    at.query_params["section"] = section
-    at.run()
-    assert not at.exception, at.exception
-    errors = [e.value for e in at.error]
-    assert len(errors) == 1 and len(errors[0]) < 200, errors
-    _no_fetching_markdown(at)
+    _refused_in_one_short_sentence(_law_page_with("section", section))

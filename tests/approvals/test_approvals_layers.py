@@ -10,10 +10,9 @@ a function, through the whole core.
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
-CORE = Path(__file__).resolve().parents[2] / "sloat_core"
+from source_imports import CORE, imported_modules
 
 #: What the rules may read of the approvals.
 LOWER = {"sloat_core.approvals.state_law", "sloat_core.approvals.facts", "sloat_core.approvals.seqr"}
@@ -30,24 +29,7 @@ def _modules() -> dict[str, Path]:
 
 def _graph() -> dict[str, set[str]]:
     mods = _modules()
-    graph: dict[str, set[str]] = {}
-    for name, path in mods.items():
-        is_pkg = path.name == "__init__.py"
-        package = name if is_pkg else name.rpartition(".")[0]
-        found: set[str] = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Import):
-                found.update(a.name for a in node.names)
-            elif isinstance(node, ast.ImportFrom):
-                if node.level:
-                    base = package.split(".")[: len(package.split(".")) - node.level + 1]
-                    module = ".".join(base + ([node.module] if node.module else []))
-                else:
-                    module = node.module or ""
-                found.add(module)
-                found.update(f"{module}.{a.name}" for a in node.names)
-        graph[name] = {m for m in found if m in mods and m != name}
-    return graph
+    return {name: {m for m in imported_modules(path) if m in mods and m != name} for name, path in mods.items()}
 
 
 def _reach(graph: dict[str, set[str]], start: str) -> set[str]:

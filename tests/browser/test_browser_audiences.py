@@ -201,15 +201,21 @@ def _boxes(page) -> dict:
     return boxes
 
 
+def _counter_answer(sample_app, size: tuple[int, int]):
+    """The Counter at ``size`` after the search by address, its answer shown and the page scrolled to its top."""
+    app = _open(sample_app, "counter", size)
+    _find_by_address(app)
+    app.wait_text("What this means for your lot")
+    app.page.evaluate(TO_TOP_JS)
+    app.settle()
+    return app
+
+
 def test_counter_answer_fits_the_first_screen_at_1366x768(sample_app):
     """Issue 24, item 5: after the search, with no scrolling, the verdict, the three things in the way, the
     next step and the handout button are all within the 768 px window; the rest folds below (expanders)."""
-    app = _open(sample_app, "counter", (1366, 768))
+    app = _counter_answer(sample_app, (1366, 768))
     page = app.page
-    _find_by_address(app)
-    app.wait_text("What this means for your lot")
-    page.evaluate(TO_TOP_JS)
-    app.settle()
     boxes = _boxes(page)
     page.screenshot(path=str(ARTIFACTS / "i24_counter_answer_1366x768_first_screen.png"))
     for name, b in boxes.items():
@@ -237,12 +243,8 @@ def test_counter_answer_fits_the_first_screen_at_1366x768(sample_app):
 
 def test_counter_answer_first_sentence_on_a_phones_first_screen(sample_app):
     """Issue 24, item 5: on a 390x844 phone the answer's first sentence is on the first screen after the search."""
-    app = _open(sample_app, "counter", (390, 844))
+    app = _counter_answer(sample_app, (390, 844))
     page = app.page
-    _find_by_address(app)
-    app.wait_text("What this means for your lot")
-    page.evaluate(TO_TOP_JS)
-    app.settle()
     verdict = page.locator(".st-key-answer_verdict").first
     verdict.wait_for(state="visible", timeout=30_000)
     b = verdict.bounding_box()

@@ -9,16 +9,21 @@ from sloat_core.errors import SloatError, SloatInputError
 CORE = Path(__file__).resolve().parents[2] / "sloat_core"
 
 
-def test_every_public_error_of_the_core_derives_from_the_root():
-    found = []
+def _errors_defined() -> list[tuple[str, str, type]]:
+    """(module, name, class) for every error class a module of the core defines (not one it imports)."""
+    out = []
     for path in CORE.rglob("*.py"):
         if path.name == "__main__.py":
             continue
         module = importlib.import_module(".".join(path.relative_to(CORE.parent).with_suffix("").parts)
                                          .removesuffix(".__init__"))
-        for name, cls in inspect.getmembers(module, inspect.isclass):
-            if issubclass(cls, BaseException) and cls.__module__ == module.__name__ and not name.startswith("_"):
-                found.append(cls)
+        out += [(module.__name__, name, cls) for name, cls in inspect.getmembers(module, inspect.isclass)
+                if issubclass(cls, BaseException) and cls.__module__ == module.__name__]
+    return out
+
+
+def test_every_public_error_of_the_core_derives_from_the_root():
+    found = [cls for _, name, cls in _errors_defined() if not name.startswith("_")]
     assert len(found) >= 7  # the input error, the root and the case store's errors
     assert [c.__name__ for c in found if not issubclass(c, SloatError)] == []
 
@@ -40,15 +45,7 @@ def test_every_error_class_of_the_core_is_declared_in_the_errors_module():
                 if issubclass(cls, BaseException) and cls.__module__ == errors.__name__}
     assert {"ParametersError", "ManifestError", "WhereFilterError", "DemUnitsError", "CaseStoreError",
             "CaseFolderError", "CaseNotFound", "CaseConflictError", "CaseArchivedError", "StaffRequired"} <= declared
-    elsewhere = []
-    for path in CORE.rglob("*.py"):
-        if path.name == "__main__.py":
-            continue
-        module = importlib.import_module(".".join(path.relative_to(CORE.parent).with_suffix("").parts)
-                                         .removesuffix(".__init__"))
-        elsewhere += [f"{module.__name__}.{name}" for name, cls in inspect.getmembers(module, inspect.isclass)
-                      if issubclass(cls, BaseException) and cls.__module__ == module.__name__
-                      and module.__name__ != errors.__name__]
+    elsewhere = [f"{module}.{name}" for module, name, _ in _errors_defined() if module != errors.__name__]
     assert elsewhere == []
 
 

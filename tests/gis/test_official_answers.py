@@ -21,13 +21,12 @@ import pytest
 import shapely
 import yaml
 
-from real_data import ROOT, cli_json, run_cli
+from real_data import RECORDED, cli_json, fetch_replayed
 from sloat_core.errors import SloatInputError
 from sloat_core.gis.layers import load_manifest
 from sloat_core.gis.official import RecordedServices, ServiceAnswerError, SourceUnavailable, fetch_official
 from sloat_core.gis.official.services import _service_call
 
-RECORDED = ROOT / "tests" / "fixtures" / "official"
 PUBLISHED = RECORDED / "published"
 EMPTY = {"type": "FeatureCollection", "features": []}
 
@@ -50,8 +49,7 @@ def recorded(tmp_path, **replace):
 
 def fetch(tmp_path, folder):
     out = tmp_path / "out"
-    done = run_cli("fetch-official", "--out", str(out), "--replay", str(folder), "--quiet")
-    return out, done
+    return out, fetch_replayed(out, folder)
 
 
 def test_every_layer_is_written_with_the_coverage_its_publisher_cuts(tmp_path):

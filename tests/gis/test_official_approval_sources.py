@@ -15,19 +15,16 @@ import pytest
 import shapely
 import yaml
 
-from real_data import ROOT, run_cli
+from real_data import RECORDED, ROOT, fetch_replayed, manifest_entries, run_cli
 from sloat_core.approvals.county_referral import county_referral
 from sloat_core.gis.layers import load_manifest
 from sloat_core.gis.official.pipeline import state_county_roads
 from sloat_core.gis.official_sources import RIS_STATE_COUNTY_CODES, SOURCES, SUPPLIED
 
-RECORDED = ROOT / "tests" / "fixtures" / "official"
-
 
 def _fetch(tmp_path, folder=RECORDED):
     out = tmp_path / "out"
-    done = run_cli("fetch-official", "--out", str(out), "--replay", str(folder), "--quiet")
-    return out, done
+    return out, fetch_replayed(out, folder)
 
 
 @pytest.fixture(scope="module")
@@ -52,10 +49,7 @@ def test_state_and_county_roads_come_from_the_road_inventory_kept_by_jurisdictio
 def test_every_fetched_layer_records_its_source_url_service_type_fields_and_date(fetched):
     out, _ = fetched
     doc = yaml.safe_load((out / "layers.yaml").read_text(encoding="utf-8"))
-    entries = [doc["dem"]]
-    for spec in doc["layers"].values():
-        entries += spec if isinstance(spec, list) else [spec]
-    for e in entries:
+    for e in manifest_entries(out / "layers.yaml"):
         for key in ("source", "url", "query", "downloaded", "service_type", "fields_used"):
             assert e.get(key), (key, e["path"])
     roads = doc["layers"]["state_county_roads"]

@@ -23,13 +23,12 @@ import rasterio
 import shapely
 import yaml
 
-from real_data import ROOT, cli_json, run_cli
+from real_data import RECORDED, ROOT, cli_json, fetch_replayed, manifest_entries, run_cli
 from sloat_core.errors import SloatInputError
 from sloat_core.gis.layers import load_manifest
 from sloat_core.gis.official import (INSTALL_HINT, M_TO_US_FT, SOURCES, LiveServices, RecordedServices,
                                      fetch_official)
 
-RECORDED = ROOT / "tests" / "fixtures" / "official"
 SAMPLE = ROOT / "data" / "sample"
 HYRIVER = ("pygeohydro", "py3dep", "pynhd", "pygeoogc", "pygeoutils", "pygris")
 EXTRA_INSTALLED = all(importlib.util.find_spec(m) is not None for m in HYRIVER)
@@ -47,7 +46,7 @@ def run_without_extra(*args: str) -> subprocess.CompletedProcess:
 @pytest.fixture(scope="module")
 def fetched(tmp_path_factory):
     out = tmp_path_factory.mktemp("official")
-    done = run_cli("fetch-official", "--out", str(out), "--replay", str(RECORDED), "--quiet")
+    done = fetch_replayed(out)
     assert done.returncode == 0, done.stderr
     return out, done
 
@@ -87,10 +86,7 @@ def test_the_written_manifest_loads_without_warnings_and_records_each_source(fet
     assert ls.warnings == () and not ls.illustrative
     assert set(ls.roles) >= {"village_boundary", "floodplain", "wetlands", "water_bodies", "watercourses"}
     doc = yaml.safe_load((out / "layers.yaml").read_text(encoding="utf-8"))
-    entries = [doc["dem"]]
-    for spec in doc["layers"].values():
-        entries += spec if isinstance(spec, list) else [spec]
-    for e in entries:
+    for e in manifest_entries(out / "layers.yaml"):
         for key in ("source", "url", "query", "downloaded"):
             assert e.get(key), (key, e["path"])
     assert doc["layers"]["floodplain"]["publisher_version"] == "FIRM panels effective 2014-03-03 (2 panel(s))"

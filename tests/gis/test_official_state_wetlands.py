@@ -14,18 +14,17 @@ import pytest
 import shapely
 import yaml
 
-from real_data import ROOT, cli_json, run_cli
+from real_data import ROOT, cli_json, fetch_replayed
 from sloat_core.errors import SloatInputError
 from sloat_core.gis.layers import load_manifest
 from sloat_core.gis.official_sources import NYSDEC_MAP_STATUS_INFORMATIONAL
 
-RECORDED = ROOT / "tests" / "fixtures" / "official"
 
 
 @pytest.fixture(scope="module")
 def fetched(tmp_path_factory):
     out = tmp_path_factory.mktemp("official")
-    done = run_cli("fetch-official", "--out", str(out), "--replay", str(RECORDED), "--quiet")
+    done = fetch_replayed(out)
     assert done.returncode == 0, done.stderr
     return out
 

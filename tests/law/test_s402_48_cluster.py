@@ -159,46 +159,18 @@ def test_the_screen_keeps_a_yield_range_a_range(tmp_path):
 # The app shows the parcel's yield first, each part's, and the open-space exclusion ----------------------
 
 def _app_page(page, parcel, **session):
-    from streamlit.testing.v1 import AppTest
-
-    from app_support import state
-
-    at = AppTest.from_file(str(Path(__file__).resolve().parents[2] / "app.py"), default_timeout=30)
-    at.session_state[state.PARCEL] = parcel
-    for k, v in session.items():
-        at.session_state[k] = v
-    at.switch_page(page).run()
-    assert not at.exception, at.exception
-    return at
-
-
-@pytest.fixture()
-def split_app_manifest(tmp_path, monkeypatch):
-    """The app fixtures' layers (P1: 200 ft x 200 ft, a 50-ft wetland strip on its west side), zoned R-40 west
-    of x = 100 ft and R-15 east of it."""
-    import geopandas as gpd
-    from shapely.geometry import box
-
     import app_fixtures as fx
 
-    path = fx.write_layerset(tmp_path)
-    gpd.GeoDataFrame({"ZONE": ["R-40", "R-15"]},
-                     geometry=[box(fx.X0 - 500, fx.Y0 - 500, fx.X0 + 100, fx.Y0 + 700),
-                               box(fx.X0 + 100, fx.Y0 - 500, fx.X0 + 900, fx.Y0 + 700)],
-                     crs="EPSG:2260").to_file(tmp_path / "zoning.gpkg", layer="zoning", driver="GPKG")
-    with path.open("a", encoding="utf-8") as fh:
-        fh.write("  zoning: {path: zoning.gpkg, layer: zoning, district_field: ZONE}\n")
-    monkeypatch.setenv("SLOAT_LAYERS", str(path))
-    return path
+    return fx.open_page(page, parcel=parcel, **session)
 
 
-def test_the_cluster_page_shows_the_parcels_summed_yield_first_and_each_parts(split_app_manifest):
+def test_the_cluster_page_shows_the_parcels_summed_yield_first_and_each_parts(split_manifest):
     import app_fixtures as fx
     from sloat_core.gis import parcels as parcel_input
     from sloat_core.gis.layers import load_manifest
 
-    parcel = parcel_input.parcel_by_sbl(load_manifest(split_app_manifest), fx.P1_SBL)
-    out = analyze(parcel, load_manifest(split_app_manifest))
+    parcel = parcel_input.parcel_by_sbl(load_manifest(split_manifest), fx.P1_SBL)
+    out = analyze(parcel, load_manifest(split_manifest))
     at = _app_page("pages/cluster.py", parcel)
     labels = [m.label for m in at.metric]
     assert labels.index("Conventional yield of the parcel (estimate)") < labels.index("Conventional yield (estimate)")
@@ -277,7 +249,7 @@ def test_the_report_and_the_handout_print_a_yield_range_not_the_best_case(tmp_pa
     assert "0 to 4 lots" in handout
 
 
-def test_the_walk_through_shows_the_parcels_summed_yield_on_its_net_screen(split_app_manifest):
+def test_the_walk_through_shows_the_parcels_summed_yield_on_its_net_screen(split_manifest):
     from streamlit.testing.v1 import AppTest
 
     import app_fixtures as fx
@@ -285,8 +257,8 @@ def test_the_walk_through_shows_the_parcels_summed_yield_on_its_net_screen(split
     from sloat_core.gis import parcels as parcel_input
     from sloat_core.gis.layers import load_manifest
 
-    parcel = parcel_input.parcel_by_sbl(load_manifest(split_app_manifest), fx.P1_SBL)
-    out = analyze(parcel, load_manifest(split_app_manifest))
+    parcel = parcel_input.parcel_by_sbl(load_manifest(split_manifest), fx.P1_SBL)
+    out = analyze(parcel, load_manifest(split_manifest))
     net_step = [s.id for s in walkthrough.SCREENS].index("net") + 1
     at = AppTest.from_file(str(Path(__file__).resolve().parents[2] / "app.py"), default_timeout=30)
     at.query_params["step"] = str(net_step)

@@ -9,7 +9,6 @@ card's texts over every lot), the lot that had 7.2 pt body and a 5.7 pt disclaim
 
 from __future__ import annotations
 
-import datetime as dt
 import io
 import math
 import re
@@ -18,13 +17,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-import geopandas as gpd
 import pytest
 from pypdf import PdfReader
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
 
+from sample_lot import DAY, MOST_TO_EXPLAIN, analysed_lot  # noqa: E402
 from sloat_core.engine.analysis import analyze_parcel  # noqa: E402
 from sloat_core.engine.answer import lot_answer  # noqa: E402
 from sloat_core.gis.layers import load_manifest  # noqa: E402
@@ -32,9 +31,6 @@ from sloat_core.outputs.handout import MIN_PT, approval_steps, handout_pdf_bytes
 from sloat_core.outputs.report.map import map_and_legend  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
-SAMPLE = ROOT / "data" / "sample" / "layers.yaml"
-MOST_TO_EXPLAIN = "155.06-1-42"
-DAY = dt.date(2026, 5, 1)
 ARTIFACTS = ROOT / "tests" / "artifacts"
 #: Rounding of the text matrix and the font size as written (fpdf2 writes two decimals).
 PT_TOL = 0.01
@@ -73,10 +69,7 @@ def words_with_boxes(pdf_path: Path) -> list[dict]:
 
 @pytest.fixture(scope="module")
 def sample():
-    layers = load_manifest(SAMPLE)
-    parcels = gpd.read_file(ROOT / "data" / "sample" / "parcels.gpkg")
-    geom = parcels.loc[parcels["SBL"] == MOST_TO_EXPLAIN, "geometry"].iloc[0]
-    return layers, analyze_parcel(geom, layers, as_of=DAY)
+    return analysed_lot(MOST_TO_EXPLAIN)
 
 
 @pytest.fixture(scope="module")

@@ -5,13 +5,11 @@ the map with its alternative text and its key as text, a print style sheet; the 
 
 from __future__ import annotations
 
-import datetime as dt
 import io
 import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
-import geopandas as gpd
 import pytest
 from pypdf import PdfReader
 from streamlit.testing.v1 import AppTest
@@ -19,7 +17,7 @@ from streamlit.testing.v1 import AppTest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
 
-from sloat_core.engine.analysis import analyze_parcel  # noqa: E402
+from sample_lot import DAY  # noqa: E402
 from sloat_core.engine.answer import lot_answer  # noqa: E402
 from sloat_core.gis.layers import load_manifest  # noqa: E402
 from sloat_core.gis.parcels import parcel_by_sbl, to_wgs84_geojson  # noqa: E402
@@ -30,8 +28,6 @@ from sloat_core.store import Case, CaseStore  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
-SAMPLE = ROOT / "data" / "sample" / "layers.yaml"
-DAY = dt.date(2026, 5, 1)
 
 
 class Page(HTMLParser):
@@ -66,23 +62,14 @@ class Page(HTMLParser):
 
 
 @pytest.fixture(scope="module")
-def sample():
-    layers = load_manifest(SAMPLE)
-    parcels = gpd.read_file(ROOT / "data" / "sample" / "parcels.gpkg")
-    geom = parcels.loc[parcels["SBL"] == "155.06-1-42", "geometry"].iloc[0]
-    return layers, analyze_parcel(geom, layers, as_of=DAY,
-                                  project={"application_type": "subdivision", "disturbance_area_sqft": 50_000})
-
-
-@pytest.fixture(scope="module")
-def summary(sample):
-    layers, analysis = sample
+def summary(subdivision_lot):
+    layers, analysis = subdivision_lot
     return summary_html(analysis, layers, notes="Owner asked about the pond.", title="12 Test Rd", as_of=DAY)
 
 
 @pytest.fixture(scope="module")
-def handout(sample):
-    layers, analysis = sample
+def handout(subdivision_lot):
+    layers, analysis = subdivision_lot
     return handout_html(analysis, layers, as_of=DAY)
 
 
@@ -112,8 +99,8 @@ def test_the_summary_tables_have_captions_and_column_headers(summary):
     assert [g["text"].strip() for g in groups][:1] == ["Planning Board decides"]  # the approvals' row groups
 
 
-def test_the_summary_carries_the_approvals_by_who_decides_with_clause_clock_and_step(sample, summary):
-    _, analysis = sample
+def test_the_summary_carries_the_approvals_by_who_decides_with_clause_clock_and_step(subdivision_lot, summary):
+    _, analysis = subdivision_lot
     page = Page(summary)
     groups = [g["text"].strip() for g in page.all("th") if g["attrs"].get("scope") == "rowgroup"]
     assert groups == [f"{g['decides']} decides" for g in analysis.result["approvals"]]
@@ -126,7 +113,7 @@ def test_the_summary_carries_the_approvals_by_who_decides_with_clause_clock_and_
     assert "Coverage of the layers:" in body
 
 
-def test_the_map_has_alternative_text_and_the_handouts_key_is_text(sample, handout, summary):
+def test_the_map_has_alternative_text_and_the_handouts_key_is_text(subdivision_lot, handout, summary):
     for text in (summary, handout):
         figures = [i for i in Page(text).all("img") if i["parent"] == "figure"]
         assert len(figures) == 1 and figures[0]["attrs"]["alt"].startswith("Map of the parcel")
@@ -137,8 +124,8 @@ def test_the_map_has_alternative_text_and_the_handouts_key_is_text(sample, hando
     assert swatches and all(i["attrs"]["alt"] == "" for i in swatches)  # the label beside says it: decorative
 
 
-def test_the_handout_page_says_what_the_pdf_says(sample, handout):
-    _, analysis = sample
+def test_the_handout_page_says_what_the_pdf_says(subdivision_lot, handout):
+    _, analysis = subdivision_lot
     page = Page(handout)
     answer = lot_answer(analysis.result)
     items = [" ".join(li["text"].split()) for li in page.all("li")]
@@ -155,8 +142,8 @@ def test_the_handout_page_says_what_the_pdf_says(sample, handout):
     assert page.all("ol")  # the steps are numbered, as a list
 
 
-def test_the_summary_page_has_the_words_of_the_pdf(sample, summary):
-    layers, analysis = sample
+def test_the_summary_page_has_the_words_of_the_pdf(subdivision_lot, summary):
+    layers, analysis = subdivision_lot
     pdf = " ".join(" ".join(p.extract_text().split()) for p in
                    PdfReader(io.BytesIO(report_pdf_bytes(analysis, layers, as_of=DAY))).pages)
     body = " ".join(" ".join(e["text"] for e in Page(summary).all("main")).split())
@@ -168,13 +155,6 @@ def test_the_summary_page_has_the_words_of_the_pdf(sample, summary):
 
 
 # The buttons in the app --------------------------------------------------------------------------------------
-
-
-def _download(at: AppTest, media, key: str) -> bytes:
-    button = next(b for b in at.get("download_button") if b.key == key)
-    manager = media[-1]
-    url = button.proto.url or manager.execute_deferred(button.proto.deferred_file_id)
-    return manager._storage.get_file(url.rsplit("/", 1)[1]).content
 
 
 def _case(manifest, data_dir, title: str = "") -> Case:
@@ -197,7 +177,7 @@ def test_the_handout_buttons_download_the_pdf_the_web_page_and_print_it(manifest
     labels = {b.key: b.label for b in at.get("download_button")}
     assert labels["handout_pdf"] == "Download the one-page handout (PDF)"
     assert labels["handout_html"] == "The handout as a web page (HTML)"
-    page = _download(at, media, "handout_html").decode("utf-8")
+    page = fx.download(at, media, "handout_html").decode("utf-8")
     assert Page(page).all("h1")[0]["text"] == HANDOUT_TITLE and fx.P1_SBL in page
     printing = next(b for b in at.button if b.key == "handout_print")
     assert printing.label == "Print the handout"
@@ -221,6 +201,6 @@ def test_the_case_downloads_hold_the_summary_as_a_web_page(manifest, data_dir, m
     assert not at.exception
     labels = {b.key: b.label for b in at.get("download_button")}
     assert labels["dl_html"] == "Download the summary as a web page (HTML)"
-    page = _download(at, media, "dl_html").decode("utf-8")
+    page = fx.download(at, media, "dl_html").decode("utf-8")
     assert Page(page).all("h1")[0]["text"] == REPORT_TITLE
     assert "&lt;b&gt;Smith&lt;/b&gt; lot" in page and "<b>Smith</b>" not in page

@@ -6,28 +6,21 @@ tree names is in the page's content, and every one in the content is in the tree
 
 from __future__ import annotations
 
-import datetime as dt
 import io
 import re
 import sys
 from collections import Counter
 from pathlib import Path
 
-import geopandas as gpd
 import pytest
 from pypdf import PdfReader
 from pypdf.generic import ArrayObject, DictionaryObject, IndirectObject, NumberObject
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from sloat_core.engine.analysis import analyze_parcel  # noqa: E402
-from sloat_core.gis.layers import load_manifest  # noqa: E402
+from sample_lot import DAY  # noqa: E402
 from sloat_core.outputs.handout import HANDOUT_TITLE, handout_pdf_bytes  # noqa: E402
 from sloat_core.outputs.report import REPORT_TITLE, report_pdf_bytes  # noqa: E402
-
-ROOT = Path(__file__).resolve().parents[2]
-SAMPLE = ROOT / "data" / "sample" / "layers.yaml"
-DAY = dt.date(2026, 5, 1)
 
 
 def _obj(x):
@@ -82,23 +75,14 @@ class Tree:
 
 
 @pytest.fixture(scope="module")
-def sample():
-    layers = load_manifest(SAMPLE)
-    parcels = gpd.read_file(ROOT / "data" / "sample" / "parcels.gpkg")
-    geom = parcels.loc[parcels["SBL"] == "155.06-1-42", "geometry"].iloc[0]
-    return layers, analyze_parcel(geom, layers, as_of=DAY,
-                                  project={"application_type": "subdivision", "disturbance_area_sqft": 50_000})
-
-
-@pytest.fixture(scope="module")
-def report(sample):
-    layers, analysis = sample
+def report(subdivision_lot):
+    layers, analysis = subdivision_lot
     return Tree(report_pdf_bytes(analysis, layers, as_of=DAY, notes="<b>a note</b>"))
 
 
 @pytest.fixture(scope="module")
-def handout(sample):
-    layers, analysis = sample
+def handout(subdivision_lot):
+    layers, analysis = subdivision_lot
     return Tree(handout_pdf_bytes(analysis, layers, as_of=DAY))
 
 
