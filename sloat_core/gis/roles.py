@@ -70,7 +70,7 @@ _FILL = WebLook()
 
 @dataclass(frozen=True)
 class LayerRole:
-    """One layer role. Every field is required (see `tests/rules/test_roles.py`).
+    """One layer role. Every field but ``by_watershed`` is required (see `tests/rules/test_roles.py`).
 
     Attributes
     ----------
@@ -101,6 +101,9 @@ class LayerRole:
         reference layer.
     web : WebLook
         How the app's web map draws it.
+    by_watershed : bool
+        Published by watershed (hydrography: NHD by HUC), so the features' extent says nothing about where
+        there are none: without a ``coverage:`` the layer is unknown everywhere (the manifest loader).
     """
 
     id: str
@@ -115,6 +118,7 @@ class LayerRole:
     deduction: str | None
     uses: tuple[str, ...]
     web: WebLook
+    by_watershed: bool = False
 
     def legend_text(self) -> str:
         """The legend name, law numbers filled in from the parameters."""
@@ -133,9 +137,11 @@ ROLE_DECLARATIONS: tuple[LayerRole, ...] = (
     LayerRole("wetlands", "Wetlands", "Wetlands", "#33a02c", "0.72", "...", (),
               "resource", "polygon", "wetlands", ("§ 402-45A(1)", "§ 402-48C(2)", "§ 402-57G"), _FILL),
     LayerRole("water_bodies", "Ponds and water bodies", "Ponds, water bodies", "#0b4f9c", "0.55", "---", (),
-              "resource", "polygon", "water_bodies", ("§ 402-45A(1)", "§ 402-48C(6)", "§ 402-57G"), _FILL),
+              "resource", "polygon", "water_bodies", ("§ 402-45A(1)", "§ 402-48C(6)", "§ 402-57G"), _FILL,
+              by_watershed=True),
     LayerRole("watercourses", "Streams and watercourses", "Streams, watercourses", "#00a6d6", "0.45", "|||", (),
-              "resource", "polygon_or_line", "watercourses", ("§ 402-45A(1)", "§ 402-48C(6)", "§ 402-57G"), _FILL),
+              "resource", "polygon_or_line", "watercourses", ("§ 402-45A(1)", "§ 402-48C(6)", "§ 402-57G"), _FILL,
+              by_watershed=True),
     LayerRole("rock_outcrops", "Rock outcrops", "Rock outcrops > {rock_outcrop_min_area_sqft:,g} sq ft", "#6a3d9a", "0.62", "oo", (),
               "outcrops", "polygon", "rock_outcrops", ("§ 402-45A(3)", "§ 402-48C(9)"), _FILL),
     LayerRole("aquifer_cea", "Ramapo River aquifer CEA", "Aquifer CEA (§ 402-46)", "#a6cee3", "1", "", (0, (10, 3)),

@@ -55,7 +55,7 @@ from sloat_core.gis.layers.model import Layer, LayerSet, ParcelsMeta, polygonal_
 from sloat_core.gis.layers.readers import _clip_to, _read_entry, _shape_for_role, _text_columns
 from sloat_core.gis.layers.schemas import SCHEMAS, _adapt, _field, _fields_listed, _sniff_schema
 from sloat_core.gis.layers.where import _compile_where, _WhereError
-from sloat_core.gis.roles import ROLES
+from sloat_core.gis.roles import ROLE_DECLARATIONS, ROLES
 from sloat_core.gis.roles import role as role_decl
 from sloat_core.gis.terrain import DemUnitsError, PreparedDem, prepare_dem
 from sloat_core.units import WORK_CRS
@@ -416,7 +416,7 @@ def _bounds_box(gdf: gpd.GeoDataFrame) -> BaseGeometry | None:
 
 #: Roles published by watershed (NHD/NHDPlus by HUC): the features' extent says nothing about where
 #: there are none, so without ``coverage:`` they are unknown everywhere.
-HYDROGRAPHY_ROLES = ("watercourses", "water_bodies")
+HYDROGRAPHY_ROLES = tuple(r.id for r in ROLE_DECLARATIONS if r.by_watershed)
 
 COVERAGE_ASSUMED = "coverage assumed (the layer's extent)"
 COVERAGE_ASSUMED_EVERYWHERE = "coverage assumed (not limited: no village boundary or parcels to measure it against)"
