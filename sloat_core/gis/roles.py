@@ -70,7 +70,8 @@ _FILL = WebLook()
 
 @dataclass(frozen=True)
 class LayerRole:
-    """One layer role. Every field but ``by_watershed`` is required (see `tests/rules/test_roles.py`).
+    """One layer role. Every field but the last three (what the manifest loader reads, false for most roles)
+    is required (see `tests/rules/test_roles.py`).
 
     Attributes
     ----------
@@ -104,6 +105,12 @@ class LayerRole:
     by_watershed : bool
         Published by watershed (hydrography: NHD by HUC), so the features' extent says nothing about where
         there are none: without a ``coverage:`` the layer is unknown everywhere (the manifest loader).
+    extent : bool
+        Says where the layer set is expected to map (the village boundary, the tax parcels): read first by the
+        manifest loader, in declaration order, and a reference layer itself, never measured for coverage.
+    kept_whole : bool
+        Clipped to the manifest's clip area without cutting its features (a tax parcel or a zoning district
+        crossing the clip line is kept whole).
     """
 
     id: str
@@ -119,6 +126,8 @@ class LayerRole:
     uses: tuple[str, ...]
     web: WebLook
     by_watershed: bool = False
+    extent: bool = False
+    kept_whole: bool = False
 
     def legend_text(self) -> str:
         """The legend name, law numbers filled in from the parameters."""
@@ -159,11 +168,12 @@ ROLE_DECLARATIONS: tuple[LayerRole, ...] = (
     LayerRole("recreation", "Recreation areas", "Recreation land", "#a6761d", "1", "", (0, (2, 2)),
               "overlay", "polygon", None, ("§ 402-48C(6)",), _FILL),
     LayerRole("zoning", "Zoning districts", "Zoning districts", "#777777", "1", "", (0, (4, 4)),
-              "reference", "polygon", None, (), WebLook(line=True, weight=1.5)),
+              "reference", "polygon", None, (), WebLook(line=True, weight=1.5), kept_whole=True),
     LayerRole("village_boundary", "Village boundary", "Village boundary", "#444444", "1", "", (0, (12, 4)),
-              "reference", "polygon", None, (), WebLook(line=True, weight=2.5)),
+              "reference", "polygon", None, (), WebLook(line=True, weight=2.5), extent=True),
     LayerRole("parcels", "Tax parcel lines", "Tax parcels", "#999999", "1", "", (0, (1, 3)),
-              "reference", "polygon", None, (), WebLook(line=True, weight=1, edge="#555555")),
+              "reference", "polygon", None, (), WebLook(line=True, weight=1, edge="#555555"), extent=True,
+              kept_whole=True),
     # Road centre lines (widened to their right-of-way): the app's offline base map only; no rule reads them.
     LayerRole("roads", "Roads (illustrative base map)", "Roads", "#8a8a8a", "1", "", (0, (2, 1)),
               "reference", "polygon_or_line", None, (), WebLook(line=True, weight=2.5, base_only=True)),
