@@ -19,7 +19,7 @@ from app_support.citations import escape_links
 from sloat_core.outputs import exports
 from sloat_core.store import MAX_CASE_JSON_BYTES, Case, case_from_json, case_to_json
 from sloat_core.errors import SloatInputError
-from sloat_core.gis.safe_files import run_bounded
+from sloat_core.gis.bounded_parse import run_bounded
 from sloat_core.rules.clocks import timeline_events
 
 __all__ = [

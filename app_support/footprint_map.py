@@ -13,11 +13,12 @@ import streamlit as st
 from app_support import loaders, mapping, state
 from app_support.slope_overlay import slope_group
 from sloat_core.gis import parcels as parcel_input
+from sloat_core.measure.rows import MAP_LAYERS
 
 __all__ = ["CONSTRAINT_ROLES", "groups"]
 
-#: Every layer with a lot-area deduction or a permit under the footprint, bottom to top.
-CONSTRAINT_ROLES = ("floodplain", "buffer", "wetlands", "water_bodies", "watercourses", "rock_outcrops", "parcels")
+#: Every layer with a lot-area deduction or a permit under the footprint, bottom to top, then the tax parcel lines.
+CONSTRAINT_ROLES = (*MAP_LAYERS, "parcels")
 
 
 def groups(layers, parcel, footprint: dict | None) -> list:

@@ -28,6 +28,7 @@ import shapely
 from shapely.geometry.base import BaseGeometry
 
 from sloat_core.approvals.state_law import regime_on, state_param
+from sloat_core.gis.roles import roles_of_kind
 from sloat_core.units import SQFT_PER_ACRE
 
 __all__ = ["Screen", "state_wetland_screen", "federal_waters_screen", "wetland_screens", "STATE_LIKELY",
@@ -39,7 +40,7 @@ STATE_INFORMATIONAL = ("The NYSDEC map is informational under the rules in force
                        "jurisdiction; request a jurisdictional determination")
 ASK_CORPS = "Ask the Army Corps (New York District) about a Section 404 permit"
 _NAME_FIELDS = ("WETLAND_ID", "NAME", "ATTRIBUTE", "CLASS", "Name")
-_FEDERAL_ROLES = ("wetlands", "water_bodies", "watercourses")
+_FEDERAL_ROLES = roles_of_kind("resource")
 #: A feature whose MAP_STATUS holds this word is on DEC's informational mapping, not the regulatory map.
 INFORMATIONAL_WORD = "informational"
 

@@ -32,6 +32,7 @@ import shapely
 
 from sloat_core.errors import SloatInputError
 from sloat_core.gis.geometry import check_parcels
+from sloat_core.gis.roles import roles_of_kind
 from sloat_core.law.settings import load_settings
 from sloat_core.measure.village import ScreenPieces, block_areas, block_measures, build_pieces, coverage_gaps
 from sloat_core.rules.cluster import trigger_answers
@@ -50,7 +51,7 @@ SCREEN_COLUMNS = (
     + ["conventional_yield", "conventional_yield_min", "conventional_yield_max"]  # § 402-48E, I
     + [f"trigger_{n}" for n in range(1, 11)]
     + [f"permit_{p}" for p in LAND_PERMITS]
-    + [f"coverage_{r}" for r in (*RESOURCE_ROLES, *OVERLAY_ROLES, "rock_outcrops")]
+    + [f"coverage_{r}" for r in (*RESOURCE_ROLES, *OVERLAY_ROLES, *roles_of_kind("outcrops"))]
     + ["error"]
 )
 
@@ -336,7 +337,7 @@ def _coverage_columns(layerset, gaps: tuple[str, ...]) -> dict[str, str]:
     """Each role's coverage state on one parcel, as the single-parcel answer says it: no layer, not
     covered (the parcel reaches outside what the layer maps), or covered and how that is known."""
     out = {}
-    for role in (*RESOURCE_ROLES, *OVERLAY_ROLES, "rock_outcrops"):
+    for role in (*RESOURCE_ROLES, *OVERLAY_ROLES, *roles_of_kind("outcrops")):
         if layerset is None or layerset.get(role) is None:
             out[f"coverage_{role}"] = "no layer (unknown)"
         elif role in gaps:

@@ -70,7 +70,8 @@ _FILL = WebLook()
 
 @dataclass(frozen=True)
 class LayerRole:
-    """One layer role. Every field is required (see `tests/rules/test_roles.py`).
+    """One layer role. Every field but the last three (what the manifest loader reads, false for most roles)
+    is required (see `tests/rules/test_roles.py`).
 
     Attributes
     ----------
@@ -101,6 +102,15 @@ class LayerRole:
         reference layer.
     web : WebLook
         How the app's web map draws it.
+    by_watershed : bool
+        Published by watershed (hydrography: NHD by HUC), so the features' extent says nothing about where
+        there are none: without a ``coverage:`` the layer is unknown everywhere (the manifest loader).
+    extent : bool
+        Says where the layer set is expected to map (the village boundary, the tax parcels): read first by the
+        manifest loader, in declaration order, and a reference layer itself, never measured for coverage.
+    kept_whole : bool
+        Clipped to the manifest's clip area without cutting its features (a tax parcel or a zoning district
+        crossing the clip line is kept whole).
     """
 
     id: str
@@ -115,6 +125,9 @@ class LayerRole:
     deduction: str | None
     uses: tuple[str, ...]
     web: WebLook
+    by_watershed: bool = False
+    extent: bool = False
+    kept_whole: bool = False
 
     def legend_text(self) -> str:
         """The legend name, law numbers filled in from the parameters."""
@@ -133,9 +146,11 @@ ROLE_DECLARATIONS: tuple[LayerRole, ...] = (
     LayerRole("wetlands", "Wetlands", "Wetlands", "#33a02c", "0.72", "...", (),
               "resource", "polygon", "wetlands", ("§ 402-45A(1)", "§ 402-48C(2)", "§ 402-57G"), _FILL),
     LayerRole("water_bodies", "Ponds and water bodies", "Ponds, water bodies", "#0b4f9c", "0.55", "---", (),
-              "resource", "polygon", "water_bodies", ("§ 402-45A(1)", "§ 402-48C(6)", "§ 402-57G"), _FILL),
+              "resource", "polygon", "water_bodies", ("§ 402-45A(1)", "§ 402-48C(6)", "§ 402-57G"), _FILL,
+              by_watershed=True),
     LayerRole("watercourses", "Streams and watercourses", "Streams, watercourses", "#00a6d6", "0.45", "|||", (),
-              "resource", "polygon_or_line", "watercourses", ("§ 402-45A(1)", "§ 402-48C(6)", "§ 402-57G"), _FILL),
+              "resource", "polygon_or_line", "watercourses", ("§ 402-45A(1)", "§ 402-48C(6)", "§ 402-57G"), _FILL,
+              by_watershed=True),
     LayerRole("rock_outcrops", "Rock outcrops", "Rock outcrops > {rock_outcrop_min_area_sqft:,g} sq ft", "#6a3d9a", "0.62", "oo", (),
               "outcrops", "polygon", "rock_outcrops", ("§ 402-45A(3)", "§ 402-48C(9)"), _FILL),
     LayerRole("aquifer_cea", "Ramapo River aquifer CEA", "Aquifer CEA (§ 402-46)", "#a6cee3", "1", "", (0, (10, 3)),
@@ -153,11 +168,12 @@ ROLE_DECLARATIONS: tuple[LayerRole, ...] = (
     LayerRole("recreation", "Recreation areas", "Recreation land", "#a6761d", "1", "", (0, (2, 2)),
               "overlay", "polygon", None, ("§ 402-48C(6)",), _FILL),
     LayerRole("zoning", "Zoning districts", "Zoning districts", "#777777", "1", "", (0, (4, 4)),
-              "reference", "polygon", None, (), WebLook(line=True, weight=1.5)),
+              "reference", "polygon", None, (), WebLook(line=True, weight=1.5), kept_whole=True),
     LayerRole("village_boundary", "Village boundary", "Village boundary", "#444444", "1", "", (0, (12, 4)),
-              "reference", "polygon", None, (), WebLook(line=True, weight=2.5)),
+              "reference", "polygon", None, (), WebLook(line=True, weight=2.5), extent=True),
     LayerRole("parcels", "Tax parcel lines", "Tax parcels", "#999999", "1", "", (0, (1, 3)),
-              "reference", "polygon", None, (), WebLook(line=True, weight=1, edge="#555555")),
+              "reference", "polygon", None, (), WebLook(line=True, weight=1, edge="#555555"), extent=True,
+              kept_whole=True),
     # Road centre lines (widened to their right-of-way): the app's offline base map only; no rule reads them.
     LayerRole("roads", "Roads (illustrative base map)", "Roads", "#8a8a8a", "1", "", (0, (2, 1)),
               "reference", "polygon_or_line", None, (), WebLook(line=True, weight=2.5, base_only=True)),

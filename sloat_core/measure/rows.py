@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sloat_core.gis.roles import ROLE_DECLARATIONS, roles_of_kind
+from sloat_core.gis.roles import ROLE_DECLARATIONS, role, roles_of_kind
 from sloat_core.law.params import fill, value
 
 __all__ = ["RowSpec", "ROW_LANDS", "DEDUCTION_ROWS", "ROW_SPECS", "ROW_IDS", "SLOPE_ROWS", "LAYER_ROWS",
-           "deduction_order", "deduction_label", "row_on_map_layer"]
+           "MAP_LAYERS", "deduction_order", "deduction_label", "row_on_map_layer"]
 
 
 @dataclass(frozen=True)
@@ -117,6 +117,20 @@ def deduction_label(constraint: str) -> str:
     """
     return fill(ROW_SPECS[constraint].label)
 
+
+def _drawn_from_the_bottom(layer: str) -> tuple[int, int]:
+    """Overlays first (the floodplain, the broadest land), then the buffer band beneath the resources it
+    surrounds, then the resources and outcrops; in declaration order within each."""
+    order = [r.id for r in ROLE_DECLARATIONS]
+    if layer not in order:
+        return (1, 0)
+    return (0 if role(layer).kind == "overlay" else 2, order.index(layer))
+
+
+#: Every map layer that shows a deduction row's land (slope rows come as the slope picture), bottom to top:
+#: floodplain, buffer, wetlands, water bodies, watercourses, rock outcrops.
+MAP_LAYERS: tuple[str, ...] = tuple(sorted({r.map_layer for r in DEDUCTION_ROWS if r.map_layer is not None},
+                                           key=_drawn_from_the_bottom))
 
 #: Rows that are sets of DEM cells (the rest are shapes from the layers).
 SLOPE_ROWS = tuple(r.id for r in DEDUCTION_ROWS if r.land == "slope")

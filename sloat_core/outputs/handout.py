@@ -22,7 +22,7 @@ from fpdf.enums import XPos, YPos
 from sloat_core.engine.answer import lot_answer
 from sloat_core.outputs.report import _FONT, _date_text, _new_pdf, _plain
 from sloat_core.outputs.report.map import map_and_legend
-from sloat_core.outputs.report.sections import map_alt
+from sloat_core.outputs.report.reading import map_alt
 from sloat_core.outputs.tagging import set_document
 
 __all__ = ["HANDOUT_TITLE", "MIN_PT", "SIZES_PT", "approval_steps", "handout_pdf_bytes", "handout_steps",

@@ -4,7 +4,7 @@ Each is one self-contained HTML file (the map inlined as a PNG with its alternat
 outside resource): ``lang``, a ``<title>``, one ``<h1>`` and ``<h2>`` per section, real tables with
 ``<th scope="col">`` (and ``scope="row"`` / ``"rowgroup"`` where a row or a group is named), lists as lists, and
 a print style sheet (Letter, black on white, never under 11 pt). The words are the PDFs' own: the same
-section helpers (:mod:`sloat_core.outputs.report.sections`) and answer card
+section helpers (:mod:`sloat_core.outputs.report.reading`) and answer card
 (:func:`sloat_core.engine.answer.lot_answer`), nothing re-derived.
 
 Everything typed by a user or read from a file (the case title, the notes, addresses, owners, layer notices)
@@ -22,7 +22,7 @@ from sloat_core.engine.answer import lot_answer
 from sloat_core.errors import SloatInputError
 from sloat_core.law.text import LAW_TEXT_SHA256, clause
 from sloat_core.outputs.handout import HANDOUT_TITLE, handout_steps
-from sloat_core.outputs.report import sections as S
+from sloat_core.outputs.report import reading as S
 from sloat_core.outputs.report.layout import REPORT_TITLE
 from sloat_core.outputs.report.map import map_and_legend, map_png
 from sloat_core.outputs.report.text import _acres, _date_text, _num, _sqft

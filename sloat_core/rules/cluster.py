@@ -26,6 +26,7 @@ from sloat_core.measure.parcel import Findings
 from sloat_core.measure.record import Measures
 from sloat_core.rules.measures import answer, is_yes, present, tri, tri_any
 from sloat_core.gis.geometry import PRESENCE_MIN_SQFT
+from sloat_core.gis.roles import ROLE_DECLARATIONS
 from sloat_core.law.params import fill, param, value
 
 __all__ = ["Trigger", "cluster_triggers", "trigger_answers", "cluster_applicability", "cluster_lot_rules",
@@ -94,7 +95,7 @@ def _answer(board_answers: dict | None, number: int):
 
 
 #: Roles whose land is a recreational resource of § 402-48C(6) (lakes, ponds, streams, other).
-RECREATION_ROLES = ("water_bodies", "watercourses", "recreation")
+RECREATION_ROLES = tuple(r.id for r in ROLE_DECLARATIONS if "§ 402-48C(6)" in r.uses)
 
 
 def trigger_answers(m: Measures, board_answers: dict | None = None) -> dict[int, object]:

@@ -185,3 +185,36 @@ def test_the_private_name_check_sees_a_crossing_and_allows_one_inside_a_room():
                  "dem._OpenDems, m._clip, plain._join, dem.__name__, dem.check_dem_crs\n")
     assert crossings(attribute, engine_file) == [("sloat_core/engine/probe.py", "sloat_core.gis.dem", "_OpenDems"),
                                                   ("sloat_core/engine/probe.py", "sloat_core.rules.measures", "_clip")]
+
+
+# ------------------------------------------------------------------------------------------------
+# No module of the product is over 600 lines
+# ------------------------------------------------------------------------------------------------
+
+#: Most lines one module of the product may hold (issue 19: a newcomer reads a module in one sitting).
+MAX_MODULE_LINES = 600
+
+
+def long_modules(files: list[Path], limit: int = MAX_MODULE_LINES, root: Path = REPO) -> list[str]:
+    """``path: n lines`` (relative to ``root``) for each file over ``limit`` lines."""
+    out = []
+    for path in files:
+        n = len(path.read_text(encoding="utf-8").splitlines())
+        if n > limit:
+            out.append(f"{path.relative_to(root).as_posix()}: {n} lines")
+    return out
+
+
+def test_no_module_of_the_product_is_over_600_lines():
+    """The product is sloat_core, app_support, pages and app.py; tools/ (the maintainers' scripts) and bench/
+    (the timings) are not the product and are not counted, nor are the tests."""
+    assert long_modules(_product_files()) == []
+
+
+def test_the_line_count_sees_a_long_module(tmp_path):
+    """The count is not blind: a file of 601 lines is named, one of 600 is not."""
+    probe = tmp_path / "probe.py"
+    probe.write_text("x = 1\n" * 600)
+    assert long_modules([probe], root=tmp_path) == []
+    probe.write_text("x = 1\n" * 601)
+    assert long_modules([probe], root=tmp_path) == ["probe.py: 601 lines"]

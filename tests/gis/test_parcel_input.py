@@ -1,4 +1,4 @@
-"""Tests for sloat_core.gis.parcels and sloat_core.gis.safe_files.
+"""Tests for sloat_core.gis.parcels and sloat_core.gis.safe_files and safe_zip.
 
 Good parcels are the 300 ft x 400 ft rectangle (120,000 sq ft) of tests/fixtures/make_fixtures.py in
 every supported format; bad inputs must each be refused with one plain sentence.
@@ -35,14 +35,8 @@ from sloat_core.gis.parcels import (
     read_parcel,
     to_wgs84_geojson,
 )
-from sloat_core.gis.safe_files import (
-    MAX_UPLOAD_BYTES,
-    MAX_ZIP_UNCOMPRESSED_BYTES,
-    extract_members,
-    inspect_zip,
-    refuse_xml_declarations,
-    upload_limit_mb,
-)
+from sloat_core.gis.safe_files import MAX_UPLOAD_BYTES, refuse_xml_declarations, upload_limit_mb
+from sloat_core.gis.safe_zip import MAX_ZIP_UNCOMPRESSED_BYTES, extract_members, inspect_zip
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "data" / "sample"
 FIX = Path(__file__).resolve().parents[1] / "fixtures"

@@ -1,10 +1,10 @@
 """Issue 20: one upload cannot take the server down, and a Google Earth export gives the parcel, not its photo.
 
-Every parse runs in a worker process under ``safe_files.PARSE_LIMITS`` (memory, processor time, wall clock).
+Every parse runs in a worker process under ``bounded_parse.PARSE_LIMITS`` (memory, processor time, wall clock).
 The hostile shapes of the issue are built here (``make_hostile.write_*``), never committed: a GeoPackage whose
 layer is an endless SQL view, one of a billion rows, a GeoJSON of 2 million vertices in 12 MB, one of
 1.7 million just under the upload limit. For each, the worker's peak memory and time are read from
-``safe_files.last_parse()`` and this process (the server) is checked to stay responsive: a ticker thread must
+``bounded_parse.last_parse()`` and this process (the server) is checked to stay responsive: a ticker thread must
 keep ticking while the parse runs, and this process's own memory must not grow.
 
 Bounds are generous (a loaded 2-core CI machine): they separate "bounded" from "the 16 GB and 100 % of a core
@@ -33,14 +33,8 @@ from app_support import parcel_inputs, state  # noqa: E402
 from sloat_core.errors import SloatInputError  # noqa: E402
 from sloat_core.gis.parcels import read_parcel  # noqa: E402
 from sloat_core.gis.parcels.formats import SeveralShapesError  # noqa: E402
-from sloat_core.gis.safe_files import (  # noqa: E402
-    MAX_UPLOAD_BYTES,
-    PARSE_LIMITS,
-    ParseLimits,
-    last_parse,
-    run_bounded,
-    upload_limit_mb,
-)
+from sloat_core.gis.bounded_parse import PARSE_LIMITS, ParseLimits, last_parse, run_bounded  # noqa: E402
+from sloat_core.gis.safe_files import MAX_UPLOAD_BYTES, upload_limit_mb  # noqa: E402
 
 MB = 1024 * 1024
 #: Most a refused hostile parse may take here, in seconds (the limit itself is PARSE_LIMITS.wall_seconds).

@@ -55,7 +55,7 @@ from sloat_core.gis.layers.model import Layer, LayerSet, ParcelsMeta, polygonal_
 from sloat_core.gis.layers.readers import _clip_to, _read_entry, _shape_for_role, _text_columns
 from sloat_core.gis.layers.schemas import SCHEMAS, _adapt, _field, _fields_listed, _sniff_schema
 from sloat_core.gis.layers.where import _compile_where, _WhereError
-from sloat_core.gis.roles import ROLES
+from sloat_core.gis.roles import ROLE_DECLARATIONS, ROLES
 from sloat_core.gis.roles import role as role_decl
 from sloat_core.gis.terrain import DemUnitsError, PreparedDem, prepare_dem
 from sloat_core.units import WORK_CRS
@@ -229,7 +229,7 @@ def _load(manifest: Path, width_ft: float) -> LayerSet:
     clip: BaseGeometry | None = None
     # The village boundary first: clipping and default coverage are measured against it.
     # Then the parcels: the village and its tax parcels are the area a layer is expected to map.
-    entries.sort(key=lambda e: {"village_boundary": 0, "parcels": 1}.get(e.role, 2))
+    entries.sort(key=lambda e: EXTENT_ROLES.index(e.role) if e.role in EXTENT_ROLES else len(EXTENT_ROLES))
     area: BaseGeometry | None = None
     for k, entry in enumerate(entries):
         if village is None and entry.role != "village_boundary" and "village_boundary" in parts:
@@ -238,7 +238,7 @@ def _load(manifest: Path, width_ft: float) -> LayerSet:
                 village = None
             if village is not None and clip_ft is not None:
                 clip = village.buffer(clip_ft)
-        if area is None and entry.role not in ("village_boundary", "parcels"):
+        if area is None and entry.role not in EXTENT_ROLES:
             extents = [g for g in (village, _bounds_box(_concat(parts["parcels"])) if "parcels" in parts else None)
                        if g is not None]
             area = shapely.union_all(extents) if extents else None
@@ -247,7 +247,7 @@ def _load(manifest: Path, width_ft: float) -> LayerSet:
                                   "village_boundary layer.")
         gdf = _read_entry(entry, warnings, clip if entry.role != "village_boundary" else None)
         if clip is not None and entry.role != "village_boundary" and len(gdf):
-            gdf = _clip_to(gdf, clip, cut=entry.role not in ("parcels", "zoning"))
+            gdf = _clip_to(gdf, clip, cut=not role_decl(entry.role).kept_whole)
         coverage, cover_state = _entry_coverage(entry, gdf, village, area, clip, warnings)
         schema = str(entry.spec.get("schema", "generic"))
         if "where" in entry.spec:
@@ -416,7 +416,9 @@ def _bounds_box(gdf: gpd.GeoDataFrame) -> BaseGeometry | None:
 
 #: Roles published by watershed (NHD/NHDPlus by HUC): the features' extent says nothing about where
 #: there are none, so without ``coverage:`` they are unknown everywhere.
-HYDROGRAPHY_ROLES = ("watercourses", "water_bodies")
+HYDROGRAPHY_ROLES = tuple(r.id for r in ROLE_DECLARATIONS if r.by_watershed)
+#: Roles that say where the layer set is expected to map (the village boundary, then the tax parcels).
+EXTENT_ROLES = tuple(r.id for r in ROLE_DECLARATIONS if r.extent)
 
 COVERAGE_ASSUMED = "coverage assumed (the layer's extent)"
 COVERAGE_ASSUMED_EVERYWHERE = "coverage assumed (not limited: no village boundary or parcels to measure it against)"
@@ -440,7 +442,7 @@ def _entry_coverage(entry: _Entry, gdf: gpd.GeoDataFrame, village: BaseGeometry 
     role is unknown everywhere until ``coverage:`` is given. Cut to the clip area.
     """
     spec = entry.spec.get("coverage")
-    if entry.role in ("village_boundary", "parcels"):
+    if entry.role in EXTENT_ROLES:
         return None, "reference layer"
     if spec is None and role_decl(entry.role).kind == "reference":  # zoning, roads: no rule reads their absence
         return _old_default(gdf, area, clip), "reference layer"

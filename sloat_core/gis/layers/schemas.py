@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from sloat_core.gis.layers.entry import _Entry
+from sloat_core.gis.roles import roles_of_kind
 
 __all__ = ["SCHEMAS", "is_sfha_zone"]
 
@@ -111,7 +112,7 @@ def _sniff_schema(entry: _Entry, gdf: gpd.GeoDataFrame, warnings: list[str]) -> 
     if type_col is not None and attr_col is not None:
         kinds = gdf[type_col].astype("string").str.strip().str.lower().fillna("")
         other = int(sum(_NWI_ROUTES.get(k, "wetlands") != entry.role for k in kinds))
-        if other and not explicit and entry.role in ("wetlands", "water_bodies", "watercourses"):
+        if other and not explicit and entry.role in roles_of_kind("resource"):
             raise entry.fail(
                 f"the file has USFWS NWI fields ({attr_col}, {type_col}) and {other} of its {len(gdf)} features are "
                 f"not {entry.role.replace('_', ' ')} (ponds, lakes, rivers or wetlands); add 'schema: nwi' "
@@ -128,8 +129,7 @@ def _adapt(entry: _Entry, schema: str, gdf: gpd.GeoDataFrame) -> dict[str, gpd.G
     if schema == "generic":
         return {entry.role: gdf}
     if not len(gdf):  # an empty answer (the service had nothing here) carries no fields to sort by
-        return {entry.role: gdf} if schema == "fema_nfhl" else {r: gdf for r in ("wetlands", "water_bodies",
-                                                                                  "watercourses")}
+        return {entry.role: gdf} if schema == "fema_nfhl" else {r: gdf for r in roles_of_kind("resource")}
     if schema == "fema_nfhl":
         sfha_col = _field(gdf, "SFHA_TF")
         zone_col = _field(gdf, "FLD_ZONE")
@@ -154,4 +154,4 @@ def _adapt(entry: _Entry, schema: str, gdf: gpd.GeoDataFrame) -> dict[str, gpd.G
                          f"({_fields_listed(gdf)})")
     kinds = gdf[type_col].astype("string").str.strip().str.lower().fillna("")
     target = np.array([_NWI_ROUTES.get(k, "wetlands") for k in kinds], dtype=object)
-    return {role: gdf[target == role] for role in ("wetlands", "water_bodies", "watercourses")}
+    return {role: gdf[target == role] for role in roles_of_kind("resource")}

@@ -273,9 +273,9 @@ def fetch_official(
         nhd_path = out / "nhd.gpkg"
         if nhd_path.exists():
             nhd_path.unlink()
-        for key, role, lyr in (("nhd_flowlines", "watercourses", "flowlines"),
-                               ("nhd_waterbodies", "water_bodies", "waterbodies")):
+        for key, lyr in (("nhd_flowlines", "flowlines"), ("nhd_waterbodies", "waterbodies")):
             s = by_key[key]
+            role = s.role
             d = services.nhd(s.layer, area_4326)
             gdf = _clip(_to_work(d.gdf), area)
             _write(gdf, nhd_path, lyr)

@@ -8,6 +8,7 @@ import contextlib
 import json
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -151,10 +152,7 @@ class LiveServices:
     def nfhl(self, layer: str, geom: BaseGeometry) -> Download:
         from pygeohydro import NFHL  # noqa: PLC0415
 
-        query = f"bygeom(intersects the fetch area), layer '{layer}'"
-        self._asked = (_NFHL_LAYER_URL.get(layer, NFHL_URL), query)
-        gdf = NFHL("NFHL", layer).bygeom(geom, geo_crs=4326)
-        return Download(gdf=gdf, query=query, url=self._asked[0])
+        return self._layer_in(lambda: NFHL("NFHL", layer), _NFHL_LAYER_URL.get(layer, NFHL_URL), layer, geom)
 
     @_service_call("ArcGIS REST layer")
     def arcgis(self, url: str, geom: BaseGeometry) -> Download:
@@ -174,19 +172,21 @@ class LiveServices:
     def nhd(self, layer: str, geom: BaseGeometry) -> Download:
         from pynhd import NHD  # noqa: PLC0415
 
-        query = f"bygeom(intersects the fetch area), layer '{layer}'"
-        self._asked = (NHD_URL, query)
-        gdf = NHD(layer).bygeom(geom, geo_crs=4326)
-        return Download(gdf=gdf, query=query, url=NHD_URL)
+        return self._layer_in(lambda: NHD(layer), NHD_URL, layer, geom)
 
     @_service_call("USGS Watershed Boundary Dataset layer")
     def wbd(self, layer: str, geom: BaseGeometry) -> Download:
         from pynhd import WBD  # noqa: PLC0415
 
+        return self._layer_in(lambda: WBD(layer), WBD_URL, layer, geom)
+
+    def _layer_in(self, client: Callable[[], Any], url: str, layer: str, geom: BaseGeometry) -> Download:
+        """One named layer's features meeting the fetch area, from a HyRiver client's ``bygeom`` (NFHL, NHD, WBD);
+        the client is made after ``self._asked`` is set, so a service that fails as it is reached is named."""
         query = f"bygeom(intersects the fetch area), layer '{layer}'"
-        self._asked = (WBD_URL, query)
-        gdf = WBD(layer).bygeom(geom, geo_crs=4326)
-        return Download(gdf=gdf, query=query, url=WBD_URL)
+        self._asked = (url, query)
+        gdf = client().bygeom(geom, geo_crs=4326)
+        return Download(gdf=gdf, query=query, url=url)
 
     @_service_call("USGS 3DEP elevation model")
     def dem(self, geom: BaseGeometry, workdir: Path) -> Download:

@@ -11,7 +11,7 @@ Each reader (:mod:`.geojson_file`, :mod:`.kml_file`, :mod:`.gdal_files`) only ge
 coordinate system, if any) out of the file; placing, repairing and checking them is :mod:`sloat_core.gis.parcels.placement`.
 
 Bounds: the size is checked first, in the calling process; everything else runs in a worker process
-under :data:`~sloat_core.gis.safe_files.PARSE_LIMITS` (memory, processor time, wall clock), so one file
+under :data:`~sloat_core.gis.bounded_parse.PARSE_LIMITS` (memory, processor time, wall clock), so one file
 cannot take more than that share of the server. Inside it, limits apply while reading: GeoJSON positions
 are counted in the raw text before it is parsed; KML is read as a stream and its vertices counted as they
 arrive; GDAL readers get the feature count first (at most :data:`MAX_FEATURES`) and ``max_features``;
@@ -24,7 +24,7 @@ A file of several polygon placemarks raises :class:`SeveralShapesError` listing 
 says which one is the parcel (or ``"all"``).
 
 What is refused: files over the size limit (checked first), hostile archives and XML
-(:mod:`sloat_core.gis.safe_files`), empty files, points and lines, NaN or infinite coordinates,
+(:mod:`sloat_core.gis.safe_files`, :mod:`sloat_core.gis.safe_zip`), empty files, points and lines, NaN or infinite coordinates,
 more than ``max_vertices`` vertices (counted before any heavy work), a GeoJSON without a ``crs``
 member whose numbers cannot be longitude/latitude (RFC 7946; never guessed), coordinates of other
 formats that cannot be placed (no coordinate system and neither longitude/latitude nor New York East
@@ -54,11 +54,11 @@ from sloat_core.gis.parcels.placement import (
     Parcel,
     _finish,
 )
+from sloat_core.gis.bounded_parse import run_bounded
 from sloat_core.gis.safe_files import (
     MAX_UPLOAD_BYTES,
     check_upload_size,
     refuse_xml_declarations,
-    run_bounded,
     safe_display_name,
 )
 
@@ -108,7 +108,7 @@ def read_parcel(
     """Read one parcel outline from an uploaded file.
 
     The size is checked here; everything else (sniffing, parsing, placing) runs in a worker process
-    under :data:`~sloat_core.gis.safe_files.PARSE_LIMITS` (memory, processor time, wall clock).
+    under :data:`~sloat_core.gis.bounded_parse.PARSE_LIMITS` (memory, processor time, wall clock).
 
     Parameters
     ----------

@@ -22,13 +22,8 @@ from sloat_core.gis.parcels.placement import (
     MAX_VERTICES,
     _Raw,
 )
-from sloat_core.gis.safe_files import (
-    extract_members,
-    inspect_zip,
-    private_tempdir,
-    refuse_xml_declarations,
-    safe_display_name,
-)
+from sloat_core.gis.safe_files import private_tempdir, refuse_xml_declarations, safe_display_name
+from sloat_core.gis.safe_zip import extract_members, inspect_zip
 
 _SHP_SIDECARS = (".shp", ".shx", ".dbf", ".prj", ".cpg")
 

@@ -22,7 +22,10 @@ The modules, in the order a reader needs them:
 * :mod:`~sloat_core.outputs.report.map`: the static map (:func:`map_png`) and its drawing helpers;
 * :mod:`~sloat_core.outputs.report.layout`: the document, headings kept with their first lines, paragraphs
   and tables;
-* :mod:`~sloat_core.outputs.report.sections`: one function per section of the report;
+* :mod:`~sloat_core.outputs.report.reading`: what the sections read from the analysis, in words (no drawing);
+* :mod:`~sloat_core.outputs.report.page_one`, :mod:`~sloat_core.outputs.report.tables` and
+  :mod:`~sloat_core.outputs.report.closing`: one function per section of the report, by family (the first
+  page, the tables, the closing sections);
 * :mod:`~sloat_core.outputs.report.build`: the sections in order, fitted to four pages
   (:func:`report_pdf_bytes`, :func:`write_report`).
 
@@ -34,7 +37,7 @@ from __future__ import annotations
 from sloat_core.outputs.report.build import MAX_PAGES, report_pdf_bytes, write_report
 from sloat_core.outputs.report.layout import REPORT_TITLE
 from sloat_core.outputs.report.map import map_png
-from sloat_core.outputs.report.sections import events_to_show, status_text
+from sloat_core.outputs.report.reading import events_to_show, status_text
 from sloat_core.outputs.report.text import FONT_DIR
 
 # Private names other modules and the tests use from here, as before the package was cut into modules.

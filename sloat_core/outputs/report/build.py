@@ -13,9 +13,10 @@ from pathlib import Path
 
 from fpdf import FPDF
 
-from sloat_core.outputs.report import sections
+from sloat_core.outputs.report import closing, page_one, tables
 from sloat_core.outputs.report.layout import REPORT_TITLE, _new_pdf
 from sloat_core.outputs.report.map import map_png
+from sloat_core.outputs.report.reading import with_approval_events
 from sloat_core.outputs.report.text import _date_text
 
 MAX_PAGES = 4
@@ -58,20 +59,20 @@ def _build(analysis, layerset, *, events, notes, as_of: dt.date, level: int, fig
     pdf.footer_text = (f"{REPORT_TITLE} · {_date_text(as_of)} · screening estimate, not a determination "
                        "(Sloatsburg Code ch. 402, Art. IX)")
     pdf.add_page()
-    sections.title_block(pdf, r, layerset, as_of, illustrative)
-    sections.parcel_and_district(pdf, r)
-    sections.map_and_key_figures(pdf, r, figure or map_png(analysis, layerset))
-    sections.deductions(pdf, r)
-    sections.cluster_features(pdf, r, fit.evidence_len)
-    sections.approvals(pdf, r, min(fit.reason_len, 110), fit.clock_len)
-    sections.mitigation(pdf, r)
-    sections.deadlines(pdf, sections.with_approval_events(events, r), fit.max_events)
-    sections.notes_section(pdf, notes, fit.notes_len)
-    sections.points_to_check(pdf, r, layerset, fit.max_warnings)
-    sections.law_quotes(pdf, r, level, fit.quote_len)
-    sections.please_note(pdf, r, illustrative)
-    sections.versions(pdf, r, as_of, illustrative)
-    sections.adjacent_owners(pdf, r)
+    page_one.title_block(pdf, r, layerset, as_of, illustrative)
+    page_one.parcel_and_district(pdf, r)
+    page_one.map_and_key_figures(pdf, r, figure or map_png(analysis, layerset))
+    tables.deductions(pdf, r)
+    tables.cluster_features(pdf, r, fit.evidence_len)
+    tables.approvals(pdf, r, min(fit.reason_len, 110), fit.clock_len)
+    tables.mitigation(pdf, r)
+    tables.deadlines(pdf, with_approval_events(events, r), fit.max_events)
+    closing.notes_section(pdf, notes, fit.notes_len)
+    closing.points_to_check(pdf, r, layerset, fit.max_warnings)
+    closing.law_quotes(pdf, r, level, fit.quote_len)
+    closing.please_note(pdf, r, illustrative)
+    closing.versions(pdf, r, as_of, illustrative)
+    tables.adjacent_owners(pdf, r)
     return pdf
 
 

@@ -1,0 +1,140 @@
+"""What the report's sections read from the analysis result, in words: no drawing.
+
+The PDF's sections (:mod:`~sloat_core.outputs.report.page_one`, :mod:`~sloat_core.outputs.report.tables`,
+:mod:`~sloat_core.outputs.report.closing`) and the web versions of the documents
+(:mod:`sloat_core.outputs.html_docs`) read the same words from here: yes / no / unknown, the map's
+alternative text, an approval's status, the coverage notes, the citations used, the verdict and the events.
+"""
+
+from __future__ import annotations
+
+from sloat_core.outputs.report.text import _sqft
+from sloat_core.rules.clocks import DONE_STATUSES, STATUS_WORDS
+
+_YES_NO = {True: "yes", False: "no", None: "unknown"}
+
+
+def map_alt(r: dict) -> str:
+    """The map's alternative text: what it shows, in words (the tables below say every figure)."""
+    shown = [d.get("label") or d.get("constraint") for d in r.get("deductions") or [] if (d.get("area_sqft") or 0) >= 0.5]
+    return ("Map of the parcel outlined in black" + (f", with the land of {', '.join(map(str, shown))} "
+            "hatched in grey (the deduction table gives each area)" if shown else ", with no constraint on it")
+            + "; tax parcel lines around it, a scale bar and a north arrow.")
+
+
+def coverage_notes(r: dict) -> list[str]:
+    """How each deduction row's layer coverage is known (the row's ``coverage``: declared, or assumed to be the
+    layer's extent), rows of one coverage said together, then each row's own note (a buffer built only from the
+    loaded layers). An empty list when the rows say nothing of it.
+
+    >>> coverage_notes({"deductions": [{"label": "Wetlands", "coverage": "coverage declared: the village boundary"},
+    ...                                {"label": "Buffer", "status": "partial", "note": "Built only from X."}]})
+    ['Coverage of the layers: Wetlands: coverage declared: the village boundary.', 'Buffer: Built only from X.']
+    """
+    by_state: dict[str, list[str]] = {}
+    notes = []
+    for d in r.get("deductions") or []:
+        label = str(d.get("label") or d.get("constraint") or "")
+        if d.get("coverage"):
+            by_state.setdefault(str(d["coverage"]), []).append(label)
+        if d.get("note"):
+            notes.append(f"{label}: {d['note']}")
+    out = []
+    if by_state:
+        out.append("Coverage of the layers: " + "; ".join(f"{', '.join(labels)}: {state}"
+                                                          for state, labels in by_state.items()) + ".")
+    return out + notes
+
+
+#: An approval's status in words (the summary's status: an Article IX answer, a SEQR class, a clock or a screen).
+APPROVAL_STATUS_WORDS = {"required": "needed", "unknown": "may be needed", "clock": "time limit",
+                         "likely": "likely", "possible": "possible", "ask": "ask the agency"}
+
+
+def approval_status(item: dict) -> str:
+    """An approval's status in words; a SEQR class is printed as it is.
+
+    >>> approval_status({"status": "required"}), approval_status({"id": "seqr", "status": "Unlisted"})
+    ('needed', 'class: Unlisted')
+    """
+    status = str(item.get("status") or "unknown")
+    if str(item.get("id") or "").endswith("_prohibited"):  # a prohibition (§ 402-52), not a permit
+        return "not allowed" if status == "required" else "not allowed, if planned"
+    if item.get("id") == "seqr":
+        return f"class: {status}"
+    return APPROVAL_STATUS_WORDS.get(status, status.replace("_", " "))
+
+
+def _citations_used(result: dict) -> list[str]:
+    cites: list[str] = []
+    for d in result.get("deductions", []):
+        if d.get("area_sqft") is None or (d.get("area_sqft") or 0) > 0:
+            cites.append(d["citation"])
+    if not cites:
+        cites.append("§ 402-45A(1)")
+    cites.append("§ 402-48C")
+    for t in result.get("cluster_triggers", []):
+        if t.get("triggered") is True:
+            cites.append(t["citation"])
+    for p in result.get("permits", []):
+        if p.get("required") is True:
+            cites.append(p["citation"])
+    m = result.get("mitigation") or {}
+    if m.get("impacted_wetland_sqft") is not None and m.get("citation"):
+        cites.append(m["citation"])
+    return list(dict.fromkeys(cites))
+
+
+def _verdict(r: dict) -> str:
+    meets, minimum = r.get("meets_min_lot_area"), r.get("min_lot_area_sqft")
+    if minimum is None:
+        return "No district minimum is set: enter it in the settings to compare."
+    if meets is True:
+        return "MEETS the district minimum lot area."
+    if meets is False:
+        return "BELOW the district minimum lot area."
+    return (f"CANNOT TELL: with unknown data the net lies between {_sqft(r.get('net_lot_area_min_sqft'))} "
+            f"and {_sqft(r.get('net_lot_area_sqft'))}.")
+
+
+def status_text(status) -> str:
+    """An event's status in words (``sloat_core.rules.clocks.STATUS_WORDS``).
+
+    >>> status_text("reached"), status_text("not_yet"), status_text("due_soon")
+    ('From this day on', 'Not before this day', 'Due soon')
+    """
+    return STATUS_WORDS.get(str(status), str(status or "").replace("_", " "))
+
+
+def events_to_show(evs: list[dict], max_events: int) -> list[dict]:
+    """At most ``max_events`` events in date order: those still ahead first, then those done.
+
+    A "not before" day that has come (``reached``) is done, like a passed deadline; one still to come
+    (``not_yet``) is ahead (``sloat_core.rules.clocks.DONE_STATUSES``).
+    """
+    if len(evs) <= max_events:
+        return list(evs)
+    ahead = [e for e in evs if e.get("status") not in DONE_STATUSES]
+    done = [e for e in evs if e.get("status") in DONE_STATUSES]
+    shown = ahead[:max_events] + done[: max(0, max_events - len(ahead))]
+    return sorted(shown, key=lambda e: (str(e.get("date")), str(e.get("id"))))
+
+
+def with_approval_events(events, r: dict) -> list[dict]:
+    """The timeline's events and the dated Village Law and county clocks of the analysis's approvals
+    (``approvals_detail["village_law"]["events"]``), each once (by its id)."""
+    out = _events(events)
+    seen = {e.get("id") for e in out}
+    for e in ((r.get("approvals_detail") or {}).get("village_law") or {}).get("events") or []:
+        if e.get("id") not in seen:
+            out.append(dict(e))
+            seen.add(e.get("id"))
+    return sorted(out, key=lambda d: (str(d.get("date")), str(d.get("id"))))
+
+
+def _events(events) -> list[dict]:
+    out = []
+    for e in events or []:
+        d = e.to_dict() if hasattr(e, "to_dict") else dict(e)
+        out.append(d)
+    return sorted(out, key=lambda d: (str(d.get("date")), str(d.get("id"))))
