@@ -11,6 +11,7 @@ import ast
 from pathlib import Path
 
 import pytest
+from source_imports import from_module, imported_modules
 
 CORE = Path(__file__).resolve().parents[2] / "sloat_core"
 
@@ -24,25 +25,6 @@ FORBIDDEN = {
     "engine": ("sloat_core.store", "sloat_core.outputs", "streamlit"),
     "approvals": ("sloat_core.engine", "sloat_core.store", "sloat_core.outputs", "streamlit"),
 }
-
-
-def imported_modules(path: Path) -> set[str]:
-    """Every module a file imports, relative imports resolved against its package."""
-    tree = ast.parse(path.read_text(), filename=str(path))
-    package = ".".join(path.relative_to(CORE.parent).with_suffix("").parts[:-1])
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")[: len(package.split(".")) - node.level + 1]
-                module = ".".join(base + ([node.module] if node.module else []))
-            else:
-                module = node.module or ""
-            found.add(module)
-            found.update(f"{module}.{alias.name}" for alias in node.names)
-    return found
 
 
 def core_files(room: str | None = None) -> list[Path]:
@@ -114,11 +96,7 @@ def private_imports(source: str, path: Path) -> list[tuple[str, str]]:
     for node in ast.walk(ast.parse(source, filename=str(path))):
         if not isinstance(node, ast.ImportFrom):
             continue
-        if node.level:
-            base = package.split(".")[: len(package.split(".")) - node.level + 1]
-            module = ".".join(base + ([node.module] if node.module else []))
-        else:
-            module = node.module or ""
+        module = from_module(node, package)
         out += [(module, a.name) for a in node.names if a.name.startswith("_") and not a.name.startswith("__")]
     return out + private_attributes(source, path, package)
 
@@ -139,11 +117,7 @@ def private_attributes(source: str, path: Path, package: str) -> list[tuple[str,
                 if a.asname:
                     modules[a.asname] = a.name
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")[: len(package.split(".")) - node.level + 1]
-                parent = ".".join(base + ([node.module] if node.module else []))
-            else:
-                parent = node.module or ""
+            parent = from_module(node, package)
             for a in node.names:
                 if _is_module(f"{parent}.{a.name}"):
                     modules[a.asname or a.name] = f"{parent}.{a.name}"
