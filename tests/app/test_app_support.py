@@ -13,7 +13,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
 
-from app_support import mapping, results, theme  # noqa: E402
+from app_support import drawing_intake, mapping, results, theme  # noqa: E402
 from app_support.citations import escape_markdown  # noqa: E402
 from sloat_core.gis.roles import DERIVED_STYLES, ROLE_DECLARATIONS, style  # noqa: E402
 from sloat_core.gis.layers import load_manifest  # noqa: E402
@@ -100,10 +100,10 @@ def test_deduction_colours_match_the_map_legend():
 def test_last_polygon_takes_the_latest_polygon_and_ignores_points():
     square = fx.wgs84_feature(fx.P1)
     point = {"type": "Feature", "geometry": {"type": "Point", "coordinates": [-74.1, 41.1]}}
-    assert mapping.last_polygon([square, point]) == square
-    assert mapping.last_polygon([point]) is None
-    assert mapping.drawings_signature(None) is None
-    assert mapping.drawings_signature([square]) != mapping.drawings_signature([square, square])
+    assert drawing_intake.last_polygon([square, point]) == square
+    assert drawing_intake.last_polygon([point]) is None
+    assert drawing_intake.drawings_signature(None) is None
+    assert drawing_intake.drawings_signature([square]) != drawing_intake.drawings_signature([square, square])
 
 
 def test_view_fits_a_small_parcel_closer_than_a_large_one():
