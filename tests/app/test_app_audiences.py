@@ -52,7 +52,7 @@ def _qp(at: AppTest, key: str):
 
 def _texts(at: AppTest) -> str:
     kinds = ("markdown", "caption", "subheader", "success", "info", "warning", "error")
-    # The app keeps a number and its unit together with no-break spaces (results.nb); the claims read words.
+    # The app keeps a number and its unit together with no-break spaces (unit_text.nb); the claims read words.
     return "\n".join(str(e.value) for kind in kinds for e in at.get(kind)).replace("\u00a0", " ")
 
 
