@@ -324,13 +324,12 @@ def district_picker(settings, parcel) -> str | None:
 
     # The widget has its own key, refilled from state.DISTRICT on every run: Streamlit forgets a widget's
     # value while its page is not shown, and the choice must survive a visit to another page.
-    widget_key = "district_picker"
-    st.session_state[widget_key] = st.session_state[state.DISTRICT]
+    st.session_state[state.DISTRICT_WIDGET] = st.session_state[state.DISTRICT]
 
     def keep() -> None:
-        st.session_state[state.DISTRICT] = st.session_state[widget_key]
+        st.session_state[state.DISTRICT] = st.session_state[state.DISTRICT_WIDGET]
 
-    st.selectbox("Zoning district", options, key=widget_key, format_func=label, on_change=keep,
+    st.selectbox("Zoning district", options, key=state.DISTRICT_WIDGET, format_func=label, on_change=keep,
                  help="The minimum lot sizes are working assumptions, to confirm with the Village.")
     chosen = districts.get(st.session_state[state.DISTRICT])
     if chosen is not None and getattr(chosen, "verify", False):
