@@ -13,8 +13,8 @@ import datetime as dt
 import streamlit as st
 
 from app_support import forms, permits_view, state
-from app_support.unit_text import nb
 from app_support.citations import escape_markdown, law_link
+from app_support.unit_text import nb
 from sloat_core.approvals.facts import ACCESSORY_KINDS, VARIANCE_TYPES
 from sloat_core.engine import plain
 from sloat_core.engine.answer import PARCEL_HEADING, PROJECT_HEADING, lot_answer, permits_by_cause
@@ -94,7 +94,7 @@ def touches(t: dict) -> None:
         st.caption(nb(f"Streams and ponds inside the footprint: {water:,.0f} sq ft."))
     if (t.get("outside_parcel_sqft") or 0) > 1:
         st.caption(nb(f"{t['outside_parcel_sqft']:,.0f} sq ft of the footprint lies off the parcel; it is "
-                              "measured where it lies."))
+                      "measured where it lies."))
 
 
 def _permit(p: dict, *, mode: str, status: str, expanded: bool) -> None:

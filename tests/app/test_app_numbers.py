@@ -140,7 +140,7 @@ def test_a_whole_layer_area_under_the_rows_label_is_caught(monkeypatch):
         frame = honest(result, **kw)
         if deduction_table.IN_ROW in frame.columns:
             frame[deduction_table.IN_ROW] = [deduction_table._sqft_cell(d.get("total_area_sqft"))
-                                     for d in result.get("deductions") or []]
+                                             for d in result.get("deductions") or []]
         return frame
 
     monkeypatch.setattr(deduction_table, "deduction_frame", whole_layer_in_the_row)
