@@ -9,21 +9,31 @@ component iframe is served from the app's own origin, so origin-relative URLs re
 The base map (centre, drawing tools) never changes between reruns, so the component keeps its
 zoom and drawings; the basemap tiles, constraint layers, parcel outline and slope overlay are
 passed as feature groups (``st_folium(feature_group_to_add=..., layer_control=...)``).
+
+Here: the base map, the feature groups (and their scripts shared per layer set), each role's style and
+the legend. The map's own scripts (labels, hatches, offline base, scroll guard) are in
+:mod:`app_support.leaflet_elements`; what the drawing tool sends back is read by
+:mod:`app_support.drawing_intake`.
 """
 
 from __future__ import annotations
 
-import json
 import math
 import threading
 from collections import OrderedDict
 
 import folium
-from branca.element import MacroElement
 from folium.plugins import Draw
-from jinja2 import Template
 
 from app_support import folium_templates
+from app_support.leaflet_elements import (
+    OFFLINE_BASE_CLASS,
+    PARCEL_LINES_CLASS,
+    HatchPatterns,
+    OfflineBase,
+    ParcelLabels,
+    ScrollGuard,
+)
 from app_support.theme import COLOURS, LAYER_LABELS, colour_for
 
 folium_templates.install()  # the map's HTML, byte for byte, in half the time (see that module)
@@ -43,24 +53,16 @@ __all__ = [
     "basemap_group",
     "layer_group",
     "parcel_group",
-    "ParcelLabels",
-    "OfflineBase",
-    "ScrollGuard",
-    "HatchPatterns",
     "HATCH_KINDS",
     "hatch_kind",
     "hatch_fill",
-    "OFFLINE_BASE_CLASS",
     "offline_base_group",
-    "PARCEL_LINES_CLASS",
     "legend_html",
     "available_roles",
     "layer_style",
-    "last_polygon",
-    "drawing_problem",
-    "drawings_signature",
     "view_for",
     "install_group_cache",
+    "uninstall_group_cache",
     "static_group_key",
 ]
 
@@ -104,83 +106,6 @@ class OfflineDraw(Draw):
     default_css = DRAW_CSS
 
 
-#: Leaflet className of the tax-parcel line features: the labels show only while they are on the map.
-PARCEL_LINES_CLASS = "sloat-parcel-lines"
-#: Zoom from which the tax parcels are labelled with their SBL ("street zoom").
-LABEL_MIN_ZOOM = 17
-
-
-class ParcelLabels(MacroElement):
-    """SBL labels of the tax parcels in view, at street zoom, while the "Tax parcel lines" layer is shown.
-
-    The points are constants of the layer set (so the base map stays the same between reruns); the
-    text goes in with ``textContent``, never as HTML.
-    """
-
-    _template = Template("""
-{% macro header(this, kwargs) %}
-<style>.sloat-parcel-label span{font:11px/1.1 sans-serif;color:#222;background:rgba(255,255,255,0.75);
-padding:0 2px;white-space:nowrap;position:relative;left:-50%;}</style>
-{% endmacro %}
-{% macro script(this, kwargs) %}
-(function(){
-  var map = {{ this._parent.get_name() }};
-  var pts = {{ this.points_json }};
-  var group = L.layerGroup(), busy = false;
-  function shown(){
-    var on = false;
-    map.eachLayer(function(l){ if (l !== group && l.options && l.options.className === "{{ this.css_class }}") on = true; });
-    return on;
-  }
-  function update(){
-    if (busy) return; busy = true;
-    group.clearLayers();
-    if (map.getZoom() >= {{ this.min_zoom }} && shown()) {
-      var b = map.getBounds(), n = 0;
-      for (var i = 0; i < pts.length && n < 400; i++) {
-        if (!b.contains([pts[i][0], pts[i][1]])) continue;
-        var el = document.createElement("span"); el.textContent = pts[i][2];
-        L.marker([pts[i][0], pts[i][1]], {icon: L.divIcon({className: "sloat-parcel-label", html: el, iconSize: null}),
-                 interactive: false, keyboard: false}).addTo(group);
-        n++;
-      }
-      if (!map.hasLayer(group)) group.addTo(map);
-    } else if (map.hasLayer(group)) { map.removeLayer(group); }
-    busy = false;
-  }
-  var timer = null;
-  function later(){ clearTimeout(timer); timer = setTimeout(update, 50); }
-  map.on("zoomend moveend layeradd layerremove", later);
-  later();
-})();
-{% endmacro %}
-""")
-
-    def __init__(self, points: list, min_zoom: int = LABEL_MIN_ZOOM):
-        super().__init__()
-        self._name = "ParcelLabels"
-        self.points_json = _points_json(points)
-        self.min_zoom = int(min_zoom)
-        self.css_class = PARCEL_LINES_CLASS
-
-
-_POINTS_JSON: OrderedDict = OrderedDict()  # id(points) -> (points, json): the cached label points of a layer set
-
-
-def _points_json(points: list) -> str:
-    """``map_json(points)``, written once per list object (the layer set's cached label points are one list)."""
-    with _GROUP_LOCK:
-        hit = _POINTS_JSON.get(id(points))
-    if hit is not None and hit[0] is points:
-        return hit[1]
-    text = folium_templates.map_json(points)
-    with _GROUP_LOCK:
-        _POINTS_JSON[id(points)] = (points, text)  # the entry keeps the list alive: its id stays its own
-        while len(_POINTS_JSON) > 4:
-            _POINTS_JSON.popitem(last=False)
-    return text
-
-
 #: The printed report's matplotlib hatch (sloat_core.gis.roles) -> the web map's pattern of the same shape.
 _HATCH_KINDS = (("\\", "back"), ("/", "fwd"), (".", "dots"), ("-", "horiz"), ("|", "vert"), ("o", "rings"),
                 ("x", "cross"), ("+", "grid"))
@@ -212,115 +137,6 @@ def hatch_fill(role: str) -> str | None:
     return f"hatch:{kind}:{colour_for(role)}" if kind else None
 
 
-class HatchPatterns(MacroElement):
-    """Hatched fills on the map's canvas, the same shapes as the printed report's hatches.
-
-    Layers whose ``fillColor`` is ``hatch:<kind>:<#rrggbb>`` are filled with a light tint of the colour
-    crossed by lines (or dots, rings) of the full colour, so where two layers overlap both patterns
-    stay readable instead of the colours mixing into one that is not in the legend. Leaflet's canvas
-    renderer takes a ``CanvasPattern`` as a fill; each pattern is made once per canvas and kind and colour,
-    not on every redraw.
-    """
-
-    _template = Template("""
-{% macro script(this, kwargs) %}
-(function(){
-  if (!L.Canvas || L.Canvas.prototype._sloatHatch) return;
-  var N = 9, tiles = {};
-  function tile(kind, colour){
-    var c = document.createElement("canvas"); c.width = c.height = N;
-    var g = c.getContext("2d");
-    g.globalAlpha = 0.28; g.fillStyle = colour; g.fillRect(0, 0, N, N); g.globalAlpha = 1;
-    g.strokeStyle = colour; g.fillStyle = colour; g.lineWidth = 1.6; g.lineCap = "square";
-    function line(x1, y1, x2, y2){ g.beginPath(); g.moveTo(x1, y1); g.lineTo(x2, y2); g.stroke(); }
-    function fwd(){ line(-1, N + 1, N + 1, -1); line(-1, 1, 1, -1); line(N - 1, N + 1, N + 1, N - 1); }
-    function back(){ line(-1, -1, N + 1, N + 1); line(N - 1, -1, N + 1, 1); line(-1, N - 1, 1, N + 1); }
-    if (kind === "fwd") fwd();
-    else if (kind === "back") back();
-    else if (kind === "cross") { fwd(); back(); }
-    else if (kind === "horiz") line(0, N / 2, N, N / 2);
-    else if (kind === "vert") line(N / 2, 0, N / 2, N);
-    else if (kind === "grid") { line(0, N / 2, N, N / 2); line(N / 2, 0, N / 2, N); }
-    else if (kind === "dots") { g.beginPath(); g.arc(N / 2, N / 2, 1.5, 0, 2 * Math.PI); g.fill(); }
-    else if (kind === "rings") { g.lineWidth = 1.2; g.beginPath(); g.arc(N / 2, N / 2, 2.6, 0, 2 * Math.PI); g.stroke(); }
-    return c;
-  }
-  window.sloatHatchPattern = function(ctx, spec){  // one pattern per context and spec, made on first use
-    var made = ctx._sloatPatterns || (ctx._sloatPatterns = {});
-    if (!made[spec]) {
-      if (!tiles[spec]) { var p = spec.split(":"); tiles[spec] = tile(p[1], p[2]); }
-      made[spec] = ctx.createPattern(tiles[spec], "repeat");
-    }
-    return made[spec];
-  };
-  var fillStroke = L.Canvas.prototype._fillStroke;
-  L.Canvas.prototype._fillStroke = function(ctx, layer){
-    var o = layer.options, spec = o.fillColor;
-    if (typeof spec !== "string" || spec.lastIndexOf("hatch:", 0) !== 0) return fillStroke.call(this, ctx, layer);
-    o.fillColor = window.sloatHatchPattern(ctx, spec);
-    try { fillStroke.call(this, ctx, layer); } finally { o.fillColor = spec; }
-  };
-  L.Canvas.prototype._sloatHatch = true;
-})();
-{% endmacro %}
-""")
-
-    def __init__(self):
-        super().__init__()
-        self._name = "HatchPatterns"
-
-
-#: Leaflet className of the offline base's features: hidden while the basemap tiles load.
-OFFLINE_BASE_CLASS = "sloat-offline-base"
-
-
-class OfflineBase(MacroElement):
-    """Shows the base drawn from the layer set (village boundary, roads) when the tiles cannot load.
-
-    A Board room often has no internet: on the first tile error, or when no tile layer is on the map,
-    the map gets a paper background, the features of :data:`OFFLINE_BASE_CLASS` become visible and
-    a note says where the base comes from.
-    """
-
-    _template = Template("""
-{% macro script(this, kwargs) %}
-(function(){
-  var map = {{ this._parent.get_name() }};
-  var offline = false;
-  function reveal(l){
-    if (l.options && l.options.className === "{{ this.css_class }}" && l.setStyle) { l.setStyle({opacity: 0.9}); }
-  }
-  function show(){
-    if (offline) return; offline = true;
-    map.getContainer().style.background = "#f4f2ec";
-    map.eachLayer(reveal);
-    var note = L.control({position: "bottomleft"});
-    note.onAdd = function(){ var d = L.DomUtil.create("div", "sloat-offline-note");
-      d.textContent = "{{ this.note }}";
-      d.style.cssText = "background:rgba(255,255,255,0.85);padding:2px 6px;font:12px sans-serif;color:#333;";
-      return d; };
-    note.addTo(map);
-  }
-  map.on("layeradd", function(e){
-    if (e.layer instanceof L.TileLayer) { e.layer.on("tileerror", show); }
-    if (offline) { reveal(e.layer); }
-  });
-  setTimeout(function(){
-    var tiles = false;
-    map.eachLayer(function(l){ if (l instanceof L.TileLayer) tiles = true; });
-    if (!tiles) show();
-  }, 1200);
-})();
-{% endmacro %}
-""")
-
-    def __init__(self, note: str = "No map tiles (offline): base drawn from the layer set, illustrative"):
-        super().__init__()
-        self._name = "OfflineBase"
-        self.css_class = OFFLINE_BASE_CLASS
-        self.note = note.replace('"', "'").replace("<", "").replace("\\", "")
-
-
 def offline_base_group(boundary: dict | None, roads: dict | None) -> folium.FeatureGroup | None:
     """The village boundary and roads of the layer set, hidden until the tiles fail (:class:`OfflineBase`)."""
     if boundary is None and roads is None:
@@ -336,66 +152,6 @@ def offline_base_group(boundary: dict | None, roads: dict | None) -> folium.Feat
             "color": COLOURS["village_boundary"], "weight": 3, "dashArray": "10 6", "opacity": 0.0,
             "fillOpacity": 0.0, "className": OFFLINE_BASE_CLASS}).add_to(group)
     return group
-
-
-class ScrollGuard(MacroElement):
-    """The page scrolls over the map until the map is used, as embedded maps do.
-
-    The wheel over the map scrolls the page and a hint says "Ctrl + scroll to zoom the map"; with Ctrl
-    (or Cmd) held, or once the map has been clicked or given the keyboard focus, the wheel zooms it, until
-    the pointer leaves the map or the page gets the focus back. A wheel event not for the map is stopped
-    before it reaches Leaflet (in the capture phase, without ``preventDefault``), so the browser scrolls the
-    page around the map's frame. On a touch screen (a coarse primary pointer) one finger scrolls the page
-    and two fingers move and zoom the map (Leaflet's one-finger dragging off: the map's ``touch-action``
-    becomes ``pan-x pan-y``), with the hint "Use two fingers to move the map".
-    """
-
-    _template = Template("""
-{% macro header(this, kwargs) %}
-<style>.sloat-scroll-hint{position:absolute;inset:0;z-index:1000;display:flex;align-items:center;
-justify-content:center;background:rgba(0,0,0,0.45);color:#fff;font:600 20px/1.3 sans-serif;text-align:center;
-padding:0 12px;pointer-events:none;opacity:0;transition:opacity .25s;}
-.sloat-scroll-hint.sloat-shown{opacity:1;}</style>
-{% endmacro %}
-{% macro script(this, kwargs) %}
-(function(){
-  var map = {{ this._parent.get_name() }};
-  var box = map.getContainer();
-  var active = false, timer = null;
-  var mac = /Mac|iPhone|iPad/.test(navigator.platform || "");
-  var hint = document.createElement("div");
-  hint.className = "sloat-scroll-hint"; hint.setAttribute("aria-hidden", "true");
-  box.appendChild(hint);
-  function show(text){
-    hint.textContent = text; hint.classList.add("sloat-shown");
-    clearTimeout(timer); timer = setTimeout(function(){ hint.classList.remove("sloat-shown"); }, 1200);
-  }
-  function on(){ active = true; box.setAttribute("data-sloat-wheel", "zoom"); hint.classList.remove("sloat-shown"); }
-  function off(){ active = false; box.setAttribute("data-sloat-wheel", "page"); }
-  off();
-  box.addEventListener("mousedown", on, true);
-  box.addEventListener("focusin", on, true);
-  box.addEventListener("mouseleave", off);
-  window.addEventListener("blur", off);
-  document.addEventListener("wheel", function(e){
-    if (!box.contains(e.target) || active || e.ctrlKey || e.metaKey) return;
-    e.stopPropagation();
-    show(mac ? "\u2318 + scroll to zoom the map" : "Ctrl + scroll to zoom the map");
-  }, {capture: true, passive: true});
-  var coarse = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
-  if (coarse && map.dragging) {
-    map.dragging.disable();
-    box.addEventListener("touchmove", function(e){
-      if (e.touches && e.touches.length === 1) show("Use two fingers to move the map");
-    }, {passive: true});
-  }
-})();
-{% endmacro %}
-""")
-
-    def __init__(self):
-        super().__init__()
-        self._name = "ScrollGuard"
 
 
 #: Projector mode: larger zoom/draw/layer controls (the map is in its own frame: its own stylesheet).
@@ -661,83 +417,6 @@ def legend_html(roles: list[str], extra: list[tuple[str, str]] = ()) -> str:
     rows = [f'<span class="{_swatch_class(kind)}" style="background:{colour}"></span>{html.escape(label)}'
             for label, colour, kind in triples if re.fullmatch(r"#[0-9a-fA-F]{6}", colour)]
     return "<br>".join(rows)
-
-
-#: Most positions all the map's drawings may hold together: the parcel reader's own limit
-#: (sloat_core.gis.parcels.placement.MAX_VERTICES); a hand-drawn outline has a few dozen.
-def _max_positions() -> int:
-    from sloat_core.gis.parcels.placement import MAX_VERTICES
-
-    return MAX_VERTICES
-
-
-_NOT_A_DRAWING = "The drawing sent by the map is not a polygon of map coordinates; draw it again."
-
-
-def drawing_problem(all_drawings) -> str | None:
-    """One sentence when the map's drawings are not what its drawing tool makes, else None.
-
-    The drawings come from the browser: a hostile page can send a million vertices, NaN or text where
-    numbers go. Every position is counted and checked (finite longitude -180..180 and latitude -90..90)
-    before anything else reads them, stopping at the first fault or at :func:`_max_positions` positions,
-    so neither the check nor shapely does more work than a legitimate outline needs.
-    """
-    import math as _math
-
-    if all_drawings is None:
-        return None
-    if not isinstance(all_drawings, list):
-        return _NOT_A_DRAWING
-    limit, count = _max_positions(), 0
-    for feature in all_drawings:
-        geometry = feature.get("geometry") if isinstance(feature, dict) else None
-        if not isinstance(geometry, dict):
-            return _NOT_A_DRAWING
-        stack = [(geometry.get("coordinates"), 0)]
-        while stack:
-            coords, depth = stack.pop()
-            if not isinstance(coords, list) or depth > 4:
-                return _NOT_A_DRAWING
-            if coords and not isinstance(coords[0], list):  # a position
-                if len(coords) not in (2, 3) or not all(
-                        isinstance(v, (int, float)) and not isinstance(v, bool) and _math.isfinite(v) for v in coords):
-                    return _NOT_A_DRAWING
-                if not (-180 <= coords[0] <= 180 and -90 <= coords[1] <= 90):
-                    return _NOT_A_DRAWING
-                count += 1
-                if count > limit:
-                    return (f"The drawing has more than {limit:,} vertices: a parcel outline drawn on the map has "
-                            "far fewer; draw it again.")
-                continue
-            stack.extend((c, depth + 1) for c in coords)
-    return None
-
-
-def last_polygon(all_drawings: list | None) -> dict | None:
-    """The most recent polygon or rectangle among the map's drawings, as a GeoJSON Feature.
-
-    Raises ``SloatInputError`` (:func:`drawing_problem`'s sentence) when the drawings are not well formed.
-    """
-    from sloat_core.errors import SloatInputError
-
-    if (problem := drawing_problem(all_drawings)) is not None:
-        raise SloatInputError(problem)
-    for feature in reversed(all_drawings or []):
-        geometry = (feature or {}).get("geometry") or {}
-        if geometry.get("type") in ("Polygon", "MultiPolygon"):
-            return feature
-    return None
-
-
-def drawings_signature(all_drawings: list | None) -> str | None:
-    """A stable text signature of the drawings, to notice when they change (for drawings that are not well
-    formed: the sentence and the identity of the list, so a hostile drawing is not written out as text)."""
-    if not all_drawings:
-        return None
-    if (problem := drawing_problem(all_drawings)) is not None:
-        return f"refused {id(all_drawings)}: {problem}"
-    geometries = [(f or {}).get("geometry") for f in all_drawings]
-    return json.dumps(geometries, sort_keys=True)
 
 
 def view_for(geojson: dict, *, width_px: int = 760, height_px: int = 540,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
-from app_support import loaders, mapping, parcel_inputs, state
+from app_support import drawing_intake, loaders, parcel_inputs, state
 from sloat_core.errors import SloatInputError
 from sloat_core.gis import parcels as parcel_input
 
@@ -30,15 +30,15 @@ def redraw() -> None:
 def take_map_events(out: dict, layers) -> None:
     """The map's drawings and clicks: a drawn parcel, "Clear all", a tax parcel picked by clicking."""
     drawings = out.get("all_drawings")
-    signature = mapping.drawings_signature(drawings)
+    signature = drawing_intake.drawings_signature(drawings)
     if drawings == [] and st.session_state.get(state.SEEN_DRAWINGS):  # "Clear all" (or the last one deleted)
         if parcel_inputs.clear_drawing(DRAWN):
             redraw()
     if signature and signature != st.session_state.get(state.SEEN_DRAWINGS):
         st.session_state[state.SEEN_DRAWINGS] = signature
         try:
-            feature = mapping.last_polygon(drawings)
-        except SloatInputError as exc:  # not a well-formed drawing (mapping.drawing_problem): one sentence
+            feature = drawing_intake.last_polygon(drawings)
+        except SloatInputError as exc:  # not a well-formed drawing (drawing_intake.drawing_problem): one sentence
             st.error(str(exc))
             feature = None
         if feature is not None:

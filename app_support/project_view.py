@@ -12,8 +12,9 @@ import datetime as dt
 
 import streamlit as st
 
-from app_support import forms, results, state
+from app_support import forms, permits_view, state
 from app_support.citations import escape_markdown, law_link
+from app_support.unit_text import nb
 from sloat_core.approvals.facts import ACCESSORY_KINDS, VARIANCE_TYPES
 from sloat_core.engine import plain
 from sloat_core.engine.answer import PARCEL_HEADING, PROJECT_HEADING, lot_answer, permits_by_cause
@@ -90,15 +91,15 @@ def touches(t: dict) -> None:
                    "unknown (no elevation data)" if steep is None else _area(steep))
     water = (t.get("watercourse_sqft") or 0) + (t.get("water_body_sqft") or 0)
     if water > 0:
-        st.caption(results.nb(f"Streams and ponds inside the footprint: {water:,.0f} sq ft."))
+        st.caption(nb(f"Streams and ponds inside the footprint: {water:,.0f} sq ft."))
     if (t.get("outside_parcel_sqft") or 0) > 1:
-        st.caption(results.nb(f"{t['outside_parcel_sqft']:,.0f} sq ft of the footprint lies off the parcel; it is "
-                              "measured where it lies."))
+        st.caption(nb(f"{t['outside_parcel_sqft']:,.0f} sq ft of the footprint lies off the parcel; it is "
+                      "measured where it lies."))
 
 
 def _permit(p: dict, *, mode: str, status: str, expanded: bool) -> None:
     with st.expander(f"{p['title']}: {status}", expanded=expanded):
-        st.markdown(results.nb(escape_markdown(p["reason"])))
+        st.markdown(nb(escape_markdown(p["reason"])))
         st.markdown(f"**Who approves:** {escape_markdown(p['authority'])}")
         law_link(p["citation"], label=f"The rule: {p['citation']}")
         listed = {p["citation"], *(i["citation"] for i in p["submissions"])}
@@ -124,21 +125,21 @@ def permits(result: dict, mode: str) -> None:
     answer = lot_answer(result) if mode == state.COUNTER else None
     st.subheader(PROJECT_HEADING)
     if answer is not None:  # plain sentences for residents; the expert list below for the details
-        st.markdown("\n".join(f"- {results.nb(escape_markdown(s))}" for s in answer.project_needs))
+        st.markdown("\n".join(f"- {nb(escape_markdown(s))}" for s in answer.project_needs))
     for required in (True, None):
         for p in (p for p in mine if p["required"] is required):
-            words = results.status_words(p)
+            words = permits_view.status_words(p)
             if required is None and (fact := plain.missing_fact(p)):
                 words = f"{words}: {fact}"
             _permit(p, mode=mode, status=words, expanded=required is True and not large and answer is None)
     if not mine:
         st.write("Nothing under these rules, on what is known of the project.")
-    results.show_prohibitions(result)
+    permits_view.show_prohibitions(result)
     if carried:
         st.subheader(PARCEL_HEADING)
         st.caption("The land's permits that this project does not trigger: any later work on that land would.")
         if answer is not None:
-            st.markdown("\n".join(f"- {results.nb(escape_markdown(s))}" for s in answer.parcel_carries))
+            st.markdown("\n".join(f"- {nb(escape_markdown(s))}" for s in answer.parcel_carries))
         for p in carried:
             _permit(p, mode=mode, status="for work on that land", expanded=False)
     others = [p["title"] for p in result["permits"] if p["required"] is False and not plain.is_prohibition(p)]

@@ -3,42 +3,36 @@
 Every function takes the plain dict of the CLI JSON contract and draws it; nothing here computes
 law. Numbers are formatted for reading (thousands separators, acres beside square feet), and
 every § citation is a link to the Law page.
+
+Here: the headline and verdict, the deduction table drawn with its notes, the waterfall, the unknowns,
+the district picker and Counter's answer card. The table's rows and styles are built by
+:mod:`app_support.deduction_table`; the permits in short form and a permit's status in words are
+:mod:`app_support.permits_view`'s.
 """
 
 from __future__ import annotations
 
-import re
-
-import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from app_support import state
+from app_support import deduction_table, permits_view, state
 from app_support.citations import escape_markdown, law_link
-from app_support.theme import colour_for
+from app_support.unit_text import nb
 from sloat_core.engine import plain
 
 __all__ = [
     "sqft_text",
     "verdict_sentence",
-    "deduction_frame",
-    "deduction_colours",
-    "citation_nowrap_styles",
     "waterfall_figure",
     "show_headline",
     "show_screening",
     "show_layer_notice",
-    "show_plain_summary",
     "show_deductions",
     "show_triggers_and_permits",
     "show_unknowns",
     "district_picker",
     "show_answer_card",
-    "status_words",
-    "show_permits",
     "handout_button",
-    "show_prohibitions",
-    "nb",
 ]
 
 
@@ -88,12 +82,6 @@ def verdict_sentence(result: dict) -> str:
     return f"The net lot area {word} the {district} minimum of {minimum:,.0f} sq ft{confirm}."
 
 
-def _sqft_cell(value: float | None) -> str:
-    return "unknown" if value is None else f"{value:,.0f}"
-
-
-#: The area column of the deduction table: the land given to this row (each piece of land in one row only).
-IN_ROW = "Counted in this row, sq ft"
 #: Under the deduction table: why a layer's figure elsewhere (permits, cluster) can be larger.
 RECONCILE_NOTE = ("Each piece of land is counted in one row only, in the table's order (floodplain inside a "
                   "wetland is counted as wetland). The permit and cluster sections measure each layer on the "
@@ -102,93 +90,6 @@ RECONCILE_NOTE = ("Each piece of land is counted in one row only, in the table's
 LAYER_NOTE = ("Areas in the evidence and the permit reasons are each layer on the lot as a whole, overlaps "
               "included; the deduction table on the Parcel page counts each piece of land in one row only, "
               "so its row for the same layer can be smaller.")
-SWATCH = "Map"  # the colour-key column of the deduction table (same colour as the map legend)
-CITATION = "§"  # the citation column of the deduction table (Standard and Projector)
-#: Style of the citation cells: a citation is read as one token and never broken across lines.
-CITATION_CELL_CSS = [("white-space", "nowrap")]
-#: Side padding of the six-column table's cells (Streamlit's is 6-8 px): room for the citations.
-CELL_PADDING_CSS = [("padding-left", "0.25em"), ("padding-right", "0.25em")]
-
-
-def _present(d: dict) -> bool:
-    """A deduction that is on the parcel (some area) or could not be measured."""
-    area = d.get("area_sqft")
-    return area is None or area >= 0.5
-
-
-def deduction_frame(result: dict, *, plain_words: bool = False, present_only: bool = False) -> pd.DataFrame:
-    """The deduction table: colour key, constraint, area, counted share, deducted, § (areas as text).
-
-    Parameters
-    ----------
-    result : dict
-        The analysis result.
-    plain_words : bool
-        Counter mode: everyday headings, three columns (what, how much, how much counts).
-    present_only : bool
-        Leave out the constraints with no area on the parcel (counter and projector).
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per deduction, in the result's order; the ``Map`` column is blank and takes the
-        legend colour of its row when styled (:func:`deduction_colours`).
-    """
-    rows = [d for d in result.get("deductions") or [] if _present(d) or not present_only]
-    if plain_words:
-        terms = plain.PLAIN_TERMS
-        columns = [SWATCH, terms["constraint"], terms["area"], terms["counted_share"]]
-        data = [{
-            SWATCH: "",
-            terms["constraint"]: plain.plain_constraint(d.get("constraint") or "", d.get("label")).capitalize(),
-            terms["area"]: _sqft_cell(d.get("area_sqft")),
-            terms["counted_share"]: plain.plain_share(d.get("countable_fraction")).capitalize(),
-        } for d in rows]
-        return pd.DataFrame(data, columns=columns)
-    data = [{
-        SWATCH: "",
-        "Constraint": d.get("label") or d.get("constraint"),
-        IN_ROW: _sqft_cell(d.get("area_sqft")),
-        "Counts": f"{(d.get('countable_fraction') or 0.0) * 100:.0f}%",
-        "Deducted, sq ft": _sqft_cell(d.get("deducted_sqft")),
-        CITATION: d.get("citation") or "",
-    } for d in rows]
-    return pd.DataFrame(data, columns=[SWATCH, "Constraint", IN_ROW, "Counts", "Deducted, sq ft", CITATION])
-
-
-def citation_nowrap_styles(frame: pd.DataFrame) -> list[dict]:
-    """Styler table styles that keep every cell of the citation column on one line.
-
-    A citation is never broken inside ("§ 402-" / "45A(2)(b)"): its cells do not wrap and the
-    other columns (the constraint labels) wrap instead. This is CSS rather than U+2011 / U+00A0 in
-    the text, so a copy of the cell gives the plain citation. Streamlit puts each cell's text in a
-    markdown block that sets ``white-space: normal`` itself, so the rule is given to the cell and to
-    everything inside it. The selectors and declarations are constants and a column number: no text
-    from the result goes into the CSS. The cells' side padding is narrowed so that the six columns,
-    with a whole citation, fit the results column beside the map of a 1500 px window.
-
-    Parameters
-    ----------
-    frame : pandas.DataFrame
-        A :func:`deduction_frame`.
-
-    Returns
-    -------
-    list of dict
-        ``Styler.set_table_styles`` entries (empty when the frame has no citation column).
-    """
-    if CITATION not in frame.columns:
-        return []
-    col = int(frame.columns.get_loc(CITATION))
-    return [{"selector": "th, td", "props": list(CELL_PADDING_CSS)},
-            {"selector": f"td.col{col}", "props": list(CITATION_CELL_CSS)},
-            {"selector": f"td.col{col} *", "props": list(CITATION_CELL_CSS)}]
-
-
-def deduction_colours(result: dict, *, present_only: bool = False) -> list[str]:
-    """The legend colour of each row of :func:`deduction_frame` (same order and filter)."""
-    return [colour_for(d.get("constraint") or "") for d in result.get("deductions") or []
-            if _present(d) or not present_only]
 
 
 def _wrap(label: str, width: int) -> str:
@@ -321,18 +222,6 @@ def show_headline(result: dict, *, show_yield: bool = True, disclaimer: bool = T
     law_link(citation, label=f"{label}: {citation}")
 
 
-def show_plain_summary(result: dict) -> None:
-    """Counter mode: what the resident will likely need, in plain sentences, and who decides."""
-    permits = plain.plain_permits(result)
-    cluster = plain.plain_cluster(result)
-    with st.container(border=True):
-        st.markdown(f"**{plain.PLAIN_TERMS['permits']}**")
-        st.markdown("\n".join(f"- {escape_markdown(s)}" for s in permits))
-        if cluster:
-            st.markdown(escape_markdown(cluster))
-        st.markdown(f"*{escape_markdown(plain.screening_note(result))}*")
-
-
 def show_deductions(result: dict, *, fold_notes: bool = False) -> None:
     """The deduction table with a colour key matching the map legend, and a link to each § cited.
 
@@ -341,8 +230,8 @@ def show_deductions(result: dict, *, fold_notes: bool = False) -> None:
     """
     mode = state.mode()
     compact = mode != state.STANDARD
-    frame = deduction_frame(result, plain_words=mode == state.COUNTER, present_only=compact)
-    colours = deduction_colours(result, present_only=compact)
+    frame = deduction_table.deduction_frame(result, plain_words=mode == state.COUNTER, present_only=compact)
+    colours = deduction_table.deduction_colours(result, present_only=compact)
     if frame.empty:
         st.write("Nothing on this lot is left out of the land that counts." if mode == state.COUNTER
                  else "No part of the parcel is deducted from the lot area.")
@@ -350,9 +239,9 @@ def show_deductions(result: dict, *, fold_notes: bool = False) -> None:
         # An HTML table: it wraps in the narrow results column (a grid clips its last columns), takes
         # the mode's type size, and its colour-key cells are real page elements.
         styled = frame.style.apply(lambda col: [f"background-color:{c};border:1px solid #333;width:1.4em"
-                                                for c in colours], subset=[SWATCH])
-        if CITATION in frame.columns:
-            styled = styled.set_table_styles(citation_nowrap_styles(frame), overwrite=False)
+                                                for c in colours], subset=[deduction_table.SWATCH])
+        if deduction_table.CITATION in frame.columns:
+            styled = styled.set_table_styles(deduction_table.citation_nowrap_styles(frame), overwrite=False)
         st.table(styled.hide(axis="index"))
     if fold_notes:  # the walk-through: the notes fold under the table, so the screen fits (issue 24 item 7)
         with st.expander("How these figures are counted"):
@@ -372,7 +261,7 @@ def _deduction_notes(result: dict, mode: str, compact: bool) -> None:
     if compact:
         absent = [plain.plain_constraint(d.get("constraint") or "", d.get("label")) if mode == state.COUNTER
                   else d.get("label") or d.get("constraint")
-                  for d in result.get("deductions") or [] if not _present(d)]
+                  for d in result.get("deductions") or [] if not deduction_table.is_present(d)]
         if absent:
             lead = "Not on this lot" if mode == state.COUNTER else "Not on this parcel"
             st.caption(f"{lead}: " + escape_markdown(", ".join(absent)) + ".")
@@ -394,93 +283,15 @@ def _deduction_notes(result: dict, mode: str, compact: bool) -> None:
 def show_triggers_and_permits(result: dict) -> None:
     """Cluster triggers and permits in short form (found / unknown), with § links."""
     if state.mode() == state.COUNTER:
-        show_plain_summary(result)
+        permits_view.show_plain_summary(result)
         return
     triggers = result.get("cluster_triggers") or []
     st.markdown("**Cluster development triggers (§ 402-48C)**")
-    _short_list([t for t in triggers if t.get("triggered")], "evidence",
-                "No trigger found on the layers available.")
-    _unknown_line([t for t in triggers if t.get("triggered") is None])
-    show_permits(result)
+    permits_view.short_list([t for t in triggers if t.get("triggered")], "evidence",
+                            "No trigger found on the layers available.")
+    permits_view.unknown_line([t for t in triggers if t.get("triggered") is None])
+    permits_view.show_permits(result)
     st.caption(LAYER_NOTE)
-
-
-def show_permits(result: dict) -> None:
-    """What the project needs, then what the parcel carries for any later work (with § links), the project's
-    open questions naming the fact to give, and the prohibitions apart (never among the permits)."""
-    from sloat_core.engine.answer import PARCEL_HEADING, PROJECT_HEADING, permits_by_cause
-
-    mine, carried = permits_by_cause(result)
-    st.markdown(f"**{PROJECT_HEADING}**")
-    if "land_permits" in result and not result.get("project_described"):
-        st.write("No project is described yet: describe it on the Proposed project page to know which permits "
-                 "it needs.")
-    else:
-        _short_list([p for p in mine if p.get("required")], "reason", "Nothing under these rules, on what is known.")
-        _unknown_line([p for p in mine if p.get("required") is None])
-    if carried:
-        st.markdown(f"**{PARCEL_HEADING}**")
-        _short_list([p for p in carried if p.get("required")], "reason", "")
-        _unknown_line([p for p in carried if p.get("required") is None])
-    show_prohibitions(result)
-    show_adjacent_owners(result)
-
-
-def show_prohibitions(result: dict) -> None:
-    """The rules that forbid the work (a declared kind, § 402-52), apart from the permits."""
-    for p in result.get("permits") or []:
-        if plain.is_prohibition(p) and p.get("required") is not False:
-            title = escape_markdown(p.get("title") or p.get("id") or "")
-            (st.error if p.get("required") else st.caption)(
-                f"Not allowed at all, with or without a permit: {title}. {escape_markdown(p.get('reason') or '')}"
-                if p.get("required") else f"Not allowed at all, if the project includes it: {title}.")
-            if p.get("citation"):
-                law_link(p["citation"])
-
-
-def show_adjacent_owners(result: dict) -> None:
-    """§ 402-57K(4): where a wetland permit application may be needed, the tax parcels adjacent to the wetland,
-    watercourse and buffer of the work (within the law's distance of the property) and their owners of record,
-    or the sentence saying the list is unknown or the owners come from the assessment roll."""
-    a = result.get("adjacent_owners") or {}
-    if not a or a.get("applies") is False:
-        return
-    lots = a.get("parcels")
-    title = f"Owners of record of adjacent lands ({a.get('citation', '')})"
-    with st.expander(title + (f": {len(lots)} parcel{'s' * (len(lots) != 1)}" if lots is not None else ""),
-                     expanded=False):
-        st.markdown(escape_markdown(a.get("reason") or ""))
-        if lots:
-            st.dataframe(pd.DataFrame([{"Tax parcel (SBL)": x.get("sbl") or "", "Address": x.get("address") or "",
-                                        "Owner of record": x.get("owner") or "from the assessment roll"}
-                                       for x in lots]), hide_index=True, width="stretch")
-        if a.get("illustrative") and a.get("owner_field"):
-            st.caption("Sample owner names are invented, not the assessment roll.")
-        law_link(a.get("citation") or "§ 402-57K(4)")
-
-
-def _short_list(items: list[dict], detail_key: str, empty: str) -> None:
-    if not items:
-        st.write(empty)
-    for item in items:
-        detail = item.get(detail_key) or ""
-        st.markdown(f"- **{escape_markdown(item.get('title') or item.get('id') or '')}**: "
-                    f"{escape_markdown(detail)}")
-        if item.get("citation"):
-            law_link(item["citation"])
-
-
-def _unknown_line(items: list[dict]) -> None:
-    """Unknown answers, by what is missing: a fact of the project (named) or a map layer."""
-    layers = [i for i in items if plain.missing_fact(i) is None]
-    project = [i for i in items if plain.missing_fact(i) is not None]
-    if project:
-        st.caption(nb("Depends on the project: " + "; ".join(
-            f"{escape_markdown(i.get('title') or i.get('id') or '')} ({escape_markdown(plain.missing_fact(i))})"
-            for i in project) + "."))
-    if layers:
-        names = ", ".join(i.get("title") or i.get("id") or "" for i in layers)
-        st.caption(f"Unknown on the layers available: {escape_markdown(names)}.")
 
 
 def show_unknowns(result: dict, missing_roles: list[str]) -> None:
@@ -513,13 +324,12 @@ def district_picker(settings, parcel) -> str | None:
 
     # The widget has its own key, refilled from state.DISTRICT on every run: Streamlit forgets a widget's
     # value while its page is not shown, and the choice must survive a visit to another page.
-    widget_key = "district_picker"
-    st.session_state[widget_key] = st.session_state[state.DISTRICT]
+    st.session_state[state.DISTRICT_WIDGET] = st.session_state[state.DISTRICT]
 
     def keep() -> None:
-        st.session_state[state.DISTRICT] = st.session_state[widget_key]
+        st.session_state[state.DISTRICT] = st.session_state[state.DISTRICT_WIDGET]
 
-    st.selectbox("Zoning district", options, key=widget_key, format_func=label, on_change=keep,
+    st.selectbox("Zoning district", options, key=state.DISTRICT_WIDGET, format_func=label, on_change=keep,
                  help="The minimum lot sizes are working assumptions, to confirm with the Village.")
     chosen = districts.get(st.session_state[state.DISTRICT])
     if chosen is not None and getattr(chosen, "verify", False):
@@ -567,18 +377,6 @@ def show_answer_card(result: dict, make_pdf=None, make_html=None) -> None:
         st.caption(escape_markdown(answer.note))
 
 
-def nb(text: str) -> str:
-    """Keep a number and its unit on one line ("12,345\u00a0sq\u00a0ft"): the one place the app does it.
-
-    >>> nb("about 5,246 sq ft and 100 ft") == "about 5,246\u00a0sq\u00a0ft and 100\u00a0ft"
-    True
-    """
-    return _UNIT.sub(lambda m: f"{m.group(1)}\u00a0{m.group(2).replace(' ', chr(0xa0))}", text)
-
-
-_UNIT = re.compile(r"(\d)\s(sq ft|acres?|ft)\b")
-
-
 def handout_button(make_pdf, make_html=None) -> None:
     """One click: the one-page plain handout (``sloat_core.outputs.handout``), made when pressed."""
     st.download_button("Download the one-page handout (PDF)", make_pdf, file_name="what-this-means-for-your-lot.pdf",
@@ -588,25 +386,3 @@ def handout_button(make_pdf, make_html=None) -> None:
         from app_support.exports_ui import handout_extras
 
         handout_extras(make_html)
-
-
-_STATUS_WORDS = {True: "needed", None: "may be needed (not known yet)", False: "not needed"}
-_PROHIBITION_WORDS = {True: "not allowed (the project includes it)", None: "not allowed, if the project includes it",
-                      False: "not part of the project"}
-
-
-def is_prohibition(permit: dict) -> bool:
-    """True for a rule that forbids the work (its declaration's ``prohibited`` kind, § 402-52): no permit."""
-    return plain.is_prohibition(permit)
-
-
-def status_words(permit: dict) -> str:
-    """A permit's status in words; a prohibition reads as one ("not allowed"), never "needed".
-
-    >>> status_words({"id": "commercial_excavation_prohibited", "required": None})
-    'not allowed, if the project includes it'
-    >>> status_words({"id": "wetland_permit", "required": True})
-    'needed'
-    """
-    words = _PROHIBITION_WORDS if is_prohibition(permit) else _STATUS_WORDS
-    return words[permit.get("required")]

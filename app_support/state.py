@@ -34,6 +34,11 @@ __all__ = [
     "PROJECT",
     "BOARD_ANSWERS",
     "AS_OF",
+    "DISTRICT_WIDGET",
+    "MITIGATION_SOURCE",
+    "TIMELINE_AS_OF",
+    "TIMELINE_PREFILL_KIND",
+    "TIMELINE_PREFILL_ADDED",
     "MODE_PARAM",
     "STEP_PARAM",
     "WALKTHROUGH_STEP",
@@ -81,6 +86,18 @@ SEEN_UPLOAD = "seen_upload"
 PROJECT = "project"
 BOARD_ANSWERS = "board_answers"
 AS_OF = "as_of"
+# Widget keys a page reads back or seeds itself (a key only its widget uses stays beside the widget). Those
+# of the mitigation and timeline pages keep their "mit_" / "tl_" prefix: a case loaded forgets the widgets
+# of these prefixes (cases_ui), so they seed again from its values.
+# The Parcel page's district select box, refilled from DISTRICT on every run (results.district_picker).
+DISTRICT_WIDGET = "district_picker"
+# The Wetland mitigation page: where the impact comes from (its radio, set before it is drawn).
+MITIGATION_SOURCE = "mit_source"
+# The Timeline page: the "As of" day (its date field, seeded from AS_OF); in "From your project", the kind
+# chosen (its select box, dropped when no longer offered) and the item just added (said once, then popped).
+TIMELINE_AS_OF = "tl_as_of"
+TIMELINE_PREFILL_KIND = "tlp_kind"
+TIMELINE_PREFILL_ADDED = "tlp_added"
 
 _DEFAULTS = {
     PARCEL: None,

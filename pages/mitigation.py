@@ -34,9 +34,9 @@ elif not has_footprint:
 
 stored = st.session_state.get(forms.MITIGATION_INPUT) or {}
 sources = [FROM_FOOTPRINT, TYPED] if has_footprint else [TYPED]
-if st.session_state.get("mit_source") not in sources:
-    st.session_state["mit_source"] = sources[0]
-source = st.radio("Where the impact comes from", sources, key="mit_source", horizontal=True)
+if st.session_state.get(state.MITIGATION_SOURCE) not in sources:
+    st.session_state[state.MITIGATION_SOURCE] = sources[0]
+source = st.radio("Where the impact comes from", sources, key=state.MITIGATION_SOURCE, horizontal=True)
 
 problems: list[str] = []
 

@@ -14,7 +14,8 @@ import streamlit as st
 from shapely.geometry import shape
 from streamlit_folium import st_folium
 
-from app_support import footprint_inputs, footprint_map, forms, loaders, mapping, project_view, results, state
+from app_support import (drawing_intake, footprint_inputs, footprint_map, forms, loaders, mapping, project_view,
+                         results, state)
 from app_support.approvals_ui import show_approvals  # shared with the walk-through
 from app_support.citations import escape_markdown
 from app_support.theme import MAP_HEIGHT_PX
@@ -81,12 +82,12 @@ if parcel is not None:
                             layer_control=folium.LayerControl(collapsed=True),
                             center=(centre.y, centre.x), zoom=18) or {}
             drawings = out.get("all_drawings")
-            signature = mapping.drawings_signature(drawings)
+            signature = drawing_intake.drawings_signature(drawings)
             if signature and signature != st.session_state.get(forms.FOOTPRINT_SEEN):
                 st.session_state[forms.FOOTPRINT_SEEN] = signature
                 try:
-                    feature = mapping.last_polygon(drawings)
-                except SloatInputError as exc:  # not a well-formed drawing (mapping.drawing_problem)
+                    feature = drawing_intake.last_polygon(drawings)
+                except SloatInputError as exc:  # not a well-formed drawing (drawing_intake.drawing_problem)
                     st.error(str(exc))
                     feature = None
                 if feature is not None:

@@ -34,9 +34,9 @@ st.caption("Permits and applications with the dates Article IX sets for them: ex
 if state.current_parcel() is None:
     st.caption("No parcel is needed here: add the permits and applications you have.")
 
-if "tl_as_of" not in st.session_state:
-    st.session_state["tl_as_of"] = st.session_state.get(state.AS_OF) or dt.date.today()
-as_of = st.date_input("As of", key="tl_as_of", min_value=dt.date(1900, 1, 1), max_value=dt.date(2199, 12, 31),
+if state.TIMELINE_AS_OF not in st.session_state:
+    st.session_state[state.TIMELINE_AS_OF] = st.session_state.get(state.AS_OF) or dt.date.today()
+as_of = st.date_input("As of", key=state.TIMELINE_AS_OF, min_value=dt.date(1900, 1, 1), max_value=dt.date(2199, 12, 31),
                       format="YYYY-MM-DD")
 st.session_state[state.AS_OF] = as_of
 _kept = list(st.session_state.get(forms.TIMELINE_ITEMS) or [])
@@ -44,7 +44,6 @@ _kept = list(st.session_state.get(forms.TIMELINE_ITEMS) or [])
 items: list[dict] = timeline_view.unique_items(_kept)
 if len(items) != len(_kept):
     st.session_state[forms.TIMELINE_ITEMS] = items
-PREFILL_KIND, PREFILL_ADDED = "tlp_kind", "tlp_added"
 
 
 def _add(new: dict) -> bool:
@@ -96,20 +95,20 @@ def _from_project() -> list[str]:
             lines.append("- " + "; ".join(no_clock) + ". Article IX sets no date for "
                          + ("it" if len(no_clock) == 1 else "these") + " that this timeline tracks.")
         st.markdown("\n".join(lines))
-    added = st.session_state.pop(PREFILL_ADDED, None)
+    added = st.session_state.pop(state.TIMELINE_PREFILL_ADDED, None)
     if added:
         st.success(f"Added: {added}.")
     offers = timeline_prefill.addable_kinds(found)
     if not offers:
         return []
     with st.expander("Add the dates of one of these", expanded=not large):
-        if st.session_state.get(PREFILL_KIND) not in offers:
-            st.session_state.pop(PREFILL_KIND, None)
-        kind = st.selectbox("Which one", offers, key=PREFILL_KIND,
+        if st.session_state.get(state.TIMELINE_PREFILL_KIND) not in offers:
+            st.session_state.pop(state.TIMELINE_PREFILL_KIND, None)
+        kind = st.selectbox("Which one", offers, key=state.TIMELINE_PREFILL_KIND,
                             format_func=lambda k: timeline_prefill.KIND_LABELS.get(k, ITEM_KINDS[k].capitalize()))
         new = forms.timeline_item_editor(kind, today=as_of, key_prefix="tlp")
         if new is not None and _add(new):
-            st.session_state[PREFILL_ADDED] = ITEM_KINDS[kind]
+            st.session_state[state.TIMELINE_PREFILL_ADDED] = ITEM_KINDS[kind]
             st.rerun()  # the list above then says it is on the timeline
     return offers
 

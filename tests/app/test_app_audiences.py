@@ -18,7 +18,7 @@ from streamlit.testing.v1 import AppTest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
 
-from app_support import mapping, state, theme  # noqa: E402
+from app_support import leaflet_elements, mapping, state, theme  # noqa: E402
 from sloat_core.gis.layers import load_manifest  # noqa: E402
 from sloat_core.gis.parcels import parcel_by_sbl, to_wgs84_geojson  # noqa: E402
 from sloat_core.store import Case, CaseStore  # noqa: E402
@@ -45,7 +45,7 @@ def _qp(at: AppTest, key: str):
 
 def _texts(at: AppTest) -> str:
     kinds = ("markdown", "caption", "subheader", "success", "info", "warning", "error")
-    # The app keeps a number and its unit together with no-break spaces (results.nb); the claims read words.
+    # The app keeps a number and its unit together with no-break spaces (unit_text.nb); the claims read words.
     return "\n".join(str(e.value) for kind in kinds for e in at.get(kind)).replace("\u00a0", " ")
 
 
@@ -304,7 +304,7 @@ def test_the_offline_base_is_drawn_from_the_layer_set_and_waits_for_a_tile_error
     fmap = mapping.base_map()
     group.add_to(fmap)
     html = fmap.get_root().render()
-    assert '"tileerror", show' in html and mapping.OFFLINE_BASE_CLASS in html
+    assert '"tileerror", show' in html and leaflet_elements.OFFLINE_BASE_CLASS in html
     assert "No map tiles (offline): base drawn from the layer set" in html
     assert "Orange Tpke" in json_dumps(roads)
 

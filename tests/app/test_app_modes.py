@@ -109,7 +109,7 @@ def test_counter_speaks_plain_words_and_hides_expert_controls(manifest):
     at = _run(manifest, state.COUNTER)
     layers = load_manifest(manifest)
     result = analyze(parcel_input.parcel_by_sbl(layers, fx.P1_SBL), layers, district="R-15")
-    text = _text(at).replace("\u00a0", " ")  # the app keeps a number and its unit together (results.nb)
+    text = _text(at).replace("\u00a0", " ")  # the app keeps a number and its unit together (unit_text.nb)
     answer = lot_answer(result)  # each sentence once: the verdict, the answer card, the screening note
     for sentence in [plain.plain_verdict(result), answer.house, *answer.top, *answer.project_needs,
                      *answer.parcel_carries, answer.note]:

@@ -22,7 +22,7 @@ from streamlit.testing.v1 import AppTest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app_support import results, state  # noqa: E402
+from app_support import deduction_table, state  # noqa: E402
 from sloat_core.gis.layers import load_manifest  # noqa: E402
 from sloat_core.gis.parcels import parcel_by_sbl  # noqa: E402
 
@@ -34,7 +34,7 @@ SBL = "155.06-3-2"
 PAGES = ("pages/parcel.py", "pages/cluster.py", "pages/project.py")
 
 ON_LOT, IN_ROW = "on the lot", "counted in this row"
-_NUMBER = r"(\d[\d,]*)"  # the unit after it may be joined by non-breaking spaces (results.nb): \s takes both
+_NUMBER = r"(\d[\d,]*)"  # the unit after it may be joined by non-breaking spaces (unit_text.nb): \s takes both
 # "<row label>: 25,217 sq ft on the lot, 24,116 counted in this row" (under the deduction table)
 _RECONCILED = re.compile(r"([^;:.]+): " + _NUMBER + r"\ssq\sft on the lot, " + _NUMBER + " counted in this row")
 # "25,217 sq ft of the lot is in the FEMA Special Flood Hazard Area" (the flood hazard review's reason)
@@ -78,8 +78,8 @@ def figures(page: str, texts: list[str], frames: list[pd.DataFrame]) -> list[tup
             for value in _ON_LOT.findall(detail):
                 add(quantity(title), ON_LOT, value, f"list item {title}")
     for frame in frames:
-        if results.IN_ROW in frame.columns and "Constraint" in frame.columns:
-            for label, value in zip(frame["Constraint"], frame[results.IN_ROW]):
+        if deduction_table.IN_ROW in frame.columns and "Constraint" in frame.columns:
+            for label, value in zip(frame["Constraint"], frame[deduction_table.IN_ROW]):
                 if re.fullmatch(_NUMBER, str(value)):
                     add(quantity(str(label)), IN_ROW, str(value), "deduction table")
         if "Feature" in frame.columns and "Evidence" in frame.columns:
@@ -134,16 +134,16 @@ def test_the_same_quantity_never_shows_two_values(monkeypatch):
 def test_a_whole_layer_area_under_the_rows_label_is_caught(monkeypatch):
     """The check can fail: a deduction table that printed each layer's whole area on the lot in its
     "counted in this row" column gives the floodplain row two values, and the check names both."""
-    honest = results.deduction_frame
+    honest = deduction_table.deduction_frame
 
     def whole_layer_in_the_row(result: dict, **kw) -> pd.DataFrame:
         frame = honest(result, **kw)
-        if results.IN_ROW in frame.columns:
-            frame[results.IN_ROW] = [results._sqft_cell(d.get("total_area_sqft"))
-                                     for d in result.get("deductions") or []]
+        if deduction_table.IN_ROW in frame.columns:
+            frame[deduction_table.IN_ROW] = [deduction_table._sqft_cell(d.get("total_area_sqft"))
+                                             for d in result.get("deductions") or []]
         return frame
 
-    monkeypatch.setattr(results, "deduction_frame", whole_layer_in_the_row)
+    monkeypatch.setattr(deduction_table, "deduction_frame", whole_layer_in_the_row)
     wrong = conflicts(collect(monkeypatch))
     assert "floodplain counted in this row" in wrong
     two = sorted(wrong["floodplain counted in this row"])

@@ -13,7 +13,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
 
-from app_support import mapping, results, theme  # noqa: E402
+from app_support import deduction_table, drawing_intake, mapping, results, theme  # noqa: E402
 from app_support.citations import escape_markdown  # noqa: E402
 from sloat_core.gis.roles import DERIVED_STYLES, ROLE_DECLARATIONS, style  # noqa: E402
 from sloat_core.gis.layers import load_manifest  # noqa: E402
@@ -100,10 +100,10 @@ def test_deduction_colours_match_the_map_legend():
 def test_last_polygon_takes_the_latest_polygon_and_ignores_points():
     square = fx.wgs84_feature(fx.P1)
     point = {"type": "Feature", "geometry": {"type": "Point", "coordinates": [-74.1, 41.1]}}
-    assert mapping.last_polygon([square, point]) == square
-    assert mapping.last_polygon([point]) is None
-    assert mapping.drawings_signature(None) is None
-    assert mapping.drawings_signature([square]) != mapping.drawings_signature([square, square])
+    assert drawing_intake.last_polygon([square, point]) == square
+    assert drawing_intake.last_polygon([point]) is None
+    assert drawing_intake.drawings_signature(None) is None
+    assert drawing_intake.drawings_signature([square]) != drawing_intake.drawings_signature([square, square])
 
 
 def test_view_fits_a_small_parcel_closer_than_a_large_one():
@@ -129,7 +129,7 @@ def test_verdict_and_deduction_table_from_a_result():
                               "countable_fraction": 0.0, "deducted_sqft": None,
                               "citation": "§ 402-45A(1)"}]}
     assert results.verdict_sentence(result) == "The net lot area meets the R-15 minimum of 15,000 sq ft."
-    frame = results.deduction_frame(result)
+    frame = deduction_table.deduction_frame(result)
     assert list(frame["Deducted, sq ft"]) == ["10,000", "unknown"]
     assert list(frame["Counts"]) == ["0%", "0%"]
     fig = results.waterfall_figure(result)
@@ -142,15 +142,15 @@ def test_citation_column_never_wraps_and_its_css_takes_no_text_from_the_result()
     hostile = "§ 402-45A</style><script>alert(1)</script>"
     result = {"deductions": [{"constraint": "wetlands", "label": "<b>x</b>", "area_sqft": 1.0,
                               "countable_fraction": 0.0, "deducted_sqft": 1.0, "citation": hostile}]}
-    frame = results.deduction_frame(result)
-    rules = results.citation_nowrap_styles(frame)
-    col = list(frame.columns).index(results.CITATION)
+    frame = deduction_table.deduction_frame(result)
+    rules = deduction_table.citation_nowrap_styles(frame)
+    col = list(frame.columns).index(deduction_table.CITATION)
     nowrap = {r["selector"] for r in rules if ("white-space", "nowrap") in r["props"]}
     assert nowrap == {f"td.col{col}", f"td.col{col} *"}  # the cell and Streamlit's markdown block inside
     css = repr(rules)
     assert "script" not in css and "<" not in css and "402" not in css
     # Counter mode's everyday table has no citation column: nothing to keep on one line.
-    assert results.citation_nowrap_styles(results.deduction_frame(result, plain_words=True)) == []
+    assert deduction_table.citation_nowrap_styles(deduction_table.deduction_frame(result, plain_words=True)) == []
     # The styles reach the Styler's CSS for this table only: every selector is scoped by its uuid.
     styled = frame.style.set_table_styles(rules, overwrite=False)
     sheet = styled.to_html().split("</style>", 1)[0]
@@ -163,9 +163,13 @@ def test_the_verdict_sentences_read_as_documented():
     import doctest
 
     import app_support.results as results_module
+    from app_support import permits_view, unit_text
 
     outcome = doctest.testmod(results_module)
     assert outcome.attempted >= 3 and outcome.failed == 0
+    for module in (permits_view, unit_text):  # status words and nb, split from results (issue 19)
+        outcome = doctest.testmod(module)
+        assert outcome.attempted >= 1 and outcome.failed == 0
 
 
 # --- The map's hatches are the printed report's hatches (issue 15: "symbology that matches the PDF's hatches") ---

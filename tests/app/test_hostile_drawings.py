@@ -2,7 +2,7 @@
 
 The map's drawings come back from the browser (streamlit-folium's ``all_drawings``): a hostile page can send
 a million vertices, NaN, text or nesting where Leaflet.draw sends a few dozen positions. Every position is
-counted and checked first (``app_support.mapping.drawing_problem``), stopping at the first fault or the
+counted and checked first (``app_support.drawing_intake.drawing_problem``), stopping at the first fault or the
 parcel reader's vertex limit; the Parcel and Project pages then say one sentence and keep what they had.
 """
 
@@ -16,7 +16,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import app_fixtures as fx
-from app_support import mapping, state
+from app_support import drawing_intake, state
 from sloat_core.errors import SloatInputError
 from sloat_core.gis.parcels.placement import MAX_VERTICES
 
@@ -48,18 +48,18 @@ HOSTILE = {
 @pytest.mark.parametrize("name", list(HOSTILE))
 def test_each_hostile_drawing_is_refused_in_one_sentence(name):
     drawings = HOSTILE[name]()
-    problem = mapping.drawing_problem(drawings)
+    problem = drawing_intake.drawing_problem(drawings)
     assert problem and problem.endswith(".") and problem.count(". ") == 0 and "Traceback" not in problem
     with pytest.raises(SloatInputError) as refused:
-        mapping.last_polygon(drawings)
+        drawing_intake.last_polygon(drawings)
     assert str(refused.value) == problem
-    assert mapping.drawings_signature(drawings).startswith("refused ")  # not written out as text
+    assert drawing_intake.drawings_signature(drawings).startswith("refused ")  # not written out as text
 
 
 def test_a_million_vertices_are_refused_at_the_limit_quickly():
     drawings = [_million()]
     t0 = time.perf_counter()
-    problem = mapping.drawing_problem(drawings)
+    problem = drawing_intake.drawing_problem(drawings)
     elapsed = time.perf_counter() - t0
     assert f"more than {MAX_VERTICES:,} vertices" in problem
     assert elapsed < 5.0  # generous bound on a shared machine: the walk stops at the limit (measured ~0.1 s)
@@ -67,9 +67,9 @@ def test_a_million_vertices_are_refused_at_the_limit_quickly():
 
 def test_a_drawn_square_and_a_rectangle_pass():
     rect = _polygon(SQUARE)
-    assert mapping.drawing_problem([rect, _polygon(SQUARE)]) is None
-    assert mapping.last_polygon([rect]) is rect
-    assert mapping.drawing_problem(None) is None and mapping.last_polygon([]) is None
+    assert drawing_intake.drawing_problem([rect, _polygon(SQUARE)]) is None
+    assert drawing_intake.last_polygon([rect]) is rect
+    assert drawing_intake.drawing_problem(None) is None and drawing_intake.last_polygon([]) is None
 
 
 @pytest.mark.parametrize("name", ["a million vertices", "NaN"])
@@ -85,5 +85,5 @@ def test_the_parcel_page_says_one_sentence_and_keeps_its_parcel(manifest, data_d
         at.run()
     assert not at.exception
     errors = [e.value for e in at.error]
-    assert any(e == mapping.drawing_problem(HOSTILE[name]()) for e in errors), errors
+    assert any(e == drawing_intake.drawing_problem(HOSTILE[name]()) for e in errors), errors
     assert at.session_state[state.PARCEL].geometry.equals(kept.geometry)
