@@ -8,7 +8,7 @@ The list itself is the core's (``sloat_core.approvals.summary.approvals_for``, i
 - :func:`show_approvals_board`: the walk-through's permits screen, every decider open at once in columns so
   the list fits one projector screen (1920x1080), each item with its clause, status, usual step and clock.
 
-A prohibition (``permits_view.is_prohibition``) is never shown among the approvals (issue 24 item 11): it is
+A prohibition (``plain.is_prohibition``) is never shown among the approvals (issue 24 item 11): it is
 named apart, as "not allowed at all".
 """
 
@@ -19,9 +19,9 @@ import re
 
 import streamlit as st
 
-from app_support import permits_view
 from app_support.citations import escape_markdown
 from sloat_core.approvals.state_law import all_state_facts
+from sloat_core.engine.plain import is_prohibition
 
 __all__ = ["item_line", "show_approvals", "show_approvals_board", "board_items", "short_clock"]
 
@@ -66,7 +66,7 @@ def show_approvals(groups: list | None, a: dict | None, result_day: str) -> None
 
 
 def _prohibited_ids(result: dict) -> set:
-    return {p.get("id") for p in result.get("permits") or [] if permits_view.is_prohibition(p)}
+    return {p.get("id") for p in result.get("permits") or [] if is_prohibition(p)}
 
 
 def board_items(result: dict) -> list[dict]:
@@ -168,7 +168,7 @@ def show_approvals_board(result: dict, *, columns: int = 3, chars_per_line: int 
     notes = [f"Usual order, by step: {steps}."]
     notes += [f"Not allowed at all, with or without a permit, if the project includes it: "
               f"{p.get('title') or p.get('id')} ({p.get('citation') or ''})."
-              for p in result.get("permits") or [] if permits_view.is_prohibition(p) and p.get("required") is not False]
+              for p in result.get("permits") or [] if is_prohibition(p) and p.get("required") is not False]
     if (a.get("seqr") or {}).get("question"):  # the Proposed project page asks it
         notes.append("The SEQR class needs one more fact about the project (Proposed project page).")
     if not groups:

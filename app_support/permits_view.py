@@ -22,7 +22,6 @@ __all__ = [
     "show_adjacent_owners",
     "short_list",
     "unknown_line",
-    "is_prohibition",
     "status_words",
 ]
 
@@ -123,11 +122,6 @@ _PROHIBITION_WORDS = {True: "not allowed (the project includes it)", None: "not 
                       False: "not part of the project"}
 
 
-def is_prohibition(permit: dict) -> bool:
-    """True for a rule that forbids the work (its declaration's ``prohibited`` kind, § 402-52): no permit."""
-    return plain.is_prohibition(permit)
-
-
 def status_words(permit: dict) -> str:
     """A permit's status in words; a prohibition reads as one ("not allowed"), never "needed".
 
@@ -136,5 +130,5 @@ def status_words(permit: dict) -> str:
     >>> status_words({"id": "wetland_permit", "required": True})
     'needed'
     """
-    words = _PROHIBITION_WORDS if is_prohibition(permit) else _STATUS_WORDS
+    words = _PROHIBITION_WORDS if plain.is_prohibition(permit) else _STATUS_WORDS
     return words[permit.get("required")]
