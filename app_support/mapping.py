@@ -404,7 +404,7 @@ def _swatch_class(kind: str | None) -> str:
 
 
 def legend_html(roles: list[str], extra: list[tuple[str, str]] = ()) -> str:
-    """Legend rows (swatch + label) for layer ``roles`` and ``extra`` (label, #rrggbb) pairs.
+    """The map key: a named list of rows (swatch + label) for layer ``roles`` and ``extra`` (label, #rrggbb) pairs.
 
     Labels are HTML-escaped; colours must be ``#rrggbb`` constants (others are dropped). A hatched role's
     swatch shows its map pattern (white over the colour) through a class of the constant stylesheet.
@@ -414,9 +414,10 @@ def legend_html(roles: list[str], extra: list[tuple[str, str]] = ()) -> str:
 
     triples = [(LAYER_LABELS.get(r, r), colour_for(r), hatch_kind(r)) for r in roles]
     triples += [(label, colour, None) for label, colour in extra]
-    rows = [f'<span class="{_swatch_class(kind)}" style="background:{colour}"></span>{html.escape(label)}'
+    rows = [f'<li><span class="{_swatch_class(kind)}" style="background:{colour}"></span>{html.escape(label)}</li>'
             for label, colour, kind in triples if re.fullmatch(r"#[0-9a-fA-F]{6}", colour)]
-    return "<br>".join(rows)
+    # a list with a name: a screen reader says "Map key, list, 6 items", one layer per item (issue 25)
+    return f'<ul class="sloat-legend" aria-label="Map key">{"".join(rows)}</ul>' if rows else ""
 
 
 def view_for(geojson: dict, *, width_px: int = 760, height_px: int = 540,

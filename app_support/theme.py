@@ -58,6 +58,8 @@ BODY_FONT_PX = {state.STANDARD: None, state.COUNTER: 20, state.PROJECTOR: 24}
 
 _BASE_CSS = """
 <style>
+.sloat-legend {list-style:none;margin:0.25rem 0;padding:0;}
+.sloat-legend li {margin:0 0 0.15rem 0;padding:0;}
 .sloat-swatch {display:inline-block;width:0.9em;height:0.9em;border:1px solid #333;
   margin-right:0.35em;vertical-align:middle;}
 .sloat-notice {background:#fff4ce;border-left:6px solid #b58900;padding:0.4em 0.6em;

@@ -89,6 +89,8 @@ def test_legend_escapes_labels_and_drops_odd_colours():
     assert "&lt;img&gt;" in html and "<img>" not in html
     assert "url(" not in html
     assert theme.COLOURS["wetlands"] in html
+    # a named list, one layer per item (a screen reader reads a list, not one run-on paragraph)
+    assert html.startswith('<ul class="sloat-legend" aria-label="Map key">') and html.count("<li>") == 2
 
 
 def test_deduction_colours_match_the_map_legend():
