@@ -29,14 +29,16 @@ setup: $(STAMP) $(ASSETS_STAMP)
 # Debian packages the tests need: chromium (browser tests), gdal-bin (gdaldem, the slope reference),
 # poppler-utils (pdftoppm, to look at the PDF report's pages); for the serving test and deploy/'s scripts
 # (tests/test_deploy*.py): nginx-light (Debian's small build of nginx), sqlite3 (backups), curl (the
-# health check) and systemd (systemd-analyze verify, on the rendered units).
+# health check) and systemd (systemd-analyze verify, on the rendered units); orca, xvfb and dbus-x11: the screen
+# reader's pass (tests/browser/test_browser_screen_reader.py: Orca on a virtual display).
 system-deps:
 	@if [ ! -x /usr/lib/chromium/chromium ] || ! command -v gdaldem >/dev/null || ! command -v pdftoppm >/dev/null \
 	    || [ ! -x /usr/sbin/nginx ] || ! command -v sqlite3 >/dev/null || ! command -v curl >/dev/null \
-	    || ! command -v systemd-analyze >/dev/null; then \
-	  echo "Installing Debian packages: chromium gdal-bin poppler-utils nginx-light sqlite3 curl systemd"; \
+	    || ! command -v systemd-analyze >/dev/null || ! command -v orca >/dev/null || ! command -v Xvfb >/dev/null \
+	    || ! command -v dbus-run-session >/dev/null; then \
+	  echo "Installing Debian packages: chromium gdal-bin poppler-utils nginx-light sqlite3 curl systemd orca xvfb dbus-x11"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-	    chromium gdal-bin poppler-utils nginx-light sqlite3 curl systemd >/dev/null; \
+	    chromium gdal-bin poppler-utils nginx-light sqlite3 curl systemd orca xvfb dbus-x11 >/dev/null; \
 	fi
 
 sample: $(STAMP)

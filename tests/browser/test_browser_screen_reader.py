@@ -1,0 +1,148 @@
+"""A screen reader's pass (issue 25): what Orca, Debian's screen reader, says at the counter.
+
+Orca runs for real on a virtual display (Xvfb) with the desktop's accessibility bus, and Debian's chromium
+shows the app in an app window (no address bar) with its accessibility tree on. The keys are pressed through
+the browser's debugging port; Orca hears the focus moves and live regions over the accessibility bus, as it
+does for a person, and its debug log records every phrase it would speak (``SPEECH OUTPUT: '...'``). The test
+reads those phrases: what a blind resident at the counter hears after typing an address and pressing Enter.
+
+The transcript is kept beside the screenshots (tests/browser/screenshots/screen_reader_counter.txt).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from offline_chromium import CHROMIUM
+
+SHOTS = Path(__file__).resolve().parent / "screenshots"
+#: Seconds to wait for a phrase: Orca and chromium share two cores with the rest of the suite.
+WAIT_S = 90.0
+ADDRESS = "297 Johnsontown Road"  # a sample tax parcel's address (data/sample)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _spoken(log: Path) -> list[str]:
+    """Every phrase Orca spoke, in order, from its debug log."""
+    if not log.exists():
+        return []
+    text = log.read_text(encoding="utf-8", errors="replace")
+    return re.findall(r"SPEECH OUTPUT: '(.*?)'(?:\{|\[|$)", text, flags=re.M)
+
+
+def _until(log: Path, test, what: str, since: int = 0) -> int:
+    """Wait until a phrase spoken after the first ``since`` phrases passes ``test``; its index."""
+    deadline = time.monotonic() + WAIT_S
+    while time.monotonic() < deadline:
+        phrases = _spoken(log)
+        for i in range(since, len(phrases)):
+            if test(phrases[i]):
+                return i
+        time.sleep(0.3)
+    pytest.fail(f"Orca never said {what}; it said: {_spoken(log)[since:]}")
+
+
+@pytest.fixture()
+def orca_chromium(sample_app_url, tmp_path):
+    """Xvfb, a session bus with the accessibility bus, Orca, and chromium showing the counter; yields
+    (the debugging port, Orca's debug log)."""
+    for tool in ("Xvfb", "orca", "dbus-run-session"):
+        if shutil.which(tool) is None:
+            pytest.fail(f"{tool} is missing: `make test` installs it (make system-deps: orca xvfb dbus-x11)")
+    home = tmp_path / "home"
+    home.mkdir()
+    log = tmp_path / "orca-debug.out"
+    port = _free_port()
+    xvfb = subprocess.Popen(["Xvfb", "-displayfd", "1", "-screen", "0", "1366x768x24", "-nolisten", "tcp"],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    display = ":" + xvfb.stdout.readline().strip()
+    env = dict(os.environ, DISPLAY=display, HOME=str(home), XDG_RUNTIME_DIR=str(tmp_path),
+               XDG_CONFIG_HOME=str(home / ".config"), NO_AT_BRIDGE="0", GTK_MODULES="gail:atk-bridge")
+    script = (
+        "/usr/libexec/at-spi-bus-launcher --launch-immediately & sleep 1; "
+        f"orca --replace --debug-file={log} & sleep 3; "
+        f"exec {CHROMIUM} --no-sandbox --disable-gpu --force-renderer-accessibility --no-first-run "
+        f"--user-data-dir={tmp_path / 'profile'} --remote-debugging-port={port} --window-size=1366,768 "
+        f"--app={sample_app_url}/?mode=counter")
+    session = subprocess.Popen(["dbus-run-session", "--", "sh", "-c", script], env=env, start_new_session=True,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        yield port, log
+    finally:
+        os.killpg(session.pid, signal.SIGTERM)
+        try:
+            session.wait(10)
+        except subprocess.TimeoutExpired:
+            os.killpg(session.pid, signal.SIGKILL)
+        xvfb.terminate()
+        xvfb.wait(10)
+        SHOTS.mkdir(exist_ok=True)
+        (SHOTS / "screen_reader_counter.txt").write_text("\n".join(_spoken(log)) + "\n", encoding="utf-8")
+
+
+def _page(pw, port: int):
+    """The app window's page, through chromium's debugging port (it opens a moment after Orca)."""
+    deadline = time.monotonic() + WAIT_S
+    while True:
+        try:
+            return pw.chromium.connect_over_cdp(f"http://127.0.0.1:{port}").contexts[0].pages[0]
+        except Exception:  # noqa: BLE001 (not listening yet)
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.5)
+
+
+def test_orca_says_the_answer_and_lands_on_it_after_a_search_at_the_counter(orca_chromium):
+    port, log = orca_chromium
+    pw = sync_playwright().start()
+    try:
+        page = _page(pw, port)
+        page.get_by_label("Tax parcel (SBL", exact=False).first.wait_for(timeout=WAIT_S * 1000)
+        _until(log, lambda s: s.startswith("Finished loading"), "that the page finished loading")
+        start = len(_spoken(log))
+        page.keyboard.press("Tab")  # the first Tab stop of the page: the skip link to the results
+        first = _until(log, lambda s: s.endswith("link."), "a link at the first Tab", start)
+        assert "Skip to the results" in _spoken(log)[first]
+
+        box = page.get_by_label("Tax parcel (SBL", exact=False).first
+        box.focus()
+        _until(log, lambda s: s.startswith("Tax parcel (SBL"), "the search field's name", start)
+        page.keyboard.type(ADDRESS)
+        before = len(_spoken(log))
+        page.keyboard.press("Enter")
+        # the live region: the parcel, its net lot area and the lot's whole size, said without moving there
+        said = _until(log, lambda s: "Net lot area" in s and "sq ft" in s, "the net lot area", before)
+        assert re.search(r"Tax parcel \d{3}\.\d{2}-\d+-\d+", _spoken(log)[said])
+        # the focus moved to the answer, and Orca says where it is
+        _until(log, lambda s: "The results for this parcel" in s and "heading level 2" in s,
+               "the answer's heading as the focus lands on it", before)
+        # the verdict is said in words
+        _until(log, lambda s: s.startswith("What this means for your lot:") and "lot size" in s,
+               "the verdict", before)
+
+        # from the answer, Tab reaches the handout before any control of the map
+        after = len(_spoken(log))
+        for _ in range(8):
+            page.keyboard.press("Tab")
+            time.sleep(0.8)
+        handout = _until(log, lambda s: s.startswith("Download the one-page handout (PDF)") and "button" in s,
+                         "the handout button", after)
+        map_controls = [i for i, s in enumerate(_spoken(log)) if i >= after and s.startswith("Zoom in")]
+        assert not map_controls or handout < map_controls[0]
+    finally:
+        pw.stop()
