@@ -229,8 +229,6 @@ def _title(meta: dict) -> str:
 
 def case_from_session(base: Case | None = None) -> Case:
     """A copy of ``base`` (or a new case) holding the session's parcel, project, dates and notes."""
-    from sloat_core.gis.parcels import to_wgs84_geojson
-
     ss = st.session_state
     values = _session_values()
     parcel = ss.get(state.PARCEL)
@@ -245,7 +243,7 @@ def case_from_session(base: Case | None = None) -> Case:
     elif outline and outline[0] == values["parcel"]:
         case.parcel_geojson = outline[1]  # not projected again: the saved outline stays bit-identical
     else:
-        case.parcel_geojson = to_wgs84_geojson(parcel.geometry)
+        case.parcel_geojson = loaders.wgs84_outline(parcel.geometry)
     case.parcel_meta = values["parcel_meta"]
     case.district = values["district"]
     case.project = project

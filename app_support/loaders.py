@@ -87,6 +87,24 @@ def parcel_key(parcel) -> str:
     return hashlib.sha256(parcel.geometry.wkb).hexdigest()[:20]
 
 
+@st.cache_data(show_spinner=False, max_entries=256)
+def _wgs84_outline(key: str, _geom) -> dict:
+    from app_support import warm_thread
+    from sloat_core.gis.parcels import to_wgs84_geojson
+
+    return warm_thread.run(to_wgs84_geojson, _geom)
+
+
+def wgs84_outline(geom) -> dict:
+    """``sloat_core.gis.parcels.to_wgs84_geojson(geom)``, kept per geometry for every session (a copy).
+
+    The parcel's outline is drawn on every run of the parcel page and saved with the case; it is
+    projected once, on a warm thread (:mod:`app_support.warm_thread`: a fresh run's thread would set
+    up PROJ's transformation again, about 10 ms).
+    """
+    return _wgs84_outline(hashlib.sha256(geom.wkb).hexdigest(), geom)
+
+
 # Fields tried, in order, for a feature's name in its tooltip.
 _NAME_FIELDS = ("name", "NAME", "Name", "label", "FLD_ZONE", "WETLAND_TYPE", "WETLAND_TY", "ATTRIBUTE")
 

@@ -4,7 +4,8 @@ Starts the app as ``tools/serve.py`` does (one process, loopback, a fresh data f
 script run wrapped in cProfile in the script's own thread; then ``SESSIONS`` sessions one after
 another at the protocol level (tools/st_protocol.py): open the first page, type a tax parcel's SBL
 (a different sample parcel each time), read the net lot area. Prints the process CPU seconds per
-session (/proc/PID/stat, the whole process: the script threads, the event loop, serialising) and the
+session (/proc/PID/stat, the whole process: the script threads, the event loop, serialising; measured
+over ``SESSIONS`` sessions without the profiler) and, from as many more sessions under cProfile, the
 top functions by cumulative time over the script runs (the first ``WARM`` sessions are not counted).
 
     .venv/bin/python bench/profile_session.py [SESSIONS] [--top N] [--out FILE.prof]
@@ -79,7 +80,7 @@ def profile(sessions: int = 12, top: int = 40, out: str | None = None) -> dict:
     from stack import free_port
     from st_protocol import Session
 
-    sbls = _sbls(sessions + WARM)
+    sbls = _sbls(2 * sessions + WARM)
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
         prof_dir = Path(tmp) / "prof"
@@ -105,10 +106,12 @@ def profile(sessions: int = 12, top: int = 40, out: str | None = None) -> dict:
 
             for sbl in sbls[:WARM]:
                 one(sbl)
-            (prof_dir / "on").touch()
-            cpu0 = _cpu_s(proc.pid)
-            walls = [one(sbl) for sbl in sbls[WARM:]]
+            cpu0 = _cpu_s(proc.pid)  # the CPU a session costs, not profiled (cProfile's own cost left out)
+            walls = [one(sbl) for sbl in sbls[WARM:WARM + sessions]]
             cpu = _cpu_s(proc.pid) - cpu0
+            (prof_dir / "on").touch()
+            for sbl in sbls[WARM + sessions:]:
+                one(sbl)
             (prof_dir / "on").unlink()
         finally:
             proc.terminate()

@@ -15,7 +15,6 @@ from app_support import announce, cases_ui, loaders, mapping, parcel_events, par
 from app_support.citations import escape_markdown
 from app_support.slope_overlay import slope_group, slope_legend
 from app_support.theme import LAYER_LABELS, MAP_HEIGHT_PX
-from sloat_core.gis import parcels as parcel_input
 from sloat_core.gis.roles import ROLE_DECLARATIONS
 from sloat_core.errors import SloatInputError
 
@@ -100,7 +99,7 @@ def map_and_results() -> None:
                    if (gj := loaders.display_geojson(layers, r)) is not None]
         centre, zoom = None, None
         if parcel is not None:
-            outline = parcel_input.to_wgs84_geojson(parcel.geometry)
+            outline = loaders.wgs84_outline(parcel.geometry)
             groups.append(mapping.parcel_group(outline, large=mode == state.PROJECTOR))
             if show_slope and (slope := slope_group(layers, parcel.geometry)) is not None:
                 groups.append(slope)
