@@ -88,6 +88,9 @@ STAFF = "staff_token"
 #: One sentence about the case for the user (a failed save, a bad link, a refused import), or None.
 MESSAGE = "case_message"
 _SAVED_FP = "case_saved_fingerprint"
+#: (case id, revision, :func:`content_hash`) of what this session last saved or loaded: that content is not
+#: written again as a new revision.
+_SAVED_CONTENT = "case_saved_content"
 _ANALYSIS_FP = "case_analysis_fingerprint"
 _URL_CHECKED = "case_url_checked"
 _CONFLICT = "case_conflict"
@@ -202,6 +205,17 @@ def fingerprint(values: dict) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
 
 
+#: The fields of a case that a save writes as its content (the id, revision and timestamps aside).
+_CONTENT_FIELDS = ("title", "parcel_geojson", "parcel_meta", "district", "project", "board_answers",
+                   "timeline_items", "notes", "mitigation_input", "settings_overrides", "analysis",
+                   "params_version", "law_text_sha256", "layers_name", "layers_version", "archived")
+
+
+def content_hash(case: Case) -> str:
+    """A hash of what saving ``case`` writes (its content fields, not its revision or timestamps)."""
+    return fingerprint({name: getattr(case, name) for name in _CONTENT_FIELDS})
+
+
 def _analysis_fp(values: dict) -> str:
     keys = ("parcel", "district", "project", "footprint", "board_answers", "mitigation_input")
     return fingerprint({k: values[k] for k in keys})
@@ -215,8 +229,6 @@ def _title(meta: dict) -> str:
 
 def case_from_session(base: Case | None = None) -> Case:
     """A copy of ``base`` (or a new case) holding the session's parcel, project, dates and notes."""
-    from sloat_core.gis.parcels import to_wgs84_geojson
-
     ss = st.session_state
     values = _session_values()
     parcel = ss.get(state.PARCEL)
@@ -231,7 +243,7 @@ def case_from_session(base: Case | None = None) -> Case:
     elif outline and outline[0] == values["parcel"]:
         case.parcel_geojson = outline[1]  # not projected again: the saved outline stays bit-identical
     else:
-        case.parcel_geojson = to_wgs84_geojson(parcel.geometry)
+        case.parcel_geojson = loaders.wgs84_outline(parcel.geometry)
     case.parcel_meta = values["parcel_meta"]
     case.district = values["district"]
     case.project = project
@@ -301,6 +313,7 @@ def load_case(case: Case) -> None:
     ss[_OUTLINE] = (values["parcel"], case.parcel_geojson) if parcel is not None else None
     ss[_SAVED_FP] = fingerprint(values)
     ss[_ANALYSIS_FP] = _analysis_fp(values)
+    ss[_SAVED_CONTENT] = (case.id, case.revision, content_hash(case))
     _sync_url(case.id)
 
 
@@ -379,7 +392,12 @@ def _save_session(base: Case | None, *, new: bool = False) -> Case:
             case.analysis = None
         else:
             case.record_analysis(result)
-    store().save(case)
+    content = content_hash(case)
+    if new or base is None or base.revision == 0 or ss.get(_SAVED_CONTENT) != (base.id, base.revision, content):
+        store().save(case)  # (else this revision in the store holds this very content: nothing is written)
+    else:
+        case = base
+    ss[_SAVED_CONTENT] = (case.id, case.revision, content)
     ss[CASE] = case
     ss[_OUTLINE] = (values["parcel"], case.parcel_geojson) if case.parcel_geojson is not None else None
     ss[_SAVED_FP] = fingerprint(values)

@@ -8,6 +8,11 @@ season dates the core worked out. ``large=True`` is the projector's type size.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
 
 import plotly.graph_objects as go
 import streamlit as st
@@ -16,7 +21,7 @@ from sloat_core.rules.clocks import STATUS_WORDS
 
 __all__ = [
     "TIMELINE_COLUMNS", "STATUS_COLOURS", "STATUS_LABELS", "mitigation_gauge", "timeline_figure", "chart_table",
-    "show_chart"]
+    "show_chart", "shared_figure"]
 
 #: One colour per event status (sloat_core.rules.clocks), the same in the chart and the table. The table writes
 #: the status in this colour, so each is at least 4.5:1 on white (WCAG 1.4.3; tests/app/test_a11y_contrast.py).
@@ -34,6 +39,36 @@ STATUS_COLOURS = {
 }
 STATUS_LABELS = STATUS_WORDS  # the words of sloat_core.rules.clocks, shared with the PDF report
 _SEASON_FILL = "rgba(70, 130, 180, 0.14)"
+
+
+#: Figures made by :func:`shared_figure`, by what they were made from; at most ``_SHARED_MAX``, oldest dropped.
+_SHARED: OrderedDict[tuple[str, str], go.Figure] = OrderedDict()
+_SHARED_MAX = 128
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_figure(build: Callable[..., go.Figure], *args, **kwargs) -> go.Figure:
+    """``build(*args, **kwargs)``, made once per content of its arguments for every session of the process.
+
+    The key is a hash of the arguments as JSON (a result dict, flags), so the same answer on any rerun,
+    page or session gets the very figure made the first time: Plotly's figure building and validation
+    (about 10-30 ms for the waterfall) is not done again. The figure is shared: read it (``st.plotly_chart``
+    copies it into its message), never change it. Arguments that are not JSON are named by ``str``.
+    """
+    text = json.dumps([args, kwargs], sort_keys=True, default=str, separators=(",", ":"))
+    name = f"{getattr(build, '__module__', '')}.{getattr(build, '__qualname__', repr(build))}"
+    key = (name, hashlib.sha256(text.encode("utf-8")).hexdigest())
+    with _SHARED_LOCK:
+        found = _SHARED.get(key)
+        if found is not None:
+            _SHARED.move_to_end(key)
+            return found
+    fig = build(*args, **kwargs)
+    with _SHARED_LOCK:
+        _SHARED[key] = fig
+        while len(_SHARED) > _SHARED_MAX:
+            _SHARED.popitem(last=False)
+    return fig
 
 
 def _font(large: bool) -> dict:

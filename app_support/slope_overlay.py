@@ -47,6 +47,14 @@ def slope_picture(dem_path: str, bounds: tuple[float, float, float, float],
     (ndarray, [[south, west], [north, east]]) or None
         None when the rectangle misses the DEM.
     """
+    from app_support import warm_thread
+
+    # On a long-lived thread: PROJ and GDAL set up their transformations once there, not on each run's thread.
+    return warm_thread.run(_picture, dem_path, bounds, max_size, clip_wkb)
+
+
+def _picture(dem_path: str, bounds: tuple[float, float, float, float], max_size: int,
+             clip_wkb: bytes | None) -> tuple[np.ndarray, list[list[float]]] | None:
     overlay = slope_class_raster(dem_path, bounds, max_size=max_size)
     if overlay is None:
         return None

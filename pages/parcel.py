@@ -11,11 +11,10 @@ import folium
 import streamlit as st
 from streamlit_folium import st_folium
 
-from app_support import announce, cases_ui, loaders, mapping, parcel_events, parcel_inputs, project_result, results, state
+from app_support import announce, cases_ui, charts, loaders, mapping, parcel_events, parcel_inputs, project_result, results, state
 from app_support.citations import escape_markdown
 from app_support.slope_overlay import slope_group, slope_legend
 from app_support.theme import LAYER_LABELS, MAP_HEIGHT_PX
-from sloat_core.gis import parcels as parcel_input
 from sloat_core.gis.roles import ROLE_DECLARATIONS
 from sloat_core.errors import SloatInputError
 
@@ -100,7 +99,7 @@ def map_and_results() -> None:
                    if (gj := loaders.display_geojson(layers, r)) is not None]
         centre, zoom = None, None
         if parcel is not None:
-            outline = parcel_input.to_wgs84_geojson(parcel.geometry)
+            outline = loaders.wgs84_outline(parcel.geometry)
             groups.append(mapping.parcel_group(outline, large=mode == state.PROJECTOR))
             if show_slope and (slope := slope_group(layers, parcel.geometry)) is not None:
                 groups.append(slope)
@@ -191,7 +190,8 @@ def _results(parcel, answer_slot=None) -> None:
             else st.container():
         if mode != state.PROJECTOR:  # on a projector the figures lead the page, above the map
             results.show_headline(result, disclaimer=not counter)
-        st.plotly_chart(results.waterfall_figure(result, large=mode == state.PROJECTOR, plain_words=counter),
+        st.plotly_chart(charts.shared_figure(results.waterfall_figure, result, large=mode == state.PROJECTOR,
+                                             plain_words=counter),
                         width="stretch", theme="streamlit" if mode == state.STANDARD else None)
         results.show_deductions(result)
     results.show_unknowns(result, [r for r in DEDUCTION_ROLES if not layers.has(r)]

@@ -1,0 +1,45 @@
+"""Figures shared by content between reruns and sessions (app_support.charts.shared_figure; issue 24, speed).
+
+The Parcel page's waterfall is made once per answer: the same result gives the very same figure, whose
+JSON is the one a fresh build gives; another result, or another flag, gives its own figure; the store is
+bounded.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import plotly.io as pio
+
+from app_support import charts
+from app_support.results import waterfall_figure
+
+RESULT = {"district": "R-15", "gross_area_sqft": 40000.0, "net_lot_area_sqft": 30000.0,
+          "min_lot_area_sqft": 15000.0, "meets_min_lot_area": True,
+          "deductions": [{"constraint": "wetlands", "label": "Wetlands", "area_sqft": 10000.0,
+                          "countable_fraction": 0.0, "deducted_sqft": 10000.0, "citation": "§ 402-45A(1)"},
+                         {"constraint": "floodplain", "label": "Floodplain", "area_sqft": None,
+                          "countable_fraction": 0.0, "deducted_sqft": None, "citation": "§ 402-45A(1)"}]}
+
+
+def test_the_same_answer_gets_the_same_figure_and_it_matches_a_fresh_build():
+    first = charts.shared_figure(waterfall_figure, RESULT, large=False, plain_words=True)
+    again = charts.shared_figure(waterfall_figure, copy.deepcopy(RESULT), large=False, plain_words=True)
+    assert again is first
+    assert pio.to_json(first, validate=False) == pio.to_json(waterfall_figure(RESULT, plain_words=True),
+                                                             validate=False)
+
+
+def test_another_answer_or_flag_gets_its_own_figure():
+    base = charts.shared_figure(waterfall_figure, RESULT, large=False, plain_words=False)
+    other = dict(RESULT, net_lot_area_sqft=29_000.0)
+    assert charts.shared_figure(waterfall_figure, other, large=False, plain_words=False) is not base
+    assert charts.shared_figure(waterfall_figure, RESULT, large=True, plain_words=False) is not base
+    large = charts.shared_figure(waterfall_figure, RESULT, large=True, plain_words=False)
+    assert pio.to_json(large, validate=False) == pio.to_json(waterfall_figure(RESULT, large=True), validate=False)
+
+
+def test_the_store_is_bounded():
+    for i in range(charts._SHARED_MAX + 20):
+        charts.shared_figure(waterfall_figure, dict(RESULT, net_lot_area_sqft=float(i)), large=False)
+    assert len(charts._SHARED) == charts._SHARED_MAX
