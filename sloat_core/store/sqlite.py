@@ -334,10 +334,11 @@ class CaseStore:
         """
         if not is_valid_case_id(case.id):
             raise SloatInputError("This case has an invalid id.")
-        _validate_case_dict(case.to_dict())
+        fields = case.to_dict()  # one deep copy, validated and then written
+        _validate_case_dict(fields)
         now = _now_iso()
         new_rev = case.revision + 1
-        body = json.dumps({**case.to_dict(), "updated_at": now, "revision": new_rev},
+        body = json.dumps({**fields, "updated_at": now, "revision": new_rev},
                           ensure_ascii=False, allow_nan=False)
 
         def do(conn):

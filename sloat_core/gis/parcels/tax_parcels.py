@@ -35,6 +35,7 @@ __all__ = [
 ]
 
 _SBL_INDEX: weakref.WeakKeyDictionary[LayerSet, dict[str, list[int]]] = weakref.WeakKeyDictionary()
+_SEARCH_ROWS: weakref.WeakKeyDictionary[LayerSet, list[tuple]] = weakref.WeakKeyDictionary()
 _SBL_LOCK = threading.Lock()
 
 
@@ -207,6 +208,24 @@ class ParcelSearch:
     near_miss: bool = False
 
 
+def _search_index(layerset: LayerSet, lyr, meta) -> list[tuple]:
+    """(sbl, address, district, normalised address, normalised SBL, SBL key) of every parcel with an SBL,
+    computed once per layer set (as :func:`_sbl_index`): a search then only compares."""
+    with _SBL_LOCK:
+        rows = _SEARCH_ROWS.get(layerset)
+    if rows is not None:
+        return rows
+    gdf = lyr.gdf
+    sbls = [_plain(v) for v in gdf[meta.id_field]]
+    addrs = [_plain(v) for v in gdf[meta.address_field]] if meta.address_field else [None] * len(gdf)
+    dists = [_plain(v) for v in gdf[meta.district_field]] if meta.district_field else [None] * len(gdf)
+    rows = [(sbl, addr, dist, normalise_address(addr) if addr else None, _norm(sbl), sbl_key(sbl))
+            for sbl, addr, dist in zip(sbls, addrs, dists, strict=True) if sbl is not None]
+    with _SBL_LOCK:
+        _SEARCH_ROWS[layerset] = rows
+    return rows
+
+
 def search_parcels(layerset: LayerSet, text: str, limit: int = 10) -> ParcelSearch:
     """Tax parcels by SBL prefix or address, street words normalised, with near misses as a fallback.
 
@@ -236,18 +255,14 @@ def search_parcels(layerset: LayerSet, text: str, limit: int = 10) -> ParcelSear
     q_sbl = _norm(query)
     q_key = sbl_key(query)
     q_addr = street_query(query)
-    gdf = lyr.gdf
-    sbls = [_plain(v) for v in gdf[meta.id_field]]
-    addrs = [_plain(v) for v in gdf[meta.address_field]] if meta.address_field else [None] * len(gdf)
-    dists = [_plain(v) for v in gdf[meta.district_field]] if meta.district_field else [None] * len(gdf)
     hits: dict[str, tuple[float, dict[str, str | None]]] = {}
-    rows = [(sbl, addr, dist, normalise_address(addr) if addr else None)
-            for sbl, addr, dist in zip(sbls, addrs, dists, strict=True) if sbl is not None]
-    for sbl, addr, dist, naddr in rows:
+    index = _search_index(layerset, lyr, meta)
+    rows = [(sbl, addr, dist, naddr) for sbl, addr, dist, naddr, _n, _k in index]
+    for sbl, addr, dist, naddr, nsbl, key in index:
         rank = None
-        if _norm(sbl).startswith(q_sbl):
+        if nsbl.startswith(q_sbl):
             rank = 0.0
-        elif q_key is not None and (key := sbl_key(sbl)) is not None and key.startswith(q_key):
+        elif q_key is not None and key is not None and key.startswith(q_key):
             rank = 0.0 if key == q_key else 0.5
         elif naddr is not None and q_addr and q_addr in naddr:
             rank = 1.0
@@ -271,7 +286,7 @@ def search_parcels(layerset: LayerSet, text: str, limit: int = 10) -> ParcelSear
     if not hits and q_key is not None:
         # The nearest SBLs: those sharing the longest start with the one typed (a wrong last digit or two).
         shared = [(os.path.commonprefix([q_key, k]), sbl, addr, dist)
-                  for sbl, addr, dist, _n in rows if (k := sbl_key(sbl)) is not None]
+                  for sbl, addr, dist, _n, _s, k in index if k is not None]
         best = max((len(c) for c, *_ in shared), default=0)
         if best >= 4 and best >= len(q_key) - 2:
             for c, sbl, addr, dist in shared:
