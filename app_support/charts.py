@@ -221,12 +221,19 @@ def chart_table(fig: go.Figure) -> list[dict]:
     return rows
 
 
-def show_chart(fig: go.Figure, *, label: str = "Chart as a table", **plotly_kwargs) -> None:
+def show_chart(fig: go.Figure, *, label: str | None = "Chart as a table", **plotly_kwargs) -> None:
     """``st.plotly_chart(fig, **plotly_kwargs)`` with its text twin beneath: an HTML table of what it draws,
-    in a folded expander (reachable by keyboard and read by a screen reader; a canvas grid is neither)."""
+    in a folded expander (reachable by keyboard and read by a screen reader; a canvas grid is neither);
+    ``label=None`` where the page's own table is the twin (the deduction table under the waterfall).
+
+    Always drawn in the figure's own colours (``theme=None``): Streamlit's chart theme greys the axis text
+    to #808495, 3.8:1 on white, under the 4.5:1 that WCAG 1.4.3 asks of 12-13 px text; :func:`_font` is black.
+    """
     from app_support.citations import escape_markdown
 
-    st.plotly_chart(fig, **plotly_kwargs)
+    st.plotly_chart(fig, theme=None, **plotly_kwargs)
+    if label is None:
+        return
     rows = chart_table(fig)
     if rows:
         heads = list(rows[0])

@@ -101,7 +101,7 @@ else:
                 "The proposal reaches the required area." if mit["meets_ratio"]
                 else f"The proposal is {shortfall:,.0f} sq ft short of the required area.")
         charts.show_chart(charts.mitigation_gauge(required, mit["proposed_mitigation_sqft"], large=large),
-                        width="stretch", theme=None if large else "streamlit")
+                        width="stretch")
     elif mit.get("water_body_note"):
         st.info(escape_markdown(mit["water_body_note"]))
     else:

@@ -140,8 +140,7 @@ except SloatInputError as exc:
 
 if not rows:
     st.info("No dates yet: add a permit or an application above.")
-charts.show_chart(charts.timeline_figure(rows, as_of, seasons, large=large), width="stretch",
-                theme=None if large else "streamlit")
+charts.show_chart(charts.timeline_figure(rows, as_of, seasons, large=large), width="stretch")
 first_season = next(((s, e) for s, e in seasons if e >= as_of), seasons[-1])
 st.caption(f"Shaded: the winter and spring-thaw season ({first_season[0]:%d %B} to {first_season[1]:%d %B}), "
            "when no disturbed steep slope may be left bare.")
