@@ -11,17 +11,13 @@ import folium
 import streamlit as st
 from streamlit_folium import st_folium
 
-from app_support import announce, cases_ui, loaders, mapping, parcel_events, parcel_inputs, project_result, results, state
+from app_support import (announce, cases_ui, loaders, mapping, parcel_events, parcel_inputs, parcel_map,
+                         project_result, results, state)
 from app_support.citations import escape_markdown
-from app_support.slope_overlay import slope_group, slope_legend
+from app_support.parcel_map import ON_AT_START
+from app_support.slope_overlay import slope_legend
 from app_support.theme import LAYER_LABELS, MAP_HEIGHT_PX
-from sloat_core.gis import parcels as parcel_input
-from sloat_core.gis.roles import ROLE_DECLARATIONS
 from sloat_core.errors import SloatInputError
-
-DRAWN = parcel_events.DRAWN
-DEDUCTION_ROLES = [r.id for r in ROLE_DECLARATIONS if r.deduction]  # roles whose land is deducted
-ON_AT_START = [*DEDUCTION_ROLES, "buffer", "parcels"]
 
 mode = state.mode()
 try:
@@ -92,28 +88,19 @@ def map_and_results() -> None:
     else:
         map_col, result_col = st.columns(2)
     with map_col:
-        groups = [g for g in [mapping.basemap_group(basemap), mapping.offline_base_group(
-            loaders.display_geojson(layers, "village_boundary"), loaders.display_geojson(layers, "roads"))]
-            if g is not None]
-        picking = bool(st.session_state.get(state.PICK_BY_CLICK))  # clicks go through to pick a parcel
-        groups += [mapping.layer_group(r, gj, identify=not picking) for r in shown
-                   if (gj := loaders.display_geojson(layers, r)) is not None]
-        centre, zoom = None, None
-        if parcel is not None:
-            outline = parcel_input.to_wgs84_geojson(parcel.geometry)
-            groups.append(mapping.parcel_group(outline, large=mode == state.PROJECTOR))
-            if show_slope and (slope := slope_group(layers, parcel.geometry)) is not None:
-                groups.append(slope)
-            if st.session_state.get(state.PARCEL_NOTE) != DRAWN:  # a drawing is already in view
-                centre, zoom = mapping.view_for(outline, height_px=MAP_HEIGHT_PX[mode])
+        view = parcel_map.feature_groups(
+            layers, parcel, shown, basemap=basemap, show_slope=show_slope,
+            picking=bool(st.session_state.get(state.PICK_BY_CLICK)),  # clicks go through to pick a parcel
+            large=mode == state.PROJECTOR, drawn=st.session_state.get(state.PARCEL_NOTE) == parcel_events.DRAWN,
+            height_px=MAP_HEIGHT_PX[mode])
         # The component reads returned_objects once, when it mounts: clicks always come back
         # (drawing clicks do not reach the map) and are used only when picking is on.
         returned = ["all_drawings", "last_clicked"]
         fmap = mapping.base_map(label_points=loaders.parcel_label_points(layers), large=mode == state.PROJECTOR)
         out = st_folium(fmap, key="parcel_map", height=MAP_HEIGHT_PX[mode],
                         use_container_width=True, returned_objects=returned,
-                        feature_group_to_add=groups, layer_control=folium.LayerControl(collapsed=True),
-                        center=centre, zoom=zoom)
+                        feature_group_to_add=view.groups, layer_control=folium.LayerControl(collapsed=True),
+                        center=view.centre, zoom=view.zoom)
         parcel_events.take_map_events(out or {}, layers)
         extra = slope_legend() if show_slope and parcel is not None and layers.dem_path else []
         legend = mapping.legend_html([r for r in shown if r in LAYER_LABELS], extra)
@@ -132,21 +119,6 @@ def _projector_figures(parcel) -> None:
     except SloatInputError:
         return  # the results below the map say why
     results.show_headline(result)
-
-
-def _handout_pdf(parcel, district) -> bytes:
-    """The one-page handout, made when its button is pressed. The PDF libraries load then (about 0.4 s
-    once per server), not with the page: the first page a visitor opens does not wait for them."""
-    from sloat_core.outputs.handout import handout_pdf_bytes
-
-    return handout_pdf_bytes(loaders.full_analysis_for(parcel, layers, district), layers)
-
-
-def _handout_html(parcel, district) -> str:
-    """The handout as a web page (issue 25), made when its button is pressed."""
-    from sloat_core.outputs.html_docs import handout_html
-
-    return handout_html(loaders.full_analysis_for(parcel, layers, district), layers)
 
 
 def _results(parcel, answer_slot=None) -> None:
@@ -182,10 +154,11 @@ def _results(parcel, answer_slot=None) -> None:
         announce.answer(result, note)  # focus, live region, skip link, map frame's name (issue 25)
     if counter:
         with answer_slot if answer_slot is not None else st.container():
-            results.show_answer_card(answer, lambda: _handout_pdf(parcel, district),
-                                      lambda: _handout_html(parcel, district))
+            results.show_answer_card(answer, lambda: parcel_map.handout_pdf(parcel, layers, district),
+                                      lambda: parcel_map.handout_html(parcel, layers, district))
     elif mode != state.PROJECTOR:
-        results.handout_button(lambda: _handout_pdf(parcel, district), lambda: _handout_html(parcel, district))
+        results.handout_button(lambda: parcel_map.handout_pdf(parcel, layers, district),
+                               lambda: parcel_map.handout_html(parcel, layers, district))
     # At the counter the figures fold below the answer: the answer card said the verdict and the disclaimer.
     with st.expander("The figures: your whole lot, the land that counts, the chart and the table") if counter \
             else st.container():
@@ -194,8 +167,7 @@ def _results(parcel, answer_slot=None) -> None:
         st.plotly_chart(results.waterfall_figure(result, large=mode == state.PROJECTOR, plain_words=counter),
                         width="stretch", theme="streamlit" if mode == state.STANDARD else None)
         results.show_deductions(result)
-    results.show_unknowns(result, [r for r in DEDUCTION_ROLES if not layers.has(r)]
-                          + ([] if layers.dem_path else ["elevation model (slopes)"]))
+    results.show_unknowns(result, parcel_map.missing_layers(layers))
     if not counter:  # the answer card holds the permits at the counter (each sentence once)
         results.show_triggers_and_permits(answer)
 
