@@ -231,6 +231,9 @@ span[role="spinbutton"] {{display:inline-flex !important;align-items:center;just
 [data-testid="stElementContainer"]:has(> iframe[height="0"]),
 [data-testid="stElementContainer"]:has(> div > iframe[height="0"]) {{position:absolute !important;width:0 !important;
   height:0 !important;overflow:hidden !important;}}
+/* One skip link per page: ours (app_support.announce), which goes to the answer; Streamlit's own goes to the
+   top of the page and would be a second "skip" stop (issue 25). */
+[data-testid="stSkipToContent"] {{display:none !important;}}
 .sloat-skip {{position:absolute;left:-10000px;top:auto;}}
 .sloat-skip:focus {{outline:3px solid {FOCUS_COLOUR} !important;outline-offset:2px;position:fixed;left:8px;top:8px;z-index:1000000;background:#ffffff;color:{FOCUS_COLOUR};
   padding:8px 12px;font-weight:700;}}

@@ -46,26 +46,27 @@ def _layer_menu() -> list[str]:
                           format_func=lambda r: LAYER_LABELS.get(r, r))
 
 
+def _standard_map_controls() -> tuple[list[str], str, bool]:
+    """Standard: the layer menu, the basemap and the two check boxes, above the map in its column."""
+    shown = _layer_menu()
+    basemap_col, boxes_col = st.columns(2)
+    with basemap_col:
+        basemap = st.radio("Basemap", list(mapping.BASEMAPS), key=state.BASEMAP, index=0)
+    with boxes_col:
+        show_slope = st.checkbox("Slope classes", key=state.SLOPE_OVERLAY, disabled=layers.dem_path is None)
+        st.checkbox("Pick a tax parcel by clicking", key=state.PICK_BY_CLICK, disabled=not layers.has("parcels"))
+    return shown, basemap, show_slope
+
+
+# In Standard mode the map's controls stand above the map, in its column after the answer's, so the Tab order
+# is sidebar -> finder -> answer -> map (issue 25). Elsewhere the map shows the basemap and, with no check box,
+# the slope classes: the table's slope rows use their colours.
+shown, basemap, show_slope = [], list(mapping.BASEMAPS)[0], layers.dem_path is not None
 if mode == state.COUNTER:  # the layer menu waits below the map: the answer takes the first screen
     shown = [r for r in st.session_state.get(state.LAYERS_SHOWN, ON_AT_START) if r in available]
-else:
-    controls = st.columns([3, 2, 2]) if mode == state.STANDARD else [st.expander("Map layers", expanded=False)]
-    with controls[0]:
+elif mode == state.PROJECTOR:
+    with st.expander("Map layers", expanded=False):
         shown = _layer_menu()
-basemap, show_slope = mapping.NO_BASEMAP, False
-if mode == state.STANDARD:
-    with controls[1]:
-        names = list(mapping.BASEMAPS)
-        basemap = st.radio("Basemap", names, key=state.BASEMAP, index=0)
-    with controls[2]:
-        show_slope = st.checkbox("Slope classes", key=state.SLOPE_OVERLAY,
-                                 disabled=layers.dem_path is None)
-        st.checkbox("Pick a tax parcel by clicking", key=state.PICK_BY_CLICK,
-                    disabled=not layers.has("parcels"))
-else:
-    basemap = list(mapping.BASEMAPS)[0]
-    # No checkbox here, but the slope classes stay on the map: the table's slope rows use their colours.
-    show_slope = layers.dem_path is not None
 
 
 @st.fragment
@@ -85,11 +86,12 @@ def map_and_results() -> None:
                 _projector_figures(parcel)
         answer_slot = st.container()  # after the figures, before the map: the focus lands with them
         map_col, result_col = st.container(), st.container()
-    else:
-        map_col, result_col = st.columns(2)
+    else:  # the answer's column first in the page (and the Tab order), the map's second
+        result_col, map_col = st.columns(2)
     with map_col:
+        on_map, base, slope = _standard_map_controls() if mode == state.STANDARD else (shown, basemap, show_slope)
         view = parcel_map.feature_groups(
-            layers, parcel, shown, basemap=basemap, show_slope=show_slope,
+            layers, parcel, on_map, basemap=base, show_slope=slope,
             picking=bool(st.session_state.get(state.PICK_BY_CLICK)),  # clicks go through to pick a parcel
             large=mode == state.PROJECTOR, drawn=st.session_state.get(state.PARCEL_NOTE) == parcel_events.DRAWN,
             height_px=MAP_HEIGHT_PX[mode])
@@ -102,10 +104,14 @@ def map_and_results() -> None:
                         feature_group_to_add=view.groups, layer_control=folium.LayerControl(collapsed=True),
                         center=view.centre, zoom=view.zoom)
         parcel_events.take_map_events(out or {}, layers)
-        extra = slope_legend() if show_slope and parcel is not None and layers.dem_path else []
-        legend = mapping.legend_html([r for r in shown if r in LAYER_LABELS], extra)
+        extra = slope_legend() if slope and parcel is not None and layers.dem_path else []
+        legend = mapping.legend_html([r for r in on_map if r in LAYER_LABELS], extra)
         if legend:
             st.markdown(legend, unsafe_allow_html=True)
+        # The SBL labels the map draws, in words (issue 25: everything on the map is also in the text).
+        if (chosen := state.current_parcel()) is not None and (
+                on_the_map := parcel_map.tax_parcel_sentence(layers, chosen.geometry)):
+            st.markdown(escape_markdown(on_the_map))
         results.show_layer_notice(layers)
     with result_col:
         _results(state.current_parcel(), answer_slot)
