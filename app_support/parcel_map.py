@@ -88,8 +88,8 @@ def handout_html(parcel, layers, district) -> str:
 def tax_parcels_on_map(layers, geometry) -> tuple[list[str], list[str]]:
     """The SBLs of the tax parcels the map labels at and around ``geometry`` (EPSG:2260).
 
-    Returns (``under``, ``beside``): the tax parcels the outline covers (more than 1 sq ft of them, in the layer's
-    order), and those within :data:`NEIGHBOUR_DISTANCE_FT` of it that it does not cover, sorted. Both empty without
+    Returns (``under``, ``beside``): the tax parcels the outline lies on (more than 1 % and 1 sq ft of each, in the
+    layer's order), and those within :data:`NEIGHBOUR_DISTANCE_FT` of it that it does not cover, sorted. Both empty without
     a tax-parcel layer.
     """
     lyr, meta = layers.get("parcels"), getattr(layers, "parcels_meta", None)
@@ -101,7 +101,8 @@ def tax_parcels_on_map(layers, geometry) -> tuple[list[str], list[str]]:
     for geom, sbl in zip(near.geometry, near[meta.id_field]):
         if sbl is None or geom is None or geom.is_empty:
             continue
-        (under if geom.intersection(geometry).area > 1.0 else beside).append(str(sbl))
+        shared = geom.intersection(geometry).area  # a sliver where two outlines overlap is not "on" the parcel
+        (under if shared > max(1.0, 0.01 * geom.area) else beside).append(str(sbl))
     return list(dict.fromkeys(under)), sorted(set(beside) - set(under))
 
 
@@ -112,7 +113,7 @@ def tax_parcel_sentence(layers, geometry) -> str:
         return ""
     parts = []
     if under:
-        parts.append(f"This outline covers tax parcel{'s' if len(under) > 1 else ''} {_listed(under)}.")
+        parts.append(f"This outline lies on tax parcel{'s' if len(under) > 1 else ''} {_listed(under)}.")
     if beside:
         more = len(beside) - NEIGHBOURS_NAMED
         named = _listed(beside[:NEIGHBOURS_NAMED]) + (f" and {more} more" if more > 0 else "")

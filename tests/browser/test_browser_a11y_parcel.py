@@ -141,7 +141,7 @@ def test_the_maps_sbl_labels_are_in_the_text(app):
     app.open()
     app.wait_map()
     app.choose_parcel(fx.P1_SBL)
-    line = app.wait_text("This outline covers tax parcel")
+    line = app.wait_text("This outline lies on tax parcel")
     text = line.inner_text()
-    assert f"This outline covers tax parcel {fx.P1_SBL}." in text, text
+    assert f"This outline lies on tax parcel {fx.P1_SBL}." in text, text
     assert "No other tax parcel is next to it." in text and fx.P2_SBL not in text, text
