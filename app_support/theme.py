@@ -217,6 +217,9 @@ span[role="spinbutton"] {{display:inline-flex !important;align-items:center;just
   text-decoration:underline !important;}}
 [data-testid="stCode"] pre, [data-testid="stCode"] code {{white-space:pre-wrap !important;
   overflow-wrap:anywhere !important;word-break:break-all;}}
+/* A wide table written in markdown (the timeline's table) scrolls sideways inside its own box at 320 CSS px
+   (WCAG 1.4.10: two-dimensional content); the page itself does not. */
+[data-testid="stMarkdownContainer"]:has(table) {{overflow-x:auto;max-width:100%;}}
 [data-testid="stMain"] button {{max-width:100%;}}
 [data-testid="stMain"] button p {{white-space:normal !important;overflow-wrap:anywhere;}}
 [data-testid="stMultiSelectTagsContainer"], [data-baseweb="select"] > div > div:first-child {{flex-wrap:wrap !important;}}
