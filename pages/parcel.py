@@ -58,15 +58,23 @@ def _standard_map_controls() -> tuple[list[str], str, bool]:
     return shown, basemap, show_slope
 
 
-# In Standard mode the map's controls stand above the map, in its column after the answer's, so the Tab order
-# is sidebar -> finder -> answer -> map (issue 25). Elsewhere the map shows the basemap and, with no check box,
-# the slope classes: the table's slope rows use their colours.
+# In Standard mode the map's controls stand above the map, in its column after the answer's, and on a projector
+# the layer menu stands above the map, after the figures: the Tab order is sidebar -> finder -> answer -> map
+# (issue 25). Outside Standard the map shows the basemap and, with no check box, the slope classes: the table's
+# slope rows use their colours.
 shown, basemap, show_slope = [], list(mapping.BASEMAPS)[0], layers.dem_path is not None
 if mode == state.COUNTER:  # the layer menu waits below the map: the answer takes the first screen
     shown = [r for r in st.session_state.get(state.LAYERS_SHOWN, ON_AT_START) if r in available]
-elif mode == state.PROJECTOR:
-    with st.expander("Map layers", expanded=False):
-        shown = _layer_menu()
+
+
+def _map_controls() -> tuple[list[str], str, bool]:
+    """What the map shows, from the controls just above it (Standard, Projector) or the Counter's menu below."""
+    if mode == state.STANDARD:
+        return _standard_map_controls()
+    if mode == state.PROJECTOR:  # after the figures and the answer's focus target, before the map
+        with st.expander("Map layers", expanded=False):
+            return _layer_menu(), basemap, show_slope
+    return shown, basemap, show_slope
 
 
 @st.fragment
@@ -89,7 +97,7 @@ def map_and_results() -> None:
     else:  # the answer's column first in the page (and the Tab order), the map's second
         result_col, map_col = st.columns(2)
     with map_col:
-        on_map, base, slope = _standard_map_controls() if mode == state.STANDARD else (shown, basemap, show_slope)
+        on_map, base, slope = _map_controls()
         view = parcel_map.feature_groups(
             layers, parcel, on_map, basemap=base, show_slope=slope,
             picking=bool(st.session_state.get(state.PICK_BY_CLICK)),  # clicks go through to pick a parcel
