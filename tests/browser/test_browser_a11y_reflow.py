@@ -97,7 +97,7 @@ def test_every_page_reflows_at_320_and_640_css_px(session, mode):  # noqa: F811 
                 page.evaluate(LAID_OUT_JS)
                 app.shot(f"a11y_reflow_{mode.lower()}_{width}_{n}")
     finally:
-        page.set_viewport_size({"width": 1366, "height": 900})
+        _widen(page)
         if mode != "Standard":
             app.switch_mode("Standard")
     assert not found, "\n".join(f"{label} at {width} px: {r}" for (label, width), r in found.items())
