@@ -19,7 +19,7 @@ from sloat_core.gis import parcels as parcel_input
 from sloat_core.gis.roles import ROLE_DECLARATIONS
 
 __all__ = ["DEDUCTION_ROLES", "ON_AT_START", "MapView", "feature_groups", "handout_pdf", "handout_html",
-           "missing_layers", "tax_parcels_on_map", "tax_parcel_sentence"]
+           "missing_layers", "tax_parcels_nearby", "tax_parcels_on_map", "tax_parcel_sentence"]
 
 #: Roles whose land is deducted from the lot area.
 DEDUCTION_ROLES = [r.id for r in ROLE_DECLARATIONS if r.deduction]
@@ -27,6 +27,8 @@ DEDUCTION_ROLES = [r.id for r in ROLE_DECLARATIONS if r.deduction]
 ON_AT_START = [*DEDUCTION_ROLES, "buffer", "parcels"]
 #: How far (feet, EPSG:2260) from the parcel's outline a tax parcel still counts as its neighbour.
 NEIGHBOUR_DISTANCE_FT = 5.0
+#: How far (feet) the sentence looks for the other lots the map's first view labels around a parcel.
+NEARBY_FT = 250.0
 #: Most neighbours named in the sentence (a drawn outline over a whole block would otherwise list dozens).
 NEIGHBOURS_NAMED = 24
 
@@ -106,6 +108,21 @@ def tax_parcels_on_map(layers, geometry) -> tuple[list[str], list[str]]:
     return list(dict.fromkeys(under)), sorted(set(beside) - set(under))
 
 
+def tax_parcels_nearby(layers, geometry, named: list[str]) -> list[str]:
+    """The SBLs of the other tax parcels within :data:`NEARBY_FT` of ``geometry`` (not in ``named``), sorted."""
+    lyr, meta = layers.get("parcels"), getattr(layers, "parcels_meta", None)
+    if lyr is None or meta is None or geometry is None or geometry.is_empty:
+        return []
+    gdf = lyr.gdf
+    near = gdf.iloc[list(gdf.sindex.query(geometry.buffer(NEARBY_FT), predicate="intersects"))]
+    return sorted({str(s) for s in near[meta.id_field] if s is not None} - set(named))
+
+
+def _names(sbls: list[str]) -> str:
+    more = len(sbls) - NEIGHBOURS_NAMED
+    return _listed(sbls[:NEIGHBOURS_NAMED]) + (f" and {more} more" if more > 0 else "")
+
+
 def tax_parcel_sentence(layers, geometry) -> str:
     """The tax parcels the map labels with their SBL, as one plain sentence ("" without a tax-parcel layer)."""
     under, beside = tax_parcels_on_map(layers, geometry)
@@ -115,11 +132,11 @@ def tax_parcel_sentence(layers, geometry) -> str:
     if under:
         parts.append(f"This outline lies on tax parcel{'s' if len(under) > 1 else ''} {_listed(under)}.")
     if beside:
-        more = len(beside) - NEIGHBOURS_NAMED
-        named = _listed(beside[:NEIGHBOURS_NAMED]) + (f" and {more} more" if more > 0 else "")
-        parts.append(f"Tax parcels next to it: {named}.")
+        parts.append(f"Tax parcels next to it: {_names(beside)}.")
     else:
         parts.append("No other tax parcel is next to it.")
+    if nearby := tax_parcels_nearby(layers, geometry, under + beside):
+        parts.append(f"Other tax parcels within {NEARBY_FT:,.0f} ft: {_names(nearby)}.")
     parts.append(f"The map labels each tax parcel with its SBL from zoom {mapping.LABEL_MIN_ZOOM} "
                  "(while \"Tax parcel lines\" is shown); any of them can be found by its SBL or address above.")
     return " ".join(parts)

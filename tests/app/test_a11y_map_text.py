@@ -48,6 +48,10 @@ def test_a_tax_parcel_and_every_lot_within_5_ft_of_it_are_named(sample):
     words = parcel_map.tax_parcel_sentence(sample, lot)
     assert words.startswith(f"This outline lies on tax parcel {SBL}. Tax parcels next to it: 155.06-1-39, ")
     assert "155.10-3-2 and 155.10-3-3." in words and "found by its SBL or address" in words
+    nearby = parcel_map.tax_parcels_nearby(sample, lot, under + beside)
+    within = {str(s) for s, g in zip(gdf[field], gdf.geometry) if g.distance(lot) <= parcel_map.NEARBY_FT}
+    assert set(nearby) == within - near and nearby  # the lots further off that the first view shows
+    assert f"Other tax parcels within 250 ft: {nearby[0]}" in words
 
 
 def test_an_outline_across_two_lots_lies_on_both(sample):
@@ -64,5 +68,6 @@ def test_a_lot_with_no_neighbour_says_so(tmp_path):
 
     layers = load_manifest(fx.write_layerset(tmp_path))
     words = parcel_map.tax_parcel_sentence(layers, fx.P1)
-    assert words.startswith(f"This outline lies on tax parcel {fx.P1_SBL}. No other tax parcel is next to it.")
+    assert words.startswith(f"This outline lies on tax parcel {fx.P1_SBL}. No other tax parcel is next to it. "
+                            f"Other tax parcels within 250 ft: {fx.P2_SBL}.")  # 200 ft off, labelled on the map
     assert parcel_map.tax_parcel_sentence(layers, box(0, 0, 10, 10)) == ""  # far from every lot: nothing to say
