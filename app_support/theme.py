@@ -246,6 +246,15 @@ span[role="spinbutton"] {{display:inline-flex !important;align-items:center;just
 _CSS = {state.STANDARD: _BASE_CSS + _NAV_CSS, state.COUNTER: _BASE_CSS + _COUNTER_CSS + _NO_TOOLBAR_CSS + _NAV_CSS,
         state.PROJECTOR: _BASE_CSS + _PROJECTOR_CSS + _NO_TOOLBAR_CSS + _NAV_CSS}
 _CSS = {mode: css + _A11Y_CSS for mode, css in _CSS.items()}  # the accessibility rules last, in every mode
+#: Standard and Projector: the answer's focus target, once focused, takes its line in the page instead of being
+#: drawn over the handout button (or the map's layer menu) below it. At the counter it keeps taking no room, so
+#: the first screen holds the whole answer card (issue 24 item 5).
+_TARGET_IN_FLOW_CSS = """
+<style>
+.sloat-answer-target:focus {position:static !important;display:block;margin:0 0 1.25rem 0 !important;}
+</style>
+"""
+_CSS = {mode: css + (_TARGET_IN_FLOW_CSS if mode != state.COUNTER else "") for mode, css in _CSS.items()}
 
 
 def stylesheet(mode: str) -> str:
