@@ -14,7 +14,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from app_support import browser_nav, cases_ui, state, theme
+from app_support import announce, browser_nav, cases_ui, state, theme
 from app_support.citations import escape_markdown
 from sloat_core.engine.analysis import DISCLAIMER
 from sloat_core.errors import SloatInputError
@@ -83,6 +83,7 @@ with st.sidebar:
                     st.warning(escape_markdown(w), icon=":material/warning:")
     st.caption(DISCLAIMER)
     browser_nav.install_history_rule()  # one history entry per page change or walk-through step
+    announce.install()  # the page's one skip link, its live region and the map frame's name (issue 25)
 
 theme.apply_mode(state.mode())
 state.sync_mode_url()

@@ -3,12 +3,16 @@
 One call per page, where the answer is (:func:`answer`). It puts a focus target before the answer and, through a
 zero-height component frame, installs once in the page (``window.parent``) a small script that
 
-- adds a "Skip to the results" link as the first Tab stop (2.4.1);
+- adds a "Skip to the results" link as the first Tab stop (2.4.1): the page's only one (the stylesheet hides
+  Streamlit's own "Skip to main content", which goes to the top of the page, not to the answer); on a page with
+  no answer it reads "Skip to the main content" and goes to the page's heading. :func:`install` puts it in
+  every page (``app.py``);
 - keeps a polite live region (``role="status"``, ``aria-live="polite"``), visually hidden, and writes the answer
   into it: the verdict and the net lot area (4.1.3);
 - names every map frame with :data:`MAP_TITLE` (``aria-label``, which a screen reader reads before the
   ``title``; st_folium titles its iframe "streamlit_folium.st_folium", and the browser tests find the map by that
   title, so it stays), again each time Streamlit re-creates the frame (4.1.2);
+- takes the zero-height component frames (this module's own) out of the Tab order: an empty stop (2.4.3);
 
 and, when the parcel is new (after a search, an upload, a drawing or a click), moves the focus to the answer
 (2.4.3). A rerun for anything else (a layer switched on, a district chosen) neither moves the focus nor repeats
@@ -26,13 +30,16 @@ import streamlit.components.v1 as components
 
 from app_support import state
 
-__all__ = ["ANSWER_ID", "LIVE_ID", "MAP_TITLE", "SKIP_TEXT", "answer", "message", "say", "announce_script"]
+__all__ = ["ANSWER_ID", "LIVE_ID", "MAP_TITLE", "SKIP_TEXT", "SKIP_MAIN_TEXT", "answer", "install", "message", "say",
+           "announce_script"]
 
 #: The focus target placed just before the answer.
 ANSWER_ID = "sloat-answer"
 #: The polite live region in the page.
 LIVE_ID = "sloat-live"
 SKIP_TEXT = "Skip to the results"
+#: The skip link's words on a page with no answer (it goes to the page's heading).
+SKIP_MAIN_TEXT = "Skip to the main content"
 MAP_TITLE = "Map of the parcel and its constraint layers (everything on it is also in the tables beside it)"
 _SEEN = "a11y_announced"
 #: The focus target before the answer: a constant (the answer's words go to the live region, as text).
@@ -43,13 +50,18 @@ _INSTALL_JS = """
 (function () {
   var w = window.parent, d = w.document;
   if (!w.sloatA11y) {
-    var code = "(" + function (answerId, liveId, skipText, mapTitle) {
+    var code = "(" + function (answerId, liveId, skipText, mainText, mapTitle) {
       var live = document.createElement('div');
       live.id = liveId; live.className = 'sloat-sr-only';
       live.setAttribute('role', 'status'); live.setAttribute('aria-live', 'polite');
       document.body.appendChild(live);
       var skip = document.createElement('a');
       skip.href = '#' + answerId; skip.className = 'sloat-skip'; skip.textContent = skipText;
+      // The page's one skip link (Streamlit's own "Skip to main content" is hidden by the stylesheet): to the
+      // answer where there is one, else to the page's heading; its words say which, as the focus reaches it.
+      skip.addEventListener('focus', function () {
+        skip.textContent = document.getElementById(answerId) ? skipText : mainText;
+      });
       skip.addEventListener('click', function (e) {
         e.preventDefault();
         var t = document.getElementById(answerId) || document.querySelector('[data-testid="stMain"] h1');
@@ -59,6 +71,10 @@ _INSTALL_JS = """
       function nameFrames() {
         document.querySelectorAll('iframe[title="streamlit_folium.st_folium"]').forEach(function (f) {
           if (f.getAttribute('aria-label') !== mapTitle) { f.setAttribute('aria-label', mapTitle); }
+        });
+        // A zero-height component frame (this announcer's) holds nothing to read or press: no Tab stop.
+        document.querySelectorAll('iframe[srcdoc*="sloatA11y"]:not([tabindex])').forEach(function (f) {
+          f.setAttribute('tabindex', '-1'); f.setAttribute('aria-hidden', 'true');
         });
       }
       nameFrames();
@@ -73,7 +89,7 @@ _INSTALL_JS = """
           if (t) { t.focus({preventScroll: false}); }
         }
       };
-    } + ")(" + JSON.stringify([ANSWER, LIVE, SKIP, TITLE]).slice(1, -1) + ");";
+    } + ")(" + JSON.stringify([ANSWER, LIVE, SKIP, MAIN, TITLE]).slice(1, -1) + ");";
     var s = d.createElement('script');
     s.textContent = code;
     d.head.appendChild(s);
@@ -92,8 +108,8 @@ def _js(value) -> str:
 
 def announce_script(say: str | None, focus: bool) -> str:
     """The component's HTML: install the page's helpers once, then announce ``say`` and move the focus."""
-    code = (_INSTALL_JS.replace("ANSWER, LIVE, SKIP, TITLE", ", ".join(_js(v) for v in (
-        ANSWER_ID, LIVE_ID, SKIP_TEXT, MAP_TITLE))).replace("SAY", _js(say)).replace("FOCUS", _js(bool(focus))))
+    code = (_INSTALL_JS.replace("ANSWER, LIVE, SKIP, MAIN, TITLE", ", ".join(_js(v) for v in (
+        ANSWER_ID, LIVE_ID, SKIP_TEXT, SKIP_MAIN_TEXT, MAP_TITLE))).replace("SAY", _js(say)).replace("FOCUS", _js(bool(focus))))
     return f"<script>{code}</script>"
 
 
@@ -115,6 +131,12 @@ def message(result: dict, note: str = "") -> str:
                  f"Net lot area {net:,.0f} sq ft ({sqft_to_acres(net):,.2f} acres)")
     text = ". ".join(parts) + ". " + verdict
     return re.sub(r"\\(.)", r"\1", re.sub(r"\s+", " ", text)).strip()
+
+
+def install() -> None:
+    """The page's skip link, live region and map names, on every page (``app.py`` calls it once per run): run in
+    the page itself (no frame), it installs once and then does nothing."""
+    st.html(announce_script(None, False), unsafe_allow_javascript=True)
 
 
 def say(text: str, *, key: str) -> None:

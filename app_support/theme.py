@@ -219,6 +219,9 @@ span[role="spinbutton"] {{display:inline-flex !important;align-items:center;just
   text-decoration:underline !important;}}
 [data-testid="stCode"] pre, [data-testid="stCode"] code {{white-space:pre-wrap !important;
   overflow-wrap:anywhere !important;word-break:break-all;}}
+/* A wide table written in markdown (the timeline's table) scrolls sideways inside its own box at 320 CSS px
+   (WCAG 1.4.10: two-dimensional content); the page itself does not. */
+[data-testid="stMarkdownContainer"]:has(table) {{overflow-x:auto;max-width:100%;}}
 [data-testid="stMain"] button {{max-width:100%;}}
 [data-testid="stMain"] button p {{white-space:normal !important;overflow-wrap:anywhere;}}
 [data-testid="stMultiSelectTagsContainer"], [data-baseweb="select"] > div > div:first-child {{flex-wrap:wrap !important;}}
@@ -233,6 +236,9 @@ span[role="spinbutton"] {{display:inline-flex !important;align-items:center;just
 [data-testid="stElementContainer"]:has(> iframe[height="0"]),
 [data-testid="stElementContainer"]:has(> div > iframe[height="0"]) {{position:absolute !important;width:0 !important;
   height:0 !important;overflow:hidden !important;}}
+/* One skip link per page: ours (app_support.announce), which goes to the answer; Streamlit's own goes to the
+   top of the page and would be a second "skip" stop (issue 25). */
+[data-testid="stSkipToContent"] {{display:none !important;}}
 .sloat-skip {{position:absolute;left:-10000px;top:auto;}}
 .sloat-skip:focus {{outline:3px solid {FOCUS_COLOUR} !important;outline-offset:2px;position:fixed;left:8px;top:8px;z-index:1000000;background:#ffffff;color:{FOCUS_COLOUR};
   padding:8px 12px;font-weight:700;}}
@@ -242,6 +248,15 @@ span[role="spinbutton"] {{display:inline-flex !important;align-items:center;just
 _CSS = {state.STANDARD: _BASE_CSS + _NAV_CSS, state.COUNTER: _BASE_CSS + _COUNTER_CSS + _NO_TOOLBAR_CSS + _NAV_CSS,
         state.PROJECTOR: _BASE_CSS + _PROJECTOR_CSS + _NO_TOOLBAR_CSS + _NAV_CSS}
 _CSS = {mode: css + _A11Y_CSS for mode, css in _CSS.items()}  # the accessibility rules last, in every mode
+#: Standard and Projector: the answer's focus target, once focused, takes its line in the page instead of being
+#: drawn over the handout button (or the map's layer menu) below it. At the counter it keeps taking no room, so
+#: the first screen holds the whole answer card (issue 24 item 5).
+_TARGET_IN_FLOW_CSS = """
+<style>
+.sloat-answer-target:focus {position:static !important;display:block;margin:0 0 1.25rem 0 !important;}
+</style>
+"""
+_CSS = {mode: css + (_TARGET_IN_FLOW_CSS if mode != state.COUNTER else "") for mode, css in _CSS.items()}
 
 
 def stylesheet(mode: str) -> str:

@@ -11,16 +11,13 @@ import folium
 import streamlit as st
 from streamlit_folium import st_folium
 
-from app_support import announce, cases_ui, charts, loaders, mapping, parcel_events, parcel_inputs, project_result, results, state
+from app_support import (announce, cases_ui, charts, loaders, mapping, parcel_events, parcel_inputs,
+                         parcel_map, project_result, results, state)
 from app_support.citations import escape_markdown
-from app_support.slope_overlay import slope_group, slope_legend
+from app_support.parcel_map import ON_AT_START
+from app_support.slope_overlay import slope_legend
 from app_support.theme import LAYER_LABELS, MAP_HEIGHT_PX
-from sloat_core.gis.roles import ROLE_DECLARATIONS
 from sloat_core.errors import SloatInputError
-
-DRAWN = parcel_events.DRAWN
-DEDUCTION_ROLES = [r.id for r in ROLE_DECLARATIONS if r.deduction]  # roles whose land is deducted
-ON_AT_START = [*DEDUCTION_ROLES, "buffer", "parcels"]
 
 mode = state.mode()
 try:
@@ -49,26 +46,35 @@ def _layer_menu() -> list[str]:
                           format_func=lambda r: LAYER_LABELS.get(r, r))
 
 
+def _standard_map_controls() -> tuple[list[str], str, bool]:
+    """Standard: the layer menu, the basemap and the two check boxes, above the map in its column."""
+    shown = _layer_menu()
+    basemap_col, boxes_col = st.columns(2)
+    with basemap_col:
+        basemap = st.radio("Basemap", list(mapping.BASEMAPS), key=state.BASEMAP, index=0)
+    with boxes_col:
+        show_slope = st.checkbox("Slope classes", key=state.SLOPE_OVERLAY, disabled=layers.dem_path is None)
+        st.checkbox("Pick a tax parcel by clicking", key=state.PICK_BY_CLICK, disabled=not layers.has("parcels"))
+    return shown, basemap, show_slope
+
+
+# In Standard mode the map's controls stand above the map, in its column after the answer's, and on a projector
+# the layer menu stands above the map, after the figures: the Tab order is sidebar -> finder -> answer -> map
+# (issue 25). Outside Standard the map shows the basemap and, with no check box, the slope classes: the table's
+# slope rows use their colours.
+shown, basemap, show_slope = [], list(mapping.BASEMAPS)[0], layers.dem_path is not None
 if mode == state.COUNTER:  # the layer menu waits below the map: the answer takes the first screen
     shown = [r for r in st.session_state.get(state.LAYERS_SHOWN, ON_AT_START) if r in available]
-else:
-    controls = st.columns([3, 2, 2]) if mode == state.STANDARD else [st.expander("Map layers", expanded=False)]
-    with controls[0]:
-        shown = _layer_menu()
-basemap, show_slope = mapping.NO_BASEMAP, False
-if mode == state.STANDARD:
-    with controls[1]:
-        names = list(mapping.BASEMAPS)
-        basemap = st.radio("Basemap", names, key=state.BASEMAP, index=0)
-    with controls[2]:
-        show_slope = st.checkbox("Slope classes", key=state.SLOPE_OVERLAY,
-                                 disabled=layers.dem_path is None)
-        st.checkbox("Pick a tax parcel by clicking", key=state.PICK_BY_CLICK,
-                    disabled=not layers.has("parcels"))
-else:
-    basemap = list(mapping.BASEMAPS)[0]
-    # No checkbox here, but the slope classes stay on the map: the table's slope rows use their colours.
-    show_slope = layers.dem_path is not None
+
+
+def _map_controls() -> tuple[list[str], str, bool]:
+    """What the map shows, from the controls just above it (Standard, Projector) or the Counter's menu below."""
+    if mode == state.STANDARD:
+        return _standard_map_controls()
+    if mode == state.PROJECTOR:  # after the figures and the answer's focus target, before the map
+        with st.expander("Map layers", expanded=False):
+            return _layer_menu(), basemap, show_slope
+    return shown, basemap, show_slope
 
 
 @st.fragment
@@ -88,36 +94,32 @@ def map_and_results() -> None:
                 _projector_figures(parcel)
         answer_slot = st.container()  # after the figures, before the map: the focus lands with them
         map_col, result_col = st.container(), st.container()
-    else:
-        map_col, result_col = st.columns(2)
+    else:  # the answer's column first in the page (and the Tab order), the map's second
+        result_col, map_col = st.columns(2)
     with map_col:
-        groups = [g for g in [mapping.basemap_group(basemap), mapping.offline_base_group(
-            loaders.display_geojson(layers, "village_boundary"), loaders.display_geojson(layers, "roads"))]
-            if g is not None]
-        picking = bool(st.session_state.get(state.PICK_BY_CLICK))  # clicks go through to pick a parcel
-        groups += [mapping.layer_group(r, gj, identify=not picking) for r in shown
-                   if (gj := loaders.display_geojson(layers, r)) is not None]
-        centre, zoom = None, None
-        if parcel is not None:
-            outline = loaders.wgs84_outline(parcel.geometry)
-            groups.append(mapping.parcel_group(outline, large=mode == state.PROJECTOR))
-            if show_slope and (slope := slope_group(layers, parcel.geometry)) is not None:
-                groups.append(slope)
-            if st.session_state.get(state.PARCEL_NOTE) != DRAWN:  # a drawing is already in view
-                centre, zoom = mapping.view_for(outline, height_px=MAP_HEIGHT_PX[mode])
+        on_map, base, slope = _map_controls()
+        view = parcel_map.feature_groups(
+            layers, parcel, on_map, basemap=base, show_slope=slope,
+            picking=bool(st.session_state.get(state.PICK_BY_CLICK)),  # clicks go through to pick a parcel
+            large=mode == state.PROJECTOR, drawn=st.session_state.get(state.PARCEL_NOTE) == parcel_events.DRAWN,
+            height_px=MAP_HEIGHT_PX[mode])
         # The component reads returned_objects once, when it mounts: clicks always come back
         # (drawing clicks do not reach the map) and are used only when picking is on.
         returned = ["all_drawings", "last_clicked"]
         fmap = mapping.base_map(label_points=loaders.parcel_label_points(layers), large=mode == state.PROJECTOR)
         out = st_folium(fmap, key="parcel_map", height=MAP_HEIGHT_PX[mode],
                         use_container_width=True, returned_objects=returned,
-                        feature_group_to_add=groups, layer_control=folium.LayerControl(collapsed=True),
-                        center=centre, zoom=zoom)
+                        feature_group_to_add=view.groups, layer_control=folium.LayerControl(collapsed=True),
+                        center=view.centre, zoom=view.zoom)
         parcel_events.take_map_events(out or {}, layers)
-        extra = slope_legend() if show_slope and parcel is not None and layers.dem_path else []
-        legend = mapping.legend_html([r for r in shown if r in LAYER_LABELS], extra)
+        extra = slope_legend() if slope and parcel is not None and layers.dem_path else []
+        legend = mapping.legend_html([r for r in on_map if r in LAYER_LABELS], extra)
         if legend:
             st.markdown(legend, unsafe_allow_html=True)
+        # The SBL labels the map draws, in words (issue 25: everything on the map is also in the text).
+        if (chosen := state.current_parcel()) is not None and (
+                on_the_map := parcel_map.tax_parcel_sentence(layers, chosen.geometry)):
+            st.markdown(escape_markdown(on_the_map))
         results.show_layer_notice(layers)
     with result_col:
         _results(state.current_parcel(), answer_slot)
@@ -131,21 +133,6 @@ def _projector_figures(parcel) -> None:
     except SloatInputError:
         return  # the results below the map say why
     results.show_headline(result)
-
-
-def _handout_pdf(parcel, district) -> bytes:
-    """The one-page handout, made when its button is pressed. The PDF libraries load then (about 0.4 s
-    once per server), not with the page: the first page a visitor opens does not wait for them."""
-    from sloat_core.outputs.handout import handout_pdf_bytes
-
-    return handout_pdf_bytes(loaders.full_analysis_for(parcel, layers, district), layers)
-
-
-def _handout_html(parcel, district) -> str:
-    """The handout as a web page (issue 25), made when its button is pressed."""
-    from sloat_core.outputs.html_docs import handout_html
-
-    return handout_html(loaders.full_analysis_for(parcel, layers, district), layers)
 
 
 def _results(parcel, answer_slot=None) -> None:
@@ -181,21 +168,20 @@ def _results(parcel, answer_slot=None) -> None:
         announce.answer(result, note)  # focus, live region, skip link, map frame's name (issue 25)
     if counter:
         with answer_slot if answer_slot is not None else st.container():
-            results.show_answer_card(answer, lambda: _handout_pdf(parcel, district),
-                                      lambda: _handout_html(parcel, district))
+            results.show_answer_card(answer, lambda: parcel_map.handout_pdf(parcel, layers, district),
+                                      lambda: parcel_map.handout_html(parcel, layers, district))
     elif mode != state.PROJECTOR:
-        results.handout_button(lambda: _handout_pdf(parcel, district), lambda: _handout_html(parcel, district))
+        results.handout_button(lambda: parcel_map.handout_pdf(parcel, layers, district),
+                               lambda: parcel_map.handout_html(parcel, layers, district))
     # At the counter the figures fold below the answer: the answer card said the verdict and the disclaimer.
     with st.expander("The figures: your whole lot, the land that counts, the chart and the table") if counter \
             else st.container():
         if mode != state.PROJECTOR:  # on a projector the figures lead the page, above the map
             results.show_headline(result, disclaimer=not counter)
-        st.plotly_chart(charts.shared_figure(results.waterfall_figure, result, large=mode == state.PROJECTOR,
-                                             plain_words=counter),
-                        width="stretch", theme="streamlit" if mode == state.STANDARD else None)
+        charts.show_chart(charts.shared_figure(results.waterfall_figure, result, large=mode == state.PROJECTOR,
+                                               plain_words=counter), label=None, width="stretch")
         results.show_deductions(result)
-    results.show_unknowns(result, [r for r in DEDUCTION_ROLES if not layers.has(r)]
-                          + ([] if layers.dem_path else ["elevation model (slopes)"]))
+    results.show_unknowns(result, parcel_map.missing_layers(layers))
     if not counter:  # the answer card holds the permits at the counter (each sentence once)
         results.show_triggers_and_permits(answer)
 
