@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app_support import loaders, mapping
+from app_support.leaflet_elements import LABEL_MIN_ZOOM
 from app_support.slope_overlay import slope_group
 from sloat_core.gis.roles import ROLE_DECLARATIONS
 
@@ -136,7 +137,7 @@ def tax_parcel_sentence(layers, geometry) -> str:
         parts.append("No other tax parcel is next to it.")
     if nearby := tax_parcels_nearby(layers, geometry, under + beside):
         parts.append(f"Other tax parcels within {NEARBY_FT:,.0f} ft: {_names(nearby)}.")
-    parts.append(f"The map labels each tax parcel with its SBL from zoom {mapping.LABEL_MIN_ZOOM} "
+    parts.append(f"The map labels each tax parcel with its SBL from zoom {LABEL_MIN_ZOOM} "
                  "(while \"Tax parcel lines\" is shown); any of them can be found by its SBL or address above.")
     return " ".join(parts)
 
