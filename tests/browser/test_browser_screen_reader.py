@@ -115,9 +115,11 @@ def test_orca_says_the_answer_and_lands_on_it_after_a_search_at_the_counter(orca
         page.get_by_label("Tax parcel (SBL", exact=False).first.wait_for(timeout=WAIT_S * 1000)
         _until(log, lambda s: s.startswith("Finished loading"), "that the page finished loading")
         start = len(_spoken(log))
-        page.keyboard.press("Tab")  # the first Tab stop of the page: the skip link to the results
+        page.keyboard.press("Tab")  # the first Tab stop of the page: the app's one skip link
         first = _until(log, lambda s: s.endswith("link."), "a link at the first Tab", start)
-        assert "Skip to the results" in _spoken(log)[first]
+        # before a parcel is chosen it goes to the page's heading (after one, to the results); Streamlit's own
+        # "Skip to main content" is hidden, so there is one skip link, not two
+        assert _spoken(log)[first] == "Skip to the main content link."
 
         box = page.get_by_label("Tax parcel (SBL", exact=False).first
         box.focus()
@@ -129,7 +131,8 @@ def test_orca_says_the_answer_and_lands_on_it_after_a_search_at_the_counter(orca
         said = _until(log, lambda s: "Net lot area" in s and "sq ft" in s, "the net lot area", before)
         assert re.search(r"Tax parcel \d{3}\.\d{2}-\d+-\d+", _spoken(log)[said])
         # the focus moved to the answer, and Orca says where it is
-        _until(log, lambda s: "The results for this parcel" in s and "heading level 2" in s,
+        # (Orca adds "heading level 2" when it comes from another landmark, and may leave it out otherwise)
+        _until(log, lambda s: s.startswith("The results for this parcel"),
                "the answer's heading as the focus lands on it", before)
         # the verdict is said in words
         _until(log, lambda s: s.startswith("What this means for your lot:") and "lot size" in s,
