@@ -124,8 +124,6 @@ def problem_sentence(exc: BaseException) -> str:
 
 _OUTLINE = "case_outline"
 
-#: Widget keys of the pages, forgotten when another case is loaded so they seed from its values.
-_WIDGET_PREFIXES = ("pf_", "board_", "gate_", "mit_", "tl_")
 #: The parcel page's note for a drawn parcel (whose outline the map then keeps in view itself).
 _DRAWN = "Drawn on the map"
 
@@ -274,7 +272,7 @@ def parcel_of(case: Case):
 
 def _clear_widgets() -> None:
     for key in list(st.session_state.keys()):
-        if isinstance(key, str) and key.startswith(_WIDGET_PREFIXES):
+        if isinstance(key, str) and key.startswith(state.CASE_WIDGET_PREFIXES):
             del st.session_state[key]
     st.session_state.pop(NOTES_BOX, None)
 

@@ -96,8 +96,13 @@ MITIGATION_SOURCE = "mit_source"
 # The Timeline page: the "As of" day (its date field, seeded from AS_OF); in "From your project", the kind
 # chosen (its select box, dropped when no longer offered) and the item just added (said once, then popped).
 TIMELINE_AS_OF = "tl_as_of"
-TIMELINE_PREFILL_KIND = "tlp_kind"
-TIMELINE_PREFILL_ADDED = "tlp_added"
+# "From your project": its item editor's widget keys start with this prefix (forms.timeline_item_editor)
+TIMELINE_PREFILL_PREFIX = "tlp"
+TIMELINE_PREFILL_KIND = f"{TIMELINE_PREFILL_PREFIX}_kind"
+TIMELINE_PREFILL_ADDED = f"{TIMELINE_PREFILL_PREFIX}_added"
+#: The widget keys forgotten when another case is loaded, so they seed again from its values (cases_ui): the
+#: project form, the Board's answers, the gate, mitigation, the timeline and its "From your project" editor.
+CASE_WIDGET_PREFIXES = ("pf_", "board_", "gate_", "mit_", "tl_", f"{TIMELINE_PREFILL_PREFIX}_")
 
 _DEFAULTS = {
     PARCEL: None,

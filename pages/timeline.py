@@ -106,7 +106,7 @@ def _from_project() -> list[str]:
             st.session_state.pop(state.TIMELINE_PREFILL_KIND, None)
         kind = st.selectbox("Which one", offers, key=state.TIMELINE_PREFILL_KIND,
                             format_func=lambda k: timeline_prefill.KIND_LABELS.get(k, ITEM_KINDS[k].capitalize()))
-        new = forms.timeline_item_editor(kind, today=as_of, key_prefix="tlp")
+        new = forms.timeline_item_editor(kind, today=as_of, key_prefix=state.TIMELINE_PREFILL_PREFIX)
         if new is not None and _add(new):
             st.session_state[state.TIMELINE_PREFILL_ADDED] = ITEM_KINDS[kind]
             st.rerun()  # the list above then says it is on the timeline

@@ -540,3 +540,16 @@ def test_the_staff_box_says_what_to_do_without_a_passcode(manifest, data_dir):
     shown = [i.value for i in at.info]
     assert staff_ui.STAFF_NOT_SET_UP in shown
     assert "README" not in staff_ui.STAFF_NOT_SET_UP and "staff_passcode_hash" in staff_ui.STAFF_NOT_SET_UP
+
+
+def test_another_case_forgets_what_was_typed_for_the_last_one_on_every_page(manifest, data_dir):
+    """Starting (or loading) another case forgets the pages' widgets, the Timeline's "From your project" editor
+    included, so nothing typed for one case shows in the next."""
+    at = pick(new_app())
+    typed = {"pf_trees_removed": 3, "mit_wetland": 500.0, "tl_as_of": None,
+             state.TIMELINE_PREFILL_KIND: "wetland_permit", f"{state.TIMELINE_PREFILL_PREFIX}_wetland_permit_ref": "W-1"}
+    for key, value in typed.items():
+        at.session_state[key] = value
+    at.switch_page(CASE_PAGE).run()
+    at.button(key="case_new").click().run()
+    assert not [k for k in typed if k in at.session_state], [k for k in typed if k in at.session_state]
