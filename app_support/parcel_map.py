@@ -82,9 +82,9 @@ def handout_pdf(parcel, layers, district) -> bytes:
 
 def handout_html(parcel, layers, district) -> str:
     """The handout as a web page (issue 25), made when its button is pressed."""
-    from sloat_core.outputs.html_docs import handout_html as html
+    from sloat_core.outputs.html_docs import handout_html as handout_page
 
-    return html(loaders.full_analysis_for(parcel, layers, district), layers)
+    return handout_page(loaders.full_analysis_for(parcel, layers, district), layers)
 
 
 def tax_parcels_on_map(layers, geometry) -> tuple[list[str], list[str]]:

@@ -229,7 +229,11 @@ span[role="spinbutton"] {{display:inline-flex !important;align-items:center;just
 .sloat-sr-only {{position:absolute !important;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;
   clip:rect(0,0,0,0);white-space:nowrap;border:0;}}
 .sloat-answer-target:focus {{width:100% !important;height:auto !important;margin:0 !important;clip:auto !important;
-  overflow:hidden !important;text-overflow:ellipsis;z-index:10;background:#ffffff;padding:2px 4px;font-weight:600;}}
+  overflow:hidden !important;text-overflow:ellipsis;z-index:10;background:#ffffff;padding:2px 4px;font-weight:600;
+  pointer-events:none;}}
+/* While focused the target is drawn over what follows it and takes no room: nothing moves under a pointer when
+   it loses the focus (taking a line while focused made a click below it land on the wrong place), and a click
+   goes through it to the button or link beneath. */
 /* The answer's focus target and its announcer (app_support.announce) take no room in the page's flow: the
    counter's first screen keeps its height (issue 24 item 5). */
 [data-testid="stElementContainer"]:has(.sloat-answer-target) {{margin-bottom:-1rem !important;}}
@@ -248,15 +252,6 @@ span[role="spinbutton"] {{display:inline-flex !important;align-items:center;just
 _CSS = {state.STANDARD: _BASE_CSS + _NAV_CSS, state.COUNTER: _BASE_CSS + _COUNTER_CSS + _NO_TOOLBAR_CSS + _NAV_CSS,
         state.PROJECTOR: _BASE_CSS + _PROJECTOR_CSS + _NO_TOOLBAR_CSS + _NAV_CSS}
 _CSS = {mode: css + _A11Y_CSS for mode, css in _CSS.items()}  # the accessibility rules last, in every mode
-#: Standard and Projector: the answer's focus target, once focused, takes its line in the page instead of being
-#: drawn over the handout button (or the map's layer menu) below it. At the counter it keeps taking no room, so
-#: the first screen holds the whole answer card (issue 24 item 5).
-_TARGET_IN_FLOW_CSS = """
-<style>
-.sloat-answer-target:focus {position:static !important;display:block;margin:0 0 1.25rem 0 !important;}
-</style>
-"""
-_CSS = {mode: css + (_TARGET_IN_FLOW_CSS if mode != state.COUNTER else "") for mode, css in _CSS.items()}
 
 
 def stylesheet(mode: str) -> str:

@@ -21,7 +21,6 @@ import time
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import sync_playwright
 
 from offline_chromium import CHROMIUM
 
@@ -95,23 +94,24 @@ def orca_chromium(sample_app_url, tmp_path):
         (SHOTS / "screen_reader_counter.txt").write_text("\n".join(_spoken(log)) + "\n", encoding="utf-8")
 
 
-def _page(pw, port: int):
-    """The app window's page, through chromium's debugging port (it opens a moment after Orca)."""
+def _page(browser, port: int):
+    """The app window's page, through chromium's debugging port (it opens a moment after Orca), with the
+    session's Playwright (one per worker: a second sync Playwright cannot start inside the first's loop)."""
     deadline = time.monotonic() + WAIT_S
     while True:
         try:
-            return pw.chromium.connect_over_cdp(f"http://127.0.0.1:{port}").contexts[0].pages[0]
+            window = browser.browser_type.connect_over_cdp(f"http://127.0.0.1:{port}")
+            return window, window.contexts[0].pages[0]
         except Exception:  # noqa: BLE001 (not listening yet)
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.5)
 
 
-def test_orca_says_the_answer_and_lands_on_it_after_a_search_at_the_counter(orca_chromium):
+def test_orca_says_the_answer_and_lands_on_it_after_a_search_at_the_counter(orca_chromium, browser):
     port, log = orca_chromium
-    pw = sync_playwright().start()
+    window, page = _page(browser, port)
     try:
-        page = _page(pw, port)
         page.get_by_label("Tax parcel (SBL", exact=False).first.wait_for(timeout=WAIT_S * 1000)
         _until(log, lambda s: s.startswith("Finished loading"), "that the page finished loading")
         start = len(_spoken(log))
@@ -148,4 +148,4 @@ def test_orca_says_the_answer_and_lands_on_it_after_a_search_at_the_counter(orca
         map_controls = [i for i, s in enumerate(_spoken(log)) if i >= after and s.startswith("Zoom in")]
         assert not map_controls or handout < map_controls[0]
     finally:
-        pw.stop()
+        window.close()  # the connection only: the window's chromium is stopped with its session
