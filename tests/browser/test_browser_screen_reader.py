@@ -6,7 +6,7 @@ the browser's debugging port; Orca hears the focus moves and live regions over t
 does for a person, and its debug log records every phrase it would speak (``SPEECH OUTPUT: '...'``). The test
 reads those phrases: what a blind resident at the counter hears after typing an address and pressing Enter.
 
-The transcript is kept beside the screenshots (tests/browser/screenshots/screen_reader_counter.txt).
+The transcript is kept beside the screenshots (tests/artifacts/screen_reader_counter.txt).
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ from pathlib import Path
 
 import pytest
 
+from browser.conftest import ARTIFACTS
 from offline_chromium import CHROMIUM
 
-SHOTS = Path(__file__).resolve().parent / "screenshots"
 #: Seconds to wait for a phrase: Orca and chromium share two cores with the rest of the suite.
 WAIT_S = 90.0
 ADDRESS = "297 Johnsontown Road"  # a sample tax parcel's address (data/sample)
@@ -90,8 +90,8 @@ def orca_chromium(sample_app_url, tmp_path):
             os.killpg(session.pid, signal.SIGKILL)
         xvfb.terminate()
         xvfb.wait(10)
-        SHOTS.mkdir(exist_ok=True)
-        (SHOTS / "screen_reader_counter.txt").write_text("\n".join(_spoken(log)) + "\n", encoding="utf-8")
+        ARTIFACTS.mkdir(exist_ok=True)
+        (ARTIFACTS / "screen_reader_counter.txt").write_text("\n".join(_spoken(log)) + "\n", encoding="utf-8")
 
 
 def _page(browser, port: int):
