@@ -15,25 +15,18 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import time
 from pathlib import Path
 
 import pytest
 
-from browser.conftest import ARTIFACTS
+from browser.conftest import ARTIFACTS, _free_port
 from offline_chromium import CHROMIUM
 
 #: Seconds to wait for a phrase: Orca and chromium share two cores with the rest of the suite.
 WAIT_S = 90.0
 ADDRESS = "297 Johnsontown Road"  # a sample tax parcel's address (data/sample)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _spoken(log: Path) -> list[str]:
