@@ -230,19 +230,17 @@ def show_deductions(result: dict, *, fold_notes: bool = False) -> None:
     """
     mode = state.mode()
     compact = mode != state.STANDARD
-    frame = deduction_table.deduction_frame(result, plain_words=mode == state.COUNTER, present_only=compact)
-    colours = deduction_table.deduction_colours(result, present_only=compact)
-    if frame.empty:
-        st.write("Nothing on this lot is left out of the land that counts." if mode == state.COUNTER
+    counter = mode == state.COUNTER
+    rows = deduction_table.deduction_rows(result, plain_words=counter, present_only=compact)
+    if not rows:
+        st.write("Nothing on this lot is left out of the land that counts." if counter
                  else "No part of the parcel is deducted from the lot area.")
     else:
-        # An HTML table: it wraps in the narrow results column (a grid clips its last columns), takes
-        # the mode's type size, and its colour-key cells are real page elements.
-        styled = frame.style.apply(lambda col: [f"background-color:{c};border:1px solid #333;width:1.4em"
-                                                for c in colours], subset=[deduction_table.SWATCH])
-        if deduction_table.CITATION in frame.columns:
-            styled = styled.set_table_styles(deduction_table.citation_nowrap_styles(frame), overwrite=False)
-        st.table(styled.hide(axis="index"))
+        # One HTML element (no pandas Styler, no arrow): it wraps in the narrow results column, takes the
+        # mode's type size, and its colour-key cells are real page elements. Its text is escaped.
+        look = {state.COUNTER: "counter", state.PROJECTOR: "projector"}.get(mode, "standard")
+        st.markdown(deduction_table.deduction_html(result, plain_words=counter, present_only=compact, look=look),
+                    unsafe_allow_html=True)
     if fold_notes:  # the walk-through: the notes fold under the table, so the screen fits (issue 24 item 7)
         with st.expander("How these figures are counted"):
             _deduction_notes(result, mode, compact)
