@@ -271,25 +271,28 @@ def show_deductions(result: dict, *, fold_notes: bool = False) -> None:
 
 
 def _deduction_notes(result: dict, mode: str, compact: bool) -> None:
+    notes = []  # one caption of paragraphs: the notes read one after another, as one element
     overlaps = [d for d in result.get("deductions") or []
                 if d.get("total_area_sqft") is not None and d.get("area_sqft") is not None
                 and d["total_area_sqft"] - d["area_sqft"] >= 0.5]
     if overlaps and mode != state.COUNTER:
         on_lot = "; ".join(f"{d.get('label')}: {d['total_area_sqft']:,.0f} sq ft on the lot, "
                            f"{d['area_sqft']:,.0f} counted in this row" for d in overlaps)
-        st.caption(escape_markdown(f"{RECONCILE_NOTE} {on_lot}."))
+        notes.append(escape_markdown(f"{RECONCILE_NOTE} {on_lot}."))
     if compact:
         absent = [plain.plain_constraint(d.get("constraint") or "", d.get("label")) if mode == state.COUNTER
                   else d.get("label") or d.get("constraint")
                   for d in result.get("deductions") or [] if not deduction_table.is_present(d)]
         if absent:
             lead = "Not on this lot" if mode == state.COUNTER else "Not on this parcel"
-            st.caption(f"{lead}: " + escape_markdown(", ".join(absent)) + ".")
+            notes.append(f"{lead}: " + escape_markdown(", ".join(absent)) + ".")
     if result.get("buffer_note") and mode != state.COUNTER:
-        st.caption(escape_markdown(result["buffer_note"]))
+        notes.append(escape_markdown(result["buffer_note"]))
     for d in result.get("deductions") or []:
         if d.get("note"):
-            st.caption(escape_markdown(f"{d.get('label')}: {d['note']}"))
+            notes.append(escape_markdown(f"{d.get('label')}: {d['note']}"))
+    if notes:
+        st.caption("\n\n".join(notes))
     if mode == state.COUNTER:
         return
     citations = dict.fromkeys(d.get("citation") for d in result.get("deductions") or [])
@@ -306,9 +309,9 @@ def show_triggers_and_permits(result: dict) -> None:
         permits_view.show_plain_summary(result)
         return
     triggers = result.get("cluster_triggers") or []
-    st.markdown("**Cluster development triggers (§ 402-48C)**")
     permits_view.short_list([t for t in triggers if t.get("triggered")], "evidence",
-                            "No trigger found on the layers available.")
+                            "No trigger found on the layers available.",
+                            lead="**Cluster development triggers (§ 402-48C)**")
     permits_view.unknown_line([t for t in triggers if t.get("triggered") is None])
     permits_view.show_permits(result)
     st.caption(LAYER_NOTE)
