@@ -44,16 +44,15 @@ def show_permits(result: dict) -> None:
     from sloat_core.engine.answer import PARCEL_HEADING, PROJECT_HEADING, permits_by_cause
 
     mine, carried = permits_by_cause(result)
-    st.markdown(f"**{PROJECT_HEADING}**")
     if "land_permits" in result and not result.get("project_described"):
-        st.write("No project is described yet: describe it on the Proposed project page to know which permits "
-                 "it needs.")
+        st.markdown(f"**{PROJECT_HEADING}**\n\nNo project is described yet: describe it on the Proposed project "
+                    "page to know which permits it needs.")
     else:
-        short_list([p for p in mine if p.get("required")], "reason", "Nothing under these rules, on what is known.")
+        short_list([p for p in mine if p.get("required")], "reason", "Nothing under these rules, on what is known.",
+                   lead=f"**{PROJECT_HEADING}**")
         unknown_line([p for p in mine if p.get("required") is None])
     if carried:
-        st.markdown(f"**{PARCEL_HEADING}**")
-        short_list([p for p in carried if p.get("required")], "reason", "")
+        short_list([p for p in carried if p.get("required")], "reason", "", lead=f"**{PARCEL_HEADING}**")
         unknown_line([p for p in carried if p.get("required") is None])
     show_prohibitions(result)
     show_adjacent_owners(result)
@@ -92,14 +91,22 @@ def show_adjacent_owners(result: dict) -> None:
         law_link(a.get("citation") or "§ 402-57K(4)")
 
 
-def short_list(items: list[dict], detail_key: str, empty: str) -> None:
-    """Each item in bold with its ``detail_key`` text and its § link; ``empty`` when there is none."""
+def short_list(items: list[dict], detail_key: str, empty: str, *, lead: str | None = None) -> None:
+    """Each item in bold with its ``detail_key`` text and its § link; ``empty`` when there is none.
+
+    ``lead`` (markdown, e.g. the bold heading of the list) opens the first block: one element, not two, for
+    text that reads as one (the heading and its first item, or the heading and ``empty``).
+    """
+    head = f"{lead}\n\n" if lead else ""
     if not items:
-        st.write(empty)
+        if empty or lead:
+            st.markdown(head + empty if empty else lead)
+        return
     for item in items:
         detail = item.get(detail_key) or ""
-        st.markdown(f"- **{escape_markdown(item.get('title') or item.get('id') or '')}**: "
+        st.markdown(f"{head}- **{escape_markdown(item.get('title') or item.get('id') or '')}**: "
                     f"{escape_markdown(detail)}")
+        head = ""
         if item.get("citation"):
             law_link(item["citation"])
 

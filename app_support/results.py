@@ -136,32 +136,54 @@ def waterfall_figure(result: dict, *, large: bool = False, plain_words: bool = F
            "decreasing": {"marker": {"color": "#d7301f"}}, "totals": {"marker": {"color": "#1f78b4"}},
            "increasing": {"marker": {"color": "#33a02c"}}, "connector": {"line": {"color": "#888"}}}
     if lying:
-        fig = go.Figure(go.Waterfall(orientation="h", y=labels, x=values, **bar))
+        trace = {**bar, "orientation": "h", "y": labels, "x": values, "type": "waterfall"}
     else:
-        fig = go.Figure(go.Waterfall(x=labels, y=values, **bar))
+        trace = {**bar, "x": labels, "y": values, "type": "waterfall"}
     minimum = result.get("min_lot_area_sqft")
     top = max([v for v in values if v > 0] + [minimum or 0.0, 1.0])
     area_axis = {"title": {"text": "sq ft", "standoff": 8}, "range": [0, top * (1.25 if lying else 1.18)],
                  "tickformat": ",.0f", "gridcolor": "#dddddd", "automargin": True, "nticks": 6,
                  "tickangle": 0}
     label_axis = {"automargin": True}
-    if minimum:
-        line = {"line_dash": "dash", "line_color": "#000", "line_width": 3 if large else 1.5,
-                "annotation_text": f"District minimum {minimum:,.0f} sq ft",
-                "annotation_font": {"size": size, "color": "#000000"}, "annotation_bgcolor": "#ffffff"}
-        if lying:
-            fig.add_vline(x=minimum, annotation_position="top", **line)
-        else:
-            fig.add_hline(y=minimum, annotation_position="top left", **line)
+    layout: dict = {}
+    if minimum:  # the dashed line across the plot and its label: what add_vline / add_hline write
+        line = {"color": "#000", "dash": "dash", "width": 3 if large else 1.5}
+        note = {"bgcolor": "#ffffff", "font": {"size": size, "color": "#000000"}, "showarrow": False,
+                "text": f"District minimum {minimum:,.0f} sq ft", "yanchor": "bottom"}
+        if lying:  # at the top of the line, centred on it
+            layout["shapes"] = [{"line": line, "type": "line", "x0": minimum, "x1": minimum, "xref": "x",
+                                 "y0": 0, "y1": 1, "yref": "y domain"}]
+            layout["annotations"] = [{**note, "x": minimum, "xanchor": "center", "xref": "x", "y": 1,
+                                      "yref": "y domain"}]
+        else:  # above the line, at its left end
+            layout["shapes"] = [{"line": line, "type": "line", "x0": 0, "x1": 1, "xref": "x domain",
+                                 "y0": minimum, "y1": minimum, "yref": "y"}]
+            layout["annotations"] = [{**note, "x": 0, "xanchor": "left", "xref": "x domain", "y": minimum,
+                                      "yref": "y"}]
+    layout.update({"margin": {"l": 10, "r": 10, "t": 50, "b": 10}, "font": {"size": size, "color": "#000000"}})
     if lying:
         label_axis.update({"autorange": "reversed"})  # gross area at the top, net lot area at the bottom
-        layout = {"xaxis": area_axis, "yaxis": label_axis,
-                  "height": (150 if large else 110) + (62 if large else 38) * len(labels)}
+        layout.update({"xaxis": area_axis, "yaxis": label_axis,
+                       "height": (150 if large else 110) + (62 if large else 38) * len(labels)})
     else:
-        layout = {"yaxis": area_axis, "xaxis": {**label_axis, "tickangle": 0}, "height": 360}
-    fig.update_layout(margin={"l": 10, "r": 10, "t": 50, "b": 10}, font={"size": size, "color": "#000000"},
-                      showlegend=False, plot_bgcolor="#ffffff", paper_bgcolor="#ffffff", **layout)
-    return fig
+        layout.update({"yaxis": area_axis, "xaxis": {**label_axis, "tickangle": 0}, "height": 360})
+    layout.update({"showlegend": False, "plot_bgcolor": "#ffffff", "paper_bgcolor": "#ffffff"})
+    return _figure(trace, layout)
+
+
+def _figure(trace: dict, layout: dict) -> go.Figure:
+    """A figure of one trace from plain dicts of valid plotly properties, without plotly's validation.
+
+    Plotly validates and coerces every property as a figure is built (about 10 ms for the waterfall, a large
+    share of a session's CPU); these dicts hold only values it accepts as they are (the tests compare the
+    JSON with plotly's own build). The default template is applied as ``go.Figure`` applies it.
+    """
+    import plotly.io as pio
+
+    default = pio.templates.default
+    if default and "template" not in layout:
+        layout = {"template": pio.templates[default].to_plotly_json(), **layout}
+    return go.Figure({"data": [trace], "layout": layout}, _validate=False)
 
 
 def show_screening(result: dict) -> None:
@@ -230,19 +252,17 @@ def show_deductions(result: dict, *, fold_notes: bool = False) -> None:
     """
     mode = state.mode()
     compact = mode != state.STANDARD
-    frame = deduction_table.deduction_frame(result, plain_words=mode == state.COUNTER, present_only=compact)
-    colours = deduction_table.deduction_colours(result, present_only=compact)
-    if frame.empty:
-        st.write("Nothing on this lot is left out of the land that counts." if mode == state.COUNTER
+    counter = mode == state.COUNTER
+    rows = deduction_table.deduction_rows(result, plain_words=counter, present_only=compact)
+    if not rows:
+        st.write("Nothing on this lot is left out of the land that counts." if counter
                  else "No part of the parcel is deducted from the lot area.")
     else:
-        # An HTML table: it wraps in the narrow results column (a grid clips its last columns), takes
-        # the mode's type size, and its colour-key cells are real page elements.
-        styled = frame.style.apply(lambda col: [f"background-color:{c};border:1px solid #333;width:1.4em"
-                                                for c in colours], subset=[deduction_table.SWATCH])
-        if deduction_table.CITATION in frame.columns:
-            styled = styled.set_table_styles(deduction_table.citation_nowrap_styles(frame), overwrite=False)
-        st.table(styled.hide(axis="index"))
+        # One HTML element (no pandas Styler, no arrow): it wraps in the narrow results column, takes the
+        # mode's type size, and its colour-key cells are real page elements. Its text is escaped.
+        look = {state.COUNTER: "counter", state.PROJECTOR: "projector"}.get(mode, "standard")
+        st.markdown(deduction_table.deduction_html(result, plain_words=counter, present_only=compact, look=look),
+                    unsafe_allow_html=True)
     if fold_notes:  # the walk-through: the notes fold under the table, so the screen fits (issue 24 item 7)
         with st.expander("How these figures are counted"):
             _deduction_notes(result, mode, compact)
@@ -251,25 +271,28 @@ def show_deductions(result: dict, *, fold_notes: bool = False) -> None:
 
 
 def _deduction_notes(result: dict, mode: str, compact: bool) -> None:
+    notes = []  # one caption of paragraphs: the notes read one after another, as one element
     overlaps = [d for d in result.get("deductions") or []
                 if d.get("total_area_sqft") is not None and d.get("area_sqft") is not None
                 and d["total_area_sqft"] - d["area_sqft"] >= 0.5]
     if overlaps and mode != state.COUNTER:
         on_lot = "; ".join(f"{d.get('label')}: {d['total_area_sqft']:,.0f} sq ft on the lot, "
                            f"{d['area_sqft']:,.0f} counted in this row" for d in overlaps)
-        st.caption(escape_markdown(f"{RECONCILE_NOTE} {on_lot}."))
+        notes.append(escape_markdown(f"{RECONCILE_NOTE} {on_lot}."))
     if compact:
         absent = [plain.plain_constraint(d.get("constraint") or "", d.get("label")) if mode == state.COUNTER
                   else d.get("label") or d.get("constraint")
                   for d in result.get("deductions") or [] if not deduction_table.is_present(d)]
         if absent:
             lead = "Not on this lot" if mode == state.COUNTER else "Not on this parcel"
-            st.caption(f"{lead}: " + escape_markdown(", ".join(absent)) + ".")
+            notes.append(f"{lead}: " + escape_markdown(", ".join(absent)) + ".")
     if result.get("buffer_note") and mode != state.COUNTER:
-        st.caption(escape_markdown(result["buffer_note"]))
+        notes.append(escape_markdown(result["buffer_note"]))
     for d in result.get("deductions") or []:
         if d.get("note"):
-            st.caption(escape_markdown(f"{d.get('label')}: {d['note']}"))
+            notes.append(escape_markdown(f"{d.get('label')}: {d['note']}"))
+    if notes:
+        st.caption("\n\n".join(notes))
     if mode == state.COUNTER:
         return
     citations = dict.fromkeys(d.get("citation") for d in result.get("deductions") or [])
@@ -286,9 +309,9 @@ def show_triggers_and_permits(result: dict) -> None:
         permits_view.show_plain_summary(result)
         return
     triggers = result.get("cluster_triggers") or []
-    st.markdown("**Cluster development triggers (§ 402-48C)**")
     permits_view.short_list([t for t in triggers if t.get("triggered")], "evidence",
-                            "No trigger found on the layers available.")
+                            "No trigger found on the layers available.",
+                            lead="**Cluster development triggers (§ 402-48C)**")
     permits_view.unknown_line([t for t in triggers if t.get("triggered") is None])
     permits_view.show_permits(result)
     st.caption(LAYER_NOTE)

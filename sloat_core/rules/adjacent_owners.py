@@ -18,6 +18,7 @@ list unknown (``parcels`` null) with the reason.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 import shapely
@@ -55,6 +56,15 @@ def owner_field(layerset) -> str | None:
 def _manifest_owner_field(path) -> str | None:
     if not path:
         return None
+    try:
+        stat = Path(path).stat()
+    except OSError:
+        return None
+    return _owner_field_in(str(path), stat.st_mtime_ns, stat.st_size)  # the manifest read once per version
+
+
+@lru_cache(maxsize=32)
+def _owner_field_in(path: str, _mtime_ns: int, _size: int) -> str | None:
     try:
         doc = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError, UnicodeDecodeError):

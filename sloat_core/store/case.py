@@ -129,8 +129,16 @@ class Case:
         self.law_text_sha256 = LAW_TEXT_SHA256
 
     def to_dict(self) -> dict:
-        """All fields as a JSON-ready dict."""
+        """All fields as a JSON-ready dict (a deep copy: the caller may change it)."""
         return dataclasses.asdict(self)
+
+    def fields_view(self) -> dict:
+        """All fields as a dict that shares its values with the case: read it (to write it out), never change it.
+
+        One level, no copy: a save reads the fields once to check and write them, and the analysis
+        snapshot alone is thousands of values that ``dataclasses.asdict`` would copy one by one.
+        """
+        return {name: getattr(self, name) for name in _FIELD_NAMES}
 
     def search_text(self) -> str:
         """The text staff search looks through (lower case)."""
@@ -167,6 +175,10 @@ _FIELD_WORDS = {
     "timeline_items": "permit dates", "mitigation_input": "mitigation figures",
     "settings_overrides": "setting overrides", "analysis": "analysis snapshot",
 }
+
+
+#: The fields of :class:`Case`, in their order.
+_FIELD_NAMES = tuple(f.name for f in dataclasses.fields(Case))
 
 
 def _check_finite(obj: Any, depth: int = 0) -> None:

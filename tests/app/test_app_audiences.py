@@ -17,6 +17,7 @@ from streamlit.testing.v1 import AppTest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
+import html_tables  # noqa: E402
 
 from app_support import leaflet_elements, mapping, state, theme  # noqa: E402
 from sloat_core.gis.layers import load_manifest  # noqa: E402
@@ -264,7 +265,7 @@ def test_counter_cluster_page_has_no_board_judgment_questions(manifest, data_dir
 
 def test_the_deduction_table_says_what_its_area_measures(manifest, data_dir):
     at = _app(case=_saved_case(manifest, data_dir, None).id).run()
-    frame = at.table[0].value
+    frame = html_tables.deduction_tables(at)[0].value
     assert "Counted in this row, sq ft" in list(frame.columns)
 
 

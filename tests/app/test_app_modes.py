@@ -21,6 +21,7 @@ from streamlit.testing.v1 import AppTest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
+import html_tables  # noqa: E402
 
 from app_support import state, theme  # noqa: E402
 from app_support.theme import colour_for  # noqa: E402
@@ -117,7 +118,7 @@ def test_counter_speaks_plain_words_and_hides_expert_controls(manifest):
     labels = [m.label for m in at.metric]
     assert any(label.startswith("Land that counts toward your lot") for label in labels), labels
     assert not any("Net lot area" in label or "Gross" in label for label in labels)
-    table = at.table[0].value
+    table = html_tables.deduction_tables(at)[0].value
     assert list(table.columns) == ["Map", "On your lot", "Sq ft", "How much counts"]
     assert "Wetland" in set(table["On your lot"])
     # expert controls are gone
@@ -132,7 +133,7 @@ def test_standard_shows_every_control_and_column(manifest):
     assert {c.key for c in at.checkbox} >= {state.SLOPE_OVERLAY, state.PICK_BY_CLICK}
     assert at.multiselect(key=state.LAYERS_SHOWN).value
     assert {m.label for m in at.metric} >= {"Gross area, sq ft"}
-    table = at.table[0].value
+    table = html_tables.deduction_tables(at)[0].value
     assert list(table.columns) == ["Map", "Constraint", "Counted in this row, sq ft", "Counts", "Deducted, sq ft", "§"]
     assert len(table) == len(analyze(parcel_input.parcel_by_sbl(load_manifest(manifest), fx.P1_SBL),
                                      load_manifest(manifest))["deductions"])
@@ -148,7 +149,7 @@ def test_projector_lists_only_what_is_on_the_parcel(manifest):
     on_parcel = [d["label"] for d in deductions if d["area_sqft"] is None or d["area_sqft"] > 0]
     absent = [d["label"] for d in deductions if d["area_sqft"] == 0]
     assert absent == ["Wetlands", "Wetland and watercourse buffers"] and on_parcel, (on_parcel, absent)
-    assert list(at.table[0].value["Constraint"]) == on_parcel
+    assert list(html_tables.deduction_tables(at)[0].value["Constraint"]) == on_parcel
     assert f"Not on this parcel: {', '.join(absent)}." in _text(at)
     assert not [r for r in at.radio if r.key == state.BASEMAP]
     assert [e for e in at.expander if e.label == "Map layers"], "the layer picker folds away on a projector"
@@ -169,13 +170,11 @@ def test_table_colour_key_matches_the_map_legend(manifest, mode):
     legend = "\n".join(m.value for m in at.markdown if "sloat-swatch" in m.value and "<style>" not in m.value)
     wetland_legend = re.search(r'background:(#[0-9a-f]{6})"></span>Wetlands', legend)
     assert wetland_legend, legend
-    table = at.table[0]
+    table = html_tables.deduction_tables(at)[0]
     frame = table.value
     name_col = "On your lot" if mode == state.COUNTER else "Constraint"
     row = list(frame[name_col]).index("Wetland" if mode == state.COUNTER else "Wetlands")
-    styles = table.proto.arrow_data.styler.styles
-    swatch = re.search(rf"_row{row}_col0 \{{ background-color: (#[0-9a-f]{{6}})", styles)
-    assert swatch and swatch.group(1) == wetland_legend.group(1) == colour_for("wetlands")
+    assert table.key_colour(row) == wetland_legend.group(1) == colour_for("wetlands")
 
 
 # ------------------------------------------------------------------------------------------------

@@ -22,6 +22,8 @@ from streamlit.testing.v1 import AppTest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import html_tables  # noqa: E402
+
 from app_support import deduction_table, state  # noqa: E402
 from sloat_core.gis.layers import load_manifest  # noqa: E402
 from sloat_core.gis.parcels import parcel_by_sbl  # noqa: E402
@@ -91,9 +93,10 @@ def figures(page: str, texts: list[str], frames: list[pd.DataFrame]) -> list[tup
 
 def _page_contents(at: AppTest) -> tuple[list[str], list[pd.DataFrame]]:
     kinds = ("markdown", "caption", "success", "info", "warning", "error")
-    texts = [str(e.value) for kind in kinds for e in at.get(kind)]
+    texts = [str(e.value) for kind in kinds for e in at.get(kind) if html_tables.MARKER not in str(e.value)]
     texts += [str(e.proto.label) for e in at.get("expandable")]
-    frames = [e.value for e in at.get("table")] + [e.value for e in at.get("arrow_data_frame")]
+    frames = [t.value for t in html_tables.deduction_tables(at)]  # the deduction table's HTML, as sent
+    frames += [e.value for e in at.get("table")] + [e.value for e in at.get("arrow_data_frame")]
     frames += [e.value for e in at.dataframe]
     return texts, [f.data if hasattr(f, "data") else f for f in frames]
 
@@ -134,16 +137,16 @@ def test_the_same_quantity_never_shows_two_values(monkeypatch):
 def test_a_whole_layer_area_under_the_rows_label_is_caught(monkeypatch):
     """The check can fail: a deduction table that printed each layer's whole area on the lot in its
     "counted in this row" column gives the floodplain row two values, and the check names both."""
-    honest = deduction_table.deduction_frame
+    honest = deduction_table.deduction_rows
 
-    def whole_layer_in_the_row(result: dict, **kw) -> pd.DataFrame:
-        frame = honest(result, **kw)
-        if deduction_table.IN_ROW in frame.columns:
-            frame[deduction_table.IN_ROW] = [deduction_table._sqft_cell(d.get("total_area_sqft"))
-                                             for d in result.get("deductions") or []]
-        return frame
+    def whole_layer_in_the_row(result: dict, **kw) -> list[dict]:
+        rows = honest(result, **kw)
+        for row, d in zip(rows, result.get("deductions") or []):  # Standard: every row, in order
+            if deduction_table.IN_ROW in row:
+                row[deduction_table.IN_ROW] = deduction_table._sqft_cell(d.get("total_area_sqft"))
+        return rows
 
-    monkeypatch.setattr(deduction_table, "deduction_frame", whole_layer_in_the_row)
+    monkeypatch.setattr(deduction_table, "deduction_rows", whole_layer_in_the_row)
     wrong = conflicts(collect(monkeypatch))
     assert "floodplain counted in this row" in wrong
     two = sorted(wrong["floodplain counted in this row"])

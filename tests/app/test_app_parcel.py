@@ -16,6 +16,7 @@ from streamlit.testing.v1 import AppTest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
+import html_tables  # noqa: E402
 
 from app_support import state  # noqa: E402
 from sloat_core.gis import parcels as parcel_input  # noqa: E402
@@ -59,7 +60,7 @@ def test_drawn_parcel_shows_gross_net_and_citations(manifest):
     assert metrics["Gross area, sq ft"] == f"{expected['gross_area_sqft']:,.0f}" == "40,000"
     net_label = next(label for label in metrics if label.startswith("Net lot area"))
     assert metrics[net_label] == f"{expected['net_lot_area_sqft']:,.0f}"
-    table = at.table[0].value  # an HTML table with a colour key (wraps in the narrow column)
+    table = html_tables.deduction_tables(at)[0].value  # an HTML table with a colour key (wraps in the narrow column)
     wet = table[table["Constraint"] == "Wetlands"].iloc[0]
     assert wet["Counted in this row, sq ft"] == "10,000" and wet["Deducted, sq ft"] == "10,000"
     assert wet["§"] == "§ 402-45A(1)"

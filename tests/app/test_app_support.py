@@ -12,6 +12,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
+import html_tables  # noqa: E402
 
 from app_support import deduction_table, drawing_intake, mapping, results, theme  # noqa: E402
 from app_support.citations import escape_markdown  # noqa: E402
@@ -142,23 +143,48 @@ def test_verdict_and_deduction_table_from_a_result():
 
 def test_citation_column_never_wraps_and_its_css_takes_no_text_from_the_result():
     hostile = "§ 402-45A</style><script>alert(1)</script>"
-    result = {"deductions": [{"constraint": "wetlands", "label": "<b>x</b>", "area_sqft": 1.0,
+    result = {"deductions": [{"constraint": "wetlands", "label": "<b>x</b>\n\n**y**", "area_sqft": 1.0,
                               "countable_fraction": 0.0, "deducted_sqft": 1.0, "citation": hostile}]}
-    frame = deduction_table.deduction_frame(result)
-    rules = deduction_table.citation_nowrap_styles(frame)
-    col = list(frame.columns).index(deduction_table.CITATION)
-    nowrap = {r["selector"] for r in rules if ("white-space", "nowrap") in r["props"]}
-    assert nowrap == {f"td.col{col}", f"td.col{col} *"}  # the cell and Streamlit's markdown block inside
-    css = repr(rules)
-    assert "script" not in css and "<" not in css and "402" not in css
+    html = deduction_table.deduction_html(result)
+    style, table = html.split("</style>", 1)
+    # The style block is a constant of the look: no text from the result goes into the CSS.
+    assert "script" not in style and "402" not in style and "<b>" not in style
+    assert all(deduction_table.deduction_html({}, look=look).split("</style>")[0] in
+               deduction_table.deduction_html(result, look=look) for look in ("standard", "counter", "projector"))
+    assert ".sloat-dtable .sloat-dcite{white-space:nowrap;}" in style
+    # Every text from the result is escaped, on one line (a blank line would end markdown's HTML block).
+    assert "<script>" not in table and "<b>" not in table and "\n" not in html
+    assert "&lt;b&gt;x&lt;/b&gt; **y**" in table and "§ 402-45A&lt;/style&gt;&lt;script&gt;" in table
+    parsed = html_tables.parse(html)[0]
+    assert parsed.rows == [["", "<b>x</b> **y**", "1", "0%", "1", hostile]]
+    cite = parsed.columns.index(deduction_table.CITATION)
+    assert parsed.row_cells[0][cite][1].get("class") == "sloat-dcite"  # the § cell never wraps
+    assert [c for c, _ in parsed.row_cells[0]] == ["td", "th", "td", "td", "td", "td"]  # the constraint heads its row
     # Counter mode's everyday table has no citation column: nothing to keep on one line.
-    assert deduction_table.citation_nowrap_styles(deduction_table.deduction_frame(result, plain_words=True)) == []
-    # The styles reach the Styler's CSS for this table only: every selector is scoped by its uuid.
-    styled = frame.style.set_table_styles(rules, overwrite=False)
-    sheet = styled.to_html().split("</style>", 1)[0]
-    selectors = [line.rstrip(" {") for line in sheet.splitlines() if line.endswith("{")]
-    assert selectors and all(sel.startswith(f"#T_{styled.uuid}") for sel in selectors), selectors
-    assert f"#T_{styled.uuid} td.col{col} *" in selectors and "white-space: nowrap" in sheet
+    assert "sloat-dcite\"" not in deduction_table.deduction_html(result, plain_words=True).split("</style>", 1)[1]
+
+
+def test_the_deduction_table_is_an_accessible_html_table_with_the_frames_cells():
+    result = {"deductions": [{"constraint": "wetlands", "label": "Wetlands", "area_sqft": 10000.0,
+                              "countable_fraction": 0.0, "deducted_sqft": 10000.0, "citation": "§ 402-45A(1)"},
+                             {"constraint": "slope_over_40", "label": "Slopes over 40%", "area_sqft": None,
+                              "countable_fraction": 0.0, "deducted_sqft": None, "citation": "§ 402-45A(2)(b)"},
+                             {"constraint": "rock", "label": "Rock", "area_sqft": 0.0,
+                              "countable_fraction": 0.5, "deducted_sqft": 0.0, "citation": "§ 402-45A(3)"}]}
+    for plain_words, present_only in [(False, False), (True, True), (False, True)]:
+        frame = deduction_table.deduction_frame(result, plain_words=plain_words, present_only=present_only)
+        table = html_tables.parse(deduction_table.deduction_html(result, plain_words=plain_words,
+                                                                 present_only=present_only))[0]
+        assert table.columns == list(frame.columns)
+        assert table.header_scopes == ["col"] * len(frame.columns)
+        assert table.rows == frame.astype(str).values.tolist()
+        assert [table.key_colour(i) for i in range(len(table.rows))] == \
+            deduction_table.deduction_colours(result, present_only=present_only)
+        assert all(cells[1] == ("th", {"scope": "row"}) for cells in table.row_cells)
+        assert table.caption  # the table is named for a screen reader
+    assert [r[2] for r in html_tables.parse(deduction_table.deduction_html(result))[0].rows] == \
+        ["10,000", "unknown", "0"]  # unknowns stay "unknown", never a zero
+    assert len(html_tables.parse(deduction_table.deduction_html(result, present_only=True))[0].rows) == 2
 
 
 def test_the_verdict_sentences_read_as_documented():

@@ -92,7 +92,7 @@ def test_standard_finder_then_the_deduction_table_then_its_download_by_keyboard(
     # The table itself holds no control: its rows' § links follow it, the first the wetlands row's § 402-45A(1).
     stops = _tab_until(page, "el => el.tagName === 'A' && el.textContent.trim() === '§ 402-45A(1)'")
     print("answer to the deduction table's links:", stops)
-    assert page.evaluate("""() => { const t = [...document.querySelectorAll('[data-testid="stTable"]')]
+    assert page.evaluate("""() => { const t = [...document.querySelectorAll('[data-testid="stTable"], .sloat-dtable')]
         .find(x => x.innerText.includes('Wetlands'));
         return !!t && !!(t.compareDocumentPosition(document.activeElement) & Node.DOCUMENT_POSITION_FOLLOWING); }""")
     stops = _tab_until(page, _nav_link("Case & exports"), key="Shift+Tab")

@@ -30,7 +30,7 @@ WIDTHS = [(320, 256), (640, 512)]
 #: auto or scroll that itself fits the window); and each of the page's scrollers wider than its box.
 OVERFLOW_JS = """() => {
   const width = document.documentElement.clientWidth, out = [];
-  const own = 'iframe, svg, .js-plotly-plot, [data-testid="stDataFrame"], [data-testid="stTable"]';
+  const own = 'iframe, svg, .js-plotly-plot, [data-testid="stDataFrame"], [data-testid="stTable"], .sloat-dtable';
   const inScrollBox = (el) => {
     for (let e = el.parentElement; e && e.getAttribute('data-testid') !== 'stMain'; e = e.parentElement) {
       const c = getComputedStyle(e), b = e.getBoundingClientRect();

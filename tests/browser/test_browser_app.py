@@ -143,7 +143,7 @@ def test_sample_demo_parcel_with_slope_overlay(sample_app):
     sample_app.wait_text("Slope 25-40%")  # legend swatches of the slope overlay
     overlays = "() => document.querySelectorAll('img.leaflet-image-layer').length"
     assert sample_app.poll_map(overlays, lambda n: n == 1) == 1
-    table = sample_app.page.locator('[data-testid="stTable"]').first
+    table = sample_app.page.locator('.sloat-dtable').first
     table.wait_for(timeout=30_000)
     sample_app.page.get_by_role("link", name="§ 402-45A(2)(a)").first.wait_for(timeout=30_000)
     assert sample_app.non_tile_blocked() == [], sample_app.non_tile_blocked()

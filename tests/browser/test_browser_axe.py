@@ -335,7 +335,7 @@ def test_after_a_search_the_answer_has_the_focus_and_is_announced(app):
 OVERFLOW_JS = """() => {
   const width = document.documentElement.clientWidth, out = [];
   for (const el of document.querySelectorAll('[data-testid="stMain"] *')) {
-    if (el.closest('iframe, svg, .js-plotly-plot, [data-testid="stDataFrame"], [data-testid="stTable"]')) continue;
+    if (el.closest('iframe, svg, .js-plotly-plot, [data-testid="stDataFrame"], [data-testid="stTable"], .sloat-dtable')) continue;
     const box = el.getBoundingClientRect();
     if (box.width && (box.right > width + 1 || box.left < -1)) {
       const owner = el.closest('[data-testid]');

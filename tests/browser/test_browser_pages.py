@@ -82,7 +82,7 @@ def _check_parcel_page(app, mode: str) -> None:
         ".find(x => x.nextSibling && x.nextSibling.textContent.trim() === 'Wetlands');"
         " return s ? getComputedStyle(s).backgroundColor : null; }")
     key_colour = page.evaluate(
-        "() => { const td = [...document.querySelectorAll('[data-testid=\"stTable\"] tbody td')]"
+        "() => { const td = [...document.querySelectorAll('.sloat-dtable tbody th')]"
         ".find(x => x.textContent.trim() === 'Wetlands');"
         " return td ? getComputedStyle(td.parentElement.children[0]).backgroundColor : null; }")
     assert legend_colour == key_colour == "rgb(51, 160, 44)", (legend_colour, key_colour)  # theme: #33a02c

@@ -23,11 +23,11 @@ from app_support import state  # noqa: E402
 pytestmark = pytest.mark.browser
 
 
-# For each "§" cell of every st.table: [text, number of distinct line boxes of its text, the cell's
+# For each "§" cell of every table (st.table, or the deduction table's own HTML box): [text, number of distinct line boxes of its text, the cell's
 # right edge, the table container's right edge].
 CITATION_CELLS_JS = """() => {
   const out = [];
-  for (const box of document.querySelectorAll('[data-testid="stTable"]')) {
+  for (const box of document.querySelectorAll('[data-testid="stTable"], .sloat-dtable')) {
     const table = box.querySelector('table');
     if (!table) continue;
     const heads = [...table.querySelectorAll('thead th')];
@@ -53,7 +53,7 @@ CITATION_CELLS_JS = """() => {
 }"""
 
 # Tables wider than their container (clipped or scrolling): [table's right edge, container's right edge].
-OVERFLOW_JS = """() => [...document.querySelectorAll('[data-testid="stTable"]')]
+OVERFLOW_JS = """() => [...document.querySelectorAll('[data-testid="stTable"], .sloat-dtable')]
   .filter(b => b.querySelector('table'))
   .map(b => [b.querySelector('table').getBoundingClientRect().right, b.getBoundingClientRect().right])
   .filter(([t, b]) => t > b + 1)"""
@@ -78,7 +78,7 @@ def test_deduction_table_citations_stay_on_one_line(app):
 def _check_table(app, mode: str, width: int) -> None:
     if mode == state.COUNTER:  # at the counter the figures fold below the answer (issue 24 item 5): open them
         app.page.locator('[data-testid="stExpander"] summary', has_text="The figures").first.click()
-    table = app.page.locator('[data-testid="stTable"]').first
+    table = app.page.locator('.sloat-dtable').first
     table.wait_for(timeout=30_000)
     table.scroll_into_view_if_needed()
     app.settle()

@@ -257,7 +257,6 @@ def search_parcels(layerset: LayerSet, text: str, limit: int = 10) -> ParcelSear
     q_addr = street_query(query)
     hits: dict[str, tuple[float, dict[str, str | None]]] = {}
     index = _search_index(layerset, lyr, meta)
-    rows = [(sbl, addr, dist, naddr) for sbl, addr, dist, naddr, _n, _k in index]
     for sbl, addr, dist, naddr, nsbl, key in index:
         rank = None
         if nsbl.startswith(q_sbl):
@@ -273,7 +272,7 @@ def search_parcels(layerset: LayerSet, text: str, limit: int = 10) -> ParcelSear
         from rapidfuzz import fuzz
 
         q_num, q_street = _split_number(q_addr)
-        for sbl, addr, dist, naddr in rows:
+        for sbl, addr, dist, naddr, _n, _k in index:
             if naddr is None:
                 continue
             a_num, a_street = _split_number(naddr)
