@@ -15,7 +15,8 @@ zero-height component frame, installs once in the page (``window.parent``) a sma
 - takes the zero-height component frames (this module's own) out of the Tab order: an empty stop (2.4.3);
 
 and, when the parcel is new (after a search, an upload, a drawing or a click), moves the focus to the answer
-(2.4.3). A rerun for anything else (a layer switched on, a district chosen) neither moves the focus nor repeats
+(2.4.3): to its heading "The results for this parcel", a line of its own above the answer, so its focus ring
+hides no control (2.4.11). A rerun for anything else (a layer switched on, a district chosen) neither moves the focus nor repeats
 the announcement. Everything written into the page is a constant or JSON-encoded text set as ``textContent``:
 nothing from a user or a file becomes HTML or script.
 """
@@ -42,9 +43,11 @@ SKIP_TEXT = "Skip to the results"
 SKIP_MAIN_TEXT = "Skip to the main content"
 MAP_TITLE = "Map of the parcel and its constraint layers (everything on it is also in the tables beside it)"
 _SEEN = "a11y_announced"
-#: The focus target before the answer: a constant (the answer's words go to the live region, as text).
+#: The focus target before the answer: a constant (the answer's words go to the live region, as text). It is a
+#: visible heading on its own line, always (not only while focused): its focus ring goes round it and covers no
+#: control, and nothing moves when the focus comes or goes (the line is there from the moment the answer is).
 ANSWER_TARGET_HTML = ('<div id="sloat-answer" role="heading" aria-level="2" tabindex="-1" '
-                      'class="sloat-sr-only sloat-answer-target">The results for this parcel</div>')
+                      'class="sloat-answer-target">The results for this parcel</div>')
 
 _INSTALL_JS = """
 (function () {
