@@ -12,10 +12,14 @@ zero-height component frame, installs once in the page (``window.parent``) a sma
 - names every map frame with :data:`MAP_TITLE` (``aria-label``, which a screen reader reads before the
   ``title``; st_folium titles its iframe "streamlit_folium.st_folium", and the browser tests find the map by that
   title, so it stays), again each time Streamlit re-creates the frame (4.1.2);
+- leaves the live region the answer's one announcement (4.1.3 without repeats): where there is an answer, the
+  answer's warning, info and success boxes lose the live role Streamlit gives them (``alert``, ``status``), so
+  the verdict is heard once; error boxes and the finder's messages keep it;
 - takes the zero-height component frames (this module's own) out of the Tab order: an empty stop (2.4.3);
 
 and, when the parcel is new (after a search, an upload, a drawing or a click), moves the focus to the answer
-(2.4.3). A rerun for anything else (a layer switched on, a district chosen) neither moves the focus nor repeats
+(2.4.3): to its heading "The results for this parcel", a line of its own above the answer, so its focus ring
+hides no control (2.4.11). A rerun for anything else (a layer switched on, a district chosen) neither moves the focus nor repeats
 the announcement. Everything written into the page is a constant or JSON-encoded text set as ``textContent``:
 nothing from a user or a file becomes HTML or script.
 """
@@ -30,7 +34,7 @@ import streamlit.components.v1 as components
 
 from app_support import state
 
-__all__ = ["ANSWER_ID", "LIVE_ID", "MAP_TITLE", "SKIP_TEXT", "SKIP_MAIN_TEXT", "answer", "install", "message", "say",
+__all__ = ["ANSWER_ID", "FINDER_TITLE", "LIVE_ID", "MAP_TITLE", "SKIP_TEXT", "SKIP_MAIN_TEXT", "answer", "install", "message", "say",
            "announce_script"]
 
 #: The focus target placed just before the answer.
@@ -40,17 +44,21 @@ LIVE_ID = "sloat-live"
 SKIP_TEXT = "Skip to the results"
 #: The skip link's words on a page with no answer (it goes to the page's heading).
 SKIP_MAIN_TEXT = "Skip to the main content"
+#: The Parcel page's finder (its expander's title): its messages are a search's own and keep their live role.
+FINDER_TITLE = "Find or upload a parcel"
 MAP_TITLE = "Map of the parcel and its constraint layers (everything on it is also in the tables beside it)"
 _SEEN = "a11y_announced"
-#: The focus target before the answer: a constant (the answer's words go to the live region, as text).
+#: The focus target before the answer: a constant (the answer's words go to the live region, as text). It is a
+#: visible heading on its own line, always (not only while focused): its focus ring goes round it and covers no
+#: control, and nothing moves when the focus comes or goes (the line is there from the moment the answer is).
 ANSWER_TARGET_HTML = ('<div id="sloat-answer" role="heading" aria-level="2" tabindex="-1" '
-                      'class="sloat-sr-only sloat-answer-target">The results for this parcel</div>')
+                      'class="sloat-answer-target">The results for this parcel</div>')
 
 _INSTALL_JS = """
 (function () {
   var w = window.parent, d = w.document;
   if (!w.sloatA11y) {
-    var code = "(" + function (answerId, liveId, skipText, mainText, mapTitle) {
+    var code = "(" + function (answerId, liveId, skipText, mainText, mapTitle, finderTitle) {
       var live = document.createElement('div');
       live.id = liveId; live.className = 'sloat-sr-only';
       live.setAttribute('role', 'status'); live.setAttribute('aria-live', 'polite');
@@ -76,6 +84,18 @@ _INSTALL_JS = """
         document.querySelectorAll('iframe[srcdoc*="sloatA11y"]:not([tabindex])').forEach(function (f) {
           f.setAttribute('tabindex', '-1'); f.setAttribute('aria-hidden', 'true');
         });
+        // One announcement per answer: the live region's. Streamlit makes each warning box an alert and each
+        // info or success box a status (both live regions), so the verdict box was heard a second time (and
+        // the unknowns' boxes with it). Where there is an answer, its boxes are plain text; an error box,
+        // and any box of the finder (a search's own message), keep their role and are still said at once.
+        if (document.getElementById(answerId)) {
+          document.querySelectorAll('[data-testid="stMain"] .stAlertContainer[role]').forEach(function (a) {
+            if (a.querySelector('[data-testid="stAlertContentError"]')) { return; }
+            var x = a.closest('[data-testid="stExpander"]'), s = x && x.querySelector('summary');
+            if (s && s.textContent.indexOf(finderTitle) >= 0) { return; }
+            a.removeAttribute('role');
+          });
+        }
       }
       nameFrames();
       new MutationObserver(nameFrames).observe(document.body, {childList: true, subtree: true});
@@ -89,7 +109,7 @@ _INSTALL_JS = """
           if (t) { t.focus({preventScroll: false}); }
         }
       };
-    } + ")(" + JSON.stringify([ANSWER, LIVE, SKIP, MAIN, TITLE]).slice(1, -1) + ");";
+    } + ")(" + JSON.stringify([ANSWER, LIVE, SKIP, MAIN, TITLE, FINDER]).slice(1, -1) + ");";
     var s = d.createElement('script');
     s.textContent = code;
     d.head.appendChild(s);
@@ -108,8 +128,8 @@ def _js(value) -> str:
 
 def announce_script(say: str | None, focus: bool) -> str:
     """The component's HTML: install the page's helpers once, then announce ``say`` and move the focus."""
-    code = (_INSTALL_JS.replace("ANSWER, LIVE, SKIP, MAIN, TITLE", ", ".join(_js(v) for v in (
-        ANSWER_ID, LIVE_ID, SKIP_TEXT, SKIP_MAIN_TEXT, MAP_TITLE))).replace("SAY", _js(say)).replace("FOCUS", _js(bool(focus))))
+    code = (_INSTALL_JS.replace("ANSWER, LIVE, SKIP, MAIN, TITLE, FINDER", ", ".join(_js(v) for v in (
+        ANSWER_ID, LIVE_ID, SKIP_TEXT, SKIP_MAIN_TEXT, MAP_TITLE, FINDER_TITLE))).replace("SAY", _js(say)).replace("FOCUS", _js(bool(focus))))
     return f"<script>{code}</script>"
 
 

@@ -106,6 +106,10 @@ html, body, [data-testid="stAppViewContainer"] {font-size:20px;}
 [data-testid="stAppViewContainer"] [data-testid="stTable"] th {font-size:20px;}
 /* Streamlit's top padding is in rem and grew with the larger type (120 px); 80 px clears its header, as on a projector. */
 [data-testid="stMainBlockContainer"] {padding-top:80px !important;}
+/* The title's own padding (Streamlit's, in rem: 25 px above, 20 below) shrinks to 10 px each way: it pays for
+   the answer's heading line ("The results for this parcel", the focus target), so the first screen still holds
+   the verdict, what stands in the way, the next step and the handout button (issue 24 item 5). */
+[data-testid="stMain"] h1 {padding-top:0.5rem !important;padding-bottom:0.5rem !important;}
 </style>
 """
 
@@ -228,15 +232,14 @@ span[role="spinbutton"] {{display:inline-flex !important;align-items:center;just
 [data-baseweb="tag"] {{max-width:100% !important;}}
 .sloat-sr-only {{position:absolute !important;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;
   clip:rect(0,0,0,0);white-space:nowrap;border:0;}}
-.sloat-answer-target:focus {{width:100% !important;height:auto !important;margin:0 !important;clip:auto !important;
-  overflow:hidden !important;text-overflow:ellipsis;z-index:10;background:#ffffff;padding:2px 4px;font-weight:600;
-  pointer-events:none;}}
-/* While focused the target is drawn over what follows it and takes no room: nothing moves under a pointer when
-   it loses the focus (taking a line while focused made a click below it land on the wrong place), and a click
-   goes through it to the button or link beneath. */
-/* The answer's focus target and its announcer (app_support.announce) take no room in the page's flow: the
-   counter's first screen keeps its height (issue 24 item 5). */
-[data-testid="stElementContainer"]:has(.sloat-answer-target) {{margin-bottom:-1rem !important;}}
+/* The answer's focus target (app_support.announce) is a heading on a line of its own, always: focused, its ring
+   goes round it and covers no control (an overlay drawn over what followed hid the handout button, WCAG 2.4.11),
+   and nothing moves as the focus comes or goes (a line taken only while focused moved what was under the
+   pointer). */
+.sloat-answer-target {{display:block;font-weight:600;font-size:0.9rem;line-height:1.3;margin:0;padding:2px 4px;}}
+.sloat-answer-target:focus {{outline:3px solid {FOCUS_COLOUR} !important;outline-offset:-3px !important;
+  box-shadow:none !important;}}
+[data-testid="stElementContainer"]:has(.sloat-answer-target) {{margin-bottom:-0.75rem !important;}}
 [data-testid="stElementContainer"]:has(> iframe[height="0"]),
 [data-testid="stElementContainer"]:has(> div > iframe[height="0"]) {{position:absolute !important;width:0 !important;
   height:0 !important;overflow:hidden !important;}}

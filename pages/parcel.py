@@ -31,7 +31,7 @@ st.title("Parcel & constraints")
 
 # At the counter and on a projector the finder folds away once a parcel is found, and the layer list waits
 # in a closed expander: the map and the answer fill the first screen.
-with st.expander("Find or upload a parcel", expanded=mode == state.STANDARD or state.current_parcel() is None):
+with st.expander(announce.FINDER_TITLE, expanded=mode == state.STANDARD or state.current_parcel() is None):
     find_col, upload_col = st.columns(2)
     with find_col:
         parcel_inputs.find_by_text(layers)

@@ -146,3 +146,25 @@ def test_the_maps_sbl_labels_are_in_the_text(app):
     assert f"This outline lies on tax parcel {fx.P1_SBL}." in text, text
     assert "No other tax parcel is next to it." in text, text
     assert f"Other tax parcels within 250 ft: {fx.P2_SBL}." in text, text  # labelled on the map, 200 ft away
+
+
+def test_standard_tab_presses_from_the_search_box_to_the_handout(app):
+    """1366x768, Standard, P1 found: from the search box, 4 Tab presses reach "Download the one-page handout
+    (PDF)" (the upload button, the district's help, the district menu, the handout), none of them in the map's
+    column (its layer menu, basemap, check boxes, the map's frame and its controls) nor a chart's toolbar."""
+    page = app.page
+    page.set_viewport_size({"width": 1366, "height": 768})
+    app.open()
+    app.wait_map()
+    app.choose_parcel(fx.P1_SBL)
+    page.get_by_label("Tax parcel (SBL", exact=False).focus()
+    walk = []
+    for _ in range(20):
+        page.keyboard.press("Tab")
+        walk.append(page.evaluate(WHERE_JS, [announce.ANSWER_ID, MAP_IFRAME]))
+        if walk[-1][1].startswith("BUTTON Download the one-page handout (PDF)"):
+            break
+    print("Tab stops from the search box to the handout:", *walk, sep="\n  ")
+    assert walk[-1][1].startswith("BUTTON Download the one-page handout (PDF)"), walk
+    assert len(walk) == 4, walk
+    assert not [w for w in walk if w[0] == "map" or "modebar" in w[1].lower()], walk

@@ -1,0 +1,115 @@
+"""One announcement per answer (WCAG 4.1.3 without repeats), read from what the page announces.
+
+A screen reader speaks the text of every live region of the page as it appears or changes: the app's own
+polite live region (``app_support.announce``), but also each box Streamlit draws, which it makes a live region
+(a warning or an error box is ``role="alert"``, an info or success box ``role="status"``). The Counter's answer
+card is such a box, so the verdict was heard twice: once from the card (an alert), once from the live region.
+
+Here a recorder in the page looks, at every animation frame from the search's Enter until the page is quiet, at
+every live region's text (``role`` alert, status or log, or ``aria-live`` other than off): each text seen is an
+announcement. After a search by address at the counter (the sample's 297 Johnsontown Road: an "unlikely"
+verdict, drawn as a warning box) and by SBL in Standard mode (hand-built P1: a "cannot tell" verdict as an info
+box, its unknowns as warning boxes): the app's live region is the only one that speaks, once, and what it says
+holds the verdict and the net lot area. Orca's own hearing of it is tests/browser/test_browser_screen_reader.py.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import app_fixtures as fx  # noqa: E402
+
+from app_support import announce  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+#: Every frame: each live region's text, recorded once per (region, text); stopped by window.__sloatStop.
+RECORD_JS = """() => {
+  window.__sloatHeard = []; window.__sloatStop = false;
+  const seen = new Map();
+  const live = '[role="alert"], [role="status"], [role="log"], [aria-live]:not([aria-live="off"])';
+  function look() {
+    document.querySelectorAll(live).forEach(el => {
+      const text = (el.textContent || '').replace(/\\s+/g, ' ').trim();
+      const who = el.id || el.getAttribute('data-testid') || el.className;
+      if (text && seen.get(el) !== text) {
+        seen.set(el, text);
+        window.__sloatHeard.push([who, el.getAttribute('role') || '', text.slice(0, 2000)]);
+      }
+      if (!text) seen.delete(el);
+    });
+    if (!window.__sloatStop) requestAnimationFrame(look);
+  }
+  // what is already said before the search is not an announcement of the answer
+  document.querySelectorAll(live).forEach(el => seen.set(el, (el.textContent || '').replace(/\\s+/g, ' ').trim()));
+  requestAnimationFrame(look);
+}"""
+
+
+def _heard_after_search(app, text: str) -> list[list[str]]:
+    page = app.page
+    box = page.get_by_label("Tax parcel (SBL", exact=False)
+    box.fill(text)
+    page.evaluate(RECORD_JS)
+    box.press("Enter")
+    page.wait_for_function(f"() => document.activeElement && document.activeElement.id === '{announce.ANSWER_ID}'",
+                           timeout=30_000)
+    app.settle()
+    page.wait_for_timeout(1000)  # the live region writes 150 ms after it is cleared; a late rerun would show here
+    heard = page.evaluate("() => { window.__sloatStop = true; return window.__sloatHeard; }")
+    print("announced:", *heard, sep="\n  ")
+    return heard
+
+
+def _one_announcement(heard: list[list[str]], verdict_words: str) -> None:
+    ours = [h for h in heard if h[0] == announce.LIVE_ID]
+    others = [h for h in heard if h[0] != announce.LIVE_ID]
+    assert not others, ("only the app's live region speaks for the answer", others)
+    assert len(ours) == 1, ours
+    assert "Net lot area" in ours[0][2] and verdict_words in ours[0][2], ours
+
+
+def test_counter_the_verdict_is_announced_once(sample_app):
+    sample_app.page.set_viewport_size({"width": 1366, "height": 768})
+    sample_app.open("/?mode=counter")
+    sample_app.settle()
+    heard = _heard_after_search(sample_app, "297 Johnsontown Road")
+    # the card shows the verdict in a warning box (which Streamlit makes an alert): still there, no longer live
+    card = sample_app.page.locator(".st-key-answer_verdict [data-testid='stAlertContainer']").first
+    assert card.is_visible() and "What this means for your lot" in card.inner_text()
+    assert card.get_attribute("role") is None
+    _one_announcement(heard, "so your lot is about 13,741 sq ft short")
+
+
+def test_standard_the_verdict_is_announced_once(app):
+    app.page.set_viewport_size({"width": 1366, "height": 768})
+    app.open("/")
+    app.wait_map()
+    heard = _heard_after_search(app, fx.P1_SBL)
+    assert app.page.get_by_text("Cannot tell yet", exact=False).first.is_visible()
+    _one_announcement(heard, "Cannot tell yet")
+
+
+def test_an_error_box_is_still_announced(app, tmp_path):
+    """Only the answer's boxes are quiet: with an answer on the page, a file that cannot be read is still said
+    at once (its error box, in the finder, keeps Streamlit's alert role)."""
+    page = app.page
+    page.set_viewport_size({"width": 1366, "height": 768})
+    app.open("/")
+    app.wait_map()
+    app.choose_parcel(fx.P1_SBL)
+    bad = tmp_path / "broken.geojson"
+    bad.write_text("{ not json")
+    page.evaluate(RECORD_JS)
+    page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files(str(bad))
+    page.locator('[data-testid="stAlertContentError"]').first.wait_for(timeout=30_000)
+    app.settle()
+    heard = page.evaluate("() => { window.__sloatStop = true; return window.__sloatHeard; }")
+    print("announced:", *heard, sep="\n  ")
+    assert page.locator(f"#{announce.ANSWER_ID}").count() == 1  # the answer is still on the page
+    errors = [h for h in heard if h[0] == "stAlertContainer" and h[1] == "alert"]
+    assert errors and "not valid GeoJSON" in errors[0][2], heard
