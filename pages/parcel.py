@@ -11,7 +11,7 @@ import folium
 import streamlit as st
 from streamlit_folium import st_folium
 
-from app_support import (announce, cases_ui, charts, loaders, mapping, parcel_events, parcel_inputs,
+from app_support import (announce, cases_ui, charts, element_preload, loaders, mapping, parcel_events, parcel_inputs,
                          parcel_map, project_result, results, state)
 from app_support.citations import escape_markdown
 from app_support.parcel_map import ON_AT_START
@@ -187,6 +187,8 @@ def _results(parcel, answer_slot=None) -> None:
 
 
 map_and_results()
+if state.current_parcel() is None:  # the answer's small element kinds load with the first screen (issue 24 Speed)
+    element_preload.preload_answer_elements()
 if mode == state.COUNTER:
     with st.expander("Map layers", expanded=False):
         _layer_menu()
