@@ -156,6 +156,7 @@ a {color:#0033cc !important;text-decoration:underline !important;}
 [data-testid="stToolbar"], [data-testid="stDecoration"] {display:none !important;}
 footer {display:none !important;}
 .sloat-clutter {display:none !important;}
+.sloat-answer-target {font-size:24px !important;}  /* the projector's smallest type, as the body's */
 </style>
 """
 
