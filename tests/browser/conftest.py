@@ -238,16 +238,25 @@ class OfflinePage:
 
     def open_sidebar(self) -> None:
         """Open the sidebar if it is folded (the walk-through folds it in Projector mode), as a person would:
-        its open button at the top left."""
+        its open button at the top left. After a resize Streamlit may slide the sidebar in or out on its own, so
+        the open button can vanish between seeing it and clicking it: look again until the sidebar is shown."""
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
         shown = """() => { const b = document.querySelector('[data-testid="stSidebar"]');
             const r = b && b.getBoundingClientRect(); return !!b && r.right > 1 && r.left > -1; }"""
-        # a resize may be sliding it in or out: wait until it is shown or its open button is there
-        self.page.wait_for_function(shown.replace("return !!b &&", "return !!document.querySelector("
-                                                  "'[data-testid=\"stExpandSidebarButton\"]') || !!b &&"),
-                                    timeout=15_000)
-        if not self.page.evaluate(shown):
-            self.page.locator('[data-testid="stExpandSidebarButton"]').first.click()
-            self.page.wait_for_function(shown, timeout=15_000)
+        button = self.page.locator('[data-testid="stExpandSidebarButton"]').first
+        deadline = time.monotonic() + 30
+        while not self.page.evaluate(shown):
+            if time.monotonic() > deadline:
+                raise AssertionError("the sidebar could not be opened within 30 s")
+            try:
+                button.click(timeout=2_000)  # gone already if the sidebar slid in by itself: look again
+            except PlaywrightTimeout:
+                continue
+            try:
+                self.page.wait_for_function(shown, timeout=5_000)
+            except PlaywrightTimeout:
+                continue
 
     def switch_mode(self, mode: str) -> None:
         """Choose a display mode in the sidebar."""
