@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from app_support import loaders, mapping
 from app_support.leaflet_elements import LABEL_MIN_ZOOM
 from app_support.slope_overlay import slope_group
-from sloat_core.gis.roles import ROLE_DECLARATIONS
+from sloat_core.gis.roles import DERIVED_STYLES, ROLE_DECLARATIONS
 
 __all__ = ["DEDUCTION_ROLES", "ON_AT_START", "MapView", "feature_groups", "handout_pdf", "handout_html",
            "missing_layers", "tax_parcels_nearby", "tax_parcels_on_map", "tax_parcel_sentence"]
@@ -24,7 +24,8 @@ __all__ = ["DEDUCTION_ROLES", "ON_AT_START", "MapView", "feature_groups", "hando
 #: Roles whose land is deducted from the lot area.
 DEDUCTION_ROLES = [r.id for r in ROLE_DECLARATIONS if r.deduction]
 #: The layers on the map when a visitor first opens the page.
-ON_AT_START = [*DEDUCTION_ROLES, "buffer", "parcels"]
+ON_AT_START = [*DEDUCTION_ROLES, *(d.id for d in (*DERIVED_STYLES, *ROLE_DECLARATIONS)
+                                    if d.web.on_at_start and d.id not in DEDUCTION_ROLES)]
 #: How far (feet, EPSG:2260) from the parcel's outline a tax parcel still counts as its neighbour.
 NEIGHBOUR_DISTANCE_FT = 5.0
 #: How far (feet) the sentence looks for the other lots the map's first view labels around a parcel.

@@ -55,6 +55,8 @@ class WebLook:
         Opacity of its fill: (drawn with its hatch, drawn without one).
     base_only : bool
         Drawn only as the offline base map, never listed among the constraint layers.
+    on_at_start : bool
+        On the map when a visitor first opens the page (every deducted role is, whatever this says).
     """
 
     line: bool = False
@@ -63,6 +65,7 @@ class WebLook:
     edge: str = ""
     fill_opacity: tuple[float, float] = (0.9, 0.35)
     base_only: bool = False
+    on_at_start: bool = False
 
 
 _FILL = WebLook()
@@ -172,7 +175,7 @@ ROLE_DECLARATIONS: tuple[LayerRole, ...] = (
     LayerRole("village_boundary", "Village boundary", "Village boundary", "#444444", "1", "", (0, (12, 4)),
               "reference", "polygon", None, (), WebLook(line=True, weight=2.5), extent=True),
     LayerRole("parcels", "Tax parcel lines", "Tax parcels", "#999999", "1", "", (0, (1, 3)),
-              "reference", "polygon", None, (), WebLook(line=True, weight=1, edge="#555555"), extent=True,
+              "reference", "polygon", None, (), WebLook(line=True, weight=1, edge="#555555", on_at_start=True), extent=True,
               kept_whole=True),
     # Road centre lines (widened to their right-of-way): the app's offline base map only; no rule reads them.
     LayerRole("roads", "Roads (illustrative base map)", "Roads", "#8a8a8a", "1", "", (0, (2, 1)),
@@ -214,7 +217,7 @@ class DerivedStyle:
 #: deduction rows match the picture on the map.
 DERIVED_STYLES: tuple[DerivedStyle, ...] = (
     DerivedStyle("buffer", "Wetland/stream buffer", "#b2df8a", "0.93", "///",
-                 WebLook(dash="2 4", edge="#6a9f3a", fill_opacity=(0.8, 0.3))),
+                 WebLook(dash="2 4", edge="#6a9f3a", fill_opacity=(0.8, 0.3), on_at_start=True)),
     DerivedStyle("slope_over_40", "Slopes over {very_steep_slope_threshold_pct:g}%",
                  "#{:02x}{:02x}{:02x}".format(*SLOPE_CLASS_COLORS[4][:3]), "0.40", "xxx"),
     DerivedStyle("slope_25_40", "Slopes over {steep_slope_deduction_threshold_pct:g}% to "

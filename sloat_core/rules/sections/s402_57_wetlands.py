@@ -9,6 +9,7 @@ from dateutil.relativedelta import relativedelta
 
 from sloat_core.errors import SloatInputError
 from sloat_core.gis.geometry import PRESENCE_MIN_SQFT, area_sqft, polygonal
+from sloat_core.gis.roles import roles_of_kind
 from sloat_core.law.params import value
 from sloat_core.rules import calendar as cal
 from sloat_core.rules.calendar import count
@@ -19,7 +20,8 @@ from sloat_core.rules.sections.permit import (
 )
 
 
-_WATER_ROLES = ("wetlands", "watercourses", "water_bodies")
+#: Wetlands, water bodies and watercourses: the resource roles (each carries the buffer of § 402-45A(1)).
+_WATER_ROLES = roles_of_kind("resource")
 
 
 #: With no footprint drawn: no where the parcel has no wetland, watercourse or buffer, otherwise unknown.
