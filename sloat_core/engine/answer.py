@@ -267,6 +267,24 @@ def _house(result: dict) -> tuple[str, str]:
                        "because part of the land could not be measured on the maps used here.")
 
 
+def _first_step(result: dict) -> str:
+    """The first next step, about this lot: the district and minimum the answer assumed, for the Building
+    Department to confirm (a lot in two districts names both; an unknown district is asked for)."""
+    names = list(dict.fromkeys(d.get("district") for d in result.get("districts") or [] if d.get("district")))
+    district, minimum = result.get("district"), result.get("min_lot_area_sqft")
+    ask = "Bring this sheet to the Building Department: ask them"
+    if len(names) > 1:
+        return (f"{ask} to confirm that the lot lies in the {plain._join(names)} districts, and to say how the "
+                "minimum lot size applies to it and which permits apply.")
+    if district and minimum:
+        return (f"{ask} to confirm that the lot is in the {district} district with a minimum lot size of "
+                f"{_sqft(minimum)}, and to say which permits apply.")
+    if district:
+        return (f"{ask} to confirm that the lot is in the {district} district, and to say its minimum lot size "
+                "and which permits apply.")
+    return f"{ask} which zoning district the lot is in, its minimum lot size and which permits apply."
+
+
 def lot_answer(result: dict) -> LotAnswer:
     """The answer card for an analysis result (see the module's docstring).
 
@@ -321,8 +339,7 @@ def lot_answer(result: dict) -> LotAnswer:
         if s := _STUDY_OF_PERMIT.get(p.get("id") or ""):
             studies.append(s)
     studies = list(dict.fromkeys(studies))
-    steps = ["Bring this sheet to the Building Department: ask them to confirm the zoning district, the "
-             "minimum lot size and which permits apply."]
+    steps = [_first_step(result)]
     if studies:
         steps.append("Before applying, hire " + plain._join(studies) + ".")
     if needed:
