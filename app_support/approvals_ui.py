@@ -51,7 +51,7 @@ def show_approvals(groups: list | None, a: dict | None, result_day: str) -> None
     st.markdown(escape_markdown(ref["headline"]))
     events = a["village_law"]["events"]
     if events:
-        st.markdown("**Clocks (Village Law, GML § 239-m), counted by the General Construction Law**")
+        st.markdown("**Clocks (Village Law, GML § 239-m or § 239-n), counted by the General Construction Law**")
         st.markdown("\n".join(f"- {e['date']}: {escape_markdown(e['label'])}"
                               + (f" {escape_markdown(e['note'])}" if e["note"] else "") for e in events))
     for g in groups:

@@ -12,10 +12,14 @@ import pandas as pd
 
 from app_support import charts, timeline_prefill
 from app_support.citations import escape_markdown
+from sloat_core.errors import SloatInputError
 from sloat_core.rules.clocks import ITEM_KINDS, timeline_events
 
 __all__ = ["unique_items", "duplicate_sentence", "suggestion_line", "item_name", "timeline_rows", "events_frame",
-           "row_citations"]
+           "row_citations", "project_clock_events", "PROJECT_CLOCKS_ITEM"]
+
+#: The Item column of the project's state-law clocks (Village Law, GML § 239-m / § 239-n).
+PROJECT_CLOCKS_ITEM = "Your project (state law)"
 
 
 def unique_items(kept: list[dict]) -> list[dict]:
@@ -54,12 +58,37 @@ def item_name(n: int, item: dict) -> str:
     return f"{n}. {ITEM_KINDS[item['id']].capitalize()}{ref}"
 
 
-def timeline_rows(items: list[dict], as_of: dt.date):
+def project_clock_events(project: dict | None, as_of: dt.date) -> list:
+    """The dated state-law clocks of the session's project (the Village Law hearing, decision, default approval
+    and plat filing; the county's 30 days), as of the timeline's day: the core's
+    :func:`sloat_core.approvals.village_law.approval_events` from the dates the Proposed project page was given.
+    Empty without a project or those dates, or when the project cannot be read (the project page says why).
+
+    >>> [e.id for e in project_clock_events({"application_type": "site_plan",
+    ...                                      "hearing_closed_date": "2026-10-25"}, dt.date(2026, 11, 1))]
+    ['site-plan-decision-deadline']
+    >>> project_clock_events(None, dt.date(2026, 11, 1))
+    []
+    """
+    if not project:
+        return []
+    from sloat_core.approvals.village_law import approval_events
+    from sloat_core.rules.project import parse_project
+
+    try:
+        proj = parse_project(project)
+    except SloatInputError:
+        return []
+    return approval_events(proj.application_type, proj.approvals, as_of)
+
+
+def timeline_rows(items: list[dict], as_of: dt.date, project_events=()):
     """(rows, events, seasons, season_events) of the items as of a day.
 
-    ``rows`` are one dict per event of each item (item, date, label, status, citation, kind, detail);
-    ``events`` those of all items together (for the .ics); ``seasons`` the winter no-bare-slope seasons
-    around the dates, as (start, end) pairs, from ``season_events``.
+    ``rows`` are one dict per event of each item (item, date, label, status, citation, kind, detail), then
+    one per event of ``project_events`` (:func:`project_clock_events`, item :data:`PROJECT_CLOCKS_ITEM`);
+    ``events`` those of all items together, the project's with them (for the .ics); ``seasons`` the winter
+    no-bare-slope seasons around the dates, as (start, end) pairs, from ``season_events``.
 
     Raises
     ------
@@ -71,7 +100,10 @@ def timeline_rows(items: list[dict], as_of: dt.date):
         for e in timeline_events([item], as_of):
             rows.append({"item": item_name(n, item), "date": e.date, "label": e.label, "status": e.status,
                          "citation": e.citation, "kind": e.kind, "detail": f"{e.detail} {e.note}".strip()})
-    events = timeline_events(items, as_of)
+    for e in project_events:
+        rows.append({"item": PROJECT_CLOCKS_ITEM, "date": e.date, "label": e.label, "status": e.status,
+                     "citation": e.citation, "kind": e.kind, "detail": f"{e.detail} {e.note}".strip()})
+    events = sorted(timeline_events(items, as_of) + list(project_events), key=lambda e: (e.date, e.id))
     years = [d.year for d in [as_of, *(r["date"] for r in rows)]]
     season_items = [{"id": "winter_season", "year": y} for y in range(min(years) - 1, max(years) + 1)]
     season_events = timeline_events(season_items, as_of)
@@ -94,5 +126,10 @@ def events_frame(rows: list[dict], *, large: bool) -> pd.DataFrame:
 
 
 def row_citations(rows: list[dict]) -> list[str]:
-    """Each § the rows cite, once, in order of first use."""
-    return list(dict.fromkeys(c.strip() for r in rows for c in r["citation"].split(",")))
+    """Each § of Article IX the rows cite, once, in order of first use (the Law page holds Article IX; a state
+    law's clause, "Village Law § 7-728(5)(d)", "GML § 239-m(4)(b)", stays in the table's § column).
+
+    >>> row_citations([{"citation": "§ 402-57L"}, {"citation": "Village Law § 7-728(5)(d)"}, {"citation": "§ 402-57L"}])
+    ['§ 402-57L']
+    """
+    return list(dict.fromkeys(c.strip() for r in rows for c in r["citation"].split(",") if c.strip().startswith("§")))

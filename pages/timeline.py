@@ -62,15 +62,18 @@ def _add(new: dict) -> bool:
     return True
 
 
+def _project_key() -> str | None:
+    parcel = state.current_parcel()
+    return None if parcel is None else forms.project_result_key(parcel, st.session_state.get(state.DISTRICT))
+
+
 def _from_project() -> list[str]:
     """The permits of the project page's analysis, and a form to add the dates of their clocks.
 
     Returns the timeline item kinds offered (empty when nothing is offered).
     """
     project_result.ensure_project_result()  # a case opened from its link has no project-page result yet
-    parcel = state.current_parcel()
-    key = None if parcel is None else forms.project_result_key(parcel, st.session_state.get(state.DISTRICT))
-    result = timeline_prefill.stored_result(st.session_state.get(forms.LAST_PROJECT_RESULT), key)
+    result = timeline_prefill.stored_result(st.session_state.get(forms.LAST_PROJECT_RESULT), _project_key())
     if result is None:
         st.caption("To see here the permits your project needs, describe it on the Proposed project page.")
         if not large:
@@ -132,8 +135,15 @@ if items:
                 st.session_state[forms.TIMELINE_ITEMS] = items[:n - 1] + items[n:]
                 st.rerun()
 
+# The project's state-law clocks (Village Law § 7-728 / § 7-725-a, the county's 30 days) from the dates the
+# Proposed project page was given, when that page's analysis is of the parcel under study (issue 23).
+project_events = timeline_view.project_clock_events(st.session_state.get(state.PROJECT), as_of) \
+    if timeline_prefill.stored_result(st.session_state.get(forms.LAST_PROJECT_RESULT), _project_key()) else []
+if project_events:
+    st.caption(f"With the state-law dates of your project ({timeline_view.PROJECT_CLOCKS_ITEM}), from the dates "
+               "given on the Proposed project page.")
 try:
-    rows, events, seasons, season_events = timeline_view.timeline_rows(items, as_of)
+    rows, events, seasons, season_events = timeline_view.timeline_rows(items, as_of, project_events)
 except SloatInputError as exc:
     st.error(str(exc))
     st.stop()

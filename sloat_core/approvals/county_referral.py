@@ -38,7 +38,8 @@ from sloat_core.approvals.state_law import neighbours_on, state_param, verify_wo
 from sloat_core.gis.geometry import work_to_geojson
 
 __all__ = ["TRIGGERS", "Trigger", "TriggerAnswer", "ReferralResult", "county_referral", "referral_actions",
-           "distance_to_role", "boundary_line_name", "trigger_bands", "referral_bands_geojson"]
+           "referral_statute", "statute_clause", "distance_to_role", "boundary_line_name", "trigger_bands",
+           "referral_bands_geojson"]
 
 #: Distances are reported to a tenth of a foot; the comparison itself uses the unrounded distance.
 #: A boundary layer whose features name the municipality across their part of the line.
@@ -233,10 +234,37 @@ def _answer(parcel: BaseGeometry, layerset, trig: Trigger, reach: float, actions
                          f"Nearest {dist:,.0f} ft ({name or 'unnamed'}), beyond {reach:g} ft.", source)
 
 
-def _clause_for(statute: str | None, trig_clause: str) -> str:
+#: § 239-m's clauses and their § 239-n counterparts for a subdivision plat. § 239-n's triggers are in paragraph
+#: (a) of its subdivision 3 (its own definition, § 239-n(1)(a), names "subparagraphs (ii) and (iii) of paragraph
+#: (a) of subdivision three"); the majority plus one is § 239-n(5) (Aloya v. Planning Bd. of Stony Point, 93
+#: N.Y.2d 334 (1999)); the 30 days, § 239-n(4)(b) as the settings' source records it (to confirm).
+_239N = (("§ 239-m(3)(b)", "§ 239-n(3)(a)"), ("§ 239-m(4)(b)", "§ 239-n(4)(b)"), ("§ 239-m(5)", "§ 239-n(5)"))
+#: The § 239-n clause read from the settings' source, not the statute's text: shown "to confirm".
+CLAUSE_239N_TO_CONFIRM = "GML § 239-n(4)(b)"
+
+
+def referral_statute(actions: tuple[str, ...]) -> str | None:
+    """``"GML § 239-n"`` when a subdivision plat is among the actions, ``"GML § 239-m"`` for the other
+    referable actions, None when there is none.
+
+    >>> referral_statute(("subdivision", "area_variance")), referral_statute(("site_plan",)), referral_statute(())
+    ('GML § 239-n', 'GML § 239-m', None)
+    """
+    return ("GML § 239-n" if "subdivision" in actions else "GML § 239-m") if actions else None
+
+
+def statute_clause(statute: str | None, clause: str) -> str:
+    """A § 239-m clause as the statute that applies numbers it.
+
+    >>> statute_clause("GML § 239-n", "GML § 239-m(3)(b)(ii)"), statute_clause("GML § 239-n", "GML § 239-m(5)")
+    ('GML § 239-n(3)(a)(ii)', 'GML § 239-n(5)')
+    >>> statute_clause("GML § 239-m", "GML § 239-m(4)(b)")
+    'GML § 239-m(4)(b)'
+    """
     if statute == "GML § 239-n":
-        return trig_clause.replace("§ 239-m(3)(b)", "§ 239-n(3)")
-    return trig_clause
+        for m, n in _239N:
+            clause = clause.replace(m, n)
+    return clause
 
 
 def county_referral(parcel: BaseGeometry, layerset, *, application_type: str | None = None,
@@ -249,11 +277,11 @@ def county_referral(parcel: BaseGeometry, layerset, *, application_type: str | N
     reach_p = state_param("county_referral_distance_ft", on)
     reach = float(reach_p.value)
     actions = referral_actions(application_type, facts.variance)
-    statute = ("GML § 239-n" if "subdivision" in actions else "GML § 239-m") if actions else None
+    statute = referral_statute(actions)
     answers = []
     for trig in TRIGGERS:
         a = _answer(parcel, layerset, trig, reach, actions, on)
-        answers.append(TriggerAnswer(a.trigger, a.label, _clause_for(statute, a.clause), a.answer, a.distance_ft,
+        answers.append(TriggerAnswer(a.trigger, a.label, statute_clause(statute, a.clause), a.answer, a.distance_ft,
                                      a.nearest, a.reason, a.source))
     yes = [a for a in answers if a.answer == "yes"]
     unknown = [a for a in answers if a.answer == "unknown"]
@@ -282,11 +310,12 @@ def county_referral(parcel: BaseGeometry, layerset, *, application_type: str | N
     days_p = state_param("county_review_days", on)
     vote = state_param("county_override_vote", on)
     eo = state_param("rockland_executive_order", on)
+    days_clause, vote_clause = statute_clause(statute, days_p.citation), statute_clause(statute, vote.citation)
     clock = {
-        "days": days_p.value, "clause": days_p.citation, "verify": days_p.verify,
+        "days": days_p.value, "clause": days_clause, "verify": days_p.verify or days_clause == CLAUSE_239N_TO_CONFIRM,
         "starts": "the day the county receives a full statement (the application with the completed EAF)",
         "rule": (f"The county reports within {days_p.value} days of receipt of a full statement; after that the "
-                 f"board may act without the report ({days_p.citation})."),
+                 f"board may act without the report ({days_clause})."),
     }
     received = facts.county_received_date
     if received is not None:
@@ -295,18 +324,20 @@ def county_referral(parcel: BaseGeometry, layerset, *, application_type: str | N
                       "report_due_act_by": d.act_by.isoformat(),
                       "board_may_act_from": (d.act_by + _dt.timedelta(days=1)).isoformat(), "note": d.note()})
     override = (f"A county recommendation to modify or disapprove can be overridden only by a vote of {vote.value}, "
-                f"with a resolution stating the reasons ({vote.citation}).")
+                f"with a resolution stating the reasons ({vote_clause}).")
     checklist = [
         f"Send the full statement (application, completed EAF) to the Rockland County Department of Planning "
         f"({statute or 'GML § 239-m'})",
-        f"Wait for the county report or {days_p.value} days from its receipt ({days_p.citation})",
+        f"Wait for the county report or {days_p.value} days from its receipt ({days_clause})",
         override,
         f"{eo.citation}: {eo.value}{verify_word(eo.verify)}",
     ] if required is not False else [f"{eo.citation}: {eo.value}{verify_word(eo.verify)}"]
     verify = tuple(p.citation for p in (reach_p, days_p, vote, eo) if p.verify)
+    if days_clause == CLAUSE_239N_TO_CONFIRM:
+        verify += (f"{CLAUSE_239N_TO_CONFIRM}: the paragraph of § 239-n holding the county's {days_p.value} days",)
     boundary = next((a for a in answers if a.trigger == "municipal_boundary" and a.answer == "yes"), None)
     if boundary is not None and boundary_line_name(parcel, layerset, on)[1]:
-        verify += (f"{_clause_for(statute, 'GML § 239-m(3)(b)(i)')}: the municipality across the line "
+        verify += (f"{statute_clause(statute, 'GML § 239-m(3)(b)(i)')}: the municipality across the line "
                    "(municipal_neighbours)",)
     return ReferralResult(required, statute, actions, headline, reach, tuple(answers), clock, override,
                           tuple(checklist), verify)

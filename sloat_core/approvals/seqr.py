@@ -206,8 +206,10 @@ def _classify(project, facts: ApprovalFacts, park: bool | None, on) -> SeqrResul
         return _result("Unlisted", None, f"{acres:,.2f} acres altered: no Type II item and no Type I threshold "
                        f"of 617.4 reached.", clause=UNLISTED_CLAUSE, facts_used=used, verify=False)
     if app in ("site_plan", "special_permit") or facts.variance == "use":
-        return _result("unknown", None, "A site plan, special permit or use variance is Unlisted unless it reaches a "
-                       "Type I threshold; the area of work is not given.", question=_Q_ACRES, facts_used=used)
+        alt = state_param("seqr_physical_alteration_acres", on)  # the threshold the question turns on
+        return _result("unknown", alt, "A site plan, special permit or use variance is Unlisted unless it reaches a "
+                       f"Type I threshold ({alt.value:g} acres physically altered, {alt.citation}); the area of work "
+                       "is not given.", question=_Q_ACRES, facts_used=used)
     return _result("unknown", None, "The form does not say what kind of action this is.", question=_Q_WHAT,
                    facts_used=used)
 

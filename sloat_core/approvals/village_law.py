@@ -21,9 +21,11 @@ The events are :class:`sloat_core.rules.clocks.Event` objects, the timeline's ow
 from __future__ import annotations
 
 import datetime as _dt
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sloat_core.rules import calendar as cal
+from sloat_core.approvals.county_referral import (CLAUSE_239N_TO_CONFIRM, referral_actions, referral_statute,
+                                                  statute_clause)
 from sloat_core.approvals.facts import ApprovalFacts
 from sloat_core.approvals.state_law import state_param, verify_word
 # Imported from the timeline (rules/clocks.py is being split; the lead fixes these paths at merge):
@@ -166,23 +168,27 @@ def village_law_events(application_type: str | None, facts: ApprovalFacts, as_of
 
 
 def county_events(facts: ApprovalFacts, as_of: _dt.date, *, expiring_soon_days: int | None = None,
-                  on: _dt.date | None = None) -> list[Event]:
-    """The county's 30-day clock (GML § 239-m(4)(b)) from the day it received the full statement."""
+                  on: _dt.date | None = None, application_type: str | None = None) -> list[Event]:
+    """The county's 30-day clock (GML § 239-m(4)(b); § 239-n(4)(b) for a subdivision plat) from the day it
+    received the full statement."""
     received = facts.county_received_date
     if received is None:
         return []
     soon = _expiring_soon_days() if expiring_soon_days is None else expiring_soon_days
     p = state_param("county_review_days", on or received)
+    statute = referral_statute(referral_actions(application_type, facts.variance))
+    clause = statute_clause(statute, p.citation)
+    p = replace(p, citation=clause, verify=p.verify or clause == CLAUSE_239N_TO_CONFIRM)
     dl = cal.deadline(received, p.value)
     may_act = dl.act_by + _dt.timedelta(days=1)
     return [
         _deadline_event("county-referral-report-due", "county_referral", "report_deadline", received, p,
-                        "Last day for the county planning agency's report (GML § 239-m(4)(b))",
+                        f"Last day for the county planning agency's report ({clause})",
                         "Counted from the county's receipt of a full statement (application and completed EAF).",
                         as_of, soon),
-        Event("county-referral-board-may-act", "county_referral", "board_may_act", may_act, p.citation,
+        Event("county-referral-board-may-act", "county_referral", "board_may_act", may_act, clause,
               "reached" if as_of >= may_act else "not_yet",
-              "From this day the board may act without the county's report (GML § 239-m(4)(b))",
+              f"From this day the board may act without the county's report ({clause})",
               "A report received two or more days before final action must still be considered (to confirm "
               "with the Village).", ""),
     ]
@@ -192,6 +198,6 @@ def approval_events(application_type: str | None, facts: ApprovalFacts, as_of: _
                     *, expiring_soon_days: int | None = None) -> list[Event]:
     """Every dated event of the approvals around Article IX, sorted by date then id."""
     events = village_law_events(application_type, facts, as_of, expiring_soon_days=expiring_soon_days)
-    events += county_events(facts, as_of, expiring_soon_days=expiring_soon_days)
+    events += county_events(facts, as_of, expiring_soon_days=expiring_soon_days, application_type=application_type)
     events.sort(key=lambda e: (e.date, e.id))
     return events

@@ -194,7 +194,13 @@ def federal_waters_screen(parcel: BaseGeometry, footprint: BaseGeometry | None, 
 
 
 def wetland_screens(parcel: BaseGeometry, footprint: BaseGeometry | None, layerset, on: _dt.date) -> dict:
-    """Both screens as JSON-ready values."""
-    return {"state": state_wetland_screen(parcel, footprint, layerset, on).to_dict(),
-            "federal": federal_waters_screen(parcel, footprint, layerset, on).to_dict(),
+    """Both screens as JSON-ready values, each with its sources and the day it screens (``on``: the analysis
+    date, whose state regime applies); the federal screen's ``stated`` names both."""
+    state = state_wetland_screen(parcel, footprint, layerset, on).to_dict()
+    federal = federal_waters_screen(parcel, footprint, layerset, on).to_dict()
+    day = on.isoformat()
+    names = sorted({part.strip() for src in federal["sources"] for part in src.split(";")})
+    federal["stated"] = (f"Federal waters on the analysis date {day}: the NWI wetlands and NHD waters of the layer "
+                         f"set ({'; '.join(names) if names else 'none loaded'}); the Corps determines jurisdiction.")
+    return {"state": dict(state, on=day), "federal": dict(federal, on=day),
             "layers_version": getattr(layerset, "version", None)}

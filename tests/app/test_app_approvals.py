@@ -85,3 +85,48 @@ def test_the_dates_given_put_the_village_law_clocks_on_the_page(manifest):
     # day 62 is election day, Tuesday 3 November 2026: the hearing may be held on Wednesday 4 November
     assert "2026-11-03: Last day for the Planning Board's public hearing on the plat" in text
     assert "Wednesday 4 November 2026" in text
+
+
+def test_the_timeline_page_carries_the_project_s_village_law_and_county_dates(manifest):
+    """Issue 23: the Village Law clocks and the county's 30 days are on the timeline, the Timeline page's too
+    (its table and .ics), from the dates given on the Proposed project page, as of the timeline's day."""
+    import datetime as dt
+
+    at, fake = _page(manifest)
+    at.selectbox(key="pf_application_type").select("subdivision")
+    at.date_input(key="appr_application_complete_date").set_value(dt.date(2026, 9, 2))
+    at.date_input(key="appr_county_received_date").set_value(dt.date(2026, 10, 16))
+    with mock.patch("streamlit_folium.st_folium", fake):
+        at.run()
+    assert not at.exception, at.exception
+    at.switch_page("pages/timeline.py").run()
+    at.date_input(key="tl_as_of").set_value(dt.date(2026, 11, 10)).run()
+    assert not at.exception, at.exception
+    frame = at.dataframe[0].value
+    mine = frame[frame["Item"] == "Your project (state law)"].set_index("Date")
+    # day 62 after the complete plat is election day, Tuesday 3 November 2026 (passed on 10 November)
+    assert mine.loc["2026-11-03", "§"] == "Village Law § 7-728(5)(d)"
+    assert "Wednesday 4 November 2026" in mine.loc["2026-11-03", "How it is worked out"]
+    # the county's 30 days from Friday 16 October end on Sunday 15 November (a plat: § 239-n, to confirm)
+    assert mine.loc["2026-11-15", "§"] == "GML § 239-n(4)(b)"
+    assert mine.loc["2026-11-15", "Status"] != mine.loc["2026-11-03", "Status"]
+    assert "Your project (state law)" in " ".join(c.value for c in at.caption)
+
+
+def test_the_project_s_state_law_dates_go_into_the_timeline_s_calendar_with_the_items():
+    import datetime as dt
+
+    from app_support import timeline_view
+    from sloat_core.outputs.ics import to_ics
+
+    day = dt.date(2026, 9, 1)
+    mine = timeline_view.project_clock_events({"application_type": "site_plan", "hearing_closed_date": "2026-10-25"},
+                                              day)
+    items = [{"id": "wetland_permit", "issued": "2026-03-02"}]
+    rows, events, _, _ = timeline_view.timeline_rows(items, day, mine)
+    assert [r["date"] for r in rows if r["item"] == timeline_view.PROJECT_CLOCKS_ITEM] == [dt.date(2026, 12, 26)]
+    assert "site-plan-decision-deadline" in {e.id for e in events} and len(events) > 1
+    assert "Village Law § 7-725-a" in to_ics(events, calendar_name="t")
+    bare_rows, bare, _, _ = timeline_view.timeline_rows(items, day)
+    assert len(bare) == len(events) - 1 and len(bare_rows) == len(rows) - 1
+    assert timeline_view.project_clock_events({"application_type": "site_plan", "lots": "many"}, day) == []

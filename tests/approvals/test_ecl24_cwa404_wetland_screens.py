@@ -135,3 +135,18 @@ def test_a_small_wetland_on_the_regulatory_map_stays_likely_regulated(tmp_path):
     wet = (sq(150, 0, 100), {"WETLAND_ID": "SL-9", "MAP_STATUS": "Regulatory map (pre-2025)"})
     ls = make_world(tmp_path, {"village_boundary": [VILLAGE], "nysdec_wetlands": [wet]})
     assert state_wetland_screen(PARCEL, FOOT, ls, DAY).answer == "likely"
+
+
+def test_each_screen_names_its_sources_and_the_day_it_screens(tmp_path):
+    """Screens by date, each with its source and date: the state screen states its regime's date, both carry
+    the analysis date, and the federal one names the NWI / NHD files it read."""
+    from sloat_core.approvals.wetland_screens import wetland_screens
+
+    ls = make_world(tmp_path, {"village_boundary": [VILLAGE], "nysdec_wetlands": [sq(50, 0, 80)],
+                               "wetlands": [sq(90, 0, 50)]})
+    for day, regime in (("2025-06-01", "2025-01-01"), ("2026-12-01", "2026-04-08")):
+        w = wetland_screens(PARCEL, FOOT, ls, dt.date.fromisoformat(day))
+        assert w["state"]["on"] == w["federal"]["on"] == day
+        assert f"the regime from {regime}" in w["state"]["stated"] and w["state"]["sources"]
+        assert w["federal"]["stated"].startswith(f"Federal waters on the analysis date {day}:")
+        assert "wetlands" in w["federal"]["stated"] and w["federal"]["answer"] == "ask"

@@ -160,6 +160,24 @@ def test_a_subdivision_is_referred_under_239_n_and_a_site_plan_under_239_m(tmp_p
     assert r.statute == "GML § 239-m"
 
 
+def test_a_subdivision_plat_cites_239_n_own_paragraphs_for_the_triggers_the_clock_and_the_vote(tmp_path):
+    """§ 239-n's triggers are in paragraph (a) of its subdivision 3 (§ 239-n(1)(a): "subparagraphs (ii) and (iii)
+    of paragraph (a) of subdivision three"), where § 239-m's are in paragraph (b); the majority plus one of a plat
+    is § 239-n(5). A site plan keeps § 239-m's numbering on every line."""
+    ls = _world(tmp_path, {"parkland": [(sq(150, 0, 100), {"NAME": "Harriman State Park"})]})
+    r, a = _answers(ls, application_type="subdivision", county_received_date="2026-10-16")
+    assert a["parkland"].clause == "GML § 239-n(3)(a)(ii)"
+    assert r.headline.startswith("County referral required before final action (GML § 239-n(3)(a)(ii))")
+    assert "(GML § 239-n(5))" in r.override_rule and "239-m" not in r.override_rule
+    assert r.clock["clause"] == "GML § 239-n(4)(b)" and "GML § 239-n(4)(b)" in r.clock["rule"]
+    assert r.clock["verify"] and any(v.startswith("GML § 239-n(4)(b)") for v in r.verify)
+    assert not any("239-m" in c for c in r.checklist)
+    r, a = _answers(ls, application_type="site_plan", county_received_date="2026-10-16")
+    assert a["parkland"].clause == "GML § 239-m(3)(b)(ii)"
+    assert "(GML § 239-m(5))" in r.override_rule and r.clock["clause"] == "GML § 239-m(4)(b)"
+    assert not r.clock["verify"] and not any("239-n" in v for v in r.verify)
+
+
 def test_a_building_permit_alone_is_not_a_referable_action(tmp_path):
     ls = _world(tmp_path, {"parkland": [sq(150, 0, 100)]})
     r, _ = _answers(ls, application_type="building_permit")

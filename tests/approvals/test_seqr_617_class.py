@@ -159,6 +159,7 @@ def test_a_site_plan_altering_3_acres_beside_parkland_is_type_i_and_2_5_acres_is
 def test_a_site_plan_without_its_area_asks_how_many_acres():
     r = classify({"application_type": "site_plan"})
     assert r.seqr_class == "unknown" and "acres" in r.question
+    assert r.clause == "6 NYCRR 617.4(b)(6)(i)" and "10 acres" in r.reason  # the clause the answer turns on
 
 
 def test_an_empty_form_is_unknown_and_asks_what_the_project_is():

@@ -113,6 +113,19 @@ def test_the_clock_rules_state_who_starts_each_clock_and_what_ends_it():
     assert "deemed granted approval" in rules["subdivision_decision"].ends
 
 
+@pytest.mark.parametrize("app, clause", [("subdivision", "GML § 239-n(4)(b)"), ("site_plan", "GML § 239-m(4)(b)"),
+                                         ("special_permit", "GML § 239-m(4)(b)")])
+def test_the_county_clock_on_the_timeline_cites_the_statute_of_the_application(app, clause):
+    """A subdivision plat is referred under § 239-n, a site plan or special permit under § 239-m: the county's
+    30 days on the timeline name the section that applies (the § 239-n paragraph is to confirm)."""
+    f = parse_approval_facts({"county_received_date": "2026-10-16"})
+    due, may_act = (e for e in approval_events(app, f, AS_OF, expiring_soon_days=30) if e.item_id == "county_referral")
+    assert due.citation == may_act.citation == clause
+    assert clause in due.label and clause in may_act.label
+    assert ("to confirm with the Village" in due.label) is (app == "subdivision")
+    assert due.date == dt.date(2026, 11, 15) and may_act.date == dt.date(2026, 11, 17)
+
+
 def test_the_county_clock_joins_the_approval_timeline():
     f = parse_approval_facts({"county_received_date": "2026-10-16", "hearing_closed_date": "2026-10-25"})
     ev = approval_events("site_plan", f, AS_OF, expiring_soon_days=30)

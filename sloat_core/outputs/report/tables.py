@@ -156,7 +156,7 @@ def approvals(pdf: FPDF, r: dict, reason_len: int, clock_len: int) -> None:
     fed = wet.get("federal")
     if fed:
         sentences.append(f"Federal waters ({fed.get('citation', 'CWA § 404')}): {fed.get('message', '')}. "
-                         f"{fed.get('reason', '')}")
+                         f"{fed.get('reason', '')} {fed.get('stated', '')}".strip())
     for s in sentences:
         _para(pdf, " ".join(s.split()), size=7.5, h=3.4)
     if detail.get("estimate"):
