@@ -175,7 +175,9 @@ class OfflineBase(MacroElement):
 
     A Board room often has no internet: on the first tile error, or when no tile layer is on the map,
     the map gets a paper background, the features of :data:`OFFLINE_BASE_CLASS` become visible and
-    a note says where the base comes from.
+    a note says where the base comes from. The credit of a tile layer none of whose tiles has loaded leaves
+    the map's attribution (no "© OpenStreetMap contributors" under a base drawn from the layer set); it
+    comes back with the layer's first tile.
     """
 
     _template = Template("""
@@ -186,10 +188,17 @@ class OfflineBase(MacroElement):
   function reveal(l){
     if (l.options && l.options.className === "{{ this.css_class }}" && l.setStyle) { l.setStyle({opacity: 0.9}); }
   }
+  function uncredit(l){
+    if (l instanceof L.TileLayer && !l._sloatLoaded && !l._sloatUncredited && map.attributionControl
+        && l.getAttribution && l.getAttribution()) {
+      map.attributionControl.removeAttribution(l.getAttribution()); l._sloatUncredited = true;
+    }
+  }
   function show(){
     if (offline) return; offline = true;
     map.getContainer().style.background = "#f4f2ec";
     map.eachLayer(reveal);
+    map.eachLayer(uncredit);
     var note = L.control({position: "bottomleft"});
     note.onAdd = function(){ var d = L.DomUtil.create("div", "sloat-offline-note");
       d.textContent = "{{ this.note }}";
@@ -198,8 +207,17 @@ class OfflineBase(MacroElement):
     note.addTo(map);
   }
   map.on("layeradd", function(e){
-    if (e.layer instanceof L.TileLayer) { e.layer.on("tileerror", show); }
-    if (offline) { reveal(e.layer); }
+    if (e.layer instanceof L.TileLayer) {
+      var t = e.layer;
+      t.on("tileerror", show);
+      t.on("tileload", function(){
+        t._sloatLoaded = true;
+        if (t._sloatUncredited && map.attributionControl) {
+          map.attributionControl.addAttribution(t.getAttribution()); t._sloatUncredited = false;
+        }
+      });
+    }
+    if (offline) { reveal(e.layer); uncredit(e.layer); }
   });
   setTimeout(function(){
     var tiles = false;
