@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_support import state
+from app_support import announce, state
 from app_support.citations import escape_markdown
 from sloat_core.errors import SloatInputError
 from sloat_core.gis import parcels as parcel_input
@@ -80,11 +80,17 @@ def find_by_text(layers) -> None:
     if not query.strip():
         return
     found = search_parcels(layers, query.strip(), limit=10)  # kept per layer set and text (loaders)
+    words = query.strip() if len(query.strip()) <= 60 else query.strip()[:57] + "..."
     if not found.matches:
         st.caption("No tax parcel matches those words.")
+        announce.say(f"No tax parcel matches {words}.", key="finder")  # a status message (WCAG 4.1.3)
         return
     if found.near_miss:
         st.caption("No parcel has exactly those words; the nearest:")
+    if len(found.matches) > 1:  # one match is announced with its answer
+        announce.say(f"No parcel has exactly the words {words}; the nearest {len(found.matches)} are listed under "
+                     "Matching parcels." if found.near_miss else
+                     f"{found.total} parcels match {words}: choose one under Matching parcels.", key="finder")
     if len(found.matches) == 1:
         only = found.matches[0]
         if st.session_state.get(_APPLIED) != query.strip():

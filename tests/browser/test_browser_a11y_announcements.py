@@ -113,3 +113,26 @@ def test_an_error_box_is_still_announced(app, tmp_path):
     assert page.locator(f"#{announce.ANSWER_ID}").count() == 1  # the answer is still on the page
     errors = [h for h in heard if h[0] == "stAlertContainer" and h[1] == "alert"]
     assert errors and "not valid GeoJSON" in errors[0][2], heard
+
+
+def test_a_search_that_finds_nothing_is_announced(app):
+    """A search's outcome is a status message too: no match is said in the live region (the caption alone is not
+    live), with the words searched; a second search for other words is said again."""
+    page = app.page
+    page.set_viewport_size({"width": 1366, "height": 768})
+    app.open("/")
+    app.wait_map()
+    box = page.get_by_label("Tax parcel (SBL", exact=False)
+    for words in ("Nowhere Lane 99999", "Qqqq Zzzz 12345"):
+        page.evaluate(RECORD_JS)
+        box.fill(words)
+        box.press("Enter")
+        app.wait_text("No tax parcel matches those words.")
+        page.wait_for_function(f"() => (document.getElementById('{announce.LIVE_ID}') || {{}}).textContent"
+                               f" === 'No tax parcel matches {words}.'", timeout=15_000)
+        app.settle()
+        heard = page.evaluate("() => { window.__sloatStop = true; return window.__sloatHeard; }")
+        print("announced:", *heard, sep="\n  ")
+        page.wait_for_timeout(200)  # the stopped recorder's last frame passes before the next one starts
+        ours = [h for h in heard if h[0] == announce.LIVE_ID]
+        assert [h[2] for h in ours] == [f"No tax parcel matches {words}."], heard
