@@ -420,3 +420,28 @@ def test_control_borders_are_3_to_1_against_what_is_behind_them(session, mode):
     assert {"text box", "number", "date", "menu", "radio"} <= kinds, kinds
     bad = [row for row in found if row[2] is None or contrast(_rgb(row[2]), _rgb(row[3])) < 3.0]
     assert not bad, bad
+
+
+#: Every frame of the page: [its name as read (aria-label, else title), aria-hidden, height in px].
+FRAMES_JS = """() => [...document.querySelectorAll('iframe')].map(f =>
+  [f.getAttribute('aria-label') || f.getAttribute('title') || '', f.getAttribute('aria-hidden'),
+   f.getBoundingClientRect().height])"""
+
+
+def test_every_frame_a_visitor_meets_is_named_for_what_it_holds(session):
+    """WCAG 4.1.2 beyond axe's frame-title rule (which any title passes, Streamlit's own "st.iframe" or a
+    component's module name included): every frame with a height is read by a name saying what it holds; a
+    zero-height helper frame (the announcer) is hidden from assistive technology."""
+    seen = {}
+    for label, heading in PAGES:
+        _open_page(session, label, heading)
+        if label == "Parcel & constraints":
+            session.wait_map()
+        seen[label] = session.page.evaluate(FRAMES_JS)
+    for label, frames in seen.items():
+        for name, hidden, height in frames:
+            if height == 0:
+                assert hidden == "true", (label, name)
+            else:
+                assert len(name.split()) >= 3 and "." not in name.split()[0], (label, name)
+    assert any(frames for frames in seen.values()), "no frame seen at all"
