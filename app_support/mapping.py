@@ -18,6 +18,7 @@ the legend. The map's own scripts (labels, hatches, offline base, scroll guard) 
 
 from __future__ import annotations
 
+import functools
 import math
 import threading
 from collections import OrderedDict
@@ -293,8 +294,20 @@ def basemap_group(name: str) -> folium.FeatureGroup | None:
         return None
     url, attribution = spec
     group = _static(folium.FeatureGroup(name="Basemap", control=False), ("basemap", name))
-    folium.TileLayer(tiles=url, attr=attribution, max_zoom=20, max_native_zoom=19).add_to(group)
+    folium.TileLayer(tiles=_tile_provider(name), attr=attribution, max_zoom=20, max_native_zoom=19,
+                     name="".join(url.lower().split())).add_to(group)
     return group
+
+
+@functools.lru_cache(maxsize=None)
+def _tile_provider(name: str):
+    """A basemap's tile URL as an xyzservices provider, made once: given a string, folium first looks it up
+    among every provider xyzservices knows (2 ms a map, always a miss for a URL). The layer's tiles, options
+    and name come out the same (its name given as folium derives it from a URL)."""
+    import xyzservices
+
+    url, attribution = BASEMAPS[name]
+    return xyzservices.TileProvider(name=name, url=url, attribution=attribution)
 
 
 def layer_group(role: str, geojson: dict, *, identify: bool = True) -> folium.FeatureGroup:
