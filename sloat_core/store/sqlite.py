@@ -13,6 +13,7 @@ import math
 import os
 import secrets
 import sqlite3
+import stat
 import threading
 import time
 from dataclasses import dataclass
@@ -146,6 +147,10 @@ class CaseStore:
         try:  # before anything is written (the journal mode is): another program's database stays untouched
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             tables = conn.execute("SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").fetchone()[0]
+        except sqlite3.DatabaseError as exc:  # "file is not a database": read, never written
+            conn.close()
+            _log.error("case database %s is not an SQLite database (%s); refused, left as it is", self.path, exc)
+            raise CaseStoreError(FOREIGN_STORE) from exc
         except BaseException:
             conn.close()
             raise
@@ -186,18 +191,24 @@ class CaseStore:
                 Path(f"{tmp}{suffix}").unlink(missing_ok=True)
 
     def _refuse_foreign_file(self) -> None:
-        """An empty file, or a file that is not an SQLite database, where the store should be is refused as it is."""
+        """An empty file, or a folder, where the store should be is refused as it is (a file that is not an SQLite
+        database is refused by the first query, in :meth:`_connect`).
+
+        Read with ``stat`` only, never by opening the file: closing any other descriptor of a database file drops
+        every POSIX lock this process holds on it, those of another thread's connection in the middle of a write
+        included ("How To Corrupt An SQLite Database File", 2.2), and another process could then write at the
+        same time. A new connection is made on each new thread (each Streamlit script run), so such a check runs
+        while other connections hold their locks.
+        """
         try:
-            with open(self.path, "rb") as fh:
-                head = fh.read(16)
-        except IsADirectoryError as exc:
-            raise CaseStoreError(FOREIGN_STORE) from exc
-        if not head:
+            info = os.stat(self.path)
+        except FileNotFoundError:
+            return
+        if stat.S_ISDIR(info.st_mode):
+            raise CaseStoreError(FOREIGN_STORE)
+        if info.st_size == 0:
             _log.error("case database %s is an empty file; refused, left as it is", self.path)
             raise CaseStoreError(EMPTY_STORE)
-        if head != b"SQLite format 3\x00":
-            _log.error("case database %s is not an SQLite database; refused, left as it is", self.path)
-            raise CaseStoreError(FOREIGN_STORE)
 
     def connection(self) -> sqlite3.Connection:
         """This thread's connection (made, and the schema migrated, on first use)."""
