@@ -33,9 +33,13 @@ def warm() -> None:
     import folium  # noqa: F401
     import folium.plugins  # noqa: F401
     import plotly.graph_objects  # noqa: F401
+    import streamlit.emojis  # noqa: F401  (the page icon is checked against it at the first run: 0.2 s)
 
     from app_support import loaders
     from sloat_core.engine import analysis  # noqa: F401  (the rules and everything they import)
+    # The answer's handout links (its web page, on every new parcel) import the handout and report modules,
+    # matplotlib and fpdf with them: 1-2 s the first visitor's first parcel would wait.
+    from sloat_core.outputs import html_docs  # noqa: F401
     from sloat_core.errors import SloatInputError
 
     from app_support.theme import LAYER_LABELS
@@ -45,9 +49,26 @@ def warm() -> None:
         loaders.settings()
         for role in LAYER_LABELS:  # the map's GeoJSON, simplified for the browser (cached per layer)
             loaders.display_geojson(layers, role)
+        first_answer(layers, loaders.settings())
     except SloatInputError as exc:  # the app shows the same message to the first visitor
         print(f"Map layers not preloaded: {exc}", file=sys.stderr)
     logging.getLogger("streamlit").setLevel(logging.WARNING)
+
+
+def first_answer(layers, settings) -> None:
+    """Work out one tax parcel's answer, as a visitor's first pick would: what the engine reads and compiles
+    once (the law's files, its patterns, the adjacent owners' rule) is then ready before the first visitor
+    (about 0.5 s of the first pick). Nothing is kept or saved; a layer set with no tax parcel skips it."""
+    from sloat_core.engine.analysis import analyze_parcel
+    from sloat_core.engine.answer import lot_answer
+    from sloat_core.gis import parcels as parcel_input
+
+    lyr, meta = layers.get("parcels"), layers.parcels_meta
+    if lyr is None or meta is None or lyr.gdf.empty:
+        return
+    sbl = next((str(v) for v in lyr.gdf[meta.id_field] if v is not None and str(v).strip()), None)
+    if sbl is not None:
+        lot_answer(analyze_parcel(parcel_input.parcel_by_sbl(layers, sbl), layers, settings=settings).result)
 
 
 def app_frame_first() -> None:

@@ -269,20 +269,18 @@ def _house(result: dict) -> tuple[str, str]:
 
 def _first_step(result: dict) -> str:
     """The first next step, about this lot: the district and minimum the answer assumed, for the Building
-    Department to confirm (a lot in two districts names both; an unknown district is asked for)."""
+    Department to confirm (a lot in two districts names both; an unknown district is asked for). As short as
+    the general step it replaced: at the counter it is on the first screen."""
     names = list(dict.fromkeys(d.get("district") for d in result.get("districts") or [] if d.get("district")))
     district, minimum = result.get("district"), result.get("min_lot_area_sqft")
-    ask = "Bring this sheet to the Building Department: ask them"
+    ask = "Bring this sheet to the Building Department to"
     if len(names) > 1:
-        return (f"{ask} to confirm that the lot lies in the {plain._join(names)} districts, and to say how the "
-                "minimum lot size applies to it and which permits apply.")
+        return f"{ask} confirm the {plain._join(names)} districts, the minimum lot size and which permits apply."
     if district and minimum:
-        return (f"{ask} to confirm that the lot is in the {district} district with a minimum lot size of "
-                f"{_sqft(minimum)}, and to say which permits apply.")
+        return f"{ask} confirm the {district} district, its {_sqft(minimum)} minimum and which permits apply."
     if district:
-        return (f"{ask} to confirm that the lot is in the {district} district, and to say its minimum lot size "
-                "and which permits apply.")
-    return f"{ask} which zoning district the lot is in, its minimum lot size and which permits apply."
+        return f"{ask} confirm the {district} district, its minimum lot size and which permits apply."
+    return f"{ask} ask which zoning district the lot is in, its minimum lot size and which permits apply."
 
 
 def lot_answer(result: dict) -> LotAnswer:

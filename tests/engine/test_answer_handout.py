@@ -37,14 +37,14 @@ def test_the_first_step_names_this_lots_district_and_minimum_for_the_building_de
     r15 = lot_answer({**BASE, "net_lot_area_sqft": 20000.0, "meets_min_lot_area": True}).next_steps[0]
     r40 = lot_answer({**BASE, "district": "R-40", "min_lot_area_sqft": 40000.0, "net_lot_area_sqft": 50000.0,
                       "meets_min_lot_area": True}).next_steps[0]
-    assert "the R-15 district with a minimum lot size of 15,000 sq ft" in r15
-    assert "the R-40 district with a minimum lot size of 40,000 sq ft" in r40 and r15 != r40
+    assert "confirm the R-15 district, its 15,000 sq ft minimum" in r15
+    assert "confirm the R-40 district, its 40,000 sq ft minimum" in r40 and r15 != r40
     split = lot_answer({**BASE, "districts": [{"district": "R-15"}, {"district": "R-40"}],
                         "net_lot_area_sqft": 20000.0, "meets_min_lot_area": True}).next_steps[0]
     assert "the R-15 and R-40 districts" in split and "15,000" not in split  # no one minimum claimed for both
     unknown = lot_answer({**BASE, "district": None, "min_lot_area_sqft": None, "net_lot_area_sqft": 20000.0,
                           "meets_min_lot_area": None}).next_steps[0]
-    assert "ask them which zoning district the lot is in" in unknown and "confirm" not in unknown
+    assert "ask which zoning district the lot is in" in unknown and "confirm" not in unknown
 
 
 def test_a_lot_short_of_the_minimum_says_by_how_much_and_whom_to_ask():
