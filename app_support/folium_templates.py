@@ -83,16 +83,24 @@ template = _for(_ORIGINAL[branca.element])
 _REPLACEMENT = {branca.element: template, folium.features: _for(_ORIGINAL[folium.features])}
 
 
+#: branca's element names: ``get_name`` camel-cases the class name again on each call (about 300 calls a
+#: session, 2-5 ms); the same function kept per name (a handful of class names) gives the same text.
+_ORIGINAL_CAMELIFY = branca.element._camelify
+_camelify = functools.lru_cache(maxsize=256)(_ORIGINAL_CAMELIFY)
+
+
 def install() -> None:
     """Use the replacements in branca.element and folium.features (idempotent)."""
     for module, replacement in _REPLACEMENT.items():
         module.Template = replacement
+    branca.element._camelify = _camelify
 
 
 def uninstall() -> None:
-    """Put the libraries' own ``Template`` back (for the equivalence test)."""
+    """Put the libraries' own ``Template`` and names back (for the equivalence test)."""
     for module, original in _ORIGINAL.items():
         module.Template = original
+    branca.element._camelify = _ORIGINAL_CAMELIFY
 
 
 def map_html_text(text) -> str:

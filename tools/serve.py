@@ -109,6 +109,40 @@ def keep_compiled_scripts() -> None:
     ScriptCache.clear = clear
 
 
+def fast_cache_keys() -> None:
+    """Streamlit's cached functions name their positional arguments without ``inspect.signature`` on each call.
+
+    To make the key of an ``st.cache_data`` / ``st.cache_resource`` call, Streamlit asks ``inspect.signature``
+    for the name of each positional argument, on every call (about 30 cached calls a session here: the layer
+    set, the settings, the search, the analysis, the slope picture; 4 ms a session under cProfile). The name only
+    depends on the function and the argument's place, so it is kept per (function, place), as Streamlit already
+    does for its own telemetry (``metrics_util._get_arg_keywords_cached``); the keys and the cached values
+    are the same.
+    """
+    import weakref
+
+    from streamlit.runtime.caching import cache_utils
+
+    original = cache_utils._get_positional_arg_name
+    if getattr(original, "_sloat_keeps", False):
+        return
+    names: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # a function dropped is forgotten
+
+    def positional_arg_name(func, arg_index: int):
+        try:
+            per_place = names.get(func)
+        except TypeError:  # not weakly referenceable: asked each time, as before
+            return original(func, arg_index)
+        if per_place is None:
+            per_place = names[func] = {}
+        if arg_index not in per_place:
+            per_place[arg_index] = original(func, arg_index)
+        return per_place[arg_index]
+
+    positional_arg_name._sloat_keeps = True
+    cache_utils._get_positional_arg_name = positional_arg_name
+
+
 #: Streamlit options this launcher sets unless the command line gives them (CPU per session: the first
 #: page and a tax parcel picked, measured at the protocol level on this 2-core machine, 2026-12-01):
 #:
@@ -126,6 +160,7 @@ def main(argv: list[str]) -> None:
     warm()
     app_frame_first()
     keep_compiled_scripts()
+    fast_cache_keys()
     from streamlit.web import cli
 
     given = {a.split("=", 1)[0] for a in argv if a.startswith("--")}

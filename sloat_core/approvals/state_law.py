@@ -320,9 +320,17 @@ _OVERRIDE: contextvars.ContextVar[str | None] = contextvars.ContextVar("sloat_st
 
 
 def _table() -> _Table:
-    chosen = _OVERRIDE.get() or os.environ.get(STATE_LAW_ENV) or str(STATE_LAW_PATH)
-    stamp = file_stamp(Path(chosen), "The state-law settings file cannot be read.")
-    return _load(str(Path(chosen).resolve()), stamp)
+    # Read about 40 times a parcel: the shipped file's path is resolved once (as the parameters file's is), a
+    # chosen file's on each read; only the modification time is checked each time (an edited file is read again).
+    chosen = _OVERRIDE.get() or os.environ.get(STATE_LAW_ENV)
+    path = _shipped_path() if not chosen else str(Path(chosen).resolve())
+    stamp = file_stamp(Path(chosen or STATE_LAW_PATH), "The state-law settings file cannot be read.")
+    return _load(path, stamp)
+
+
+@functools.lru_cache(maxsize=1)
+def _shipped_path() -> str:
+    return str(STATE_LAW_PATH.resolve())
 
 
 def _day(on: _dt.date | None) -> _dt.date:

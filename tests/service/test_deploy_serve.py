@@ -36,3 +36,41 @@ def test_with_a_file_watcher_they_are_dropped_as_before(launcher_cache):
     config.set_option("server.fileWatcherType", "auto")
     launcher_cache.clear()
     assert launcher_cache._cache == {}
+
+
+def test_cached_functions_name_their_arguments_as_streamlit_does(monkeypatch):
+    """The launcher keeps each cached function's positional argument names (fast_cache_keys): the same names
+    Streamlit's own look-up gives, for every place and kind of parameter, and the look-up is asked once."""
+    import gc
+    import weakref
+
+    from streamlit.runtime.caching import cache_utils
+
+    original = cache_utils._get_positional_arg_name
+    monkeypatch.setattr(cache_utils, "_get_positional_arg_name", original)  # put back after the test
+    asked = []
+
+    def counting(func, arg_index):
+        asked.append((id(func), arg_index))
+        return original(func, arg_index)
+
+    monkeypatch.setattr(cache_utils, "_get_positional_arg_name", counting)
+    serve.fast_cache_keys()
+    serve.fast_cache_keys()  # idempotent: wrapped once
+    kept = cache_utils._get_positional_arg_name
+    assert kept._sloat_keeps
+
+    def plain(a, _b, /, c, *args, d=1, **kw): ...
+    class Called:
+        def __call__(self, x): ...
+
+    for func in (plain, Called(), cache_utils._make_value_key):
+        for place in range(-1, 7):
+            assert kept(func, place) == original(func, place), (func, place)
+            assert kept(func, place) == original(func, place)
+    assert kept(plain, 0) == "a" and kept(plain, 1) == "_b" and kept(plain, 2) == "c" and kept(plain, 3) is None
+    assert len(asked) == len(set(asked)) == 3 * 8  # each (function, place) asked once
+    ref = weakref.ref(plain)
+    del plain
+    gc.collect()
+    assert ref() is None  # a function dropped is not kept alive by the names
