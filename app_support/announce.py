@@ -34,7 +34,7 @@ import streamlit.components.v1 as components
 
 from app_support import state
 
-__all__ = ["ANSWER_ID", "FINDER_TITLE", "LIVE_ID", "MAP_TITLE", "SKIP_TEXT", "SKIP_MAIN_TEXT", "answer", "install", "message", "say",
+__all__ = ["ANSWER_ID", "FINDER_TITLE", "LIVE_ID", "MAP_TITLE", "SKIP_TEXT", "SKIP_MAIN_TEXT", "answer", "forget", "install", "message", "say",
            "announce_script"]
 
 #: The focus target placed just before the answer.
@@ -164,6 +164,12 @@ def say(text: str, *, key: str) -> None:
     seen = st.session_state.get(_SEEN + key)
     st.session_state[_SEEN + key] = text
     components.html(announce_script(text if text != seen else None, False), height=0)
+
+
+def forget(key: str) -> None:
+    """What :func:`say` last said under ``key`` is no longer current (the finder found a parcel, or its box was
+    emptied): the same text, said again later, is announced again."""
+    st.session_state.pop(_SEEN + key, None)
 
 
 def answer(result: dict, note: str = "") -> None:
