@@ -9,13 +9,15 @@ zero-height component frame, installs once in the page (``window.parent``) a sma
   every page (``app.py``);
 - keeps a polite live region (``role="status"``, ``aria-live="polite"``), visually hidden, and writes the answer
   into it: the verdict and the net lot area (4.1.3);
-- names every map frame with :data:`MAP_TITLE` (``aria-label``, which a screen reader reads before the
-  ``title``; st_folium titles its iframe "streamlit_folium.st_folium", and the browser tests find the map by that
-  title, so it stays), again each time Streamlit re-creates the frame (4.1.2);
+- names every map frame with :data:`MAP_TITLE` (its ``title`` and ``aria-label``: st_folium titles its iframe
+  "streamlit_folium.st_folium", which a browser would then still give as the frame's description; the frame is
+  marked ``data-sloat-frame="map"``, :data:`MAP_FRAME` finds it either way), again each time Streamlit re-creates
+  the frame (4.1.2);
 - leaves the live region the answer's one announcement (4.1.3 without repeats): where there is an answer, the
   answer's warning, info and success boxes lose the live role Streamlit gives them (``alert``, ``status``), so
   the verdict is heard once; error boxes and the finder's messages keep it;
-- takes the zero-height component frames (this module's own) out of the Tab order: an empty stop (2.4.3);
+- takes the zero-height component frames (this module's own) out of the Tab order: an empty stop (2.4.3); they
+  are hidden from assistive technology and titled :data:`ANNOUNCER_TITLE` (Streamlit titles them "st.iframe");
 
 and, when the parcel is new (after a search, an upload, a drawing or a click), moves the focus to the answer
 (2.4.3): to its heading "The results for this parcel", a line of its own above the answer, so its focus ring
@@ -34,8 +36,8 @@ import streamlit.components.v1 as components
 
 from app_support import state
 
-__all__ = ["ANSWER_ID", "FINDER_TITLE", "LIVE_ID", "MAP_TITLE", "SKIP_TEXT", "SKIP_MAIN_TEXT", "answer", "install", "message", "say",
-           "announce_script"]
+__all__ = ["ANNOUNCER_TITLE", "ANSWER_ID", "FINDER_TITLE", "LIVE_ID", "MAP_FRAME", "MAP_TITLE", "SKIP_TEXT",
+           "SKIP_MAIN_TEXT", "answer", "forget", "install", "message", "say", "announce_script"]
 
 #: The focus target placed just before the answer.
 ANSWER_ID = "sloat-answer"
@@ -47,6 +49,10 @@ SKIP_MAIN_TEXT = "Skip to the main content"
 #: The Parcel page's finder (its expander's title): its messages are a search's own and keep their live role.
 FINDER_TITLE = "Find or upload a parcel"
 MAP_TITLE = "Map of the parcel and its constraint layers (everything on it is also in the tables beside it)"
+#: The map's frame, named (``data-sloat-frame``) or not yet (st_folium's own title).
+MAP_FRAME = 'iframe[data-sloat-frame="map"], iframe[title="streamlit_folium.st_folium"]'
+#: The title of this module's zero-height frames (hidden from assistive technology: nothing in them to read).
+ANNOUNCER_TITLE = "Announcer for screen readers (it writes the page's live region; nothing to read in it)"
 _SEEN = "a11y_announced"
 #: The focus target before the answer: a constant (the answer's words go to the live region, as text). It is a
 #: visible heading on its own line, always (not only while focused): its focus ring goes round it and covers no
@@ -58,7 +64,7 @@ _INSTALL_JS = """
 (function () {
   var w = window.parent, d = w.document;
   if (!w.sloatA11y) {
-    var code = "(" + function (answerId, liveId, skipText, mainText, mapTitle, finderTitle) {
+    var code = "(" + function (answerId, liveId, skipText, mainText, mapTitle, finderTitle, announcerTitle) {
       var live = document.createElement('div');
       live.id = liveId; live.className = 'sloat-sr-only';
       live.setAttribute('role', 'status'); live.setAttribute('aria-live', 'polite');
@@ -78,11 +84,13 @@ _INSTALL_JS = """
       document.body.insertBefore(skip, document.body.firstChild);
       function nameFrames() {
         document.querySelectorAll('iframe[title="streamlit_folium.st_folium"]').forEach(function (f) {
-          if (f.getAttribute('aria-label') !== mapTitle) { f.setAttribute('aria-label', mapTitle); }
+          f.setAttribute('data-sloat-frame', 'map'); f.setAttribute('aria-label', mapTitle);
+          f.setAttribute('title', mapTitle);
         });
         // A zero-height component frame (this announcer's) holds nothing to read or press: no Tab stop.
         document.querySelectorAll('iframe[srcdoc*="sloatA11y"]:not([tabindex])').forEach(function (f) {
           f.setAttribute('tabindex', '-1'); f.setAttribute('aria-hidden', 'true');
+          f.setAttribute('title', announcerTitle);
         });
         // One announcement per answer: the live region's. Streamlit makes each warning box an alert and each
         // info or success box a status (both live regions), so the verdict box was heard a second time (and
@@ -109,7 +117,7 @@ _INSTALL_JS = """
           if (t) { t.focus({preventScroll: false}); }
         }
       };
-    } + ")(" + JSON.stringify([ANSWER, LIVE, SKIP, MAIN, TITLE, FINDER]).slice(1, -1) + ");";
+    } + ")(" + JSON.stringify([ANSWER, LIVE, SKIP, MAIN, TITLE, FINDER, ANNOUNCER]).slice(1, -1) + ");";
     var s = d.createElement('script');
     s.textContent = code;
     d.head.appendChild(s);
@@ -128,8 +136,9 @@ def _js(value) -> str:
 
 def announce_script(say: str | None, focus: bool) -> str:
     """The component's HTML: install the page's helpers once, then announce ``say`` and move the focus."""
-    code = (_INSTALL_JS.replace("ANSWER, LIVE, SKIP, MAIN, TITLE, FINDER", ", ".join(_js(v) for v in (
-        ANSWER_ID, LIVE_ID, SKIP_TEXT, SKIP_MAIN_TEXT, MAP_TITLE, FINDER_TITLE))).replace("SAY", _js(say)).replace("FOCUS", _js(bool(focus))))
+    code = (_INSTALL_JS.replace("ANSWER, LIVE, SKIP, MAIN, TITLE, FINDER, ANNOUNCER", ", ".join(_js(v) for v in (
+        ANSWER_ID, LIVE_ID, SKIP_TEXT, SKIP_MAIN_TEXT, MAP_TITLE, FINDER_TITLE, ANNOUNCER_TITLE)))
+            .replace("SAY", _js(say)).replace("FOCUS", _js(bool(focus))))
     return f"<script>{code}</script>"
 
 
@@ -164,6 +173,12 @@ def say(text: str, *, key: str) -> None:
     seen = st.session_state.get(_SEEN + key)
     st.session_state[_SEEN + key] = text
     components.html(announce_script(text if text != seen else None, False), height=0)
+
+
+def forget(key: str) -> None:
+    """What :func:`say` last said under ``key`` is no longer current (the finder found a parcel, or its box was
+    emptied): the same text, said again later, is announced again."""
+    st.session_state.pop(_SEEN + key, None)
 
 
 def answer(result: dict, note: str = "") -> None:

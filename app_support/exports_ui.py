@@ -97,14 +97,14 @@ def summary_html(case: Case, analysis, layers, *, as_of: dt.date) -> bytes:
 HANDOUT_PDF_LABEL = "Download the one-page handout (PDF)"
 #: Below it: the handout as a web page (the accessible version, issue 25).
 HANDOUT_HTML_LABEL = "The handout as a web page (HTML)"
+#: The title of the one-pixel frame "Print the handout" puts on the page (it opens the print dialog).
+PRINT_FRAME_TITLE = "The handout, sent to the browser's print dialog"
 
 
 def handout_extras(make_html: Callable[[], str]) -> None:
     """Beside the handout's PDF button: the handout as a web page (HTML, the accessible version, issue 25) and
     "Print the handout", one click that opens the browser's print dialog on it (issue 24 item 6). The page is
     made only when one of them is pressed."""
-    import streamlit.components.v1 as components
-
     from sloat_core.outputs.html_docs import print_page
 
     with st.container(horizontal=True, wrap=True, gap="small"):  # side by side when there is room, never cut
@@ -114,7 +114,7 @@ def handout_extras(make_html: Callable[[], str]) -> None:
                            help="The handout as an accessible web page, for a screen reader or to read on a phone.")
         pressed = st.button("Print the handout", key="handout_print", icon=":material/print:", width="content")
     if pressed:
-        components.html(print_page(make_html()), height=1)
+        st.iframe(print_page(make_html()), height=1, alt=PRINT_FRAME_TITLE)  # a frame named for what it holds
 
 
 def export_files(case: Case, analysis, layers, *, as_of: dt.date) -> list[ExportFile]:

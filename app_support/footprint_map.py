@@ -26,7 +26,8 @@ def groups(layers, parcel, footprint: dict | None) -> list:
     large = state.mode() == state.PROJECTOR
     basemap = st.session_state.get(state.BASEMAP) or next(iter(mapping.BASEMAPS))
     out = [g for g in [mapping.basemap_group(basemap), mapping.offline_base_group(
-        loaders.display_geojson(layers, "village_boundary"), loaders.display_geojson(layers, "roads"))]
+        loaders.display_geojson(layers, "village_boundary"), loaders.display_geojson(layers, "roads"),
+        mapping.offline_credit(layers))]
         if g is not None]
     if (slopes := slope_group(layers, parcel.geometry)) is not None:
         out.append(slopes)

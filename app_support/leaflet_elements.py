@@ -175,16 +175,18 @@ class OfflineBase(MacroElement):
 
     A Board room often has no internet: on the first tile error, or when no tile layer is on the map,
     the map gets a paper background, the features of :data:`OFFLINE_BASE_CLASS` become visible and
-    a note says where the base comes from. The credit of a tile layer none of whose tiles has loaded leaves
-    the map's attribution (no "© OpenStreetMap contributors" under a base drawn from the layer set); it
-    comes back with the layer's first tile.
+    a note says where the base comes from. The attribution then says what is drawn: the credit of a tile layer
+    none of whose tiles has loaded leaves it (no "© OpenStreetMap contributors" under a base drawn from the
+    layer set; it comes back with the layer's first tile), and a layer carrying ``sloatCredit`` (the offline
+    base's group, :func:`app_support.mapping.offline_base_group`: the layer set's name) is credited while it is
+    on the map. With no such layer the note says only that there are no tiles.
     """
 
     _template = Template("""
 {% macro script(this, kwargs) %}
 (function(){
   var map = {{ this._parent.get_name() }};
-  var offline = false;
+  var offline = false, note = null, credited = 0;
   function reveal(l){
     if (l.options && l.options.className === "{{ this.css_class }}" && l.setStyle) { l.setStyle({opacity: 0.9}); }
   }
@@ -194,17 +196,24 @@ class OfflineBase(MacroElement):
       map.attributionControl.removeAttribution(l.getAttribution()); l._sloatUncredited = true;
     }
   }
+  function say(){ if (note) note.textContent = credited > 0 ? "{{ this.note }}" : "{{ this.bare }}"; }
+  function credit(l){
+    var c = l.options && l.options.sloatCredit;
+    if (c && !l._sloatCredited && map.attributionControl) {
+      map.attributionControl.addAttribution(c); l._sloatCredited = true; credited++; say();
+    }
+  }
   function show(){
     if (offline) return; offline = true;
     map.getContainer().style.background = "#f4f2ec";
     map.eachLayer(reveal);
     map.eachLayer(uncredit);
-    var note = L.control({position: "bottomleft"});
-    note.onAdd = function(){ var d = L.DomUtil.create("div", "sloat-offline-note");
-      d.textContent = "{{ this.note }}";
-      d.style.cssText = "background:rgba(255,255,255,0.85);padding:2px 6px;font:12px sans-serif;color:#333;";
-      return d; };
-    note.addTo(map);
+    var box = L.control({position: "bottomleft"});
+    box.onAdd = function(){ note = L.DomUtil.create("div", "sloat-offline-note");
+      note.style.cssText = "background:rgba(255,255,255,0.85);padding:2px 6px;font:12px sans-serif;color:#333;";
+      say(); return note; };
+    box.addTo(map);
+    map.eachLayer(credit);
   }
   map.on("layeradd", function(e){
     if (e.layer instanceof L.TileLayer) {
@@ -217,7 +226,13 @@ class OfflineBase(MacroElement):
         }
       });
     }
-    if (offline) { reveal(e.layer); uncredit(e.layer); }
+    if (offline) { reveal(e.layer); uncredit(e.layer); credit(e.layer); }
+  });
+  map.on("layerremove", function(e){
+    var l = e.layer;
+    if (l._sloatCredited && map.attributionControl) {
+      map.attributionControl.removeAttribution(l.options.sloatCredit); l._sloatCredited = false; credited--; say();
+    }
   });
   setTimeout(function(){
     var tiles = false;
@@ -228,11 +243,12 @@ class OfflineBase(MacroElement):
 {% endmacro %}
 """)
 
-    def __init__(self, note: str = "No map tiles (offline): base drawn from the layer set, illustrative"):
+    def __init__(self, note: str = "No map tiles (offline): base drawn from the layer set",
+                 bare: str = "No map tiles (offline)"):
         super().__init__()
         self._name = "OfflineBase"
         self.css_class = OFFLINE_BASE_CLASS
-        self.note = note.replace('"', "'").replace("<", "").replace("\\", "")
+        self.note, self.bare = (t.replace('"', "'").replace("<", "").replace("\\", "") for t in (note, bare))
 
 
 class ScrollGuard(MacroElement):

@@ -58,6 +58,7 @@ __all__ = [
     "hatch_kind",
     "hatch_fill",
     "offline_base_group",
+    "offline_credit",
     "legend_html",
     "available_roles",
     "layer_style",
@@ -138,18 +139,33 @@ def hatch_fill(role: str) -> str | None:
     return f"hatch:{kind}:{colour_for(role)}" if kind else None
 
 
-def offline_base_group(boundary: dict | None, roads: dict | None) -> folium.FeatureGroup | None:
-    """The village boundary and roads of the layer set, hidden until the tiles fail (:class:`OfflineBase`)."""
+def offline_credit(layers) -> str:
+    """The map's credit for a base drawn from ``layers`` (shown when no tile loads, :class:`OfflineBase`): the
+    layer set's name, "(illustrative sample)" added when the manifest says so and the name does not; escaped
+    for the attribution's HTML (:func:`~app_support.folium_templates.map_html_text`)."""
+    name = " ".join(str(layers.name or "").split()) or "unnamed"
+    if layers.illustrative and "illustrative" not in name.lower():
+        name += " (illustrative sample)"
+    return folium_templates.map_html_text(f"Base drawn from the layer set: {name}")
+
+
+def offline_base_group(boundary: dict | None, roads: dict | None,
+                       credit: str | None = None) -> folium.FeatureGroup | None:
+    """The village boundary and roads of the layer set, hidden until the tiles fail (:class:`OfflineBase`).
+
+    ``credit`` (:func:`offline_credit`) is what the map's attribution says while they are drawn, instead of
+    the tiles' credit: each GeoJSON layer carries it as ``sloatCredit`` (Leaflet's ``featureGroup`` would drop
+    the group's own options: it reads its first argument as layers)."""
     if boundary is None and roads is None:
         return None
-    group = _static(folium.FeatureGroup(name="Village base (offline)", control=False), ("offline_base",),
+    group = _static(folium.FeatureGroup(name="Village base (offline)", control=False), ("offline_base", credit),
                     boundary, roads)
     if roads is not None:
-        folium.GeoJson(roads, interactive=False, style_function=lambda _f: {
+        folium.GeoJson(roads, interactive=False, sloat_credit=credit, style_function=lambda _f: {
             "color": COLOURS["roads"], "weight": 1, "opacity": 0.0, "fillColor": "#ffffff", "fillOpacity": 0.0,
             "className": OFFLINE_BASE_CLASS}).add_to(group)
     if boundary is not None:
-        folium.GeoJson(boundary, interactive=False, style_function=lambda _f: {
+        folium.GeoJson(boundary, interactive=False, sloat_credit=credit, style_function=lambda _f: {
             "color": COLOURS["village_boundary"], "weight": 3, "dashArray": "10 6", "opacity": 0.0,
             "fillOpacity": 0.0, "className": OFFLINE_BASE_CLASS}).add_to(group)
     return group

@@ -60,6 +60,16 @@ def _use(layers, sbl: str) -> bool:
     return True
 
 
+def _named(matches: list[dict], most: int = 3) -> str:
+    """The first ``most`` parcels offered, in words (the live region names the near misses it offers).
+
+    >>> _named([{"sbl": "1-2-3", "address": "1 Test Road"}, {"sbl": "1-2-4", "address": None}])
+    '1 Test Road, tax parcel 1-2-3; no address, tax parcel 1-2-4'
+    """
+    names = [f"{m.get('address') or 'no address'}, tax parcel {m['sbl']}" for m in matches[:most]]
+    return "; ".join(names) + (f"; and {len(matches) - most} more" if len(matches) > most else "")
+
+
 def find_by_text(layers) -> None:
     """Find a tax parcel: a type-ahead list, and a search box for an SBL or an address.
 
@@ -81,6 +91,7 @@ def find_by_text(layers) -> None:
                      placeholder="Start typing, e.g. 297 Johnsontown")
     query = st.text_input(f"Tax parcel (SBL, e.g. {EXAMPLE_SBL}) or street address", key=QUERY_KEY)
     if not query.strip():
+        announce.forget("finder")
         return
     found = search_parcels(layers, query.strip(), limit=10)  # kept per layer set and text (loaders)
     words = query.strip() if len(query.strip()) <= 60 else query.strip()[:57] + "..."
@@ -91,10 +102,11 @@ def find_by_text(layers) -> None:
     if found.near_miss:
         st.caption("No parcel has exactly those words; the nearest:")
     if len(found.matches) > 1:  # one match is announced with its answer
-        announce.say(f"No parcel has exactly the words {words}; the nearest {len(found.matches)} are listed under "
-                     "Matching parcels." if found.near_miss else
+        announce.say(f"No parcel has exactly the words {words}. The nearest: {_named(found.matches)}. Choose one "
+                     "under Matching parcels." if found.near_miss else
                      f"{found.total} parcels match {words}: choose one under Matching parcels.", key="finder")
     if len(found.matches) == 1:
+        announce.forget("finder")  # the answer's announcement says it; a search said before is said again
         only = found.matches[0]
         if st.session_state.get(_APPLIED) != query.strip():
             st.session_state[_APPLIED] = query.strip()

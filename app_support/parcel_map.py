@@ -52,7 +52,8 @@ def feature_groups(layers, parcel, shown: list[str], *, basemap: str, show_slope
     is left alone.
     """
     groups = [g for g in [mapping.basemap_group(basemap), mapping.offline_base_group(
-        loaders.display_geojson(layers, "village_boundary"), loaders.display_geojson(layers, "roads"))]
+        loaders.display_geojson(layers, "village_boundary"), loaders.display_geojson(layers, "roads"),
+        mapping.offline_credit(layers))]
         if g is not None]
     groups += [mapping.layer_group(r, gj, identify=not picking) for r in shown
                if (gj := loaders.display_geojson(layers, r)) is not None]

@@ -174,8 +174,8 @@ def _browser_first_page(base: str, t0: float) -> dict:
             page = browser.new_page()
             t_nav = time.perf_counter()
             page.goto(base + "/", wait_until="domcontentloaded")
-            page.wait_for_selector('iframe[title="streamlit_folium.st_folium"]', timeout=60_000)
-            frame = page.frame_locator('iframe[title="streamlit_folium.st_folium"]')
+            page.wait_for_selector(_MAP, timeout=60_000)
+            frame = page.frame_locator(_MAP)
             frame.locator(".leaflet-container").wait_for(timeout=60_000)
             page.get_by_text("Draw the parcel", exact=False).first.wait_for(timeout=60_000)
             done = time.perf_counter()
@@ -184,9 +184,11 @@ def _browser_first_page(base: str, t0: float) -> dict:
     return {"browser_page_ready_s": round(done - t0, 3), "browser_page_load_s": round(done - t_nav, 3)}
 
 
-_MAP = 'iframe[title="streamlit_folium.st_folium"]'
+#: The map's frame, named by the page or not yet (app_support.announce.MAP_FRAME).
+_MAP = 'iframe[data-sloat-frame="map"], iframe[title="streamlit_folium.st_folium"]'
 # The map is drawn: Leaflet's container is there and the constraint layers are painted (canvas renderer).
-_MAP_DRAWN_JS = """() => { const f = document.querySelector('iframe[title="streamlit_folium.st_folium"]');
+_MAP_DRAWN_JS = """() => { const f = document.querySelector('iframe[data-sloat-frame="map"], '
+  + 'iframe[title="streamlit_folium.st_folium"]');
   const d = f && f.contentDocument; return !!(d && d.querySelector('.leaflet-overlay-pane canvas')); }"""
 
 

@@ -310,6 +310,43 @@ def test_the_offline_base_is_drawn_from_the_layer_set_and_waits_for_a_tile_error
     assert "Orange Tpke" in json_dumps(roads)
 
 
+def test_the_maps_credit_says_what_is_drawn_the_layer_set_offline_and_the_tiles_credit_only_with_tiles():
+    """The offline base's group carries the layer set's credit (its name, escaped), never OpenStreetMap's; the
+    OfflineBase script puts that credit in the attribution when the base is drawn. OpenStreetMap is credited by
+    the street map's tile layer only: with no basemap, the map's HTML names it nowhere."""
+    from app_support import parcel_map
+
+    sample = load_manifest(Path(APP).parent / "data" / "sample" / "layers.yaml")
+    credit = "Base drawn from the layer set: Sloatsburg sample (illustrative, not official)"
+    assert mapping.offline_credit(sample) == credit
+
+    def map_html(basemap: str) -> tuple[str, list]:
+        view = parcel_map.feature_groups(sample, None, [], basemap=basemap, show_slope=False, picking=False,
+                                         large=False, drawn=False, height_px=560)
+        fmap = mapping.base_map()
+        offline = [g for g in view.groups if g.layer_name == "Village base (offline)"]
+        assert len(offline) == 1
+        for group in view.groups:
+            group.add_to(fmap)
+        return fmap.get_root().render(), [c.options for c in offline[0]._children.values() if hasattr(c, "options")]
+
+    html, options = map_html(mapping.NO_BASEMAP)
+    assert [o.get("sloat_credit") for o in options] == [credit, credit]  # roads and boundary; options.sloatCredit
+    assert "OpenStreetMap" not in html and "sloatCredit" in html
+    assert "map.attributionControl.addAttribution(c)" in html  # the OfflineBase script credits it when shown
+    street = next(name for name, spec in mapping.BASEMAPS.items() if spec and "openstreetmap" in spec[0])
+    html, options = map_html(street)
+    assert [o.get("sloat_credit") for o in options] == [credit, credit]  # added by the script, offline only
+    assert html.count("OpenStreetMap contributors") == 1  # the tile layer's own attribution
+
+    class Named:  # a manifest's name is text from a file: escaped, and no Jinja delimiter reaches the map
+        name, illustrative = "Rockland <b>GIS</b> {% 2026", False
+
+    assert mapping.offline_credit(Named) == "Base drawn from the layer set: Rockland &lt;b&gt;GIS&lt;/b&gt; &#123;% 2026"
+    Named.name, Named.illustrative = "App test layers", True
+    assert mapping.offline_credit(Named).endswith("App test layers (illustrative sample)")
+
+
 def json_dumps(obj) -> str:
     import json
 

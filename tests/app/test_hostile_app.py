@@ -253,8 +253,10 @@ def test_every_file_uploader_passes_a_max_upload_size_within_the_server_limit():
 #: or a file unescaped. Their escaping is tested below with hostile input (``print_page``, the handout's print
 #: frame: tests/app/test_no_html_injection.py, test_the_print_page_holds_the_document_escaped_in_its_frame;
 #: ``deduction_html``, the deduction table: tests/app/test_app_support.py,
-#: test_citation_column_never_wraps_and_its_css_takes_no_text_from_the_result).
-REVIEWED_HTML_BUILDERS = {"legend_html", "stylesheet", "announce_script", "print_page", "deduction_html"}
+#: test_citation_column_never_wraps_and_its_css_takes_no_text_from_the_result; ``copy_link_html``, the case
+#: link's frame: tests/app/test_app_cases.py, test_a_link_with_quotes_stays_inside_its_box).
+REVIEWED_HTML_BUILDERS = {"legend_html", "stylesheet", "announce_script", "print_page", "deduction_html",
+                          "copy_link_html"}
 
 
 def _is_constant_expr(node: ast.AST, consts: dict[str, ast.AST], depth: int = 0) -> bool:
@@ -322,8 +324,8 @@ def test_unsafe_allow_html_renders_only_constants_or_reviewed_builders():
         owners = _enclosing_functions(tree)
         for call in _calls(tree):
             kw = {k.arg: k.value for k in call.keywords}
-            if _func_name(call) == "html":
-                # st.html / components.html take raw HTML: only constants (or a reviewed builder) allowed
+            if _func_name(call) in ("html", "iframe"):
+                # st.html / components.html / st.iframe take raw HTML: only constants (or a reviewed builder)
                 assert call.args and (_is_constant_expr(call.args[0], consts) or isinstance(call.args[0], ast.Call)
                                       and _func_name(call.args[0]) in REVIEWED_HTML_BUILDERS), f"{path.name}:{call.lineno}"
             flag = kw.get("unsafe_allow_html")

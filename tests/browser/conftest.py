@@ -27,8 +27,11 @@ import app_fixtures as fx  # noqa: E402
 sys.path.insert(0, str(ROOT / "tools"))
 from offline_chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402  (shared with make bench)
 
+from app_support.announce import MAP_FRAME  # noqa: E402
+
 ARTIFACTS = ROOT / "tests" / "artifacts"
-MAP_IFRAME = 'iframe[title="streamlit_folium.st_folium"]'
+#: The map's frame: st_folium titles it "streamlit_folium.st_folium", the page names it (app_support.announce).
+MAP_IFRAME = MAP_FRAME
 LOCAL_PREFIXES = ("http://127.0.0.1", "http://localhost", "ws://127.0.0.1", "ws://localhost",
                   "data:", "blob:", "about:")
 

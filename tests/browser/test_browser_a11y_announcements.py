@@ -136,3 +136,34 @@ def test_a_search_that_finds_nothing_is_announced(app):
         page.wait_for_timeout(200)  # the stopped recorder's last frame passes before the next one starts
         ours = [h for h in heard if h[0] == announce.LIVE_ID]
         assert [h[2] for h in ours] == [f"No tax parcel matches {words}."], heard
+
+
+def _finder_heard(app, words: str, shown: str) -> list[str]:
+    """What the app's live region says after ``words`` are searched and ``shown`` (a caption) is on the page."""
+    page = app.page
+    box = page.get_by_label("Tax parcel (SBL", exact=False)
+    page.evaluate(RECORD_JS)
+    box.fill(words)
+    box.press("Enter")
+    app.wait_text(shown)
+    app.settle()
+    page.wait_for_timeout(1000)  # the live region writes 150 ms after it is cleared
+    heard = page.evaluate("() => { window.__sloatStop = true; return window.__sloatHeard; }")
+    print("announced:", *heard, sep="\n  ")
+    page.wait_for_timeout(200)  # the stopped recorder's last frame passes before the next one starts
+    return [h[2] for h in heard if h[0] == announce.LIVE_ID]
+
+
+def test_the_nearest_parcels_are_named_and_a_search_is_said_again_after_an_answer(app):
+    """The near misses offered for words that match no parcel are named in the live region, not only counted;
+    words that found nothing are said again when they are searched again after a parcel was found meanwhile."""
+    app.page.set_viewport_size({"width": 1366, "height": 768})
+    app.open("/")
+    app.wait_map()
+    assert _finder_heard(app, "156.14-1-29", "No parcel has exactly those words; the nearest:") == [
+        f"No parcel has exactly the words 156.14-1-29. The nearest: 1 Test Road, tax parcel {fx.P1_SBL}; "
+        f"3 Test Road, tax parcel {fx.P2_SBL}. Choose one under Matching parcels."]
+    missing = "Nowhere Lane 99999"
+    assert _finder_heard(app, missing, "No tax parcel matches those words.") == [f"No tax parcel matches {missing}."]
+    app.choose_parcel(fx.P1_SBL)
+    assert _finder_heard(app, missing, "No tax parcel matches those words.") == [f"No tax parcel matches {missing}."]

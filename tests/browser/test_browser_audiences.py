@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from browser.conftest import MAP_IFRAME
+
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 
 VIEWPORTS = [(1366, 768), (1920, 1080)]
@@ -77,7 +79,7 @@ def test_search_by_road_the_answer_and_the_map_layers(sample_app, mode):
     app = _open(sample_app, mode, VIEWPORTS[0])
     page = app.page
     _find_by_address(app)
-    page.locator('iframe[title="streamlit_folium.st_folium"]').scroll_into_view_if_needed(timeout=30_000)
+    page.locator(MAP_IFRAME).scroll_into_view_if_needed(timeout=30_000)
     for size in VIEWPORTS:
         if size != VIEWPORTS[0]:
             page.set_viewport_size({"width": size[0], "height": size[1]})
@@ -141,7 +143,7 @@ def test_a_click_on_a_constraint_names_its_deduction_row_and_section(app, mode):
     app.open(f"/?mode={mode}")
     app.settle()
     app.choose_parcel(fx.P1_SBL)  # the finder is open while no parcel is chosen, in every mode
-    app.page.locator('iframe[title="streamlit_folium.st_folium"]').scroll_into_view_if_needed(timeout=30_000)
+    app.page.locator(MAP_IFRAME).scroll_into_view_if_needed(timeout=30_000)
     frame = app.wait_map()
     app.wait_parcel_in_view()
     lon, lat = Transformer.from_crs("EPSG:2260", "EPSG:4326", always_xy=True).transform(

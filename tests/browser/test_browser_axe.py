@@ -422,26 +422,54 @@ def test_control_borders_are_3_to_1_against_what_is_behind_them(session, mode):
     assert not bad, bad
 
 
-#: Every frame of the page: [its name as read (aria-label, else title), aria-hidden, height in px].
+#: Every frame of the page: [its title, its aria-label, aria-hidden, height in px].
 FRAMES_JS = """() => [...document.querySelectorAll('iframe')].map(f =>
-  [f.getAttribute('aria-label') || f.getAttribute('title') || '', f.getAttribute('aria-hidden'),
+  [f.getAttribute('title') || '', f.getAttribute('aria-label'), f.getAttribute('aria-hidden'),
    f.getBoundingClientRect().height])"""
+#: axe's frame-title rule alone, in the top document: [frames it passed, the frames it failed].
+FRAME_TITLE_JS = """async () => {
+  const r = await axe.run(document, {runOnly: {type: 'rule', values: ['frame-title']},
+                                     resultTypes: ['passes', 'violations'], iframes: false});
+  return [r.passes.reduce((n, v) => n + v.nodes.length, 0), r.violations.flatMap(v => v.nodes.map(x => x.html))];
+}"""
+
+
+def _says_what_it_holds(title: str) -> bool:
+    """A name of words: not empty, not Streamlit's "st.iframe" nor a component's module name."""
+    words = title.split()
+    return len(words) >= 3 and "." not in words[0]
 
 
 def test_every_frame_a_visitor_meets_is_named_for_what_it_holds(session):
     """WCAG 4.1.2 beyond axe's frame-title rule (which any title passes, Streamlit's own "st.iframe" or a
-    component's module name included): every frame with a height is read by a name saying what it holds; a
-    zero-height helper frame (the announcer) is hidden from assistive technology."""
-    seen = {}
+    component's module name included): on every page every frame's title says what it holds, the zero-height
+    announcer's too (which is also hidden from assistive technology); a frame that has an aria-label has the same
+    words as its title (a different title is read as its description: the map's was "streamlit_folium.st_folium").
+    axe's frame-title rule, run on each page, passes every frame it checks, the Case & exports page's two link
+    frames included."""
+    from app_support import announce
+
+    source = AXE_PATH.read_text(encoding="utf-8")
+    seen, axe_seen = {}, {}
     for label, heading in PAGES:
         _open_page(session, label, heading)
         if label == "Parcel & constraints":
             session.wait_map()
         seen[label] = session.page.evaluate(FRAMES_JS)
+        if not session.page.evaluate("() => typeof window.axe !== 'undefined'"):
+            session.page.add_script_tag(content=source)
+        axe_seen[label] = session.page.evaluate(FRAME_TITLE_JS)
+    print(seen, axe_seen, sep="\n")
     for label, frames in seen.items():
-        for name, hidden, height in frames:
+        for title, aria_label, hidden, height in frames:
+            assert _says_what_it_holds(title), (label, title)
+            assert aria_label in (None, title), (label, title, aria_label)
             if height == 0:
-                assert hidden == "true", (label, name)
-            else:
-                assert len(name.split()) >= 3 and "." not in name.split()[0], (label, name)
-    assert any(frames for frames in seen.values()), "no frame seen at all"
+                assert hidden == "true", (label, title)
+        passed, failed = axe_seen[label]
+        assert not failed, (label, failed)
+        assert passed == sum(1 for f in frames if f[2] != "true"), (label, passed, frames)
+    links = [title for title, *_ in seen["Case & exports"]]
+    assert len(links) == 2 and all(t.startswith("Link to this case") for t in links), links
+    assert any(title == announce.MAP_TITLE for title, *_ in seen["Parcel & constraints"])
+    assert any(title == announce.ANNOUNCER_TITLE for title, *_ in seen["Parcel & constraints"])

@@ -20,6 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
 
 from app_support import state  # noqa: E402
+from browser.conftest import MAP_IFRAME  # noqa: E402
 from sloat_core.engine.analysis import DISCLAIMER  # noqa: E402
 
 pytestmark = pytest.mark.browser
@@ -87,7 +88,7 @@ def _check_parcel_page(app, mode: str) -> None:
         " return td ? getComputedStyle(td.parentElement.children[0]).backgroundColor : null; }")
     assert legend_colour == key_colour == "rgb(51, 160, 44)", (legend_colour, key_colour)  # theme: #33a02c
     if mode == state.PROJECTOR:  # a bigger map, results below it at full width
-        height = page.locator('iframe[title="streamlit_folium.st_folium"]').bounding_box()["height"]
+        height = page.locator(MAP_IFRAME).bounding_box()["height"]
         assert height >= 700, height
 
 

@@ -190,6 +190,7 @@ def test_the_handout_buttons_download_the_pdf_the_web_page_and_print_it(manifest
     frames = print_frames()
     assert frames, "pressing Print put no print frame on the page"
     assert "print()" in frames[0].proto.srcdoc and HANDOUT_TITLE in frames[0].proto.srcdoc
+    assert frames[0].proto.alt == "The handout, sent to the browser's print dialog"  # its title (not "st.iframe")
 
 
 def test_the_case_downloads_hold_the_summary_as_a_web_page(manifest, data_dir, media):
