@@ -3,6 +3,7 @@ process of its own that a test can stop and start again: for the protocol-level 
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -26,6 +27,14 @@ class Launcher:
         self.env, self.log_path = env, log
         self.proc: subprocess.Popen | None = None
         self.url = ""
+
+    @classmethod
+    def on_hand_built_layers(cls, folder: Path) -> "Launcher":
+        """A launcher for the hand-built layer set of tests/app_fixtures.py, its data folder and log in ``folder``."""
+        import app_fixtures as fx
+
+        env = dict(os.environ, SLOAT_LAYERS=str(fx.write_layerset(folder)), SLOAT_DATA_DIR=str(folder / "data"))
+        return cls(env, folder / "server.log")
 
     def start(self) -> str:
         port = _free_port()

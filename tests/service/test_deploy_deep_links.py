@@ -14,7 +14,6 @@ mode is the link's, no exception, and with ``?case=`` the case's parcel is shown
 from __future__ import annotations
 
 import ast
-import os
 import sys
 from pathlib import Path
 
@@ -44,10 +43,7 @@ def _app_pages() -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("deep_links")
-    manifest = fx.write_layerset(tmp)
-    env = dict(os.environ, SLOAT_LAYERS=str(manifest), SLOAT_DATA_DIR=str(tmp / "data"))
-    launcher = Launcher(env, tmp / "server.log")
+    launcher = Launcher.on_hand_built_layers(tmp_path_factory.mktemp("deep_links"))
     launcher.start()
     with Session(launcher.url) as s:  # a case saved in an earlier life of the server
         s.open("/")

@@ -16,7 +16,6 @@ drawing check, with no traceback.
 from __future__ import annotations
 
 import json
-import os
 import sys
 import time
 import tomllib
@@ -57,10 +56,7 @@ def _drawing_of(n_positions: int) -> str:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("hostile_messages")
-    manifest = fx.write_layerset(tmp)
-    env = dict(os.environ, SLOAT_LAYERS=str(manifest), SLOAT_DATA_DIR=str(tmp / "data"))
-    launcher = Launcher(env, tmp / "server.log")
+    launcher = Launcher.on_hand_built_layers(tmp_path_factory.mktemp("hostile_messages"))
     launcher.start()
     yield launcher
     launcher.stop()
