@@ -70,6 +70,30 @@ def _named(matches: list[dict], most: int = 3) -> str:
     return "; ".join(names) + (f"; and {len(matches) - most} more" if len(matches) > most else "")
 
 
+def _apply_single_match(layers) -> None:
+    """The search box's callback: words that find one tax parcel make it the parcel before the page runs.
+
+    Streamlit runs a widget's callback before the script, so the whole page (the frame, the finder, the
+    map and the answer) is drawn once, for the new parcel; choosing it while the page ran meant running
+    the page again (``st.rerun``): the frame and the finder twice per pick, about a tenth of a pick's
+    server time. A parcel that cannot be read is left to the page, which says why where the box is.
+    """
+    from app_support.loaders import search_parcels
+
+    query = str(st.session_state.get(QUERY_KEY) or "").strip()
+    if not query or st.session_state.get(_APPLIED) == query:
+        return
+    found = search_parcels(layers, query, limit=10)  # kept per layer set and text: the page's call is a hit
+    if len(found.matches) != 1:
+        return
+    try:
+        parcel = parcel_input.parcel_by_sbl(layers, found.matches[0]["sbl"])
+    except SloatInputError:
+        return  # the page tries again and shows the sentence beside the box
+    st.session_state[_APPLIED] = query
+    state.set_parcel(parcel, f"Tax parcel {found.matches[0]['sbl']}")
+
+
 def find_by_text(layers) -> None:
     """Find a tax parcel: a type-ahead list, and a search box for an SBL or an address.
 
@@ -89,7 +113,8 @@ def find_by_text(layers) -> None:
         st.selectbox("Type an address or SBL and pick the parcel", list(directory), index=None,
                      format_func=directory.get, key=TYPEAHEAD_KEY, on_change=pick,
                      placeholder="Start typing, e.g. 297 Johnsontown")
-    query = st.text_input(f"Tax parcel (SBL, e.g. {EXAMPLE_SBL}) or street address", key=QUERY_KEY)
+    query = st.text_input(f"Tax parcel (SBL, e.g. {EXAMPLE_SBL}) or street address", key=QUERY_KEY,
+                          on_change=_apply_single_match, args=(layers,))
     if not query.strip():
         announce.forget("finder")
         return
@@ -108,7 +133,7 @@ def find_by_text(layers) -> None:
     if len(found.matches) == 1:
         announce.forget("finder")  # the answer's announcement says it; a search said before is said again
         only = found.matches[0]
-        if st.session_state.get(_APPLIED) != query.strip():
+        if st.session_state.get(_APPLIED) != query.strip():  # not chosen by the box's callback (it failed)
             st.session_state[_APPLIED] = query.strip()
             if _use(layers, only["sbl"]):
                 st.rerun()  # the page above (the finder, on a projector) is drawn again for the new parcel

@@ -53,3 +53,21 @@ def test_a_prohibition_is_not_listed_among_the_permits(manifest, data_dir):
     unknown = [c for c in captions if c.startswith("Unknown on the layers available")]
     assert unknown and all("excavation" not in c.lower() for c in unknown)
     assert any(c.startswith("Not allowed at all, if the project includes it: Commercial excavation") for c in captions)
+
+
+def test_a_single_match_is_chosen_before_the_page_runs_so_the_page_runs_once(manifest, data_dir, monkeypatch):
+    # Issue 20 (server time per pick): the search box's callback chooses the parcel, so the pick's run draws the
+    # frame, the finder, the map and the answer once; choosing it while the page ran meant st.rerun, and
+    # everything above the finder was run twice per pick.
+    import streamlit as st
+
+    reruns = []
+    original = st.rerun
+    monkeypatch.setattr(st, "rerun", lambda *a, **k: (reruns.append(1), original(*a, **k)))
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    at.text_input(key=QUERY_KEY).input(fx.P2_SBL).run()
+    assert not at.exception, at.exception
+    assert at.session_state[state.PARCEL].sbl == fx.P2_SBL
+    assert at.session_state[state.PARCEL_NOTE] == f"Tax parcel {fx.P2_SBL}"
+    assert any(c.value.startswith("Found\\: 3 Test Road") for c in at.caption)  # escaped markdown
+    assert reruns == []
