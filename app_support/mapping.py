@@ -26,7 +26,7 @@ from collections import OrderedDict
 import folium
 from folium.plugins import Draw
 
-from app_support import folium_templates
+from app_support import folium_templates, linked_layers
 from app_support.leaflet_elements import (
     OFFLINE_BASE_CLASS,
     PARCEL_LINES_CLASS,
@@ -226,13 +226,15 @@ def base_map(zoom: int = 15, *, label_points: list | None = None, large: bool = 
 # (the script names the group by its index) and return the text made the first time, after adding the group
 # to the map as streamlit-folium does (the layer control lists it). A group without a key (the parcel under
 # study, the slope picture, the footprint, any group built elsewhere) is made as before. The text is
-# byte for byte what streamlit-folium makes (tests/app/test_folium_templates.py). An entry keeps its GeoJSON
+# byte for byte what streamlit-folium makes (tests/app/test_folium_templates.py), except that in a running
+# server its large GeoJSON literals are read by link, once per page load (:mod:`app_support.linked_layers`;
+# put back, the text is again streamlit-folium's: tests/app/test_linked_layers.py). An entry keeps its GeoJSON
 # alive, so the identity in its key cannot be taken by another object while the entry exists; entries are
 # dropped oldest first beyond :data:`GROUP_CACHE_MAX_CHARS` characters in all.
 
 #: Upper bound of the characters kept in the shared group scripts (about that many bytes).
 GROUP_CACHE_MAX_CHARS = 64_000_000
-_GROUP_TEXT: OrderedDict = OrderedDict()  # (key, idx) -> (sources, text)
+_GROUP_TEXT: OrderedDict = OrderedDict()  # (key, idx) -> (sources, text, linked files)
 _GROUP_LOCK = threading.Lock()
 _GROUP_CHARS = [0]
 _ORIGINAL_GROUP_STRING = []
@@ -261,18 +263,32 @@ def _group_string(feature_group_to_add, map, idx: int = 0) -> str:  # noqa: A002
         hit = _GROUP_TEXT.get(slot)
         if hit is not None:
             _GROUP_TEXT.move_to_end(slot)
+    if hit is not None and not linked_layers.present(hit[2]):  # made under another runtime (a test's): again
+        with _GROUP_LOCK:
+            gone = _GROUP_TEXT.pop(slot, None)
+            if gone is not None:
+                _GROUP_CHARS[0] -= len(gone[1])
+        if gone is not None:
+            linked_layers.release(gone[2])
+        hit = None
     if hit is not None:
         feature_group_to_add._id = f"feature_group_{idx}"
         feature_group_to_add.add_to(map)
         return hit[1]
-    text = original(feature_group_to_add, map=map, idx=idx)
+    text, files = linked_layers.link(original(feature_group_to_add, map=map, idx=idx))  # the GeoJSON by link
+    dropped: list = []
     with _GROUP_LOCK:
         if slot not in _GROUP_TEXT and len(text) <= GROUP_CACHE_MAX_CHARS:
-            _GROUP_TEXT[slot] = (feature_group_to_add._sloat_sources, text)
+            _GROUP_TEXT[slot] = (feature_group_to_add._sloat_sources, text, files)
             _GROUP_CHARS[0] += len(text)
             while _GROUP_CHARS[0] > GROUP_CACHE_MAX_CHARS:
-                _slot, (_sources, old) = _GROUP_TEXT.popitem(last=False)
+                _slot, (_sources, old, old_files) = _GROUP_TEXT.popitem(last=False)
                 _GROUP_CHARS[0] -= len(old)
+                dropped.append(old_files)
+        else:
+            dropped.append(files)  # made twice at once, or too long to keep: this copy's files are not kept
+    for old_files in dropped:
+        linked_layers.release(old_files)
     return text
 
 
@@ -299,8 +315,11 @@ def uninstall_group_cache() -> None:
     if _ORIGINAL_GROUP_STRING:
         streamlit_folium._get_feature_group_string = _ORIGINAL_GROUP_STRING[0]
     with _GROUP_LOCK:
+        dropped = [files for (_sources, _text, files) in _GROUP_TEXT.values()]
         _GROUP_TEXT.clear()
         _GROUP_CHARS[0] = 0
+    for files in dropped:
+        linked_layers.release(files)
 
 
 def basemap_group(name: str) -> folium.FeatureGroup | None:
