@@ -320,6 +320,17 @@ class CaseStore:
             raise CaseNotFound("This case has been archived by Village staff; ask them to restore it.")
         return self._row_to_case(row)
 
+    def revision_of(self, case_id: str) -> int | None:
+        """The stored revision of the case with this id; None when the id is malformed or no case has it.
+
+        Reads that one column: the app asks on every run whether another window saved the case since
+        (:meth:`open_case` would read and check the whole case each time).
+        """
+        if not is_valid_case_id(case_id):
+            return None
+        row = self.connection().execute("SELECT revision FROM cases WHERE id = ?", (case_id,)).fetchone()
+        return None if row is None else int(row[0])
+
     def new_case(self, **fields: Any) -> Case:
         """A new case with a fresh id, saved at once."""
         case = _validate_case_dict({k: v for k, v in fields.items()})

@@ -578,3 +578,14 @@ def test_a_data_folder_that_is_a_file_gives_the_store_error(tmp_path):
     blocker.write_text("x")
     with pytest.raises(CaseFolderError, match="data folder"):
         CaseStore(blocker / "cases.sqlite3").connection()
+
+
+def test_the_stored_revision_is_read_alone_and_follows_every_save(store):
+    # The app's check for another window's save reads only the revision (issue 20: on every run).
+    case = store.new_case(title="Revision check")
+    assert store.revision_of(case.id) == case.revision == 1
+    store.save(case)
+    assert store.revision_of(case.id) == case.revision == 2
+    assert store.revision_of(new_case_id()) is None  # no such case
+    assert store.revision_of("not-a-case-id'; DROP TABLE cases; --") is None  # refused before SQLite
+    assert store.open_case(case.id).revision == 2
