@@ -278,15 +278,16 @@ def _group_string(feature_group_to_add, map, idx: int = 0) -> str:  # noqa: A002
     text, files = linked_layers.link(original(feature_group_to_add, map=map, idx=idx))  # the GeoJSON by link
     dropped: list = []
     with _GROUP_LOCK:
-        if slot not in _GROUP_TEXT and len(text) <= GROUP_CACHE_MAX_CHARS:
+        if slot in _GROUP_TEXT:
+            dropped.append(files)  # made twice at once: the entry kept holds the same files (same names)
+        elif len(text) <= GROUP_CACHE_MAX_CHARS:
             _GROUP_TEXT[slot] = (feature_group_to_add._sloat_sources, text, files)
             _GROUP_CHARS[0] += len(text)
             while _GROUP_CHARS[0] > GROUP_CACHE_MAX_CHARS:
                 _slot, (_sources, old, old_files) = _GROUP_TEXT.popitem(last=False)
                 _GROUP_CHARS[0] -= len(old)
                 dropped.append(old_files)
-        else:
-            dropped.append(files)  # made twice at once, or too long to keep: this copy's files are not kept
+        # (a script too long to keep is made on every run: its files stay, under the same names, for its links)
     for old_files in dropped:
         linked_layers.release(old_files)
     return text

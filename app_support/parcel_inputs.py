@@ -51,9 +51,14 @@ def _directory(lkey: str, _layers) -> dict[str, str]:
     return dict(sorted(out.items(), key=lambda kv: kv[1].lower()))
 
 
+def _choose(layers, sbl: str) -> None:
+    """Make tax parcel ``sbl`` the parcel under study (raises SloatInputError when it cannot be read)."""
+    state.set_parcel(parcel_input.parcel_by_sbl(layers, sbl), f"Tax parcel {sbl}")
+
+
 def _use(layers, sbl: str) -> bool:
     try:
-        state.set_parcel(parcel_input.parcel_by_sbl(layers, sbl), f"Tax parcel {sbl}")
+        _choose(layers, sbl)
     except SloatInputError as exc:
         st.error(str(exc))
         return False
@@ -87,11 +92,10 @@ def _apply_single_match(layers) -> None:
     if len(found.matches) != 1:
         return
     try:
-        parcel = parcel_input.parcel_by_sbl(layers, found.matches[0]["sbl"])
+        _choose(layers, found.matches[0]["sbl"])
     except SloatInputError:
         return  # the page tries again and shows the sentence beside the box
     st.session_state[_APPLIED] = query
-    state.set_parcel(parcel, f"Tax parcel {found.matches[0]['sbl']}")
 
 
 def find_by_text(layers) -> None:

@@ -98,12 +98,18 @@ def _triangle(cx, cy):
     return Polygon([(cx - 200, cy - 200), (cx + 220, cy - 180), (cx - 190, cy + 210)])
 
 
-@pytest.mark.parametrize("dx, dy, clipped", CASES)
-def test_every_opaque_pixel_is_the_colour_of_the_class_under_its_centre(dx, dy, clipped):
+def _case(dx, dy, clipped):
+    """The picture of a rectangle ``(dx, dy)`` ft from the DEM's centre, clipped to a triangle or not, and what
+    each of its pixels should be (:func:`_expected`)."""
     cx, cy, bounds = _rect(dx, dy)
     clip = _triangle(cx, cy) if clipped else None
     picture, box = _picture(bounds, clip)
-    cls, _, fit = _expected(picture, box, bounds, clip)
+    return (picture, *_expected(picture, box, bounds, clip))
+
+
+@pytest.mark.parametrize("dx, dy, clipped", CASES)
+def test_every_opaque_pixel_is_the_colour_of_the_class_under_its_centre(dx, dy, clipped):
+    picture, cls, _, fit = _case(dx, dy, clipped)
     opaque = picture[:, :, 3] > 0
     assert np.count_nonzero(opaque) > 100  # slopes are painted here
     judged = opaque & fit
@@ -114,10 +120,7 @@ def test_every_opaque_pixel_is_the_colour_of_the_class_under_its_centre(dx, dy, 
 
 @pytest.mark.parametrize("dx, dy, clipped", CASES)
 def test_outside_the_outline_transparent_inside_it_the_class_colour(dx, dy, clipped):
-    cx, cy, bounds = _rect(dx, dy)
-    clip = _triangle(cx, cy) if clipped else None
-    picture, box = _picture(bounds, clip)
-    cls, in_outline, fit = _expected(picture, box, bounds, clip)
+    picture, cls, in_outline, fit = _case(dx, dy, clipped)
     assert not picture[:, :, 3][~in_outline & fit].any()
     shown = in_outline & (cls >= 0) & fit  # inside the outline and on the DEM: painted as its class is
     assert np.count_nonzero(shown) > 1000
