@@ -15,12 +15,14 @@ import datetime as dt
 
 import streamlit as st
 
-from app_support import cases_ui, exports_ui, loaders, staff_ui, state
+from app_support import cases_ui, exports_ui, frame, loaders, staff_ui, state
 from app_support.citations import escape_links, escape_markdown
 from app_support.copy_link import copy_link
 from app_support.results import sqft_text
 from sloat_core.engine.analysis import DISCLAIMER
 from sloat_core.errors import SloatInputError
+
+frame.require()  # a deep link opened first after a bare `streamlit run` still runs in app.py's frame
 
 mode = state.mode()
 st.title("Case & exports")

@@ -11,12 +11,14 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from app_support import forms, loaders, state
+from app_support import forms, frame, loaders, state
 from app_support.citations import escape_markdown, law_link
 from app_support.results import LAYER_NOTE, sqft_text
 from sloat_core.engine.analysis import DISCLAIMER
 from sloat_core.errors import SloatInputError
 from sloat_core.rules.cluster import yield_phrase
+
+frame.require()  # a deep link opened first after a bare `streamlit run` still runs in app.py's frame
 
 FOUND = {True: "Yes", False: "No", None: "Unknown"}
 mode = state.mode()

@@ -11,13 +11,15 @@ import folium
 import streamlit as st
 from streamlit_folium import st_folium
 
-from app_support import (announce, cases_ui, charts, element_preload, loaders, mapping, parcel_events, parcel_inputs,
+from app_support import (announce, cases_ui, charts, element_preload, frame, loaders, mapping, parcel_events, parcel_inputs,
                          parcel_map, project_result, results, state)
 from app_support.citations import escape_markdown
 from app_support.parcel_map import ON_AT_START
 from app_support.slope_overlay import slope_legend
 from app_support.theme import LAYER_LABELS, MAP_HEIGHT_PX
 from sloat_core.errors import SloatInputError
+
+frame.require()  # a deep link opened first after a bare `streamlit run` still runs in app.py's frame
 
 mode = state.mode()
 try:

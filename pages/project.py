@@ -14,7 +14,7 @@ import streamlit as st
 from shapely.geometry import shape
 from streamlit_folium import st_folium
 
-from app_support import (drawing_intake, footprint_inputs, footprint_map, forms, loaders, mapping, project_view,
+from app_support import (drawing_intake, footprint_inputs, footprint_map, forms, frame, loaders, mapping, project_view,
                          results, state)
 from app_support.approvals_ui import show_approvals  # shared with the walk-through
 from app_support.citations import escape_markdown
@@ -26,6 +26,7 @@ from sloat_core.rules.project import parse_project
 from sloat_core.approvals.county_referral import referral_bands_geojson
 from sloat_core.approvals.facts import parse_approval_facts
 
+frame.require()  # a deep link opened first after a bare `streamlit run` still runs in app.py's frame
 
 mode = state.mode()
 large = mode == state.PROJECTOR

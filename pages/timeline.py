@@ -17,12 +17,14 @@ import datetime as dt
 
 import streamlit as st
 
-from app_support import charts, forms, project_result, state, timeline_prefill, timeline_view
+from app_support import charts, forms, frame, project_result, state, timeline_prefill, timeline_view
 from app_support.citations import escape_markdown, law_link
 from sloat_core.engine.analysis import DISCLAIMER
 from sloat_core.errors import SloatInputError
 from sloat_core.outputs.ics import to_ics
 from sloat_core.rules.clocks import ITEM_KINDS, timeline_events
+
+frame.require()  # a deep link opened first after a bare `streamlit run` still runs in app.py's frame
 
 CALENDAR_NAME = "Sloatsburg Article IX dates"
 mode = state.mode()

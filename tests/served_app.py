@@ -21,26 +21,30 @@ def _free_port() -> int:
 
 
 class Launcher:
-    """``tools/serve.py`` (as ``make run`` and the systemd unit start it), restartable."""
+    """``tools/serve.py`` (as ``make run`` and the systemd unit start it), restartable; ``bare``: a plain
+    ``streamlit run app.py`` with the same options (how anyone who skips the launcher starts it)."""
 
-    def __init__(self, env: dict, log: Path):
+    def __init__(self, env: dict, log: Path, *, bare: bool = False):
         self.env, self.log_path = env, log
+        #: ``streamlit run app.py`` itself instead of the launcher (what a bare start does without tools/serve.py)
+        self.bare = bare
         self.proc: subprocess.Popen | None = None
         self.url = ""
 
     @classmethod
-    def on_hand_built_layers(cls, folder: Path) -> "Launcher":
+    def on_hand_built_layers(cls, folder: Path, *, bare: bool = False) -> "Launcher":
         """A launcher for the hand-built layer set of tests/app_fixtures.py, its data folder and log in ``folder``."""
         import app_fixtures as fx
 
         env = dict(os.environ, SLOAT_LAYERS=str(fx.write_layerset(folder)), SLOAT_DATA_DIR=str(folder / "data"))
-        return cls(env, folder / "server.log")
+        return cls(env, folder / "server.log", bare=bare)
 
     def start(self) -> str:
         port = _free_port()
         self.url = f"http://127.0.0.1:{port}"
         self.log = open(self.log_path, "a")  # noqa: SIM115 (closed in stop)
-        self.proc = subprocess.Popen([sys.executable, "tools/serve.py", "--server.port", str(port),
+        start = [sys.executable, "-m", "streamlit", "run", "app.py"] if self.bare else [sys.executable, "tools/serve.py"]
+        self.proc = subprocess.Popen([*start, "--server.port", str(port),
                                       "--server.address", "127.0.0.1", "--server.headless", "true",
                                       "--server.fileWatcherType", "none"],
                                      cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT)

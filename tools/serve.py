@@ -6,8 +6,8 @@ work once in the server process, fills the same process-wide ``st.cache_resource
 use, makes every page run inside app.py's frame from the first visit on (deep links such as
 ``/walkthrough?case=...&mode=projector`` included: :func:`app_frame_first`), and then hands over to
 Streamlit's own command line (``streamlit run app.py ...``) in this process. Start the app this way
-(``make run`` and deploy/sloat-dashboard@.service do): a bare ``streamlit run app.py`` runs a deep link
-opened first after a start without the frame.
+(``make run`` and deploy/sloat-dashboard@.service do); a bare ``streamlit run app.py`` also runs a deep link
+opened first inside the frame (each page asks for it: ``app_support.frame.require``), only without the warm-up.
 
 It also switches off two Streamlit options a server pays for on every run (:data:`SERVING_DEFAULTS`).
 

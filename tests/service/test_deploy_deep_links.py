@@ -94,3 +94,22 @@ def test_a_deep_link_opened_first_after_a_restart_runs_inside_the_frame(server, 
         _check_frame(url, "/", page="parcel", mode="standard", case_id=None)
     finally:
         launcher.stop()
+
+
+@pytest.mark.parametrize("first", ["/walkthrough?case={case}&mode=projector", "/law?mode=counter"])
+def test_a_deep_link_opened_first_after_a_bare_streamlit_run_also_runs_inside_the_frame(server, first, tmp_path):
+    """Started as ``streamlit run app.py`` (no launcher: nothing settles the page mode before the first
+    visitor), a deep link opened first still gets app.py's frame, its case and its display mode; and so does
+    every page after it."""
+    launcher, case_id = server
+    bare = Launcher(launcher.env, tmp_path / "bare.log", bare=True)
+    url = bare.start()
+    try:
+        link = first.format(case=case_id)
+        page = link.split("?")[0].strip("/")
+        mode = next(m for m in MODES if f"mode={m}" in link)
+        _check_frame(url, link, page=page, mode=mode, case_id=case_id if "case=" in link else None)
+        for name in _app_pages():
+            _check_frame(url, f"/{name}?case={case_id}&mode=standard", page=name, mode="standard", case_id=case_id)
+    finally:
+        bare.stop()

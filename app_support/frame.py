@@ -1,0 +1,25 @@
+"""Every page runs inside app.py's frame, even when a bare ``streamlit run app.py`` is opened at a deep link.
+
+Streamlit decides once per process, when its first session starts, whether the ``pages/`` folder beside
+app.py makes an old-style multipage app. Until some session has run app.py (whose ``st.navigation`` turns
+that mode off for the process), a link such as ``/walkthrough?case=...&mode=projector`` opened first after a
+start runs ``pages/walkthrough.py`` alone: no sidebar, no display mode, no case. ``tools/serve.py`` settles
+this before the first visitor; :func:`require` settles it for any other start, from the page itself.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+from streamlit.runtime.pages_manager import PagesManager
+
+
+def require() -> None:
+    """Called first by every page: run alone in the old mode, the page asks for the same run through app.py.
+
+    The rerun keeps the page (its hash is its URL name in both modes) and the link's query string, so
+    app.py's ``st.navigation`` opens this page with its case and display mode. Inside the frame (always
+    after the first run through app.py, and from the start under ``tools/serve.py``) nothing happens.
+    """
+    if PagesManager.uses_pages_directory:
+        PagesManager.uses_pages_directory = False
+        st.rerun()
