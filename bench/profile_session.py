@@ -9,6 +9,9 @@ over ``SESSIONS`` sessions without the profiler) and, from as many more sessions
 top functions by cumulative time over the script runs (the first ``WARM`` sessions are not counted).
 
     .venv/bin/python bench/profile_session.py [SESSIONS] [--top N] [--out FILE.prof]
+
+With ``KEEP_PROF=DIR`` each profiled script run's own file is kept in DIR (run-0001.prof, ...: a session's first
+page and its pick alternate), to read the first page and the pick apart.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import argparse
 import os
 import pstats
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -120,6 +124,8 @@ def profile(sessions: int = 12, top: int = 40, out: str | None = None) -> dict:
             except subprocess.TimeoutExpired:
                 proc.kill()
         files = sorted(str(p) for p in prof_dir.glob("run-*.prof"))
+        if os.environ.get("KEEP_PROF"):
+            shutil.copytree(prof_dir, os.environ["KEEP_PROF"], dirs_exist_ok=True)
         stats = pstats.Stats(*files, stream=sys.stdout)
         if out:
             stats.dump_stats(out)
