@@ -13,7 +13,9 @@ Prints a table and writes bench/results.json (git-ignored). Sections:
    PDF printout (report_pdf_bytes) for five sample tax parcels.
 5. The Village's service (bench/load.py): nginx and two app processes as deploy/ runs them, on
    loopback; 1, 5, 10 and 20 concurrent sessions at the protocol level (first page, pick a tax parcel,
-   read the net lot area): p50/p95, each process's CPU and memory.
+   read the net lot area): p50/p95, each process's CPU and memory; and beside it, in the same run, the
+   same load on a trivial Streamlit page burning 0-50 ms of CPU a script run (bench/protocol_floor.py):
+   how the 20:1 ratio grows with the server CPU a session, on this machine.
 
 ``--quick`` skips the 100,000-lot run and the full agreement pass (for trying the bench out).
 """
@@ -301,6 +303,12 @@ def table(results: dict) -> str:
             import load
 
             lines.append(load.table(lo))
+    floor = results.get("protocol_floor")
+    if floor:
+        import protocol_floor
+
+        lines.append("")
+        lines.append(protocol_floor.table(floor) if isinstance(floor, list) else f"   {floor['error']}")
     return "\n".join(lines)
 
 
@@ -351,6 +359,12 @@ def main(argv=None) -> int:
             results["load"] = load.load_levels()
         except Exception as exc:  # noqa: BLE001 - a bench section failing is reported, not fatal
             results["load"] = {"error": f"{type(exc).__name__}: {exc}"}
+        import protocol_floor
+
+        try:
+            results["protocol_floor"] = [protocol_floor.measure(b) for b in protocol_floor.BURNS_MS]
+        except Exception as exc:  # noqa: BLE001 - a bench section failing is reported, not fatal
+            results["protocol_floor"] = {"error": f"{type(exc).__name__}: {exc}"}
     results["bench_total_s"] = round(time.perf_counter() - t_start, 1)
     RESULTS.write_text(json.dumps(results, indent=1, default=str))
     print()
