@@ -96,16 +96,15 @@ def test_a_deep_link_opened_first_after_a_restart_runs_inside_the_frame(server, 
         launcher.stop()
 
 
-@pytest.mark.parametrize("first", ["/walkthrough?case={case}&mode=projector", "/law?mode=counter"])
-def test_a_deep_link_opened_first_after_a_bare_streamlit_run_also_runs_inside_the_frame(server, first, tmp_path):
+def test_a_deep_link_opened_first_after_a_bare_streamlit_run_also_runs_inside_the_frame(server, tmp_path):
     """Started as ``streamlit run app.py`` (no launcher: nothing settles the page mode before the first
     visitor), a deep link opened first still gets app.py's frame, its case and its display mode; and so does
-    every page after it."""
+    every page after it. (Every page asks for the frame the same way: the test below.)"""
     launcher, case_id = server
     bare = Launcher(launcher.env, tmp_path / "bare.log", bare=True)
     url = bare.start()
     try:
-        link = first.format(case=case_id)
+        link = f"/walkthrough?case={case_id}&mode=projector"
         page = link.split("?")[0].strip("/")
         mode = next(m for m in MODES if f"mode={m}" in link)
         _check_frame(url, link, page=page, mode=mode, case_id=case_id if "case=" in link else None)
@@ -113,3 +112,14 @@ def test_a_deep_link_opened_first_after_a_bare_streamlit_run_also_runs_inside_th
             _check_frame(url, f"/{name}?case={case_id}&mode=standard", page=name, mode="standard", case_id=case_id)
     finally:
         bare.stop()
+
+
+def test_every_page_asks_for_the_frame_before_it_shows_anything():
+    """Each file in pages/ calls ``frame.require()`` as its first statement after the imports, so whichever page
+    a bare start's first link names, it is run again through app.py before it renders a thing."""
+    for path in sorted((ROOT / "pages").glob("*.py")):
+        body = [n for n in ast.parse(path.read_text()).body
+                if not isinstance(n, (ast.Import, ast.ImportFrom))
+                and not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant))]  # the docstring
+        first = ast.unparse(body[0]) if body else ""
+        assert first == "frame.require()", f"{path.name}: the first statement is {first!r}, not frame.require()"
