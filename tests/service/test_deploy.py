@@ -106,6 +106,33 @@ def test_sessions_through_the_proxy_are_spread_and_each_stays_on_its_process(sta
     assert counts[0] >= 3, f"8 browsers one after another were not shared out evenly: {seen}"
 
 
+def test_media_files_are_kept_by_the_browser_and_come_from_the_process_that_made_them(stack):
+    """Streamlit's media (the map's layer files, downloads) are named by a hash of their bytes: through the proxy
+    a file that was found is marked private and immutable (the next page load fetches nothing again), with the
+    site's own headers still on it; a name no process made is a 404 that nothing keeps."""
+    s = _open_on(stack, None)
+    try:
+        urls = [b.download_button.url for b in s.last.elements.values()
+                if b.WhichOneof("type") == "download_button" and b.download_button.url.startswith("/media/")]
+        assert urls, "the first page has no media file to ask for"
+        r = s.http.get(stack.url + urls[0], timeout=30)
+        assert r.status_code == 200
+        cache = r.headers.get("Cache-Control", "")
+        assert "private" in cache and "immutable" in cache and "max-age=31536000" in cache, cache
+        assert r.headers.get("X-Content-Type-Options") == "nosniff"
+        assert r.headers.get("Referrer-Policy") == "same-origin"
+        route = s.http.cookies.get("sloat_route")
+        time.sleep(0.05)
+        served = {row["port"] for row in stack.access_log() if row["uri"] == urls[0] and row["route"] == route}
+        assert served == {s.port}, f"{urls[0]} came from {served}, the session is on {s.port}"
+        missing = s.http.get(stack.url + "/media/" + "0" * 56 + ".json", timeout=30)
+        assert missing.status_code == 404
+        assert "immutable" not in missing.headers.get("Cache-Control", "")
+        assert missing.headers.get("X-Content-Type-Options") == "nosniff"
+    finally:
+        s.close()
+
+
 def test_an_upload_goes_to_the_process_that_holds_the_session(stack):
     data = json.dumps({"type": "FeatureCollection", "features": [fx.wgs84_feature(fx.P2)]}).encode()
     with _open_on(stack, None) as s:
