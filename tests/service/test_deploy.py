@@ -12,7 +12,9 @@ went and pick a browser that lands on the other process.
 
 from __future__ import annotations
 
+import gzip
 import json
+import re
 import sqlite3
 import sys
 import time
@@ -131,6 +133,24 @@ def test_media_files_are_kept_by_the_browser_and_come_from_the_process_that_made
         assert missing.headers.get("X-Content-Type-Options") == "nosniff"
     finally:
         s.close()
+
+
+def test_streamlits_scripts_reach_the_browser_compressed_and_unchanged(stack):
+    """Streamlit serves its JavaScript uncompressed; through the proxy a browser that accepts gzip gets it gzipped
+    (a fraction of the bytes on a phone), and it decodes to exactly what the process serves."""
+    page = requests.get(stack.url + "/", timeout=30)
+    scripts = re.findall(r'src="\./(static/js/[^"]+\.js)"', page.text)
+    assert scripts, "the first page names no script"
+    script = scripts[0]
+    direct = requests.get(f"http://127.0.0.1:{stack.ports[0]}/{script}", headers={"Accept-Encoding": "identity"},
+                          timeout=30)
+    assert direct.headers.get("Content-Encoding") is None  # Streamlit's own answer: not compressed
+    through = requests.get(f"{stack.url}/{script}", headers={"Accept-Encoding": "gzip"}, timeout=30, stream=True)
+    wire = through.raw.read(decode_content=False)
+    assert through.headers.get("Content-Encoding") == "gzip"
+    assert "Accept-Encoding" in through.headers.get("Vary", "")
+    assert gzip.decompress(wire) == direct.content
+    assert len(wire) < 0.6 * len(direct.content), (len(wire), len(direct.content))
 
 
 def test_an_upload_goes_to_the_process_that_holds_the_session(stack):
