@@ -13,6 +13,11 @@ import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
 
+def settle() -> None:
+    """From now on every session of this process runs its pages through app.py (``st.navigation``'s mode)."""
+    PagesManager.uses_pages_directory = False
+
+
 def require() -> None:
     """Called first by every page: run alone in the old mode, the page asks for the same run through app.py.
 
@@ -21,5 +26,5 @@ def require() -> None:
     after the first run through app.py, and from the start under ``tools/serve.py``) nothing happens.
     """
     if PagesManager.uses_pages_directory:
-        PagesManager.uses_pages_directory = False
+        settle()
         st.rerun()

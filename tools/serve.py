@@ -80,9 +80,9 @@ def app_frame_first() -> None:
     run ``app.py``, whose ``st.navigation`` switches the process to the new style for good. The app
     always uses ``st.navigation``, so the launcher settles that before the first visitor.
     """
-    from streamlit.runtime.pages_manager import PagesManager
+    from app_support import frame
 
-    PagesManager.uses_pages_directory = False
+    frame.settle()
 
 
 def keep_compiled_scripts() -> None:
