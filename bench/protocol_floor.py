@@ -46,7 +46,8 @@ if st.text_input("Tax parcel (SBL or address)", key="q"):
 '''
 #: CPU burned in each script run (two runs a session), ms: 0 is Streamlit's own cost.
 BURNS_MS = (0, 10, 20, 30, 50)
-SAMPLES = {1: 8, 5: 2, 10: 2, 20: 1}  # one session is repeated for a stable p95, as in load.py
+#: Waves per level: 20 sessions at every level but 5 (two waves, 10), as in load.py's SAMPLES.
+SAMPLES = {1: 20, 5: 2, 10: 2, 20: 1}
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
