@@ -31,9 +31,9 @@ from st_protocol import Session  # noqa: E402
 from stack import Stack  # noqa: E402
 
 LEVELS = (1, 5, 10, 20)
-#: Sessions measured per level. The single session is repeated 20 times, as many as the 20-session level has,
-#: so both p95s are the second-slowest of 20 (with 8, the one-session p95 was the slowest of 8, and the ratio
-#: moved from 5.5x to 8.4x between three runs on a quiet machine, 2026-12-03).
+#: Sessions measured per level. The single session is repeated 20 times, as many as the 20-session level has, so
+#: both p95s (interpolated, :func:`_pct`) lie just above the second-slowest of 20. With 8 the one-session p95 lay
+#: between the two slowest of 8, and the ratio moved from 5.5x to 8.4x in three runs on a quiet machine (2026-12-03).
 SAMPLES = {1: 20, 5: 10, 10: 20, 20: 20}
 MANIFEST = ROOT / "data" / "sample" / "layers.yaml"
 TICKS = os.sysconf("SC_CLK_TCK")

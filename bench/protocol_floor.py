@@ -23,13 +23,13 @@ import threading
 import time
 from pathlib import Path
 
-import requests
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 sys.path.insert(0, str(ROOT / "deploy"))
+sys.path.insert(0, str(ROOT / "bench"))
+from load import LEVELS, SAMPLES, _cpu_s, _pct  # noqa: E402  (the same levels, samples, CPU and p95 as load.py)
 from st_protocol import Session  # noqa: E402
-from stack import free_port  # noqa: E402
+from stack import Stack, free_port  # noqa: E402
 
 PAGE = '''
 import os, time
@@ -46,19 +46,6 @@ if st.text_input("Tax parcel (SBL or address)", key="q"):
 '''
 #: CPU burned in each script run (two runs a session), ms: 0 is Streamlit's own cost.
 BURNS_MS = (0, 10, 20, 30, 50)
-#: Waves per level: 20 sessions at every level but 5 (two waves, 10), as in load.py's SAMPLES.
-SAMPLES = {1: 20, 5: 2, 10: 2, 20: 1}
-TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def _cpu_s(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS
-
-
-def _pct(xs: list[float], q: float) -> float:
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, round(q * (len(xs) - 1)))]
 
 
 def _session(url: str, i: int, out: list, barrier: threading.Barrier | None) -> None:
@@ -88,22 +75,14 @@ def measure(burn_ms: float) -> dict:
             urls.append(f"http://127.0.0.1:{port}")
         try:
             for url in urls:
-                deadline = time.monotonic() + 60
-                while True:
-                    try:
-                        if requests.get(url + "/_stcore/health", timeout=2).ok:
-                            break
-                    except requests.RequestException:
-                        pass
-                    if time.monotonic() > deadline:
-                        raise RuntimeError("the trivial page's server did not start")
-                    time.sleep(0.2)
+                Stack.wait_url(url + "/_stcore/health", 60)
             for i in range(4):  # the first runs compile the page and import what it uses
                 _session(urls[i % 2], i, [], None)
             res = {"burn_ms_a_run": burn_ms}
             cpu0, sessions = sum(_cpu_s(p.pid) for p in procs), 0
-            for n, reps in SAMPLES.items():
+            for n in LEVELS:
                 out: list[float] = []
+                reps = max(1, SAMPLES[n] // n)  # waves of n sessions, as load.py runs them
                 for _ in range(reps):
                     barrier = threading.Barrier(n)
                     threads = [threading.Thread(target=_session, args=(urls[i % 2], i, out, barrier))
@@ -113,7 +92,7 @@ def measure(burn_ms: float) -> dict:
                     for t in threads:
                         t.join()
                 sessions += n * reps
-                res[f"p95_s_{n}"] = round(_pct(out, 0.95), 3)
+                res[f"p95_s_{n}"] = round(_pct(out, 95), 3)
                 res[f"p50_s_{n}"] = round(statistics.median(out), 3)
             res["server_cpu_s_per_session"] = round((sum(_cpu_s(p.pid) for p in procs) - cpu0) / sessions, 3)
             res["ratio_20_to_1"] = round(res["p95_s_20"] / res["p95_s_1"], 1)

@@ -25,19 +25,17 @@ class Launcher:
     ``streamlit run app.py`` with the same options (how anyone who skips the launcher starts it)."""
 
     def __init__(self, env: dict, log: Path, *, bare: bool = False):
-        self.env, self.log_path = env, log
-        #: ``streamlit run app.py`` itself instead of the launcher (what a bare start does without tools/serve.py)
-        self.bare = bare
+        self.env, self.log_path, self.bare = env, log, bare
         self.proc: subprocess.Popen | None = None
         self.url = ""
 
     @classmethod
-    def on_hand_built_layers(cls, folder: Path, *, bare: bool = False) -> "Launcher":
+    def on_hand_built_layers(cls, folder: Path) -> "Launcher":
         """A launcher for the hand-built layer set of tests/app_fixtures.py, its data folder and log in ``folder``."""
         import app_fixtures as fx
 
         env = dict(os.environ, SLOAT_LAYERS=str(fx.write_layerset(folder)), SLOAT_DATA_DIR=str(folder / "data"))
-        return cls(env, folder / "server.log", bare=bare)
+        return cls(env, folder / "server.log")
 
     def start(self) -> str:
         port = _free_port()

@@ -104,10 +104,8 @@ def test_a_deep_link_opened_first_after_a_bare_streamlit_run_also_runs_inside_th
     bare = Launcher(launcher.env, tmp_path / "bare.log", bare=True)
     url = bare.start()
     try:
-        link = f"/walkthrough?case={case_id}&mode=projector"
-        page = link.split("?")[0].strip("/")
-        mode = next(m for m in MODES if f"mode={m}" in link)
-        _check_frame(url, link, page=page, mode=mode, case_id=case_id if "case=" in link else None)
+        _check_frame(url, f"/walkthrough?case={case_id}&mode=projector", page="walkthrough", mode="projector",
+                     case_id=case_id)
         for name in _app_pages():
             _check_frame(url, f"/{name}?case={case_id}&mode=standard", page=name, mode="standard", case_id=case_id)
     finally:
