@@ -151,8 +151,10 @@ def test_a_click_on_a_constraint_names_its_deduction_row_and_section(app, mode):
     point = app.map_frame().evaluate(
         """([lat, lon]) => { const m = Object.values(window).find(v => v instanceof L.Map);
              const p = m.latLngToContainerPoint([lat, lon]); return [p.x, p.y]; }""", [lat, lon])
-    box = frame.locator(".leaflet-container").bounding_box()
-    _check_the_wetland_is_hatched(app, box["x"] + point[0], box["y"] + point[1], mode)
+    container = frame.locator(".leaflet-container")
+    _check_the_wetland_is_hatched(app, container, point, mode)
+    app.settle()
+    box = container.bounding_box()  # read after the check brought the map into view: the page may have moved
     app.page.mouse.click(box["x"] + point[0], box["y"] + point[1])
     popup = frame.locator(".leaflet-popup-content")
     popup.wait_for(timeout=15_000)
@@ -164,9 +166,13 @@ def test_a_click_on_a_constraint_names_its_deduction_row_and_section(app, mode):
 WETLAND_GREEN = (0x33, 0xA0, 0x2C)  # app_support.theme: wetlands
 
 
-def _check_the_wetland_is_hatched(app, x: float, y: float, mode: str) -> None:
+def _check_the_wetland_is_hatched(app, container, point: list[float], mode: str) -> None:
     """The wetland is filled with the PDF's dot pattern (a light tint crossed by dots of the full colour),
-    not a flat wash: the map's wetland layer asks for the pattern, and the pixels around the point show it."""
+    not a flat wash: the map's wetland layer asks for the pattern, and the pixels around the point show it.
+
+    ``point`` is in the map container's own pixels; the container's own screenshot is cut around it, so a page
+    that moves while the answer fills in (the Counter's answer sits above the map) cannot put the point off screen.
+    """
     import io
 
     from PIL import Image
@@ -179,8 +185,9 @@ def _check_the_wetland_is_hatched(app, x: float, y: float, mode: str) -> None:
     assert fills["installed"], fills
     assert "hatch:dots:#33a02c" in fills["fills"], fills
     half = 9  # one pattern tile (9 px) each way from the point, in CSS px
-    png = app.page.screenshot(clip={"x": x - half, "y": y - half, "width": 2 * half, "height": 2 * half})
-    image = Image.open(io.BytesIO(png)).convert("RGB")
+    x, y = point
+    image = Image.open(io.BytesIO(container.screenshot())).convert("RGB").crop(
+        (round(x - half), round(y - half), round(x + half), round(y + half)))
     pixels = list(image.getdata())
     greenness = [g - (r + b) / 2 for r, g, b in pixels]
     # Dots of the full green (well above the tint) and tint between them: both in one tile.
