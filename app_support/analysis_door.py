@@ -2,7 +2,10 @@
 
 One cached run of :func:`sloat_core.engine.analysis.analyze_parcel`, keyed by the parcel's geometry, the
 project's facts (the form's project, the Board's answers, the mitigation figures), the district, the day,
-the layer set's version and the settings in use. The Parcel page's answer, the project form's, the cluster
+the layer set's version and the settings in use. A tax parcel's answer with no project, in the district a pick
+starts with (its tax record's), is read from the answers worked out ahead for the day when they hold it
+(:mod:`sloat_core.engine.prepared`, ``python -m sloat_core prepare-answers``): the same result, not worked
+out again in each process. The Parcel page's answer, the project form's, the cluster
 and mitigation pages', the walk-through's pictures and a case's downloads are all the same run when their
 facts are the same, so no page works out a different answer for the same inputs.
 
@@ -15,6 +18,7 @@ from __future__ import annotations
 import copy
 import datetime as dt
 import json
+import threading
 from dataclasses import dataclass
 
 import streamlit as st
@@ -93,8 +97,59 @@ def _copy(obj):
     return copy.deepcopy(obj)
 
 
+@st.cache_resource(show_spinner=False)
+def _prepared_store(data_dir: str):
+    from sloat_core.engine.prepared import PreparedAnswers
+
+    return PreparedAnswers(data_dir)
+
+
+_GENERATIONS: dict = {}
+_GENERATIONS_LOCK = threading.Lock()
+
+
+def _generation(layers, day: dt.date) -> str:
+    """The generation of answers this process would make today from its layer set and settings (worked out once
+    per layer set, settings file and day)."""
+    from sloat_core.engine.prepared import generation
+
+    settings_file = loaders.SETTINGS_FILE
+    stamp = settings_file.stat().st_mtime_ns if settings_file.exists() else 0
+    key = (id(layers), loaders.layers_key(layers), stamp, day)
+    with _GENERATIONS_LOCK:
+        found = _GENERATIONS.get(key)
+    if found is None:
+        found = generation(layers.manifest_path, day, settings_file)
+        with _GENERATIONS_LOCK:
+            if len(_GENERATIONS) > 16:
+                _GENERATIONS.clear()
+            _GENERATIONS[key] = found
+    return found
+
+
+def prepared_result(parcel, layers, district: str | None) -> dict | None:
+    """The parcel's answer in ``district`` (no project, today, the local settings) from the answers worked out
+    ahead, if they hold it for this parcel, district, layer set, settings, code and day; else None. A copy."""
+    from sloat_core.engine.prepared import answer_key
+    from sloat_core.store.sqlite import default_data_dir
+
+    if getattr(layers, "manifest_path", None) is None or getattr(parcel, "sbl", None) is None:
+        return None  # only tax parcels are worked out ahead
+    reader = _prepared_store(str(default_data_dir().resolve()))
+    if reader.generation() is None:
+        return None
+    return reader.get(_generation(layers, dt.date.today()), answer_key(parcel, district))
+
+
 def result(parcel, layers, **facts) -> dict:
-    """The result dict (the CLI's JSON contract) of :func:`analysis`: a copy this caller may change."""
+    """The result dict (the CLI's JSON contract) of :func:`analysis`: a copy this caller may change.
+
+    With no fact but the parcel and its district, the answer worked out ahead when there is one
+    (:func:`prepared_result`)."""
+    district = facts.get("district")
+    if (not any(v for k, v in facts.items() if k != "district")
+            and (found := prepared_result(parcel, layers, district)) is not None):
+        return found
     return _copy(analysis(parcel, layers, **facts).result)
 
 

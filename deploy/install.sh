@@ -57,7 +57,8 @@ set -a; . "$etc/env"; set +a
 sudo_migrate() { su -s /bin/sh "$user" -c "set -a; . $etc/env; set +a; $app/.venv/bin/python $app/deploy/migrate.py"; }
 sudo_migrate
 systemctl daemon-reload
-systemctl enable --now sloat-dashboard.target sloat-backup.timer sloat-refresh.timer sloat-health.timer
+systemctl enable --now sloat-dashboard.target sloat-backup.timer sloat-refresh.timer sloat-health.timer sloat-answers.timer
 for p in $(echo "$ports" | tr , ' '); do systemctl enable --now "sloat-dashboard@$p.service"; done
 nginx -t && systemctl reload-or-restart nginx
+systemctl start --no-block sloat-answers.service  # the tax parcels' answers worked out ahead, for today
 echo "install: the dashboard answers on port 80 (processes on $ports); see README, Running it for the Village"

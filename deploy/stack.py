@@ -29,6 +29,7 @@ import render  # noqa: E402
 
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 UNIT = "sloat-dashboard@.service"
+ANSWERS_UNIT = "sloat-answers.service"
 SITE = "sloat-dashboard.conf"
 LOG_FORMAT = "log_format sloat_upstreams '$cookie_sloat_route|$upstream_addr|$request_method|$uri|$status';"
 
@@ -68,7 +69,8 @@ def environment_file(path: Path) -> dict[str, str]:
 class Stack:
     """nginx and ``processes`` app processes, as deploy/ describes them, on 127.0.0.1."""
 
-    def __init__(self, tmp: Path, *, processes: int = 2, layers: Path | None = None, env: dict | None = None):
+    def __init__(self, tmp: Path, *, processes: int = 2, layers: Path | None = None, env: dict | None = None,
+                 answers: bool = False):
         self.tmp = Path(tmp)
         self.ports = [free_port() for _ in range(processes)]
         self.listen_port = free_port()
@@ -76,6 +78,7 @@ class Stack:
         self.etc, self.data = self.tmp / "etc", self.tmp / "data"
         self.layers = layers
         self.extra_env = env or {}
+        self.answers = answers  # work out the tax parcels' answers ahead first, as sloat-answers.service does
         self.apps: dict[int, subprocess.Popen] = {}
         self.nginx: subprocess.Popen | None = None
         self.files: dict[str, Path] = {}
@@ -93,14 +96,18 @@ class Stack:
             lines.append(f"SLOAT_LAYERS={self.layers}")
         (self.etc / "env").write_text("\n".join(lines) + "\n")
 
-    def unit(self) -> dict[str, list[str]]:
-        return unit_service(self.files[UNIT].read_text())
+    def unit(self, name: str = UNIT) -> dict[str, list[str]]:
+        return unit_service(self.files[name].read_text())
 
     def app_command(self, port: int) -> tuple[list[str], dict[str, str], Path]:
         """argv, environment and working folder of ``sloat-dashboard@PORT``, from the rendered unit."""
-        service = self.unit()
+        return self.unit_command(UNIT, port)
+
+    def unit_command(self, name: str, instance: int | None = None) -> tuple[list[str], dict[str, str], Path]:
+        """argv, environment and working folder of the rendered unit ``name`` (``%i``: ``instance``)."""
+        service = self.unit(name)
         (exec_start,) = service["ExecStart"]
-        argv = shlex.split(exec_start.replace("%i", str(port)))
+        argv = shlex.split(exec_start.replace("%i", str(instance)) if instance is not None else exec_start)
         env = {k: v for k, v in os.environ.items() if not k.startswith(("SLOAT_", "STREAMLIT_"))}
         for item in service.get("Environment", []):
             for pair in shlex.split(item):
@@ -146,6 +153,8 @@ class Stack:
         if not Path(NGINX).exists():
             raise RuntimeError("nginx is not installed: `make test` installs it (apt-get install nginx-light)")
         self.render()
+        if self.answers:
+            self.prepare_answers()
         for port in self.ports:
             self.start_app(port)
         conf = self._nginx_conf()
@@ -164,6 +173,14 @@ class Stack:
             self.stop()
             raise
         return self
+
+    def prepare_answers(self, timeout_s: float = 600.0) -> str:
+        """Run ``sloat-answers.service``'s command (the tax parcels' answers for today); return what it printed."""
+        argv, env, cwd = self.unit_command(ANSWERS_UNIT)
+        done = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout_s)
+        if done.returncode != 0:
+            raise RuntimeError(f"{ANSWERS_UNIT} failed: {done.stderr[-2000:]}")
+        return done.stderr
 
     def wait_healthy(self, port: int, timeout_s: float = 90.0) -> None:
         proc = self.apps[port]

@@ -2,7 +2,8 @@
 # Upgrade in place (run as root in the checkout, after `git pull` or unpacking the new release there):
 # a backup first, the new requirements, the case database's schema migrated once (deploy/migrate.py:
 # refused, and nothing restarted, when the database is newer than this code), the units and the
-# nginx site rendered again, then the app processes restarted one at a time.
+# nginx site rendered again, then the app processes restarted one at a time and the tax parcels' answers
+# worked out ahead again (sloat-answers.service).
 set -eu
 app="$(cd "$(dirname "$0")/.." && pwd)"
 etc=/etc/sloat-dashboard
@@ -21,3 +22,5 @@ rm -rf "$out"
 systemctl daemon-reload
 nginx -t && systemctl reload nginx
 "$app/deploy/rolling-restart.sh"
+# new code: the answers worked out ahead are made again by it (the old ones are no longer used)
+systemctl start --no-block sloat-answers.service

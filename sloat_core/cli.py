@@ -253,6 +253,19 @@ def cmd_fetch_official(args) -> int:
     return 0
 
 
+def cmd_prepare_answers(args) -> int:
+    from sloat_core.engine.prepared import prepare
+    from sloat_core.store.sqlite import default_data_dir
+
+    layerset = _layers(args.layers)
+    as_of = dt.date.fromisoformat(args.as_of) if args.as_of else None
+    report = prepare(layerset, args.data_dir or default_data_dir(), as_of=as_of)
+    print(f"{report.summary()}: {report.path}", file=sys.stderr)
+    for sbl, problem in list(report.refused.items())[:20]:
+        print(f"Not worked out ahead: {sbl}: {problem}", file=sys.stderr)
+    return 0
+
+
 def cmd_law(args) -> int:
     from sloat_core.law.text import clause, sections
 
@@ -323,6 +336,14 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("--replay", metavar="DIR", help="replay recorded service responses from DIR (no network)")
     f.add_argument("--quiet", action="store_true", help="no progress bar (it shows only on a terminal anyway)")
     f.set_defaults(func=cmd_fetch_official)
+
+    pa = sub.add_parser("prepare-answers", help="work out every tax parcel's answer for the day, ahead, into the data "
+                                                "folder's answers.sqlite3 (the app reads them instead of working "
+                                                "them out again)")
+    pa.add_argument("--layers", help="layer manifest (default: $SLOAT_LAYERS, else the illustrative sample)")
+    pa.add_argument("--data-dir", dest="data_dir", help="the data folder (default: $SLOAT_DATA_DIR, else ./var)")
+    pa.add_argument("--as-of", dest="as_of", metavar="YYYY-MM-DD", help="the day (default: today)")
+    pa.set_defaults(func=cmd_prepare_answers)
 
     law = sub.add_parser("law", help="list the sections, or print the text of a citation")
     law.add_argument("citation", nargs="?")

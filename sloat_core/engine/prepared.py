@@ -1,0 +1,288 @@
+"""Tax-parcel answers worked out ahead: every tax parcel's analysis for the day, in one file of the data folder.
+
+A resident at the counter most often picks a tax parcel and reads its answer; that answer depends only on the
+parcel, the layer set, the local settings, the code and the day. :func:`prepare` (``python -m sloat_core
+prepare-answers``, run by ``sloat-answers.timer`` each night, after a layer refresh and after an upgrade) works out
+:func:`~sloat_core.engine.analysis.analyze_parcel`'s result for every tax parcel, in the district its tax
+record gives (the one a pick starts with; the zoning map's where it gives none) and with no project, and writes them into ``answers.sqlite3``. The app then reads such an answer instead of
+working it out again (:class:`PreparedAnswers`), for every visitor and in every process.
+
+The file is named for what it was made from: its *generation* (:func:`generation`) is a hash of
+
+- the day (``as_of``), the schema of this file;
+- the layer manifest's bytes, and the size and modification time of every file it names;
+- the local settings file's bytes;
+- the code: every source file of ``sloat_core``, the law's text and parameters (``data/law/``), and the versions
+  of Python and of the geometry libraries (GEOS, shapely, pyproj, NumPy, pandas, geopandas).
+
+An answer is used only when the file's generation is the one the app works out for its own layer set, settings
+and day, and the parcel's key (:func:`answer_key`: its geometry, what the result repeats of it and the district)
+is in it.
+Anything else (another day, an edited setting, new layers, new code, a drawn or uploaded outline, a chosen
+district, a project) is worked out as before. A missing, damaged or foreign file is the same as none.
+
+The file is written whole into a temporary file beside it and moved into place (``os.replace``): a reader sees
+the old file or the new one, never a half-written one. Results are JSON (the command line's contract),
+compressed with zlib (about 13 kB a parcel on the sample); nothing in the file is executed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import fcntl
+import hashlib
+import json
+import logging
+import os
+import platform
+import sqlite3
+import threading
+import time
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["ANSWERS_FILE", "SCHEMA", "PrepareReport", "PreparedAnswers", "answer_key", "generation", "prepare"]
+
+_log = logging.getLogger("sloat.prepared")
+
+#: File name of the answers inside the data folder.
+ANSWERS_FILE = "answers.sqlite3"
+#: Version of the file's tables (part of the generation).
+SCHEMA = 1
+_ROOT = Path(__file__).resolve().parents[2]
+_APPLICATION_ID = 0x534C4131  # "SLA1": a file that does not carry it is not an answers file
+
+
+def answer_key(parcel, district: str | None) -> str:
+    """The key of a parcel's answer: its geometry (WKB), what the result repeats of it and the district it was
+    worked out for."""
+    meta = [getattr(parcel, k, None) for k in ("sbl", "address", "district", "source")] + [district or None]
+    digest = hashlib.sha256(parcel.geometry.wkb)
+    digest.update(json.dumps(meta, default=str).encode("utf-8"))
+    return digest.hexdigest()
+
+
+def _file_sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else "absent"
+
+
+def _manifest_paths(node) -> list[str]:
+    """Every ``path:`` value in a parsed manifest, in order."""
+    if isinstance(node, dict):
+        return [p for k, v in node.items() for p in ([str(v)] if k == "path" and isinstance(v, str)
+                                                      else _manifest_paths(v))]
+    if isinstance(node, list):
+        return [p for v in node for p in _manifest_paths(v)]
+    return []
+
+
+def _layers_fingerprint(manifest_path: Path) -> dict:
+    import yaml
+
+    text = manifest_path.read_bytes()
+    files = {}
+    for rel in _manifest_paths(yaml.safe_load(text) or {}):
+        path = (manifest_path.parent / rel).resolve()
+        try:
+            st = path.stat()
+            files[rel] = [st.st_size, st.st_mtime_ns]
+        except OSError:
+            files[rel] = None
+    return {"manifest": str(manifest_path.resolve()), "sha256": hashlib.sha256(text).hexdigest(), "files": files}
+
+
+_CODE_LOCK = threading.Lock()
+_CODE: list[str] = []
+
+
+def _code_fingerprint() -> str:
+    """The code the answers come from (worked out once per process)."""
+    with _CODE_LOCK:
+        if not _CODE:
+            import geopandas
+            import numpy
+            import pandas
+            import pyproj
+            import shapely
+
+            digest = hashlib.sha256()
+            for path in sorted([*(_ROOT / "sloat_core").rglob("*.py"), *(_ROOT / "data" / "law").rglob("*")]):
+                if path.is_file():
+                    digest.update(str(path.relative_to(_ROOT)).encode("utf-8") + b"\0" + path.read_bytes() + b"\0")
+            versions = [platform.python_version(), shapely.geos_version_string, shapely.__version__,
+                        pyproj.__version__, pyproj.proj_version_str, numpy.__version__, pandas.__version__,
+                        geopandas.__version__]
+            digest.update(json.dumps(versions).encode("utf-8"))
+            _CODE.append(digest.hexdigest())
+        return _CODE[0]
+
+
+def generation(manifest_path: str | Path, as_of: dt.date, settings_path: str | Path | None = None) -> str:
+    """The name of the answers made from this layer manifest, the local settings file and the code on ``as_of``.
+
+    ``settings_path``: the local settings file (default: the one :func:`sloat_core.law.settings.load_settings`
+    reads).
+    """
+    from sloat_core.law.settings import SETTINGS_PATH
+
+    parts = {"schema": SCHEMA, "as_of": as_of.isoformat(), "layers": _layers_fingerprint(Path(manifest_path)),
+             "settings": _file_sha256(Path(settings_path or SETTINGS_PATH)), "code": _code_fingerprint()}
+    return hashlib.sha256(json.dumps(parts, sort_keys=True).encode("utf-8")).hexdigest()[:32]
+
+
+@dataclass(frozen=True)
+class PrepareReport:
+    """What :func:`prepare` wrote."""
+
+    path: Path
+    generation: str
+    as_of: dt.date
+    answers: int
+    refused: dict[str, str]  # SBL -> the sentence its analysis gave
+    seconds: float
+
+    def summary(self) -> str:
+        line = (f"{self.answers:,} tax-parcel answers worked out ahead for {self.as_of.isoformat()} in "
+                f"{self.seconds:.1f} s (generation {self.generation[:12]})")
+        if self.refused:
+            line += f"; {len(self.refused):,} could not be analysed (they are worked out when asked)"
+        return line
+
+
+def _tax_parcels(layers):
+    from sloat_core.errors import SloatInputError
+    from sloat_core.gis.parcels import parcel_by_sbl
+
+    lyr, meta = layers.get("parcels"), layers.parcels_meta
+    if lyr is None or meta is None or meta.id_field not in lyr.gdf.columns:
+        return
+    for sbl in dict.fromkeys(str(s) for s in lyr.gdf[meta.id_field] if s is not None and str(s).strip()):
+        try:
+            yield sbl, parcel_by_sbl(layers, sbl), None
+        except SloatInputError as exc:
+            yield sbl, None, str(exc)
+
+
+def prepare(layers, data_dir: str | Path, *, as_of: dt.date | None = None) -> PrepareReport:
+    """Work out every tax parcel's answer for ``as_of`` (default today) and write ``data_dir/answers.sqlite3``.
+
+    One run at a time per data folder (a lock file beside it); the new file replaces the old one whole.
+    """
+    from sloat_core.engine.analysis import analyze_parcel
+    from sloat_core.errors import SloatInputError
+
+    as_of = as_of or dt.date.today()
+    data_dir = Path(data_dir)
+    data_dir.mkdir(parents=True, exist_ok=True)
+    target = data_dir / ANSWERS_FILE
+    gen = generation(layers.manifest_path, as_of)
+    t0 = time.perf_counter()
+    with open(data_dir / (ANSWERS_FILE + ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        tmp = data_dir / f".{ANSWERS_FILE}.{os.getpid()}.tmp"
+        tmp.unlink(missing_ok=True)
+        refused: dict[str, str] = {}
+        count = 0
+        try:
+            con = sqlite3.connect(tmp)
+            try:
+                con.execute(f"PRAGMA application_id = {_APPLICATION_ID}")
+                con.execute("PRAGMA journal_mode = OFF")
+                con.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+                con.execute("CREATE TABLE answers (parcel_key TEXT PRIMARY KEY, sbl TEXT NOT NULL, "
+                            "result BLOB NOT NULL) WITHOUT ROWID")
+                for sbl, parcel, problem in _tax_parcels(layers):
+                    if parcel is not None:
+                        try:
+                            # the district a pick starts with: the tax layer's (app_support.state.set_parcel)
+                            district = getattr(parcel, "district", None) or None
+                            result = analyze_parcel(parcel, layers, district=district, as_of=as_of).result
+                        except SloatInputError as exc:
+                            problem = str(exc)
+                        else:
+                            con.execute("INSERT OR REPLACE INTO answers VALUES (?, ?, ?)",
+                                        (answer_key(parcel, district), sbl, zlib.compress(json.dumps(result).encode("utf-8"), 6)))
+                            count += 1
+                            continue
+                    refused[sbl] = problem or "not analysed"
+                con.executemany("INSERT INTO meta VALUES (?, ?)", [
+                    ("generation", gen), ("as_of", as_of.isoformat()), ("schema", str(SCHEMA)),
+                    ("made_at", dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")),
+                    ("answers", str(count)), ("layers", str(layers.manifest_path))])
+                con.commit()
+            finally:
+                con.close()
+            os.chmod(tmp, 0o640)
+            os.replace(tmp, target)
+        finally:
+            tmp.unlink(missing_ok=True)
+    return PrepareReport(target, gen, as_of, count, refused, time.perf_counter() - t0)
+
+
+class PreparedAnswers:
+    """The answers file of a data folder, read-only; reopened when the file is replaced.
+
+    :meth:`get` gives None for anything it does not hold: no file, a damaged or foreign one, another generation,
+    an unknown parcel. A damaged or foreign file is logged once per file.
+    """
+
+    def __init__(self, data_dir: str | Path):
+        self.path = Path(data_dir) / ANSWERS_FILE
+        self._lock = threading.Lock()
+        self._local = threading.local()
+        self._warned: set = set()
+
+    def _stamp(self):
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            return None
+        return (st.st_ino, st.st_mtime_ns, st.st_size)
+
+    def _connection(self):
+        """This thread's (connection, generation) for the file as it is now, or None."""
+        stamp = self._stamp()
+        if stamp is None:
+            return None
+        held = getattr(self._local, "held", None)
+        if held is not None and held[0] == stamp:
+            return held[1:]
+        if held is not None:
+            with contextlib.suppress(sqlite3.Error):
+                held[1].close()
+            self._local.held = None
+        try:
+            # the file is never changed in place (a new one replaces it), so each one is opened as immutable
+            con = sqlite3.connect(f"{self.path.as_uri()}?mode=ro&immutable=1", uri=True, check_same_thread=False)
+            if con.execute("PRAGMA application_id").fetchone()[0] != _APPLICATION_ID:
+                raise sqlite3.DatabaseError("not an answers file")
+            row = con.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()
+            gen = row[0] if row else None
+        except sqlite3.Error as exc:
+            with self._lock:
+                if stamp not in self._warned:
+                    self._warned.add(stamp)
+                    _log.warning("the answers file %s cannot be read (%s); answers are worked out when asked",
+                                 self.path, exc)
+            return None
+        self._local.held = (stamp, con, gen)
+        return con, gen
+
+    def generation(self) -> str | None:
+        """The generation of the file as it is now (None: no usable file)."""
+        found = self._connection()
+        return None if found is None else found[1]
+
+    def get(self, gen: str, key: str) -> dict | None:
+        """The answer stored under ``key`` if the file is of generation ``gen``; a fresh dict the caller may change."""
+        found = self._connection()
+        if found is None or found[1] != gen:
+            return None
+        try:
+            row = found[0].execute("SELECT result FROM answers WHERE parcel_key = ?", (key,)).fetchone()
+            return json.loads(zlib.decompress(row[0])) if row else None
+        except (sqlite3.Error, ValueError, zlib.error) as exc:
+            _log.warning("an answer in %s cannot be read (%s); it is worked out instead", self.path, exc)
+            return None
