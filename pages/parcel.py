@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import folium
 import streamlit as st
-from streamlit_folium import st_folium
 
 from app_support import (announce, cases_ui, charts, element_preload, frame, loaders, mapping, parcel_events, parcel_inputs,
                          parcel_map, project_result, results, state)
 from app_support.citations import escape_markdown
+from app_support.map_component import st_map
 from app_support.parcel_map import ON_AT_START
 from app_support.slope_overlay import slope_legend
 from app_support.theme import LAYER_LABELS, MAP_HEIGHT_PX
@@ -108,11 +108,12 @@ def map_and_results() -> None:
         # The component reads returned_objects once, when it mounts: clicks always come back
         # (drawing clicks do not reach the map) and are used only when picking is on.
         returned = ["all_drawings", "last_clicked"]
-        fmap = mapping.base_map(label_points=loaders.parcel_label_points(layers), large=mode == state.PROJECTOR)
-        out = st_folium(fmap, key="parcel_map", height=MAP_HEIGHT_PX[mode],
-                        use_container_width=True, returned_objects=returned,
-                        feature_group_to_add=view.groups, layer_control=folium.LayerControl(collapsed=True),
-                        center=view.centre, zoom=view.zoom)
+        large = mode == state.PROJECTOR
+        fmap = mapping.base_map(label_points=loaders.parcel_label_points(layers), large=large)
+        # st_folium, with the base map's own text made once per layer set and size (app_support.map_component)
+        out = st_map(fmap, ("parcel base map", loaders.layers_key(layers), large), key="parcel_map",
+                     height=MAP_HEIGHT_PX[mode], returned_objects=returned, feature_group_to_add=view.groups,
+                     layer_control=folium.LayerControl(collapsed=True), center=view.centre, zoom=view.zoom)
         parcel_events.take_map_events(out or {}, layers)
         extra = slope_legend() if slope and parcel is not None and layers.dem_path else []
         legend = mapping.legend_html([r for r in on_map if r in LAYER_LABELS], extra)

@@ -7,8 +7,10 @@ Tax parcel P1 is a 200 ft x 200 ft square (40,000 sq ft) in district R-15, with 
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
+from unittest import mock
 
 import geopandas as gpd
 from shapely.geometry import box, mapping
@@ -93,3 +95,11 @@ def download(at, media, key: str) -> bytes:
     manager = media[-1]
     url = button.proto.url or manager.execute_deferred(button.proto.deferred_file_id)
     return manager._storage.get_file(url.rsplit("/", 1)[1]).content
+
+
+@contextlib.contextmanager
+def map_answers(fake):
+    """The browser's side of the maps, simulated: both map components (``st_folium``, and the Parcel page's
+    ``app_support.map_component.st_map``) are ``fake``, whose return value is what the map sends back."""
+    with mock.patch("streamlit_folium.st_folium", fake), mock.patch("app_support.map_component.st_map", fake):
+        yield fake

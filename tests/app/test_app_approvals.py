@@ -24,7 +24,7 @@ def _page(manifest):
     at = AppTest.from_file(APP, default_timeout=30)
     at.session_state[state.PARCEL] = parcel_input.parcel_by_sbl(load_manifest(manifest), fx.P1_SBL)
     fake = mock.MagicMock(return_value={"all_drawings": [fx.wgs84_feature(FOOTPRINT)]})
-    with mock.patch("streamlit_folium.st_folium", fake):
+    with fx.map_answers(fake):
         at.switch_page("pages/project.py").run()
     assert not at.exception, at.exception
     return at, fake
@@ -50,7 +50,7 @@ def test_the_project_page_lists_the_approvals_by_who_decides_and_the_seqr_questi
 def test_choosing_a_garage_makes_the_project_type_ii_and_keeps_the_fact(manifest):
     at, fake = _page(manifest)
     at.selectbox(key="appr_accessory").select("garage")
-    with mock.patch("streamlit_folium.st_folium", fake):
+    with fx.map_answers(fake):
         at.run()
     assert not at.exception, at.exception
     assert "SEQR: Type II (6 NYCRR 617.5(c)(12))" in _text(at)
@@ -77,7 +77,7 @@ def test_the_dates_given_put_the_village_law_clocks_on_the_page(manifest):
     at, fake = _page(manifest)
     at.selectbox(key="pf_application_type").select("subdivision")
     at.date_input(key="appr_application_complete_date").set_value(dt.date(2026, 9, 2))
-    with mock.patch("streamlit_folium.st_folium", fake):
+    with fx.map_answers(fake):
         at.run()
     assert not at.exception, at.exception
     assert at.session_state[state.PROJECT]["application_complete_date"] == "2026-09-02"
@@ -96,7 +96,7 @@ def test_the_timeline_page_carries_the_project_s_village_law_and_county_dates(ma
     at.selectbox(key="pf_application_type").select("subdivision")
     at.date_input(key="appr_application_complete_date").set_value(dt.date(2026, 9, 2))
     at.date_input(key="appr_county_received_date").set_value(dt.date(2026, 10, 16))
-    with mock.patch("streamlit_folium.st_folium", fake):
+    with fx.map_answers(fake):
         at.run()
     assert not at.exception, at.exception
     at.switch_page("pages/timeline.py").run()

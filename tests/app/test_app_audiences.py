@@ -365,10 +365,10 @@ def test_clear_all_removes_the_drawn_parcel_and_its_figures_with_undo(manifest, 
     from unittest import mock
 
     drawing = fx.wgs84_feature(fx.P1)
-    with mock.patch("streamlit_folium.st_folium", mock.MagicMock(return_value={"all_drawings": [drawing]})):
+    with fx.map_answers(mock.MagicMock(return_value={"all_drawings": [drawing]})):
         at = _app().run()
     assert at.session_state[state.PARCEL] is not None and at.metric
-    with mock.patch("streamlit_folium.st_folium", mock.MagicMock(return_value={"all_drawings": []})):
+    with fx.map_answers(mock.MagicMock(return_value={"all_drawings": []})):
         at.run()  # Leaflet.draw's "Clear all"
         assert not at.exception
         assert at.session_state[state.PARCEL] is None
@@ -384,7 +384,7 @@ def test_clear_all_leaves_a_tax_parcel_alone(manifest, data_dir):
     from unittest import mock
 
     at = _app(case=_saved_case(manifest, data_dir, None).id).run()
-    with mock.patch("streamlit_folium.st_folium", mock.MagicMock(return_value={"all_drawings": []})):
+    with fx.map_answers(mock.MagicMock(return_value={"all_drawings": []})):
         at.session_state[state.SEEN_DRAWINGS] = "something drawn earlier"
         at.run()
     assert at.session_state[state.SEEN_DRAWINGS] is None  # the "Clear all" was seen...

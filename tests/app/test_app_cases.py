@@ -294,7 +294,7 @@ def test_start_a_new_case_clears_the_session_and_keeps_the_old_case(manifest, da
 
 def test_a_drawn_parcel_is_saved_and_reopens_in_view(manifest, data_dir):
     drawing = fx.wgs84_feature(fx.P2)
-    with mock.patch("streamlit_folium.st_folium", mock.MagicMock(return_value={"all_drawings": [drawing]})):
+    with fx.map_answers(mock.MagicMock(return_value={"all_drawings": [drawing]})):
         at = new_app()
     assert not at.exception
     case_id = case_id_of(at)

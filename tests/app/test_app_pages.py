@@ -192,7 +192,7 @@ def test_mitigation_from_the_drawn_footprint(manifest):
 
 def _project_with_drawing(manifest, drawing_geom=FOOTPRINT):
     fake = mock.MagicMock(return_value={"all_drawings": [fx.wgs84_feature(drawing_geom)]})
-    with mock.patch("streamlit_folium.st_folium", fake):
+    with fx.map_answers(fake):
         at = _page("pages/project.py", parcel=_p1(manifest))
     return at, fake
 
@@ -227,7 +227,7 @@ def test_project_bad_number_is_named_beside_its_field_and_shows_no_result(manife
     assert _metrics(at)["Footprint"] == "10,000 sq ft"
     at.number_input(key="pf_trees").set_value(5e6)
     fake = mock.MagicMock(return_value={"all_drawings": [fx.wgs84_feature(FOOTPRINT)]})
-    with mock.patch("streamlit_folium.st_folium", fake):
+    with fx.map_answers(fake):
         _after(at)
     errors = [e.value for e in at.error]
     assert errors[0] == '"Trees to be removed" must be a whole number from 0 to 1,000,000.'
@@ -236,7 +236,7 @@ def test_project_bad_number_is_named_beside_its_field_and_shows_no_result(manife
     assert "last valid values" not in _text(at)
     assert beside(at, "pf_trees") == errors[0]  # right under its field
     at.number_input(key="pf_trees").set_value(3)
-    with mock.patch("streamlit_folium.st_folium", fake):
+    with fx.map_answers(fake):
         _after(at)
     assert not at.error and _metrics(at)["Footprint"] == "10,000 sq ft"
     assert at.session_state[state.PROJECT]["trees_removed"] == 3
@@ -249,7 +249,7 @@ def test_project_refused_by_the_core_keeps_the_last_valid_result(manifest):
     before = _metrics(at)
     huge = box(fx.X0, fx.Y0, fx.X0 + 40_000, fx.Y0 + 40_000)
     fake = mock.MagicMock(return_value={"all_drawings": [fx.wgs84_feature(huge)]})
-    with mock.patch("streamlit_folium.st_folium", fake):
+    with fx.map_answers(fake):
         _after(at)
     errors = [e.value for e in at.error]
     assert len(errors) == 1 and "too large to be real" in errors[0]
@@ -266,7 +266,7 @@ def test_project_form_values_reach_the_engine(manifest):
     at.selectbox(key="pf_application_type").set_value("subdivision")
     at.multiselect(key="pf_activities").set_value([1, 10])
     fake = mock.MagicMock(return_value={"all_drawings": [fx.wgs84_feature(FOOTPRINT)]})
-    with mock.patch("streamlit_folium.st_folium", fake):
+    with fx.map_answers(fake):
         _after(at)
     stored = at.session_state[state.PROJECT]
     assert stored["application_type"] == "subdivision" and stored["activities"] == [1, 10]
@@ -285,7 +285,7 @@ def test_project_exemptions_on_the_form_reach_the_engine(manifest):
     at.multiselect(key="pf_swppp_exemptions").set_value([10])
     at.selectbox(key="pf_design_cut_height").set_value("met")
     fake = mock.MagicMock(return_value={"all_drawings": [fx.wgs84_feature(FOOTPRINT)]})
-    with mock.patch("streamlit_folium.st_folium", fake):
+    with fx.map_answers(fake):
         _after(at)
     stored = at.session_state[state.PROJECT]
     assert stored["wetland_exemptions"] == [1] and stored["swppp_exemptions"] == [10]

@@ -53,7 +53,7 @@ def test_landing_page_without_parcel_invites_a_drawing(manifest):
 def test_drawn_parcel_shows_gross_net_and_citations(manifest):
     drawing = fx.wgs84_feature(fx.P1)
     fake = mock.MagicMock(return_value={"all_drawings": [drawing]})
-    with mock.patch("streamlit_folium.st_folium", fake):
+    with fx.map_answers(fake):
         at = _run(AppTest.from_file(APP, default_timeout=30))
     expected = analyze(parcel_input.parcel_from_geojson(drawing), load_manifest(manifest))
     metrics = {m.label: m.value for m in at.metric}
@@ -179,7 +179,7 @@ def test_click_picks_the_tax_parcel_only_when_picking_is_on(manifest):
     lon, lat = Transformer.from_crs("EPSG:2260", "EPSG:4326", always_xy=True).transform(
         fx.X0 + 450, fx.Y0 + 50)  # inside P2
     fake = mock.MagicMock(return_value={"all_drawings": None, "last_clicked": {"lat": lat, "lng": lon}})
-    with mock.patch("streamlit_folium.st_folium", fake):
+    with fx.map_answers(fake):
         at = _run(AppTest.from_file(APP, default_timeout=30))
         assert at.session_state[state.PARCEL] is None  # picking is off: the click is ignored
         at.session_state[state.PICK_BY_CLICK] = True

@@ -75,13 +75,13 @@ def test_a_drawn_square_and_a_rectangle_pass():
 @pytest.mark.parametrize("name", ["a million vertices", "NaN"])
 def test_the_parcel_page_says_one_sentence_and_keeps_its_parcel(manifest, data_dir, name):
     good = fx.wgs84_feature(fx.P1)
-    with mock.patch("streamlit_folium.st_folium", mock.MagicMock(return_value={"all_drawings": [good]})):
+    with fx.map_answers(mock.MagicMock(return_value={"all_drawings": [good]})):
         at = AppTest.from_file(APP, default_timeout=60)
         at.run()
     assert not at.exception
     kept = at.session_state[state.PARCEL]
     assert kept is not None
-    with mock.patch("streamlit_folium.st_folium", mock.MagicMock(return_value={"all_drawings": HOSTILE[name]()})):
+    with fx.map_answers(mock.MagicMock(return_value={"all_drawings": HOSTILE[name]()})):
         at.run()
     assert not at.exception
     errors = [e.value for e in at.error]

@@ -66,7 +66,7 @@ def test_the_project_page_states_the_nysdec_answer_and_the_regime_used(tmp_path,
     monkeypatch.setenv("SLOAT_LAYERS", str(manifest))
     footprint = box(fx.X0 + 25, fx.Y0 + 50, fx.X0 + 125, fx.Y0 + 150)
     fake = mock.MagicMock(return_value={"all_drawings": [fx.wgs84_feature(footprint)]})
-    with mock.patch("streamlit_folium.st_folium", fake):
+    with fx.map_answers(fake):
         at = AppTest.from_file(APP, default_timeout=60)
         at.session_state[state.PARCEL] = parcel_input.parcel_by_sbl(load_manifest(manifest), fx.P1_SBL)
         at.switch_page("pages/project.py").run()

@@ -157,7 +157,7 @@ def _analysed(manifest, mode: str | None = None) -> AppTest:
     if mode is not None:
         at.session_state[state.MODE] = mode
     fake = mock.MagicMock(return_value={"all_drawings": [fx.wgs84_feature(FOOTPRINT)]})
-    with mock.patch("streamlit_folium.st_folium", fake):
+    with fx.map_answers(fake):
         at.switch_page("pages/project.py").run()
     assert not at.exception, at.exception
     at.switch_page("pages/timeline.py")
