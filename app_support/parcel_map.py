@@ -89,6 +89,20 @@ def handout_html(parcel, layers, district) -> str:
     return handout_page(loaders.full_analysis_for(parcel, layers, district), layers)
 
 
+def _near(layers, geometry, distance_ft: float):
+    """(SBLs, geometries) of the tax parcels within ``distance_ft`` of ``geometry``, in the layer's order."""
+    import numpy as np
+
+    gdf = layers.get("parcels").gdf
+    rows = np.sort(gdf.sindex.query(geometry, predicate="dwithin", distance=distance_ft))
+    return gdf[layers.parcels_meta.id_field].to_numpy()[rows], gdf.geometry.array[rows]
+
+
+def _has_parcels(layers, geometry) -> bool:
+    return (layers.get("parcels") is not None and getattr(layers, "parcels_meta", None) is not None
+            and geometry is not None and not geometry.is_empty)
+
+
 def tax_parcels_on_map(layers, geometry) -> tuple[list[str], list[str]]:
     """The SBLs of the tax parcels the map labels at and around ``geometry`` (EPSG:2260).
 
@@ -96,28 +110,26 @@ def tax_parcels_on_map(layers, geometry) -> tuple[list[str], list[str]]:
     layer's order), and those within :data:`NEIGHBOUR_DISTANCE_FT` of it that it does not cover, sorted. Both empty without
     a tax-parcel layer.
     """
-    lyr, meta = layers.get("parcels"), getattr(layers, "parcels_meta", None)
-    if lyr is None or meta is None or geometry is None or geometry.is_empty:
+    import shapely
+
+    if not _has_parcels(layers, geometry):
         return [], []
-    gdf = lyr.gdf
-    near = gdf.iloc[list(gdf.sindex.query(geometry.buffer(NEIGHBOUR_DISTANCE_FT), predicate="intersects"))]
+    sbls, geoms = _near(layers, geometry, NEIGHBOUR_DISTANCE_FT)
+    keep = [i for i, (sbl, geom) in enumerate(zip(sbls, geoms)) if sbl is not None and geom is not None and not geom.is_empty]
+    sbls, geoms = [sbls[i] for i in keep], geoms[keep]
+    shared = shapely.area(shapely.intersection(geoms, geometry))  # a sliver where two outlines overlap is not "on"
     under, beside = [], []
-    for geom, sbl in zip(near.geometry, near[meta.id_field]):
-        if sbl is None or geom is None or geom.is_empty:
-            continue
-        shared = geom.intersection(geometry).area  # a sliver where two outlines overlap is not "on" the parcel
-        (under if shared > max(1.0, 0.01 * geom.area) else beside).append(str(sbl))
+    for sbl, area, own in zip(sbls, shared, shapely.area(geoms)):
+        (under if area > max(1.0, 0.01 * own) else beside).append(str(sbl))
     return list(dict.fromkeys(under)), sorted(set(beside) - set(under))
 
 
 def tax_parcels_nearby(layers, geometry, named: list[str]) -> list[str]:
     """The SBLs of the other tax parcels within :data:`NEARBY_FT` of ``geometry`` (not in ``named``), sorted."""
-    lyr, meta = layers.get("parcels"), getattr(layers, "parcels_meta", None)
-    if lyr is None or meta is None or geometry is None or geometry.is_empty:
+    if not _has_parcels(layers, geometry):
         return []
-    gdf = lyr.gdf
-    near = gdf.iloc[list(gdf.sindex.query(geometry.buffer(NEARBY_FT), predicate="intersects"))]
-    return sorted({str(s) for s in near[meta.id_field] if s is not None} - set(named))
+    sbls, _ = _near(layers, geometry, NEARBY_FT)
+    return sorted({str(s) for s in sbls if s is not None} - set(named))
 
 
 def _names(sbls: list[str]) -> str:
