@@ -10,10 +10,12 @@ working it out again (:class:`PreparedAnswers`), for every visitor and in every 
 The file is named for what it was made from: its *generation* (:func:`generation`) is a hash of
 
 - the day (``as_of``), the schema of this file;
-- the layer manifest's bytes, and the size and modification time of every file it names;
-- the local settings file's bytes;
-- the code: every source file of ``sloat_core``, the law's text and parameters (``data/law/``), and the versions
-  of Python and of the geometry libraries (GEOS, shapely, pyproj, NumPy, pandas, geopandas).
+- the layer manifest's bytes, and the size and modification time of every file it names (with a shapefile's
+  sidecars, and every file of a folder layer);
+- the local settings file's bytes, and those of the other files the rules read (the parameters, the state-law
+  settings, the lot-size candidates: the shipped ones or those their environment variables name);
+- the code: every source file of ``sloat_core``, ``data/law/`` and ``data/settings/``, and the versions of Python
+  and of the geometry libraries (GEOS, shapely, pyproj, NumPy, pandas, geopandas).
 
 An answer is used only when the file's generation is the one the app works out for its own layer set, settings
 and day, and the parcel's key (:func:`answer_key`: its geometry, what the result repeats of it and the district)
@@ -69,28 +71,55 @@ def _file_sha256(path: Path) -> str:
 
 
 def _manifest_paths(node) -> list[str]:
-    """Every ``path:`` value in a parsed manifest, in order."""
+    """Every file a parsed manifest names, in order: each ``path:`` value, and ``dem:`` given as a bare path."""
     if isinstance(node, dict):
-        return [p for k, v in node.items() for p in ([str(v)] if k == "path" and isinstance(v, str)
-                                                      else _manifest_paths(v))]
+        return [p for k, v in node.items()
+                for p in ([v] if k in ("path", "dem") and isinstance(v, str) else _manifest_paths(v))]
     if isinstance(node, list):
         return [p for v in node for p in _manifest_paths(v)]
     return []
+
+
+def _stamp(path: Path) -> list | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return [st.st_size, st.st_mtime_ns]
+
+
+def _file_stamps(path: Path) -> dict:
+    """Size and modification time of a layer file and of what is read with it: a shapefile's sidecars (the same
+    name, another suffix), every file of a folder layer (a File Geodatabase)."""
+    if path.is_dir():
+        return {str(p.relative_to(path)): _stamp(p) for p in sorted(path.rglob("*")) if p.is_file()} or {"": None}
+    with contextlib.suppress(OSError):
+        if path.parent.is_dir():
+            return {p.name: _stamp(p) for p in sorted(path.parent.iterdir())
+                    if p.is_file() and (p == path or p.stem.lower() == path.stem.lower())} or {path.name: None}
+    return {path.name: None}
 
 
 def _layers_fingerprint(manifest_path: Path) -> dict:
     import yaml
 
     text = manifest_path.read_bytes()
-    files = {}
-    for rel in _manifest_paths(yaml.safe_load(text) or {}):
-        path = (manifest_path.parent / rel).resolve()
-        try:
-            st = path.stat()
-            files[rel] = [st.st_size, st.st_mtime_ns]
-        except OSError:
-            files[rel] = None
+    files = {rel: _file_stamps((manifest_path.parent / Path(rel).expanduser()).resolve())
+             for rel in _manifest_paths(yaml.safe_load(text) or {})}
     return {"manifest": str(manifest_path.resolve()), "sha256": hashlib.sha256(text).hexdigest(), "files": files}
+
+
+def _rule_files() -> dict:
+    """The files the rules read besides the local settings, as they are named now (environment variables
+    included): the parameters, the state-law settings and the lot-size candidates."""
+    from sloat_core.approvals import state_law
+    from sloat_core.engine import what_if
+    from sloat_core.law import params
+
+    named = {"params": os.environ.get(params.PARAMS_ENV) or params.PARAMS_PATH,
+             "state_law": os.environ.get(state_law.STATE_LAW_ENV) or state_law.STATE_LAW_PATH,
+             "what_if": os.environ.get(what_if.WHAT_IF_ENV) or what_if.WHAT_IF_PATH}
+    return {name: _file_sha256(Path(path).expanduser()) for name, path in named.items()}
 
 
 _CODE_LOCK = threading.Lock()
@@ -108,7 +137,8 @@ def _code_fingerprint() -> str:
             import shapely
 
             digest = hashlib.sha256()
-            for path in sorted([*(_ROOT / "sloat_core").rglob("*.py"), *(_ROOT / "data" / "law").rglob("*")]):
+            for path in sorted([*(_ROOT / "sloat_core").rglob("*.py"), *(_ROOT / "data" / "law").rglob("*"),
+                                *(_ROOT / "data" / "settings").rglob("*")]):
                 if path.is_file():
                     digest.update(str(path.relative_to(_ROOT)).encode("utf-8") + b"\0" + path.read_bytes() + b"\0")
             versions = [platform.python_version(), shapely.geos_version_string, shapely.__version__,
@@ -128,7 +158,8 @@ def generation(manifest_path: str | Path, as_of: dt.date, settings_path: str | P
     from sloat_core.law.settings import SETTINGS_PATH
 
     parts = {"schema": SCHEMA, "as_of": as_of.isoformat(), "layers": _layers_fingerprint(Path(manifest_path)),
-             "settings": _file_sha256(Path(settings_path or SETTINGS_PATH)), "code": _code_fingerprint()}
+             "settings": _file_sha256(Path(settings_path or SETTINGS_PATH)), "rules": _rule_files(),
+             "code": _code_fingerprint()}
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode("utf-8")).hexdigest()[:32]
 
 
@@ -152,13 +183,21 @@ class PrepareReport:
 
 
 def _tax_parcels(layers):
+    """(SBL, parcel or None, why not) for each tax parcel once: SBLs that differ only in case or spaces are one
+    parcel to ``parcel_by_sbl``."""
+    import re
+
     from sloat_core.errors import SloatInputError
     from sloat_core.gis.parcels import parcel_by_sbl
 
     lyr, meta = layers.get("parcels"), layers.parcels_meta
     if lyr is None or meta is None or meta.id_field not in lyr.gdf.columns:
         return
-    for sbl in dict.fromkeys(str(s) for s in lyr.gdf[meta.id_field] if s is not None and str(s).strip()):
+    first: dict[str, str] = {}
+    for s in lyr.gdf[meta.id_field]:
+        if s is not None and str(s).strip():
+            first.setdefault(re.sub(r"\s+", "", str(s)).lower(), str(s))
+    for sbl in first.values():
         try:
             yield sbl, parcel_by_sbl(layers, sbl), None
         except SloatInputError as exc:
@@ -283,6 +322,6 @@ class PreparedAnswers:
         try:
             row = found[0].execute("SELECT result FROM answers WHERE parcel_key = ?", (key,)).fetchone()
             return json.loads(zlib.decompress(row[0])) if row else None
-        except (sqlite3.Error, ValueError, zlib.error) as exc:
+        except (sqlite3.Error, ValueError, TypeError, zlib.error) as exc:  # (a damaged row: text, a number)
             _log.warning("an answer in %s cannot be read (%s); it is worked out instead", self.path, exc)
             return None
