@@ -41,7 +41,7 @@ UPLOADER = "Or upload a parcel outline"
 def stack(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("stack")
     manifest = fx.write_layerset(tmp)
-    s = Stack(tmp / "run", processes=2, layers=manifest)
+    s = Stack(tmp / "run", processes=2, layers=manifest, answers=True)  # sloat-answers.service first
     s.start()
     yield s
     s.stop()
@@ -192,6 +192,42 @@ def test_streamlit_itself_refuses_an_upload_over_its_limit_with_413(stack):
         under, run = s.upload(UPLOADER, "big.geojson", b" " * (limit - 4096), "application/geo+json")
         assert under.status_code in (200, 204), under.text
         assert run is not None and not run.exceptions()
+
+
+def test_every_process_shows_the_tax_parcels_answer_worked_out_ahead_by_the_answers_unit(stack):
+    """sloat-answers.service's command (run by Stack before the processes start) wrote the day's answers; a pick
+    through either process shows the stored answer: a marker put in its place (a new file, as the unit writes it)
+    is what the residents see, then the true file is put back."""
+    import json
+    import os
+    import shutil
+    import zlib
+
+    from sloat_core.engine.prepared import ANSWERS_FILE
+
+    path = stack.data / ANSWERS_FILE
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
+        assert {sbl for (sbl,) in conn.execute("SELECT sbl FROM answers")} >= {fx.P1_SBL, fx.P2_SBL}
+    saved = stack.tmp / "answers.true"
+    shutil.copy2(path, saved)
+    marked = stack.tmp / "answers.marked"
+    shutil.copy2(path, marked)
+    with sqlite3.connect(marked) as conn:
+        key, blob = conn.execute("SELECT parcel_key, result FROM answers WHERE sbl = ?", (fx.P2_SBL,)).fetchone()
+        result = json.loads(zlib.decompress(blob))
+        result["net_lot_area_sqft"] = 1234.0
+        conn.execute("UPDATE answers SET result = ? WHERE parcel_key = ?",
+                     (zlib.compress(json.dumps(result).encode()), key))
+    os.replace(marked, path)
+    try:
+        for port in stack.ports:
+            with _open_on(stack, port) as s:
+                run = s.type_into("Tax parcel (SBL", fx.P2_SBL)
+                assert run.metric(NET).startswith("1,234"), (port, run.metric(NET))
+    finally:
+        os.replace(saved, path)
+    with _open_on(stack, None) as s:
+        assert not s.type_into("Tax parcel (SBL", fx.P2_SBL).metric(NET).startswith("1,234")
 
 
 def test_a_case_saved_through_one_process_reopens_through_the_other(stack):
