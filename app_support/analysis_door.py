@@ -25,7 +25,7 @@ import streamlit as st
 
 from app_support import loaders
 
-__all__ = ["analysis", "result", "project_result", "AnalysisView", "view"]
+__all__ = ["analysis", "result", "copy_result", "prepared_result", "project_result", "AnalysisView", "view"]
 
 
 def _dumps(obj) -> str:
@@ -139,6 +139,11 @@ def prepared_result(parcel, layers, district: str | None) -> dict | None:
     if reader.generation() is None:
         return None
     return reader.get(_generation(layers, dt.date.today()), answer_key(parcel, district))
+
+
+def copy_result(obj: dict) -> dict:
+    """A copy of a result dict the caller may change and keep (:func:`_copy`)."""
+    return _copy(obj)
 
 
 def result(parcel, layers, **facts) -> dict:

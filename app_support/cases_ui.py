@@ -355,7 +355,7 @@ def case_analysis(case: Case, *, as_of: dt.date | None = None):
 
 
 def _snapshot(case: Case, parcel) -> dict | None:
-    """The analysis result to keep with the case.
+    """The analysis result to keep with the case: a copy of its own.
 
     With only a parcel and a district (no project, answers or mitigation figures) this is the
     parcel page's own cached result, so choosing or drawing a parcel costs no second analysis.
@@ -363,8 +363,10 @@ def _snapshot(case: Case, parcel) -> dict | None:
     if case.parcel_geojson is None or parcel is None:
         return None
     if not (case.project or case.board_answers or case.mitigation_input or case.settings_overrides):
-        return loaders.analysis_for(parcel, loaders.layerset(), case.district)
-    return case_analysis(case).result
+        return loaders.analysis_for(parcel, loaders.layerset(), case.district)  # (a copy)
+    from app_support import analysis_door
+
+    return analysis_door.copy_result(case_analysis(case).result)
 
 
 def _has_content(values: dict) -> bool:
@@ -389,7 +391,7 @@ def _save_session(base: Case | None, *, new: bool = False) -> Case:
         if result is None:
             case.analysis = None
         else:
-            case.record_analysis(result)
+            case.record_analysis(result, owned=True)  # (_snapshot's own copy)
     content = content_hash(case)
     if new or base is None or base.revision == 0 or ss.get(_SAVED_CONTENT) != (base.id, base.revision, content):
         store().save(case)  # (else this revision in the store holds this very content: nothing is written)

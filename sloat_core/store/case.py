@@ -118,11 +118,16 @@ class Case:
     archived: bool = False
     revision: int = 0
 
-    def record_analysis(self, result: dict) -> None:
-        """Keep `result` (an analysis result dict) as the snapshot, with the versions it used."""
+    def record_analysis(self, result: dict, *, owned: bool = False) -> None:
+        """Keep `result` (an analysis result dict) as the snapshot, with the versions it used.
+
+        The snapshot is a copy made through JSON, unless ``owned``: the caller hands over a result of plain JSON
+        values (dicts, lists, strings, numbers, booleans, None: as ``analyze`` makes them) that nothing else holds,
+        and it is kept as it is.
+        """
         from sloat_core.law.text import LAW_TEXT_SHA256
 
-        self.analysis = json.loads(json.dumps(result))
+        self.analysis = result if owned else json.loads(json.dumps(result))
         self.params_version = result.get("params_version")
         self.layers_name = result.get("layers_name")
         self.layers_version = result.get("layers_version")
