@@ -1,6 +1,7 @@
 """Where one session's server CPU goes: cProfile of every script run of the served app.
 
-Starts the app as ``tools/serve.py`` does (one process, loopback, a fresh data folder), with every
+Starts the app as ``tools/serve.py`` does (one process, loopback, a fresh data folder with the tax parcels' answers
+worked out ahead, ``python -m sloat_core prepare-answers``), with every
 script run wrapped in cProfile in the script's own thread; then ``SESSIONS`` sessions one after
 another at the protocol level (tools/st_protocol.py): open the first page, type a tax parcel's SBL
 (a different sample parcel each time), read the net lot area. Prints the process CPU seconds per
@@ -90,6 +91,9 @@ def profile(sessions: int = 12, top: int = 40, out: str | None = None) -> dict:
         prof_dir = Path(tmp) / "prof"
         prof_dir.mkdir()
         env = {**os.environ, "SLOAT_DATA_DIR": str(Path(tmp) / "data"), "PYTHONUNBUFFERED": "1"}
+        # as the Village's host and bench/load.py run it: the tax parcels' answers worked out ahead first
+        subprocess.run([sys.executable, "-m", "sloat_core", "prepare-answers"], cwd=ROOT, env=env, check=True,
+                       capture_output=True, timeout=600)
         code = HOOK.format(tools=str(ROOT / "tools"), out=str(prof_dir))
         proc = subprocess.Popen([sys.executable, "-c", code, "--server.port", str(port), "--server.address",
                                  "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"],
