@@ -19,6 +19,7 @@ import copy
 import datetime as dt
 import json
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import streamlit as st
@@ -138,7 +139,24 @@ def prepared_result(parcel, layers, district: str | None) -> dict | None:
     reader = _prepared_store(str(default_data_dir().resolve()))
     if reader.generation() is None:
         return None
-    return reader.get(_generation(layers, dt.date.today()), answer_key(parcel, district))
+    key = (reader.file_stamp(), _generation(layers, dt.date.today()), answer_key(parcel, district))
+    with _DECODED_LOCK:
+        found = _DECODED.get(key)
+    if found is None:  # a pick reads its answer twice (the case's snapshot, the page): decoded once
+        found = reader.get(key[1], key[2])
+        if found is None:
+            return None
+        with _DECODED_LOCK:
+            _DECODED[key] = found
+            while len(_DECODED) > _DECODED_MAX:
+                _DECODED.popitem(last=False)
+    return _copy(found)
+
+
+#: Answers read from the file lately, decoded (the file's stamp, the app's generation, the parcel's key -> result).
+_DECODED: OrderedDict = OrderedDict()
+_DECODED_MAX = 32
+_DECODED_LOCK = threading.Lock()
 
 
 def copy_result(obj: dict) -> dict:

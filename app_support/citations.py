@@ -97,7 +97,18 @@ def law_link(citation: str, *, label: str | None = None) -> None:
     label : str, optional
         Link text; the citation itself by default.
     """
-    st.page_link(LAW_PAGE, label=label or citation, query_params={"cite": cite_to_query(citation)})
+    st.page_link(_law_page(), label=label or citation, query_params={"cite": cite_to_query(citation)})
+
+
+_LAW_PAGES: list = []
+
+
+def _law_page():
+    """The Law page as a ``st.Page`` (no icon or help of its own: a link shows its label only), made once per
+    process: ``st.page_link`` given the file's path resolves it on the disk for every link (about ten an answer)."""
+    if not _LAW_PAGES:
+        _LAW_PAGES.append(st.Page(LAW_PAGE, title="Law"))
+    return _LAW_PAGES[0]
 
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|$~:])")

@@ -311,6 +311,10 @@ class PreparedAnswers:
         self._held = (stamp, con, row[0] if row else None)
         return self._held[1:]
 
+    def file_stamp(self) -> tuple | None:
+        """(inode, modification time, size) of the file as it is now (None: no file): a new file, a new stamp."""
+        return self._stamp()
+
     def generation(self) -> str | None:
         """The generation of the file as it is now (None: no usable file)."""
         with self._lock:
