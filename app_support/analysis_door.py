@@ -137,10 +137,9 @@ def prepared_result(parcel, layers, district: str | None) -> dict | None:
     if getattr(layers, "manifest_path", None) is None or getattr(parcel, "sbl", None) is None:
         return None  # only tax parcels are worked out ahead
     reader = _prepared_store(str(default_data_dir().resolve()))
-    stamp = reader.file_stamp()
-    if stamp is None:  # no answers worked out ahead (make run): nothing more to work out
+    if reader.generation() is None:
         return None
-    key = (stamp, _generation(layers, dt.date.today()), answer_key(parcel, district))
+    key = (reader.file_stamp(), _generation(layers, dt.date.today()), answer_key(parcel, district))
     with _DECODED_LOCK:
         found = _DECODED.get(key)
     if found is None:  # a pick reads its answer twice (the case's snapshot, the page): decoded once
