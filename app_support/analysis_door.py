@@ -137,9 +137,10 @@ def prepared_result(parcel, layers, district: str | None) -> dict | None:
     if getattr(layers, "manifest_path", None) is None or getattr(parcel, "sbl", None) is None:
         return None  # only tax parcels are worked out ahead
     reader = _prepared_store(str(default_data_dir().resolve()))
-    if reader.generation() is None:
-        return None
-    key = (reader.file_stamp(), _generation(layers, dt.date.today()), answer_key(parcel, district))
+    stamp = reader.file_stamp()
+    if stamp is None:
+        return None  # no file: nothing worked out ahead (a damaged or foreign one is found by get())
+    key = (stamp, _generation(layers, dt.date.today()), answer_key(parcel, district))
     with _DECODED_LOCK:
         found = _DECODED.get(key)
     if found is None:  # a pick reads its answer twice (the case's snapshot, the page): decoded once

@@ -185,10 +185,8 @@ class PrepareReport:
 def _tax_parcels(layers):
     """(SBL, parcel or None, why not) for each tax parcel once: SBLs that differ only in case or spaces are one
     parcel to ``parcel_by_sbl``."""
-    import re
-
     from sloat_core.errors import SloatInputError
-    from sloat_core.gis.parcels import parcel_by_sbl
+    from sloat_core.gis.parcels import parcel_by_sbl, sbl_identity
 
     lyr, meta = layers.get("parcels"), layers.parcels_meta
     if lyr is None or meta is None or meta.id_field not in lyr.gdf.columns:
@@ -196,7 +194,7 @@ def _tax_parcels(layers):
     first: dict[str, str] = {}
     for s in lyr.gdf[meta.id_field]:
         if s is not None and str(s).strip():
-            first.setdefault(re.sub(r"\s+", "", str(s)).lower(), str(s))
+            first.setdefault(sbl_identity(s), str(s))
     for sbl in first.values():
         try:
             yield sbl, parcel_by_sbl(layers, sbl), None

@@ -69,3 +69,18 @@ def test_the_label_example_and_the_issue_s_queries_on_the_sample():
     for typed in ("297 Johnsontown Road, Sloatsburg, NY 10974", "15506142", "155.06 1 42", "155.06-l-42"):
         assert _sbls(search_parcels(sample, typed)) == ["155.06-1-42"], typed
     assert _sbls(search_parcels(sample, "Orange Turnpike 509")) == ["156.07-1-2"]
+
+
+def test_the_examples_in_the_tax_parcel_search_docstrings_hold():
+    """The SBL forms the search reads (``sbl_key``) and the one in which two SBLs are one parcel
+    (``sbl_identity``, which the answers worked out ahead also count by) are shown by example in the code."""
+    import doctest
+
+    from sloat_core.gis.parcels import tax_parcels
+
+    outcome = doctest.testmod(tax_parcels)
+    assert outcome.attempted >= 2 and outcome.failed == 0
+
+
+def test_an_sbl_with_other_spaces_or_case_is_the_same_parcel(layers):
+    assert parcel_by_sbl(layers, " 156.14-1-23 ").sbl == parcel_by_sbl(layers, "156.14-1-23").sbl

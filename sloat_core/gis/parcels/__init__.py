@@ -36,6 +36,7 @@ from sloat_core.gis.parcels.tax_parcels import (
     find_parcels,
     normalise_address,
     parcel_by_sbl,
+    sbl_identity,
     search_parcels,
 )
 
@@ -53,6 +54,7 @@ __all__ = [
     "search_parcels",
     "ParcelSearch",
     "normalise_address",
+    "sbl_identity",
     "SUFFIXES",
     "NEAR_MISS_SCORE",
     "to_wgs84_geojson",

@@ -30,6 +30,7 @@ __all__ = [
     "normalise_address",
     "street_query",
     "sbl_key",
+    "sbl_identity",
     "SUFFIXES",
     "NEAR_MISS_SCORE",
 ]
@@ -39,7 +40,12 @@ _SEARCH_ROWS: weakref.WeakKeyDictionary[LayerSet, list[tuple]] = weakref.WeakKey
 _SBL_LOCK = threading.Lock()
 
 
-def _norm(text: Any) -> str:
+def sbl_identity(text: Any) -> str:
+    """The form in which two SBLs are the same parcel to :func:`parcel_by_sbl`: spaces dropped, case folded.
+
+    >>> sbl_identity(" 155.06-1-42 "), sbl_identity("155.06-1-42a") == sbl_identity("155.06-1-42A")
+    ('155.06-1-42', True)
+    """
     return re.sub(r"\s+", "", str(text)).lower()
 
 
@@ -73,7 +79,7 @@ def _sbl_index(layerset: LayerSet) -> dict[str, list[int]]:
                 for i, value in enumerate(lyr.gdf[meta.id_field]):
                     key = _plain(value)
                     if key is not None:
-                        index.setdefault(_norm(key), []).append(i)
+                        index.setdefault(sbl_identity(key), []).append(i)
             _SBL_INDEX[layerset] = index
         return index
 
@@ -101,7 +107,7 @@ def parcel_by_sbl(layerset: LayerSet, sbl: str) -> Parcel:
     lyr, meta = _parcel_layer(layerset)
     if lyr is None:
         raise SloatInputError("This map data has no tax-parcel layer, so parcels cannot be looked up by SBL.")
-    wanted = _norm(sbl or "")
+    wanted = sbl_identity(sbl or "")
     rows = _sbl_index(layerset).get(wanted) if wanted else None
     if not rows:
         shown = safe_display_name(str(sbl or "").strip(), default="(blank)")
@@ -219,7 +225,7 @@ def _search_index(layerset: LayerSet, lyr, meta) -> list[tuple]:
     sbls = [_plain(v) for v in gdf[meta.id_field]]
     addrs = [_plain(v) for v in gdf[meta.address_field]] if meta.address_field else [None] * len(gdf)
     dists = [_plain(v) for v in gdf[meta.district_field]] if meta.district_field else [None] * len(gdf)
-    rows = [(sbl, addr, dist, normalise_address(addr) if addr else None, _norm(sbl), sbl_key(sbl))
+    rows = [(sbl, addr, dist, normalise_address(addr) if addr else None, sbl_identity(sbl), sbl_key(sbl))
             for sbl, addr, dist in zip(sbls, addrs, dists, strict=True) if sbl is not None]
     with _SBL_LOCK:
         _SEARCH_ROWS[layerset] = rows
@@ -252,7 +258,7 @@ def search_parcels(layerset: LayerSet, text: str, limit: int = 10) -> ParcelSear
     query = (text or "").strip()
     if lyr is None or not query or limit <= 0:
         return ParcelSearch([], 0)
-    q_sbl = _norm(query)
+    q_sbl = sbl_identity(query)
     q_key = sbl_key(query)
     q_addr = street_query(query)
     hits: dict[str, tuple[float, dict[str, str | None]]] = {}
