@@ -111,12 +111,12 @@ _GENERATIONS_LOCK = threading.Lock()
 
 def _generation(layers, day: dt.date) -> str:
     """The generation of answers this process would make today from its layer set and settings (worked out once
-    per layer set, settings file and day)."""
-    from sloat_core.engine.prepared import generation
+    per layer set, state of the settings files and day)."""
+    from sloat_core.engine.prepared import generation, settings_stamp
 
     settings_file = loaders.SETTINGS_FILE
-    stamp = settings_file.stat().st_mtime_ns if settings_file.exists() else 0
-    key = (id(layers), loaders.layers_key(layers), stamp, day)
+    # every settings file the answers are made from (local, state law, lot-size candidates), not local.yaml alone
+    key = (id(layers), loaders.layers_key(layers), settings_stamp(settings_file), day)
     with _GENERATIONS_LOCK:
         found = _GENERATIONS.get(key)
     if found is None:

@@ -48,7 +48,7 @@ fi
 out="$(mktemp -d)"
 "$app/.venv/bin/python" "$app/deploy/render.py" --out "$out" --app-dir "$app" --etc-dir "$etc" \
   --data-dir "$data" --user "$user" --ports "$ports" --server-name "$server_name" >/dev/null
-for f in "$out"/*.service "$out"/*.timer "$out"/*.target; do install -m 0644 "$f" /etc/systemd/system/; done
+for f in "$out"/*.service "$out"/*.timer "$out"/*.path "$out"/*.target; do install -m 0644 "$f" /etc/systemd/system/; done
 install -m 0644 "$out/sloat-dashboard.conf" /etc/nginx/sites-available/sloat-dashboard.conf
 ln -sfn /etc/nginx/sites-available/sloat-dashboard.conf /etc/nginx/sites-enabled/sloat-dashboard.conf
 rm -f /etc/nginx/sites-enabled/default
@@ -57,7 +57,8 @@ set -a; . "$etc/env"; set +a
 sudo_migrate() { su -s /bin/sh "$user" -c "set -a; . $etc/env; set +a; $app/.venv/bin/python $app/deploy/migrate.py"; }
 sudo_migrate
 systemctl daemon-reload
-systemctl enable --now sloat-dashboard.target sloat-backup.timer sloat-refresh.timer sloat-health.timer sloat-answers.timer
+systemctl enable --now sloat-dashboard.target sloat-backup.timer sloat-refresh.timer sloat-health.timer sloat-answers.timer \
+  sloat-answers.path  # an edited setting: the answers made again
 for p in $(echo "$ports" | tr , ' '); do systemctl enable --now "sloat-dashboard@$p.service"; done
 nginx -t && systemctl reload-or-restart nginx
 systemctl start --no-block sloat-answers.service  # the tax parcels' answers worked out ahead, for today

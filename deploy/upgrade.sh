@@ -16,10 +16,11 @@ run_as "$app/.venv/bin/python $app/deploy/migrate.py"
 out="$(mktemp -d)"
 "$app/.venv/bin/python" "$app/deploy/render.py" --out "$out" --app-dir "$app" --etc-dir "$etc" --ports "$ports" \
   --server-name "$server_name" >/dev/null
-for f in "$out"/*.service "$out"/*.timer "$out"/*.target; do install -m 0644 "$f" /etc/systemd/system/; done
+for f in "$out"/*.service "$out"/*.timer "$out"/*.path "$out"/*.target; do install -m 0644 "$f" /etc/systemd/system/; done
 install -m 0644 "$out/sloat-dashboard.conf" /etc/nginx/sites-available/sloat-dashboard.conf
 rm -rf "$out"
 systemctl daemon-reload
+systemctl enable --now sloat-answers.path  # new in 2026-12: an edited setting makes the answers again
 nginx -t && systemctl reload nginx
 "$app/deploy/rolling-restart.sh"
 # new code: the answers worked out ahead are made again by it (the old ones are no longer used)

@@ -260,6 +260,9 @@ def cmd_prepare_answers(args) -> int:
     layerset = _layers(args.layers)
     as_of = dt.date.fromisoformat(args.as_of) if args.as_of else None
     report = prepare(layerset, args.data_dir or default_data_dir(), as_of=as_of)
+    if not report.installed:  # the unit's run fails in the journal; the next one (or the night's) makes them
+        print(f"{report.summary()}.", file=sys.stderr)
+        return 1
     print(f"{report.summary()}: {report.path}", file=sys.stderr)
     for sbl, problem in list(report.refused.items())[:20]:
         print(f"Not worked out ahead: {sbl}: {problem}", file=sys.stderr)

@@ -14,8 +14,9 @@ The file is named for what it was made from: its *generation* (:func:`generation
   sidecars, and every file of a folder layer);
 - the local settings file's bytes, and those of the other files the rules read (the parameters, the state-law
   settings, the lot-size candidates: the shipped ones or those their environment variables name);
-- the code: every source file of ``sloat_core``, ``data/law/`` and ``data/settings/``, and the versions of Python
-  and of the geometry libraries (GEOS, shapely, pyproj, NumPy, pandas, geopandas).
+- the code: every source file of ``sloat_core`` and ``data/law/``, and the versions of Python and of the geometry
+  libraries (GEOS, shapely, pyproj, NumPy, pandas, geopandas), worked out once per process (the settings files
+  are not part of it: they are hashed as they are at each call, above).
 
 An answer is used only when the file's generation is the one the app works out for its own layer set, settings
 and day, and the parcel's key (:func:`answer_key`: its geometry, what the result repeats of it and the district)
@@ -109,7 +110,7 @@ def _layers_fingerprint(manifest_path: Path) -> dict:
     return {"manifest": str(manifest_path.resolve()), "sha256": hashlib.sha256(text).hexdigest(), "files": files}
 
 
-def _rule_files() -> dict:
+def _rule_paths() -> dict[str, Path]:
     """The files the rules read besides the local settings, as they are named now (environment variables
     included): the parameters, the state-law settings and the lot-size candidates."""
     from sloat_core.approvals import state_law
@@ -119,7 +120,28 @@ def _rule_files() -> dict:
     named = {"params": os.environ.get(params.PARAMS_ENV) or params.PARAMS_PATH,
              "state_law": os.environ.get(state_law.STATE_LAW_ENV) or state_law.STATE_LAW_PATH,
              "what_if": os.environ.get(what_if.WHAT_IF_ENV) or what_if.WHAT_IF_PATH}
-    return {name: _file_sha256(Path(path).expanduser()) for name, path in named.items()}
+    return {name: Path(path).expanduser() for name, path in named.items()}
+
+
+def _rule_files() -> dict:
+    return {name: _file_sha256(path) for name, path in _rule_paths().items()}
+
+
+def settings_stamp(settings_path: str | Path | None = None) -> tuple:
+    """The (path, modification time, size) of the local settings file and of each file :func:`_rule_paths`
+    names, as they are now: a caller that keeps a generation may keep it while this stays the same (an edit of
+    any of them changes it; their bytes are what :func:`generation` hashes)."""
+    from sloat_core.law.settings import SETTINGS_PATH
+
+    out = []
+    for path in (Path(settings_path or SETTINGS_PATH), *_rule_paths().values()):
+        try:
+            st = os.stat(path)
+        except OSError:
+            out.append((str(path), None, None))
+        else:
+            out.append((str(path), st.st_mtime_ns, st.st_size))
+    return tuple(out)
 
 
 _CODE_LOCK = threading.Lock()
@@ -137,8 +159,10 @@ def _code_fingerprint() -> str:
             import shapely
 
             digest = hashlib.sha256()
-            for path in sorted([*(_ROOT / "sloat_core").rglob("*.py"), *(_ROOT / "data" / "law").rglob("*"),
-                                *(_ROOT / "data" / "settings").rglob("*")]):
+            # not data/settings: its files are settings an office edits while the app runs; generation() hashes
+            # them as they are at each call (a process started before an edit must name the answers as one
+            # started after it does)
+            for path in sorted([*(_ROOT / "sloat_core").rglob("*.py"), *(_ROOT / "data" / "law").rglob("*")]):
                 if path.is_file():
                     digest.update(str(path.relative_to(_ROOT)).encode("utf-8") + b"\0" + path.read_bytes() + b"\0")
             versions = [platform.python_version(), shapely.geos_version_string, shapely.__version__,
@@ -173,12 +197,19 @@ class PrepareReport:
     answers: int
     refused: dict[str, str]  # SBL -> the sentence its analysis gave
     seconds: float
+    attempts: int = 1  # runs made (more than one when what the answers are made from changed during a run)
+    installed: bool = True  # False: it kept changing, the old file was left as it was
 
     def summary(self) -> str:
+        if not self.installed:
+            return (f"The settings, layers or code changed during each of {self.attempts} runs; the tax-parcel "
+                    f"answers for {self.as_of.isoformat()} were not replaced (picks are worked out as asked)")
         line = (f"{self.answers:,} tax-parcel answers worked out ahead for {self.as_of.isoformat()} in "
                 f"{self.seconds:.1f} s (generation {self.generation[:12]})")
         if self.refused:
             line += f"; {len(self.refused):,} could not be analysed (they are worked out when asked)"
+        if self.attempts > 1:
+            line += f"; made {self.attempts} times, as what they are made from changed during a run"
         return line
 
 
@@ -202,60 +233,87 @@ def _tax_parcels(layers):
             yield sbl, None, str(exc)
 
 
-def prepare(layers, data_dir: str | Path, *, as_of: dt.date | None = None) -> PrepareReport:
+#: How many times :func:`prepare` starts again when what the answers are made from changed during a run.
+ATTEMPTS = 3
+
+
+def prepare(layers, data_dir: str | Path, *, as_of: dt.date | None = None, attempts: int = ATTEMPTS) -> PrepareReport:
     """Work out every tax parcel's answer for ``as_of`` (default today) and write ``data_dir/answers.sqlite3``.
 
-    One run at a time per data folder (a lock file beside it); the new file replaces the old one whole.
+    One run at a time per data folder (a lock file beside it); the new file replaces the old one whole, and only
+    when the generation is the same at the end of the run as at its start. A setting edited, a layer file
+    replaced or the code upgraded during the run could otherwise leave answers of two generations under one
+    name; the run is then made again (the layers read anew when theirs changed), up to ``attempts`` times. If
+    what they are made from keeps changing, the old file is left as it was (``installed`` False) and the app
+    works picks out as asked until the next run.
     """
-    from sloat_core.engine.analysis import analyze_parcel
-    from sloat_core.errors import SloatInputError
+    from sloat_core.gis.layers import clear_manifest_cache, load_manifest
 
     as_of = as_of or dt.date.today()
     data_dir = Path(data_dir)
     data_dir.mkdir(parents=True, exist_ok=True)
     target = data_dir / ANSWERS_FILE
-    gen = generation(layers.manifest_path, as_of)
     t0 = time.perf_counter()
     with open(data_dir / (ANSWERS_FILE + ".lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         tmp = data_dir / f".{ANSWERS_FILE}.{os.getpid()}.tmp"
-        tmp.unlink(missing_ok=True)
-        refused: dict[str, str] = {}
-        count = 0
         try:
-            con = sqlite3.connect(tmp)
-            try:
-                con.execute(f"PRAGMA application_id = {_APPLICATION_ID}")
-                con.execute("PRAGMA journal_mode = OFF")
-                con.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-                con.execute("CREATE TABLE answers (parcel_key TEXT PRIMARY KEY, sbl TEXT NOT NULL, "
-                            "result BLOB NOT NULL) WITHOUT ROWID")
-                for sbl, parcel, problem in _tax_parcels(layers):
-                    if parcel is not None:
-                        try:
-                            # the district a pick starts with: the tax layer's (app_support.state.set_parcel)
-                            district = getattr(parcel, "district", None) or None
-                            result = analyze_parcel(parcel, layers, district=district, as_of=as_of).result
-                        except SloatInputError as exc:
-                            problem = str(exc)
-                        else:
-                            con.execute("INSERT OR REPLACE INTO answers VALUES (?, ?, ?)",
-                                        (answer_key(parcel, district), sbl, zlib.compress(json.dumps(result).encode("utf-8"), 6)))
-                            count += 1
-                            continue
-                    refused[sbl] = problem or "not analysed"
-                con.executemany("INSERT INTO meta VALUES (?, ?)", [
-                    ("generation", gen), ("as_of", as_of.isoformat()), ("schema", str(SCHEMA)),
-                    ("made_at", dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")),
-                    ("answers", str(count)), ("layers", str(layers.manifest_path))])
-                con.commit()
-            finally:
-                con.close()
-            os.chmod(tmp, 0o640)
-            os.replace(tmp, target)
+            for attempt in range(1, max(1, attempts) + 1):
+                gen, fingerprint = generation(layers.manifest_path, as_of), _layers_fingerprint(layers.manifest_path)
+                count, refused = _write_answers(tmp, layers, gen, as_of)
+                now = generation(layers.manifest_path, as_of)
+                if now == gen:
+                    os.replace(tmp, target)
+                    return PrepareReport(target, gen, as_of, count, refused, time.perf_counter() - t0,
+                                         attempts=attempt)
+                _log.warning("what the answers are made from changed during the run (generation %s, now %s); "
+                             "they are worked out again", gen[:12], now[:12])
+                if _layers_fingerprint(layers.manifest_path) != fingerprint:
+                    clear_manifest_cache()  # a layer file replaced in place: the manifest's own time may not say so
+                    layers = load_manifest(layers.manifest_path)
         finally:
             tmp.unlink(missing_ok=True)
-    return PrepareReport(target, gen, as_of, count, refused, time.perf_counter() - t0)
+    return PrepareReport(target, now, as_of, 0, {}, time.perf_counter() - t0, attempts=attempt, installed=False)
+
+
+def _write_answers(tmp: Path, layers, gen: str, as_of: dt.date) -> tuple[int, dict[str, str]]:
+    """Every tax parcel's answer into a new file ``tmp``: (answers written, SBL -> why not for the others)."""
+    from sloat_core.engine.analysis import analyze_parcel
+    from sloat_core.errors import SloatInputError
+
+    tmp.unlink(missing_ok=True)
+    refused: dict[str, str] = {}
+    count = 0
+    con = sqlite3.connect(tmp)
+    try:
+        con.execute(f"PRAGMA application_id = {_APPLICATION_ID}")
+        con.execute("PRAGMA journal_mode = OFF")
+        con.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        con.execute("CREATE TABLE answers (parcel_key TEXT PRIMARY KEY, sbl TEXT NOT NULL, "
+                    "result BLOB NOT NULL) WITHOUT ROWID")
+        for sbl, parcel, problem in _tax_parcels(layers):
+            if parcel is not None:
+                try:
+                    # the district a pick starts with: the tax layer's (app_support.state.set_parcel)
+                    district = getattr(parcel, "district", None) or None
+                    result = analyze_parcel(parcel, layers, district=district, as_of=as_of).result
+                except SloatInputError as exc:
+                    problem = str(exc)
+                else:
+                    con.execute("INSERT OR REPLACE INTO answers VALUES (?, ?, ?)",
+                                (answer_key(parcel, district), sbl, zlib.compress(json.dumps(result).encode("utf-8"), 6)))
+                    count += 1
+                    continue
+            refused[sbl] = problem or "not analysed"
+        con.executemany("INSERT INTO meta VALUES (?, ?)", [
+            ("generation", gen), ("as_of", as_of.isoformat()), ("schema", str(SCHEMA)),
+            ("made_at", dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")),
+            ("answers", str(count)), ("layers", str(layers.manifest_path))])
+        con.commit()
+    finally:
+        con.close()
+    os.chmod(tmp, 0o640)
+    return count, refused
 
 
 class PreparedAnswers:

@@ -152,6 +152,26 @@ def test_answers_made_before_the_settings_file_changed_are_not_read(world, data_
     assert analysis_door.result(p1, layers, district=p1.district)["net_lot_area_sqft"] != MARKER
 
 
+@pytest.mark.parametrize("module, env", [("sloat_core.approvals.state_law", "STATE_LAW_ENV"),
+                                         ("sloat_core.engine.what_if", "WHAT_IF_ENV")])
+def test_answers_read_before_another_settings_file_was_edited_are_not_read_after_it(module, env, world, data_dir,
+                                                                                      tmp_path, monkeypatch):
+    """The state-law settings or the lot-size candidates are edited while the app runs (after a pick read its
+    answer from the file): the next pick does not read the answers made before the edit."""
+    import importlib
+
+    mod = importlib.import_module(module)
+    shipped = Path(getattr(mod, "STATE_LAW_PATH" if "state_law" in module else "WHAT_IF_PATH"))
+    named = tmp_path / shipped.name
+    named.write_bytes(shipped.read_bytes())
+    monkeypatch.setenv(getattr(mod, env), str(named))
+    layers, p1, _ = world
+    prepared_and_marked(layers, p1, data_dir)
+    assert analysis_door.result(p1, layers, district=p1.district)["net_lot_area_sqft"] == MARKER
+    named.write_bytes(named.read_bytes() + b"\n# edited after the answers were made\n")
+    assert analysis_door.result(p1, layers, district=p1.district)["net_lot_area_sqft"] != MARKER
+
+
 def test_answers_replaced_by_a_new_days_file_are_noticed(world, data_dir):
     layers, p1, _ = world
     prepared_and_marked(layers, p1, data_dir)

@@ -25,6 +25,7 @@ import zlib
 from pathlib import Path
 
 import geopandas as gpd
+import pandas as pd
 import pytest
 from shapely.geometry import box
 
@@ -174,6 +175,37 @@ def test_the_generation_changes_when_the_settings_files_bytes_change(manifest, s
     settings_copy.write_bytes(settings_copy.read_bytes() + b"\n# edited\n")
     os.utime(settings_copy, ns=(st.st_atime_ns, st.st_mtime_ns))  # the bytes, not the time, tell
     assert generation(manifest, DAY, settings_copy) != before
+
+
+@pytest.mark.parametrize("name", ["local.yaml", "state_law.yaml", "lot_size_what_if.yaml"])
+def test_a_process_started_before_a_setting_was_edited_names_the_answers_as_one_started_after_it(
+        name, manifest, tmp_path, monkeypatch):
+    """The app's processes run for weeks; the office edits a file of data/settings; the answers job, a new
+    process, makes the file under the generation the running app works out (else the app never reads it)."""
+    from sloat_core.approvals import state_law
+    from sloat_core.engine import prepared
+    from sloat_core.law import settings as settings_module
+
+    root = tmp_path / "app"
+    (root / "data").mkdir(parents=True)
+    (root / "sloat_core").symlink_to(ROOT / "sloat_core")
+    shutil.copytree(ROOT / "data" / "law", root / "data" / "law")
+    shutil.copytree(ROOT / "data" / "settings", root / "data" / "settings")
+    folder = root / "data" / "settings"
+    for var in (state_law.STATE_LAW_ENV, what_if.WHAT_IF_ENV):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setattr(prepared, "_ROOT", root)
+    monkeypatch.setattr(settings_module, "SETTINGS_PATH", folder / "local.yaml")
+    monkeypatch.setattr(state_law, "STATE_LAW_PATH", folder / "state_law.yaml")
+    monkeypatch.setattr(what_if, "WHAT_IF_PATH", folder / "lot_size_what_if.yaml")
+    monkeypatch.setattr(prepared, "_CODE", [])
+    running = generation(manifest, DAY)  # the running app's, worked out before the edit
+    edited = folder / name
+    edited.write_bytes(edited.read_bytes() + b"\n# edited by the office\n")
+    after_in_the_running_process = generation(manifest, DAY)
+    monkeypatch.setattr(prepared, "_CODE", [])  # a new process: nothing worked out yet
+    in_a_new_process = generation(manifest, DAY)
+    assert after_in_the_running_process == in_a_new_process != running
 
 
 def test_the_generation_changes_when_a_layer_file_is_touched(manifest, settings_copy):
@@ -370,6 +402,103 @@ def test_the_report_counts_one_parcel_once_when_its_sbl_is_spelled_two_ways(tmp_
     finally:
         con.close()
     assert report.answers == stored == 2
+
+
+# --- what changes during a run -------------------------------------------------------------------------------
+
+
+def _during_the_run(monkeypatch, change, times: int = 1) -> list[int]:
+    """Call ``change()`` as the first parcel of each of the first ``times`` runs is analysed; the calls counted."""
+    from sloat_core.engine import analysis
+
+    real, calls = analysis.analyze_parcel, []
+
+    def analyse_and_change(parcel, *args, **kwargs):
+        if parcel.sbl == fx.P1_SBL and len(calls) < times:  # P1 is analysed once in each run
+            calls.append(len(calls) + 1)
+            change()
+        return real(parcel, *args, **kwargs)
+
+    monkeypatch.setattr(analysis, "analyze_parcel", analyse_and_change)
+    return calls
+
+
+def test_a_setting_edited_during_the_run_is_in_every_answer_and_in_the_files_name(layers, manifest, answers_dir,
+                                                                                     settings_copy, monkeypatch):
+    """The staff edit R-40's minimum while the answers are being made: the run is made again, and the file holds
+    the new minimum's answers under the new settings' generation (not answers of both under the old one)."""
+    from sloat_core.law import settings as settings_module
+
+    monkeypatch.setattr(settings_module, "SETTINGS_PATH", settings_copy)
+    before = prepare(layers, answers_dir, as_of=DAY)
+    p3 = parcel_by_sbl(layers, P3_SBL)
+    old_answer = PreparedAnswers(answers_dir).get(before.generation, key_of(layers, P3_SBL))
+
+    def edit():
+        text = settings_copy.read_text(encoding="utf-8")
+        assert "min_lot_area_sqft: 40000" in text
+        settings_copy.write_text(text.replace("min_lot_area_sqft: 40000", "min_lot_area_sqft: 20000"), "utf-8")
+        bump_mtime(settings_copy)
+
+    calls = _during_the_run(monkeypatch, edit)
+    report = prepare(layers, answers_dir, as_of=DAY)
+    assert calls == [1] and report.attempts == 2 and report.installed
+    assert report.generation == generation(manifest, DAY) != before.generation
+    assert "made 2 times" in report.summary()
+    reader = PreparedAnswers(answers_dir)
+    assert reader.generation() == report.generation
+    got = reader.get(report.generation, key_of(layers, P3_SBL))
+    expected = json.loads(json.dumps(analyze_parcel(p3, layers, district="R-40", as_of=DAY).result))
+    assert got == expected != old_answer  # the 20,000 sq ft minimum's answer, not the 40,000's
+
+
+def test_a_layer_file_replaced_during_the_run_is_read_anew_before_the_answers_are_made_again(manifest, answers_dir,
+                                                                                               monkeypatch):
+    """The tax parcels are replaced in place (the manifest's own time unchanged) while the answers are made: the
+    next run reads the new file, so P3 is the new 150 ft x 100 ft lot, not the 200 ft x 100 ft one."""
+    layers = load_manifest(manifest)
+    parcels_file = manifest.parent / "parcels.gpkg"
+    manifest_mtime = manifest.stat().st_mtime_ns
+
+    def replace_the_parcels():
+        table = gpd.read_file(parcels_file)
+        table = table[table["SBL"] != P3_SBL]
+        p3 = gpd.GeoDataFrame({"SBL": [P3_SBL], "ADDRESS": ["5 Test Road"], "ZONE": ["R-40"]},
+                              geometry=[box(fx.X0 + 700, fx.Y0, fx.X0 + 850, fx.Y0 + 100)], crs=WORK_CRS)
+        new = gpd.GeoDataFrame(pd.concat([table, p3], ignore_index=True), crs=WORK_CRS)
+        staged = parcels_file.with_name("staged.gpkg")
+        new.to_file(staged, layer="parcels", driver="GPKG")
+        os.replace(staged, parcels_file)
+        bump_mtime(parcels_file)
+
+    calls = _during_the_run(monkeypatch, replace_the_parcels)
+    report = prepare(layers, answers_dir, as_of=DAY)
+    assert calls == [1] and report.attempts == 2 and report.installed
+    assert manifest.stat().st_mtime_ns == manifest_mtime
+    assert report.generation == generation(manifest, DAY)
+    fresh = load_manifest(manifest)
+    got = PreparedAnswers(answers_dir).get(report.generation, key_of(fresh, P3_SBL))
+    assert got is not None and got["gross_area_sqft"] == pytest.approx(15_000)  # exact rectangles: 1e-6 sq ft
+
+
+def test_when_what_the_answers_are_made_from_keeps_changing_the_old_file_stays_and_the_command_fails(
+        layers, manifest, answers_dir, monkeypatch, capsys):
+    from sloat_core import cli
+
+    before = prepare(layers, answers_dir, as_of=DAY)
+    old = (answers_dir / ANSWERS_FILE).read_bytes()
+    calls = _during_the_run(monkeypatch, lambda: bump_mtime(manifest.parent / "parcels.gpkg"), times=99)
+    report = prepare(layers, answers_dir, as_of=DAY, attempts=3)
+    assert len(calls) == 3 and report.attempts == 3 and not report.installed
+    assert (answers_dir / ANSWERS_FILE).read_bytes() == old
+    assert PreparedAnswers(answers_dir).generation() == before.generation
+    assert sorted(p.name for p in answers_dir.iterdir()) == [ANSWERS_FILE, ANSWERS_FILE + ".lock"]
+    assert "changed during each of 3 runs" in report.summary() and "not replaced" in report.summary()
+    code = cli.main(["prepare-answers", "--layers", str(manifest), "--data-dir", str(answers_dir),
+                     "--as-of", DAY.isoformat()])
+    assert code == 1
+    assert "were not replaced" in capsys.readouterr().err
+    assert (answers_dir / ANSWERS_FILE).read_bytes() == old
 
 
 # --- the command line ----------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ runs here (tests/service/test_deploy.py runs the stack).
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -204,14 +205,41 @@ def test_the_rendered_units_pass_systemds_own_check(tmp_path):
     (tmp_path / "env").write_text("SLOAT_DATA_DIR=/tmp\n")
     instance = tmp_path / "sloat-dashboard@8501.service"
     shutil.copy(files["sloat-dashboard@.service"], instance)
-    units = [instance] + [p for name, p in files.items() if name.endswith((".timer", ".target"))
+    units = [instance] + [p for name, p in files.items() if name.endswith((".timer", ".target", ".path"))
                           or (name.endswith(".service") and "@" not in name)]
-    assert len(units) == 10  # the instance, 4 other services, 4 timers, the target
+    assert len(units) == 11  # the instance, 4 other services, 4 timers, the settings watch, the target
     done = subprocess.run(["systemd-analyze", "verify", "--man=no", *map(str, units)], cwd=tmp_path,
                           capture_output=True, text=True, timeout=120)
     problems = [line for line in (done.stdout + done.stderr).splitlines()
                 if str(tmp_path) in line or "Unit " in line or "fatal" in line]
     assert done.returncode == 0 and not problems, done.stdout + done.stderr
+
+
+def test_an_edited_setting_starts_the_answers_unit_by_watching_the_folder_the_app_reads_its_settings_from(tmp_path):
+    """sloat-answers.path watches the folder of every settings file the answers are made from (local.yaml,
+    state_law.yaml, lot_size_what_if.yaml, as the code names them), starts sloat-answers.service, and is
+    installed and enabled by install.sh and upgrade.sh."""
+    sys.path.insert(0, str(DEPLOY))
+    import configparser
+
+    import render
+
+    from sloat_core.engine.prepared import _rule_paths
+    from sloat_core.law.settings import SETTINGS_PATH
+
+    files = render.render(tmp_path, app_dir=str(ROOT), etc_dir=str(tmp_path), data_dir=str(tmp_path), user="root",
+                          ports=[8501], listen="80", server_name="_")
+    unit = configparser.ConfigParser(strict=False, interpolation=None)
+    unit.optionxform = str
+    unit.read(files["sloat-answers.path"])
+    watched = Path(unit["Path"]["PathChanged"])
+    settings_files = [SETTINGS_PATH, _rule_paths()["state_law"], _rule_paths()["what_if"]]
+    assert all(Path(f).resolve().parent == watched.resolve() for f in settings_files), (watched, settings_files)
+    assert unit["Path"]["Unit"] == "sloat-answers.service" and "sloat-answers.service" in files
+    assert unit["Install"]["WantedBy"] == "paths.target"
+    for script in ("install.sh", "upgrade.sh"):
+        text = (DEPLOY / script).read_text()
+        assert '"$out"/*.path' in text and re.search(r"enable --now[^\n]*(\\\n[^\n]*)*sloat-answers\.path", text), script
 
 
 def test_the_health_check_restarts_a_process_that_fails_twice_and_leaves_a_healthy_one(tmp_path):
