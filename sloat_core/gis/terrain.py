@@ -9,7 +9,8 @@ from the lot area it counts, § 402-48 looks at slopes "over 15%", and the steep
 * :mod:`sloat_core.gis.dem` -- the DEM as it comes in: its coordinate system, its elevation unit
   (a manifest's ``z_units``), the VRT that converts metres, one open handle per file;
 * :mod:`sloat_core.gis.slope_grid` -- one parcel's window of slopes and its land measured exactly;
-* :mod:`sloat_core.gis.slope_picture` -- the picture of the slope classes on the map.
+* :mod:`sloat_core.gis.slope_picture` -- the picture of the slope classes on the map, and
+  :mod:`sloat_core.gis.slope_web` -- that picture warped to Web Mercator and encoded for the web map.
 
 This module re-exports their public names, so ``from sloat_core.gis.terrain import slope_grid`` keeps
 working.
