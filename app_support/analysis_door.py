@@ -154,6 +154,21 @@ def prepared_result(parcel, layers, district: str | None) -> dict | None:
     return _copy(found)
 
 
+def prepared_picture(layers, request) -> tuple[str, list[list[float]]] | None:
+    """The slope picture for ``request`` (:func:`sloat_core.gis.slope_web.picture_request`) from the answers
+    worked out ahead (a PNG data URL and its WGS84 bounds), if they hold it for this layer set, settings, code
+    and day; else None (the caller makes it)."""
+    from sloat_core.engine.prepared import picture_key
+    from sloat_core.store.sqlite import default_data_dir
+
+    if getattr(layers, "manifest_path", None) is None:
+        return None
+    reader = _prepared_store(str(default_data_dir().resolve()))
+    if reader.file_stamp() is None:
+        return None
+    return reader.picture(_generation(layers, dt.date.today()), picture_key(request))
+
+
 #: Answers read from the file lately, decoded (the file's stamp, the app's generation, the parcel's key -> result).
 _DECODED: OrderedDict = OrderedDict()
 _DECODED_MAX = 32

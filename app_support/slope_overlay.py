@@ -11,6 +11,7 @@ import folium
 import numpy as np
 import streamlit as st
 
+from app_support import analysis_door
 from sloat_core.gis.slope_web import MAX_SIZE, PAD_FT, PALETTE, class_picture, picture_request, png_data_url
 from sloat_core.gis.terrain import SLOPE_CLASS_COLORS, slope_class_labels
 
@@ -62,7 +63,9 @@ def slope_group(layers, geom) -> folium.FeatureGroup | None:
     """The slope overlay clipped to ``geom`` (EPSG:2260), or None without a DEM or coverage."""
     if layers is None or layers.dem_path is None or geom is None:
         return None
-    made = slope_picture_url(*picture_request(layers.dem_path, geom))
+    request = picture_request(layers.dem_path, geom)
+    # a tax parcel's picture is made ahead with its answer (sloat_core.engine.prepared); any other is made here
+    made = analysis_door.prepared_picture(layers, request) or slope_picture_url(*request)
     if made is None:
         return None
     url, latlon_bounds = made

@@ -29,6 +29,7 @@ from sloat_core.engine import analysis as engine  # noqa: E402
 from sloat_core.engine.prepared import ANSWERS_FILE, answer_key, prepare  # noqa: E402
 from sloat_core.gis.parcels import parcel_by_sbl, parcel_from_geojson  # noqa: E402
 
+ROOT = Path(__file__).resolve().parents[2]
 MARKER = 123.0
 
 
@@ -204,3 +205,58 @@ def test_without_an_answers_file_the_answer_is_worked_out(world, data_dir):
     assert analysis_door.prepared_result(p1, layers, p1.district) is None
     got = analysis_door.result(p1, layers, district=p1.district)
     assert got == analysis_door.analysis(p1, layers, district=p1.district).result
+
+
+# --- the slope picture on the map ---------------------------------------------------------------------------
+
+
+def _overlay_url(group) -> str:
+    import folium
+
+    (overlay,) = [c for c in group._children.values() if isinstance(c, folium.raster_layers.ImageOverlay)]
+    return overlay.url
+
+
+def test_a_tax_parcels_slope_picture_is_the_one_made_ahead_and_an_edited_outline_is_made_as_before(
+        manifest, data_dir, monkeypatch):
+    """With the sample's elevation model: the map's slope overlay of a picked tax parcel is the picture stored
+    beside its answer (here replaced by a marker picture) and none is made; an edited outline's is made."""
+    import base64
+
+    from app_support import slope_overlay
+    from sloat_core.engine.prepared import picture_key
+    from sloat_core.gis.slope_web import picture_request, png_data_url
+
+    with manifest.open("a", encoding="utf-8") as fh:
+        fh.write(f"dem: {{path: {ROOT / 'data' / 'sample' / 'dem.tif'}, z_units: us_survey_foot}}\n")
+    loaders._layerset.clear()
+    analysis_door._prepared_store.clear()
+    slope_overlay.slope_picture_url.clear()
+    monkeypatch.setattr(analysis_door, "_GENERATIONS", {})
+    layers = loaders.layerset()
+    p1 = parcel_by_sbl(layers, fx.P1_SBL)
+    assert prepare(layers, data_dir, as_of=dt.date.today()).pictures == 2
+    key = picture_key(picture_request(layers.dem_path, p1.geometry))
+    marker = png_data_url(*picture_request(layers.dem_path, fx.P2))[0]  # another parcel's picture
+    path = data_dir / ANSWERS_FILE
+    copy = data_dir / "marked.sqlite3"
+    shutil.copyfile(path, copy)
+    con = sqlite3.connect(copy)
+    try:
+        con.execute("UPDATE pictures SET png = ? WHERE picture_key = ?",
+                    (base64.b64decode(marker.split(",", 1)[1]), key))
+        con.commit()
+    finally:
+        con.close()
+    os.replace(copy, path)
+    made = []
+    monkeypatch.setattr(slope_overlay, "png_data_url", lambda *a: made.append(a) or png_data_url(*a))
+    assert _overlay_url(slope_overlay.slope_group(layers, p1.geometry)) == marker and made == []
+    from shapely.geometry import box
+
+    edited = box(fx.X0, fx.Y0, fx.X0 + 150, fx.Y0 + 200)
+    url = _overlay_url(slope_overlay.slope_group(layers, edited))
+    assert len(made) == 1 and url == png_data_url(*picture_request(layers.dem_path, edited))[0] != marker
+    analysis_door._prepared_store.clear()
+    slope_overlay.slope_picture_url.clear()
+    loaders._layerset.clear()

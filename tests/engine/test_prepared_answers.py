@@ -35,6 +35,7 @@ import app_fixtures as fx  # noqa: E402
 from sloat_core.engine import what_if  # noqa: E402
 from sloat_core.engine.analysis import analyze_parcel  # noqa: E402
 from sloat_core.engine.prepared import (  # noqa: E402
+    picture_key,
     ANSWERS_FILE,
     PreparedAnswers,
     answer_key,
@@ -402,6 +403,60 @@ def test_the_report_counts_one_parcel_once_when_its_sbl_is_spelled_two_ways(tmp_
     finally:
         con.close()
     assert report.answers == stored == 2
+
+
+# --- the slope pictures of the web map ------------------------------------------------------------------------
+
+
+@pytest.fixture()
+def dem_manifest(manifest) -> Path:
+    """The layer set with the sample's elevation model (it covers the fixture parcels near the village centre)."""
+    with manifest.open("a", encoding="utf-8") as fh:
+        fh.write(f"dem: {{path: {ROOT / 'data' / 'sample' / 'dem.tif'}, z_units: us_survey_foot}}\n")
+    return manifest
+
+
+def test_each_tax_parcels_slope_picture_is_stored_as_the_web_map_would_make_it(dem_manifest, answers_dir):
+    from sloat_core.gis.slope_web import picture_request, png_data_url
+
+    layers = load_manifest(dem_manifest)
+    report = prepare(layers, answers_dir, as_of=DAY)
+    assert report.pictures == len(SBLS) == 3 and "with 3 slope pictures" in report.summary()
+    reader = PreparedAnswers(answers_dir)
+    for sbl in SBLS:
+        request = picture_request(layers.dem_path, parcel_by_sbl(layers, sbl).geometry)
+        stored = reader.picture(report.generation, picture_key(request))
+        # the same code on the same machine: the same PNG byte for byte, the same bounds (JSON keeps floats)
+        assert stored == png_data_url(*request), sbl
+    other = picture_request(layers.dem_path, box(fx.X0, fx.Y0, fx.X0 + 150, fx.Y0 + 200))  # an edited outline
+    assert reader.picture(report.generation, picture_key(other)) is None
+    assert reader.picture(generation(dem_manifest, NEXT_DAY), picture_key(request)) is None
+
+
+def test_without_an_elevation_model_no_picture_is_stored_and_the_answers_are(layers, answers_dir):
+    from sloat_core.gis.slope_web import picture_request
+
+    report = prepare(layers, answers_dir, as_of=DAY)
+    assert layers.dem_path is None and report.pictures == 0 and report.answers == 3
+    assert "slope pictures" not in report.summary()
+    request = picture_request(ROOT / "data" / "sample" / "dem.tif", parcel_by_sbl(layers, fx.P1_SBL).geometry)
+    assert PreparedAnswers(answers_dir).picture(report.generation, picture_key(request)) is None
+
+
+@pytest.mark.parametrize("png, bounds", [(b"not a png", "[[41.1, -74.2], [41.2, -74.1]]"),
+                                         (b"\x89PNG\r\n\x1a\nrest", "[[41.1, -74.2]]"),
+                                         (b"\x89PNG\r\n\x1a\nrest", '[["a", -74.2], [41.2, -74.1]]'),
+                                         (b"\x89PNG\r\n\x1a\nrest", "not json"),
+                                         ("a text", "[[41.1, -74.2], [41.2, -74.1]]")],
+                         ids=["not a PNG", "one corner", "a text corner", "bounds not JSON", "text for the PNG"])
+def test_a_damaged_stored_picture_gives_none(png, bounds, dem_manifest, answers_dir):
+    from sloat_core.gis.slope_web import picture_request
+
+    layers = load_manifest(dem_manifest)
+    report = prepare(layers, answers_dir, as_of=DAY)
+    key = picture_key(picture_request(layers.dem_path, parcel_by_sbl(layers, fx.P1_SBL).geometry))
+    rewrite(report.path, "UPDATE pictures SET png = ?, bounds = ? WHERE picture_key = ?", (png, bounds, key))
+    assert PreparedAnswers(answers_dir).picture(report.generation, key) is None
 
 
 # --- what changes during a run -------------------------------------------------------------------------------
