@@ -422,17 +422,22 @@ class PreparedAnswers:
             found = self._connection()
         return None if found is None else found[1]
 
-    def get(self, gen: str, key: str) -> dict | None:
-        """The answer stored under ``key`` if the file is of generation ``gen``; a fresh dict the caller may change."""
+    def _row(self, gen: str, sql: str, key: str) -> tuple | None:
+        """The row ``sql`` finds for ``key`` if the file is of generation ``gen``; None for no row, no usable file,
+        another generation or a read that fails (logged)."""
         with self._lock:
             found = self._connection()
             if found is None or found[1] != gen:
                 return None
             try:
-                row = found[0].execute("SELECT result FROM answers WHERE parcel_key = ?", (key,)).fetchone()
+                return found[0].execute(sql, (key,)).fetchone()
             except sqlite3.Error as exc:
-                _log.warning("an answer in %s cannot be read (%s); it is worked out instead", self.path, exc)
+                _log.warning("a row of %s cannot be read (%s); it is worked out instead", self.path, exc)
                 return None
+
+    def get(self, gen: str, key: str) -> dict | None:
+        """The answer stored under ``key`` if the file is of generation ``gen``; a fresh dict the caller may change."""
+        row = self._row(gen, "SELECT result FROM answers WHERE parcel_key = ?", key)
         try:
             return json.loads(zlib.decompress(row[0])) if row else None
         except (ValueError, TypeError, zlib.error) as exc:  # a damaged row (text or a number where a blob goes)
@@ -443,15 +448,7 @@ class PreparedAnswers:
         """The slope picture stored under ``key`` (:func:`picture_key`) if the file is of generation ``gen``: a
         PNG data URL and its WGS84 bounds [[south, west], [north, east]], as
         :func:`sloat_core.gis.slope_web.png_data_url` gives them; None for anything else (a damaged row too)."""
-        with self._lock:
-            found = self._connection()
-            if found is None or found[1] != gen:
-                return None
-            try:
-                row = found[0].execute("SELECT png, bounds FROM pictures WHERE picture_key = ?", (key,)).fetchone()
-            except sqlite3.Error as exc:
-                _log.warning("a picture in %s cannot be read (%s); it is made instead", self.path, exc)
-                return None
+        row = self._row(gen, "SELECT png, bounds FROM pictures WHERE picture_key = ?", key)
         if row is None:
             return None
         png, bounds = row
