@@ -23,5 +23,6 @@ systemctl daemon-reload
 systemctl enable --now sloat-answers.path  # new in 2026-12: an edited setting makes the answers again
 nginx -t && systemctl reload nginx
 "$app/deploy/rolling-restart.sh"
-# new code: the answers worked out ahead are made again by it (the old ones are no longer used)
-systemctl start --no-block sloat-answers.service
+# new code: the answers worked out ahead are made again by it (the old ones are no longer used); restart, not
+# start: a run under way is the old code's, and a start would only wait for it
+systemctl restart --no-block sloat-answers.service

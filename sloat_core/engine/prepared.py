@@ -218,7 +218,7 @@ class PrepareReport:
 
     def summary(self) -> str:
         if not self.installed:
-            return (f"The settings, layers or code changed during each of {self.attempts} runs; the tax-parcel "
+            return (f"The settings or layers changed during each of {self.attempts} runs; the tax-parcel "
                     f"answers for {self.as_of.isoformat()} were not replaced (picks are worked out as asked)")
         line = (f"{self.answers:,} tax-parcel answers worked out ahead for {self.as_of.isoformat()} in "
                 f"{self.seconds:.1f} s (generation {self.generation[:12]})")
@@ -259,9 +259,11 @@ def prepare(layers, data_dir: str | Path, *, as_of: dt.date | None = None, attem
     """Work out every tax parcel's answer for ``as_of`` (default today) and write ``data_dir/answers.sqlite3``.
 
     One run at a time per data folder (a lock file beside it); the new file replaces the old one whole, and only
-    when the generation is the same at the end of the run as at its start. A setting edited, a layer file
-    replaced or the code upgraded during the run could otherwise leave answers of two generations under one
-    name; the run is then made again (the layers read anew when theirs changed), up to ``attempts`` times. If
+    when the generation is the same at the end of the run as at its start. A setting edited or a layer file
+    replaced during the run could otherwise leave answers of two generations under one name; the run is then
+    made again (the layers read anew when theirs changed), up to ``attempts`` times. (The code is read once per
+    process: a run under way when the code is upgraded names its answers for the old code, which the upgraded
+    app does not use; ``deploy/upgrade.sh`` restarts the job.) If
     what they are made from keeps changing, the old file is left as it was (``installed`` False) and the app
     works picks out as asked until the next run.
     """
