@@ -29,6 +29,7 @@ nothing from a user or a file becomes HTML or script.
 from __future__ import annotations
 
 import json
+import logging
 import re
 
 import streamlit as st
@@ -54,6 +55,25 @@ MAP_FRAME = 'iframe[data-sloat-frame="map"], iframe[title="streamlit_folium.st_f
 #: The title of this module's zero-height frames (hidden from assistive technology: nothing in them to read).
 ANNOUNCER_TITLE = "Announcer for screen readers (it writes the page's live region; nothing to read in it)"
 _SEEN = "a11y_announced"
+#: The start of the line Streamlit logs on every call of ``components.html`` (its ``show_once`` is off).
+DEPRECATION_LINE = "Please replace `st.components.v1.html` with `st.iframe`"
+
+
+class _AnnouncerDeprecation(logging.Filter):
+    """Keeps Streamlit's deprecation line for ``components.html`` out of the server's log.
+
+    The announcer is a zero-height frame, and ``st.iframe`` refuses a height of 0 (``validate_height``), so this
+    module keeps ``components.html`` (Streamlit is pinned in requirements.txt; its removal shows in the tests when
+    it is upgraded). Streamlit logs the line as a warning on every call: twice a pick, in the journal of a service
+    whose warnings someone reads. Every other line of that logger is kept."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith(DEPRECATION_LINE)
+
+
+_deprecations = logging.getLogger("streamlit.deprecation_util")
+if not any(isinstance(f, _AnnouncerDeprecation) for f in _deprecations.filters):
+    _deprecations.addFilter(_AnnouncerDeprecation())
 #: The focus target before the answer: a constant (the answer's words go to the live region, as text). It is a
 #: visible heading on its own line, always (not only while focused): its focus ring goes round it and covers no
 #: control, and nothing moves when the focus comes or goes (the line is there from the moment the answer is).
