@@ -181,8 +181,9 @@ def _results(parcel, answer_slot=None) -> None:
             else st.container():
         if mode != state.PROJECTOR:  # on a projector the figures lead the page, above the map
             results.show_headline(result, disclaimer=not counter)
-        charts.show_chart(charts.shared_figure(results.waterfall_figure, result, large=mode == state.PROJECTOR,
-                                               plain_words=counter), label=None, width="stretch")
+        charts.show_chart(charts.shared_figure(results.waterfall_figure, results.waterfall_part(result),
+                                               large=mode == state.PROJECTOR, plain_words=counter),
+                          label=None, width="stretch")
         results.show_deductions(result)
     results.show_unknowns(result, parcel_map.missing_layers(layers))
     if not counter:  # the answer card holds the permits at the counter (each sentence once)

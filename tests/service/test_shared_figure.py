@@ -2,7 +2,8 @@
 
 The Parcel page's waterfall is made once per answer: the same result gives the very same figure, whose
 JSON is the one a fresh build gives; another result, or another flag, gives its own figure; the store is
-bounded.
+bounded. The page shares it by the part of the answer it is drawn from (``waterfall_part``), not by the whole
+answer: a real answer's figure is the same drawn from either.
 """
 
 from __future__ import annotations
@@ -11,8 +12,14 @@ import copy
 
 import plotly.io as pio
 
-from app_support import charts
-from app_support.results import waterfall_figure
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import app_fixtures as fx  # noqa: E402
+
+from app_support import charts  # noqa: E402
+from app_support.results import waterfall_figure, waterfall_part  # noqa: E402
 
 RESULT = {"district": "R-15", "gross_area_sqft": 40000.0, "net_lot_area_sqft": 30000.0,
           "min_lot_area_sqft": 15000.0, "meets_min_lot_area": True,
@@ -43,3 +50,24 @@ def test_the_store_is_bounded():
     for i in range(charts._SHARED_MAX + 20):
         charts.shared_figure(waterfall_figure, dict(RESULT, net_lot_area_sqft=float(i)), large=False)
     assert len(charts._SHARED) == charts._SHARED_MAX
+
+
+def test_a_real_answer_draws_the_same_figure_from_its_part_and_only_the_part_names_the_shared_figure(manifest):
+    from sloat_core.engine.analysis import analyze
+    from sloat_core.gis.layers import load_manifest
+    from sloat_core.gis.parcels import parcel_by_sbl
+
+    layers = load_manifest(manifest)
+    answer = analyze(parcel_by_sbl(layers, fx.P1_SBL), layers)
+    assert [d["deducted_sqft"] for d in answer["deductions"] if d["deducted_sqft"]]  # something is deducted
+    part = waterfall_part(answer)
+    assert len(str(part)) * 5 < len(str(answer))  # (the whole answer is what the key no longer hashes)
+    for flags in ({}, {"large": True}, {"plain_words": True}):
+        assert pio.to_json(waterfall_figure(part, **flags), validate=False) == \
+            pio.to_json(waterfall_figure(answer, **flags), validate=False)
+    shared = charts.shared_figure(waterfall_figure, part, large=False, plain_words=False)
+    elsewhere = dict(copy.deepcopy(answer), district="R-40", citations=["something else"])  # not drawn
+    assert charts.shared_figure(waterfall_figure, waterfall_part(elsewhere), large=False, plain_words=False) is shared
+    drawn = copy.deepcopy(answer)
+    drawn["deductions"][0]["deducted_sqft"] = (drawn["deductions"][0]["deducted_sqft"] or 0) + 1.0
+    assert charts.shared_figure(waterfall_figure, waterfall_part(drawn), large=False, plain_words=False) is not shared
