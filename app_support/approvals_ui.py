@@ -8,8 +8,8 @@ The list itself is the core's (``sloat_core.approvals.summary.approvals_for``, i
 - :func:`show_approvals_board`: the walk-through's permits screen, every decider open at once in columns so
   the list fits one projector screen (1920x1080), each item with its clause, status, usual step and clock.
 
-A prohibition (``plain.is_prohibition``) is never shown among the approvals (issue 24 item 11): it is
-named apart, as "not allowed at all".
+A prohibition (``plain.is_prohibition``) is never among the approvals (issue 24 item 11): the core lists
+approvals only, and the walk-through names it apart, as "not allowed at all".
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ import re
 import streamlit as st
 
 from app_support.citations import escape_markdown
+from sloat_core.engine.plain import prohibition_sentence
 from sloat_core.approvals.state_law import all_state_facts
-from sloat_core.engine.plain import is_prohibition
 
 __all__ = ["item_line", "show_approvals", "show_approvals_board", "board_items", "short_clock"]
 
@@ -65,19 +65,10 @@ def show_approvals(groups: list | None, a: dict | None, result_day: str) -> None
     st.caption(escape_markdown(a["estimate"] + " Items marked \"to confirm with the Village\" are dated settings."))
 
 
-def _prohibited_ids(result: dict) -> set:
-    return {p.get("id") for p in result.get("permits") or [] if is_prohibition(p)}
-
-
 def board_items(result: dict) -> list[dict]:
-    """The groups of the one list without prohibitions: ``[{"decides": ..., "items": [...]}, ...]``."""
-    banned = _prohibited_ids(result)
-    out = []
-    for g in result.get("approvals") or []:
-        items = [i for i in g["items"] if i.get("id") not in banned]
-        if items:
-            out.append({"decides": g["decides"], "items": items})
-    return out
+    """The groups of the one list: ``[{"decides": ..., "items": [...]}, ...]`` (a prohibition is never among them:
+    :func:`sloat_core.approvals.summary.approvals_for` lists approvals only)."""
+    return [g for g in result.get("approvals") or [] if g["items"]]
 
 
 _CLOCK_CITE = re.compile(r"\((?:GML |Village Law )?§[^()]*(?:\([^()]*\)[^()]*)*\)\.?$")
@@ -166,9 +157,7 @@ def show_approvals_board(result: dict, *, columns: int = 3, chars_per_line: int 
     a = result.get("approvals_detail") or {}
     steps = " · ".join(f"{n} {w}" for n, w in SHORT_STEPS.items())
     notes = [f"Usual order, by step: {steps}."]
-    notes += [f"Not allowed at all, with or without a permit, if the project includes it: "
-              f"{p.get('title') or p.get('id')} ({p.get('citation') or ''})."
-              for p in result.get("permits") or [] if is_prohibition(p) and p.get("required") is not False]
+    notes += [sentence for p in result.get("permits") or [] if (sentence := prohibition_sentence(p)) is not None]
     if (a.get("seqr") or {}).get("question"):  # the Proposed project page asks it
         notes.append("The SEQR class needs one more fact about the project (Proposed project page).")
     if not groups:

@@ -61,11 +61,10 @@ def show_permits(result: dict) -> None:
 def show_prohibitions(result: dict) -> None:
     """The rules that forbid the work (a declared kind, § 402-52), apart from the permits."""
     for p in result.get("permits") or []:
-        if plain.is_prohibition(p) and p.get("required") is not False:
-            title = escape_markdown(p.get("title") or p.get("id") or "")
-            (st.error if p.get("required") else st.caption)(
-                f"Not allowed at all, with or without a permit: {title}. {escape_markdown(p.get('reason') or '')}"
-                if p.get("required") else f"Not allowed at all, if the project includes it: {title}.")
+        words = {**p, "title": escape_markdown(p.get("title") or p.get("id") or ""),
+                 "reason": escape_markdown(p.get("reason") or "")}  # (the sentence's own words are markdown)
+        if (sentence := plain.prohibition_sentence(words, cite=False)) is not None:
+            (st.error if p.get("required") else st.caption)(sentence)
             if p.get("citation"):
                 law_link(p["citation"])
 

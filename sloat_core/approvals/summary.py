@@ -78,9 +78,21 @@ _STEP_OF = {"Planning Board": 3, "Village Engineer": 3, "Building Inspector": 5,
 
 
 def _permit_items(permits: list[dict]) -> list[dict]:
+    """Article IX's permits and reviews as approvals. A prohibition (§ 402-52, its declaration's ``prohibited``) is
+    not one: no board or official can grant it, so it is never listed as something to obtain; the answer's permits
+    say "not allowed at all" where it applies.
+
+    >>> [i["id"] for i in _permit_items([
+    ...     {"id": "commercial_excavation_prohibited", "required": True, "authority": "Building Inspector"},
+    ...     {"id": "wetland_permit", "required": None, "authority": "Planning Board"}])]
+    ['wetland_permit']
+    """
+    from sloat_core.rules.permits import DECLARATIONS
+
+    prohibited = {d.id for d in DECLARATIONS if d.prohibited}
     out = []
     for p in permits or []:
-        if p.get("required") is False:
+        if p.get("required") is False or p.get("id") in prohibited:
             continue
         who = decider_of(p.get("authority"))
         out.append({"id": p.get("id"), "name": p.get("title") or p.get("id"), "law": "Article IX",

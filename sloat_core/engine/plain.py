@@ -31,6 +31,7 @@ __all__ = [
     "plain_carried",
     "missing_fact",
     "is_prohibition",
+    "prohibition_sentence",
     "plain_cluster",
     "screening_note",
     "plain_summary",
@@ -241,6 +242,28 @@ def is_prohibition(permit: dict) -> bool:
     (True, False)
     """
     return (permit.get("id") or "") in _PROHIBITED
+
+
+def prohibition_sentence(permit: dict, *, cite: bool = True) -> str | None:
+    """What a prohibition means for the project, apart from the permits; None for a permit, or a prohibition the
+    project does not touch. ``cite``: the § in brackets (where it is not a link of its own).
+
+    >>> prohibition_sentence({"id": "commercial_excavation_prohibited", "title": "Commercial excavation (prohibited)",
+    ...                       "required": None, "citation": "§ 402-52"})
+    'Not allowed at all, if the project includes it: Commercial excavation (prohibited) (§ 402-52).'
+    >>> prohibition_sentence({"id": "commercial_excavation_prohibited", "title": "Commercial excavation",
+    ...                       "required": True, "reason": "Prohibited.", "citation": "§ 402-52"}, cite=False)
+    'Not allowed at all, with or without a permit: Commercial excavation. Prohibited.'
+    >>> prohibition_sentence({"id": "commercial_excavation_prohibited", "required": False}) is None
+    True
+    """
+    if not is_prohibition(permit) or permit.get("required") is False:
+        return None
+    title = permit.get("title") or permit.get("id")
+    where = f" ({permit['citation']})" if cite and permit.get("citation") else ""
+    if permit.get("required"):
+        return f"Not allowed at all, with or without a permit: {title}{where}. {permit.get('reason') or ''}".strip()
+    return f"Not allowed at all, if the project includes it: {title}{where}."
 
 
 def missing_fact(permit: dict) -> str | None:

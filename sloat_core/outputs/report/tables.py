@@ -127,6 +127,11 @@ def approvals(pdf: FPDF, r: dict, reason_len: int, clock_len: int) -> None:
              _first_rows(head, rows, widths, align, size=7))
     if rows:
         _table(pdf, head, rows, widths, align, size=7)
+    from sloat_core.engine.plain import prohibition_sentence
+
+    for p in r.get("permits") or []:  # a prohibition is not an approval: said apart (§ 402-52)
+        if (sentence := prohibition_sentence(p)) is not None:
+            _para(pdf, sentence, size=7, h=3.4)
     others = [f"{p.get('title', '')} ({p.get('citation', '')})" for p in r.get("permits") or []
               if p.get("required") is False]
     if others:
