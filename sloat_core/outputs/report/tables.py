@@ -131,7 +131,7 @@ def approvals(pdf: FPDF, r: dict, reason_len: int, clock_len: int) -> None:
 
     for p in r.get("permits") or []:  # a prohibition is not an approval: said apart (§ 402-52)
         if (sentence := prohibition_sentence(p)) is not None:
-            _para(pdf, sentence, size=7, h=3.4)
+            _para(pdf, sentence, size=7, style="B" if p.get("required") else "", h=3.4)  # it applies: in bold
     others = [f"{p.get('title', '')} ({p.get('citation', '')})" for p in r.get("permits") or []
               if p.get("required") is False]
     if others:
