@@ -20,6 +20,7 @@ from sloat_core.approvals.seqr import seqr_class
 from sloat_core.approvals.state_law import all_state_facts, state_law_notice, state_law_version
 from sloat_core.approvals.village_law import approval_events, clock_rules
 from sloat_core.approvals.wetland_screens import wetland_screens
+from sloat_core.rules.permits import PROHIBITED_IDS
 
 __all__ = ["DECIDERS", "STEPS", "approvals_for", "decider_of"]
 
@@ -87,12 +88,9 @@ def _permit_items(permits: list[dict]) -> list[dict]:
     ...     {"id": "wetland_permit", "required": None, "authority": "Planning Board"}])]
     ['wetland_permit']
     """
-    from sloat_core.rules.permits import DECLARATIONS
-
-    prohibited = {d.id for d in DECLARATIONS if d.prohibited}
     out = []
     for p in permits or []:
-        if p.get("required") is False or p.get("id") in prohibited:
+        if p.get("required") is False or p.get("id") in PROHIBITED_IDS:
             continue
         who = decider_of(p.get("authority"))
         out.append({"id": p.get("id"), "name": p.get("title") or p.get("id"), "law": "Article IX",

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 from sloat_core.measure.rows import DEDUCTION_ROWS
-from sloat_core.rules.permits import DECLARATIONS
+from sloat_core.rules.permits import DECLARATIONS, PROHIBITED_IDS
 from sloat_core.units import SQFT_PER_ACRE
 
 __all__ = [
@@ -241,7 +241,7 @@ def is_prohibition(permit: dict) -> bool:
     >>> is_prohibition({"id": "commercial_excavation_prohibited"}), is_prohibition({"id": "wetland_permit"})
     (True, False)
     """
-    return (permit.get("id") or "") in _PROHIBITED
+    return (permit.get("id") or "") in PROHIBITED_IDS
 
 
 def prohibition_sentence(permit: dict, *, cite: bool = True) -> str | None:

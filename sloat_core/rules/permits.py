@@ -48,12 +48,14 @@ from sloat_core.rules.sections.s402_55_steep_slopes import design_checklist
 from sloat_core.rules.sections.s402_53_trees import can_be_subdivided
 
 __all__ = ["Permit", "PermitDeclaration", "ExceptionClause", "Ruling", "Facts", "DECLARATIONS", "PERMIT_IDS",
-           "permits_for", "decide", "can_be_subdivided", "design_checklist", "declaration", "cited_item",
+           "PROHIBITED_IDS", "permits_for", "decide", "can_be_subdivided", "design_checklist", "declaration", "cited_item",
            "LAND_PERMITS", "land_permits"]
 
 #: Every permit and review, in the order the results list them (declared in `rules.sections`).
 DECLARATIONS: tuple[PermitDeclaration, ...] = PERMITS
 PERMIT_IDS = tuple(d.id for d in DECLARATIONS)
+#: The declarations that forbid the work (``prohibited``, § 402-52): rules, never permits or approvals to obtain.
+PROHIBITED_IDS = frozenset(d.id for d in DECLARATIONS if d.prohibited)
 _BY_ID = {d.id: d for d in DECLARATIONS}
 
 

@@ -12,6 +12,7 @@ import datetime as dt
 
 from fpdf import FPDF
 
+from sloat_core.engine.plain import prohibition_sentence
 from sloat_core.outputs.report.layout import _first_lines, _first_rows, _heading, _list, _para, _table
 from sloat_core.outputs.report.reading import (_YES_NO, _events, approval_status, coverage_notes, events_to_show,
                                                status_text)
@@ -127,8 +128,6 @@ def approvals(pdf: FPDF, r: dict, reason_len: int, clock_len: int) -> None:
              _first_rows(head, rows, widths, align, size=7))
     if rows:
         _table(pdf, head, rows, widths, align, size=7)
-    from sloat_core.engine.plain import prohibition_sentence
-
     for p in r.get("permits") or []:  # a prohibition is not an approval: said apart (§ 402-52)
         if (sentence := prohibition_sentence(p)) is not None:
             _para(pdf, sentence, size=7, style="B" if p.get("required") else "", h=3.4)  # it applies: in bold
