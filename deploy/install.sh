@@ -7,6 +7,9 @@
 # every process (made once, kept on later runs), the units and the nginx site rendered from
 # deploy/render.py, the timers enabled. HTTPS is set up by hand afterwards (README).
 set -eu
+# The code, its venv and the map's files are read by the service user: made readable to all, whatever root's
+# umask is (a host hardened to 027 would leave them to root alone). The env file alone is kept from others.
+umask 022
 app="$(cd "$(dirname "$0")/.." && pwd)"
 etc=/etc/sloat-dashboard
 data=/var/lib/sloat-dashboard
@@ -24,13 +27,14 @@ while [ $# -gt 0 ]; do
 done
 apt-get update -qq
 DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nginx sqlite3 curl python3-venv make
+install -d -m 0750 "$data"  # before the user, whose home it is
 id "$user" >/dev/null 2>&1 || adduser --system --group --home "$data" --no-create-home "$user"
 install -d -o "$user" -g "$user" -m 0750 "$data" "$data/backups" "$data/layers"
 [ -e "$data/layers/current" ] || ln -s "$app/data/sample" "$data/layers/current"  # until the first refresh
 install -d -m 0750 -g "$user" "$etc"
 printf 'ports=%s\nserver_name=%s\n' "$ports" "$server_name" > "$etc/deploy.conf"
 if [ ! -e "$etc/env" ]; then
-  umask 027
+  (umask 027; : > "$etc/env")  # the cookie secret: root and the service's group only
   cat > "$etc/env" <<ENV
 SLOAT_DATA_DIR=$data
 SLOAT_LAYERS=$data/layers/current/layers.yaml
@@ -43,6 +47,10 @@ ENV
   chgrp "$user" "$etc/env"
 fi
 (cd "$app" && make setup)  # the venv and the map's front-end files, as `make run` makes them
+if ! su -s /bin/sh "$user" -c "cd / && $app/.venv/bin/python -c 'import streamlit' && test -r $app/app.py"; then
+  echo "install: the $user user cannot read $app or run its .venv (made under another umask?): chmod -R go+rX $app" >&2
+  exit 1
+fi
 "$app/.venv/bin/python" -m pip install -q -r "$app/requirements-official.txt" || \
   echo "install: the fetch-official extra did not install; the layer refresh will fail until it does" >&2
 out="$(mktemp -d)"

@@ -6,7 +6,7 @@ for unit in $(systemctl list-units --plain --no-legend 'sloat-dashboard@*.servic
   port="${unit#sloat-dashboard@}"; port="${port%.service}"
   systemctl restart "$unit"
   i=0
-  until curl -fsS -m 2 -o /dev/null "http://127.0.0.1:$port/_stcore/health"; do
+  until curl -fs -m 2 -o /dev/null "http://127.0.0.1:$port/_stcore/health"; do
     i=$((i + 1)); [ "$i" -lt 60 ] || { echo "restart: $unit is not healthy after 60 s" >&2; exit 1; }
     sleep 1
   done
