@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 ASSETS_STAMP := static/vendor/.stamp
 PORT ?= 8501
 
-.PHONY: run test bench setup system-deps sample clean-venv
+.PHONY: run test test-install bench setup system-deps sample clean-venv
 
 # A fresh Debian's python3 has no ensurepip until the python3-venv package is installed: install it then.
 $(STAMP): requirements.txt requirements-test.txt
@@ -54,6 +54,17 @@ run: setup
 test: setup system-deps
 	$(PY) -m ruff check .
 	HYPOTHESIS_PROFILE=ci $(PY) -m pytest -q
+
+# deploy/install.sh and upgrade.sh as root runs them, on a fresh Debian 12 host booted with systemd as PID 1 (a
+# debootstrap container under systemd-nspawn; tests/install/). Not in `make test`: about five minutes, with
+# Debian's base system and every Python package downloaded; it needs root and ports 80, 8501 and 8502 free.
+test-install: setup
+	@if ! command -v debootstrap >/dev/null || ! command -v systemd-nspawn >/dev/null; then \
+	  echo "Installing Debian packages: debootstrap systemd-container"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+	    debootstrap systemd-container >/dev/null; \
+	fi
+	SLOAT_INSTALL_TEST=1 $(PY) -m pytest -q -n 0 tests/install
 
 bench: setup system-deps
 	$(PY) bench/run.py
