@@ -16,8 +16,8 @@ Usage: ``python tools/serve.py [streamlit run options]`` (``make run`` does this
 
 from __future__ import annotations
 
-import logging
 import gc
+import logging
 import sys
 from pathlib import Path
 
@@ -27,8 +27,21 @@ ROOT = Path(__file__).resolve().parent.parent
 def warm() -> None:
     """Import what every page needs and load the layer set and settings into the shared caches."""
     sys.path.insert(0, str(ROOT))
-    # Outside a script run Streamlit logs "missing ScriptRunContext" for cached calls: expected here.
-    logging.getLogger("streamlit").setLevel(logging.ERROR)
+    from streamlit import logger as st_logger
+
+    # Outside a script run Streamlit warns of each cached call ("No runtime found, using
+    # MemoryCacheStorageManager", "missing ScriptRunContext"): expected here, and three lines in the journal at
+    # every start that nobody should have to read. Streamlit gives each of its loggers its own level (they do
+    # not propagate), so the level is set through its own setter, for the warm-up only.
+    level = st_logger.get_logger("streamlit").level
+    st_logger.set_log_level(logging.ERROR)
+    try:
+        _warm()
+    finally:
+        st_logger.set_log_level(level)
+
+
+def _warm() -> None:
     # Libraries only: a Streamlit component (streamlit_folium) must be declared after the runtime starts,
     # or its files are not served, so it is left to the first script run.
     import folium  # noqa: F401
@@ -53,7 +66,6 @@ def warm() -> None:
         first_answer(layers, loaders.settings())
     except SloatInputError as exc:  # the app shows the same message to the first visitor
         print(f"Map layers not preloaded: {exc}", file=sys.stderr)
-    logging.getLogger("streamlit").setLevel(logging.WARNING)
 
 
 def first_answer(layers, settings) -> None:

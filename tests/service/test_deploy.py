@@ -91,6 +91,15 @@ def test_the_units_and_the_site_are_what_is_run(stack):
     assert all(f"sloat-dashboard@{p}.service" in target for p in stack.ports)
 
 
+def test_a_process_starts_with_nothing_in_its_log_to_worry_a_reader(stack):
+    """The journal at every start: Streamlit's banner, no warning. The launcher's warm-up calls the cached loaders
+    outside a script run, which Streamlit warns of three times ("No runtime found", "missing ScriptRunContext")."""
+    for port in stack.ports:
+        log = stack.app_log(port)
+        assert f"URL: http://127.0.0.1:{port}" in log, log  # started, and said where
+        assert not [line for line in log.splitlines() if re.search(r"\b(WARNING|ERROR|Traceback)\b", line)], log
+
+
 def test_sessions_through_the_proxy_are_spread_and_each_stays_on_its_process(stack):
     seen = []  # each browser a new one (no cookie): least_conn shares them out
     for _ in range(8):
