@@ -26,4 +26,7 @@ cases="$(sqlite3 "$part" 'SELECT count(*) FROM cases')"
 mv "$part" "$final"
 # the newest $keep copies stay (names sort by time)
 ls -1 "$dest"/cases-*.sqlite3 | sort | head -n "-$keep" | while read -r old; do rm -f -- "$old"; done
-echo "backup: $final ($cases cases, $(wc -c < "$final") bytes); $(ls -1 "$dest"/cases-*.sqlite3 | wc -l) copies kept"
+kept="$(ls -1 "$dest"/cases-*.sqlite3 | wc -l)"
+[ "$cases" = 1 ] && c=case || c=cases
+[ "$kept" = 1 ] && k=copy || k=copies
+echo "backup: $final ($cases $c, $(wc -c < "$final") bytes); $kept $k kept"

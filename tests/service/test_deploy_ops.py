@@ -77,7 +77,14 @@ def test_backup_copies_a_consistent_database_while_it_is_written_and_keeps_the_n
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         ids = {r[0] for r in conn.execute("SELECT id FROM cases")}
     assert first.id in ids
-    assert "cases" in outputs[-1] and "copies kept" in outputs[-1]
+    assert re.search(r"\([12] cases?, \d+ bytes\); 2 copies kept$", outputs[-1].strip()), outputs
+    assert "; 1 copy kept" in outputs[0]  # the words follow the counts
+
+
+def test_a_backup_of_one_case_says_one_case(data):
+    _case(CaseStore(data), "the only one")
+    out = _run("backup.sh", env={"SLOAT_DATA_DIR": str(data)}).stdout
+    assert re.search(r"\(1 case, \d+ bytes\); 1 copy kept$", out.strip()), out
 
 
 def test_restore_puts_a_backup_back_keeps_the_current_one_aside_and_refuses_a_bad_copy(data, tmp_path):
