@@ -1,4 +1,5 @@
-"""Write the README's "Not modelled" list from data/law/not_modelled.yaml (the one place it is declared).
+"""Write the "Not modelled" list of docs/law-and-readings.md from data/law/not_modelled.yaml (the one place it is
+declared).
 
     python tools/readme_not_modelled.py          # rewrites the block between the not-modelled markers
 """
@@ -17,11 +18,11 @@ START, END = "<!-- not-modelled:start -->", "<!-- not-modelled:end -->"
 
 
 def main() -> int:
-    readme = ROOT / "README.md"
-    text = readme.read_text(encoding="utf-8")
+    doc = ROOT / "docs" / "law-and-readings.md"
+    text = doc.read_text(encoding="utf-8")
     head, rest = text.split(START, 1)
     _, tail = rest.split(END, 1)
-    readme.write_text(f"{head}{START}\n{not_modelled_markdown()}\n{END}{tail}", encoding="utf-8")
+    doc.write_text(f"{head}{START}\n{not_modelled_markdown()}\n{END}{tail}", encoding="utf-8")
     return 0
 
 

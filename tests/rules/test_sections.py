@@ -49,7 +49,8 @@ def test_two_permits_with_the_same_order_are_refused():
 
 
 def test_a_new_section_module_is_found_by_its_name(tmp_path, monkeypatch):
-    # The recipe of README's "Layout": a module named s402_<number>_<words>.py in rules/sections is a section.
+    # The recipe of docs/architecture.md ("A permit"): a module named s402_<number>_<words>.py in rules/sections
+    # is a section.
     (tmp_path / "s402_47_probe.py").write_text("PERMITS = ()\n")
     monkeypatch.setattr(sections, "__path__", [*sections.__path__, str(tmp_path)])
     try:
