@@ -2,8 +2,8 @@
 
 No test reaches the internet. The pipeline runs on recorded service responses kept in
 tests/fixtures/official (constructed in each service's wire format by tools/make_official_fixtures.py,
-not recorded live; see the README's "Official data"), and the HyRiver clients are checked at their
-documented interface.
+not recorded live; see docs/data.md, "What was run against the live services"), and the HyRiver clients are
+checked at their documented interface.
 """
 
 from __future__ import annotations
