@@ -35,11 +35,13 @@ def plotly_built_waterfall(result: dict, *, large: bool = False, plain_words: bo
     size = 24 if large else 13
     lying = large or plain_words or len(steps) > 3  # Counter: long everyday names read best lying down
     labels = [_wrap(x, 30 if lying else 16) for x in [first, *names, last]]
-    # A deduction's figure inside its bar when it fits there (white on the bar's colour), else beyond its end
-    # (black): one that runs down to 0 put its figure over the labels (a lot with no net lot area). The end bars'
-    # figures stay beyond their ends (a net lot area of 0 has no bar to hold its "0").
+    # Each figure beyond its bar's end (black on white), but a deduction whose bar runs down near 0 holds its
+    # figure inside when it fits (white on the bar's red, 4.8:1): beyond that end it sat over the labels (a lot with
+    # no net lot area). The end bars' figures stay beyond their ends (a net lot area of 0 has no bar to hold its "0").
+    top = max([v for v in values if v > 0] + [result.get("min_lot_area_sqft") or 0.0, 1.0])
+    left = [sum(values[:k + 1]) for k in range(1, len(values) - 1)]  # the running total after each deduction
     bar = {"measure": measure, "text": [f"{abs(v):,.0f}" for v in values],
-           "textposition": ["outside"] + ["auto"] * len(steps) + ["outside"],
+           "textposition": ["outside"] + ["auto" if x < 0.12 * top else "outside" for x in left] + ["outside"],
            "cliponaxis": False, "textfont": {"size": size, "color": "#000000"},
            "insidetextfont": {"size": size, "color": "#ffffff"}, "outsidetextfont": {"size": size, "color": "#000000"},
            "decreasing": {"marker": {"color": "#d7301f"}}, "totals": {"marker": {"color": "#1f78b4"}},
