@@ -109,9 +109,11 @@ def _lines_of(text: str, chars_per_line: int) -> int:
     return sum(max(1, -(-len(part) // chars_per_line)) for part in text.split("  \n"))
 
 
-def _deal(groups: list[dict], columns: int, chars_per_line: int) -> list[list[tuple[str, list[str]]]]:
+def _deal(groups: list[dict], columns: int, chars_per_line: int,
+          tail_lines: int = 0) -> list[list[tuple[str, list[str]]]]:
     """Deal the deciders' items to ``columns`` columns, in order, so that the tallest column is as short as
-    it can be; a decider whose items go on in the next column is named again there ("continued")."""
+    it can be; a decider whose items go on in the next column is named again there ("continued").
+    ``tail_lines``: the lines of a note that goes under the last column (counted in that column's height)."""
     lines = [(g["decides"], _board_line(i)) for g in groups for i in g["items"]]
     sizes = [_lines_of(text, chars_per_line) for _who, text in lines]
 
@@ -123,7 +125,7 @@ def _deal(groups: list[dict], columns: int, chars_per_line: int) -> list[list[tu
 
     def split(start: int, cols: int) -> tuple[int, list[int]]:
         if cols == 1 or start >= n:
-            return height(start, n), [n]
+            return height(start, n) + tail_lines, [n]
         if (start, cols) not in best:
             options = []
             for end in range(start + 1, n + 1):
@@ -145,13 +147,16 @@ def _deal(groups: list[dict], columns: int, chars_per_line: int) -> list[list[tu
     return [[(heading, texts) for heading, texts, _who in column] for column in out]
 
 
-def show_approvals_board(result: dict, *, columns: int = 3, chars_per_line: int = 50) -> None:
+def show_approvals_board(result: dict, *, columns: int = 3, chars_per_line: int = 50,
+                         footnote: str | None = None) -> None:
     """The walk-through's permits screen: every decider's approvals at once, in ``columns`` columns.
 
     Each item: its name, status, clause, the step at which it usually comes and the first clock it starts. The
-    note on the usual order (and any prohibition, named apart) goes under the shortest column.
-    The items are dealt to the columns in the core's order (decider, then step), in columns of about equal
-    height (``chars_per_line``: the column's width in characters of the mode's type).
+    note on the usual order (and any prohibition, named apart) goes under the last column, and is counted in
+    its height. The items are dealt to the columns in the core's order (decider, then step), in columns of
+    about equal height (``chars_per_line``: the column's width in characters of the mode's type), so the
+    screen fits 1920x1080 on the sample's largest constrained parcel too. ``footnote`` (the screening
+    disclaimer) goes under the note, in the last column, counted with it.
     """
     groups = board_items(result)
     a = result.get("approvals_detail") or {}
@@ -162,13 +167,13 @@ def show_approvals_board(result: dict, *, columns: int = 3, chars_per_line: int 
         notes.append("The SEQR class needs one more fact about the project (Proposed project page).")
     if not groups:
         st.markdown("No approval found on what is known.")
-        st.caption(escape_markdown(" ".join(notes)))
+        st.caption("\n\n".join(escape_markdown(p) for p in [" ".join(notes), *([footnote] if footnote else [])]))
         return
-    dealt = _deal(groups, columns, chars_per_line)
-    heights = [sum(_lines_of(t, chars_per_line) for _h, texts in column for t in texts) + 2 * len(column)
-               for column in dealt]
-    shortest = heights.index(min(heights))  # the notes go where there is room
+    paragraphs = [" ".join(notes), *([footnote] if footnote else [])]
+    note = "\n\n".join(escape_markdown(p) for p in paragraphs)
+    # the note's lines (one more for the space above each paragraph) are dealt with the items: under the last column
+    dealt = _deal(groups, columns, chars_per_line, tail_lines=sum(_lines_of(p, chars_per_line) + 1 for p in paragraphs))
     for k, (column, blocks) in enumerate(zip(st.columns(columns, gap="medium"), dealt)):
         column.markdown("\n\n".join(f"**{escape_markdown(who)}**\n\n" + "\n".join(texts) for who, texts in blocks))
-        if k == shortest:
-            column.caption(escape_markdown(" ".join(notes)))
+        if k == columns - 1:
+            column.caption(note)

@@ -3,7 +3,8 @@
 - :class:`ParcelLabels`: the tax parcels' SBL labels at street zoom, while the tax parcel lines are shown;
 - :class:`HatchPatterns`: hatched fills on the map's canvas, the shapes of the printed report's hatches;
 - :class:`OfflineBase`: the base drawn from the layer set (village boundary, roads) when the tiles cannot load;
-- :class:`ScrollGuard`: the page scrolls over the map until the map is used.
+- :class:`ScrollGuard`: the page scrolls over the map until the map is used;
+- :class:`FrameDocument`: the map frame's own document gets a title and a language (``<html lang="en">``).
 
 Each is a branca ``MacroElement`` whose script names the map it is added to; no text from a layer file
 goes into a script as code (label text goes in with ``textContent``). The map that carries them, the
@@ -12,6 +13,7 @@ layer styles and the legend are in :mod:`app_support.mapping`.
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import OrderedDict
 
@@ -28,10 +30,14 @@ __all__ = [
     "OFFLINE_BASE_CLASS",
     "OfflineBase",
     "ScrollGuard",
+    "MAP_DOCUMENT_TITLE",
+    "FrameDocument",
 ]
 
 #: Leaflet className of the tax-parcel line features: the labels show only while they are on the map.
 PARCEL_LINES_CLASS = "sloat-parcel-lines"
+#: The title of the map frame's own document (what a screen reader names the document as it enters the frame).
+MAP_DOCUMENT_TITLE = "Map of the parcel and its constraints"
 #: Zoom from which the tax parcels are labelled with their SBL ("street zoom").
 LABEL_MIN_ZOOM = 17
 
@@ -309,3 +315,25 @@ padding:0 12px;pointer-events:none;opacity:0;transition:opacity .25s;}
     def __init__(self):
         super().__init__()
         self._name = "ScrollGuard"
+
+
+class FrameDocument(MacroElement):
+    """The map frame's document: its ``<title>`` and ``<html lang>`` (WCAG 2.4.2 and 3.1.1, axe's
+    ``document-title`` and ``html-has-lang`` run inside the frame).
+
+    The frame is streamlit-folium's component page, whose title names the component ("Streamlit Folium
+    Component"), not what the frame holds; the map's script sets both on the frame's own document, each time
+    the map is drawn. The title is a constant of this module (``json.dumps``: a string literal, never code).
+    """
+
+    _template = Template("""
+{% macro script(this, kwargs) %}
+document.title = {{ this.title_js }};
+document.documentElement.setAttribute("lang", {{ this.lang_js }});
+{% endmacro %}
+""")
+
+    def __init__(self, title: str = MAP_DOCUMENT_TITLE, lang: str = "en"):
+        super().__init__()
+        self._name = "FrameDocument"
+        self.title_js, self.lang_js = json.dumps(title).replace("<", "\\u003c"), json.dumps(lang)

@@ -31,6 +31,7 @@ from app_support.leaflet_elements import (
     OFFLINE_BASE_CLASS,
     PARCEL_LINES_CLASS,
     HatchPatterns,
+    FrameDocument,
     OfflineBase,
     ParcelLabels,
     ScrollGuard,
@@ -202,6 +203,7 @@ def base_map(zoom: int = 15, *, label_points: list | None = None, large: bool = 
         fmap.add_child(ParcelLabels(label_points))
     fmap.add_child(OfflineBase())
     fmap.add_child(ScrollGuard())
+    fmap.add_child(FrameDocument())  # the frame's document: a title that says what it holds, and its language
     if large:
         fmap.get_root().header.add_child(folium.Element(_LARGE_CONTROLS_CSS))
     OfflineDraw(

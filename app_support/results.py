@@ -139,8 +139,9 @@ def waterfall_figure(result: dict, *, large: bool = False, plain_words: bool = F
         Counter mode: "Your whole lot" and "Counts toward your lot" for the end bars.
     """
     result = waterfall_part(result)  # (what it reads, the same whether it is given the answer or the part)
-    steps = [d for d in result["deductions"] if (d.get("deducted_sqft") or 0) > 0]
-    # Unknown deductions (deducted_sqft None) are not drawn; the verdict names the range.
+    steps = [d for d in result["deductions"] if (d.get("deducted_sqft") or 0) >= 0.5]
+    # Unknown deductions (deducted_sqft None) are not drawn; the verdict names the range. Nor is a
+    # deduction under half a square foot (a bar marked "0"): the table leaves it out too, as not on the lot.
     first, last = ("Your whole lot", "Counts toward your lot") if plain_words else ("Gross area", "Net lot area")
     names = [plain.plain_constraint(d.get("constraint") or "", d.get("label")).capitalize() if plain_words
              else (d.get("label") or d.get("constraint")) for d in steps]
@@ -150,8 +151,15 @@ def waterfall_figure(result: dict, *, large: bool = False, plain_words: bool = F
     size = 24 if large else 13
     lying = large or plain_words or len(steps) > 3  # Counter: long everyday names read best lying down
     labels = [_wrap(x, 30 if lying else 16) for x in [first, *names, last]]
-    bar = {"measure": measure, "text": [f"{abs(v):,.0f}" for v in values], "textposition": "outside",
+    # Each figure beyond its bar's end (black on white), but a deduction whose bar runs down near 0 holds its
+    # figure inside when it fits (white on the bar's red, 4.8:1): beyond that end it sat over the labels (a lot with
+    # no net lot area). The end bars' figures stay beyond their ends (a net lot area of 0 has no bar to hold its "0").
+    top = max([v for v in values if v > 0] + [result.get("min_lot_area_sqft") or 0.0, 1.0])
+    left = [sum(values[:k + 1]) for k in range(1, len(values) - 1)]  # the running total after each deduction
+    bar = {"measure": measure, "text": [f"{abs(v):,.0f}" for v in values],
+           "textposition": ["outside"] + ["auto" if x < 0.12 * top else "outside" for x in left] + ["outside"],
            "cliponaxis": False, "textfont": {"size": size, "color": "#000000"},
+           "insidetextfont": {"size": size, "color": "#ffffff"}, "outsidetextfont": {"size": size, "color": "#000000"},
            "decreasing": {"marker": {"color": "#d7301f"}}, "totals": {"marker": {"color": "#1f78b4"}},
            "increasing": {"marker": {"color": "#33a02c"}}, "connector": {"line": {"color": "#888"}}}
     if lying:
@@ -161,7 +169,7 @@ def waterfall_figure(result: dict, *, large: bool = False, plain_words: bool = F
     minimum = result.get("min_lot_area_sqft")
     top = max([v for v in values if v > 0] + [minimum or 0.0, 1.0])
     area_axis = {"title": {"text": "sq ft", "standoff": 8}, "range": [0, top * (1.25 if lying else 1.18)],
-                 "tickformat": ",.0f", "gridcolor": "#dddddd", "automargin": True, "nticks": 6,
+                 "tickformat": ",.0f", "gridcolor": "#dddddd", "automargin": True, "nticks": 4 if large else 6,
                  "tickangle": 0}
     label_axis = {"automargin": True}
     layout: dict = {}

@@ -69,6 +69,9 @@ PROJECTOR_CSS = """
 [data-testid="stMainBlockContainer"] {padding-top:68px !important;padding-bottom:24px !important;}
 [data-testid="stMainBlockContainer"] h1 {padding-top:0 !important;padding-bottom:0.1em !important;}
 [data-testid="stMainBlockContainer"] li {line-height:1.3 !important;}
+.st-key-wt_board li {line-height:1.25 !important;margin-top:0 !important;margin-bottom:0.15em !important;}
+.st-key-wt_board p {margin-bottom:0.25em !important;}
+.st-key-wt_board ul {margin-bottom:0.5em !important;}
 </style>
 """
 

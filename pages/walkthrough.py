@@ -94,7 +94,8 @@ elif screen.id == "triggers":
     for column, part in zip(st.columns(2, gap="medium"), (lines[:half], lines[half:])):
         column.markdown("\n".join(part))
 elif screen.id == "permits":  # Article IX's permits and the approvals around it, one list (issue 23)
-    approvals_ui.show_approvals_board(result)
+    with st.container(key="wt_board"):  # the board's own spacing (walkthrough.PROJECTOR_CSS)
+        approvals_ui.show_approvals_board(result, footnote=DISCLAIMER)  # the disclaimer in the last column
 elif screen.id == "timeline":
     items = list(st.session_state.get(forms.TIMELINE_ITEMS) or [])
     if not items:
@@ -108,5 +109,6 @@ elif screen.id == "timeline":
         rows = [{"Date": e.date.isoformat(), "What": e.label, "§": e.citation} for e in events]
         st.table(rows)
         st.caption("Kinds: " + ", ".join(ITEM_KINDS[i["id"]] for i in items if i.get("id") in ITEM_KINDS))
-if screen.id != "net":  # the net lot area screen says it under its figures
+if screen.id not in ("net", "permits"):  # the net lot area screen says it under its figures, the permits board
+    # in its last column
     st.caption(DISCLAIMER)

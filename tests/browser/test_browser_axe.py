@@ -473,3 +473,44 @@ def test_every_frame_a_visitor_meets_is_named_for_what_it_holds(session):
     assert len(links) == 2 and all(t.startswith("Link to this case") for t in links), links
     assert any(title == announce.MAP_TITLE for title, *_ in seen["Parcel & constraints"])
     assert any(title == announce.ANNOUNCER_TITLE for title, *_ in seen["Parcel & constraints"])
+
+
+#: axe's page-level language and title rules, run inside one document: {rule: "passed" | "failed" | "not run"}.
+TITLE_AND_LANG_JS = """async () => {
+  const rules = ['document-title', 'html-has-lang', 'html-lang-valid'];
+  const r = await axe.run(document, {runOnly: {type: 'rule', values: rules},
+                                     resultTypes: ['passes', 'violations'], iframes: false});
+  const out = Object.fromEntries(rules.map(id => [id, 'not run']));
+  r.passes.forEach(v => { out[v.id] = 'passed'; });
+  r.violations.forEach(v => { out[v.id] = 'failed'; });
+  return {rules: out, title: document.title, lang: document.documentElement.lang};
+}"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_map_frame_has_a_title_and_a_language(session, mode):
+    """The Parcel page's map frame is a document of its own (streamlit-folium's component page): axe-core run inside
+    it passes document-title and html-has-lang (and html-lang-valid), in every mode. It had no <title> and no
+    <html lang>, so a screen reader entering the frame announced no name and read it in its default voice."""
+    app = session
+    if mode != "Standard":
+        app.switch_mode(mode)
+    try:
+        _open_page(app, "Parcel & constraints", "Parcel & constraints")
+        app.wait_text(f"Tax parcel {fx.P1_SBL}")
+        app.wait_map()
+        source = AXE_PATH.read_text(encoding="utf-8")
+
+        def checked(_value=None):
+            frame = app.map_frame()
+            if not frame.evaluate("() => typeof window.axe !== 'undefined'"):
+                frame.add_script_tag(content=source)
+            return frame.evaluate(TITLE_AND_LANG_JS)
+
+        found = app.poll_map("() => true", bool) and checked()
+        app.page.screenshot(path=str(ARTIFACTS / f"map_frame_title_lang_{mode.lower()}.png"))
+    finally:
+        if mode != "Standard":
+            app.switch_mode("Standard")
+    assert found["rules"] == {"document-title": "passed", "html-has-lang": "passed", "html-lang-valid": "passed"}, found
+    assert found["title"] == "Map of the parcel and its constraints" and found["lang"] == "en", found
