@@ -105,6 +105,9 @@ def make_world(tmp_path: Path, layers: dict, *, dem=None, omit=(), name="test wo
 
 #: The 400 ft x 400 ft parcel (160,000 sq ft) the legal-claim tests analyse unless they say otherwise.
 SQUARE_400 = sq(0, 0, 400)
+#: A layer's coverage (the area it maps) holding the west 300 ft of `SQUARE_400` and not its east 100 ft:
+#: everything west of x = 300 ft, far beyond the parcel's other sides.
+WEST_300_FT = sq(-2000, -2000, 2300, 4400)
 
 
 def analyze_in(world, project=None, parcel=SQUARE_400, district="R-40", **kw) -> dict:
