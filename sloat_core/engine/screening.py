@@ -12,7 +12,10 @@ the rule functions the analysis calls: `deductions.net_lot_area`, `deductions.ne
 `deductions.meets_minimum`, `cluster.trigger_answers` and `permits.land_permits`. Rows are yielded as each
 block is done (a generator). The results equal the single-parcel analysis up to floating-point noise
 (``tests/engine/test_screen_parity.py`` checks the two agree and ``make bench`` reports the largest difference
-over sampled parcels).
+over sampled parcels). A parcel a layer a deduction reads maps only in part (its ``coverage:`` leaves land out)
+has its floor read from the worst case of that land, measured on the parcel by the single-parcel path
+(`measure.parcel.parcel_findings`, about as long as one analysis): such parcels lie along the edges of what a
+layer maps, so they are few.
 
 Parcels are checked like the single-parcel analysis checks them: an empty shape, a non-polygon or
 non-numeric coordinates give an error row; an outline crossing itself is repaired.
