@@ -48,14 +48,17 @@ def write_dem(path: Path, slope_pct, *, cell_ft: float = 5.0, x=-200.0, y=-200.0
     return path
 
 
-def make_world(tmp_path: Path, layers: dict, *, dem=None, omit=(), name="test world", assumed=()):
+def make_world(tmp_path: Path, layers: dict, *, dem=None, omit=(), name="test world", assumed=(),
+               coverage=None):
     """Write `layers` ({role: [geometry or (geometry, props)]}) and an optional DEM; load the manifest.
 
     Roles in `omit` are left out of the manifest (to test "unknown"). Every role of the resource and
     overlay lists not given is written empty, so that it is known to be absent. Each declares
     ``coverage: everywhere`` (a test world maps all its land), except the roles in `assumed`, whose
-    coverage is then assumed to be the layer's extent.
+    coverage is then assumed to be the layer's extent, and the roles in `coverage` ({role: polygon}),
+    whose coverage is that polygon, written as a coverage file (as a publisher's index of map units).
     """
+    coverage = dict(coverage or {})
     roles = list(roles_of_kind("resource", "overlay", "outcrops"))  # every role a rule reads
     manifest = {"name": name, "version": "test", "illustrative": True, "notice": "test data", "layers": {}}
     for role in roles + [r for r in layers if r not in roles]:
@@ -79,7 +82,12 @@ def make_world(tmp_path: Path, layers: dict, *, dem=None, omit=(), name="test wo
         fname = f"{role}.gpkg"
         gdf.to_file(tmp_path / fname, layer=role, driver="GPKG")
         entry = {"path": fname, "layer": role}
-        if role in roles and role not in assumed:
+        if role in coverage:
+            cov_name = f"{role}_coverage.gpkg"
+            gpd.GeoDataFrame({"NAME": ["mapped area"]}, geometry=[coverage[role]], crs=WORK_CRS).to_file(
+                tmp_path / cov_name, layer="coverage", driver="GPKG")
+            entry["coverage"] = {"path": cov_name, "layer": "coverage"}
+        elif role in roles and role not in assumed:
             entry["coverage"] = "everywhere"  # a test world maps all of its land
         if role == "floodplain":
             entry["schema"] = "fema_nfhl"
@@ -97,6 +105,9 @@ def make_world(tmp_path: Path, layers: dict, *, dem=None, omit=(), name="test wo
 
 #: The 400 ft x 400 ft parcel (160,000 sq ft) the legal-claim tests analyse unless they say otherwise.
 SQUARE_400 = sq(0, 0, 400)
+#: A layer's coverage (the area it maps) holding the west 300 ft of `SQUARE_400` and not its east 100 ft:
+#: everything west of x = 300 ft, far beyond the parcel's other sides.
+WEST_300_FT = sq(-2000, -2000, 2300, 4400)
 
 
 def analyze_in(world, project=None, parcel=SQUARE_400, district="R-40", **kw) -> dict:

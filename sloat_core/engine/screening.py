@@ -12,7 +12,10 @@ the rule functions the analysis calls: `deductions.net_lot_area`, `deductions.ne
 `deductions.meets_minimum`, `cluster.trigger_answers` and `permits.land_permits`. Rows are yielded as each
 block is done (a generator). The results equal the single-parcel analysis up to floating-point noise
 (``tests/engine/test_screen_parity.py`` checks the two agree and ``make bench`` reports the largest difference
-over sampled parcels).
+over sampled parcels). A parcel a layer a deduction reads maps only in part (its ``coverage:`` leaves land out)
+has its floor read from the worst case of that land, measured on the parcel by the single-parcel path
+(`measure.parcel.parcel_findings`, about as long as one analysis): such parcels lie along the edges of what a
+layer maps, so they are few.
 
 Parcels are checked like the single-parcel analysis checks them: an empty shape, a non-polygon or
 non-numeric coordinates give an error row; an outline crossing itself is repaired.
@@ -63,10 +66,10 @@ def _flags(x) -> list[str]:
 
 
 def _block_figures(pieces: ScreenPieces, a: np.ndarray, gross: np.ndarray, minimum: np.ndarray,
-                   gaps: list | None = None) -> dict:
+                   gaps: list | None = None, worst: dict | None = None) -> dict:
     """The CSV columns of a block of parcels, each a list: the rules of `deductions`, `cluster` and
     `permits` applied to the block's `Measures` (the functions the single-parcel analysis calls)."""
-    m = block_measures(pieces, a, gross, gaps)
+    m = block_measures(pieces, a, gross, gaps, worst)
     net = net_lot_area(m)
     floor = net_lot_area_floor(m)
     cols: dict = {
@@ -119,7 +122,7 @@ class _Districts(str):
     parts: list = []
 
 
-def _split_yields(pieces, settings, minimum, geoms, splits, gaps, sel) -> dict:
+def _split_yields(pieces, settings, minimum, geoms, splits, gaps, sel, layerset=None) -> dict:
     """§ 402-48I in the screen: each district part of a split parcel measured as a parcel of its own (the
     same pieces, the same rules), its whole lots added; {parcel index: yield columns of one row}."""
     from sloat_core.rules.cluster import yield_estimate
@@ -132,7 +135,8 @@ def _split_yields(pieces, settings, minimum, geoms, splits, gaps, sel) -> dict:
         try:
             shapes = np.array([g for _, g in parts], dtype=object)
             m = block_measures(pieces, block_areas(pieces, shapes), shapely.area(shapes),
-                                [gaps[i]] * len(parts) if gaps else None)
+                                [gaps[i]] * len(parts) if gaps else None,
+                                _worst_records(layerset, settings, shapes, [gaps[i]] * len(parts) if gaps else None))
             net, floor = np.atleast_1d(net_lot_area(m)), np.atleast_1d(net_lot_area_floor(m))
         except Exception:  # noqa: BLE001 -- a part GEOS cannot cut: the yield is unknown, the row stands
             out[i] = {"conventional_yield": "", "conventional_yield_min": "", "conventional_yield_max": ""}
@@ -315,9 +319,9 @@ def _block_rows(pieces, settings, minimum, ids, dists, addrs, geoms, errors, are
         raw = [minimum(_clean(dists[i]) or None) for i in sel]
         block_gaps = [gaps[i] for i in sel] if gaps else None
         cols = _block_figures(pieces, table, gross, np.array([math.nan if x is None else x for x in raw], dtype=float),
-                              block_gaps)
+                              block_gaps, _worst_records(layerset, settings, geoms[sel], block_gaps))
         cols["min_lot_area_sqft"] = ["" if x is None else x for x in raw]
-        for i, cells in _split_yields(pieces, settings, minimum, geoms, splits, gaps, sel).items():
+        for i, cells in _split_yields(pieces, settings, minimum, geoms, splits, gaps, sel, layerset).items():
             for k, v in cells.items():  # § 402-48I: a split parcel's yield is its parts' whole lots added
                 cols[k][sel.index(i)] = v
     at = {i: j for j, i in enumerate(sel)}
@@ -331,6 +335,26 @@ def _block_rows(pieces, settings, minimum, ids, dists, addrs, geoms, errors, are
         else:
             row["error"] = errors[i] or "The parcel could not be screened."
         yield row
+
+
+def _worst_records(layerset, settings, geoms, gaps) -> dict:
+    """{position: `Measures.worst`} for the parcels a layer a deduction reads leaves part of: the worst case
+    of the land outside its coverage, measured on the parcel as analyze measures it (`parcel_findings`)."""
+    from sloat_core.measure.parcel import DEDUCTION_READS, parcel_findings
+    from sloat_core.rules.deductions import lot_area
+
+    out: dict = {}
+    for j, roles in enumerate(gaps or ()):
+        if layerset is None or not set(roles) & DEDUCTION_READS:
+            continue
+        try:
+            f = parcel_findings(geoms[j], layerset, buffer_width_ft=float(settings.buffer_width_ft),
+                                buffer_water_bodies=bool(getattr(settings, "buffer_around_water_bodies", True)))
+        except Exception:  # noqa: BLE001 -- the worst case cannot be measured: the floor stays the rules' own
+            continue
+        if f.worst is not None:
+            out[j] = lot_area(f.worst).measures
+    return out
 
 
 def _coverage_columns(layerset, gaps: tuple[str, ...]) -> dict[str, str]:

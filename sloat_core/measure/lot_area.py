@@ -228,6 +228,8 @@ def measure_lot_area(f: Findings, net_lot_area, net_lot_area_floor) -> LotArea:
     position = {c: i for i, c in enumerate(ROW_IDS)}
     rows.sort(key=lambda r: position[r.constraint])
     m = _measures(f, rows, shapes_taken, union)
+    if f.worst is not None:  # a layer leaves part of the parcel out: the table in the worst case of that land
+        m = replace(m, worst=measure_lot_area(f.worst, net_lot_area, net_lot_area_floor).measures)
     net = net_lot_area(m)
     floor = net_lot_area_floor(m)
     return LotArea(gross, tuple(rows), net, floor, lambda: build()[1], tuple(steps), grid, m)

@@ -20,7 +20,7 @@ Unknown is ``nan`` in a measure: a missing layer, no elevation model. The record
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import shapely
@@ -86,6 +86,10 @@ class Findings:
     #: Land a layer maps on the parcel although it does not cover all of it (the role is unknown here):
     #: its deduction row is unknown, but the land stays taken by it in the deduction order.
     unknown_land: dict[str, BaseGeometry] = field(default_factory=dict)
+    #: The same parcel in the worst case of its coverage gaps (`worst_case_findings`): each layer that does
+    #: not cover all of it maps there what it maps, and all the land outside its coverage as its constraint.
+    #: None when no layer a deduction reads leaves part of the parcel out. What the floor of the net reads.
+    worst: Findings | None = field(default=None, repr=False)
 
     def area(self, role: str) -> float | None:
         """Area in sq ft of a layer's land inside the parcel (None when the layer is missing)."""
@@ -172,14 +176,22 @@ def _outcrops(layerset, geom):
     return union_all(big), union_all(small), sorted(sizes), cluster_sqft
 
 
-def _buffer(layerset, geom: BaseGeometry, width_ft: float, water_bodies: bool = True):
+def _buffer_roles(layerset, water_bodies: bool = True) -> list[str]:
+    """The loaded resource roles that carry the § 402-45A(1) buffer (ponds unless the setting says not)."""
+    return [r for r in RESOURCE_ROLES if layerset is not None and layerset.get(r) is not None
+            and (water_bodies or r != "water_bodies")]
+
+
+def _buffer(layerset, geom: BaseGeometry, width_ft: float, water_bodies: bool = True, *, unmapped: bool = False):
     """The band of `width_ft` around wetlands and watercourses, outside the resources, inside the parcel.
 
     Water bodies (ponds) carry it too unless ``water_bodies`` is False (local setting
     ``buffer_around_water_bodies``: § 402-45A(1) names a "watercourse or wetland buffer").
+
+    ``unmapped``: the worst case of the layers' coverage, where all the land near the parcel outside a
+    resource layer's coverage is that resource, so its band reaches into the mapped land too.
     """
-    roles = [r for r in RESOURCE_ROLES if layerset is not None and layerset.get(r) is not None
-             and (water_bodies or r != "water_bodies")]
+    roles = _buffer_roles(layerset, water_bodies)
     if not roles:
         return None
     reach = geom.buffer(width_ft)
@@ -187,6 +199,12 @@ def _buffer(layerset, geom: BaseGeometry, width_ft: float, water_bodies: bool = 
     for role in roles:
         layer = layerset.get(role)
         resources.extend(layer.geoms[layer.query_indices(reach)])
+        if unmapped and hasattr(layerset, "uncovered"):
+            # Twice the width: the band of this cut piece reaches no farther than the width in from its
+            # cut edge, so the cut is never mistaken for the edge of a resource on the parcel.
+            out = layerset.uncovered(role, geom.buffer(2 * width_ft if width_ft > 0 else 1.0))
+            if not out.is_empty:
+                resources.append(out)
     band = buffer_band(resources, width_ft)
     return band if band.is_empty else polygonal(band.intersection(geom))
 
@@ -225,6 +243,9 @@ def parcel_findings(parcel_geom: BaseGeometry, layerset, *, buffer_width_ft: flo
     # layer, never free of it: the whole role is unknown on this parcel.
     gaps = (layerset.coverage_gaps(parcel_geom, (*RESOURCE_ROLES, *OVERLAY_ROLES, *roles_of_kind("outcrops")))
             if hasattr(layerset, "coverage_gaps") else {})
+    worst = None
+    if set(gaps) & DEDUCTION_READS:
+        worst = _worst_case(parcel_geom, gross, layerset, gaps, layers, big, buffer_width_ft, buffer_water_bodies)
     # What such a layer does map stays taken by its (unknown) deduction row, so that the rows after it in
     # the deduction order measure the same land as the village screen's pieces (`unknown_land`).
     unknown_land: dict[str, BaseGeometry] = {}
@@ -273,7 +294,7 @@ def parcel_findings(parcel_geom: BaseGeometry, layerset, *, buffer_width_ft: flo
     if missing:
         warnings.append("These layers are not loaded, so what depends on them is unknown: "
                         + ", ".join(m.replace("_", " ") for m in missing) + ".")
-    return Findings(
+    found = Findings(
         parcel=parcel_geom,
         gross_area_sqft=gross,
         layers=layers,
@@ -290,6 +311,41 @@ def parcel_findings(parcel_geom: BaseGeometry, layerset, *, buffer_width_ft: flo
         feature_names=names,
         warnings=warnings,
     )
+    if worst is not None:
+        found.worst = replace(found, layers=worst["layers"], outcrops_counted=worst["outcrops"],
+                              buffer=worst["buffer"], unknown_land={}, feature_names={}, warnings=[], worst=None)
+    return found
+
+
+#: The layer roles a § 402-45A deduction row reads (a coverage gap in one of them leaves land unknown).
+DEDUCTION_READS = frozenset(r for spec in DEDUCTION_ROWS for r in spec.reads)
+
+
+def _worst_case(parcel_geom, gross, layerset, gaps, layers, big, width_ft, water_bodies) -> dict:
+    """The land of each deduction row in the worst case of the layers' coverage on one parcel.
+
+    Land outside a layer's coverage is unknown for that layer: at worst it is all its constraint (a wetland,
+    a flood zone, an outcrop over the § 402-45A(3) size). Inside the coverage the layer says what there is.
+    So a layer with a gap maps, in the worst case, what it maps plus all the parcel it does not cover; the
+    buffer is the band around the resources so grown (an unmapped wetland's buffer reaches into mapped
+    land). A layer not loaded at all stays unknown (None): its worst case is the rules' own.
+
+    Measured as a parcel of its own by the same deduction table, each piece of land counts once at its
+    lowest share there too (§ 402-45A), so nothing is subtracted twice.
+    """
+    def grown(known, role):
+        out = layerset.uncovered(role, parcel_geom) if role in gaps else EMPTY
+        if known is None or known.is_empty:
+            return out
+        return known if out.is_empty else polygonal(shapely.union(known, out, grid_size=GRID_FT))
+
+    worst_layers = dict(layers)
+    for role in RESOURCE_ROLES + OVERLAY_ROLES:
+        if role in DEDUCTION_READS and layers.get(role) is not None:
+            worst_layers[role] = grown(layers[role], role)
+    outcrops = None if big is None else grown(big, OUTCROPS_ROLE)
+    buffer = _buffer(layerset, parcel_geom, width_ft, water_bodies, unmapped=True)
+    return {"layers": worst_layers, "outcrops": outcrops, "buffer": buffer}
 
 
 def _area_or_nan(geom: BaseGeometry | None) -> float:

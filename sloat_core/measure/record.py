@@ -111,6 +111,10 @@ class Measures:
     evidence : mapping
         Evidence for texts only, never for decisions: ``names`` {role: [feature names]} and
         ``outcrop_sizes_sqft`` (whole sizes of the outcrops on the parcel). Empty in the bulk sweep.
+    worst : Measures or None
+        The same parcel measured in the worst case of its layers' coverage: every layer that leaves part of
+        it out maps there all that land as its constraint (its rows known, at their worst). None when no
+        layer a deduction reads leaves land out; the floor of the net lot area reads it.
     """
 
     gross_area_sqft: Any
@@ -121,6 +125,7 @@ class Measures:
     row_slope_unknown_sqft: Mapping[str, Any]
     uncovered_sqft: Mapping[str, Any] = field(default_factory=dict)
     evidence: Mapping[str, Any] = field(default_factory=dict)
+    worst: Measures | None = None
 
     def area(self, key: str):
         """Land of a role, region or slope set inside the parcel (nan when unknown)."""

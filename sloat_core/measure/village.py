@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 import multiprocessing as mp
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -47,7 +47,7 @@ from sloat_core.measure.parcel import buffer_band
 from sloat_core.measure.record import OVERLAY_ROLES, RESOURCE_ROLES, Measures, slope_set_cells, slope_sets
 from sloat_core.measure.rows import DEDUCTION_ROWS, LAYER_ROWS, ROW_IDS, SLOPE_ROWS, deduction_order
 
-__all__ = ["ScreenPieces", "build_pieces", "block_areas", "block_measures", "coverage_gaps"]
+__all__ = ["ScreenPieces", "build_pieces", "block_areas", "block_measures", "coverage_gaps", "with_worst"]
 
 # Piece kinds beyond the exclusive deduction rows ("row:<id>"): whole layers (totals), slope land by
 # slope code (which slope sets of `measures.slope_sets` a cell is in, one bit each), land of unknown
@@ -441,13 +441,49 @@ def block_areas(pieces: ScreenPieces, geoms: np.ndarray) -> np.ndarray:
     return totals.reshape(nb, len(_KINDS))
 
 
-def block_measures(pieces: ScreenPieces, a: np.ndarray, gross: np.ndarray, gaps: list | None = None) -> Measures:
+def block_measures(pieces: ScreenPieces, a: np.ndarray, gross: np.ndarray, gaps: list | None = None,
+                   worst: dict | None = None) -> Measures:
     """The `Measures` record of a block of parcels (arrays, one value per parcel) from their areas per
     piece kind: the same record the single-parcel path builds, so the same rule functions read it.
 
     ``gaps`` lists, per parcel, the roles whose layer does not cover it: what depends on them is unknown
     for that parcel (as `measures.parcel_findings` makes them unknown), never measured as absent.
+    ``worst`` ({parcel's position in the block: its `Measures.worst`}) holds, for the parcels a gap leaves
+    part of, the record in the worst case of that land (`with_worst`).
     """
+    return with_worst(_block_measures(pieces, a, gross, gaps), worst)
+
+
+def with_worst(m: Measures, worst: dict | None) -> Measures:
+    """A block's record with its ``worst`` record: the block's own measures, but for the parcels in ``worst``
+    ({position: that parcel's `Measures.worst`}) the figures the floor of the net reads from that record.
+
+    The worst case of a coverage gap is measured on the parcel by the single-parcel path
+    (`parcel.parcel_findings`, `lot_area.measure_lot_area`): gaps are few, along the edges of what a layer
+    maps, and so the screen's floor is analyze's by construction.
+    """
+    if not worst:
+        return m
+
+    def merged(base, get) -> np.ndarray:
+        out = np.array(np.broadcast_to(base, np.shape(m.gross_area_sqft)), dtype=float)
+        for j, w in worst.items():
+            out[j] = get(w)
+        return out
+
+    return replace(m, worst=replace(
+        m,
+        rows={c: merged(m.rows[c], lambda w, c=c: w.rows[c]) for c in ROW_IDS},
+        slope_unknown_sqft=merged(m.slope_unknown_sqft, lambda w: w.slope_unknown_sqft),
+        slope_unknown_free_sqft=merged(m.slope_unknown_free_sqft, lambda w: w.slope_unknown_free_sqft),
+        row_slope_unknown_sqft={c: merged(m.row_slope_unknown_sqft.get(c, 0.0),
+                                          lambda w, c=c: w.row_slope_unknown_sqft.get(c, 0.0)) for c in LAYER_ROWS},
+        worst=None,
+    ))
+
+
+def _block_measures(pieces: ScreenPieces, a: np.ndarray, gross: np.ndarray, gaps: list | None = None) -> Measures:
+    """`block_measures` without the worst case of the coverage gaps."""
     known = pieces.known
     nan = np.full(len(gross), np.nan)
     unknown_at = {}  # kind -> parcels of the block where it is unknown (a coverage gap)

@@ -78,10 +78,14 @@ def net_lot_area(m: Measures):
 def net_lot_area_floor(m: Measures):
     """§ 402-45A: the lowest the net lot area could be if every unknown turned out constrained.
 
+    The floor is the land known to count: only land whose state is unknown falls to its worst case.
     Readings (worst case, stated so the answer is never a silent "no"):
 
     * a missing layer whose land counts 0 % (water bodies, watercourses, wetlands, floodplain,
       § 402-45A(1)) could cover everything: the floor is 0;
+    * a layer that maps only part of the parcel (its ``coverage:``) says what is on the part it maps; the
+      rest could all be its constraint. ``m.worst`` is the parcel measured so (`measure.parcel` builds it),
+      each piece of land in one row at its lowest share, and the floor is read from it;
     * land of unknown slope could be over 40 % (§ 402-45A(2)(b), counts 0 %): land no row takes
       loses all, land in a row loses that row's countable share;
     * a missing outcrop layer (§ 402-45A(3)) could take its share of the land left, known slope;
@@ -91,7 +95,20 @@ def net_lot_area_floor(m: Measures):
     >>> m = Measures(40_000.0, rows, {}, 0.0, 0.0, {})
     >>> net_lot_area_floor(m)
     20000.0
+
+    The wetland layer maps a quarter of a 160,000 sq ft parcel out (its row unknown); in the worst case of
+    that quarter (40,000 sq ft of wetland) the floor is what the mapped three quarters keep:
+
+    >>> gap = Measures(160_000.0, {c: 0.0 for c in ROW_IDS} | {"wetlands": NAN}, {}, 0.0, 0.0, {})
+    >>> worst = Measures(160_000.0, {c: 0.0 for c in ROW_IDS} | {"wetlands": 40_000.0}, {}, 0.0, 0.0, {})
+    >>> net_lot_area_floor(gap), net_lot_area_floor(Measures(**{**vars(gap), "worst": worst}))
+    (0.0, 120000.0)
     """
+    return _floor(m if m.worst is None else m.worst)
+
+
+def _floor(m: Measures):
+    """`net_lot_area_floor` over one record (its unknown rows at their worst)."""
     net = net_lot_area(m)
     loss = m.slope_unknown_free_sqft
     left = m.gross_area_sqft

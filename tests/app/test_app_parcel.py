@@ -200,3 +200,22 @@ def test_the_chosen_district_survives_a_visit_to_another_page(manifest):
     assert at.session_state[state.DISTRICT] == "R-15"
     assert at.selectbox(key="district_picker").value == "R-15"
     assert "R-15 minimum of 15,000 sq ft" in _page_text(at)
+
+
+@pytest.mark.parametrize("mode", [None, "Counter"])
+def test_a_lot_the_layers_map_in_part_meets_the_minimum_on_the_page_and_at_the_counter(tmp_path, monkeypatch, mode):
+    # The wetland and floodplain layers map the west 300 ft of a 400 ft square in R-40: the mapped land keeps
+    # 100,000 sq ft whatever the east 100 ft holds (tests/law/test_s402_45_deductions.py): the answer is yes.
+    from engine_world import SQUARE_400, WEST_300_FT, make_world
+
+    world = make_world(tmp_path, {"parcels": [(SQUARE_400, {"SBL": "1.-1-1", "ZONE": "R-40", "ADDRESS": "1 Rd"})]},
+                       dem=0, coverage={"wetlands": WEST_300_FT, "floodplain": WEST_300_FT})
+    monkeypatch.setenv("SLOAT_LAYERS", str(tmp_path / "layers.yaml"))
+    at = fx.open_page("pages/parcel.py", parcel=parcel_input.parcel_by_sbl(world, "1.-1-1"), mode=mode)
+    text = _page_text(at)
+    assert "Cannot tell yet" not in text
+    if mode is None:
+        assert "The net lot area meets the R-40 minimum of 40,000 sq ft" in text
+    else:
+        assert "Between 100,000 and 160,000 sq ft of it counts toward the lot size" in text
+        assert "so your lot looks big enough." in text

@@ -164,3 +164,14 @@ def test_real_analysis_on_both_sides_of_the_minimum(tmp_path, district, ending):
     assert "flood zone (100-year floodplain)" in text  # named as not measured
     assert "Not counted: 10,000 sq ft of wetland and half of the 20,000 sq ft of land next to a wetland" in text
     assert text.endswith(ending)
+
+
+def test_a_lot_the_layers_map_in_part_looks_big_enough_on_the_land_they_map(tmp_path):
+    # The wetland and floodplain layers map the west 300 ft of a 400 ft square in R-40: at worst the east
+    # 100 ft counts nothing and the buffer a wetland there could cast counts half, which leaves 100,000 sq ft.
+    from engine_world import WEST_300_FT, analyze_in, make_world
+
+    world = make_world(tmp_path, {}, dem=0, coverage={"wetlands": WEST_300_FT, "floodplain": WEST_300_FT})
+    text = plain_verdict(analyze_in(world))
+    assert "Between 100,000 and 160,000 sq ft of it counts toward the lot size" in text
+    assert text.endswith("so your lot looks big enough.")

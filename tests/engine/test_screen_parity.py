@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine_world import make_world, sq
+from engine_world import SQUARE_400, WEST_300_FT, make_world, sq
 from sloat_core.engine.analysis import analyze, analyze_parcel
 from sloat_core.engine.screening import SCREEN_COLUMNS, screen_rows
 from sloat_core.measure.village import block_areas, block_measures, build_pieces
@@ -74,10 +74,12 @@ def _world(tmp_path, spec):
 
 
 def assert_row_equals_analysis(row: dict, result: dict, tol: float = 1e-3):
-    """The screen's row states what analyze() states: net, meets-minimum, every share, trigger and permit."""
+    """The screen's row states what analyze() states: net and its floor, meets-minimum, every share, trigger
+    and permit."""
     gross = result["gross_area_sqft"]
     assert row.get("error", "") == ""
     assert abs(float(row["net_lot_area_sqft"]) - result["net_lot_area_sqft"]) <= tol * gross
+    assert abs(float(row["net_lot_area_min_sqft"]) - result["net_lot_area_min_sqft"]) <= tol * gross
     assert row["meets_min_lot_area"] == FLAG[result["meets_min_lot_area"]]
     for d in result["deductions"]:
         share = row[f"share_{d['constraint']}"]
@@ -235,3 +237,31 @@ def test_a_layer_that_does_not_cover_the_parcel_is_unknown_in_both_paths(tmp_pat
         assert_row_equals_analysis(row, result)
         if world.coverage_gaps(geom, ("wetlands",)):
             assert row["trigger_2"] == "" and row["share_wetlands"] == ""
+
+
+def test_a_lot_the_layers_map_in_part_gets_the_same_floor_and_yes_in_both_paths(tmp_path):
+    """The wetland and floodplain layers map only the west 300 ft of the 400 ft square (and of the world): the
+    screen's floor of the net is analyze's, the land they map counts what it is known to count (not 0), and
+    both say the R-40 minimum is met; parcels wholly inside, wholly outside and across the line agree too."""
+    layers = dict(LAYERS, parcels=PARCELS)
+    coverage = {"wetlands": WEST_300_FT, "floodplain": WEST_300_FT}
+    world = make_world(tmp_path, layers, dem=_slopes, coverage=coverage)
+    settings = load_settings()
+    rows = list(screen_rows(world, settings))
+    across = [g for g, _ in PARCELS if world.coverage_gaps(g, ("wetlands",)) and g.intersection(WEST_300_FT).area > 1]
+    assert across, "some parcel must lie across the edge of what the layers map"
+    for row, (geom, props) in zip(rows, PARCELS, strict=True):
+        result = analyze(geom, world, district=props["ZONE"], settings=settings)
+        assert_row_equals_analysis(row, result)
+        if geom in across:
+            assert result["net_lot_area_min_sqft"] > 0, props["SBL"]  # the mapped part keeps its due
+
+    (tmp_path / "alone").mkdir()
+    alone = make_world(tmp_path / "alone", {"wetlands": [sq(0, 150, 100)],
+                                            "parcels": [(SQUARE_400, {"SBL": "A", "ZONE": "R-40"})]},
+                       dem=0, coverage=coverage)
+    row = next(screen_rows(alone, settings))
+    result = analyze(SQUARE_400, alone, district="R-40", settings=settings)
+    assert float(row["net_lot_area_min_sqft"]) == pytest.approx(result["net_lot_area_min_sqft"], abs=0.1)
+    assert float(row["net_lot_area_min_sqft"]) == pytest.approx(67_146, abs=50)  # tests/law/test_s402_45_deductions.py
+    assert row["meets_min_lot_area"] == "yes" and result["meets_min_lot_area"] is True

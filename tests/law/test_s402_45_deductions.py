@@ -6,10 +6,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine_world import SQUARE_400, analyze_in, make_world, sq
+from engine_world import SQUARE_400, WEST_300_FT, analyze_in, make_world, sq
 from sloat_core.law.text import quote_in_clause
 from sloat_core.measure.parcel import parcel_findings
-from sloat_core.rules.deductions import conventional_yield, lot_area
+from sloat_core.rules.deductions import conventional_yield, lot_area, meets_minimum
 
 PARCEL = sq(0, 0, 400)  # 400 ft x 400 ft = 160,000 sq ft
 
@@ -233,3 +233,70 @@ def test_a_buffer_built_without_every_water_layer_is_marked_partial(tmp_path):
     row = {d["constraint"]: d for d in analyze_in(world)["deductions"]}["buffer"]
     assert row["status"] == "partial" and "wetlands layer is not loaded" in row["note"]
     assert analyze_in(world)["net_lot_area_min_sqft"] == 0  # the worst case counts the unknown against the lot
+
+
+# --- A parcel the layers map only in part: the mapped land counts what it is known to count ------------------
+
+#: The wetland and floodplain layers map the west 300 ft of the 400 ft square only (`coverage:` a polygon).
+MAPPED_WEST = {"wetlands": WEST_300_FT, "floodplain": WEST_300_FT}
+
+
+def test_a_lot_mapped_on_its_west_300_ft_meets_the_minimum_on_what_the_mapped_land_keeps(tmp_path):
+    # 160,000 sq ft in R-40 (minimum 40,000). The unmapped east 100 ft (40,000 sq ft) may be all wetland and
+    # counts nothing at worst; a wetland there could cast its 100-ft buffer over x = 200..300 ft (40,000 sq ft,
+    # half counts). The mapped wetland (x 0..100, y 150..250: 10,000 sq ft) counts nothing; its buffer inside
+    # the parcel is 200 x 100 + 2 x (100 x 100) + two quarter circles of radius 100, less the wetland:
+    # 45,708 sq ft, half counts, and it only touches the band above. Floor: 160,000 - 40,000 - 10,000
+    # - (45,708 + 40,000) / 2 = 67,146 sq ft. Tolerance 50 sq ft: the buffer's arcs are drawn with 16 segments
+    # a quarter circle (0.16 % of the circles' area, about 25 sq ft).
+    world = make_world(tmp_path, {"wetlands": [sq(0, 150, 100)]}, dem=0, coverage=MAPPED_WEST)
+    out = analyze_in(world)
+    band = 200 * 100 + 2 * 100 * 100 + math.pi * 100**2 / 2 - 10_000
+    assert out["net_lot_area_min_sqft"] == pytest.approx(160_000 - 40_000 - 10_000 - (band + 40_000) / 2, abs=50)
+    assert out["meets_min_lot_area"] is True
+    rows = {d["constraint"]: d for d in out["deductions"]}
+    assert rows["wetlands"]["status"] == "unknown"  # the layer does not cover the parcel: still unknown
+    assert out["net_lot_area_sqft"] >= out["net_lot_area_min_sqft"]
+
+
+def test_land_the_layers_do_not_map_falls_to_its_worst_case_and_the_rest_keeps_its_due(tmp_path):
+    # Nothing mapped on the west 300 ft: the floor is the mapped 120,000 sq ft less half the band an unmapped
+    # wetland's buffer could reach into it (100 ft x 400 ft): 100,000 sq ft, exactly (straight edges).
+    world = make_world(tmp_path, {}, dem=0, coverage=MAPPED_WEST)
+    out = analyze_in(world)
+    assert out["net_lot_area_min_sqft"] == pytest.approx(100_000, abs=1.0)
+    assert out["meets_min_lot_area"] is True
+
+
+@pytest.mark.parametrize("wetland_width_ft, meets", [(199.5, True), (200.0, True), (200.5, None)])
+def test_a_partly_mapped_lot_meets_the_minimum_only_when_its_floor_does(tmp_path, wetland_width_ft, meets):
+    # No buffer (measured with a width of 0) so the figures are exact: a wetland 400 ft long on the mapped west
+    # part, the east 100 ft unmapped. Floor = 120,000 - 400 x width: 40,200 (meets), 40,000 (meets: the
+    # minimum is "at least"), 39,800 (cannot tell: the net itself, 160,000 less nothing known, is above it).
+    from sloat_core.law.settings import load_settings
+
+    world = make_world(tmp_path, {"wetlands": [sq(0, 0, wetland_width_ft, 400)]}, dem=0, coverage=MAPPED_WEST)
+    lot, _ = rows_of(world, width=0.0)
+    minimum = load_settings().district("R-40").min_lot_area_sqft
+    assert minimum == 40_000
+    assert lot.net_lot_area_min_sqft == pytest.approx(120_000 - 400 * wetland_width_ft, abs=1.0)
+    assert meets_minimum(lot.net_lot_area_sqft, lot.net_lot_area_min_sqft, minimum) is meets
+
+
+def test_an_unmapped_strip_counts_as_its_layers_worst_case_and_no_more(tmp_path):
+    # The floodplain alone maps the west 300 ft; wetlands are mapped everywhere, and a mapped wetland lies
+    # across the line (x 250..350). Land in both counts once, at 0 %: the floor is gross less the wetland
+    # (100 x 400) less the unmapped strip outside it (50 x 400), never the overlap twice. No buffer (width 0).
+    world = make_world(tmp_path, {"wetlands": [sq(250, 0, 100, 400)]}, dem=0, coverage={"floodplain": WEST_300_FT})
+    lot, _ = rows_of(world, width=0.0)
+    assert lot.net_lot_area_min_sqft == pytest.approx(160_000 - 40_000 - 20_000, abs=1.0)
+    assert lot.net_lot_area_sqft == pytest.approx(120_000, abs=1.0)
+
+
+def test_an_outcrop_layer_mapping_part_of_the_lot_leaves_half_of_the_rest_at_worst(tmp_path):
+    # § 402-45A(3): outcrops count at most 50 %. The outcrop layer maps the west 300 ft (none there): the
+    # unmapped 40,000 sq ft could be bare rock, so it counts half at worst: floor 140,000 sq ft.
+    world = make_world(tmp_path, {}, dem=0, coverage={"rock_outcrops": WEST_300_FT})
+    out = analyze_in(world)
+    assert out["net_lot_area_min_sqft"] == pytest.approx(140_000, abs=1.0)
+    assert out["net_lot_area_sqft"] == pytest.approx(160_000, abs=1.0)

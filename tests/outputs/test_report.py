@@ -15,7 +15,7 @@ import yaml
 from PIL import Image
 from pypdf import PdfReader
 
-from engine_world import make_world, sq
+from engine_world import WEST_300_FT, make_world, sq
 from sloat_core.engine.analysis import analyze_parcel
 from sloat_core.law.text import LAW_TEXT_SHA256
 from sloat_core.gis.layers import load_manifest
@@ -212,6 +212,16 @@ def test_an_exact_net_area_is_printed_exactly(tmp_path):
     text, _ = pdf_text(report_pdf_bytes(a, layers, as_of=DAY))
     assert "Net lot area" in text and "120,000 sq ft (2.75 acres)" in text
     assert "40,000" in text  # the floodplain deduction
+
+
+def test_a_lot_the_layers_map_in_part_reads_meets_with_the_floor_it_keeps(tmp_path):
+    # The wetland and floodplain layers map the west 300 ft of the 400 ft square: whatever the east 100 ft
+    # holds, the mapped land keeps 100,000 sq ft (tests/law/test_s402_45_deductions.py), over R-40's 40,000.
+    layers = make_world(tmp_path, {}, dem=0, coverage={"wetlands": WEST_300_FT, "floodplain": WEST_300_FT})
+    a = analyze_parcel(sq(0, 0, 400), layers, district="R-40", as_of=DAY)
+    text, _ = pdf_text(report_pdf_bytes(a, layers, as_of=DAY))
+    assert "MEETS the district minimum lot area." in text and "CANNOT TELL" not in text
+    assert "at least 100,000 sq ft" in text  # the floor, beside the net
 
 
 def test_the_font_covers_section_signs_and_dashes():
