@@ -14,11 +14,14 @@ from sloat_core.gis import parcels as parcel_input
 from sloat_core.gis.parcels.formats import ALL_SHAPES, SeveralShapesError
 from sloat_core.gis.safe_files import MAX_UPLOAD_BYTES
 
-__all__ = ["clear_drawing", "undo_clear_button", "UNDO_CLEAR", "QUERY_KEY", "TYPEAHEAD_KEY", "find_by_text", "upload", "UPLOAD_TYPES", "UPLOAD_MAX_MB"]
+__all__ = ["clear_drawing", "undo_clear_button", "UNDO_CLEAR", "QUERY_KEY", "TYPEAHEAD_KEY", "find_by_text", "upload", "UPLOAD_TYPES", "UPLOAD_MAX_MB",
+           "KEPT_AFTER_REFUSAL"]
 
 UPLOAD_TYPES = ["geojson", "json", "kml", "kmz", "zip", "gpkg", "fgb", "dxf"]
 #: Per-file limit of the parcel uploader, in MB: the server's own (``server.maxUploadSize`` of .streamlit/config.toml).
 UPLOAD_MAX_MB = MAX_UPLOAD_BYTES // (1024 * 1024)
+#: Said beside the uploader after a refused file, with the parcel's source: nothing the visitor had was touched.
+KEPT_AFTER_REFUSAL = "Nothing was changed: the parcel and its results below are still the ones from before"
 #: The polygons of an uploaded file that holds several: (file id, their labels), until one is chosen.
 SHAPE_CHOICES = "parcel_upload_shape_choices"
 
@@ -172,6 +175,10 @@ def upload() -> None:
         _choose_shape(file, list(choices[1]))
     if ss.get(state.UPLOAD_ERROR):
         st.error(escape_markdown(ss[state.UPLOAD_ERROR]))  # it may quote the file's name
+        # The answer on screen stays the earlier parcel's, exactly as it was; said here so it is not read as the
+        # refused file's (it names its own source above its figures).
+        if state.current_parcel() is not None:
+            st.caption(escape_markdown(f"{KEPT_AFTER_REFUSAL} ({ss.get(state.PARCEL_NOTE) or 'no source noted'})."))
 
 
 def _read_upload(file, choose) -> None:

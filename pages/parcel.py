@@ -145,15 +145,8 @@ def _results(parcel, answer_slot=None) -> None:
                 "or upload its outline.")
         return
     note = st.session_state.get(state.PARCEL_NOTE) or ""
-    if st.session_state.get(state.UPLOAD_ERROR) and note.startswith("Uploaded file "):
-        # The new file failed: the earlier file's results would read as the new one's (issue 24, item 11).
-        # The earlier parcel is kept, not lost; its results come back on request.
-        st.warning(f"No results are shown: the file just uploaded cannot be used (the message above says why). "
-                   f"The parcel is still the one from the earlier file ({escape_markdown(note[14:])}).")
-        if st.button("Show the results of the earlier file", key="upload_show_earlier"):
-            st.session_state[state.UPLOAD_ERROR] = None
-            st.rerun()
-        return
+    # A refused upload leaves the parcel, this answer and the case as they were: its sentence, and the word that
+    # nothing changed, stand beside the uploader (parcel_inputs.upload).
     st.caption(escape_markdown(note))
     for warning in getattr(parcel, "warnings", ()) or ():
         st.caption(escape_markdown(warning))

@@ -106,23 +106,27 @@ def test_failed_upload_keeps_the_current_parcel(manifest):
     assert {m.label: m.value for m in at.metric}["Gross area, sq ft"] == "40,000"
 
 
-def test_after_a_failed_upload_the_earlier_file_s_results_do_not_stay_under_the_error(manifest):
-    # Issue 24, item 11: a failed upload left the previous file's results under the error, as if they were its own.
+def test_after_a_refused_upload_the_earlier_file_s_answer_stays_and_the_uploader_says_it_is_the_earlier_one(manifest):
+    # A refused file touches nothing: the earlier file's parcel and its answer stay on screen as they were (they
+    # were hidden behind a button), and the words beside the uploader say they are the earlier file's, so they are
+    # not read as the refused file's.
     import json
+
+    from app_support.parcel_inputs import KEPT_AFTER_REFUSAL
 
     at = _run(AppTest.from_file(APP, default_timeout=30))
     data = json.dumps({"type": "FeatureCollection", "features": [fx.wgs84_feature(fx.P2)]}).encode()
     at.file_uploader(key="parcel_upload").upload("lot.geojson", data, "application/geo+json").run()
-    assert {m.label: m.value for m in at.metric}["Gross area, sq ft"] == "10,000"
+    before = {m.label: m.value for m in at.metric}
+    assert before["Gross area, sq ft"] == "10,000"
     at.file_uploader(key="parcel_upload").upload("bad.geojson", b"{ this is not json").run()
     assert not at.exception
     assert len(at.error) == 1
-    assert not at.metric  # no figures under the error
-    assert any("earlier file (lot.geojson)" in w.value.replace("\\", "") for w in at.warning)
+    assert {m.label: m.value for m in at.metric} == before  # the figures stay, as they were
+    captions = [c.value.replace("\\", "") for c in at.caption]
+    assert f"{KEPT_AFTER_REFUSAL} (Uploaded file lot.geojson)." in captions
+    assert "Uploaded file lot.geojson" in captions  # the answer still names its own file
     assert at.session_state[state.PARCEL].geometry.area == pytest.approx(10_000, abs=0.5)  # nothing lost
-    at.button(key="upload_show_earlier").click().run()
-    assert not at.exception and not at.error
-    assert {m.label: m.value for m in at.metric}["Gross area, sq ft"] == "10,000"
 
 
 def test_good_upload_replaces_the_parcel(manifest):

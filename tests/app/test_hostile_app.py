@@ -31,6 +31,7 @@ import app_fixtures as fx  # noqa: E402
 import make_hostile as mh  # noqa: E402
 
 from app_support import mapping, state, theme  # noqa: E402
+from app_support.parcel_inputs import KEPT_AFTER_REFUSAL  # noqa: E402
 from sloat_core.gis import parcels as parcel_input  # noqa: E402
 from sloat_core.errors import SloatInputError  # noqa: E402
 from sloat_core.gis.safe_files import MAX_UPLOAD_BYTES  # noqa: E402
@@ -117,10 +118,35 @@ def _bad_files(folder: Path) -> list[tuple[str, bytes]]:
     files.append(("over.geojson", mh.write_many_vertices(folder / "over.geojson", 200_001).read_bytes()))
     files.append(("big.geojson", mh.write_oversize(folder / "big.geojson", MAX_UPLOAD_BYTES + 10).read_bytes()))
     files.append(("![x](x.png) [click](javascript:alert(1)) <b>.geojson", b""))
+    files.append(("link.zip", mh.symlink_zip()))
+    files.append(("laughs.kml", mh.entity_bomb_kml()))
+    files.append(("links_only.kml", mh.network_links_only_kml()))
     return files
 
 
-def test_bad_uploads_show_one_sentence_by_the_uploader_and_keep_the_parcel(app_env):
+def _answer(at: AppTest) -> list[tuple[str, str]]:
+    """Everything the page shows outside the finder (the answer, its figures, the map and its controls), in order.
+
+    The announcer's frame is left out (it speaks only when the parcel is new) and a download button is named by
+    its label (its id carries the handout's bytes' hash, made again on each run)."""
+    finder = at.expander[0]
+    shown: list[tuple[str, str]] = []
+
+    def walk(node) -> None:
+        if node is finder or node.type == "iframe":
+            return
+        children = getattr(node, "children", None)
+        if children:
+            for child in children.values():
+                walk(child)
+        else:
+            shown.append((node.type, node.label if node.type == "download_button" else repr(node.proto)))
+
+    walk(at.main)
+    return shown
+
+
+def test_bad_uploads_show_one_sentence_by_the_uploader_and_keep_the_parcel_and_its_answer(app_env):
     folder = app_env / "generated"
     folder.mkdir()
     bad = _bad_files(folder)
@@ -130,6 +156,8 @@ def test_bad_uploads_show_one_sentence_by_the_uploader_and_keep_the_parcel(app_e
     assert parcel is not None and parcel.area_sqft == pytest.approx(mh.HOLE_AREA_SQFT, rel=1e-6)
     case = at.query_params.get("case")
     shown_layers = at.session_state[state.LAYERS_SHOWN]
+    answer = _answer(at)
+    assert any(t == "metric" for t, _ in answer)  # the figures are on screen before the bad files
     writes: list[str] = []
     _RECORDING.append(writes)
     try:
@@ -147,6 +175,10 @@ def test_bad_uploads_show_one_sentence_by_the_uploader_and_keep_the_parcel(app_e
             assert at.session_state[state.PARCEL_NOTE] == note, name
             assert at.query_params.get("case") == case, name
             assert at.session_state[state.LAYERS_SHOWN] == shown_layers, name
+            # the answer on screen is exactly the one before, and the uploader says so
+            assert _answer(at) == answer, name
+            kept = " ".join(c.value for c in _upload_column(at).caption).replace("\\", "")
+            assert f"{KEPT_AFTER_REFUSAL} ({note})." in kept, (name, kept)
     finally:
         _RECORDING.remove(writes)
     # the files' temporary copies are written by the parse worker (another process, handed this temporary

@@ -6,6 +6,7 @@ Each test saves a screenshot in tests/artifacts/ for a person to look at.
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 import time
@@ -15,7 +16,17 @@ import pytest
 from playwright.sync_api import expect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+HOSTILE = Path(__file__).resolve().parents[1] / "fixtures" / "hostile"
+sys.path.insert(0, str(HOSTILE))
 import app_fixtures as fx  # noqa: E402
+import make_hostile as mh  # noqa: E402
+from browser.conftest import OfflinePage  # noqa: E402
+
+from app_support.announce import ANSWER_ID  # noqa: E402
+from app_support.parcel_inputs import KEPT_AFTER_REFUSAL  # noqa: E402
+from sloat_core.errors import SloatInputError  # noqa: E402
+from sloat_core.gis import parcels as parcel_input  # noqa: E402
+from sloat_core.gis.safe_files import MAX_UPLOAD_BYTES  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -74,14 +85,97 @@ def test_upload_a_parcel_file_and_a_bad_one(app, tmp_path):
     assert app.metric("Gross area") == "10,000"
     file_input.set_input_files(str(bad))
     app.page.locator('[data-testid="stAlertContentError"]').first.wait_for(timeout=30_000)
-    # The earlier file's figures do not stay under the error (they would read as the new file's); the parcel is
-    # kept, and one button shows its results again.
-    show = app.page.get_by_role("button", name="Show the results of the earlier file")
-    show.wait_for(timeout=30_000)
-    assert app.page.locator('[data-testid="stMetric"]').filter(has_text="Gross area").count() == 0
+    # The earlier file's figures stay as they were, and the words beside the uploader say whose they are.
+    app.wait_text(f"{KEPT_AFTER_REFUSAL} (Uploaded file lot.geojson).")
+    app.settle()
     app.shot("04_upload_then_bad_upload")
-    show.click()
-    assert app.metric("Gross area") == "10,000"  # the failed upload kept the parcel
+    assert app.metric("Gross area") == "10,000"  # the failed upload kept the parcel and its answer
+
+
+# ------------------------------------------------------------------------------------------------
+# Refused files: one page, one parcel from a file, then each hostile file in turn
+# ------------------------------------------------------------------------------------------------
+
+#: Each kind of refused file: (file name, how it is built, what the refusal says). Ordered so no two in a row say
+#: the same sentence (each test waits for its own). The file over the limit is refused by the browser itself
+#: (Streamlit's uploader knows server.maxUploadSize) and never reaches the app.
+REFUSED = {
+    "zip bomb": ("bomb.zip", lambda tmp: mh.write_zip_bomb(tmp / "bomb.zip", gigabytes=0.25).read_bytes(), None),
+    "member name climbing out": ("traversal.zip", lambda tmp: (HOSTILE / "traversal.zip").read_bytes(), None),
+    "zip bomb lying about its size": (
+        "liar.zip", lambda tmp: mh.write_lying_zip_bomb(tmp / "liar.zip", megabytes=50).read_bytes(), None),
+    "absolute member name": ("absolute.zip", lambda tmp: (HOSTILE / "absolute.zip").read_bytes(), None),
+    "symbolic link": ("link.zip", lambda tmp: mh.symlink_zip(), None),
+    "KML entity bomb": ("laughs.kml", lambda tmp: mh.entity_bomb_kml(), None),
+    "KML of network links only": ("links.kml", lambda tmp: mh.network_links_only_kml(), None),
+    "GeoJSON over the size limit": (
+        "big.geojson", lambda tmp: mh.write_oversize(tmp / "big.geojson", MAX_UPLOAD_BYTES + 10).read_bytes(),
+        f"File must be {MAX_UPLOAD_BYTES / 2**20:.1f}MB or smaller."),
+}
+
+
+def _answer_text(page) -> str:
+    """The answer's column as a person reads it (the figures, the chart's labels, the table, the permits), once
+    its chart is drawn (Plotly draws its labels after the run)."""
+    column = page.locator('[data-testid="stColumn"]').filter(has=page.locator(f"#{ANSWER_ID}")).first
+    column.locator(".js-plotly-plot .xtick text").first.wait_for(timeout=30_000)
+    return column.inner_text()
+
+
+def _case_id(url: str) -> str:
+    return re.search(r"[?&]case=([^&]+)", url).group(1)
+
+
+@pytest.fixture(scope="module")
+def refusals(contexts, app_url, tmp_path_factory):
+    """One page for the refused files: a parcel uploaded from a file (its figures, its saved case), as it was
+    before the first refused file (the answer's text, the link's case and the case as stored)."""
+    from sloat_core.store import CaseStore
+
+    folder = tmp_path_factory.mktemp("refused")
+    good = folder / "lot.geojson"
+    good.write_text(json.dumps({"type": "FeatureCollection", "features": [fx.wgs84_feature(fx.P2)]}))
+    page = contexts.for_url(app_url).new_page()
+    app = OfflinePage(page, app_url, [])
+    app.open()
+    app.wait_map()
+    page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files(str(good))
+    app.wait_text("Uploaded file lot.geojson")
+    assert app.metric("Gross area") == "10,000"
+    page.wait_for_url(re.compile(r"[?&]case="), timeout=30_000)
+    app.settle()
+    store = CaseStore(os.environ["SLOAT_DATA_DIR"])  # the server's own (tests/conftest.py gives it the folder)
+    case = _case_id(page.url)
+    before = {"answer": _answer_text(page), "case": case,
+              "stored": store.open_case(case, read_only=True).to_dict()}
+    yield app, folder, store, before
+    page.close()
+
+
+@pytest.mark.parametrize("kind", list(REFUSED))
+def test_a_refused_file_leaves_the_parcel_its_answer_and_the_case_as_they_were(refusals, kind):
+    app, folder, store, before = refusals
+    name, build, said = REFUSED[kind]
+    path = folder / name
+    path.write_bytes(build(folder))
+    if said is None:
+        with pytest.raises(SloatInputError) as refused:
+            parcel_input.read_parcel(path.read_bytes(), name)
+        said = str(refused.value)
+    uploader = app.page.locator('[data-testid="stFileUploader"]')
+    uploader.locator('input[type="file"]').set_input_files(str(path))
+    uploader.get_by_text(name, exact=True).wait_for(timeout=30_000)
+    finder = app.page.locator('[data-testid="stExpander"]').first
+    finder.get_by_text(said).wait_for(timeout=60_000)  # the refusal, beside the uploader
+    if said.startswith("File must be"):
+        app.page.wait_for_timeout(1000)  # the browser refused it: no run follows; a second for one that would
+    else:
+        finder.get_by_text(f"{KEPT_AFTER_REFUSAL} (Uploaded file lot.geojson).").wait_for(timeout=30_000)
+    app.settle()
+    app.shot(f"refused_upload_{name.split('.')[0]}")
+    assert _answer_text(app.page) == before["answer"], kind
+    assert _case_id(app.page.url) == before["case"], kind
+    assert store.open_case(before["case"], read_only=True).to_dict() == before["stored"], kind
 
 
 def test_demo_parcels_upload(app):

@@ -7,14 +7,18 @@
 - every fetched layer carries a coverage as its publisher cuts it (FIRM panels, NWI project areas,
   WBD HUC-12s, the county; the fetch area for the statewide NYSDEC map);
 - the NWI MapServer's table-qualified field names are read by the nwi schema;
-- the live path's error handling: pygeoogc's ZeroMatchedError is an empty answer, a ServiceError is the
-  service's message, anything else the connection sentence.
+- the live path's error handling: pygeoogc's ZeroMatchedError is an empty answer unless it carries the service's
+  error message, a ServiceError is the service's message, anything else the connection sentence;
+- an ArcGIS error payload in place of features is the service's error, asked live of a real HTTP server on
+  127.0.0.1 as when replayed: never "0 features".
 """
 
 from __future__ import annotations
 
 import json
 import shutil
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import geopandas as gpd
 import pytest
@@ -24,7 +28,8 @@ import yaml
 from real_data import RECORDED, cli_json, fetch_replayed
 from sloat_core.errors import SloatInputError
 from sloat_core.gis.layers import load_manifest
-from sloat_core.gis.official import RecordedServices, ServiceAnswerError, SourceUnavailable, fetch_official
+from sloat_core.gis.official import (SOURCES, LiveServices, RecordedServices, ServiceAnswerError, SourceUnavailable,
+                                     fetch_official)
 from sloat_core.gis.official.services import _service_call
 
 PUBLISHED = RECORDED / "published"
@@ -186,6 +191,17 @@ class _Client:
                            "'message': 'Invalid Token'}")
 
     @_service_call("USFWS NWI layer")
+    def error_as_zero(self):  # pygeoogc's oids_bygeom on an {"error": ...} payload
+        self._asked = ("https://www.fws.gov/wetlandsmapservice/rest/services/Wetlands/MapServer/0", "q=1")
+        raise ZeroMatchedError("Service returned no features with the following error message:\n"
+                               "Unable to complete operation.")
+
+    @_service_call("USFWS NWI layer")
+    def no_match(self):  # pygeoogc's oids_bygeom on an answer of no object ids
+        self._asked = ("https://www.fws.gov/wetlandsmapservice/rest/services/Wetlands/MapServer/0", "q=1")
+        raise ZeroMatchedError("Service returned no features with the following error message:\nNo matched records")
+
+    @_service_call("USFWS NWI layer")
     def offline(self):
         raise OSError("Cannot connect to host www.fws.gov:443")
 
@@ -197,6 +213,106 @@ def test_live_zero_match_is_an_empty_answer_and_errors_are_told_apart():
         _Client().error()
     with pytest.raises(SourceUnavailable, match="check the internet connection"):
         _Client().offline()
+
+
+def test_a_no_features_answer_that_carries_the_service_s_error_is_that_error():
+    """pygeoogc says "no features" for an error payload too, with the service's message: that is the error."""
+    with pytest.raises(ServiceAnswerError, match=r"\(Unable to complete operation\.\); service https://www.fws.gov"):
+        _Client().error_as_zero()
+    d = _Client().no_match()
+    assert len(d.gdf) == 0 and "returned no features" in d.query
+
+
+#: The payload an ArcGIS REST service sends, with HTTP 200, in place of features.
+ARCGIS_ERROR = {"error": {"code": 400, "message": "Unable to complete operation."}}
+#: The ArcGIS REST layers fetch-official asks (NWI and its project areas, NYSDEC, tax parcels, NYSDOT roads).
+ARCGIS_ROLES = ("wetlands", "NYSDEC wetland map", "parcels", "state_county_roads")
+
+
+@pytest.fixture()
+def erring_service():
+    """A real HTTP server on 127.0.0.1 answering every request with the ArcGIS error payload (HTTP 200), as a
+    layer of a MapServer does when it cannot complete a query; it records the paths asked."""
+    asked: list[tuple[str, str]] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def _answer(self) -> None:
+            length = int(self.headers.get("Content-Length") or 0)
+            self.rfile.read(length)
+            asked.append((self.command, self.path))
+            body = json.dumps(ARCGIS_ERROR).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        do_GET = do_POST = _answer
+
+        def log_message(self, *args) -> None:  # quiet
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", asked
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+class _ArcGISAskedLive(RecordedServices):
+    """The recorded answers, but every ArcGIS REST layer asked live (``LiveServices.arcgis``, its HTTP and its
+    reading) of the same layer path on another host."""
+
+    def __init__(self, folder, host: str) -> None:
+        super().__init__(folder)
+        self.host = host
+
+    def arcgis(self, url, geom):
+        return LiveServices.arcgis(self, self.host + "/" + url.split("/", 3)[3], geom)
+
+
+def _missing_by_role(report) -> dict[str, str]:
+    return dict(m.split(": ", 1) for m in report.missing)
+
+
+def test_an_arcgis_error_payload_stops_each_source_with_the_service_s_words_live_and_replayed(tmp_path, erring_service):
+    host, asked = erring_service
+    live = fetch_official(tmp_path / "live", services=_ArcGISAskedLive(RECORDED, host))
+    assert asked and all(method == "POST" and path.endswith("/query") for method, path in asked), asked
+    replayed_folder = recorded(tmp_path, nwi=ARCGIS_ERROR, nwi_projects=ARCGIS_ERROR, nysdec_wetlands=ARCGIS_ERROR,
+                               parcels=ARCGIS_ERROR, nysdot_ris=ARCGIS_ERROR)
+    replayed = fetch_official(tmp_path / "replayed", services=RecordedServices(replayed_folder))
+    by_key = {s.key: s for s in SOURCES}
+    for report, where in ((live, host), (replayed, "https://")):
+        missing = _missing_by_role(report)
+        assert set(ARCGIS_ROLES) <= set(missing), report.missing
+        for role in ARCGIS_ROLES:
+            sentence = missing[role]
+            assert "answered with an error (code 400: Unable to complete operation.); service " + where in sentence
+            assert sentence.count(". ") == 0 and sentence.endswith(".") and "0 feature" not in sentence, sentence
+        assert "service returned no features" not in json.dumps(report.notes)
+        # never "0 features": no count for the failed layers, and no layer written in their place
+        assert not {"nwi", "nwi_projects", "nysdec_wetlands", "parcels", "nysdot_ris"} & set(report.counts)
+        doc = yaml.safe_load(report.manifest.read_text(encoding="utf-8"))
+        assert not {"wetlands", "nysdec_wetlands", "parcels", "state_county_roads"} & set(doc["layers"])
+    # the live answer names its source as the replayed one does
+    assert _missing_by_role(live)["wetlands"].startswith(f"The {by_key['nwi'].title} service answered")
+    assert _missing_by_role(replayed)["wetlands"].startswith(f"The {by_key['nwi'].title} service answered")
+
+
+def test_fetch_official_says_the_service_s_message_and_no_feature_count(tmp_path):
+    """The command's own words for the payload in place of NWI's features: the role is missing with the service's
+    message, and no "nwi: 0" count line."""
+    out, done = fetch(tmp_path, recorded(tmp_path, nwi=ARCGIS_ERROR))
+    assert done.returncode == 3
+    lines = done.stderr.splitlines()
+    said = [x for x in lines if x.startswith("Missing: wetlands: ")]
+    assert len(said) == 1 and "(code 400: Unable to complete operation.)" in said[0], lines
+    assert not any(x.startswith(("nwi:", "nwi_projects:")) for x in lines), lines
 
 
 def test_the_recorded_error_payload_is_refused_as_the_service_said(tmp_path):

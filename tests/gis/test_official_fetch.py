@@ -197,10 +197,6 @@ def test_the_hyriver_clients_offer_the_calls_the_fetcher_makes():
     assert "``flowline_hr``" in pynhd.NHD.__doc__ and "``waterbody_hr``" in pynhd.NHD.__doc__
     assert {"geometry", "resolution", "crs"} <= set(inspect.signature(py3dep.get_dem).parameters)
     assert {"bbox", "crs"} <= set(inspect.signature(py3dep.check_3dep_availability).parameters)
-    rest = inspect.signature(pygeoogc.ArcGISRESTful).parameters
-    assert {"base_url", "layer", "outfields", "crs"} <= set(rest)
-    assert {"geom", "geo_crs"} <= set(inspect.signature(pygeoogc.ArcGISRESTful.oids_bygeom).parameters)
-    assert "featureids" in inspect.signature(pygeoogc.ArcGISRESTful.get_features).parameters
     assert {"state", "year", "cache"} <= set(inspect.signature(pygris.places).parameters)
     urls = pygeoogc.ServiceURL().restful
     assert urls.fema_nfhl == NFHL_URL and urls.nhd == NHD_URL and NWI_URL == urls.fws + "/Wetlands/MapServer"

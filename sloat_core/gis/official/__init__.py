@@ -6,8 +6,11 @@ read as they are: GeoPackages and a DEM in EPSG:2260 (elevations in US survey fe
 ``DIR/layers.yaml``, recording for each layer its source, service URL, query, download date and the
 publisher's version or date.
 
-The network is reached only through the field's maintained clients (the HyRiver family and pygris),
-an optional extra (``pip install -r requirements-official.txt``): :class:`LiveServices`. Everything
+The network is reached through the field's maintained clients (the HyRiver family and pygris), an
+optional extra (``pip install -r requirements-official.txt``): :class:`LiveServices`; its ArcGIS REST
+layers (NWI, NYSDEC, tax parcels, NYSDOT roads) are asked by a plain ``query`` whose answer is read as a
+recorded one is (:func:`.services.arcgis_layer`), so a service's error payload is its error on both paths
+(pygeoogc reports one as "no features"). Everything
 after the download -- clipping, reprojection, unit conversion, the manifest -- is the same code for
 :class:`RecordedServices`, which replays service responses saved in their wire format (GeoJSON as an
 ArcGIS REST ``query?f=geojson`` returns it, the TIGER/Line zipped shapefile, the 3DEP GeoTIFF). The

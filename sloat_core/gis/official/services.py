@@ -1,10 +1,13 @@
-"""The official services: live (the HyRiver clients and pygris, the optional extra) and recorded (responses
-saved in their wire format, replayed by the tests or by a fetch repeated offline). Both answer a
-:class:`Download`; a service's error payload or a failure to reach it is one sentence."""
+"""The official services: live (the HyRiver clients and pygris, the optional extra; the ArcGIS REST layers by
+:func:`arcgis_layer`'s own query) and recorded (responses saved in their wire format, replayed by the tests or by
+a fetch repeated offline). Both answer a :class:`Download`; a service's error payload or a failure to reach it is
+one sentence, never an empty layer: a live ArcGIS answer and a recorded one are read by one function
+(:func:`read_arcgis_answer`)."""
 
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import re
 import sys
@@ -14,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import geopandas as gpd
+import pandas as pd
 from shapely.geometry.base import BaseGeometry
 
 from sloat_core.errors import ServiceAnswerError, SloatInputError, SourceUnavailable
@@ -28,7 +32,8 @@ from sloat_core.gis.official_sources import (
     WBD_URL,
 )
 
-__all__ = ["Download", "LiveServices", "RecordedServices", "arcgis_error_sentence"]
+__all__ = ["Download", "LiveServices", "RecordedServices", "arcgis_error_sentence", "arcgis_layer",
+           "read_arcgis_answer"]
 
 
 @dataclass
@@ -75,6 +80,36 @@ def _error_in_text(text: str) -> dict | None:
     return None
 
 
+#: What pygeoogc's ZeroMatchedError carries when the service matched nothing (``oids_bygeom``'s own words).
+_NO_MATCH = "No matched records"
+
+
+def _zero_matched_message(exc: BaseException) -> str | None:
+    """The service's own words inside pygeoogc's ZeroMatchedError, or None when it means "no features".
+
+    pygeoogc raises ZeroMatchedError for an answer of no features, but also for an ArcGIS error payload (its
+    message after "error message:") and for an answer that is not JSON (the ValueError it comes from): those are
+    errors, never an empty layer.
+
+    >>> class ZeroMatchedError(ValueError): pass
+    >>> _zero_matched_message(ZeroMatchedError("Service returned no features."))
+    >>> _zero_matched_message(ZeroMatchedError("Service returned no features with the following error message:\\n"
+    ...                                         "No matched records"))
+    >>> _zero_matched_message(ZeroMatchedError("Service returned no features with the following error message:\\n"
+    ...                                         "Unable to complete operation."))
+    'Unable to complete operation.'
+    """
+    text = str(getattr(exc, "message", None) or exc).strip()
+    head, sep, said = text.partition("error message:")
+    said = " ".join(said.split())
+    if sep and said and said != _NO_MATCH:
+        return said
+    cause = exc.__cause__
+    if cause is not None and not sep:  # the client could not read the answer (not JSON)
+        return f"the answer could not be read ({type(cause).__name__})"
+    return None
+
+
 def _service_call(what: str):
     """A client's answer as it comes: zero features (pygeoogc's ZeroMatchedError) is an empty answer, a
     service's error payload is its code and message (with the service and query), a failure to reach it
@@ -89,10 +124,14 @@ def _service_call(what: str):
             except Exception as exc:  # noqa: BLE001 -- network and service errors come in many kinds
                 url, query = getattr(self, "_asked", ("", ""))
                 names = _names(exc)
-                if "ZeroMatchedError" in names:
-                    return Download(gdf=gpd.GeoDataFrame(geometry=gpd.GeoSeries([], crs=4326)), url=url,
-                                    query=f"{query} (the service returned no features)")
                 text = str(exc)
+                if "ZeroMatchedError" in names:
+                    said = _zero_matched_message(exc)
+                    if said is None:
+                        return Download(gdf=gpd.GeoDataFrame(geometry=gpd.GeoSeries([], crs=4326)), url=url,
+                                        query=f"{query} (the service returned no features)")
+                    raise ServiceAnswerError(arcgis_error_sentence(what, _error_in_text(said) or said, url,
+                                                                   query)) from exc
                 payload = _error_in_text(text)
                 if "ServiceError" in names or payload is not None:
                     said = payload or ((text.splitlines() or [type(exc).__name__])[0])
@@ -105,6 +144,118 @@ def _service_call(what: str):
         inner.__doc__ = fn.__doc__
         return inner
     return wrap
+
+
+def read_arcgis_answer(data: bytes, what: str, url: str, query: str) -> tuple[gpd.GeoDataFrame, int, bool]:
+    """An ArcGIS REST query's answer as it comes, live or recorded: its features (``f=geojson``, or Esri JSON
+    ``f=json`` read by GDAL with its ``spatialReference``), their number, and whether the service has more
+    (``exceededTransferLimit``, at the top or, in some servers' GeoJSON, under ``properties``).
+
+    Raises
+    ------
+    ServiceAnswerError
+        The answer is an ``{"error": ...}`` payload (ArcGIS REST reports failures so, often with HTTP 200) or is not
+        JSON with features: one sentence with the service's own code and message, the service and the query.
+    """
+    try:
+        doc = json.loads(data)
+    except ValueError as exc:
+        raise ServiceAnswerError(arcgis_error_sentence(what, "the answer is not JSON", url, query)) from exc
+    if isinstance(doc, dict) and "error" in doc:
+        raise ServiceAnswerError(arcgis_error_sentence(what, doc["error"], url, query))
+    if not isinstance(doc, dict) or not isinstance(doc.get("features", []), list):
+        raise ServiceAnswerError(arcgis_error_sentence(what, "the answer holds no list of features", url, query))
+    feats = doc.get("features") or []
+    if feats and isinstance(feats[0], dict) and "attributes" in feats[0]:  # Esri JSON (f=json)
+        import pyogrio  # noqa: PLC0415
+
+        gdf = pyogrio.read_dataframe(io.BytesIO(data))
+        if gdf.crs is None:
+            gdf = gdf.set_crs(4326)
+    elif feats:
+        gdf = gpd.GeoDataFrame.from_features(feats, crs=4326)
+    else:
+        gdf = gpd.GeoDataFrame(geometry=gpd.GeoSeries([], crs=4326))
+    props = doc.get("properties") if isinstance(doc.get("properties"), dict) else {}
+    more = bool(doc.get("exceededTransferLimit", props.get("exceededTransferLimit", False)))
+    return gdf, len(feats), more
+
+
+def _esri_polygon(geom: BaseGeometry) -> str:
+    """``geom`` (EPSG:4326) as an Esri JSON polygon: outer rings clockwise, holes counter-clockwise."""
+    from shapely.geometry.polygon import orient  # noqa: PLC0415
+
+    rings = []
+    for part in getattr(geom, "geoms", [geom]):
+        part = orient(part, sign=-1.0)
+        rings.append([list(c) for c in part.exterior.coords])
+        rings.extend([list(c) for c in r.coords] for r in part.interiors)
+    return json.dumps({"rings": rings, "spatialReference": {"wkid": 4326}})
+
+
+def _http_error_said(exc) -> dict:
+    """An HTTP error status's words: the ArcGIS error payload in its body if there is one, else the status."""
+    with contextlib.suppress(Exception):
+        doc = json.loads(exc.read(100_000))
+        if isinstance(doc, dict) and isinstance(doc.get("error"), dict):
+            return doc["error"]
+    return {"code": exc.code, "message": f"HTTP {exc.code} {exc.reason}"}
+
+
+#: Features asked for in one page of an ArcGIS REST query, and the most pages read (a bound, not a target).
+ARCGIS_PAGE = 1000
+ARCGIS_MAX_PAGES = 200
+#: ``LiveServices``' ArcGIS query, in words (the manifest's ``query``; the service's error names it).
+ARCGIS_QUERY = "query?geometry=<fetch area>&spatialRel=esriSpatialRelIntersects&outFields=*"
+
+
+def arcgis_layer(url: str, geom: BaseGeometry, *, what: str = "ArcGIS REST layer",
+                 timeout_s: float = 120.0) -> Download:
+    """The features of the ArcGIS REST layer ``url`` (``.../MapServer/<n>``) meeting ``geom`` (EPSG:4326).
+
+    Asked as ``query`` with ``f=geojson`` page by page (``resultOffset``) until the service says no more; every
+    answer is read by :func:`read_arcgis_answer`, as a recorded one is, so a service's error payload is the error
+    it is, with its message, on the live path as on a replayed one: never an empty layer.
+
+    Raises
+    ------
+    ServiceAnswerError
+        The service answered with an error (an ``{"error": ...}`` payload, or an HTTP error status).
+    SourceUnavailable
+        The service could not be reached.
+    """
+    import urllib.error  # noqa: PLC0415
+    import urllib.parse  # noqa: PLC0415
+    import urllib.request  # noqa: PLC0415
+
+    form = {"geometry": _esri_polygon(geom), "geometryType": "esriGeometryPolygon", "inSR": "4326",
+            "spatialRel": "esriSpatialRelIntersects", "outFields": "*", "returnGeometry": "true", "outSR": "4326",
+            "f": "geojson", "resultRecordCount": str(ARCGIS_PAGE)}
+    frames, nbytes, offset = [], 0, 0
+    for _ in range(ARCGIS_MAX_PAGES):
+        body = urllib.parse.urlencode({**form, "resultOffset": str(offset)}).encode("ascii")
+        request = urllib.request.Request(f"{url.rstrip('/')}/query", data=body, method="POST",
+                                         headers={"Content-Type": "application/x-www-form-urlencoded"})
+        try:
+            with urllib.request.urlopen(request, timeout=timeout_s) as resp:  # noqa: S310 (the sources' https URLs)
+                data = resp.read()
+        except urllib.error.HTTPError as exc:  # an error status: the service's own payload if it sent one
+            raise ServiceAnswerError(arcgis_error_sentence(what, _http_error_said(exc), url, ARCGIS_QUERY)) from exc
+        except (urllib.error.URLError, OSError) as exc:
+            raise SourceUnavailable(f"The {what} could not be fetched ({type(exc).__name__}); check the internet "
+                                    "connection and try again later.") from exc
+        nbytes += len(data)
+        gdf, n, more = read_arcgis_answer(data, what, url, ARCGIS_QUERY)
+        frames.append(gdf)
+        offset += n
+        if not n or not more:
+            break
+    else:
+        raise ServiceAnswerError(arcgis_error_sentence(
+            what, f"more than {ARCGIS_PAGE * ARCGIS_MAX_PAGES:,} features in the fetch area", url, ARCGIS_QUERY))
+    gdf = frames[0] if len(frames) == 1 else gpd.GeoDataFrame(pd.concat(frames, ignore_index=True), crs=4326)
+    query = ARCGIS_QUERY if len(gdf) else f"{ARCGIS_QUERY} (the service returned no features)"
+    return Download(gdf=gdf, query=query, url=url, nbytes=nbytes)
 
 
 class LiveServices:
@@ -156,17 +307,11 @@ class LiveServices:
 
     @_service_call("ArcGIS REST layer")
     def arcgis(self, url: str, geom: BaseGeometry) -> Download:
-        from pygeoogc import ArcGISRESTful  # noqa: PLC0415
-        from pygeoutils import json2geodf  # noqa: PLC0415
-
-        query = "query?geometry=<fetch area>&spatialRel=esriSpatialRelIntersects&outFields=*"
-        self._asked = (url, query)
-        base, _, layer = url.rpartition("/")
-        client = ArcGISRESTful(base, int(layer), outfields="*", crs=4326)
-        oids = client.oids_bygeom(geom, geo_crs=4326)
-        resp = client.get_features(oids)
-        gdf = json2geodf(resp, 4326, 4326) if resp else gpd.GeoDataFrame(geometry=[], crs=4326)
-        return Download(gdf=gdf, query=query, url=url)
+        self._asked = (url, ARCGIS_QUERY)
+        layer = url.partition("/rest/services/")[2]  # the layer's path names its source on any host
+        src = next((s for s in SOURCES if s.url == url or layer and s.url.partition("/rest/services/")[2] == layer),
+                   None)
+        return arcgis_layer(url, geom, what=src.title if src else "ArcGIS REST layer")
 
     @_service_call("USGS NHD layer")
     def nhd(self, layer: str, geom: BaseGeometry) -> Download:
@@ -236,25 +381,9 @@ class RecordedServices:
         if not path.is_file():
             raise SourceUnavailable(f"No recorded response for {key} in {self.folder.name}.")
         data = path.read_bytes()
-        try:
-            doc = json.loads(data)
-        except ValueError as exc:
-            raise ServiceAnswerError(arcgis_error_sentence(src.title if src else key, "the answer is not JSON",
-                                                           url, query)) from exc
-        if isinstance(doc, dict) and "error" in doc:  # ArcGIS REST reports failures as {"error": {...}}, HTTP 200
-            raise ServiceAnswerError(arcgis_error_sentence(src.title if src else key, doc["error"], url, query))
-        feats = doc.get("features") or []
-        if feats and isinstance(feats[0], dict) and "attributes" in feats[0]:  # Esri JSON (f=json)
-            import pyogrio  # noqa: PLC0415
-
-            gdf = pyogrio.read_dataframe(path)
-            if gdf.crs is None:
-                gdf = gdf.set_crs(4326)
-        elif feats:
-            gdf = gpd.GeoDataFrame.from_features(feats, crs=4326)
-        else:
-            gdf = gpd.GeoDataFrame(geometry=gpd.GeoSeries([], crs=4326))
-        if not feats:
+        # ArcGIS REST reports failures as {"error": {...}}, often with HTTP 200: read as the live answer is
+        gdf, n, _ = read_arcgis_answer(data, src.title if src else key, url, query)
+        if not n:
             query = f"{query} (the service returned no features)"
         return Download(gdf=gdf, query=query, url=url, publisher_version=f.get("publisher_version"), nbytes=len(data))
 
