@@ -267,6 +267,32 @@ def statute_clause(statute: str | None, clause: str) -> str:
     return clause
 
 
+#: The actions § 239-m(3)(a) and § 239-n refer, in the statute's words (a building permit is not among them).
+_REFERRED_ACTIONS = ("GML § 239-m(3)(a) refers (a comprehensive plan or zoning law or its amendment, a special use "
+                     "permit, a site plan, a use or area variance, another authorization under the zoning law) or "
+                     "§ 239-n (a subdivision plat)")
+
+
+def _where(a: TriggerAnswer) -> str:
+    near = a.nearest or a.label
+    return (f"the parcel touches {near} (0 ft)" if (a.distance_ft or 0.0) < 0.5
+            else f"the parcel is {a.distance_ft:,.0f} ft from {near}")
+
+
+def _for_a_later_application(yes: list[TriggerAnswer], unknown: list[TriggerAnswer], reach: float) -> str:
+    """What a later site plan, special permit, variance or subdivision would meet: the triggers found, each with
+    its clause, and those unknown."""
+    later = "A later site plan, special permit, variance or subdivision"
+    names = ", ".join(a.trigger.replace("_", " ") for a in unknown)
+    unknown_words = f"{names} {'is' if len(unknown) == 1 else 'are'} unknown"
+    if yes:
+        found = "; ".join(f"{_where(a)} ({a.clause})" for a in sorted(yes, key=lambda a: a.distance_ft or 0.0))
+        return f"{later} would be referred: {found}" + (f"; {unknown_words}." if unknown else ".")
+    if unknown:
+        return f"For {later[0].lower()}{later[1:]}: no trigger found within {reach:g} ft, but {unknown_words}."
+    return f"{later} would not be referred either: no trigger within {reach:g} ft."
+
+
 def county_referral(parcel: BaseGeometry, layerset, *, application_type: str | None = None,
                     facts: ApprovalFacts | None = None, on: _dt.date | None = None) -> ReferralResult:
     """Whether the project must be referred to the county, trigger by trigger, with the county's clock.
@@ -285,11 +311,14 @@ def county_referral(parcel: BaseGeometry, layerset, *, application_type: str | N
                                      a.nearest, a.reason, a.source))
     yes = [a for a in answers if a.answer == "yes"]
     unknown = [a for a in answers if a.answer == "unknown"]
-    if yes:
+    if application_type == "building_permit" and not actions:
+        # § 239-m(3)(a) lists the actions referred (§ 239-n a subdivision plat): a building permit is none of them.
+        required = False
+        headline = (f"No county referral: a building permit alone is not an action {_REFERRED_ACTIONS}. "
+                    + _for_a_later_application(yes, unknown, reach))
+    elif yes:
         first = min(yes, key=lambda a: a.distance_ft or 0.0)
-        near = first.nearest or first.label
-        where = (f"the parcel touches {near} (0 ft)" if (first.distance_ft or 0.0) < 0.5
-                 else f"the parcel is {first.distance_ft:,.0f} ft from {near}")
+        where = _where(first)
         if not actions:
             required = None
             headline = (f"County referral required before final action if the application is a site plan, special "
@@ -305,7 +334,7 @@ def county_referral(parcel: BaseGeometry, layerset, *, application_type: str | N
     else:
         required = False
         headline = f"No county referral trigger within {reach:g} ft of the parcel ({statute or 'GML § 239-m'})."
-    if actions == () and required is False:
+    if actions == () and required is False and application_type != "building_permit":
         headline += " A building permit alone is not referred."
     days_p = state_param("county_review_days", on)
     vote = state_param("county_override_vote", on)

@@ -14,15 +14,15 @@ import datetime as _dt
 from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
-from sloat_core.approvals.county_referral import county_referral
+from sloat_core.approvals.county_referral import ReferralResult, county_referral
 from sloat_core.approvals.facts import ApprovalFacts
-from sloat_core.approvals.seqr import seqr_class
+from sloat_core.approvals.seqr import SeqrResult, seqr_class
 from sloat_core.approvals.state_law import all_state_facts, state_law_notice, state_law_version
 from sloat_core.approvals.village_law import approval_events, clock_rules
 from sloat_core.approvals.wetland_screens import wetland_screens
 from sloat_core.rules.permits import PROHIBITED_IDS
 
-__all__ = ["DECIDERS", "STEPS", "approvals_for", "decider_of"]
+__all__ = ["DECIDERS", "STEPS", "approvals_for", "action_class", "decider_of"]
 
 DECIDERS = ("Planning Board", "Village Engineer", "Building Inspector", "County", "State", "Federal",
             "Village (other)")
@@ -100,17 +100,32 @@ def _permit_items(permits: list[dict]) -> list[dict]:
     return out
 
 
+def action_class(parcel: BaseGeometry, layerset, project, as_of: _dt.date, *,
+                 in_cea: bool | None = None) -> tuple[ReferralResult, SeqrResult]:
+    """The county referral and the project's SEQR class, worked out once for an analysis: the class reads the
+    distance to public parkland that the referral measures. The analysis gives both to :func:`approvals_for`
+    and the class to the Article IX reviews that turn on it (§ 402-46C), so every answer reads one class."""
+    layerset = layerset if layerset is not None else _NoLayers()
+    facts: ApprovalFacts = getattr(project, "approvals", None) or ApprovalFacts()
+    app = getattr(project, "application_type", None)
+    referral = county_referral(parcel, layerset, application_type=app, facts=facts, on=as_of)
+    park = next((t.distance_ft for t in referral.triggers if t.trigger == "parkland"), None)
+    return referral, seqr_class(project, facts, parkland_distance_ft=park, in_cea=in_cea, on=as_of)
+
+
 def approvals_for(parcel: BaseGeometry, layerset, project, as_of: _dt.date, *, permits: list[dict] | None = None,
-                  in_cea: bool | None = None) -> dict:
-    """Every approval around Article IX for a parcel (EPSG:2260) and a parsed project, as JSON-ready values."""
+                  in_cea: bool | None = None,
+                  worked_out: tuple[ReferralResult, SeqrResult] | None = None) -> dict:
+    """Every approval around Article IX for a parcel (EPSG:2260) and a parsed project, as JSON-ready values.
+
+    ``worked_out``: the referral and the SEQR class :func:`action_class` gave the analysis (else worked out here).
+    """
     layerset = layerset if layerset is not None else _NoLayers()
     facts: ApprovalFacts = getattr(project, "approvals", None) or ApprovalFacts()
     app = getattr(project, "application_type", None)
     footprint = getattr(project, "disturbance_footprint", None)
 
-    referral = county_referral(parcel, layerset, application_type=app, facts=facts, on=as_of)
-    park = next((t.distance_ft for t in referral.triggers if t.trigger == "parkland"), None)
-    seqr = seqr_class(project, facts, parkland_distance_ft=park, in_cea=in_cea, on=as_of)
+    referral, seqr = worked_out or action_class(parcel, layerset, project, as_of, in_cea=in_cea)
     rules = clock_rules(app if app in ("subdivision", "site_plan") else None, on=as_of) \
         if app in (None, "subdivision", "site_plan") else []
     events = approval_events(app, facts, as_of)

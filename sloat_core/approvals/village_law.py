@@ -97,10 +97,7 @@ def _nice(d: _dt.date) -> str:
 
 def _deadline_event(eid, item, kind, start, p, label, detail, as_of, soon, *, done: _dt.date | None = None) -> Event:
     dl = cal.deadline(start, p.value)
-    if done is not None:
-        status = "met" if done <= dl.act_by else "missed"
-    else:
-        status = status_as_of(kind, dl.statutory, as_of, soon)
+    status = status_as_of(kind, dl.statutory, as_of, soon, done)  # read against the § 25-a day, as dl.note() says
     return Event(eid, item, kind, dl.statutory, p.citation, status, label + verify_word(p.verify),
                  f"{p.value} days from {_nice(start)}, that day not counted (General Construction Law § 20). "
                  + detail, dl.note())

@@ -216,8 +216,16 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
     any_trigger = True if any(s is True for s in states) else (False if all(s is False for s in states) else None)
 
     subdividable = can_be_subdivided(lot.net_lot_area_sqft, lot.net_lot_area_min_sqft, minimum)
+    # The project's SEQR class, once (with the county referral whose parkland distance it reads): § 402-46C and
+    # the approvals below read this one class (sloat_core.approvals.summary.action_class).
+    from sloat_core.approvals.summary import action_class, approvals_for
+
+    cea = f.area("aquifer_cea")
+    in_cea = None if cea is None else cea > 1.0
+    worked_out = action_class(geom, layerset, proj, as_of, in_cea=in_cea)
     permits: list[Permit] = permits_for(f, proj, settings=settings, subdividable=subdividable,
-                                        cluster_applies=applies, any_trigger=any_trigger, measures=lot.measures, work=work)
+                                        cluster_applies=applies, any_trigger=any_trigger, measures=lot.measures, work=work,
+                                        seqr=worked_out[1])
 
     # What the land alone answers (no project described): the permits the parcel carries for any later work,
     # which the answer tells apart from what the project needs (engine.answer.permits_by_cause).
@@ -295,11 +303,8 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
         "tool_version": __version__,
     }
     # The approvals around Article IX (state and federal law; sloat_core.approvals): a key of their own.
-    from sloat_core.approvals.summary import approvals_for
-
-    cea = f.area("aquifer_cea")
-    found = approvals_for(geom, layerset, proj, as_of, permits=result["permits"],
-                          in_cea=None if cea is None else cea > 1.0)
+    found = approvals_for(geom, layerset, proj, as_of, permits=result["permits"], in_cea=in_cea,
+                          worked_out=worked_out)
     result["approvals"] = found.pop("groups")  # the list, grouped by who decides
     result["approvals_detail"] = found  # SEQR, county referral, Village Law clocks, wetland screens
     # The NYSDEC map by the state regime in force on the date (nysdec_wetland_regimes in

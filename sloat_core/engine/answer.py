@@ -47,6 +47,8 @@ CONTACTS: tuple[str, ...] = (
 # declaration: ``RowSpec.study``, ``PermitDeclaration.study``).
 _STUDY_OF_ROW = {r.id: r.study for r in DEDUCTION_ROWS}
 _STUDY_OF_PERMIT = {d.id: d.study for d in DECLARATIONS if d.study}
+#: Reviews whose clause turns on the kind of action, not on where the work happens (§ 402-46C).
+_ACTION_REVIEWS = frozenset(d.id for d in DECLARATIONS if d.turns_on_the_action)
 #: The rows whose land carries the buffer (the buffer row's ``reads``): wetland, streams, ponds.
 _BUFFERED = frozenset(next((r.reads for r in DEDUCTION_ROWS if r.land == "buffer"), ()))
 #: The buffer row's study when the wetland or stream itself is on the neighbour's land.
@@ -60,7 +62,10 @@ def permits_by_cause(result: dict) -> tuple[list[dict], list[dict]]:
     A permit whose declaration has an answer from the land alone (``land=``) is the parcel's when the project
     left that answer as the land gave it (same answer, same reason: no fact or footprint of the project
     changed it), or when the project does not need it but the land does; it is the project's when the
-    project's facts or footprint changed the answer. A permit without a land answer is the project's.
+    project's facts or footprint changed the answer. A permit without a land answer is the project's. A review
+    whose clause turns on the kind of action (its declaration's ``turns_on_the_action``: § 402-46C, Type I or
+    Unlisted actions) that the project does not need is in neither list: the project's class answered it (a Type II
+    garage or house in the aquifer CEA carries no SEQRA review of the CEA).
     Prohibitions are neither (``plain.is_prohibition``). Not needed (False) is in neither list. With no
     project described, the project needs nothing yet and the land's permits are the parcel's; a result
     from before the land answers were kept (no ``land_permits``) lists every permit as the project's.
@@ -86,6 +91,8 @@ def permits_by_cause(result: dict) -> tuple[list[dict], list[dict]]:
         untouched = (bare.get("required"), bare.get("reason")) == (p.get("required"), p.get("reason"))
         if described and not untouched and p.get("required") is not False:
             project.append(p)
+        elif described and p.get("required") is False and p.get("id") in _ACTION_REVIEWS:
+            continue  # the project's kind of action answered it, for the whole lot
         elif bare.get("required") is not False:
             parcel.append(bare)
     return project, parcel

@@ -72,6 +72,7 @@ __all__ = [
     "period_end",
     "Deadline",
     "deadline",
+    "act_by",
 ]
 
 #: A date written as ISO text.
@@ -285,6 +286,24 @@ def deadline(start: _dt.date, days: int, extra_closed: Iterable[_dt.date] = ()) 
     end = period_end(start, days)
     extra = set(extra_closed)
     return Deadline(end, next_business_day(end, extra), closed(end, extra))
+
+
+def act_by(kind: str, date: _dt.date) -> _dt.date:
+    """The last day an act due by a deadline of ``kind`` on ``date`` may be done: the day its note gives.
+
+    A deadline counted forward that ends on a Saturday, Sunday or public holiday runs to the next business day
+    (General Construction Law § 25-a); every other kind keeps its date (an expiry, a "not before" day, the mark
+    of a period; a deadline counted back from a later day, whose note only advises acting earlier to be safe).
+    Every deadline's status is read against this day (``clocks.status_as_of``), the timeline's and the approvals'.
+
+    >>> act_by("hearing_deadline", _dt.date(2027, 10, 9)).isoformat()  # a Saturday, then Columbus Day
+    '2027-10-12'
+    >>> act_by("expires", _dt.date(2027, 10, 9)).isoformat()
+    '2027-10-09'
+    """
+    if kind in EXPIRY_KINDS or kind in NOT_BEFORE_KINDS or kind in PERIOD_KINDS or kind in BACKWARD_KINDS:
+        return date
+    return next_business_day(date)
 
 
 def _weekday_nice(d: _dt.date) -> str:

@@ -31,7 +31,9 @@ Expiry kinds (``expires``, ``valid_until``, ``latest_extended_expiry``): ``"acti
 ``"expiring"`` (the date is within the "expiring soon" window, inclusive: 90 days in the local
 settings), ``"expired"`` (the day after the date). Every other kind is a deadline or a date to
 watch: ``"upcoming"``, ``"due_soon"`` (same window, inclusive), ``"passed"``. A wetland delineation
-given with its filing date gets ``"met"`` or ``"missed"`` instead (its clock's ``met_by``). "Not before" kinds
+given with its filing date, or a wetland permit application with its hearing date, gets ``"met"`` or ``"missed"``
+instead (its clock's ``met_by``). A deadline's status is read against the day its General Construction Law
+§ 25-a note gives (``calendar.act_by``): a hearing due on a Saturday and held on the next business day is met. "Not before" kinds
 (``calendar.NOT_BEFORE_KINDS``: the earliest day to clear, the earliest end of a performance guarantee, the
 first day an unpaid charge can be a lien) get ``"not_yet"`` before the day and ``"reached"`` from it.
 
@@ -53,8 +55,7 @@ from typing import Iterable
 from sloat_core.errors import SloatInputError
 from sloat_core.law.params import law_date
 from sloat_core.rules import calendar as cal
-from sloat_core.rules.calendar import (BACKWARD_KINDS, EXPIRY_KINDS, NOT_BEFORE_KINDS, PERIOD_KINDS,
-                                       next_business_day)
+from sloat_core.rules.calendar import BACKWARD_KINDS, EXPIRY_KINDS, NOT_BEFORE_KINDS, PERIOD_KINDS, act_by
 from sloat_core.rules.sections import CLOCKS
 from sloat_core.rules.sections.clock import Reader
 
@@ -137,8 +138,13 @@ class Event:
 # small helpers
 # --------------------------------------------------------------------------------------------
 
-def status_as_of(kind: str, date: _dt.date, as_of: _dt.date, expiring_soon_days: int) -> str:
+def status_as_of(kind: str, date: _dt.date, as_of: _dt.date, expiring_soon_days: int,
+                 done: _dt.date | None = None) -> str:
     """Status of an event of ``kind`` falling on ``date``, seen on ``as_of``.
+
+    The one place every status is worked out, the timeline's and the approvals' alike. A deadline is read
+    against the day its General Construction Law § 25-a note gives (``calendar.act_by``), not the bare statutory
+    date: an act due on a Saturday may still be done on the Monday (or the Tuesday after a Monday holiday).
 
     Parameters
     ----------
@@ -147,12 +153,16 @@ def status_as_of(kind: str, date: _dt.date, as_of: _dt.date, expiring_soon_days:
     date, as_of : datetime.date
     expiring_soon_days : int
         The "expiring soon" / "due soon" window in days, inclusive at both ends.
+    done : datetime.date, optional
+        The day the act was done (a hearing held, an application filed, a decision made): the deadline is then
+        ``"met"`` or ``"missed"``.
 
     Returns
     -------
     str
-        ``"active"``, ``"expiring"`` or ``"expired"`` for expiries; ``"not_yet"`` or ``"reached"`` for
-        "not before" days; ``"upcoming"``, ``"due_soon"`` or ``"passed"`` otherwise.
+        ``"met"`` or ``"missed"`` when ``done`` is given; ``"active"``, ``"expiring"`` or ``"expired"`` for
+        expiries; ``"not_yet"`` or ``"reached"`` for "not before" days; ``"upcoming"``, ``"due_soon"`` or
+        ``"passed"`` otherwise.
 
     Examples
     --------
@@ -162,8 +172,15 @@ def status_as_of(kind: str, date: _dt.date, as_of: _dt.date, expiring_soon_days:
     'expired'
     >>> status_as_of("clearing_earliest_start", _dt.date(2027, 3, 1), _dt.date(2027, 2, 20), 90)
     'not_yet'
+    >>> status_as_of("hearing_deadline", _dt.date(2027, 10, 9), _dt.date(2027, 10, 11), 90)  # Columbus Day
+    'due_soon'
+    >>> status_as_of("hearing_deadline", _dt.date(2027, 10, 9), _dt.date(2027, 1, 1), 90, done=_dt.date(2027, 10, 12))
+    'met'
     """
-    days_left = (date - as_of).days
+    last = act_by(kind, date)
+    if done is not None:
+        return "met" if done <= last else "missed"
+    days_left = (last - as_of).days
     if kind in NOT_BEFORE_KINDS:
         return "not_yet" if days_left > 0 else "reached"
     expiry = kind in EXPIRY_KINDS
@@ -196,8 +213,9 @@ def _gcl_note(kind: str, date: _dt.date) -> str:
                 f"{cal.nice(before)}, to be safe (confirm with the Village).")
     # Reading (README "Readings"): GCL § 25-a lets an act due within a period that ends on a Saturday,
     # Sunday or public holiday be done on the next business day; the statutory date stays the event's date.
+    # The day named is the one the status is read against (act_by).
     return (f"{on}: under New York General Construction Law § 25-a the act may be done on the next business "
-            f"day, {cal.nice(next_business_day(date))} (confirm with the Village).")
+            f"day, {cal.nice(act_by(kind, date))} (confirm with the Village).")
 
 
 def _slug(text: str) -> str:
@@ -301,10 +319,8 @@ def timeline_events(
         for kind, date, citation, label, detail in produced:
             counts[kind] = counts.get(kind, 0) + 1
             eid = f"{base}-{_slug(kind)}" + (f"-{counts[kind]}" if kind == clock.repeats else "")
-            if met is not None and kind == met_kind:
-                status = "met" if met <= date else "missed"
-            else:
-                status = status_as_of(kind, date, as_of, expiring_soon_days)
+            done = met if met is not None and kind == met_kind else None
+            status = status_as_of(kind, date, as_of, expiring_soon_days, done)
             events.append(Event(eid, item_id, kind, date, citation, status, label, detail, _gcl_note(kind, date)))
     events.sort(key=lambda e: (e.date, e.id))
     return events

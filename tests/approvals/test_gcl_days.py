@@ -109,3 +109,57 @@ def test_section_25_a_carries_a_period_ending_on_a_weekend_or_holiday_to_the_nex
 def test_a_day_proclaimed_a_holiday_can_be_given():
     proclaimed = dt.date(2026, 12, 24)
     assert gcl.next_business_day(proclaimed, [proclaimed]) == dt.date(2026, 12, 28)
+
+
+# The status of a deadline is read against the day its § 25-a note gives, on every path.
+
+def test_a_wetland_hearing_due_on_a_saturday_and_held_on_the_tuesday_after_columbus_day_is_met():
+    # complete Sunday 8 August 2027: day 62 is Saturday 9 October 2027; Monday 11 October is Columbus Day,
+    # so § 25-a carries the hearing to Tuesday 12 October 2027, the day it was held.
+    from sloat_core.rules.clocks import timeline_events
+
+    (e,) = [e for e in timeline_events([{"id": "wetland_permit_application", "complete": "2027-08-08",
+                                         "hearing": "2027-10-12"}], "2027-10-20", expiring_soon_days=90)
+            if e.kind == "hearing_deadline"]
+    assert e.date == dt.date(2027, 10, 9) and "12 October 2027" in e.note
+    assert e.status == "met"
+    notice = [x for x in timeline_events([{"id": "wetland_permit_application", "complete": "2027-08-08",
+                                           "hearing": "2027-10-12"}], "2027-10-20", expiring_soon_days=90)
+              if x.kind == "notice_deadline"][0]
+    assert "missed" not in notice.detail
+
+
+def test_a_wetland_hearing_held_the_day_after_the_carried_day_is_missed():
+    from sloat_core.rules.clocks import timeline_events
+
+    (e,) = [e for e in timeline_events([{"id": "wetland_permit_application", "complete": "2027-08-08",
+                                         "hearing": "2027-10-13"}], "2027-10-20", expiring_soon_days=90)
+            if e.kind == "hearing_deadline"]
+    assert e.status == "missed"
+
+
+def test_a_deadline_due_on_a_saturday_is_still_due_on_the_monday_holiday_and_passed_after_the_carried_day():
+    # The same hearing, not yet held: on Columbus Day (Monday 11 October 2027) it is still due; on Wednesday
+    # 13 October it has passed.
+    from sloat_core.rules.clocks import timeline_events
+
+    def status(as_of):
+        (e,) = [e for e in timeline_events([{"id": "wetland_permit_application", "complete": "2027-08-08"}],
+                                           as_of, expiring_soon_days=30) if e.kind == "hearing_deadline"]
+        return e.status
+
+    assert (status("2027-10-11"), status("2027-10-12"), status("2027-10-13")) == ("due_soon", "due_soon", "passed")
+
+
+def test_a_village_law_deadline_carried_by_section_25_a_is_not_passed_before_its_carried_day():
+    # site plan hearing Sunday 25 October 2026: the decision's day 62 is Saturday 26 December 2026, carried to
+    # Monday 28 December; on that Monday it is still due.
+    from sloat_core.approvals.facts import parse_approval_facts
+    from sloat_core.approvals.village_law import village_law_events
+
+    facts = parse_approval_facts({"hearing_closed_date": "2026-10-25"})
+    (e,) = village_law_events("site_plan", facts, dt.date(2026, 12, 28), expiring_soon_days=30)
+    assert e.date == dt.date(2026, 12, 26) and "Monday 28 December 2026" in e.note
+    assert e.status == "due_soon"
+    (e,) = village_law_events("site_plan", facts, dt.date(2026, 12, 29), expiring_soon_days=30)
+    assert e.status == "passed"

@@ -178,9 +178,37 @@ def test_a_subdivision_plat_cites_239_n_own_paragraphs_for_the_triggers_the_cloc
     assert not r.clock["verify"] and not any("239-n" in v for v in r.verify)
 
 
-def test_a_building_permit_alone_is_not_a_referable_action(tmp_path):
+def test_a_building_permit_alone_is_not_a_referable_action_so_no_referral_and_the_triggers_stay_listed(tmp_path):
+    """GML § 239-m(3)(a) lists the actions referred (a comprehensive plan or zoning law, special use permits, site
+    plans, use or area variances, other authorizations under the zoning law; subdivision plats, § 239-n): a
+    building permit alone is none of them, so the referral is not required, whatever lies within 500 ft. The park
+    50 ft away stays listed, with its clause, for a later application."""
     ls = _world(tmp_path, {"parkland": [sq(150, 0, 100)]})
-    r, _ = _answers(ls, application_type="building_permit")
+    r, a = _answers(ls, application_type="building_permit")
+    assert r.required is False and r.actions == () and r.statute is None
+    assert "GML § 239-m(3)(a)" in r.headline and "building permit alone" in r.headline
+    assert "if the application is" not in r.headline
+    assert a["parkland"].answer == "yes" and a["parkland"].distance_ft == pytest.approx(50.0, abs=0.05)
+    assert "later" in r.headline and "50 ft" in r.headline and a["parkland"].clause in r.headline
+    assert not any("Send the full statement" in c for c in r.checklist)
+
+
+def test_a_building_permit_alone_with_a_trigger_layer_missing_is_still_not_referred(tmp_path):
+    ls = _world(tmp_path, {}, omit=("parkland",))
+    r, a = _answers(ls, application_type="building_permit")
+    assert r.required is False and a["parkland"].answer == "unknown"
+    assert "parkland" in r.headline and "unknown" in r.headline
+
+
+def test_a_building_permit_with_an_area_variance_is_referred(tmp_path):
+    ls = _world(tmp_path, {"parkland": [sq(150, 0, 100)]})
+    r, _ = _answers(ls, application_type="building_permit", variance="area")
+    assert r.required is True and r.actions == ("area_variance",)
+
+
+def test_with_no_application_type_given_the_referral_stays_unknown_with_the_condition(tmp_path):
+    ls = _world(tmp_path, {"parkland": [sq(150, 0, 100)]})
+    r, _ = _answers(ls, application_type=None)
     assert r.required is None and r.actions == ()
     assert "if the application is a site plan, special permit, variance or subdivision" in r.headline
 

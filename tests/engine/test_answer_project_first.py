@@ -112,6 +112,23 @@ def test_an_unknown_that_is_the_projects_names_the_fact_to_give(sample):
     assert not any("Unknown on the layers" in s or "not known yet" in s for s in a.project_needs)
 
 
+def test_three_trees_cut_for_a_house_on_an_approved_lot_in_the_cea_are_not_told_seqra_may_be_needed(sample):
+    """A one-family house on an approved lot is Type II (6 NYCRR 617.5(c)): no SEQRA review, so the counter says
+    nothing of one, neither for the project nor as something the parcel carries (§ 402-46C is for Type I and
+    Unlisted actions). Without the approved lot the class is unknown and the counter asks that one question."""
+    layers, parcel = sample
+    house = {"application_type": "building_permit", "one_family_dwelling": True, "trees_removed": 3}
+    r = analyze(parcel, layers, project={**house, "on_approved_lot": True})
+    assert r["approvals_detail"]["seqr"]["class"] == "Type II"
+    a = lot_answer(r)
+    said = [s for _, items, _ in a.sections() for s in items]
+    assert not any("SEQRA" in s for s in said), [s for s in said if "SEQRA" in s]
+    assert a.project_needs[0].startswith("You will likely need a tree removal permit")
+    unknown = lot_answer(analyze(parcel, layers, project=house))
+    seqra = [s for s in unknown.project_needs if "SEQRA" in s]
+    assert len(seqra) == 1 and "depends on the project" in seqra[0] and "approved lot" in seqra[0]
+
+
 def test_the_headings_are_the_issues_words():
     assert PROJECT_HEADING == "What your project needs"
     assert PARCEL_HEADING == "What the parcel carries for any later work"

@@ -85,3 +85,34 @@ def test_neither_three_trees_nor_a_garage_is_told_you_will_likely_need_seqra(tmp
         (tmp_path / str(i)).mkdir()
         said = " ".join(plain_permits(_analyze(tmp_path / str(i), project)))
         assert "likely need an environmental review (SEQRA)" not in said, project
+
+
+def test_the_cea_review_follows_the_class_the_approvals_give_not_one_of_its_own(tmp_path):
+    """3 acres disturbed, the kind of action not given, public parkland mapped far away (not contiguous): the
+    SEQR class the approvals give is unknown (Type I, Type II or Unlisted: the question is what the project is),
+    so the § 402-46C review is unknown with that question, never "required" on a class it decided alone."""
+    world = make_world(tmp_path, {"aquifer_cea": [sq(-100, -100, 600)], "parkland": [sq(3000, 3000, 200)]}, dem=0)
+    r = analyze(PARCEL, world, district="R-40", project={"disturbance_area_sqft": 3 * 43_560})
+    seqr = r["approvals_detail"]["seqr"]
+    assert seqr["class"] == "unknown" and "Type II" in seqr["possible"]
+    p = next(p for p in r["permits"] if p["id"] == "seqra_cea")
+    assert p["required"] is None
+    assert seqr["question"] in p["reason"]
+
+
+def test_a_type_ii_project_in_the_cea_leaves_no_cea_review_for_the_parcel_to_carry(tmp_path):
+    """A garage, or a one-family house on an approved lot, in the CEA: the class is Type II, the review is not
+    required, and the answer does not list it again among what the parcel carries (§ 402-46C turns on the kind of
+    action, which the project's class has answered, not on where the work happens)."""
+    from sloat_core.engine.answer import lot_answer, permits_by_cause
+
+    for i, project in enumerate(({"application_type": "building_permit", "accessory_structure": "garage"},
+                                 {"application_type": "building_permit", "one_family_dwelling": True,
+                                  "on_approved_lot": True})):
+        (tmp_path / str(i)).mkdir()
+        r = _analyze(tmp_path / str(i), project)
+        assert r["approvals_detail"]["seqr"]["class"] == "Type II"
+        mine, carried = permits_by_cause(r)
+        assert "seqra_cea" not in {p["id"] for p in mine + carried}, project
+        said = " ".join(s for _, items, _ in lot_answer(r).sections() for s in items)
+        assert "SEQRA" not in said, project

@@ -206,11 +206,14 @@ def test_a_hearing_set_on_the_62nd_day_meets_the_deadline():
     assert ev["hearing_deadline"].status == "met" and ev["hearing_deadline"].citation == "§ 402-57L"
 
 
-def test_a_hearing_set_on_the_63rd_day_misses_it_and_the_ics_and_csv_say_so():
+def test_a_hearing_after_the_business_day_the_deadline_is_carried_to_misses_it_and_the_ics_and_csv_say_so():
     from sloat_core.outputs.exports import events_csv
     from sloat_core.outputs.ics import to_ics
 
-    ev = _hearing_events("2026-05-03")
+    # Day 62 is Saturday 2 May 2026: General Construction Law § 25-a carries it to Monday 4 May (met that day);
+    # Tuesday 5 May is the first day too late.
+    assert _hearing_events("2026-05-04")["hearing_deadline"].status == "met"
+    ev = _hearing_events("2026-05-05")
     assert ev["hearing_deadline"].status == "missed"
     assert "missed" in ev["notice_deadline"].detail
     assert "Status when exported: missed" in to_ics([ev["hearing_deadline"]], calendar_name="test").replace("\r\n ", "")

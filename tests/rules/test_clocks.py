@@ -251,7 +251,9 @@ def test_the_expiring_soon_window_comes_from_the_local_settings_by_default():
 
 def test_status_as_of_directly():
     assert status_as_of("valid_until", D(2027, 1, 1), D(2026, 1, 1), 30) == "active"
-    assert status_as_of("hearing_deadline", D(2026, 1, 1), D(2026, 1, 1), 0) == "due_soon"
+    assert status_as_of("hearing_deadline", D(2026, 1, 2), D(2026, 1, 2), 0) == "due_soon"
+    # due on New Year's Day: § 25-a carries it to Friday 2 January, a day beyond a window of 0 days
+    assert status_as_of("hearing_deadline", D(2026, 1, 1), D(2026, 1, 1), 0) == "upcoming"
 
 
 # --------------------------------------------------------------------------------------------

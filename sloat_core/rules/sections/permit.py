@@ -89,6 +89,10 @@ class Facts:
     #: The parcel's measures record (`rules.measures.Measures`): the land-only answers read it, as the
     #: village screen does (`PermitDeclaration.land`).
     measures: Measures | None = None
+    #: The project's SEQR class as the core worked it out for the analysis (`approvals.seqr.SeqrResult`, with the
+    #: map's parkland and the analysis date): the reviews that turn on it read this one (§ 402-46C), never a
+    #: class of their own. None when the caller gave none (the rule then asks `approvals.seqr.seqr_class`).
+    seqr: Any = None
 
 
 @dataclass(frozen=True)
@@ -165,6 +169,10 @@ class PermitDeclaration:
     study: str = ""
     #: Prohibitions are told as "not allowed", not as a permit to get.
     prohibited: bool = False
+    #: Its clause turns on the kind of action, not on where the work happens (§ 402-46C: "any Type I or Unlisted
+    #: Action"). A described project that does not need it has answered it for the whole lot, so the land's answer
+    #: is not told again as something the parcel carries for later work (`engine.answer.permits_by_cause`).
+    turns_on_the_action: bool = False
 
 
 #: In ``depends_on``: every permit the Planning Board approves (``planning_board_permit``).

@@ -3,7 +3,8 @@
 
 § 402-46C concerns "any Type I or Unlisted Action": the parcel's land in the CEA is the first question
 (the map); the project's SEQR class (`sloat_core.approvals.seqr.seqr_class`, from the project's facts) is
-the second. A Type II action (6 NYCRR 617.5(c): a garage, shed, deck or fence; a one- to three-family house
+the second, read from the class the core gives the whole analysis (``Facts.seqr``, the approvals' own), not
+decided again here. A Type II action (6 NYCRR 617.5(c): a garage, shed, deck or fence; a one- to three-family house
 on an approved lot; maintenance or repair) has no SEQRA review, so no evaluation of the CEA; Type I and
 Unlisted keep it; a class the facts do not settle leaves the answer unknown with the one question that
 settles it (kept "required" when every class still possible is Type I or Unlisted).
@@ -34,7 +35,9 @@ def _rule(x: Facts) -> Ruling:
             return Ruling(required=True, reason=f"{ruling.reason} (If the project turns out to be a Type II "
                           "action, such as a garage or a house on an approved lot, there is no SEQRA review.)")
         return ruling
-    seqr = seqr_class(x.project, x.project.approvals)
+    # The action's class, the core's own (the analysis's, with the map's parkland and its date: Facts.seqr);
+    # worked out here only when no caller gave one.
+    seqr = x.seqr if x.seqr is not None else seqr_class(x.project, x.project.approvals)
     cls = f"{seqr.seqr_class} ({seqr.clause})" if seqr.clause else seqr.seqr_class
     if seqr.seqr_class == "Type II":
         return Ruling(required=False, details=False, citations=(seqr.clause,) if seqr.clause else (),
@@ -62,7 +65,7 @@ def _rule(x: Facts) -> Ruling:
 SEQRA_CEA = PermitDeclaration(
     id="seqra_cea", order=100, title="SEQRA: impact on the Ramapo aquifer CEA", section="§ 402-46C",
     authority=fixed("The SEQRA lead agency (usually the Planning Board)"),
-    rule=_rule,
+    rule=_rule, turns_on_the_action=True,
     plain=("an environmental review (SEQRA) of the Ramapo aquifer area",
            "by the Planning Board or another lead agency"), land=_LAND)
 

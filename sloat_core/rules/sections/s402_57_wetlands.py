@@ -163,7 +163,7 @@ def _wetland_application(item: Reader) -> list[Row]:
     if hearing is not None:
         item.not_before(hearing, complete, "hearing date", "completion date")
         basis = f"the hearing set for {cal.nice(hearing)}"
-        if hearing > limit:
+        if hearing > cal.act_by("hearing_deadline", limit):  # the day General Construction Law § 25-a gives
             basis += f", which is later than the {days}-day limit (the hearing deadline is missed)"
         target = hearing
     else:
