@@ -27,6 +27,7 @@ from sloat_core.rules.permits import DECLARATIONS, Permit, can_be_subdivided, de
 from sloat_core.rules.project import Project, parse_project
 from sloat_core.rules.sections.s402_57_wetlands import DECLARATION as WETLAND_PERMIT
 from sloat_core.rules.steep_slope_design import with_figures
+from sloat_core.engine.parts import part_floor as district_part_floor
 from sloat_core.engine.what_if import what_if
 from sloat_core.law.settings import load_settings
 from sloat_core.units import SQFT_PER_ACRE
@@ -78,20 +79,6 @@ def _districts(geom, layerset, district: str | None, meta: dict) -> list[tuple[s
     if meta.get("district"):
         return [(meta["district"], area_sqft(geom), geom)]
     return [(None, area_sqft(geom), geom)]
-
-
-def _part_floor(part, part_net: float, lot: LotArea, layerset, settings, ponds_buffered: bool) -> float:
-    """The worst-case net of one district part (§ 402-48I with § 402-45A): the part's own uncertainty.
-
-    A parcel known everywhere has none. Otherwise the part is measured as a parcel of its own and its
-    uncertainty (its net less its worst case) is taken off the part's net, so a part whose land is all known
-    keeps one figure while the unknown land elsewhere widens only its own part's range.
-    """
-    if lot.fully_known:
-        return part_net
-    alone = lot_area(parcel_findings(part, layerset, buffer_width_ft=float(settings.buffer_width_ft),
-                                     buffer_water_bodies=ponds_buffered))
-    return max(part_net - max(alone.net_lot_area_sqft - alone.net_lot_area_min_sqft, 0.0), 0.0)
 
 
 def _deduction_rows(lot: LotArea, f: Findings, layerset=None) -> list[dict]:
@@ -195,7 +182,7 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
         else:
             part_gross = area_sqft(part)
             part_net = max(part_gross - deducted, 0.0)
-            part_floor = _part_floor(part, part_net, lot, layerset, settings, ponds_buffered)
+            part_floor = district_part_floor(part, part_net, layerset, settings, parcel_known=lot.fully_known)
         mn = dd.min_lot_area_sqft if dd else None
         per_district.append({
             "district": code,
