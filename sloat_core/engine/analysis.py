@@ -90,6 +90,14 @@ def _deduction_rows(lot: LotArea, f: Findings, layerset=None) -> list[dict]:
         if state:
             row["coverage"] = state
     for row in rows:
+        if row.get("known_area_sqft") is not None:  # unknown: a layer it reads maps only part of the parcel
+            layer = ("a water layer it is built from maps" if ROW_SPECS[row["constraint"]].land == "buffer"
+                     else "its layer maps")
+            row["note"] = (f"Unknown: {layer} only part of the parcel. At least {row['known_area_sqft']:,.0f} sq ft "
+                           f"is in this row on the land mapped ({row['known_deducted_sqft']:,.0f} sq ft deducted, "
+                           "counted in the net lot area); the land not mapped is at its worst only in the lowest "
+                           "figure of the net.")
+    for row in rows:
         spec = ROW_SPECS[row["constraint"]]
         missing = [r.replace("_", " ") for r in spec.reads if f.layers.get(r) is None] if spec.land == "buffer" else []
         if row["area_sqft"] is not None and missing:
