@@ -29,8 +29,16 @@ __all__ = [
 ]
 
 
-def _sqft_cell(value: float | None) -> str:
-    return "unknown" if value is None else f"{value:,.0f}"
+def _sqft_cell(value: float | None, at_least: float | None = None) -> str:
+    """An area as table text: "unknown" where not measured, with what is known of it where a layer maps the lot
+    in part ("unknown, at least 10,000": the land the layer maps holds that much).
+
+    >>> _sqft_cell(1234.4), _sqft_cell(None), _sqft_cell(None, 10_000.0)
+    ('1,234', 'unknown', 'unknown, at least 10,000')
+    """
+    if value is None:
+        return "unknown" if at_least is None else f"unknown, at least {at_least:,.0f}"
+    return f"{value:,.0f}"
 
 
 #: The area column of the deduction table: the land given to this row (each piece of land in one row only).
@@ -72,7 +80,8 @@ def deduction_rows(result: dict, *, plain_words: bool = False, present_only: boo
     -------
     list of dict
         One dict per deduction, in the result's order, keyed by :func:`deduction_columns`; every value
-        is text (areas with thousands separators, "unknown" where not measured).
+        is text (areas with thousands separators, "unknown" where not measured, "unknown, at least ..." where
+        a layer maps the lot in part: the land it maps holds that much).
     """
     rows = [d for d in result.get("deductions") or [] if is_present(d) or not present_only]
     if plain_words:
@@ -80,15 +89,15 @@ def deduction_rows(result: dict, *, plain_words: bool = False, present_only: boo
         return [{
             SWATCH: "",
             terms["constraint"]: plain.plain_constraint(d.get("constraint") or "", d.get("label")).capitalize(),
-            terms["area"]: _sqft_cell(d.get("area_sqft")),
+            terms["area"]: _sqft_cell(d.get("area_sqft"), d.get("known_area_sqft")),
             terms["counted_share"]: plain.plain_share(d.get("countable_fraction")).capitalize(),
         } for d in rows]
     return [{
         SWATCH: "",
         "Constraint": d.get("label") or d.get("constraint"),
-        IN_ROW: _sqft_cell(d.get("area_sqft")),
+        IN_ROW: _sqft_cell(d.get("area_sqft"), d.get("known_area_sqft")),
         "Counts": f"{(d.get('countable_fraction') or 0.0) * 100:.0f}%",
-        "Deducted, sq ft": _sqft_cell(d.get("deducted_sqft")),
+        "Deducted, sq ft": _sqft_cell(d.get("deducted_sqft"), d.get("known_deducted_sqft")),
         CITATION: d.get("citation") or "",
     } for d in rows]
 

@@ -108,7 +108,7 @@ def _wrap(label: str, width: int) -> str:
 
 #: The fields of a result the waterfall is drawn from, and of each deduction.
 WATERFALL_FIELDS = ("gross_area_sqft", "net_lot_area_sqft", "min_lot_area_sqft")
-WATERFALL_DEDUCTION_FIELDS = ("constraint", "label", "deducted_sqft")
+WATERFALL_DEDUCTION_FIELDS = ("constraint", "label", "deducted_sqft", "known_deducted_sqft")
 
 
 def waterfall_part(result: dict) -> dict:
@@ -121,6 +121,12 @@ def waterfall_part(result: dict) -> dict:
     return {**{name: result.get(name) for name in WATERFALL_FIELDS},
             "deductions": [{name: d.get(name) for name in WATERFALL_DEDUCTION_FIELDS}
                            for d in result.get("deductions") or []]}
+
+
+def _drawn_sqft(d: dict) -> float:
+    """A deduction's bar: what it deducts, or for an unknown row what the land its layer maps deducts (0 if none)."""
+    deducted = d.get("deducted_sqft")
+    return (deducted if deducted is not None else d.get("known_deducted_sqft")) or 0.0
 
 
 def waterfall_figure(result: dict, *, large: bool = False, plain_words: bool = False) -> go.Figure:
@@ -139,13 +145,15 @@ def waterfall_figure(result: dict, *, large: bool = False, plain_words: bool = F
         Counter mode: "Your whole lot" and "Counts toward your lot" for the end bars.
     """
     result = waterfall_part(result)  # (what it reads, the same whether it is given the answer or the part)
-    steps = [d for d in result["deductions"] if (d.get("deducted_sqft") or 0) >= 0.5]
-    # Unknown deductions (deducted_sqft None) are not drawn; the verdict names the range. Nor is a
-    # deduction under half a square foot (a bar marked "0"): the table leaves it out too, as not on the lot.
+    steps = [d for d in result["deductions"] if _drawn_sqft(d) >= 0.5]
+    # Unknown deductions are drawn only for what the land a layer maps deducts ("at least"), as the net counts
+    # it; the verdict names the range. Nor is a deduction under half a square foot (a bar marked "0"): the
+    # table leaves it out too, as not on the lot.
     first, last = ("Your whole lot", "Counts toward your lot") if plain_words else ("Gross area", "Net lot area")
-    names = [plain.plain_constraint(d.get("constraint") or "", d.get("label")).capitalize() if plain_words
-             else (d.get("label") or d.get("constraint")) for d in steps]
-    values = [result.get("gross_area_sqft") or 0.0] + [-(d["deducted_sqft"]) for d in steps]
+    names = [(plain.plain_constraint(d.get("constraint") or "", d.get("label")).capitalize() if plain_words
+              else (d.get("label") or d.get("constraint"))) + (" (at least)" if d.get("deducted_sqft") is None else "")
+             for d in steps]
+    values = [result.get("gross_area_sqft") or 0.0] + [-_drawn_sqft(d) for d in steps]
     values.append(result.get("net_lot_area_sqft") or 0.0)
     measure = ["absolute"] + ["relative"] * len(steps) + ["total"]
     size = 24 if large else 13

@@ -70,7 +70,8 @@ if screen.id == "parcel":
     with right:
         st.metric("Gross area, sq ft", f"{result.get('gross_area_sqft') or 0:,.0f}")
         st.metric("Zoning district", result.get("district") or "unknown")
-        present = [d.get("label") for d in result.get("deductions") or [] if (d.get("area_sqft") or 0) >= 0.5]
+        present = [d.get("label") for d in result.get("deductions") or []
+                   if (d.get("area_sqft") or d.get("known_area_sqft") or 0) >= 0.5]
         st.markdown("**On the lot:** " + escape_markdown(", ".join(present) or "no constraint found"))
 elif screen.id == "deductions":  # the table and its chart side by side: both on the one screen
     table, chart = st.container(key="wt_side_by_side").columns([1, 1], gap="medium")

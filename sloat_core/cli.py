@@ -130,8 +130,12 @@ def _summary(r: dict) -> str:
         "Deductions (§ 402-45):",
     ]
     for d in r["deductions"]:
-        lines.append(f"  {d['label']:<34} {_fmt(d['area_sqft']):>16}  counts {d['countable_fraction']:.0%}"
-                     f"  deducted {_fmt(d['deducted_sqft'])}  {d['citation']}")
+        area, deducted = _fmt(d["area_sqft"]), _fmt(d["deducted_sqft"])
+        if d["area_sqft"] is None and d.get("known_area_sqft") is not None:  # a layer maps the parcel in part
+            area = f"at least {_fmt(d['known_area_sqft'])}"
+            deducted = f"unknown, at least {_fmt(d['known_deducted_sqft'])}"
+        lines.append(f"  {d['label']:<34} {area:>16}  counts {d['countable_fraction']:.0%}"
+                     f"  deducted {deducted}  {d['citation']}")
     lines.append(f"Net lot area: {_fmt(r['net_lot_area_sqft'])}; meets the minimum: {yes[r['meets_min_lot_area']]}")
     lines.append("Cluster triggers (§ 402-48C):")
     for t in r["cluster_triggers"]:

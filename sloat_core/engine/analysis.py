@@ -27,6 +27,7 @@ from sloat_core.rules.permits import DECLARATIONS, Permit, can_be_subdivided, de
 from sloat_core.rules.project import Project, parse_project
 from sloat_core.rules.sections.s402_57_wetlands import DECLARATION as WETLAND_PERMIT
 from sloat_core.rules.steep_slope_design import with_figures
+from sloat_core.engine.parts import part_floor as district_part_floor
 from sloat_core.engine.what_if import what_if
 from sloat_core.law.settings import load_settings
 from sloat_core.units import SQFT_PER_ACRE
@@ -80,20 +81,6 @@ def _districts(geom, layerset, district: str | None, meta: dict) -> list[tuple[s
     return [(None, area_sqft(geom), geom)]
 
 
-def _part_floor(part, part_net: float, lot: LotArea, layerset, settings, ponds_buffered: bool) -> float:
-    """The worst-case net of one district part (§ 402-48I with § 402-45A): the part's own uncertainty.
-
-    A parcel known everywhere has none. Otherwise the part is measured as a parcel of its own and its
-    uncertainty (its net less its worst case) is taken off the part's net, so a part whose land is all known
-    keeps one figure while the unknown land elsewhere widens only its own part's range.
-    """
-    if lot.fully_known:
-        return part_net
-    alone = lot_area(parcel_findings(part, layerset, buffer_width_ft=float(settings.buffer_width_ft),
-                                     buffer_water_bodies=ponds_buffered))
-    return max(part_net - max(alone.net_lot_area_sqft - alone.net_lot_area_min_sqft, 0.0), 0.0)
-
-
 def _deduction_rows(lot: LotArea, f: Findings, layerset=None) -> list[dict]:
     """The deduction table; the buffer row says "partial" when it is built from only some water layers;
     a layer's row says how its coverage is known (declared, or assumed to be the layer's extent)."""
@@ -102,6 +89,14 @@ def _deduction_rows(lot: LotArea, f: Findings, layerset=None) -> list[dict]:
         state = getattr(layerset, "coverage_state", lambda _: None)(row["constraint"])
         if state:
             row["coverage"] = state
+    for row in rows:
+        if row.get("known_area_sqft") is not None:  # unknown: a layer it reads maps only part of the parcel
+            layer = ("a water layer it is built from maps" if ROW_SPECS[row["constraint"]].land == "buffer"
+                     else "its layer maps")
+            row["note"] = (f"Unknown: {layer} only part of the parcel. At least {row['known_area_sqft']:,.0f} sq ft "
+                           f"is in this row on the land mapped ({row['known_deducted_sqft']:,.0f} sq ft deducted, "
+                           "counted in the net lot area); the land not mapped is at its worst only in the lowest "
+                           "figure of the net.")
     for row in rows:
         spec = ROW_SPECS[row["constraint"]]
         missing = [r.replace("_", " ") for r in spec.reads if f.layers.get(r) is None] if spec.land == "buffer" else []
@@ -195,7 +190,7 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
         else:
             part_gross = area_sqft(part)
             part_net = max(part_gross - deducted, 0.0)
-            part_floor = _part_floor(part, part_net, lot, layerset, settings, ponds_buffered)
+            part_floor = district_part_floor(part, part_net, layerset, settings, parcel_known=lot.fully_known)
         mn = dd.min_lot_area_sqft if dd else None
         per_district.append({
             "district": code,

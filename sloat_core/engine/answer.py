@@ -316,6 +316,12 @@ def lot_answer(result: dict) -> LotAnswer:
             lot_limits.append(f"{_sqft(deducted)} of {what} does not count toward the lot size "
                               f"({plain.plain_share(d.get('countable_fraction'))}).")
             by_size.append((deducted, lot_limits[-1]))
+        elif deducted is None and (at_least := d.get("known_deducted_sqft") or 0.0) >= 0.5:
+            # The maps cover only part of the lot: what they show there is known, the rest is not.
+            lot_limits.append(f"At least {_sqft(at_least)} of {what} does not count toward the lot size "
+                              f"({plain.plain_share(d.get('countable_fraction'))}; the maps used here do not "
+                              "cover all of your lot).")
+            by_size.append((at_least, lot_limits[-1]))
         if (d.get("area_sqft") or 0.0) >= 0.5 and (s := _STUDY_OF_ROW.get(d.get("constraint") or "")):
             studies.append(_NEIGHBOUR_STUDY if neighbours and d.get("constraint") == "buffer" else s)
     mine, carried = permits_by_cause(result)

@@ -137,9 +137,13 @@ def _not_counted(result: dict) -> str:
     parts = []
     for d in result.get("deductions") or []:
         deducted, area = d.get("deducted_sqft"), d.get("area_sqft")
+        what = plain_constraint(d.get("constraint") or "", d.get("label"))
+        if deducted is None and (d.get("known_deducted_sqft") or 0.0) >= 0.5:
+            # Unknown where the map stops, but what it maps is known: at least that much does not count.
+            parts.append(f"at least {_sqft(d['known_deducted_sqft'])} of {what}")
+            continue
         if deducted is None or deducted < 0.5:
             continue
-        what = plain_constraint(d.get("constraint") or "", d.get("label"))
         if area is not None and area - deducted >= 0.5:
             half = abs((d.get("countable_fraction") or 0.0) - 0.5) < 1e-9
             share = "half" if half else f"{deducted:,.0f}"

@@ -122,9 +122,12 @@ class _Districts(str):
     parts: list = []
 
 
-def _split_yields(pieces, settings, minimum, geoms, splits, gaps, sel, layerset=None) -> dict:
+def _split_yields(pieces, settings, minimum, geoms, splits, sel, layerset, cols) -> dict:
     """§ 402-48I in the screen: each district part of a split parcel measured as a parcel of its own (the
-    same pieces, the same rules), its whole lots added; {parcel index: yield columns of one row}."""
+    same pieces, the same rules, the part's own coverage gaps), its floor by `parts.part_floor` (the function
+    the analysis calls), its whole lots added; {parcel index: yield columns of one row}. ``cols`` holds the
+    block's columns so far (the parcel's own net and floor)."""
+    from sloat_core.engine.parts import part_floor
     from sloat_core.rules.cluster import yield_estimate
 
     out: dict = {}
@@ -132,12 +135,15 @@ def _split_yields(pieces, settings, minimum, geoms, splits, gaps, sel, layerset=
         parts = getattr(splits[i], "parts", None) if splits else None
         if not parts:
             continue
+        j = sel.index(i)
+        whole_net, whole_floor = cols["net_lot_area_sqft"][j], cols["net_lot_area_min_sqft"][j]
+        known = whole_floor != "" and abs(float(whole_net) - float(whole_floor)) <= 0.5
         try:
             shapes = np.array([g for _, g in parts], dtype=object)
             m = block_measures(pieces, block_areas(pieces, shapes), shapely.area(shapes),
-                                [gaps[i]] * len(parts) if gaps else None,
-                                _worst_records(layerset, settings, shapes, [gaps[i]] * len(parts) if gaps else None))
-            net, floor = np.atleast_1d(net_lot_area(m)), np.atleast_1d(net_lot_area_floor(m))
+                               coverage_gaps(layerset, shapes) if layerset is not None else None)
+            net = np.atleast_1d(net_lot_area(m))
+            floor = [part_floor(g, float(n), layerset, settings, parcel_known=known) for g, n in zip(shapes, net)]
         except Exception:  # noqa: BLE001 -- a part GEOS cannot cut: the yield is unknown, the row stands
             out[i] = {"conventional_yield": "", "conventional_yield_min": "", "conventional_yield_max": ""}
             continue
@@ -321,7 +327,7 @@ def _block_rows(pieces, settings, minimum, ids, dists, addrs, geoms, errors, are
         cols = _block_figures(pieces, table, gross, np.array([math.nan if x is None else x for x in raw], dtype=float),
                               block_gaps, _worst_records(layerset, settings, geoms[sel], block_gaps))
         cols["min_lot_area_sqft"] = ["" if x is None else x for x in raw]
-        for i, cells in _split_yields(pieces, settings, minimum, geoms, splits, gaps, sel, layerset).items():
+        for i, cells in _split_yields(pieces, settings, minimum, geoms, splits, sel, layerset, cols).items():
             for k, v in cells.items():  # § 402-48I: a split parcel's yield is its parts' whole lots added
                 cols[k][sel.index(i)] = v
     at = {i: j for j, i in enumerate(sel)}

@@ -36,6 +36,14 @@ class DeductionRow:
     citation: str
     #: The land given to this row as a shape, or a function building it (see `geometry`).
     shape: object = field(default=None, repr=False, compare=False)
+    #: An unknown row whose layer maps the parcel only in part: the land it does map, given to this row (the
+    #: row holds at least this much; the rest of the parcel is unknown for it). None otherwise.
+    known_area_sqft: float | None = None
+
+    @property
+    def known_deducted_sqft(self) -> float | None:
+        """What the land the layer maps deducts (`known_area_sqft` x (1 - share)); None when not so known."""
+        return None if self.known_area_sqft is None else self.known_area_sqft * (1.0 - self.countable_fraction)
 
     @property
     def geometry(self) -> BaseGeometry | None:
@@ -48,7 +56,7 @@ class DeductionRow:
         return self.shape
 
     def to_dict(self) -> dict:
-        return {
+        out = {
             "constraint": self.constraint,
             "label": self.label,
             "area_sqft": _r(self.area_sqft),
@@ -58,6 +66,11 @@ class DeductionRow:
             "citation": self.citation,
             "status": "unknown" if self.area_sqft is None else "known",
         }
+        if self.area_sqft is None and self.known_area_sqft is not None:
+            # Unknown, but at least this much: the land the layer maps (the top of the net counts it).
+            out["known_area_sqft"] = _r(self.known_area_sqft)
+            out["known_deducted_sqft"] = _r(self.known_deducted_sqft)
+        return out
 
 
 @dataclass(frozen=True)
@@ -85,7 +98,9 @@ class LotArea:
 
     @property
     def deducted_sqft(self) -> float:
-        return sum(r.deducted_sqft or 0.0 for r in self.rows)
+        """Gross less net: each known row's deduction, and what an unknown row's land that a layer maps deducts."""
+        return sum((r.deducted_sqft if r.deducted_sqft is not None else r.known_deducted_sqft) or 0.0
+                   for r in self.rows)
 
     def deducted_in(self, part: BaseGeometry) -> float:
         """Square feet deducted inside ``part`` of the parcel (a zoning district's portion, § 402-48I).
@@ -205,9 +220,18 @@ def measure_lot_area(f: Findings, net_lot_area, net_lot_area_floor) -> LotArea:
             geom = _vector_geometry(f, spec)
             if geom is None:
                 hidden = f.unknown_land.get(constraint)
-                if hidden is not None and not hidden.is_empty:  # unknown row, its mapped land still taken
-                    union = hidden if union.is_empty else polygonal(shapely.union(union, hidden))
-                rows.append(DeductionRow(constraint, label, None, None, share, None, citation))
+                known = None
+                if hidden is not None:  # unknown row, its mapped land still taken and measured as a row's
+                    grown = union
+                    if not hidden.is_empty:
+                        grown = hidden if union.is_empty else polygonal(shapely.union(union, hidden))
+                    known = _clean(area_sqft(grown) - area_sqft(union))
+                    if known > 0 and taken is not None:
+                        known = _clean(known - (on_cells(grown, taken) - on_cells(union, taken)))
+                    if known > 0:  # deducted in the best case of the gap: the parts' nets (§ 402-48I) count it
+                        steps.append(("shape", union, grown, taken, share))
+                    union = grown
+                rows.append(DeductionRow(constraint, label, None, None, share, None, citation, known_area_sqft=known))
                 continue
             total = area_sqft(geom)
             grown = union
@@ -228,6 +252,12 @@ def measure_lot_area(f: Findings, net_lot_area, net_lot_area_floor) -> LotArea:
     position = {c: i for i, c in enumerate(ROW_IDS)}
     rows.sort(key=lambda r: position[r.constraint])
     m = _measures(f, rows, shapes_taken, union)
+    if any(r.area_sqft is None and r.known_area_sqft is not None for r in rows):
+        # A layer leaves part of the parcel out: the table in the best case of that land (none of it is the
+        # layer's constraint), each unknown row holding the land the layer does map. The net reads it.
+        m = replace(m, best=replace(m, rows={
+            r.constraint: r.known_area_sqft if r.area_sqft is None and r.known_area_sqft is not None
+            else m.rows[r.constraint] for r in rows}))
     if f.worst is not None:  # a layer leaves part of the parcel out: the table in the worst case of that land
         m = replace(m, worst=measure_lot_area(f.worst, net_lot_area, net_lot_area_floor).measures)
     net = net_lot_area(m)

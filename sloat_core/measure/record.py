@@ -115,6 +115,11 @@ class Measures:
         The same parcel measured in the worst case of its layers' coverage: every layer that leaves part of
         it out maps there all that land as its constraint (its rows known, at their worst). None when no
         layer a deduction reads leaves land out; the floor of the net lot area reads it.
+    best : Measures or None
+        The same parcel measured in the best case of its layers' coverage: every layer that leaves part of it
+        out maps there only what it maps (its rows known, at their least: the land the layer maps on the
+        parcel). None when no layer a deduction reads leaves land out; the net lot area (the top of its
+        range) reads it, so the constraints known on the mapped land are deducted from it.
     """
 
     gross_area_sqft: Any
@@ -126,6 +131,7 @@ class Measures:
     uncovered_sqft: Mapping[str, Any] = field(default_factory=dict)
     evidence: Mapping[str, Any] = field(default_factory=dict)
     worst: Measures | None = None
+    best: Measures | None = None
 
     def area(self, key: str):
         """Land of a role, region or slope set inside the parcel (nan when unknown)."""

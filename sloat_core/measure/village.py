@@ -479,6 +479,7 @@ def with_worst(m: Measures, worst: dict | None) -> Measures:
         row_slope_unknown_sqft={c: merged(m.row_slope_unknown_sqft.get(c, 0.0),
                                           lambda w, c=c: w.row_slope_unknown_sqft.get(c, 0.0)) for c in LAYER_ROWS},
         worst=None,
+        best=None,
     ))
 
 
@@ -491,10 +492,10 @@ def _block_measures(pieces: ScreenPieces, a: np.ndarray, gross: np.ndarray, gaps
         for kind in _kinds_of_roles(roles) if roles else ():
             unknown_at.setdefault(kind, []).append(j)
 
-    def col(kind: str) -> np.ndarray:
+    def col(kind: str, gaps: bool = True) -> np.ndarray:
         if kind not in known:
             return nan
-        if kind in unknown_at:
+        if gaps and kind in unknown_at:
             out = a[:, _K[kind]].copy()
             out[unknown_at[kind]] = np.nan
             return out
@@ -518,7 +519,7 @@ def _block_measures(pieces: ScreenPieces, a: np.ndarray, gross: np.ndarray, gaps
     missing = [r for r in RESOURCE_ROLES if f"total:{r}" not in known]
     if missing and len(missing) < len(RESOURCE_ROLES):
         uncovered["wetland_region"] = gross  # as `measures.findings_uncovered`
-    return Measures(
+    m = Measures(
         gross_area_sqft=gross,
         rows=rows,
         areas=areas,
@@ -528,6 +529,14 @@ def _block_measures(pieces: ScreenPieces, a: np.ndarray, gross: np.ndarray, gaps
                                 if f"unknown_row:{c}" in known},
         uncovered_sqft=uncovered,
     )
+    if any(k.startswith("row:") for k in unknown_at):
+        # The best case of the coverage gaps (`Measures.best`): a row unknown for a gap holds the land its
+        # layer maps on the parcel (its exclusive pieces, as the single-parcel path measures it).
+        mapped = {cid: col(f"row:{cid}", gaps=False) for cid in ROW_IDS}
+        for cid in SLOPE_ROWS:
+            mapped[cid] = rows[cid]
+        m = replace(m, best=replace(m, rows=mapped))
+    return m
 
 
 def _kinds_of_roles(roles) -> set:

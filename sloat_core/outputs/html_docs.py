@@ -220,8 +220,9 @@ def summary_html(analysis, layerset, *, timeline_events=None, notes: str | None 
 
     b.append("<h2>Land that does not count toward minimum lot area (§ 402-45)</h2>")
     rows = [[d.get("label", d.get("constraint")), _num(d.get("area_sqft")) if d.get("area_sqft") is not None
-             else "unknown (no data)", f"{d.get('countable_fraction', 0):.0%}",
-             _num(d.get("deducted_sqft")) if d.get("area_sqft") is not None else "unknown", d.get("citation", "")]
+             else S.unknown_area_text(d), f"{d.get('countable_fraction', 0):.0%}",
+             _num(d.get("deducted_sqft")) if d.get("area_sqft") is not None
+             else S.unknown_area_text(d, "known_deducted_sqft", "unknown"), d.get("citation", "")]
             for d in r.get("deductions", [])]
     rows += [["Gross area", _num(r.get("gross_area_sqft")), "", "", ""],
              ["Total deducted", "", "", _num(r.get("deducted_sqft")), ""],

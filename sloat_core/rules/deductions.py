@@ -58,10 +58,13 @@ def _at_least_zero(x):
 def deducted_sqft(m: Measures):
     """§ 402-45A: the land deducted from the gross area, Σ row land x (1 - countable share).
 
-    Each row's land counts at its share (§ 402-45A(1)-(3)); an unknown row deducts nothing here (its
-    worst case is in `net_lot_area_floor`).
+    Each row's land counts at its share (§ 402-45A(1)-(3)). An unknown row deducts here only what is known
+    of it: the land its layer maps where the layer maps the parcel in part (``m.best``, the best case of the
+    land outside the layer's coverage: none of it constrained), else nothing. Its worst case is in
+    `net_lot_area_floor`.
     """
-    return sum(_or_zero(m.rows[c]) * (1.0 - _share(c)) for c in ROW_IDS)
+    rows = (m if m.best is None else m.best).rows
+    return sum(_or_zero(rows[c]) * (1.0 - _share(c)) for c in ROW_IDS)
 
 
 def net_lot_area(m: Measures):
@@ -71,6 +74,14 @@ def net_lot_area(m: Measures):
     >>> m = Measures(50_000.0, rows, {}, 0.0, 0.0, {})
     >>> net_lot_area(m)
     38000.0
+
+    The top of the range on a parcel a layer maps in part: the constraints known on the land it maps are
+    deducted, the land outside its coverage is taken as free (its row stays unknown):
+
+    >>> gap = Measures(160_000.0, {c: 0.0 for c in ROW_IDS} | {"wetlands": NAN}, {}, 0.0, 0.0, {})
+    >>> best = Measures(160_000.0, {c: 0.0 for c in ROW_IDS} | {"wetlands": 10_000.0}, {}, 0.0, 0.0, {})
+    >>> net_lot_area(gap), net_lot_area(Measures(**{**vars(gap), "best": best}))
+    (160000.0, 150000.0)
     """
     return _at_least_zero(m.gross_area_sqft - deducted_sqft(m))
 

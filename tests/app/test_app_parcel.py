@@ -223,3 +223,35 @@ def test_a_lot_the_layers_map_in_part_meets_the_minimum_on_the_page_and_at_the_c
     else:
         assert "Between 100,000 and 160,000 sq ft of it counts toward the lot size" in text
         assert "so your lot looks big enough." in text
+
+
+@pytest.mark.parametrize("mode", [None, "Counter"])
+def test_a_partly_mapped_lot_shows_its_known_wetland_as_at_least_in_the_table_and_the_chart(tmp_path, monkeypatch,
+                                                                                             mode):
+    # The layers map the west 300 ft of a 400 ft square in R-40 and show a 10,000 sq ft wetland there, with its
+    # buffer: the wetland row is unknown (the east 100 ft is not mapped) but at least 10,000 sq ft, never a bare
+    # "unknown" or a 0; the net at most is 127,146 sq ft (160,000 less what the mapped land is known to lose), and
+    # the chart's bars run from the gross area to that net.
+    from app_support.results import waterfall_figure
+    from engine_world import SQUARE_400, WEST_300_FT, make_world, sq
+    from sloat_core.engine.analysis import analyze
+
+    world = make_world(tmp_path, {"wetlands": [sq(0, 150, 100)],
+                                  "parcels": [(SQUARE_400, {"SBL": "1.-1-1", "ZONE": "R-40", "ADDRESS": "1 Rd"})]},
+                       dem=0, coverage={"wetlands": WEST_300_FT, "floodplain": WEST_300_FT})
+    monkeypatch.setenv("SLOAT_LAYERS", str(tmp_path / "layers.yaml"))
+    at = fx.open_page("pages/parcel.py", parcel=parcel_input.parcel_by_sbl(world, "1.-1-1"), mode=mode)
+    text = _page_text(at)
+    assert "unknown, at least 10,000" in text  # the wetland row of the deduction table
+    assert "160,000 sq ft of it counts" not in text and "127,1" in text
+    if mode is None:
+        assert "Net lot area (at most), sq ft" in [m.label for m in at.metric]
+    else:
+        assert "Not counted: at least 10,000 sq ft of wetland" in text
+
+    result = analyze(SQUARE_400, world, district="R-40")
+    trace = waterfall_figure(result).data[0]
+    names = list(trace.x if trace.orientation != "h" else trace.y)
+    values = list(trace.x if trace.orientation == "h" else trace.y)
+    assert any(n.replace("<br>", " ") == "Wetlands (at least)" for n in names)  # the bar of what the map shows
+    assert sum(values[:-1]) == pytest.approx(values[-1], abs=0.5) == pytest.approx(result["net_lot_area_sqft"])

@@ -264,4 +264,25 @@ def test_a_lot_the_layers_map_in_part_gets_the_same_floor_and_yes_in_both_paths(
     result = analyze(SQUARE_400, alone, district="R-40", settings=settings)
     assert float(row["net_lot_area_min_sqft"]) == pytest.approx(result["net_lot_area_min_sqft"], abs=0.1)
     assert float(row["net_lot_area_min_sqft"]) == pytest.approx(67_146, abs=50)  # tests/law/test_s402_45_deductions.py
+    # The top counts the known wetland and its buffer on the mapped land: 160,000 - 10,000 - 45,708 / 2.
+    assert float(row["net_lot_area_sqft"]) == pytest.approx(result["net_lot_area_sqft"], abs=0.1)
+    assert float(row["net_lot_area_sqft"]) == pytest.approx(127_146, abs=50)
     assert row["meets_min_lot_area"] == "yes" and result["meets_min_lot_area"] is True
+
+
+def test_a_split_lot_the_layers_map_in_part_gets_the_same_range_and_yield_in_both_paths(tmp_path):
+    """R-40 west of x = 200 ft, R-15 east; the wetland and floodplain layers map the west 300 ft, with a mapped
+    wetland in the R-40 part: the screen states analyze's net, floor and summed yield range (2 to 6: one lot in
+    the wholly mapped R-40 part, 1 to 5 in the R-15 part), each district part's floor by the same function."""
+    zoning = [(sq(-2000, -2000, 2200, 4400), {"ZONE": "R-40"}), (sq(200, -2000, 2200, 4400), {"ZONE": "R-15"})]
+    world = make_world(tmp_path, {"wetlands": [sq(0, 150, 100)], "zoning": zoning,
+                                  "parcels": [(SQUARE_400, {"SBL": "S", "ZONE": ""})]},
+                       dem=0, coverage={"wetlands": WEST_300_FT, "floodplain": WEST_300_FT})
+    settings = load_settings()
+    row = next(screen_rows(world, settings))
+    result = analyze(SQUARE_400, world, settings=settings)
+    assert len(result["per_district"]) == 2
+    assert_row_equals_analysis(row, result)
+    assert (row["conventional_yield_min"], row["conventional_yield_max"]) == (
+        result["conventional_yield_min"], result["conventional_yield_max"]) == (2, 6)
+    assert row["conventional_yield"] == "2 to 6"

@@ -272,7 +272,7 @@ def test_land_the_layers_do_not_map_falls_to_its_worst_case_and_the_rest_keeps_i
 def test_a_partly_mapped_lot_meets_the_minimum_only_when_its_floor_does(tmp_path, wetland_width_ft, meets):
     # No buffer (measured with a width of 0) so the figures are exact: a wetland 400 ft long on the mapped west
     # part, the east 100 ft unmapped. Floor = 120,000 - 400 x width: 40,200 (meets), 40,000 (meets: the
-    # minimum is "at least"), 39,800 (cannot tell: the net itself, 160,000 less nothing known, is above it).
+    # minimum is "at least"), 39,800 (cannot tell: the net itself, 160,000 less the known wetland, is above it).
     from sloat_core.law.settings import load_settings
 
     world = make_world(tmp_path, {"wetlands": [sq(0, 0, wetland_width_ft, 400)]}, dem=0, coverage=MAPPED_WEST)
@@ -300,3 +300,53 @@ def test_an_outcrop_layer_mapping_part_of_the_lot_leaves_half_of_the_rest_at_wor
     out = analyze_in(world)
     assert out["net_lot_area_min_sqft"] == pytest.approx(140_000, abs=1.0)
     assert out["net_lot_area_sqft"] == pytest.approx(160_000, abs=1.0)
+
+
+#: The land within 100 ft of the mapped wetland (x 0..100, y 150..250) inside the 400 ft square, less the wetland:
+#: 200 x 100 + 2 x (100 x 100) + two quarter circles of radius 100 - 10,000 = 45,708 sq ft (arcs of 16 segments a
+#: quarter circle draw about 25 sq ft less).
+KNOWN_BAND = 200 * 100 + 2 * 100 * 100 + math.pi * 100**2 / 2 - 10_000
+
+
+def test_the_top_of_the_range_deducts_the_wetland_the_layers_map_on_a_partly_mapped_lot(tmp_path):
+    # The wetland layer maps the west 300 ft and shows 10,000 sq ft of wetland there (0 %) with its buffer
+    # (45,708 sq ft, half counts), all on mapped land. At best the unmapped east 100 ft is free, so the most that
+    # can count is 160,000 - 10,000 - 45,708 / 2 = 127,146 sq ft: never the whole 160,000. The rows stay unknown
+    # (the land outside the map could be wetland), each with what the mapped land is known to hold.
+    world = make_world(tmp_path, {"wetlands": [sq(0, 150, 100)]}, dem=0, coverage=MAPPED_WEST)
+    out = analyze_in(world)
+    assert out["net_lot_area_sqft"] == pytest.approx(160_000 - 10_000 - KNOWN_BAND / 2, abs=50)
+    assert out["deducted_sqft"] == pytest.approx(out["gross_area_sqft"] - out["net_lot_area_sqft"], abs=0.05)
+    rows = {d["constraint"]: d for d in out["deductions"]}
+    for c in ("wetlands", "buffer", "floodplain"):
+        assert rows[c]["status"] == "unknown" and rows[c]["area_sqft"] is None and rows[c]["deducted_sqft"] is None
+    assert rows["wetlands"]["known_area_sqft"] == pytest.approx(10_000, abs=1.0)
+    assert rows["wetlands"]["known_deducted_sqft"] == pytest.approx(10_000, abs=1.0)
+    assert rows["buffer"]["known_deducted_sqft"] == pytest.approx(KNOWN_BAND / 2, abs=25)
+    assert rows["floodplain"]["known_area_sqft"] == 0  # mapped, and none on the mapped land
+    assert "At least 10,000 sq ft is in this row on the land mapped" in rows["wetlands"]["note"]
+    assert out["net_lot_area_min_sqft"] < out["net_lot_area_sqft"]  # still a range: the east 100 ft is unknown
+
+
+def test_a_split_lot_mapped_in_part_counts_the_known_wetland_in_its_own_district_part(tmp_path):
+    # R-40 west of x = 200 ft, R-15 east of it (§ 402-48I: each part yields on its own). The layers map the west
+    # 300 ft. The R-40 part holds the mapped wetland and all its buffer and is wholly mapped: one figure,
+    # 80,000 - 10,000 - 45,708 / 2 = 47,146 sq ft, one lot of 40,000. The R-15 part holds no mapped constraint
+    # (80,000 at best) but its east 100 ft is unmapped (40,000, nothing at worst) and a wetland there could cast
+    # its buffer over the rest (100 x 400, half counts): 20,000 at worst. 20,000 to 80,000 is 1 to 5 lots of
+    # 15,000; the parcel 2 to 6.
+    from sloat_core.engine.analysis import analyze
+
+    layers = {"wetlands": [sq(0, 150, 100)],
+              "zoning": [(sq(-2000, -2000, 2200, 4400), {"ZONE": "R-40"}), (sq(200, -2000, 2200, 4400), {"ZONE": "R-15"})]}
+    world = make_world(tmp_path, layers, dem=0, coverage=MAPPED_WEST)
+    out = analyze(PARCEL, world)
+    parts = {p["district"]: p for p in out["per_district"]}
+    west = 80_000 - 10_000 - KNOWN_BAND / 2
+    assert parts["R-40"]["net_lot_area_sqft"] == pytest.approx(west, abs=50)
+    assert parts["R-40"]["net_lot_area_min_sqft"] == pytest.approx(west, abs=50)
+    assert (parts["R-40"]["conventional_yield_min"], parts["R-40"]["conventional_yield_max"]) == (1, 1)
+    assert parts["R-15"]["net_lot_area_sqft"] == pytest.approx(80_000, abs=1.0)
+    assert parts["R-15"]["net_lot_area_min_sqft"] == pytest.approx(20_000, abs=1.0)
+    assert (parts["R-15"]["conventional_yield_min"], parts["R-15"]["conventional_yield_max"]) == (1, 5)
+    assert (out["conventional_yield_min"], out["conventional_yield_max"]) == (2, 6)

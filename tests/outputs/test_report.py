@@ -366,3 +366,16 @@ def test_the_report_words_not_before_statuses(analysis, world):
     # The deadlines table (other sections may say "reached" in their own sense: a SEQR threshold reached).
     table = flat.split("Deadlines and expiry dates", 1)[1].split("Dates are worked out", 1)[0]
     assert not re.search(r"\b(reached|not yet|not_yet|due_soon)\b", table)
+
+
+def test_a_partly_mapped_lot_prints_its_known_wetland_as_at_least_never_as_nothing_deducted(tmp_path):
+    # The layers map the west 300 ft of the 400 ft square and show a 10,000 sq ft wetland there: its row is
+    # unknown (the east 100 ft is not mapped) but at least 10,000 sq ft, and the net counts it: 127,146 at most.
+    layers = make_world(tmp_path, {"wetlands": [sq(0, 150, 100)]}, dem=0,
+                        coverage={"wetlands": WEST_300_FT, "floodplain": WEST_300_FT})
+    a = analyze_parcel(sq(0, 0, 400), layers, district="R-40", as_of=DAY)
+    text, _ = pdf_text(report_pdf_bytes(a, layers, as_of=DAY))
+    flat = " ".join(text.split())
+    assert "unknown (at least 10,000)" in flat  # the wetland row: its area and what it deducts
+    assert re.search(r"Total deducted 32,8\d\d", flat)  # 10,000 + half of the 45,683 sq ft buffer drawn
+    assert "160,000 Net lot area" not in flat and re.search(r"Net lot area 127,1\d\d", flat)

@@ -22,6 +22,17 @@ def map_alt(r: dict) -> str:
             + "; tax parcel lines around it, a scale bar and a north arrow.")
 
 
+def unknown_area_text(d: dict, key: str = "known_area_sqft", bare: str = "unknown (no data)") -> str:
+    """The cell of an unknown deduction row: ``bare`` without data, "unknown (at least N)" where the row's layer
+    maps the parcel in part (``key``: what the land it maps holds, or deducts).
+
+    >>> unknown_area_text({}), unknown_area_text({"known_area_sqft": 10000.0})
+    ('unknown (no data)', 'unknown (at least 10,000)')
+    """
+    at_least = d.get(key)
+    return bare if at_least is None else f"unknown (at least {at_least:,.0f})"
+
+
 def coverage_notes(r: dict) -> list[str]:
     """How each deduction row's layer coverage is known (the row's ``coverage``: declared, or assumed to be the
     layer's extent), rows of one coverage said together, then each row's own note (a buffer built only from the

@@ -15,7 +15,7 @@ from fpdf import FPDF
 from sloat_core.engine.plain import prohibition_sentence
 from sloat_core.outputs.report.layout import _first_lines, _first_rows, _heading, _list, _para, _table
 from sloat_core.outputs.report.reading import (_YES_NO, _events, approval_status, coverage_notes, events_to_show,
-                                               status_text)
+                                               status_text, unknown_area_text)
 from sloat_core.outputs.report.text import _num, _shorten, _sqft
 
 
@@ -27,9 +27,9 @@ def deductions(pdf: FPDF, r: dict) -> None:
         known = d.get("area_sqft") is not None
         rows.append([
             d.get("label", d.get("constraint")),
-            _num(d.get("area_sqft")) if known else "unknown (no data)",
+            _num(d.get("area_sqft")) if known else unknown_area_text(d),
             f"{d.get('countable_fraction', 0):.0%}",
-            _num(d.get("deducted_sqft")) if known else "unknown",
+            _num(d.get("deducted_sqft")) if known else unknown_area_text(d, "known_deducted_sqft", "unknown"),
             d.get("citation", ""),
         ])
     rows.append(["Gross area", _num(r.get("gross_area_sqft")), "", "", ""])
