@@ -15,7 +15,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from app_support.folium_templates import map_html_text
+from app_support.map.folium_templates import map_html_text
 
 __all__ = [
     "DEFAULT_MANIFEST",
@@ -90,7 +90,7 @@ def parcel_key(parcel) -> str:
 
 @st.cache_data(show_spinner=False, max_entries=256)
 def _wgs84_outline(key: str, _geom) -> dict:
-    from app_support import warm_thread
+    from app_support.frame import warm_thread
     from sloat_core.gis.parcels import to_wgs84_geojson
 
     return warm_thread.run(to_wgs84_geojson, _geom)
@@ -100,7 +100,7 @@ def wgs84_outline(geom) -> dict:
     """``sloat_core.gis.parcels.to_wgs84_geojson(geom)``, kept per geometry for every session (a copy).
 
     The parcel's outline is drawn on every run of the parcel page and saved with the case; it is
-    projected once, on a warm thread (:mod:`app_support.warm_thread`: a fresh run's thread would set
+    projected once, on a warm thread (:mod:`app_support.frame.warm_thread`: a fresh run's thread would set
     up PROJ's transformation again, about 10 ms).
     """
     return _wgs84_outline(hashlib.sha256(geom.wkb).hexdigest(), geom)
@@ -128,7 +128,7 @@ def identify_row(role: str) -> tuple[str, str]:
 
 @st.cache_resource(show_spinner=False, max_entries=64)
 def _display_geojson(lkey: str, role: str, _layers) -> dict | None:
-    from app_support.theme import LAYER_LABELS
+    from app_support.frame.theme import LAYER_LABELS
 
     gdf = _layers.display_gdf(role, simplify_ft=_DISPLAY_SIMPLIFY_FT)
     if gdf is None or gdf.empty:

@@ -10,16 +10,21 @@ from __future__ import annotations
 import folium
 import streamlit as st
 
-from app_support import (announce, cases_ui, charts, element_preload, frame, loaders, mapping, parcel_events, parcel_inputs,
-                         parcel_map, project_result, results, state)
-from app_support.citations import escape_markdown
-from app_support.map_component import st_map
-from app_support.parcel_map import ON_AT_START
-from app_support.slope_overlay import slope_legend
-from app_support.theme import LAYER_LABELS, MAP_HEIGHT_PX
+from app_support import loaders
+from app_support.cases import cases_ui
+from app_support.frame import announce, element_preload, deep_links, state
+from app_support.frame.theme import LAYER_LABELS, MAP_HEIGHT_PX
+from app_support.inputs import parcel_events, parcel_inputs
+from app_support.map import mapping, parcel_map
+from app_support.map.map_component import st_map
+from app_support.map.parcel_map import ON_AT_START
+from app_support.map.slope_overlay import slope_legend
+from app_support.views import project_result, results
+from app_support.widgets import charts
+from app_support.widgets.citations import escape_markdown
 from sloat_core.errors import SloatInputError
 
-frame.require()  # a deep link opened first after a bare `streamlit run` still runs in app.py's frame
+deep_links.require()  # a deep link opened first after a bare `streamlit run` still runs in app.py's frame
 
 mode = state.mode()
 try:
@@ -110,7 +115,7 @@ def map_and_results() -> None:
         returned = ["all_drawings", "last_clicked"]
         large = mode == state.PROJECTOR
         fmap = mapping.base_map(label_points=loaders.parcel_label_points(layers), large=large)
-        # st_folium, with the base map's own text made once per layer set and size (app_support.map_component)
+        # st_folium, with the base map's own text made once per layer set and size (app_support.map.map_component)
         out = st_map(fmap, ("parcel base map", loaders.layers_key(layers), large), key="parcel_map",
                      height=MAP_HEIGHT_PX[mode], returned_objects=returned, feature_group_to_add=view.groups,
                      layer_control=folium.LayerControl(collapsed=True), center=view.centre, zoom=view.zoom)

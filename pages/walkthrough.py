@@ -10,14 +10,17 @@ import datetime as dt
 
 import streamlit as st
 
-from app_support import approvals_ui, browser_nav, forms, frame, loaders, project_result, results, state, walkthrough
-from app_support.citations import escape_markdown, law_link
+from app_support import loaders
+from app_support.frame import browser_nav, deep_links, state
+from app_support.views import approvals_ui, project_result, results, walkthrough
+from app_support.widgets import forms
+from app_support.widgets.citations import escape_markdown, law_link
 from sloat_core.engine.analysis import DISCLAIMER
 from sloat_core.errors import SloatInputError
 from sloat_core.rules.cluster import yield_phrase
 from sloat_core.rules.clocks import ITEM_KINDS, timeline_events
 
-frame.require()  # a deep link opened first after a bare `streamlit run` still runs in app.py's frame
+deep_links.require()  # a deep link opened first after a bare `streamlit run` still runs in app.py's frame
 
 mode = state.mode()
 step = walkthrough.current_step()

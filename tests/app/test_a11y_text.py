@@ -8,8 +8,9 @@ import json
 
 import pytest
 
-from app_support import announce, charts
-from app_support.results import waterfall_figure
+from app_support.frame import announce
+from app_support.views.results import waterfall_figure
+from app_support.widgets import charts
 
 
 def test_the_waterfalls_twin_lists_gross_each_deduction_and_net():

@@ -18,7 +18,9 @@ from shapely.geometry import box
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
 
-from app_support import analysis_door, cases_ui, forms, loaders  # noqa: E402
+from app_support import analysis_door, loaders  # noqa: E402
+from app_support.cases import cases_ui  # noqa: E402
+from app_support.widgets import forms  # noqa: E402
 from sloat_core.engine.analysis import analyze  # noqa: E402
 from sloat_core.gis.layers import load_manifest  # noqa: E402
 from sloat_core.gis.parcels import parcel_by_sbl  # noqa: E402

@@ -153,8 +153,8 @@ def test_the_private_name_check_sees_a_crossing_and_allows_one_inside_a_room():
     assert crossings(source, engine_file) == [("sloat_core/engine/probe.py", "sloat_core.gis.dem", "_OpenDems"),
                                                ("sloat_core/engine/probe.py", "sloat_core.rules.measures", "_clip")]
     page = REPO / "pages" / "probe.py"
-    assert crossings("from app_support.theme import _FALLBACK\n", page) == [
-        ("pages/probe.py", "app_support.theme", "_FALLBACK")]
+    assert crossings("from app_support.frame.theme import _FALLBACK\n", page) == [
+        ("pages/probe.py", "app_support.frame.theme", "_FALLBACK")]
     attribute = ("from sloat_core.gis import dem\nimport sloat_core.rules.measures as m\nfrom . import plain\n"
                  "dem._OpenDems, m._clip, plain._join, dem.__name__, dem.check_dem_crs\n")
     assert crossings(attribute, engine_file) == [("sloat_core/engine/probe.py", "sloat_core.gis.dem", "_OpenDems"),
