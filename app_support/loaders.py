@@ -1,7 +1,8 @@
-"""Cached loaders: the layer set, the local settings, display geometry and analysis results.
+"""Cached loaders: the layer set, the local settings, display geometry and parcel search.
 
-The layer set and its spatial indexes are shared singletons (``st.cache_resource``); analyses go
-through the one cached door, :mod:`app_support.analysis_door`.
+The layer set and its spatial indexes are shared singletons (``st.cache_resource``). Analyses are not here:
+they go through the one cached door, :mod:`app_support.analysis_door`, which reads the layer set's key and
+the settings from this module (never the other way round).
 The manifest path is ``data/sample/layers.yaml`` unless the ``SLOAT_LAYERS`` environment
 variable names another one.
 """
@@ -29,8 +30,6 @@ __all__ = [
     "parcel_label_points",
     "search_parcels",
     "identify_row",
-    "analysis_for",
-    "full_analysis_for",
     "parcel_at",
 ]
 
@@ -272,27 +271,6 @@ def _parcel_lines(lkey: str, _layers) -> dict | None:
     lines = shapely.transform(lines, lambda xy: np.round(xy, 6))  # short decimals in the JSON
     return gpd.GeoDataFrame({"label": [map_html_text("Tax parcel lines")]}, geometry=[lines],
                             crs=gdf.crs).__geo_interface__
-
-
-def analysis_for(parcel, layers, district: str | None) -> dict:
-    """The parcel's result with no project (the CLI's JSON contract), through the one door
-    (:mod:`app_support.analysis_door`): a copy the caller may change.
-
-    Raises
-    ------
-    sloat_core.errors.SloatInputError
-        From ``analyze`` when the parcel cannot be analysed.
-    """
-    from app_support import analysis_door
-
-    return analysis_door.result(parcel, layers, district=district)
-
-
-def full_analysis_for(parcel, layers, district: str | None):
-    """``analyze_parcel`` (the Analysis with its pieces, for maps and printouts), through the one door."""
-    from app_support import analysis_door
-
-    return analysis_door.analysis(parcel, layers, district=district)
 
 
 def parcel_at(layers, lat: float, lng: float):

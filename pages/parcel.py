@@ -10,9 +10,9 @@ from __future__ import annotations
 import folium
 import streamlit as st
 
-from app_support import loaders
+from app_support import analysis_door, loaders
 from app_support.cases import cases_ui
-from app_support.frame import announce, element_preload, deep_links, state
+from app_support.frame import announce, deep_links, element_preload, state
 from app_support.frame.theme import LAYER_LABELS, MAP_HEIGHT_PX
 from app_support.inputs import parcel_events, parcel_inputs
 from app_support.map import mapping, parcel_map
@@ -137,7 +137,7 @@ def map_and_results() -> None:
 def _projector_figures(parcel) -> None:
     """Projector: gross and net lot area and the verdict lead the first screen, above the map."""
     try:
-        result = loaders.analysis_for(parcel, layers, st.session_state.get(state.DISTRICT) or None)
+        result = analysis_door.result(parcel, layers, district=st.session_state.get(state.DISTRICT) or None)
     except SloatInputError:
         return  # the results below the map say why
     results.show_headline(result)
@@ -157,7 +157,7 @@ def _results(parcel, answer_slot=None) -> None:
         st.caption(escape_markdown(warning))
     district = results.district_picker(loaders.settings(), parcel)
     try:
-        result = loaders.analysis_for(parcel, layers, district)
+        result = analysis_door.result(parcel, layers, district=district)
     except SloatInputError as exc:
         st.error(str(exc))
         return

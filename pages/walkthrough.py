@@ -10,7 +10,7 @@ import datetime as dt
 
 import streamlit as st
 
-from app_support import loaders
+from app_support import analysis_door, loaders
 from app_support.frame import browser_nav, deep_links, state
 from app_support.views import approvals_ui, project_result, results, walkthrough
 from app_support.widgets import forms
@@ -57,7 +57,7 @@ try:
     project_result.ensure_project_result()
     last = st.session_state.get(forms.LAST_PROJECT_RESULT)
     key = forms.project_result_key(parcel, st.session_state.get(state.DISTRICT))
-    result = last[1][0] if last and last[0] == key else loaders.analysis_for(parcel, layers, district)
+    result = last[1][0] if last and last[0] == key else analysis_door.result(parcel, layers, district=district)
 except SloatInputError as exc:
     st.error(str(exc))
     st.stop()
@@ -65,7 +65,7 @@ except SloatInputError as exc:
 if screen.id == "parcel":
     from sloat_core.outputs.report import map_png
 
-    picture, ratio = map_png(loaders.full_analysis_for(parcel, layers, district), layers, width_in=6.0)
+    picture, ratio = map_png(analysis_door.analysis(parcel, layers, district=district), layers, width_in=6.0)
     left, right = st.columns([1, 1])
     # no taller than the screen leaves (walkthrough.MAP_HEIGHT_PX), whatever the parcel's shape
     left.image(picture, width=int(walkthrough.MAP_HEIGHT_PX / max(ratio or 1.0, 0.2)),

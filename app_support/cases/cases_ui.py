@@ -33,7 +33,7 @@ import json
 
 import streamlit as st
 
-from app_support import loaders
+from app_support import analysis_door, loaders
 from app_support.frame import state
 from app_support.widgets import forms
 from app_support.widgets.citations import escape_links
@@ -342,8 +342,6 @@ def case_analysis(case: Case, *, as_of: dt.date | None = None):
     """
     if case.parcel_geojson is None:
         return None
-    from app_support import analysis_door
-
     settings, settings_id = None, None
     if case.settings_overrides:  # the shipped file with the case's overrides (as sloat_core.store.analyze_case)
         from sloat_core.law.settings import load_settings
@@ -365,9 +363,7 @@ def _snapshot(case: Case, parcel) -> dict | None:
     if case.parcel_geojson is None or parcel is None:
         return None
     if not (case.project or case.board_answers or case.mitigation_input or case.settings_overrides):
-        return loaders.analysis_for(parcel, loaders.layerset(), case.district)  # (a copy)
-    from app_support import analysis_door
-
+        return analysis_door.result(parcel, loaders.layerset(), district=case.district)  # (a copy)
     return analysis_door.copy_result(case_analysis(case).result)
 
 

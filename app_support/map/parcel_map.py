@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app_support import loaders
+from app_support import analysis_door, loaders
 from app_support.map import mapping
 from app_support.map.leaflet_elements import LABEL_MIN_ZOOM
 from app_support.map.slope_overlay import slope_group
@@ -80,14 +80,14 @@ def handout_pdf(parcel, layers, district) -> bytes:
     once per server), not with the page: the first page a visitor opens does not wait for them."""
     from sloat_core.outputs.handout import handout_pdf_bytes
 
-    return handout_pdf_bytes(loaders.full_analysis_for(parcel, layers, district), layers)
+    return handout_pdf_bytes(analysis_door.analysis(parcel, layers, district=district), layers)
 
 
 def handout_html(parcel, layers, district) -> str:
     """The handout as a web page (issue 25), made when its button is pressed."""
     from sloat_core.outputs.html_docs import handout_html as handout_page
 
-    return handout_page(loaders.full_analysis_for(parcel, layers, district), layers)
+    return handout_page(analysis_door.analysis(parcel, layers, district=district), layers)
 
 
 def _near(layers, geometry, distance_ft: float):
