@@ -298,28 +298,46 @@ def show_deductions(result: dict, *, fold_notes: bool = False) -> None:
     _deduction_notes(result, mode, compact)
 
 
-def _deduction_notes(result: dict, mode: str, compact: bool) -> None:
-    notes = []  # one caption of paragraphs: the notes read one after another, as one element
-    overlaps = [d for d in result.get("deductions") or []
+def _overlap_note(deductions: list[dict]) -> str | None:
+    """The rows whose land on the lot is more than the area counted in the row (another row counted the rest)."""
+    overlaps = [d for d in deductions
                 if d.get("total_area_sqft") is not None and d.get("area_sqft") is not None
                 and d["total_area_sqft"] - d["area_sqft"] >= 0.5]
-    if overlaps and mode != state.COUNTER:
-        on_lot = "; ".join(f"{d.get('label')}: {d['total_area_sqft']:,.0f} sq ft on the lot, "
-                           f"{d['area_sqft']:,.0f} counted in this row" for d in overlaps)
-        notes.append(escape_markdown(f"{RECONCILE_NOTE} {on_lot}."))
+    if not overlaps:
+        return None
+    on_lot = "; ".join(f"{d.get('label')}: {d['total_area_sqft']:,.0f} sq ft on the lot, "
+                       f"{d['area_sqft']:,.0f} counted in this row" for d in overlaps)
+    return escape_markdown(f"{RECONCILE_NOTE} {on_lot}.")
+
+
+def _absent_note(deductions: list[dict], mode: str) -> str | None:
+    """The compact table's one line naming the constraints not on the parcel (everyday words at the counter)."""
+    counter = mode == state.COUNTER
+    absent = [plain.plain_constraint(d.get("constraint") or "", d.get("label")) if counter
+              else d.get("label") or d.get("constraint")
+              for d in deductions if not deduction_table.is_present(d)]
+    if not absent:
+        return None
+    lead = "Not on this lot" if counter else "Not on this parcel"
+    return f"{lead}: " + escape_markdown(", ".join(absent)) + "."
+
+
+def _deduction_notes_text(result: dict, mode: str, compact: bool) -> list[str]:
+    """The notes under the deduction table, in reading order (Markdown, escaped)."""
+    deductions = result.get("deductions") or []
+    counter = mode == state.COUNTER
+    notes = [] if counter else [_overlap_note(deductions)]
     if compact:
-        absent = [plain.plain_constraint(d.get("constraint") or "", d.get("label")) if mode == state.COUNTER
-                  else d.get("label") or d.get("constraint")
-                  for d in result.get("deductions") or [] if not deduction_table.is_present(d)]
-        if absent:
-            lead = "Not on this lot" if mode == state.COUNTER else "Not on this parcel"
-            notes.append(f"{lead}: " + escape_markdown(", ".join(absent)) + ".")
-    if result.get("buffer_note") and mode != state.COUNTER:
+        notes.append(_absent_note(deductions, mode))
+    if result.get("buffer_note") and not counter:
         notes.append(escape_markdown(result["buffer_note"]))
-    for d in result.get("deductions") or []:
-        if d.get("note"):
-            notes.append(escape_markdown(f"{d.get('label')}: {d['note']}"))
-    if notes:
+    notes += [escape_markdown(f"{d.get('label')}: {d['note']}") for d in deductions if d.get("note")]
+    return [n for n in notes if n]
+
+
+def _deduction_notes(result: dict, mode: str, compact: bool) -> None:
+    notes = _deduction_notes_text(result, mode, compact)
+    if notes:  # one caption of paragraphs: the notes read one after another, as one element
         st.caption("\n\n".join(notes))
     if mode == state.COUNTER:
         return
