@@ -16,13 +16,12 @@ import datetime as dt
 import streamlit as st
 
 from app_support import loaders
+from app_support.analysis_door import DISCLAIMER, SloatInputError
 from app_support.cases import cases_ui, exports_ui, staff_ui
 from app_support.frame import deep_links, state
 from app_support.views.results import sqft_text
 from app_support.widgets.citations import escape_links, escape_markdown
 from app_support.widgets.copy_link import copy_link
-from sloat_core.engine.analysis import DISCLAIMER
-from sloat_core.errors import SloatInputError
 
 deep_links.require()  # a deep link opened first after a bare `streamlit run` still runs in app.py's frame
 

@@ -12,13 +12,11 @@ import pandas as pd
 import streamlit as st
 
 from app_support import loaders
+from app_support.analysis_door import DISCLAIMER, SloatInputError, yield_phrase
 from app_support.frame import deep_links, state
 from app_support.views.results import LAYER_NOTE, sqft_text
 from app_support.widgets import forms
 from app_support.widgets.citations import escape_markdown, law_link
-from sloat_core.engine.analysis import DISCLAIMER
-from sloat_core.errors import SloatInputError
-from sloat_core.rules.cluster import yield_phrase
 
 deep_links.require()  # a deep link opened first after a bare `streamlit run` still runs in app.py's frame
 

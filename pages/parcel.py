@@ -11,6 +11,7 @@ import folium
 import streamlit as st
 
 from app_support import analysis_door, loaders
+from app_support.analysis_door import SloatInputError
 from app_support.cases import cases_ui
 from app_support.frame import announce, deep_links, element_preload, state
 from app_support.frame.theme import LAYER_LABELS, MAP_HEIGHT_PX
@@ -22,7 +23,6 @@ from app_support.map.slope_overlay import slope_legend
 from app_support.views import project_result, results
 from app_support.widgets import charts
 from app_support.widgets.citations import escape_markdown
-from sloat_core.errors import SloatInputError
 
 deep_links.require()  # a deep link opened first after a bare `streamlit run` still runs in app.py's frame
 

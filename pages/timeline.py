@@ -17,15 +17,12 @@ import datetime as dt
 
 import streamlit as st
 
+from app_support.analysis_door import DISCLAIMER, ITEM_KINDS, SloatInputError, timeline_events, to_ics
 from app_support.frame import deep_links, state
 from app_support.inputs import timeline_prefill
 from app_support.views import project_result, timeline_view
 from app_support.widgets import charts, forms
 from app_support.widgets.citations import escape_markdown, law_link
-from sloat_core.engine.analysis import DISCLAIMER
-from sloat_core.errors import SloatInputError
-from sloat_core.outputs.ics import to_ics
-from sloat_core.rules.clocks import ITEM_KINDS, timeline_events
 
 deep_links.require()  # a deep link opened first after a bare `streamlit run` still runs in app.py's frame
 

@@ -11,14 +11,11 @@ import datetime as dt
 import streamlit as st
 
 from app_support import analysis_door, loaders
+from app_support.analysis_door import DISCLAIMER, ITEM_KINDS, SloatInputError, timeline_events, yield_phrase
 from app_support.frame import browser_nav, deep_links, state
 from app_support.views import approvals_ui, project_result, results, walkthrough
 from app_support.widgets import forms
 from app_support.widgets.citations import escape_markdown, law_link
-from sloat_core.engine.analysis import DISCLAIMER
-from sloat_core.errors import SloatInputError
-from sloat_core.rules.cluster import yield_phrase
-from sloat_core.rules.clocks import ITEM_KINDS, timeline_events
 
 deep_links.require()  # a deep link opened first after a bare `streamlit run` still runs in app.py's frame
 
@@ -63,9 +60,7 @@ except SloatInputError as exc:
     st.stop()
 
 if screen.id == "parcel":
-    from sloat_core.outputs.report import map_png
-
-    picture, ratio = map_png(analysis_door.analysis(parcel, layers, district=district), layers, width_in=6.0)
+    picture, ratio = analysis_door.map_png(analysis_door.analysis(parcel, layers, district=district), layers, width_in=6.0)
     left, right = st.columns([1, 1])
     # no taller than the screen leaves (walkthrough.MAP_HEIGHT_PX), whatever the parcel's shape
     left.image(picture, width=int(walkthrough.MAP_HEIGHT_PX / max(ratio or 1.0, 0.2)),

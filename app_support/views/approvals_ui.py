@@ -19,8 +19,8 @@ import re
 
 import streamlit as st
 
+from app_support.analysis_door import all_state_facts
 from app_support.widgets.citations import escape_markdown
-from sloat_core.approvals.state_law import all_state_facts
 from sloat_core.engine.plain import prohibition_sentence
 
 __all__ = ["item_line", "show_approvals", "show_approvals_board", "board_items", "short_clock"]

@@ -41,7 +41,8 @@ def show_plain_summary(result: dict) -> None:
 def show_permits(result: dict) -> None:
     """What the project needs, then what the parcel carries for any later work (with § links), the project's
     open questions naming the fact to give, and the prohibitions apart (never among the permits)."""
-    from sloat_core.engine.answer import PARCEL_HEADING, PROJECT_HEADING, permits_by_cause
+    from sloat_core.engine.answer import PARCEL_HEADING, PROJECT_HEADING
+    from app_support.analysis_door import permits_by_cause
 
     mine, carried = permits_by_cause(result)
     if "land_permits" in result and not result.get("project_described"):

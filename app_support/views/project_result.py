@@ -11,9 +11,9 @@ from __future__ import annotations
 import streamlit as st
 
 from app_support import loaders
+from app_support.analysis_door import SloatInputError
 from app_support.frame import state
 from app_support.widgets import forms
-from sloat_core.errors import SloatInputError
 
 __all__ = ["ensure_project_result", "project_answer_result"]
 

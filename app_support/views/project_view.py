@@ -12,6 +12,7 @@ import datetime as dt
 
 import streamlit as st
 
+from app_support.analysis_door import lot_answer, permits_by_cause
 from app_support.frame import state
 from app_support.views import permits_view
 from app_support.widgets import forms
@@ -19,7 +20,7 @@ from app_support.widgets.citations import escape_markdown, law_link
 from app_support.widgets.unit_text import nb
 from sloat_core.approvals.facts import ACCESSORY_KINDS, VARIANCE_TYPES
 from sloat_core.engine import plain
-from sloat_core.engine.answer import PARCEL_HEADING, PROJECT_HEADING, lot_answer, permits_by_cause
+from sloat_core.engine.answer import PARCEL_HEADING, PROJECT_HEADING
 from sloat_core.law.params import fill
 from sloat_core.rules.sections.s402_55_steep_slopes import DECLARATION as STEEP_SLOPES
 

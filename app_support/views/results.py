@@ -68,7 +68,7 @@ def verdict_sentence(result: dict) -> str:
     if result.get("district") is None:
         return "The zoning district is not known: choose it above to compare the net lot area with its minimum."
     if minimum is None:
-        from sloat_core.engine.answer import what_if_sentence
+        from app_support.analysis_door import what_if_sentence
 
         what_if = what_if_sentence(result)  # the core's what-if at the dated candidate minimums, if any
         return (f"No minimum lot area is recorded for {district}, so the net lot area cannot be compared; "
@@ -216,7 +216,7 @@ def _figure(trace: dict, layout: dict) -> go.Figure:
 
 def show_screening(result: dict) -> None:
     """That the result is a screening estimate and who decides (the core's disclaimer)."""
-    from sloat_core.engine.analysis import DISCLAIMER
+    from app_support.analysis_door import DISCLAIMER
 
     st.caption(escape_markdown(result.get("disclaimer") or DISCLAIMER))
 
@@ -260,7 +260,7 @@ def show_headline(result: dict, *, show_yield: bool = True, disclaimer: bool = T
     box = st.success if meets else (st.warning if meets is False else st.info)
     box(escape_markdown(plain.plain_verdict(result)) if counter else verdict_sentence(result))
     if show_yield and "conventional_yield" in result:
-        from sloat_core.rules.cluster import yield_phrase
+        from app_support.analysis_door import yield_phrase
 
         label = "Lots it could be divided into, first estimate" if counter else "Conventional yield (estimate)"
         st.markdown(f"**{label}:** {escape_markdown(yield_phrase(result))} "
@@ -413,7 +413,7 @@ def show_answer_card(result: dict, make_pdf=None, make_html=None) -> None:
     lead; what the project needs and what the parcel carries, every step, what the Village confirms and
     whom to ask fold below; the screening note closes it, once for the page.
     """
-    from sloat_core.engine.answer import lot_answer
+    from app_support.analysis_door import lot_answer
 
     answer = lot_answer(result)
     box = {"likely": st.success, "unlikely": st.warning}.get(answer.verdict, st.info)

@@ -10,11 +10,10 @@ import datetime as dt
 
 import pandas as pd
 
+from app_support.analysis_door import ITEM_KINDS, SloatInputError, timeline_events
 from app_support.inputs import timeline_prefill
 from app_support.widgets import charts
 from app_support.widgets.citations import escape_markdown
-from sloat_core.errors import SloatInputError
-from sloat_core.rules.clocks import ITEM_KINDS, timeline_events
 
 __all__ = ["unique_items", "duplicate_sentence", "suggestion_line", "item_name", "timeline_rows", "events_frame",
            "row_citations", "project_clock_events", "PROJECT_CLOCKS_ITEM"]
@@ -73,8 +72,7 @@ def project_clock_events(project: dict | None, as_of: dt.date) -> list:
     """
     if not project:
         return []
-    from sloat_core.approvals.village_law import approval_events
-    from sloat_core.rules.project import parse_project
+    from app_support.analysis_door import approval_events, parse_project
 
     try:
         proj = parse_project(project)
