@@ -5,6 +5,16 @@ app.py makes an old-style multipage app. Until some session has run app.py (whos
 that mode off for the process), a link such as ``/walkthrough?case=...&mode=projector`` opened first after a
 start runs ``pages/walkthrough.py`` alone: no sidebar, no display mode, no case. ``tools/serve.py`` settles
 this before the first visitor; :func:`require` settles it for any other start, from the page itself.
+
+Why a private attribute (``PagesManager.uses_pages_directory``) and not ``st.navigation`` alone: in Streamlit
+1.67 the first ``PagesManager`` sets that class attribute from whether ``pages/`` exists, and only
+``st.navigation`` sets it back to False -- but in the old mode the script runner does not run app.py at all
+(``_mpa_v1`` builds its own page list from the folder and runs the linked page's file), so app.py's
+``st.navigation`` never gets the chance. Renaming ``pages/`` would end the old mode, but the design card names
+that folder. So the attribute stays, set here and only here: without it
+``tests/service/test_deploy_deep_links.py`` fails (a deep link opened first after a start, with
+``tools/serve.py`` or a bare ``streamlit run``, runs the page alone under the folder's own page list: no
+sidebar, no display mode, no case).
 """
 
 from __future__ import annotations
