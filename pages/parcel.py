@@ -166,7 +166,7 @@ def _results(parcel, answer_slot=None) -> None:
     counter = mode == state.COUNTER
     # the focus target, live region and skip link go where the answer starts (above the map at the counter)
     with answer_slot if answer_slot is not None else st.container():
-        announce.answer(result, note)  # focus, live region, skip link, map frame's name (issue 25)
+        results.announce_answer(result, note)  # focus, live region, skip link, map frame's name (issue 25)
     if counter:
         with answer_slot if answer_slot is not None else st.container():
             results.show_answer_card(answer, lambda: parcel_map.handout_pdf(parcel, layers, district),

@@ -8,7 +8,7 @@ zero-height component frame, installs once in the page (``window.parent``) a sma
   no answer it reads "Skip to the main content" and goes to the page's heading. :func:`install` puts it in
   every page (``app.py``);
 - keeps a polite live region (``role="status"``, ``aria-live="polite"``), visually hidden, and writes the answer
-  into it: the verdict and the net lot area (4.1.3);
+  into it: the verdict and the net lot area, in the words of :func:`app_support.views.results.announcement` (4.1.3);
 - names every map frame with :data:`MAP_TITLE` (its ``title`` and ``aria-label``: st_folium titles its iframe
   "streamlit_folium.st_folium", which a browser would then still give as the frame's description; the frame is
   marked ``data-sloat-frame="map"``, :data:`MAP_FRAME` finds it either way), again each time Streamlit re-creates
@@ -30,15 +30,13 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 
 import streamlit as st
 import streamlit.components.v1 as components
 
-from app_support.frame import state
 
 __all__ = ["ANNOUNCER_TITLE", "ANSWER_ID", "FINDER_TITLE", "LIVE_ID", "MAP_FRAME", "MAP_TITLE", "SKIP_TEXT",
-           "SKIP_MAIN_TEXT", "answer", "forget", "install", "message", "say", "announce_script"]
+           "SKIP_MAIN_TEXT", "answer", "forget", "install", "say", "announce_script"]
 
 #: The focus target placed just before the answer.
 ANSWER_ID = "sloat-answer"
@@ -162,26 +160,6 @@ def announce_script(say: str | None, focus: bool) -> str:
     return f"<script>{code}</script>"
 
 
-def message(result: dict, note: str = "") -> str:
-    """What the live region says: where, the verdict and the net lot area (plain text).
-
-    >>> message({"net_lot_area_sqft": 12000.4, "meets_min_lot_area": True, "district": "R-15",
-    ...          "min_lot_area_sqft": 10000}, "Tax parcel 1-2-3")[:60]
-    'Tax parcel 1-2-3. Net lot area 12,000 sq ft (0.28 acres). Th'
-    """
-    from app_support.views.results import verdict_sentence
-    from sloat_core.engine import plain
-    from sloat_core.units import sqft_to_acres
-
-    net = result.get("net_lot_area_sqft")
-    verdict = plain.plain_verdict(result) if state.mode() == state.COUNTER else verdict_sentence(result)
-    parts = [note.strip().rstrip(".")] if note and note.strip() else []
-    parts.append("Net lot area unknown" if net is None else
-                 f"Net lot area {net:,.0f} sq ft ({sqft_to_acres(net):,.2f} acres)")
-    text = ". ".join(parts) + ". " + verdict
-    return re.sub(r"\\(.)", r"\1", re.sub(r"\s+", " ", text)).strip()
-
-
 def install() -> None:
     """The page's skip link, live region and map names, on every page (``app.py`` calls it once per run): run in
     the page itself (no frame), it installs once and then does nothing."""
@@ -201,11 +179,10 @@ def forget(key: str) -> None:
     st.session_state.pop(_SEEN + key, None)
 
 
-def answer(result: dict, note: str = "") -> None:
+def answer(text: str, parcel_key: str) -> None:
     """Before the answer: its focus target; the page's skip link, live region and map names; and, when the
-    parcel is new, the announcement and the focus moved here."""
-    text = message(result, note)
-    parcel_key = f"{note}|{result.get('gross_area_sqft')}"
+    parcel (``parcel_key``) is new, the announcement of ``text`` and the focus moved here. The words are the
+    answer's (:func:`app_support.views.results.announcement`)."""
     new = st.session_state.get(_SEEN) != parcel_key
     changed = st.session_state.get(_SEEN + "text") != text
     st.session_state[_SEEN], st.session_state[_SEEN + "text"] = parcel_key, text

@@ -12,10 +12,12 @@ the district picker and Counter's answer card. The table's rows and styles are b
 
 from __future__ import annotations
 
+import re
+
 import plotly.graph_objects as go
 import streamlit as st
 
-from app_support.frame import state
+from app_support.frame import announce, state
 from app_support.views import deduction_table, permits_view
 from app_support.widgets.citations import escape_markdown, law_link
 from app_support.widgets.unit_text import nb
@@ -92,6 +94,30 @@ RECONCILE_NOTE = ("Each piece of land is counted in one row only, in the table's
 LAYER_NOTE = ("Areas in the evidence and the permit reasons are each layer on the lot as a whole, overlaps "
               "included; the deduction table on the Parcel page counts each piece of land in one row only, "
               "so its row for the same layer can be smaller.")
+
+
+def announcement(result: dict, note: str = "") -> str:
+    """What the live region says of the answer: where, the net lot area and the verdict (plain text).
+
+    >>> announcement({"net_lot_area_sqft": 12000.4, "meets_min_lot_area": True, "district": "R-15",
+    ...               "min_lot_area_sqft": 10000}, "Tax parcel 1-2-3")[:60]
+    'Tax parcel 1-2-3. Net lot area 12,000 sq ft (0.28 acres). Th'
+    """
+    from sloat_core.units import sqft_to_acres
+
+    net = result.get("net_lot_area_sqft")
+    verdict = plain.plain_verdict(result) if state.mode() == state.COUNTER else verdict_sentence(result)
+    parts = [note.strip().rstrip(".")] if note and note.strip() else []
+    parts.append("Net lot area unknown" if net is None else
+                 f"Net lot area {net:,.0f} sq ft ({sqft_to_acres(net):,.2f} acres)")
+    text = ". ".join(parts) + ". " + verdict
+    return re.sub(r"\\(.)", r"\1", re.sub(r"\s+", " ", text)).strip()
+
+
+def announce_answer(result: dict, note: str = "") -> None:
+    """Before the answer: its focus target, the live region's words and, for a new parcel, the focus
+    (:func:`app_support.frame.announce.answer`)."""
+    announce.answer(announcement(result, note), f"{note}|{result.get('gross_area_sqft')}")
 
 
 def _wrap(label: str, width: int) -> str:
