@@ -16,7 +16,7 @@ from app_support.cases import cases_ui
 from app_support.frame import announce, deep_links, element_preload, state
 from app_support.frame.theme import LAYER_LABELS, MAP_HEIGHT_PX
 from app_support.inputs import parcel_events, parcel_inputs
-from app_support.map import mapping, parcel_map
+from app_support.map import layer_geojson, mapping, parcel_map
 from app_support.map.map_component import st_map
 from app_support.map.parcel_map import ON_AT_START
 from app_support.map.slope_overlay import slope_legend
@@ -114,7 +114,7 @@ def map_and_results() -> None:
         # (drawing clicks do not reach the map) and are used only when picking is on.
         returned = ["all_drawings", "last_clicked"]
         large = mode == state.PROJECTOR
-        fmap = mapping.base_map(label_points=loaders.parcel_label_points(layers), large=large)
+        fmap = mapping.base_map(label_points=layer_geojson.parcel_label_points(layers), large=large)
         # st_folium, with the base map's own text made once per layer set and size (app_support.map.map_component)
         out = st_map(fmap, ("parcel base map", loaders.layers_key(layers), large), key="parcel_map",
                      height=MAP_HEIGHT_PX[mode], returned_objects=returned, feature_group_to_add=view.groups,

@@ -58,12 +58,13 @@ def _warm() -> None:
     from sloat_core.errors import SloatInputError
 
     from app_support.frame.theme import LAYER_LABELS
+    from app_support.map import layer_geojson
 
     try:
         layers = loaders.layerset()
         loaders.settings()
         for role in LAYER_LABELS:  # the map's GeoJSON, simplified for the browser (cached per layer)
-            loaders.display_geojson(layers, role)
+            layer_geojson.display_geojson(layers, role)
         first_answer(layers, loaders.settings())
     except SloatInputError as exc:  # the app shows the same message to the first visitor
         print(f"Map layers not preloaded: {exc}", file=sys.stderr)

@@ -10,9 +10,8 @@ from __future__ import annotations
 import folium
 import streamlit as st
 
-from app_support import loaders
 from app_support.frame import state
-from app_support.map import mapping
+from app_support.map import layer_geojson, mapping
 from app_support.map.slope_overlay import slope_group
 from sloat_core.gis import parcels as parcel_input
 from sloat_core.measure.rows import MAP_LAYERS
@@ -28,12 +27,12 @@ def groups(layers, parcel, footprint: dict | None) -> list:
     large = state.mode() == state.PROJECTOR
     basemap = st.session_state.get(state.BASEMAP) or next(iter(mapping.BASEMAPS))
     out = [g for g in [mapping.basemap_group(basemap), mapping.offline_base_group(
-        loaders.display_geojson(layers, "village_boundary"), loaders.display_geojson(layers, "roads"),
+        layer_geojson.display_geojson(layers, "village_boundary"), layer_geojson.display_geojson(layers, "roads"),
         mapping.offline_credit(layers))]
         if g is not None]
     if (slopes := slope_group(layers, parcel.geometry)) is not None:
         out.append(slopes)
-    out += [mapping.layer_group(r, gj) for r in CONSTRAINT_ROLES if (gj := loaders.display_geojson(layers, r))]
+    out += [mapping.layer_group(r, gj) for r in CONSTRAINT_ROLES if (gj := layer_geojson.display_geojson(layers, r))]
     out.append(mapping.parcel_group(parcel_input.to_wgs84_geojson(parcel.geometry), large=large))
     if footprint:
         group = folium.FeatureGroup(name="Disturbance footprint")

@@ -222,7 +222,7 @@ def base_map(zoom: int = 15, *, label_points: list | None = None, large: bool = 
 # out as JSON (half a megabyte for the Parcel page's first map on the sample) and the whole text is searched
 # for folium's variable names, about 40 ms a run, the same for every visitor. A group made by
 # :func:`layer_group`, :func:`offline_base_group` or :func:`basemap_group` from the app's cached display GeoJSON
-# (``app_support.loaders.display_geojson``: the same object for every session of a layer set) carries a key:
+# (``app_support.map.layer_geojson.display_geojson``: the same object for every session of a layer set) carries a key:
 # what it is drawn from (kind, role, identify) and the identity of its GeoJSON. :func:`install_group_cache`
 # makes streamlit-folium's ``_get_feature_group_string`` look the key up with the group's place on the map
 # (the script names the group by its index) and return the text made the first time, after adding the group
@@ -357,7 +357,7 @@ def layer_group(role: str, geojson: dict, *, identify: bool = True) -> folium.Fe
         Layer role (``sloat_core.gis.layers``), e.g. ``"wetlands"``.
     geojson : dict
         WGS84 FeatureCollection whose features carry an HTML-escaped ``label`` property
-        (``app_support.loaders.display_geojson``).
+        (``app_support.map.layer_geojson.display_geojson``).
     identify : bool
         A click opens the identify pop-up (layer, attributes, deduction row, §). Off while a click
         picks a tax parcel: the features then let the click through to the map.

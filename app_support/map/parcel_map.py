@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app_support import analysis_door, loaders
-from app_support.map import mapping
+from app_support.map import layer_geojson, mapping
 from app_support.map.leaflet_elements import LABEL_MIN_ZOOM
 from app_support.map.slope_overlay import slope_group
 from sloat_core.gis.roles import DERIVED_STYLES, ROLE_DECLARATIONS
@@ -53,11 +53,11 @@ def feature_groups(layers, parcel, shown: list[str], *, basemap: str, show_slope
     is left alone.
     """
     groups = [g for g in [mapping.basemap_group(basemap), mapping.offline_base_group(
-        loaders.display_geojson(layers, "village_boundary"), loaders.display_geojson(layers, "roads"),
+        layer_geojson.display_geojson(layers, "village_boundary"), layer_geojson.display_geojson(layers, "roads"),
         mapping.offline_credit(layers))]
         if g is not None]
     groups += [mapping.layer_group(r, gj, identify=not picking) for r in shown
-               if (gj := loaders.display_geojson(layers, r)) is not None]
+               if (gj := layer_geojson.display_geojson(layers, r)) is not None]
     view = MapView(groups)
     if parcel is not None:
         outline = loaders.wgs84_outline(parcel.geometry)  # kept per geometry, projected on a warm thread

@@ -204,7 +204,7 @@ def test_buffer_and_tax_parcel_line_layers_are_on_the_map(manifest, data_dir):
 def test_the_buffer_band_lies_around_the_wetland_at_the_local_width(manifest):
     from shapely.geometry import shape
 
-    from app_support.loaders import _buffer_geojson
+    from app_support.map.layer_geojson import _buffer_geojson
     from sloat_core.units import WGS84, WORK_CRS
     import geopandas as gpd
 
@@ -298,7 +298,7 @@ def test_the_offline_base_is_drawn_from_the_layer_set_and_waits_for_a_tile_error
 
     sample = load(Path(APP).parent / "data" / "sample" / "layers.yaml")
     assert sample.has("roads") and sample.has("village_boundary")  # the sample's illustrative roads
-    from app_support.loaders import _display_geojson
+    from app_support.map.layer_geojson import _display_geojson
 
     roads = _display_geojson.__wrapped__("k", "roads", sample)
     boundary = _display_geojson.__wrapped__("k", "village_boundary", sample)

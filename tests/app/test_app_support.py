@@ -65,7 +65,7 @@ def test_fetched_assets_exist_when_fetched():
 
 def test_tooltips_carry_escaped_text_only(tmp_path):
     layers = load_manifest(fx.write_layerset(tmp_path))
-    from app_support.loaders import _display_geojson
+    from app_support.map.layer_geojson import _display_geojson
 
     geojson = _display_geojson.__wrapped__("k", "wetlands", layers)
     labels = [f["properties"]["label"] for f in geojson["features"]]
@@ -78,7 +78,7 @@ def test_tooltips_carry_escaped_text_only(tmp_path):
 
 
 def test_identify_row_names_the_deduction_row_and_its_section():
-    from app_support.loaders import identify_row
+    from app_support.map.layer_geojson import identify_row
 
     assert identify_row("buffer") == ("Lot-area deduction row: Wetland and watercourse buffers "
                                       "(at most 50% of it counts)", "§ 402-45A(1)")

@@ -17,7 +17,7 @@ import streamlit_folium
 from branca.element import Element
 
 import app_fixtures as fx
-from app_support.loaders import _display_geojson
+from app_support.map.layer_geojson import _display_geojson
 from app_support.map import folium_templates, mapping
 from sloat_core.gis.layers import load_manifest
 

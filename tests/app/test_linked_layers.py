@@ -18,7 +18,7 @@ from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app_support.loaders import _display_geojson  # noqa: E402
+from app_support.map.layer_geojson import _display_geojson  # noqa: E402
 from app_support.map import linked_layers, mapping  # noqa: E402
 from sloat_core.gis.layers import load_manifest  # noqa: E402
 
