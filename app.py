@@ -14,10 +14,10 @@ from pathlib import Path
 
 import streamlit as st
 
-from app_support import announce, browser_nav, cases_ui, state, theme
-from app_support.citations import escape_markdown
-from sloat_core.engine.analysis import DISCLAIMER
-from sloat_core.errors import SloatInputError
+from app_support.cases import cases_ui
+from app_support.frame import announce, browser_nav, state, theme
+from app_support.widgets.citations import escape_markdown
+from app_support.analysis_door import DISCLAIMER, SloatInputError
 
 ROOT = Path(__file__).resolve().parent
 _log = logging.getLogger("sloat.app")

@@ -11,6 +11,11 @@ facts are the same, so no page works out a different answer for the same inputs.
 
 The result dict keeps the shape the pages read (the command line's JSON contract);
 :class:`AnalysisView` names the keys the app reads, typed, for code that wants them by attribute.
+
+It is the pages' only way into the core: what else a page (or a view drawing a result) takes from
+``sloat_core`` -- the screening disclaimer, the input error, the timeline's clocks, the Law page's text,
+the calendar file -- it takes from here too (:data:`CORE_NAMES`), so the app's dependence on the core is
+read in one place.
 """
 
 from __future__ import annotations
@@ -25,8 +30,30 @@ from dataclasses import dataclass
 import streamlit as st
 
 from app_support import loaders
+from sloat_core.approvals.county_referral import referral_bands_geojson
+from sloat_core.approvals.facts import parse_approval_facts
+from sloat_core.approvals.state_law import all_state_facts
+from sloat_core.approvals.village_law import approval_events
+from sloat_core.engine.analysis import DISCLAIMER
+from sloat_core.engine.answer import lot_answer, permits_by_cause, what_if_sentence
+from sloat_core.errors import SloatInputError
+from sloat_core.gis.parcels import to_wgs84_geojson
+from sloat_core.law import text as law_text
+from sloat_core.law.not_modelled import not_modelled, not_modelled_groups
+from sloat_core.rules.clocks import ITEM_KINDS, timeline_events
+from sloat_core.rules.cluster import yield_phrase
+from sloat_core.rules.mitigation import MAX_SQFT, mitigation
+from sloat_core.rules.project import parse_project
 
-__all__ = ["analysis", "result", "copy_result", "prepared_result", "project_result", "AnalysisView", "view"]
+__all__ = ["analysis", "result", "copy_result", "prepared_result", "project_result", "AnalysisView", "view",
+           # the rest of the core the pages and the views use, passed on as the core declares it (same objects)
+           "DISCLAIMER", "SloatInputError", "ITEM_KINDS", "MAX_SQFT", "all_state_facts", "approval_events",
+           "law_text", "lot_answer", "map_png", "mitigation", "not_modelled", "not_modelled_groups",
+           "parse_approval_facts", "parse_project", "permits_by_cause", "referral_bands_geojson",
+           "timeline_events", "to_ics", "to_wgs84_geojson", "what_if_sentence", "yield_phrase"]
+
+#: What pages and views take from the core besides the analysis: through this door, never from ``sloat_core``.
+CORE_NAMES = tuple(__all__[__all__.index("DISCLAIMER"):])
 
 
 def _dumps(obj) -> str:
@@ -246,3 +273,19 @@ class AnalysisView:
 def view(parcel, layers, **facts) -> AnalysisView:
     """:class:`AnalysisView` of :func:`analysis`."""
     return AnalysisView.of(analysis(parcel, layers, **facts).result)
+
+
+def to_ics(events, **options) -> str:
+    """:func:`sloat_core.outputs.ics.to_ics`: the deadlines as an iCalendar file (icalendar, about 0.2 s to import,
+    loaded when the Timeline page first offers the file, as before)."""
+    from sloat_core.outputs.ics import to_ics as write
+
+    return write(events, **options)
+
+
+def map_png(analysis, layers, **options):
+    """:func:`sloat_core.outputs.report.map_png`: the report's map as a PNG (its drawing code loaded when first
+    asked for, as before: the report is the heaviest part of the core)."""
+    from sloat_core.outputs.report import map_png as draw
+
+    return draw(analysis, layers, **options)

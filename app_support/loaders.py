@@ -1,7 +1,9 @@
-"""Cached loaders: the layer set, the local settings, display geometry and analysis results.
+"""Cached loaders: the layer set, the local settings, the parcel's outline and parcel search.
 
-The layer set and its spatial indexes are shared singletons (``st.cache_resource``); analyses go
-through the one cached door, :mod:`app_support.analysis_door`.
+The layer set and its spatial indexes are shared singletons (``st.cache_resource``). Analyses are not here:
+they go through the one cached door, :mod:`app_support.analysis_door`, which reads the layer set's key and
+the settings from this module (never the other way round), and so do the layers as the maps draw them
+(:mod:`app_support.map.layer_geojson`).
 The manifest path is ``data/sample/layers.yaml`` unless the ``SLOAT_LAYERS`` environment
 variable names another one.
 """
@@ -9,13 +11,10 @@ variable names another one.
 from __future__ import annotations
 
 import hashlib
-import threading
 import os
 from pathlib import Path
 
 import streamlit as st
-
-from app_support.folium_templates import map_html_text
 
 __all__ = [
     "DEFAULT_MANIFEST",
@@ -24,21 +23,12 @@ __all__ = [
     "settings",
     "layers_key",
     "parcel_key",
-    "display_geojson",
-    "buffer_geojson",
-    "parcel_label_points",
     "search_parcels",
-    "identify_row",
-    "analysis_for",
-    "full_analysis_for",
     "parcel_at",
 ]
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_MANIFEST = ROOT / "data" / "sample" / "layers.yaml"
-
-# Tolerance (feet) for simplifying layer outlines before they go to the browser.
-_DISPLAY_SIMPLIFY_FT = 3.0
 
 
 def manifest_path() -> Path:
@@ -90,7 +80,7 @@ def parcel_key(parcel) -> str:
 
 @st.cache_data(show_spinner=False, max_entries=256)
 def _wgs84_outline(key: str, _geom) -> dict:
-    from app_support import warm_thread
+    from app_support.frame import warm_thread
     from sloat_core.gis.parcels import to_wgs84_geojson
 
     return warm_thread.run(to_wgs84_geojson, _geom)
@@ -100,102 +90,10 @@ def wgs84_outline(geom) -> dict:
     """``sloat_core.gis.parcels.to_wgs84_geojson(geom)``, kept per geometry for every session (a copy).
 
     The parcel's outline is drawn on every run of the parcel page and saved with the case; it is
-    projected once, on a warm thread (:mod:`app_support.warm_thread`: a fresh run's thread would set
+    projected once, on a warm thread (:mod:`app_support.frame.warm_thread`: a fresh run's thread would set
     up PROJ's transformation again, about 10 ms).
     """
     return _wgs84_outline(hashlib.sha256(geom.wkb).hexdigest(), geom)
-
-
-# Fields tried, in order, for a feature's name in its tooltip.
-_NAME_FIELDS = ("name", "NAME", "Name", "label", "FLD_ZONE", "WETLAND_TYPE", "WETLAND_TY", "ATTRIBUTE")
-
-
-def identify_row(role: str) -> tuple[str, str]:
-    """What a click on a feature of ``role`` says: (its deduction row or "no lot-area deduction", §).
-
-    The row and its § come from the core's deduction rows (`RowSpec.map_layer`) and the law's parameters.
-    """
-    from sloat_core.law.params import param
-    from sloat_core.measure.rows import deduction_label, row_on_map_layer
-
-    row = row_on_map_layer(role)
-    if row is not None:
-        fraction = param(row.share).value
-        counts = "none of it counts" if not fraction else f"at most {fraction:.0%} of it counts"
-        return f"Lot-area deduction row: {deduction_label(row.id)} ({counts})", param(row.share).citation
-    return "No lot-area deduction (shown for the permits, reviews and cluster triggers)", ""
-
-
-@st.cache_resource(show_spinner=False, max_entries=64)
-def _display_geojson(lkey: str, role: str, _layers) -> dict | None:
-    from app_support.theme import LAYER_LABELS
-
-    gdf = _layers.display_gdf(role, simplify_ft=_DISPLAY_SIMPLIFY_FT)
-    if gdf is None or gdf.empty:
-        return None
-    title = LAYER_LABELS.get(role, role)
-    name_col = next((c for c in _NAME_FIELDS if c in gdf.columns), None)
-    names = gdf[name_col] if name_col else [""] * len(gdf)
-    out = gdf[[gdf.geometry.name]].copy()
-    out["label"] = [map_html_text(f"{title}: {n}" if n else title) for n in names]
-    # The identify pop-up: the layer, the feature's attributes (at most six), its deduction row and §.
-    row, cite = identify_row(role)
-    attrs = [c for c in gdf.columns if c != gdf.geometry.name and not str(c).startswith("_")][:6]
-    out["details"] = [map_html_text("; ".join(f"{c}: {gdf.iloc[i][c]}" for c in attrs
-                                            if str(gdf.iloc[i][c]) not in ("", "None", "nan")))
-                      for i in range(len(gdf))]
-    out["row"] = map_html_text(row)
-    out["citation"] = map_html_text(cite)
-    return out.__geo_interface__
-
-
-@st.cache_resource(show_spinner=False, max_entries=8)
-def _buffer_geojson(lkey: str, width_ft: float, _layers) -> dict | None:
-    import geopandas as gpd
-    import shapely
-
-    from sloat_core.measure.record import RESOURCE_ROLES
-    from sloat_core.units import WGS84, WORK_CRS
-
-    geoms = [g for r in RESOURCE_ROLES if (lyr := _layers.get(r)) is not None for g in lyr.geoms]
-    if not geoms:
-        return None
-    resource = shapely.union_all(geoms)
-    band = resource.buffer(width_ft, quad_segs=8).difference(resource)
-    band = shapely.simplify(band, _DISPLAY_SIMPLIFY_FT, preserve_topology=True)
-    row, cite = identify_row("buffer")
-    label = f"Wetland and watercourse buffer ({width_ft:,.0f} ft)"
-    frame = gpd.GeoDataFrame({"label": [map_html_text(label)], "details": [map_html_text(
-        f"{width_ft:,.0f} ft around wetlands, streams and ponds (outside them)")],
-        "row": [map_html_text(row)], "citation": [map_html_text(cite)]}, geometry=[band], crs=WORK_CRS)
-    return frame.to_crs(WGS84).__geo_interface__
-
-
-def buffer_geojson(layers) -> dict | None:
-    """The band of the local buffer width around wetlands, watercourses and ponds, over the whole set.
-
-    Drawn from the layer set with the same width the analysis uses (local settings); None when
-    the set has none of those layers.
-    """
-    return _buffer_geojson(layers_key(layers), float(settings().buffer_width_ft), layers)
-
-
-@st.cache_resource(show_spinner=False, max_entries=4)
-def _label_points(lkey: str, _layers) -> list:
-    from sloat_core.units import WGS84
-
-    lyr, meta = _layers.get("parcels"), _layers.parcels_meta
-    if lyr is None or meta is None:
-        return []
-    gdf = lyr.gdf
-    points = gdf.geometry.representative_point().to_crs(WGS84)
-    return [[round(p.y, 6), round(p.x, 6), str(sbl)] for p, sbl in zip(points, gdf[meta.id_field])
-            if p is not None and not p.is_empty and sbl is not None]
-
-
-def parcel_label_points(layers) -> list:
-    """[lat, lon, SBL] of every tax parcel (a point inside it), for the labels at street zoom."""
-    return _label_points(layers_key(layers), layers)
 
 
 #: Longest search text whose result is kept (a longer one is searched each time: nobody types an address that long).
@@ -221,78 +119,6 @@ def search_parcels(layers, text: str, limit: int = 10):
 
         return search(layers, text, limit=limit)
     return _search(layers_key(layers), text, int(limit), layers)
-
-
-def display_geojson(layers, role: str) -> dict | None:
-    """Simplified WGS84 GeoJSON of one layer, with escaped ``label``, ``details``, ``row``, ``citation``.
-
-    ``role`` "buffer" is the band drawn by :func:`buffer_geojson`. Returns None when the layer set
-    does not have ``role``.
-    """
-    if role == "buffer":
-        return buffer_geojson(layers)
-    key = (layers_key(layers), role)
-    found = _DISPLAY_SHARED.get(key)
-    if found is not None:
-        return found
-    found = _parcel_lines(key[0], layers) if role == "parcels" else _display_geojson(key[0], role, layers)
-    if found is not None:
-        with _DISPLAY_LOCK:
-            while len(_DISPLAY_SHARED) >= _DISPLAY_SHARED_MAX:
-                _DISPLAY_SHARED.pop(next(iter(_DISPLAY_SHARED)))
-            _DISPLAY_SHARED[key] = found
-    return found
-
-
-#: (layer set key, role) -> the shared GeoJSON ``st.cache_resource`` gave for it: the map asks for every
-#: layer on every run, and Streamlit's cache look-up (hashing the arguments, its locks) costs about 0.45 ms
-#: a call under cProfile (about 0.1 ms plain); the object is the very one the cache holds. The buffer band (it follows the settings) is not kept.
-_DISPLAY_SHARED: dict[tuple[str, str], dict] = {}
-_DISPLAY_SHARED_MAX = 64
-_DISPLAY_LOCK = threading.Lock()
-
-
-@st.cache_resource(show_spinner=False, max_entries=4)
-def _parcel_lines(lkey: str, _layers) -> dict | None:
-    """The tax-parcel lines as one feature: each shared edge once, rounded to 1e-6 degrees (about 0.4 ft).
-
-    Lines only (the SBLs are the labels at street zoom, and a click picks a parcel when picking is on):
-    about a third of the bytes of the parcels as polygons, which keeps the first map quick.
-    """
-    import geopandas as gpd
-    import shapely
-
-    gdf = _layers.display_gdf("parcels", simplify_ft=_DISPLAY_SIMPLIFY_FT)
-    if gdf is None or gdf.empty:
-        return None
-    import numpy as np
-
-    rings = shapely.boundary(gdf.geometry.values)
-    lines = shapely.line_merge(shapely.union_all(shapely.set_precision(rings, 1e-6)))
-    lines = shapely.transform(lines, lambda xy: np.round(xy, 6))  # short decimals in the JSON
-    return gpd.GeoDataFrame({"label": [map_html_text("Tax parcel lines")]}, geometry=[lines],
-                            crs=gdf.crs).__geo_interface__
-
-
-def analysis_for(parcel, layers, district: str | None) -> dict:
-    """The parcel's result with no project (the CLI's JSON contract), through the one door
-    (:mod:`app_support.analysis_door`): a copy the caller may change.
-
-    Raises
-    ------
-    sloat_core.errors.SloatInputError
-        From ``analyze`` when the parcel cannot be analysed.
-    """
-    from app_support import analysis_door
-
-    return analysis_door.result(parcel, layers, district=district)
-
-
-def full_analysis_for(parcel, layers, district: str | None):
-    """``analyze_parcel`` (the Analysis with its pieces, for maps and printouts), through the one door."""
-    from app_support import analysis_door
-
-    return analysis_door.analysis(parcel, layers, district=district)
 
 
 def parcel_at(layers, lat: float, lng: float):

@@ -184,7 +184,7 @@ def _browser_first_page(base: str, t0: float) -> dict:
     return {"browser_page_ready_s": round(done - t0, 3), "browser_page_load_s": round(done - t_nav, 3)}
 
 
-#: The map's frame, named by the page or not yet (app_support.announce.MAP_FRAME).
+#: The map's frame, named by the page or not yet (app_support.frame.announce.MAP_FRAME).
 _MAP = 'iframe[data-sloat-frame="map"], iframe[title="streamlit_folium.st_folium"]'
 # The map is drawn: Leaflet's container is there and the constraint layers are painted (canvas renderer).
 _MAP_DRAWN_JS = """() => { const f = document.querySelector('iframe[data-sloat-frame="map"], '

@@ -1,9 +1,9 @@
 """Case & exports: the case's link, its notes, every download, the import of a case file, staff mode.
 
 A case starts with the first parcel chosen (or with "Start a new case") and is saved on every
-change (``app_support.cases_ui``). In public (counter) mode this page shows only the current case's
+change (``app_support.cases.cases_ui``). In public (counter) mode this page shows only the current case's
 link; staff, after the passcode, list, search, open, archive and undo (``staff_ui.staff_panel``).
-The downloads are made by ``sloat_core`` (``app_support.exports_ui``).
+The downloads are made by ``sloat_core`` (``app_support.cases.exports_ui``).
 
 An archived case (opened from its link) is read-only: its downloads are those of the case as saved,
 its notes cannot be edited, and "Start a new case from this one" makes a copy with a new link.
@@ -15,14 +15,15 @@ import datetime as dt
 
 import streamlit as st
 
-from app_support import cases_ui, exports_ui, frame, loaders, staff_ui, state
-from app_support.citations import escape_links, escape_markdown
-from app_support.copy_link import copy_link
-from app_support.results import sqft_text
-from sloat_core.engine.analysis import DISCLAIMER
-from sloat_core.errors import SloatInputError
+from app_support import loaders
+from app_support.analysis_door import DISCLAIMER, SloatInputError
+from app_support.cases import cases_ui, exports_ui, staff_ui
+from app_support.frame import deep_links, state
+from app_support.views.results import sqft_text
+from app_support.widgets.citations import escape_links, escape_markdown
+from app_support.widgets.copy_link import copy_link
 
-frame.require()  # a deep link opened first after a bare `streamlit run` still runs in app.py's frame
+deep_links.require()  # a deep link opened first after a bare `streamlit run` still runs in app.py's frame
 
 mode = state.mode()
 st.title("Case & exports")

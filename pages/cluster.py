@@ -11,14 +11,14 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from app_support import forms, frame, loaders, state
-from app_support.citations import escape_markdown, law_link
-from app_support.results import LAYER_NOTE, sqft_text
-from sloat_core.engine.analysis import DISCLAIMER
-from sloat_core.errors import SloatInputError
-from sloat_core.rules.cluster import yield_phrase
+from app_support import loaders
+from app_support.analysis_door import DISCLAIMER, SloatInputError, yield_phrase
+from app_support.frame import deep_links, state
+from app_support.views.results import LAYER_NOTE, sqft_text
+from app_support.widgets import forms
+from app_support.widgets.citations import escape_markdown, law_link
 
-frame.require()  # a deep link opened first after a bare `streamlit run` still runs in app.py's frame
+deep_links.require()  # a deep link opened first after a bare `streamlit run` still runs in app.py's frame
 
 FOUND = {True: "Yes", False: "No", None: "Unknown"}
 mode = state.mode()

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_support import frame, state
-from app_support.citations import escape_links, escape_markdown, query_to_cite, section_of
-from sloat_core.law import text as law
-from sloat_core.law.not_modelled import not_modelled, not_modelled_groups
-from sloat_core.errors import SloatInputError
+from app_support.analysis_door import SloatInputError, not_modelled, not_modelled_groups
+from app_support.analysis_door import law_text as law
+from app_support.frame import deep_links, state
+from app_support.widgets.citations import escape_links, escape_markdown, query_to_cite, section_of
 
-frame.require()  # a deep link opened first after a bare `streamlit run` still runs in app.py's frame
+deep_links.require()  # a deep link opened first after a bare `streamlit run` still runs in app.py's frame
 
 SECTION_KEY = "law_section"
 APPLIED_KEY = "law_applied_query"

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_support import charts, forms, frame, loaders, numbers, state
-from app_support.citations import escape_markdown, law_link
-from sloat_core.engine.analysis import DISCLAIMER
-from sloat_core.errors import SloatInputError
-from sloat_core.rules.mitigation import MAX_SQFT, mitigation
+from app_support import loaders
+from app_support.analysis_door import DISCLAIMER, MAX_SQFT, SloatInputError, mitigation
+from app_support.frame import deep_links, state
+from app_support.widgets import charts, forms, numbers
+from app_support.widgets.citations import escape_markdown, law_link
 
-frame.require()  # a deep link opened first after a bare `streamlit run` still runs in app.py's frame
+deep_links.require()  # a deep link opened first after a bare `streamlit run` still runs in app.py's frame
 
 FROM_FOOTPRINT, TYPED = "From the drawn footprint", "Typed in"
 mode = state.mode()

@@ -10,16 +10,21 @@ from __future__ import annotations
 import folium
 import streamlit as st
 
-from app_support import (announce, cases_ui, charts, element_preload, frame, loaders, mapping, parcel_events, parcel_inputs,
-                         parcel_map, project_result, results, state)
-from app_support.citations import escape_markdown
-from app_support.map_component import st_map
-from app_support.parcel_map import ON_AT_START
-from app_support.slope_overlay import slope_legend
-from app_support.theme import LAYER_LABELS, MAP_HEIGHT_PX
-from sloat_core.errors import SloatInputError
+from app_support import analysis_door, loaders
+from app_support.analysis_door import SloatInputError
+from app_support.cases import cases_ui
+from app_support.frame import announce, deep_links, element_preload, state
+from app_support.frame.theme import LAYER_LABELS, MAP_HEIGHT_PX
+from app_support.inputs import parcel_events, parcel_inputs
+from app_support.map import layer_geojson, mapping, parcel_map
+from app_support.map.map_component import st_map
+from app_support.map.parcel_map import ON_AT_START
+from app_support.map.slope_overlay import slope_legend
+from app_support.views import project_result, results
+from app_support.widgets import charts
+from app_support.widgets.citations import escape_markdown
 
-frame.require()  # a deep link opened first after a bare `streamlit run` still runs in app.py's frame
+deep_links.require()  # a deep link opened first after a bare `streamlit run` still runs in app.py's frame
 
 mode = state.mode()
 try:
@@ -109,8 +114,8 @@ def map_and_results() -> None:
         # (drawing clicks do not reach the map) and are used only when picking is on.
         returned = ["all_drawings", "last_clicked"]
         large = mode == state.PROJECTOR
-        fmap = mapping.base_map(label_points=loaders.parcel_label_points(layers), large=large)
-        # st_folium, with the base map's own text made once per layer set and size (app_support.map_component)
+        fmap = mapping.base_map(label_points=layer_geojson.parcel_label_points(layers), large=large)
+        # st_folium, with the base map's own text made once per layer set and size (app_support.map.map_component)
         out = st_map(fmap, ("parcel base map", loaders.layers_key(layers), large), key="parcel_map",
                      height=MAP_HEIGHT_PX[mode], returned_objects=returned, feature_group_to_add=view.groups,
                      layer_control=folium.LayerControl(collapsed=True), center=view.centre, zoom=view.zoom)
@@ -132,7 +137,7 @@ def map_and_results() -> None:
 def _projector_figures(parcel) -> None:
     """Projector: gross and net lot area and the verdict lead the first screen, above the map."""
     try:
-        result = loaders.analysis_for(parcel, layers, st.session_state.get(state.DISTRICT) or None)
+        result = analysis_door.result(parcel, layers, district=st.session_state.get(state.DISTRICT) or None)
     except SloatInputError:
         return  # the results below the map say why
     results.show_headline(result)
@@ -152,7 +157,7 @@ def _results(parcel, answer_slot=None) -> None:
         st.caption(escape_markdown(warning))
     district = results.district_picker(loaders.settings(), parcel)
     try:
-        result = loaders.analysis_for(parcel, layers, district)
+        result = analysis_door.result(parcel, layers, district=district)
     except SloatInputError as exc:
         st.error(str(exc))
         return
@@ -161,7 +166,7 @@ def _results(parcel, answer_slot=None) -> None:
     counter = mode == state.COUNTER
     # the focus target, live region and skip link go where the answer starts (above the map at the counter)
     with answer_slot if answer_slot is not None else st.container():
-        announce.answer(result, note)  # focus, live region, skip link, map frame's name (issue 25)
+        results.announce_answer(result, note)  # focus, live region, skip link, map frame's name (issue 25)
     if counter:
         with answer_slot if answer_slot is not None else st.container():
             results.show_answer_card(answer, lambda: parcel_map.handout_pdf(parcel, layers, district),

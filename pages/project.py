@@ -14,19 +14,19 @@ import streamlit as st
 from shapely.geometry import shape
 from streamlit_folium import st_folium
 
-from app_support import (drawing_intake, footprint_inputs, footprint_map, forms, frame, loaders, mapping, project_view,
-                         results, state)
-from app_support.approvals_ui import show_approvals  # shared with the walk-through
-from app_support.citations import escape_markdown
-from app_support.theme import MAP_HEIGHT_PX
-from sloat_core.gis import parcels as parcel_input
-from sloat_core.engine.analysis import DISCLAIMER
-from sloat_core.errors import SloatInputError
-from sloat_core.rules.project import parse_project
-from sloat_core.approvals.county_referral import referral_bands_geojson
-from sloat_core.approvals.facts import parse_approval_facts
+from app_support import loaders
+from app_support.analysis_door import (DISCLAIMER, SloatInputError, parse_approval_facts, parse_project,
+                                       referral_bands_geojson, to_wgs84_geojson)
+from app_support.frame import deep_links, state
+from app_support.frame.theme import MAP_HEIGHT_PX
+from app_support.inputs import drawing_intake, footprint_inputs
+from app_support.map import footprint_map, mapping
+from app_support.views import project_view, results
+from app_support.views.approvals_ui import show_approvals  # shared with the walk-through
+from app_support.widgets import forms
+from app_support.widgets.citations import escape_markdown
 
-frame.require()  # a deep link opened first after a bare `streamlit run` still runs in app.py's frame
+deep_links.require()  # a deep link opened first after a bare `streamlit run` still runs in app.py's frame
 
 mode = state.mode()
 large = mode == state.PROJECTOR
@@ -76,7 +76,7 @@ if parcel is not None:
         st.caption("Draw the disturbance footprint (every area to be cleared, graded or built on) with the "
                    "polygon or rectangle tool.")
         if layers is not None:
-            centre = shape(parcel_input.to_wgs84_geojson(parcel.geometry)).centroid
+            centre = shape(to_wgs84_geojson(parcel.geometry)).centroid
             out = st_folium(mapping.base_map(large=large), key="project_map", height=MAP_HEIGHT_PX[mode],
                             use_container_width=True, returned_objects=["all_drawings"],
                             feature_group_to_add=_footprint_groups(layers),

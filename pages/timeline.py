@@ -8,7 +8,7 @@ no-bare-slope season is shaded; the dates download as an .ics calendar.
 
 "From your project" lists the permits the Proposed project page found needed (or maybe needed)
 for the parcel under study, with their §, and offers the timeline items that carry their clocks
-(``app_support.timeline_prefill``); the user types the dates, and the core checks them as above.
+(``app_support.inputs.timeline_prefill``); the user types the dates, and the core checks them as above.
 """
 
 from __future__ import annotations
@@ -17,14 +17,14 @@ import datetime as dt
 
 import streamlit as st
 
-from app_support import charts, forms, frame, project_result, state, timeline_prefill, timeline_view
-from app_support.citations import escape_markdown, law_link
-from sloat_core.engine.analysis import DISCLAIMER
-from sloat_core.errors import SloatInputError
-from sloat_core.outputs.ics import to_ics
-from sloat_core.rules.clocks import ITEM_KINDS, timeline_events
+from app_support.analysis_door import DISCLAIMER, ITEM_KINDS, SloatInputError, timeline_events, to_ics
+from app_support.frame import deep_links, state
+from app_support.inputs import timeline_prefill
+from app_support.views import project_result, timeline_view
+from app_support.widgets import charts, forms
+from app_support.widgets.citations import escape_markdown, law_link
 
-frame.require()  # a deep link opened first after a bare `streamlit run` still runs in app.py's frame
+deep_links.require()  # a deep link opened first after a bare `streamlit run` still runs in app.py's frame
 
 CALENDAR_NAME = "Sloatsburg Article IX dates"
 mode = state.mode()

@@ -10,14 +10,14 @@ import datetime as dt
 
 import streamlit as st
 
-from app_support import approvals_ui, browser_nav, forms, frame, loaders, project_result, results, state, walkthrough
-from app_support.citations import escape_markdown, law_link
-from sloat_core.engine.analysis import DISCLAIMER
-from sloat_core.errors import SloatInputError
-from sloat_core.rules.cluster import yield_phrase
-from sloat_core.rules.clocks import ITEM_KINDS, timeline_events
+from app_support import analysis_door, loaders
+from app_support.analysis_door import DISCLAIMER, ITEM_KINDS, SloatInputError, timeline_events, yield_phrase
+from app_support.frame import browser_nav, deep_links, state
+from app_support.views import approvals_ui, project_result, results, walkthrough
+from app_support.widgets import forms
+from app_support.widgets.citations import escape_markdown, law_link
 
-frame.require()  # a deep link opened first after a bare `streamlit run` still runs in app.py's frame
+deep_links.require()  # a deep link opened first after a bare `streamlit run` still runs in app.py's frame
 
 mode = state.mode()
 step = walkthrough.current_step()
@@ -54,15 +54,13 @@ try:
     project_result.ensure_project_result()
     last = st.session_state.get(forms.LAST_PROJECT_RESULT)
     key = forms.project_result_key(parcel, st.session_state.get(state.DISTRICT))
-    result = last[1][0] if last and last[0] == key else loaders.analysis_for(parcel, layers, district)
+    result = last[1][0] if last and last[0] == key else analysis_door.result(parcel, layers, district=district)
 except SloatInputError as exc:
     st.error(str(exc))
     st.stop()
 
 if screen.id == "parcel":
-    from sloat_core.outputs.report import map_png
-
-    picture, ratio = map_png(loaders.full_analysis_for(parcel, layers, district), layers, width_in=6.0)
+    picture, ratio = analysis_door.map_png(analysis_door.analysis(parcel, layers, district=district), layers, width_in=6.0)
     left, right = st.columns([1, 1])
     # no taller than the screen leaves (walkthrough.MAP_HEIGHT_PX), whatever the parcel's shape
     left.image(picture, width=int(walkthrough.MAP_HEIGHT_PX / max(ratio or 1.0, 0.2)),

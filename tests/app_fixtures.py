@@ -74,7 +74,7 @@ def open_page(page: str, *, parcel=None, mode: str | None = None, timeout: float
     session-state keys ``session`` set before; it asserts the run raised nothing."""
     from streamlit.testing.v1 import AppTest  # here, so that importing these fixtures does not import streamlit
 
-    from app_support import state
+    from app_support.frame import state
 
     at = AppTest.from_file(APP, default_timeout=timeout)
     if parcel is not None:
@@ -100,6 +100,6 @@ def download(at, media, key: str) -> bytes:
 @contextlib.contextmanager
 def map_answers(fake):
     """The browser's side of the maps, simulated: both map components (``st_folium``, and the Parcel page's
-    ``app_support.map_component.st_map``) are ``fake``, whose return value is what the map sends back."""
-    with mock.patch("streamlit_folium.st_folium", fake), mock.patch("app_support.map_component.st_map", fake):
+    ``app_support.map.map_component.st_map``) are ``fake``, whose return value is what the map sends back."""
+    with mock.patch("streamlit_folium.st_folium", fake), mock.patch("app_support.map.map_component.st_map", fake):
         yield fake

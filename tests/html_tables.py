@@ -1,7 +1,7 @@
 """Read the deduction table that the app sent, as the browser gets it: the HTML of its markdown element.
 
 The page draws the table as one ``st.markdown`` element holding ``<div class="sloat-dtable"><table>``
-(app_support.deduction_table.deduction_html). These helpers parse that HTML with the standard library's
+(app_support.views.deduction_table.deduction_html). These helpers parse that HTML with the standard library's
 parser (no app code), so a test reads the cells, headings and colour keys the visitor is sent.
 """
 

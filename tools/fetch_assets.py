@@ -4,7 +4,7 @@ axe-core (the accessibility engine tests/browser/test_browser_axe.py injects int
 comes the same way; the app itself never links to it.
 
 folium 0.20 and folium.plugins.Draw load Leaflet, Leaflet.draw and jQuery from public CDNs; the app
-points them at these local copies instead (app_support/mapping.py), so the map works with no internet.
+points them at these local copies instead (app_support/map/mapping.py), so the map works with no internet.
 Streamlit serves ./static at /app/static/ (server.enableStaticServing in .streamlit/config.toml).
 
 No npm needed: for each pinned package this reads the registry's metadata for that version, downloads

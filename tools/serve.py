@@ -7,7 +7,8 @@ use, makes every page run inside app.py's frame from the first visit on (deep li
 ``/walkthrough?case=...&mode=projector`` included: :func:`app_frame_first`), and then hands over to
 Streamlit's own command line (``streamlit run app.py ...``) in this process. Start the app this way
 (``make run`` and deploy/sloat-dashboard@.service do); a bare ``streamlit run app.py`` also runs a deep link
-opened first inside the frame (each page asks for it: ``app_support.frame.require``), only without the warm-up.
+opened first inside the frame (each page asks for it: ``app_support.frame.deep_links.require``), only without the
+warm-up.
 
 It also switches off two Streamlit options a server pays for on every run (:data:`SERVING_DEFAULTS`).
 
@@ -56,13 +57,14 @@ def _warm() -> None:
     from sloat_core.outputs import html_docs  # noqa: F401
     from sloat_core.errors import SloatInputError
 
-    from app_support.theme import LAYER_LABELS
+    from app_support.frame.theme import LAYER_LABELS
+    from app_support.map import layer_geojson
 
     try:
         layers = loaders.layerset()
         loaders.settings()
         for role in LAYER_LABELS:  # the map's GeoJSON, simplified for the browser (cached per layer)
-            loaders.display_geojson(layers, role)
+            layer_geojson.display_geojson(layers, role)
         first_answer(layers, loaders.settings())
     except SloatInputError as exc:  # the app shows the same message to the first visitor
         print(f"Map layers not preloaded: {exc}", file=sys.stderr)
@@ -93,9 +95,9 @@ def app_frame_first() -> None:
     run ``app.py``, whose ``st.navigation`` switches the process to the new style for good. The app
     always uses ``st.navigation``, so the launcher settles that before the first visitor.
     """
-    from app_support import frame
+    from app_support.frame import deep_links
 
-    frame.settle()
+    deep_links.settle()
 
 
 def keep_compiled_scripts() -> None:

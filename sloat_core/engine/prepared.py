@@ -317,7 +317,7 @@ def _write_answers(tmp: Path, layers, gen: str, as_of: dt.date) -> tuple[int, di
         for sbl, parcel, problem in _tax_parcels(layers):
             if parcel is not None:
                 try:
-                    # the district a pick starts with: the tax layer's (app_support.state.set_parcel)
+                    # the district a pick starts with: the tax layer's (app_support.frame.state.set_parcel)
                     district = getattr(parcel, "district", None) or None
                     result = analyze_parcel(parcel, layers, district=district, as_of=as_of).result
                 except SloatInputError as exc:

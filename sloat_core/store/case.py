@@ -240,7 +240,7 @@ def _validate_case_dict(data: dict) -> Case:
 
 #: ``parcel_meta`` keys (what ``cases_ui`` writes), each a short text or null.
 PARCEL_META_KEYS = ("source", "sbl", "address", "district", "note")
-#: The Planning Board answers a case may hold (``app_support.forms.board_answer_inputs``): yes, no or unknown.
+#: The Planning Board answers a case may hold (``app_support.widgets.forms.board_answer_inputs``): yes, no or unknown.
 BOARD_ANSWER_KEYS = ("402-48C(4)", "402-48C(5)", "402-48C(6)")
 #: ``mitigation_input`` keys that are areas in square feet (non-negative numbers or null).
 MITIGATION_AREA_KEYS = ("impacted_wetland_sqft", "impacted_buffer_sqft", "proposed_mitigation_sqft",

@@ -9,7 +9,9 @@ import re
 import folium
 import pytest
 
-from app_support import charts, folium_templates, state, theme
+from app_support.frame import state, theme
+from app_support.map import folium_templates
+from app_support.widgets import charts
 
 
 @pytest.mark.parametrize("fg, bg, ratio", [("#000000", "#ffffff", 21.0), ("#ffffff", "#ffffff", 1.0),

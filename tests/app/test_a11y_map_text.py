@@ -1,4 +1,4 @@
-"""Issue 25: the SBL labels the Parcel page's map draws are also said in words (app_support.parcel_map).
+"""Issue 25: the SBL labels the Parcel page's map draws are also said in words (app_support.map.parcel_map).
 
 On the shipped illustrative sample (data/sample/layers.yaml, 1,294 tax parcels): tax parcel 155.06-1-42 and the
 lots around it; an outline drawn across two lots; and, on the hand-built app layers, a lot with no neighbour.
@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
 import app_fixtures as fx  # noqa: E402
 
-from app_support import parcel_map  # noqa: E402
+from app_support.map import parcel_map  # noqa: E402
 
 SAMPLE = ROOT / "data" / "sample" / "layers.yaml"
 SBL = "155.06-1-42"

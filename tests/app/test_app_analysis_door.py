@@ -18,7 +18,9 @@ from shapely.geometry import box
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
 
-from app_support import analysis_door, cases_ui, forms, loaders  # noqa: E402
+from app_support import analysis_door, loaders  # noqa: E402
+from app_support.cases import cases_ui  # noqa: E402
+from app_support.widgets import forms  # noqa: E402
 from sloat_core.engine.analysis import analyze  # noqa: E402
 from sloat_core.gis.layers import load_manifest  # noqa: E402
 from sloat_core.gis.parcels import parcel_by_sbl  # noqa: E402
@@ -55,9 +57,9 @@ def world(manifest):
 
 def test_the_parcel_answer_is_the_engines(world, manifest):
     layers, parcel = world
-    got = loaders.analysis_for(parcel, layers, None)
+    got = analysis_door.result(parcel, layers, district=None)
     same(got, analyze(parcel, load_manifest(manifest), settings=loaders.settings()))
-    assert loaders.full_analysis_for(parcel, layers, None).result is analysis_door.analysis(parcel, layers).result
+    assert analysis_door.analysis(parcel, layers, district=None).result is analysis_door.analysis(parcel, layers).result
 
 
 def test_the_project_answer_is_the_engines_and_the_footprint_touches_are_its_summary(world, manifest):
@@ -77,12 +79,12 @@ def test_the_project_answer_is_the_engines_and_the_footprint_touches_are_its_sum
 
 def test_same_facts_are_one_run_whichever_page_asks(world):
     layers, parcel = world
-    a = loaders.full_analysis_for(parcel, layers, None)
+    a = analysis_door.analysis(parcel, layers, district=None)
     b = analysis_door.analysis(parcel, layers, project={}, board_answers=None, mitigation_input={})
     assert a is b  # empty facts are no facts: one run, not three
     r1, _ = forms.project_analysis(parcel, layers, None, None)
     r1["gross_area_sqft"] = -1  # a caller's copy: changing it changes nobody else's
-    assert loaders.analysis_for(parcel, layers, None)["gross_area_sqft"] == pytest.approx(40_000, abs=1)
+    assert analysis_door.result(parcel, layers, district=None)["gross_area_sqft"] == pytest.approx(40_000, abs=1)
     c = analysis_door.analysis(parcel, layers, project={"trees_removed": 3})
     assert c is not a and analysis_door.analysis(parcel, layers, project={"trees_removed": 3}) is c
 

@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
 
-from app_support import state  # noqa: E402
+from app_support.frame import state  # noqa: E402
 from sloat_core.gis import parcels as parcel_input  # noqa: E402
 from sloat_core.gis.layers import load_manifest  # noqa: E402
 
@@ -116,7 +116,7 @@ def test_the_timeline_page_carries_the_project_s_village_law_and_county_dates(ma
 def test_the_project_s_state_law_dates_go_into_the_timeline_s_calendar_with_the_items():
     import datetime as dt
 
-    from app_support import timeline_view
+    from app_support.views import timeline_view
     from sloat_core.outputs.ics import to_ics
 
     day = dt.date(2026, 9, 1)

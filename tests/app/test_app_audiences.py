@@ -19,7 +19,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
 import html_tables  # noqa: E402
 
-from app_support import element_preload, leaflet_elements, mapping, state, theme  # noqa: E402
+from app_support.frame import element_preload, state, theme  # noqa: E402
+from app_support.map import leaflet_elements, mapping  # noqa: E402
 from sloat_core.gis.layers import load_manifest  # noqa: E402
 from sloat_core.gis.parcels import parcel_by_sbl, to_wgs84_geojson  # noqa: E402
 from sloat_core.store import Case, CaseStore  # noqa: E402
@@ -203,7 +204,7 @@ def test_buffer_and_tax_parcel_line_layers_are_on_the_map(manifest, data_dir):
 def test_the_buffer_band_lies_around_the_wetland_at_the_local_width(manifest):
     from shapely.geometry import shape
 
-    from app_support.loaders import _buffer_geojson
+    from app_support.map.layer_geojson import _buffer_geojson
     from sloat_core.units import WGS84, WORK_CRS
     import geopandas as gpd
 
@@ -232,7 +233,7 @@ def test_the_slope_overlay_is_clipped_to_the_parcel():
     import rasterio
     from shapely.geometry import Polygon
 
-    from app_support.slope_overlay import slope_picture
+    from app_support.map.slope_overlay import slope_picture
 
     dem = Path(APP).parent / "data" / "sample" / "dem.tif"
     with rasterio.open(dem) as src:
@@ -271,7 +272,7 @@ def test_the_deduction_table_says_what_its_area_measures(manifest, data_dir):
 
 @pytest.mark.parametrize("mode", ["projector", "standard", "counter"])
 def test_the_board_walk_through_steps_with_previous_and_next_from_a_case_link(manifest, data_dir, mode):
-    from app_support import walkthrough
+    from app_support.views import walkthrough
 
     case = _saved_case(manifest, data_dir, {"application_type": "subdivision"})
     at = _app(case=case.id, mode=mode, step="2")
@@ -297,7 +298,7 @@ def test_the_offline_base_is_drawn_from_the_layer_set_and_waits_for_a_tile_error
 
     sample = load(Path(APP).parent / "data" / "sample" / "layers.yaml")
     assert sample.has("roads") and sample.has("village_boundary")  # the sample's illustrative roads
-    from app_support.loaders import _display_geojson
+    from app_support.map.layer_geojson import _display_geojson
 
     roads = _display_geojson.__wrapped__("k", "roads", sample)
     boundary = _display_geojson.__wrapped__("k", "village_boundary", sample)
@@ -314,7 +315,7 @@ def test_the_maps_credit_says_what_is_drawn_the_layer_set_offline_and_the_tiles_
     """The offline base's group carries the layer set's credit (its name, escaped), never OpenStreetMap's; the
     OfflineBase script puts that credit in the attribution when the base is drawn. OpenStreetMap is credited by
     the street map's tile layer only: with no basemap, the map's HTML names it nowhere."""
-    from app_support import parcel_map
+    from app_support.map import parcel_map
 
     sample = load_manifest(Path(APP).parent / "data" / "sample" / "layers.yaml")
     credit = "Base drawn from the layer set: Sloatsburg sample (illustrative, not official)"
@@ -354,7 +355,7 @@ def json_dumps(obj) -> str:
 
 
 def test_the_footprint_map_shows_every_constraint_layer():
-    from app_support import footprint_map
+    from app_support.map import footprint_map
     from sloat_core.rules.deductions import DEDUCTION_ROWS
 
     layer_rows = {r.map_layer for r in DEDUCTION_ROWS if r.map_layer is not None}

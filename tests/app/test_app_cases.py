@@ -23,7 +23,9 @@ from streamlit.testing.v1 import AppTest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
 
-from app_support import cases_ui, forms, staff_ui, state  # noqa: E402
+from app_support.cases import cases_ui, staff_ui  # noqa: E402
+from app_support.frame import state  # noqa: E402
+from app_support.widgets import forms  # noqa: E402
 from sloat_core.store import (  # noqa: E402
     ARCHIVED_SENTENCE,
     CaseArchivedError,
@@ -71,7 +73,7 @@ def one_case_in_two_windows() -> tuple[AppTest, AppTest, str]:
 
 
 def links(at: AppTest) -> list[str]:
-    """The links shown with a "Copy link" button (app_support.copy_link), as their box holds them."""
+    """The links shown with a "Copy link" button (app_support.widgets.copy_link), as their box holds them."""
     import html
     import re
 
@@ -493,7 +495,7 @@ def test_the_case_link_has_a_visible_copy_link_button(manifest, data_dir):
 
 
 def test_a_link_with_quotes_stays_inside_its_box():
-    from app_support.copy_link import copy_link_html
+    from app_support.widgets.copy_link import copy_link_html
 
     page = copy_link_html('http://x/?case=a"><script>alert(1)</script>')
     assert "<script>alert(1)" not in page and "&quot;&gt;&lt;script&gt;" in page

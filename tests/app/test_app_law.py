@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from app_support.citations import cite_to_query, query_to_cite
+from app_support.widgets.citations import cite_to_query, query_to_cite
 from sloat_core.law import text as law
 from sloat_core.errors import SloatInputError
 

@@ -23,8 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
 import html_tables  # noqa: E402
 
-from app_support import state, theme  # noqa: E402
-from app_support.theme import colour_for  # noqa: E402
+from app_support.frame import state, theme  # noqa: E402
+from app_support.frame.theme import colour_for  # noqa: E402
 from sloat_core.gis import parcels as parcel_input
 from sloat_core.engine import plain  # noqa: E402
 from sloat_core.engine.answer import lot_answer  # noqa: E402
@@ -199,7 +199,7 @@ def test_every_mode_keeps_the_sidebars_open_button(mode):
 
 def test_the_clicker_script_clicks_the_buttons_the_page_draws():
     """The key listener finds the walk-through's buttons by their labels: the labels it has are the page's."""
-    from app_support import browser_nav
+    from app_support.frame import browser_nav
 
     js = browser_nav.WALKTHROUGH_KEYS_JS
     assert f'"{browser_nav.NEXT_LABEL}"' in js and f'"{browser_nav.PREVIOUS_LABEL}"' in js
@@ -231,7 +231,7 @@ def _step(at: AppTest) -> str:
 
 def test_the_walk_through_reads_its_screen_from_the_link_on_every_run(manifest):
     """Back and Forward rerun the page with that entry's link: the screen shown is the link's, not the session's."""
-    from app_support import walkthrough
+    from app_support.views import walkthrough
 
     at = _walkthrough(manifest, state.STANDARD, "3")
     assert _title(at) == walkthrough.SCREENS[2].title
@@ -244,7 +244,7 @@ def test_the_walk_through_reads_its_screen_from_the_link_on_every_run(manifest):
 
 @pytest.mark.parametrize("raw, shown", [("99", 6), ("0", 1), ("abc", 1), ("-2", 1), ("1" * 50, 1)])
 def test_a_hostile_step_in_the_link_opens_a_screen_that_exists(manifest, raw, shown):
-    from app_support import walkthrough
+    from app_support.views import walkthrough
 
     at = _walkthrough(manifest, state.STANDARD, raw)
     assert _title(at) == walkthrough.SCREENS[shown - 1].title
@@ -254,7 +254,7 @@ def test_a_hostile_step_in_the_link_opens_a_screen_that_exists(manifest, raw, sh
 def test_the_permits_screen_is_one_list_of_every_approval_by_who_decides(manifest):
     """Issue 23: Article IX's permits and the approvals around it in one list, by who decides, each with its
     clause, the step at which it usually comes and its clock; prohibitions apart."""
-    from app_support import approvals_ui
+    from app_support.views import approvals_ui
 
     at = _walkthrough(manifest, state.PROJECTOR, "5")
     layers = load_manifest(manifest)
@@ -281,7 +281,7 @@ def test_the_permits_screen_is_one_list_of_every_approval_by_who_decides(manifes
 
 
 def test_short_clock_keeps_the_first_clock_and_its_section():
-    from app_support.approvals_ui import short_clock
+    from app_support.views.approvals_ui import short_clock
 
     joined = ("Valid 1 year from approval, or the other permit's period if later (§ 402-55H(2)).; Extension at "
               "most 1 year; request at least 1 month before expiry (§ 402-55H(3)).")
@@ -295,7 +295,7 @@ def test_short_clock_keeps_the_first_clock_and_its_section():
 
 
 def test_the_board_deals_every_item_once_in_order_into_balanced_columns():
-    from app_support import approvals_ui
+    from app_support.views import approvals_ui
 
     groups = [{"decides": who, "items": [{"id": f"{who}{n}", "name": f"{who} item {n}", "status": "required",
                                           "clause": "§ 402-57G", "step": 3, "clock": None} for n in range(k)]}

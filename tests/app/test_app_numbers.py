@@ -24,7 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import html_tables  # noqa: E402
 
-from app_support import deduction_table, state  # noqa: E402
+from app_support.frame import state  # noqa: E402
+from app_support.views import deduction_table  # noqa: E402
 from sloat_core.gis.layers import load_manifest  # noqa: E402
 from sloat_core.gis.parcels import parcel_by_sbl  # noqa: E402
 

@@ -23,7 +23,8 @@ from streamlit.testing.v1 import AppTest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
 
-from app_support import charts, forms, state  # noqa: E402
+from app_support.frame import state  # noqa: E402
+from app_support.widgets import charts, forms  # noqa: E402
 from sloat_core.law import text as law
 from sloat_core.gis import parcels as parcel_input  # noqa: E402
 from sloat_core.engine.analysis import analyze  # noqa: E402

@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
 import html_tables  # noqa: E402
 
-from app_support import state  # noqa: E402
+from app_support.frame import state  # noqa: E402
 from sloat_core.gis import parcels as parcel_input  # noqa: E402
 from sloat_core.engine.analysis import analyze  # noqa: E402
 from sloat_core.gis.layers import load_manifest  # noqa: E402
@@ -112,7 +112,7 @@ def test_after_a_refused_upload_the_earlier_file_s_answer_stays_and_the_uploader
     # not read as the refused file's.
     import json
 
-    from app_support.parcel_inputs import KEPT_AFTER_REFUSAL
+    from app_support.inputs.parcel_inputs import KEPT_AFTER_REFUSAL
 
     at = _run(AppTest.from_file(APP, default_timeout=30))
     data = json.dumps({"type": "FeatureCollection", "features": [fx.wgs84_feature(fx.P2)]}).encode()

@@ -14,8 +14,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
 import html_tables  # noqa: E402
 
-from app_support import deduction_table, drawing_intake, mapping, results, theme  # noqa: E402
-from app_support.citations import escape_markdown  # noqa: E402
+from app_support.frame import theme  # noqa: E402
+from app_support.inputs import drawing_intake  # noqa: E402
+from app_support.map import mapping  # noqa: E402
+from app_support.views import deduction_table, results  # noqa: E402
+from app_support.widgets.citations import escape_markdown  # noqa: E402
 from sloat_core.gis.roles import DERIVED_STYLES, ROLE_DECLARATIONS, style  # noqa: E402
 from sloat_core.gis.layers import load_manifest  # noqa: E402
 
@@ -62,7 +65,7 @@ def test_fetched_assets_exist_when_fetched():
 
 def test_tooltips_carry_escaped_text_only(tmp_path):
     layers = load_manifest(fx.write_layerset(tmp_path))
-    from app_support.loaders import _display_geojson
+    from app_support.map.layer_geojson import _display_geojson
 
     geojson = _display_geojson.__wrapped__("k", "wetlands", layers)
     labels = [f["properties"]["label"] for f in geojson["features"]]
@@ -75,7 +78,7 @@ def test_tooltips_carry_escaped_text_only(tmp_path):
 
 
 def test_identify_row_names_the_deduction_row_and_its_section():
-    from app_support.loaders import identify_row
+    from app_support.map.layer_geojson import identify_row
 
     assert identify_row("buffer") == ("Lot-area deduction row: Wetland and watercourse buffers "
                                       "(at most 50% of it counts)", "§ 402-45A(1)")
@@ -190,8 +193,9 @@ def test_the_deduction_table_is_an_accessible_html_table_with_the_frames_cells()
 def test_the_verdict_sentences_read_as_documented():
     import doctest
 
-    import app_support.results as results_module
-    from app_support import permits_view, unit_text
+    import app_support.views.results as results_module
+    from app_support.views import permits_view
+    from app_support.widgets import unit_text
 
     outcome = doctest.testmod(results_module)
     assert outcome.attempted >= 3 and outcome.failed == 0

@@ -4,7 +4,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from app_support import element_preload
+from app_support.frame import element_preload
 
 ROOT = Path(__file__).resolve().parents[2]
 

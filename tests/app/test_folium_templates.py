@@ -1,4 +1,4 @@
-"""The map's HTML is the same, byte for byte, with app_support.folium_templates installed or not.
+"""The map's HTML is the same, byte for byte, with app_support.map.folium_templates installed or not.
 
 The module saves Jinja compiling constant text on every rerun; it must change nothing the browser gets.
 Element ids are random (``os.urandom``), so both renderings draw them from the same counter.
@@ -17,8 +17,8 @@ import streamlit_folium
 from branca.element import Element
 
 import app_fixtures as fx
-from app_support import folium_templates, mapping
-from app_support.loaders import _display_geojson
+from app_support.map.layer_geojson import _display_geojson
+from app_support.map import folium_templates, mapping
 from sloat_core.gis.layers import load_manifest
 
 

@@ -30,14 +30,15 @@ sys.path.insert(0, str(HOSTILE))
 import app_fixtures as fx  # noqa: E402
 import make_hostile as mh  # noqa: E402
 
-from app_support import mapping, state, theme  # noqa: E402
-from app_support.parcel_inputs import KEPT_AFTER_REFUSAL  # noqa: E402
+from app_support.frame import state, theme  # noqa: E402
+from app_support.inputs.parcel_inputs import KEPT_AFTER_REFUSAL  # noqa: E402
+from app_support.map import mapping  # noqa: E402
 from sloat_core.gis import parcels as parcel_input  # noqa: E402
 from sloat_core.errors import SloatInputError  # noqa: E402
 from sloat_core.gis.safe_files import MAX_UPLOAD_BYTES  # noqa: E402
 
 APP = str(ROOT / "app.py")
-SOURCES = [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py")), *sorted((ROOT / "app_support").glob("*.py"))]
+SOURCES = [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py")), *sorted((ROOT / "app_support").rglob("*.py"))]
 UPLOAD_KEY = "parcel_upload"
 
 # ------------------------------------------------------------------------------------------------
@@ -254,10 +255,11 @@ def _numeric(node: ast.AST, consts: dict[str, ast.AST], path: Path) -> float | N
     if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
         return node.value
     if isinstance(node, ast.Name):
-        if path.parent.name == "app_support":  # importable without running a page
+        if "app_support" in path.parts:  # importable without running a page
             import importlib
 
-            value = getattr(importlib.import_module(f"app_support.{path.stem}"), node.id, None)
+            module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+            value = getattr(importlib.import_module(module), node.id, None)
             return value if isinstance(value, (int, float)) else None
         if node.id in consts:
             return _numeric(consts[node.id], consts, path)
@@ -399,5 +401,5 @@ def test_reviewed_builders_escape_hostile_text():
     assert "url(x)" not in html_out  # colours other than #rrggbb are dropped
     for mode in (*state.MODES, hostile):
         assert theme.stylesheet(mode) in theme._CSS.values()  # always one of the constant sheets
-    from app_support.announce import announce_script  # the text goes in as a JSON string, with no "<" at all
+    from app_support.frame.announce import announce_script  # the text goes in as a JSON string, with no "<" at all
     assert "<" not in announce_script(hostile, True)[len("<script>"):-len("</script>")]

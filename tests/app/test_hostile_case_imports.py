@@ -20,7 +20,7 @@ from streamlit.testing.v1 import AppTest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
 
-from app_support import state  # noqa: E402
+from app_support.frame import state  # noqa: E402
 from sloat_core.errors import SloatInputError  # noqa: E402
 from sloat_core.store import Case, CaseStore, case_from_json, case_to_json  # noqa: E402
 
@@ -153,7 +153,7 @@ def test_a_case_title_with_a_markdown_image_is_shown_as_text(manifest, data_dir)
 def test_an_unexpected_error_in_a_page_is_one_sentence_and_a_logged_trace(manifest, data_dir, caplog):
     boom = RuntimeError(f"{ROOT}/secret/server/path.py exploded")
     at = AppTest.from_file(APP, default_timeout=60)
-    with mock.patch("app_support.parcel_inputs.find_by_text", side_effect=boom), \
+    with mock.patch("app_support.inputs.parcel_inputs.find_by_text", side_effect=boom), \
             caplog.at_level(logging.ERROR, logger="sloat.app"):
         at.run()
     assert not at.exception, at.exception  # the guard caught it

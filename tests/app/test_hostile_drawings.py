@@ -2,7 +2,7 @@
 
 The map's drawings come back from the browser (streamlit-folium's ``all_drawings``): a hostile page can send
 a million vertices, NaN, text or nesting where Leaflet.draw sends a few dozen positions. Every position is
-counted and checked first (``app_support.drawing_intake.drawing_problem``), stopping at the first fault or the
+counted and checked first (``app_support.inputs.drawing_intake.drawing_problem``), stopping at the first fault or the
 parcel reader's vertex limit; the Parcel and Project pages then say one sentence and keep what they had.
 """
 
@@ -16,7 +16,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import app_fixtures as fx
-from app_support import drawing_intake, state
+from app_support.frame import state
+from app_support.inputs import drawing_intake
 from sloat_core.errors import SloatInputError
 from sloat_core.gis.parcels.placement import MAX_VERTICES
 

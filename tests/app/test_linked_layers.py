@@ -1,4 +1,4 @@
-"""The constraint layers reach the map by link (app_support/linked_layers.py, issue 20): the script that reads
+"""The constraint layers reach the map by link (app_support/map/linked_layers.py, issue 20): the script that reads
 them is, with the links put back, byte for byte the script streamlit-folium makes, and nothing but the
 server's own large GeoJSON literals is moved.
 
@@ -18,8 +18,8 @@ from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app_support import linked_layers, mapping  # noqa: E402
-from app_support.loaders import _display_geojson  # noqa: E402
+from app_support.map.layer_geojson import _display_geojson  # noqa: E402
+from app_support.map import linked_layers, mapping  # noqa: E402
 from sloat_core.gis.layers import load_manifest  # noqa: E402
 
 SAMPLE = Path(__file__).resolve().parents[2] / "data" / "sample" / "layers.yaml"

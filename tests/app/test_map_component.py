@@ -1,7 +1,7 @@
 """The Parcel page's map component gets the very arguments ``st_folium`` would give it, the base map's parts made once.
 
-``app_support.map_component.st_map`` keeps the base map's rendered parts per layer set and size; the browser must get
-the same script, header, HTML, hash, groups, links and defaults as from ``streamlit_folium.st_folium``. Element ids
+``app_support.map.map_component.st_map`` keeps the base map's rendered parts per layer set and size; the browser must
+get the same script, header, HTML, hash, groups, links and defaults as from ``streamlit_folium.st_folium``. Element ids
 are random (``os.urandom``), so every map below draws them from a counter started afresh for it.
 """
 
@@ -16,8 +16,8 @@ import streamlit_folium
 from branca.element import Element
 
 import app_fixtures as fx
-from app_support import map_component, mapping
-from app_support.loaders import _display_geojson
+from app_support.map.layer_geojson import _display_geojson
+from app_support.map import map_component, mapping
 from sloat_core.gis.layers import load_manifest
 
 OUTLINE = {"type": "Feature", "properties": {}, "geometry": {

@@ -3,7 +3,7 @@
 
 Map: folium's ``GeoJsonTooltip`` builds its table with ``innerHTML`` from the feature's properties, so the
 text a browser receives must already be escaped. The app sends one property per feature, ``label``, built
-by ``app_support.loaders.display_geojson`` with ``html.escape``; ``app_support.mapping.layer_group`` puts
+by ``app_support.map.layer_geojson.display_geojson`` with ``html.escape``; ``app_support.map.mapping.layer_group`` puts
 it in the tooltip. The tests load a layer whose feature names are markup and read the GeoJSON back out of
 the rendered map page exactly as the browser's script would see it (JSON-decoded).
 
@@ -27,8 +27,8 @@ HOSTILE = ROOT / "tests" / "fixtures" / "hostile"
 sys.path.insert(0, str(HOSTILE))
 import make_hostile as mh  # noqa: E402
 
-from app_support import loaders, mapping  # noqa: E402
-from app_support.theme import LAYER_LABELS  # noqa: E402
+from app_support.frame.theme import LAYER_LABELS  # noqa: E402
+from app_support.map import layer_geojson, mapping  # noqa: E402
 from sloat_core.gis.layers import load_manifest  # noqa: E402
 
 SCRIPT = "<script>alert(1)</script>"
@@ -53,7 +53,7 @@ def _rendered_features(fmap) -> tuple[str, list[dict]]:
 
 @pytest.mark.parametrize("role", ["wetlands", "historic"])
 def test_map_tooltips_carry_escaped_text_only(hostile_layers, role):
-    geojson = loaders.display_geojson(hostile_layers, role)
+    geojson = layer_geojson.display_geojson(hostile_layers, role)
     fmap = mapping.base_map()
     mapping.layer_group(role, geojson).add_to(fmap)
     page, features = _rendered_features(fmap)

@@ -9,7 +9,7 @@ import geopandas as gpd
 from shapely.geometry import box
 from streamlit.testing.v1 import AppTest
 
-from app_support import state
+from app_support.frame import state
 from sloat_core.gis import parcels as parcel_input
 from sloat_core.gis.layers import load_manifest
 from sloat_core.units import WORK_CRS

@@ -223,7 +223,7 @@ def test_a_tax_parcels_slope_picture_is_the_one_made_ahead_and_an_edited_outline
     beside its answer (here replaced by a marker picture) and none is made; an edited outline's is made."""
     import base64
 
-    from app_support import slope_overlay
+    from app_support.map import slope_overlay
     from sloat_core.engine.prepared import picture_key
     from sloat_core.gis.slope_web import picture_request, png_data_url
 

@@ -15,8 +15,8 @@ from streamlit.testing.v1 import AppTest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
 
-from app_support import announce  # noqa: E402
-from app_support.parcel_inputs import QUERY_KEY  # noqa: E402
+from app_support.frame import announce  # noqa: E402
+from app_support.inputs.parcel_inputs import QUERY_KEY  # noqa: E402
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 

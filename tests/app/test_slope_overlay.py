@@ -1,6 +1,6 @@
 """The map's slope picture means what it shows: each pixel is the slope class under its centre.
 
-app_support/slope_overlay.py warps the slope classes (EPSG:2260) to Web Mercator itself, by nearest
+app_support/map/slope_overlay.py warps the slope classes (EPSG:2260) to Web Mercator itself, by nearest
 neighbour, and clips them to the parcel's outline. These tests check the picture against what it must
 mean, on the shipped sample DEM, recomputing every pixel centre's place with a pyproj transformer of
 their own: the colour of each pixel, the clip, the bounds, the rectangles off or half off the DEM, and
@@ -24,7 +24,7 @@ from pyproj import Transformer
 from rasterio.warp import Resampling, calculate_default_transform, reproject
 from shapely.geometry import Polygon
 
-from app_support import slope_overlay
+from app_support.map import slope_overlay
 from sloat_core.gis.terrain import SLOPE_CLASS_COLORS, slope_class_raster
 from sloat_core.units import WGS84, WORK_CRS
 

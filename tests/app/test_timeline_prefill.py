@@ -1,6 +1,6 @@
 """The Timeline page's "From your project": permits of the project analysis turned into timeline items.
 
-Pure tests of :mod:`app_support.timeline_prefill` (mapping a result dict to suggestions), and AppTest
+Pure tests of :mod:`app_support.inputs.timeline_prefill` (mapping a result dict to suggestions), and AppTest
 runs of the real app: the Proposed project page analyses a footprint on tax parcel P1 (it touches the
 wetland strip, so a wetland permit is needed), then the Timeline page lists that permit with its §
 and adds its clocks from the dates the user types.
@@ -23,8 +23,9 @@ from streamlit.testing.v1 import AppTest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
 
-from app_support import forms, state  # noqa: E402
-from app_support.timeline_prefill import (  # noqa: E402
+from app_support.frame import state  # noqa: E402
+from app_support.widgets import forms  # noqa: E402
+from app_support.inputs.timeline_prefill import (  # noqa: E402
     KIND_LABELS,
     PERMIT_TIMELINE_KINDS,
     Suggestion,

@@ -1,7 +1,7 @@
 """The Parcel page's waterfall is built from plain dicts without plotly's validation (issue 20, load item 2):
 the figure the browser gets is the one plotly's own, validated build gives.
 
-The reference below is app_support.results.waterfall_figure as it was before the change (commit 2501aee),
+The reference below is app_support.views.results.waterfall_figure as it was before the change (commit 2501aee),
 built with ``go.Waterfall``, ``add_hline``/``add_vline`` and ``update_layout``; the two figures' JSON is compared
 for upright and lying bars, the projector's and Counter's, with and without a district minimum, with unknown
 deductions, with none, and through Streamlit's own chart message.
@@ -16,13 +16,13 @@ import plotly.graph_objects as go
 import plotly.io as pio
 import pytest
 
-from app_support import results
-from app_support.results import _wrap
+from app_support.views import results
+from app_support.views.results import _wrap
 from sloat_core.engine import plain
 
 
 def plotly_built_waterfall(result: dict, *, large: bool = False, plain_words: bool = False) -> go.Figure:
-    """The waterfall as app_support.results built it with plotly's own constructors (validated)."""
+    """The waterfall as app_support.views.results built it with plotly's own constructors (validated)."""
     steps = [d for d in result.get("deductions") or [] if (d.get("deducted_sqft") or 0) >= 0.5]
     # Unknown deductions (deducted_sqft None) are not drawn; the verdict names the range. Nor is a
     # deduction under half a square foot (a bar marked "0"): the table leaves it out too, as not on the lot.

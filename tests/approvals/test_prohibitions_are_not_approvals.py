@@ -55,7 +55,7 @@ def test_the_report_says_the_prohibition_apart_and_lists_no_approval_for_it(mani
 def test_the_project_page_and_the_board_name_it_apart_never_as_an_approval(manifest, data_dir):
     from streamlit.testing.v1 import AppTest
 
-    from app_support import state
+    from app_support.frame import state
 
     app = str(Path(__file__).resolve().parents[2] / "app.py")
     layers = load_manifest(manifest)

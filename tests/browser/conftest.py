@@ -27,10 +27,10 @@ import app_fixtures as fx  # noqa: E402
 sys.path.insert(0, str(ROOT / "tools"))
 from offline_chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402  (shared with make bench)
 
-from app_support.announce import MAP_FRAME  # noqa: E402
+from app_support.frame.announce import MAP_FRAME  # noqa: E402
 
 ARTIFACTS = ROOT / "tests" / "artifacts"
-#: The map's frame: st_folium titles it "streamlit_folium.st_folium", the page names it (app_support.announce).
+#: The map's frame: st_folium titles it "streamlit_folium.st_folium", the page names it (app_support.frame.announce).
 MAP_IFRAME = MAP_FRAME
 LOCAL_PREFIXES = ("http://127.0.0.1", "http://localhost", "ws://127.0.0.1", "ws://localhost",
                   "data:", "blob:", "about:")

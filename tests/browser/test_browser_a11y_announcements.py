@@ -1,7 +1,7 @@
 """One announcement per answer (WCAG 4.1.3 without repeats), read from what the page announces.
 
 A screen reader speaks the text of every live region of the page as it appears or changes: the app's own
-polite live region (``app_support.announce``), but also each box Streamlit draws, which it makes a live region
+polite live region (``app_support.frame.announce``), but also each box Streamlit draws, which it makes a live region
 (a warning or an error box is ``role="alert"``, an info or success box ``role="status"``). The Counter's answer
 card is such a box, so the verdict was heard twice: once from the card (an alert), once from the live region.
 
@@ -23,7 +23,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
 
-from app_support import announce  # noqa: E402
+from app_support.frame import announce  # noqa: E402
 
 pytestmark = pytest.mark.browser
 

@@ -1,7 +1,7 @@
 """The answer's focus target covers no control (WCAG 2.4.11 Focus Not Obscured, 2.4.7), in every mode and size.
 
 After a search the focus moves to the answer's focus target ("The results for this parcel",
-``app_support.announce``). While it has the focus, its visible box must not be drawn over any control: in
+``app_support.frame.announce``). While it has the focus, its visible box must not be drawn over any control: in
 Standard mode at 1366x768 and 1440x900 it used to cover "Download the one-page handout (PDF)" (the target was an
 overlay), so a sighted keyboard user saw the button hidden. Here, in Standard, Counter and Projector, at
 1366x768, 1440x900, 1920x1080 and 390x844, with the focus on the target:
@@ -25,7 +25,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
 
-from app_support import announce  # noqa: E402
+from app_support.frame import announce  # noqa: E402
 from browser.conftest import ARTIFACTS  # noqa: E402
 
 pytestmark = pytest.mark.browser

@@ -14,7 +14,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
 
-from app_support.theme import contrast_ratio  # noqa: E402
+from app_support.frame.theme import contrast_ratio  # noqa: E402
 from browser.conftest import ARTIFACTS  # noqa: E402
 
 pytestmark = pytest.mark.browser

@@ -23,7 +23,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
 
-from app_support import announce  # noqa: E402
+from app_support.frame import announce  # noqa: E402
 
 pytestmark = pytest.mark.browser
 

@@ -22,8 +22,8 @@ import app_fixtures as fx  # noqa: E402
 import make_hostile as mh  # noqa: E402
 from browser.conftest import OfflinePage  # noqa: E402
 
-from app_support.announce import ANSWER_ID  # noqa: E402
-from app_support.parcel_inputs import KEPT_AFTER_REFUSAL  # noqa: E402
+from app_support.frame.announce import ANSWER_ID  # noqa: E402
+from app_support.inputs.parcel_inputs import KEPT_AFTER_REFUSAL  # noqa: E402
 from sloat_core.errors import SloatInputError  # noqa: E402
 from sloat_core.gis import parcels as parcel_input  # noqa: E402
 from sloat_core.gis.safe_files import MAX_UPLOAD_BYTES  # noqa: E402

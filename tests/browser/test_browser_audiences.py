@@ -163,7 +163,7 @@ def test_a_click_on_a_constraint_names_its_deduction_row_and_section(app, mode):
     app.page.screenshot(path=str(ARTIFACTS / f"i15_identify_{mode}_1920x1080.png"))
 
 
-WETLAND_GREEN = (0x33, 0xA0, 0x2C)  # app_support.theme: wetlands
+WETLAND_GREEN = (0x33, 0xA0, 0x2C)  # app_support.frame.theme: wetlands
 
 
 def _check_the_wetland_is_hatched(app, container, point: list[float], mode: str) -> None:

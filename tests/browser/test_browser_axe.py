@@ -305,7 +305,7 @@ def test_focus_ring_is_visible_and_3_to_1_on_every_tab_stop_and_in_the_map(sessi
 def test_after_a_search_the_answer_has_the_focus_and_is_announced(app):
     """WCAG 2.4.3 / 4.1.3: after a search by SBL the focus is on the answer, and the polite live region says the
     verdict and the net lot area; the first Tab stop skips to the results; the map's frame has a name."""
-    from app_support import announce
+    from app_support.frame import announce
 
     app.page.set_viewport_size({"width": 1366, "height": 900})
     app.open()
@@ -447,7 +447,7 @@ def test_every_frame_a_visitor_meets_is_named_for_what_it_holds(session):
     words as its title (a different title is read as its description: the map's was "streamlit_folium.st_folium").
     axe's frame-title rule, run on each page, passes every frame it checks, the Case & exports page's two link
     frames included."""
-    from app_support import announce
+    from app_support.frame import announce
 
     source = AXE_PATH.read_text(encoding="utf-8")
     seen, axe_seen = {}, {}

@@ -19,7 +19,7 @@ from playwright.sync_api import expect
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
 
-from app_support import state  # noqa: E402
+from app_support.frame import state  # noqa: E402
 from browser.conftest import MAP_IFRAME  # noqa: E402
 from sloat_core.engine.analysis import DISCLAIMER  # noqa: E402
 

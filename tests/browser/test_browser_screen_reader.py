@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from app_support.announce import MAP_FRAME
+from app_support.frame.announce import MAP_FRAME
 from browser.conftest import ARTIFACTS, _free_port
 from offline_chromium import CHROMIUM
 

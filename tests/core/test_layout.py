@@ -153,8 +153,8 @@ def test_the_private_name_check_sees_a_crossing_and_allows_one_inside_a_room():
     assert crossings(source, engine_file) == [("sloat_core/engine/probe.py", "sloat_core.gis.dem", "_OpenDems"),
                                                ("sloat_core/engine/probe.py", "sloat_core.rules.measures", "_clip")]
     page = REPO / "pages" / "probe.py"
-    assert crossings("from app_support.theme import _FALLBACK\n", page) == [
-        ("pages/probe.py", "app_support.theme", "_FALLBACK")]
+    assert crossings("from app_support.frame.theme import _FALLBACK\n", page) == [
+        ("pages/probe.py", "app_support.frame.theme", "_FALLBACK")]
     attribute = ("from sloat_core.gis import dem\nimport sloat_core.rules.measures as m\nfrom . import plain\n"
                  "dem._OpenDems, m._clip, plain._join, dem.__name__, dem.check_dem_crs\n")
     assert crossings(attribute, engine_file) == [("sloat_core/engine/probe.py", "sloat_core.gis.dem", "_OpenDems"),
@@ -192,3 +192,78 @@ def test_the_line_count_sees_a_long_module(tmp_path):
     assert long_modules([probe], root=tmp_path) == []
     probe.write_text("x = 1\n" * 601)
     assert long_modules([probe], root=tmp_path) == ["probe.py: 601 lines"]
+
+
+# ------------------------------------------------------------------------------------------------
+# The app: its support code grouped by kind, and one door into the core
+# ------------------------------------------------------------------------------------------------
+
+APP_SUPPORT = REPO / "app_support"
+DOOR = "app_support.analysis_door"
+#: Most modules app_support/ may hold loose, beside its sub-packages (frame, map, widgets, views, cases, inputs).
+MAX_LOOSE_MODULES = 12
+
+
+def door_names() -> set[str]:
+    """What the door passes on: the names of its ``__all__``, read from its source (nothing is run)."""
+    tree = ast.parse((APP_SUPPORT / "analysis_door.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
+            return set(ast.literal_eval(node.value))
+    raise AssertionError("the door declares no __all__")
+
+
+def door_bypasses(source: str, name: str, *, passed_on: set[str] | None = None) -> list[str]:
+    """``name imports module`` for each import of the core in ``source``; with ``passed_on``, only those taking
+    a name the door passes on (``from sloat_core.x import y`` with ``y`` in ``passed_on``)."""
+    out = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            modules = [(a.name, None) for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            modules = [(node.module or "", a.name) for a in node.names]
+        else:
+            continue
+        out += [f"{name} imports {module}" + (f".{what}" if what else "") for module, what in modules
+                if _breaks(module, "sloat_core") and (passed_on is None or what in passed_on)]
+    return out
+
+
+def test_the_app_support_code_is_grouped_with_at_most_twelve_modules_loose():
+    loose = sorted(p.name for p in APP_SUPPORT.glob("*.py") if p.name != "__init__.py")
+    assert len(loose) <= MAX_LOOSE_MODULES, loose
+    assert all((d / "__init__.py").is_file() for d in APP_SUPPORT.iterdir() if d.is_dir() and d.name != "__pycache__")
+
+
+def test_the_pages_and_the_router_take_the_core_only_through_the_door():
+    """Pages gather input, call the core through app_support.analysis_door and render: no page (nor app.py)
+    imports ``sloat_core`` itself, so what the app asks of the core is read in one place."""
+    files = [REPO / "app.py", *sorted((REPO / "pages").glob("*.py"))]
+    assert [b for path in files for b in door_bypasses(path.read_text(encoding="utf-8"), path.name)] == []
+
+
+#: The core's calls a view makes on a result or a project: each passed on by the door.
+VIEW_CALLS = {"lot_answer", "permits_by_cause", "what_if_sentence", "yield_phrase", "timeline_events",
+              "approval_events", "parse_project", "all_state_facts"}
+
+
+def test_the_views_take_what_the_door_passes_on_through_the_door():
+    """A view drawing a result calls the engine (the lot's answer, the permits by cause, the timeline's events)
+    through the door as the pages do; wording helpers and declarations it may read from the core."""
+    names = door_names()
+    assert VIEW_CALLS <= names
+    found = [b for path in sorted((APP_SUPPORT / "views").glob("*.py"))
+             for b in door_bypasses(path.read_text(encoding="utf-8"), f"views/{path.name}", passed_on=names)]
+    assert found == []
+
+
+def test_the_door_checks_see_an_import_of_the_core():
+    page = ("import streamlit as st\nfrom app_support.analysis_door import DISCLAIMER\n"
+            "from sloat_core.rules.clocks import timeline_events\nimport sloat_core.errors as errors\n"
+            "def f():\n    from sloat_core.engine import plain\n")
+    assert door_bypasses(page, "probe.py") == [
+        "probe.py imports sloat_core.rules.clocks.timeline_events", "probe.py imports sloat_core.errors",
+        "probe.py imports sloat_core.engine.plain"]
+    assert door_bypasses(page, "probe.py", passed_on={"timeline_events"}) == [
+        "probe.py imports sloat_core.rules.clocks.timeline_events"]
+    assert {"analysis", "result", "timeline_events", "SloatInputError"} <= door_names()

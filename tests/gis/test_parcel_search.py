@@ -14,7 +14,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
 
-from app_support.parcel_inputs import EXAMPLE_SBL  # noqa: E402
+from app_support.inputs.parcel_inputs import EXAMPLE_SBL  # noqa: E402
 from sloat_core.gis.layers import load_manifest  # noqa: E402
 from sloat_core.gis.parcels import parcel_by_sbl  # noqa: E402
 from sloat_core.gis.parcels.tax_parcels import search_parcels  # noqa: E402

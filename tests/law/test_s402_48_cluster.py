@@ -199,7 +199,7 @@ def test_the_parcel_page_states_the_yield_as_a_range_where_the_net_is_one(tmp_pa
     parcel = parcel_input.parcel_by_sbl(load_manifest(path), fx.P1_SBL)
     out = analyze(parcel, load_manifest(path), district="R-15")
     assert out["conventional_yield_status"] == "range"
-    from app_support import state
+    from app_support.frame import state
 
     at = _app_page("pages/parcel.py", parcel, **{state.DISTRICT: "R-15"})
     text = "\n".join(m.value for m in at.markdown).replace("\\", "")
@@ -253,7 +253,8 @@ def test_the_walk_through_shows_the_parcels_summed_yield_on_its_net_screen(split
     from streamlit.testing.v1 import AppTest
 
     import app_fixtures as fx
-    from app_support import state, walkthrough
+    from app_support.frame import state
+    from app_support.views import walkthrough
     from sloat_core.gis import parcels as parcel_input
     from sloat_core.gis.layers import load_manifest
 

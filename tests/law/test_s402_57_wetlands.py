@@ -162,7 +162,7 @@ def test_the_pdf_says_the_owners_come_from_the_assessment_roll_without_an_owner_
 def test_the_parcel_page_lists_the_adjacent_owners(tmp_path, monkeypatch):
     from streamlit.testing.v1 import AppTest
 
-    from app_support import state
+    from app_support.frame import state
     from sloat_core.gis import parcels as parcel_input
 
     world = _world(tmp_path, {"2-1-1": sq(499, 0, 300, 400)})

@@ -181,7 +181,7 @@ def test_the_handout_buttons_download_the_pdf_the_web_page_and_print_it(manifest
     assert Page(page).all("h1")[0]["text"] == HANDOUT_TITLE and fx.P1_SBL in page
     printing = next(b for b in at.button if b.key == "handout_print")
     assert printing.label == "Print the handout"
-    def print_frames():  # (the page has other frames: the answer's announcement, app_support.announce)
+    def print_frames():  # (the page has other frames: the answer's announcement, app_support.frame.announce)
         return [e for e in at.get("iframe") if "print()" in (e.proto.srcdoc or "")]
 
     assert not print_frames()

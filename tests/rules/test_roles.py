@@ -66,7 +66,7 @@ def test_every_deduction_row_declaration_is_complete(row):
 
 
 def test_line_roles_are_drawn_as_lines_on_the_web_map():
-    from app_support import mapping
+    from app_support.map import mapping
 
     for decl in roles.ROLE_DECLARATIONS:
         st = mapping.layer_style(decl.id)
@@ -78,7 +78,7 @@ def test_line_roles_are_drawn_as_lines_on_the_web_map():
 
 
 def test_a_base_only_role_is_never_listed_as_a_constraint_layer():
-    from app_support import mapping
+    from app_support.map import mapping
 
     class Everything:
         def has(self, _role):

@@ -16,7 +16,7 @@ from streamlit.testing.v1 import AppTest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
 
-from app_support import cases_ui  # noqa: E402
+from app_support.cases import cases_ui  # noqa: E402
 from sloat_core.store import CaseStore  # noqa: E402
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")

@@ -113,11 +113,12 @@ def test_a_deep_link_opened_first_after_a_bare_streamlit_run_also_runs_inside_th
 
 
 def test_every_page_asks_for_the_frame_before_it_shows_anything():
-    """Each file in pages/ calls ``frame.require()`` as its first statement after the imports, so whichever page
-    a bare start's first link names, it is run again through app.py before it renders a thing."""
+    """Each file in pages/ calls ``deep_links.require()`` as its first statement after the imports, so whichever
+    page a bare start's first link names, it is run again through app.py before it renders a thing."""
     for path in sorted((ROOT / "pages").glob("*.py")):
         body = [n for n in ast.parse(path.read_text()).body
                 if not isinstance(n, (ast.Import, ast.ImportFrom))
                 and not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant))]  # the docstring
         first = ast.unparse(body[0]) if body else ""
-        assert first == "frame.require()", f"{path.name}: the first statement is {first!r}, not frame.require()"
+        assert first == "deep_links.require()", (
+            f"{path.name}: the first statement is {first!r}, not deep_links.require()")

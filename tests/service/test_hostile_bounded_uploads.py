@@ -29,7 +29,8 @@ sys.path.insert(0, str(HOSTILE))
 import app_fixtures as fx  # noqa: E402
 import make_hostile as mh  # noqa: E402
 
-from app_support import parcel_inputs, state  # noqa: E402
+from app_support.frame import state  # noqa: E402
+from app_support.inputs import parcel_inputs  # noqa: E402
 from sloat_core.errors import SloatInputError  # noqa: E402
 from sloat_core.gis.parcels import read_parcel  # noqa: E402
 from sloat_core.gis.parcels.formats import SeveralShapesError  # noqa: E402
@@ -103,7 +104,7 @@ def _refused_bounded(call, needle: str, *, quick: bool = True) -> tuple[str, flo
 def test_the_uploader_and_the_reader_take_the_servers_upload_limit():
     assert parcel_inputs.UPLOAD_MAX_MB * MB == MAX_UPLOAD_BYTES == upload_limit_mb() * MB
     assert parcel_inputs.UPLOAD_MAX_MB == 10  # what the uploader has always said to residents
-    source = (ROOT / "app_support" / "parcel_inputs.py").read_text(encoding="utf-8")
+    source = (ROOT / "app_support" / "inputs" / "parcel_inputs.py").read_text(encoding="utf-8")
     assert "UPLOAD_MAX_MB = 10" not in source  # derived, not a second copy
 
 

@@ -1,4 +1,4 @@
-"""Figures shared by content between reruns and sessions (app_support.charts.shared_figure; issue 24, speed).
+"""Figures shared by content between reruns and sessions (app_support.widgets.charts.shared_figure; issue 24, speed).
 
 The Parcel page's waterfall is made once per answer: the same result gives the very same figure, whose
 JSON is the one a fresh build gives; another result, or another flag, gives its own figure; the store is
@@ -18,8 +18,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
 
-from app_support import charts  # noqa: E402
-from app_support.results import waterfall_figure, waterfall_part  # noqa: E402
+from app_support.views.results import waterfall_figure, waterfall_part  # noqa: E402
+from app_support.widgets import charts  # noqa: E402
 
 RESULT = {"district": "R-15", "gross_area_sqft": 40000.0, "net_lot_area_sqft": 30000.0,
           "min_lot_area_sqft": 15000.0, "meets_min_lot_area": True,

@@ -6,7 +6,7 @@ dated a day ... Its declaration carries
 
 * ``fields`` (:class:`Field`): the keys it takes, each with the app form's label, the words a message
   calls it, its kind ("date" or "int") and whether it is required. The app's forms
-  (``app_support.forms.ITEM_FIELDS``), the timeline's key check and the error messages read them;
+  (``app_support.widgets.forms.ITEM_FIELDS``), the timeline's key check and the error messages read them;
 * ``rule``: the dated events it sets, as ``(kind, date, citation, label, detail)`` rows
   (:data:`Row`), read from a :class:`Reader`; every number comes from the parameters (:func:`cite`
   gives a parameter's citation);

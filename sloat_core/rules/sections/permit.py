@@ -153,7 +153,7 @@ class PermitDeclaration:
     clocks: tuple[ClockDeclaration, ...] = ()
     exceptions: tuple[ExceptionClause, ...] = ()
     #: Its clocks the timeline page offers for it, in the order they happen; the last one is the permit
-    #: itself (app_support.timeline_prefill).
+    #: itself (app_support.inputs.timeline_prefill).
     timeline: tuple[ClockDeclaration, ...] = ()
     #: (what is needed, from whom) in everyday words, for the counter.
     plain: tuple[str, str] = ("", "")

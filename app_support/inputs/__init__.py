@@ -1,0 +1,1 @@
+"""Ways in: a parcel searched, uploaded, drawn or picked; a footprint; the timeline's suggested items."""
