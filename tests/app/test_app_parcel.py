@@ -232,7 +232,7 @@ def test_a_partly_mapped_lot_shows_its_known_wetland_as_at_least_in_the_table_an
     # buffer: the wetland row is unknown (the east 100 ft is not mapped) but at least 10,000 sq ft, never a bare
     # "unknown" or a 0; the net at most is 127,146 sq ft (160,000 less what the mapped land is known to lose), and
     # the chart's bars run from the gross area to that net.
-    from app_support.results import waterfall_figure
+    from app_support.views.results import waterfall_figure
     from engine_world import SQUARE_400, WEST_300_FT, make_world, sq
     from sloat_core.engine.analysis import analyze
 
