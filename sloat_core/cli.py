@@ -248,6 +248,8 @@ def cmd_constraints(args) -> int:
     print(f"Wrote {args.out}: {len(layers.pieces)} layers ({names}).", file=sys.stderr)
     for note in layers.unknown:
         print(f"Unknown: {note}", file=sys.stderr)
+    for note in layers.cautions:
+        print(f"Note: {note}", file=sys.stderr)
     if layers.omitted:
         print("Omitted (nothing on this parcel): " + "; ".join(layers.omitted) + ".", file=sys.stderr)
     return 0

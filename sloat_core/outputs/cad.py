@@ -94,17 +94,19 @@ class ConstraintLayers:
     """What the files hold: the layers with land, and the notes (one sentence each).
 
     ``omitted`` lists the constraints with no land on the parcel; ``unknown`` one sentence per constraint
-    that could not be measured (no layer written for it).
+    that could not be measured (no layer written for it); ``cautions`` what a layer written may lack (a buffer
+    drawn around only the water layers loaded, the land that does not count without what is unknown).
     """
 
     pieces: tuple[Piece, ...]
     omitted: tuple[str, ...]
     unknown: tuple[str, ...]
     caveat: tuple[str, ...] = field(default=())
+    cautions: tuple[str, ...] = field(default=())
 
     @property
     def notes(self) -> list[str]:
-        out = list(self.caveat) + list(self.unknown)
+        out = list(self.caveat) + list(self.unknown) + list(self.cautions)
         if self.omitted:
             out.append("Nothing on this parcel, so no layer: " + "; ".join(self.omitted) + ".")
         return out
@@ -142,6 +144,7 @@ def constraint_layers(analysis) -> ConstraintLayers:
     pieces: dict[str, Piece] = {}
     omitted: list[str] = []
     unknown: list[str] = []
+    cautions: list[str] = []
     status = {d.get("constraint"): d for d in r.get("deductions") or []}
     for constraint in ROW_IDS:
         row = rows[constraint]
@@ -158,7 +161,7 @@ def constraint_layers(analysis) -> ConstraintLayers:
             "countable": row.countable_fraction, "ded_sqft": round(row.deducted_sqft or 0.0, 2),
             "citation": row.citation})
         if status.get(constraint, {}).get("status") == "partial" and status[constraint].get("note"):
-            unknown.append(f"{row.label}: {status[constraint]['note']}")
+            cautions.append(f"{row.label} ({layer.name}): {status[constraint]['note']}")
     taken = [p.geometry for p in pieces.values()]
     if taken:
         land = polygonal(shapely.union_all(taken, grid_size=GRID_FT))
@@ -168,7 +171,7 @@ def constraint_layers(analysis) -> ConstraintLayers:
             "ded_sqft": round(sum(p.attributes["ded_sqft"] for p in pieces.values()), 2),
             "citation": "§ 402-45A"})
     if unknown and taken:
-        unknown.append("The land that does not count (SLOAT-NOT-COUNTED) leaves out what is unknown.")
+        cautions.append("The land that does not count (SLOAT-NOT-COUNTED) leaves out what is unknown.")
     parcel = r.get("parcel") or {}
     pieces["parcel"] = Piece(_BY_KEY["parcel"], polygonal(analysis.parcel), {
         "constraint": "parcel", "label": "Parcel", "area_sqft": round(r.get("gross_area_sqft") or area_sqft(analysis.parcel), 2),
@@ -179,7 +182,7 @@ def constraint_layers(analysis) -> ConstraintLayers:
     if r.get("layers_illustrative"):
         caveat.append(f"Drawn from illustrative sample layers ({r.get('layers_name')}), not official data.")
     ordered = tuple(pieces[c.key] for c in CAD_LAYERS if c.key in pieces)
-    return ConstraintLayers(ordered, tuple(omitted), tuple(unknown), tuple(caveat))
+    return ConstraintLayers(ordered, tuple(omitted), tuple(unknown), tuple(caveat), tuple(cautions))
 
 
 def _round(x):

@@ -241,3 +241,18 @@ def test_the_layer_table_of_the_command_line_docs_is_the_declared_one():
     shown = [tuple(cell.strip(" `") for cell in line.strip("|").split("|")[:2])
              for line in text.splitlines() if line.startswith("| `SLOAT-")]
     assert shown == [(c.name, str(c.aci)) for c in (*CAD_LAYERS, NOTES_LAYER)]
+
+
+def test_a_buffer_drawn_around_only_the_water_layers_loaded_is_written_with_a_caution(tmp_path, capsys):
+    make_world(tmp_path, {"wetlands": [WETLAND]}, omit=("watercourses",), dem=0)  # no watercourse layer
+    parcel = tmp_path / "parcel.gpkg"
+    gpd.GeoDataFrame(geometry=[SQUARE_400], crs=WORK_CRS).to_file(parcel, driver="GPKG")
+    out = tmp_path / "constraints.dxf"
+    assert main(["constraints", str(parcel), "--layers", str(tmp_path / "layers.yaml"), "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "Unknown: Streams and watercourses is unknown" in err
+    assert "Note: Wetland and watercourse buffers (SLOAT-WETLAND-BUFFER): Built only from the loaded layers" in err
+    doc = ezdxf.readfile(out)
+    assert polylines(doc, "SLOAT-WETLAND-BUFFER")  # the buffer it could draw is there
+    notes = [t.dxf.text for t in doc.modelspace().query("TEXT") if t.dxf.layer == "SLOAT-NOTES"]
+    assert any("watercourses layer is not loaded" in n for n in notes)
