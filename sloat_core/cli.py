@@ -1,4 +1,5 @@
-"""The command line: ``python -m sloat_core analyze | timeline | screen | report | law | fetch-official``.
+"""The command line: ``python -m sloat_core analyze | timeline | screen | report | constraints | law |
+fetch-official | prepare-answers``.
 
 A stable contract that other tools rely on. Exit 0 on success; exit 2 with one plain sentence on stderr
 for input that cannot be used (never a traceback); ``fetch-official`` exits 3 when some sources could not be
@@ -231,6 +232,29 @@ def cmd_report(args) -> int:
     return 0
 
 
+def cmd_constraints(args) -> int:
+    from sloat_core.engine.analysis import analyze_parcel
+    from sloat_core.outputs.cad import check_output_path, constraint_file
+
+    fmt = check_output_path(args.out)  # refused before any analysis
+    out = Path(args.out)
+    if not out.parent.is_dir():
+        raise SloatInputError(f"The folder of '{args.out}' does not exist.")
+    layerset, parcel, _ = _analysis_inputs(args)
+    analysis = analyze_parcel(parcel, layerset, district=args.district, as_of=_date(args.as_of))
+    data, layers = constraint_file(analysis, fmt)
+    out.write_bytes(data)
+    names = ", ".join(p.layer.name for p in layers.pieces)
+    print(f"Wrote {args.out}: {len(layers.pieces)} layers ({names}).", file=sys.stderr)
+    for note in layers.unknown:
+        print(f"Unknown: {note}", file=sys.stderr)
+    for note in layers.cautions:
+        print(f"Note: {note}", file=sys.stderr)
+    if layers.omitted:
+        print("Omitted (nothing on this parcel): " + "; ".join(layers.omitted) + ".", file=sys.stderr)
+    return 0
+
+
 def cmd_fetch_official(args) -> int:
     from sloat_core.gis.official import SOURCES, LiveServices, RecordedServices, fetch_official
 
@@ -323,6 +347,16 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--plain", action="store_true",
                    help="the one-page plain handout ('What this means for your lot') instead of the summary")
     r.set_defaults(func=cmd_report)
+
+    c = sub.add_parser("constraints", help="write the parcel and its constraint lines, one layer each, as a DXF, "
+                                           "a GeoPackage or zipped shapefiles (EPSG:2260, US survey feet)")
+    c.add_argument("parcel", help="parcel file (GeoJSON, KML, zipped shapefile, GeoPackage, DXF) or an SBL")
+    c.add_argument("--layers", help="layer manifest (default: the illustrative sample)")
+    c.add_argument("--out", required=True, metavar="FILE",
+                   help="FILE.dxf, FILE.gpkg or FILE.zip: the extension decides the format")
+    c.add_argument("--district", help="zoning district code (default: from the zoning layer)")
+    c.add_argument("--as-of", dest="as_of", help="date of the law's numbers, YYYY-MM-DD")
+    c.set_defaults(func=cmd_constraints, project=None)
 
     from sloat_core.gis.official_sources import sources_help  # no map library or optional package imported
 

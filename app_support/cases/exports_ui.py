@@ -1,4 +1,5 @@
-"""Downloads of a case (PDF, GeoJSON, CSV, iCalendar, the case as JSON) and the import of a case file.
+"""Downloads of a case (PDF, GeoJSON, the constraint lines as DXF, GeoPackage and zipped shapefiles, CSV,
+iCalendar, the case as JSON) and the import of a case file.
 
 The files are made by ``sloat_core`` (``report``, ``exports``, ``cases.case_to_json``); this module
 names them, draws one ``st.download_button`` each and reads an uploaded case file back. The PDF
@@ -33,6 +34,8 @@ __all__ = [
     "HANDOUT_HTML_LABEL",
     "handout_extras",
     "export_files",
+    "CONSTRAINT_FILES",
+    "constraint_files",
     "download_buttons",
     "import_case",
     "import_uploader",
@@ -143,6 +146,7 @@ def export_files(case: Case, analysis, layers, *, as_of: dt.date) -> list[Export
                        if getattr(analysis.project, "disturbance_footprint", None) is not None
                        else "Parcel and constraint pieces (GeoJSON)", f"{stem}-pieces.geojson",
                        "application/geo+json", json.dumps(exports.pieces_geojson(analysis), ensure_ascii=False)),
+            *constraint_files(analysis, stem),
             ExportFile("dl_deductions", "Lot-area deductions (CSV)", f"{stem}-deductions.csv", "text/csv",
                        exports.deductions_csv(result)),
             ExportFile("dl_permits", "Permits and reviews (CSV)", f"{stem}-permits.csv", "text/csv",
@@ -163,6 +167,25 @@ def export_files(case: Case, analysis, layers, *, as_of: dt.date) -> list[Export
     files.append(ExportFile("dl_case", "The whole case (JSON, to import later)", f"{stem}.json",
                             "application/json", case_to_json(case)))
     return files
+
+
+#: The constraint lines back to CAD and GIS (``sloat_core.outputs.cad``, as ``constraints`` writes them): key, label,
+#: extension, MIME type.
+CONSTRAINT_FILES = (
+    ("dl_dxf", "Constraint lines for CAD (DXF)", ".dxf", "image/vnd.dxf"),
+    ("dl_gpkg", "Constraint layers for GIS (GeoPackage)", ".gpkg", "application/geopackage+sqlite3"),
+    ("dl_shp", "Constraint layers as shapefiles (.zip)", ".zip", "application/zip"),
+)
+
+
+def constraint_files(analysis, stem: str) -> list[ExportFile]:
+    """The parcel and its constraint pieces, one layer each, as DXF, GeoPackage and zipped shapefiles (EPSG:2260);
+    each made only when its button is pressed."""
+    from sloat_core.outputs.cad import constraint_file
+
+    return [ExportFile(key, label, f"{stem}-constraints{ext}", mime,
+                       lambda ext=ext: constraint_file(analysis, ext)[0])
+            for key, label, ext, mime in CONSTRAINT_FILES]
 
 
 def download_buttons(files: list[ExportFile], *, columns: int = 2) -> None:
