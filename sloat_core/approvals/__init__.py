@@ -4,7 +4,7 @@ One module per statute: :mod:`~sloat_core.approvals.county_referral` (GML § 239
 :mod:`~sloat_core.approvals.village_law` (Village Law § 7-728, § 7-725-a clocks),
 :mod:`~sloat_core.approvals.seqr` (6 NYCRR Part 617 classes),
 :mod:`~sloat_core.approvals.wetland_screens` (ECL Article 24, CWA § 404),
-Days are counted by :mod:`sloat_core.rules.calendar` (General Construction Law §§ 20, 24, 25-a), the one
+Days are counted by :mod:`sloat_core.law.calendar` (General Construction Law §§ 20, 24, 25-a), the one
 calendar the Article IX clocks use too. Their numbers are dated settings in ``data/settings/state_law.yaml``
 (:mod:`~sloat_core.approvals.state_law`, read by the one settings loader of :mod:`sloat_core.law.settings`).
 

@@ -7,7 +7,7 @@ The events are written as an RFC 5545 calendar file by :func:`sloat_core.outputs
 
 The clocks themselves (which keys an item takes, the rule that dates its events, its words) are
 declared in the module of their section (`rules.sections`, e.g. ``s402_57_wetlands.PERMIT_CLOCK``);
-:data:`ITEM_KINDS` lists their ids. The calendar they count on is `rules.calendar`.
+:data:`ITEM_KINDS` lists their ids. The calendar they count on is `law.calendar`.
 
 Readings
 --------
@@ -54,8 +54,8 @@ from typing import Iterable
 
 from sloat_core.errors import SloatInputError
 from sloat_core.law.params import law_date
-from sloat_core.rules import calendar as cal
-from sloat_core.rules.calendar import BACKWARD_KINDS, EXPIRY_KINDS, NOT_BEFORE_KINDS, PERIOD_KINDS, act_by
+from sloat_core.law import calendar as cal
+from sloat_core.law.calendar import BACKWARD_KINDS, EXPIRY_KINDS, NOT_BEFORE_KINDS, PERIOD_KINDS, act_by
 from sloat_core.rules.sections import CLOCKS
 from sloat_core.rules.sections.clock import Reader
 

@@ -13,7 +13,7 @@ import pytest
 from engine_world import analyze_in, footprint, make_world, permits_in, sq
 from sloat_core.law.text import clause
 from sloat_core.rules import permits, sections
-from sloat_core.rules.calendar import count
+from sloat_core.law.calendar import count
 from sloat_core.rules.permits import DECLARATIONS, PERMIT_IDS
 from sloat_core.rules.sections import CLOCKS, PERMITS, SECTIONS
 from sloat_core.rules.sections import s402_53_trees, s402_55_steep_slopes

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Callable
 
 from sloat_core.errors import SloatInputError
 from sloat_core.law.params import param
-from sloat_core.rules import calendar as cal
+from sloat_core.law import calendar as cal
 
 if TYPE_CHECKING:
     from sloat_core.rules.sections.permit import Facts

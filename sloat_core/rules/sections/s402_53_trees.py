@@ -8,8 +8,8 @@ from dateutil.relativedelta import relativedelta
 
 from sloat_core.errors import SloatInputError
 from sloat_core.law.params import value
-from sloat_core.rules import calendar as cal
-from sloat_core.rules.calendar import count
+from sloat_core.law import calendar as cal
+from sloat_core.law.calendar import count
 from sloat_core.rules.sections.clock import ClockDeclaration, Field, Reader, Row, cite
 from sloat_core.rules.sections.permit import (
     Ruling, Facts, ExceptionClause, PermitDeclaration, fixed,
