@@ -225,14 +225,14 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
     worked_out = action_class(geom, layerset, proj, as_of, in_cea=in_cea)
     permits: list[Permit] = permits_for(f, proj, settings=settings, subdividable=subdividable,
                                         cluster_applies=applies, any_trigger=any_trigger, measures=lot.measures, work=work,
-                                        seqr=worked_out[1])
+                                        seqr=worked_out[1], as_of=as_of)
 
     # What the land alone answers (no project described): the permits the parcel carries for any later work,
     # which the answer tells apart from what the project needs (engine.answer.permits_by_cause).
     bare = Project()
     on_land = permits if proj == bare else permits_for(
         f, bare, settings=settings, subdividable=subdividable, cluster_applies=cluster_applicability(kinds, None)[0],
-        any_trigger=any_trigger, measures=lot.measures)
+        any_trigger=any_trigger, measures=lot.measures, as_of=as_of)
     land_only = [p.to_dict() for p, decl in zip(on_land, DECLARATIONS, strict=True) if decl.land is not None]
 
     wet = next((p for p in permits if p.id == WETLAND_PERMIT.id), None)

@@ -93,6 +93,8 @@ class Facts:
     #: map's parkland and the analysis date): the reviews that turn on it read this one (§ 402-46C), never a
     #: class of their own. None when the caller gave none (the rule then asks `approvals.seqr.seqr_class`).
     seqr: Any = None
+    #: The date the rules are applied at (the analysis date, ``--as-of``): the law is read as in effect on it.
+    as_of: _dt.date | None = None
 
 
 @dataclass(frozen=True)
