@@ -244,7 +244,7 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
     mit = mitigation(**footprint_impacts(work, proj.disturbance_footprint, mitigation_input))
 
     footprint = footprint_summary(f, proj.disturbance_footprint, work)
-    design, design_warnings = with_figures(design_checklist(proj), dict(proj.design_figures or ()))
+    design, design_warnings = with_figures(design_checklist(proj, as_of), dict(proj.design_figures or ()))
     warnings += design_warnings
     meets = meets_minimum(lot.net_lot_area_sqft, lot.net_lot_area_min_sqft, minimum)
     if meets is None and minimum is not None:

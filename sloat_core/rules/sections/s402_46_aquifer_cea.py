@@ -20,7 +20,7 @@ from sloat_core.rules.sections.permit import Facts, PermitDeclaration, Ruling, f
 _LAND = on_the_map("aquifer_cea")
 
 _ON_THE_MAP = overlay_rule(_LAND.key, "Ramapo River Sole Source Aquifer CEA",
-                           lambda: "{area} sq ft of the lot is in the critical environmental area: the CEA must be "
+                           lambda on: "{area} sq ft of the lot is in the critical environmental area: the CEA must be "
                                    "evaluated in the determination of significance of any Type I or Unlisted "
                                    "action.")
 
