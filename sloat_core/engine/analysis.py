@@ -134,7 +134,10 @@ def analyze_parcel(
 ) -> Analysis:
     """Run every Article IX rule on a parcel. See `analyze` for the JSON shape.
 
-    The law's numbers are those in effect on ``as_of`` (default today): `law_date`.
+    The law's numbers are those in effect on ``as_of`` (default today), passed in to the permits
+    (``Facts.as_of``), the design limits and the approvals. The `law_date` block is for the code not yet given
+    the date: the measuring (slope classes, outcrops, deduction shares) and the cluster, mitigation, adjacent
+    owners and steep-slope design modules.
     """
     as_of = as_of or dt.date.today()
     with law_date(as_of):
