@@ -4,13 +4,15 @@ One module per statute: :mod:`~sloat_core.approvals.county_referral` (GML § 239
 :mod:`~sloat_core.approvals.village_law` (Village Law § 7-728, § 7-725-a clocks),
 :mod:`~sloat_core.approvals.seqr` (6 NYCRR Part 617 classes),
 :mod:`~sloat_core.approvals.wetland_screens` (ECL Article 24, CWA § 404),
-Days are counted by :mod:`sloat_core.rules.calendar` (General Construction Law §§ 20, 24, 25-a), the one
+Days are counted by :mod:`sloat_core.law.calendar` (General Construction Law §§ 20, 24, 25-a), the one
 calendar the Article IX clocks use too. Their numbers are dated settings in ``data/settings/state_law.yaml``
-(:mod:`~sloat_core.approvals.state_law`, read by the one settings loader of :mod:`sloat_core.law.settings`).
+(:mod:`~sloat_core.approvals.state_law`, read by the one loader of dated facts, :mod:`sloat_core.law.facts`, as
+Article IX's parameters are).
 
 Two layers, so that the approvals and the rules never import each other in a circle
 (tests/approvals/test_approvals_layers.py): the lower one (:mod:`.state_law`, :mod:`.facts`, :mod:`.seqr`) is what the
 rules read (§ 402-46C asks the SEQR class) and imports no rule; the upper one (:mod:`.county_referral`,
-:mod:`.village_law`, :mod:`.wetland_screens`, :mod:`.summary`) uses the rules' calendar and timeline events.
+:mod:`.village_law`, :mod:`.wetland_screens`, :mod:`.summary`) uses the calendar (:mod:`sloat_core.law.calendar`) and
+the rules' timeline events.
 Every answer is a screening estimate; nothing here changes an Article IX answer.
 """

@@ -32,7 +32,7 @@ import numpy as np
 import shapely
 from shapely.geometry.base import BaseGeometry
 
-from sloat_core.rules import calendar as cal
+from sloat_core.law import calendar as cal
 from sloat_core.approvals.facts import ApprovalFacts
 from sloat_core.approvals.state_law import neighbours_on, state_param, verify_word
 from sloat_core.gis.geometry import work_to_geojson

@@ -8,7 +8,7 @@
   timed by the Village's own code); **no default approval** (Nyack Hospital v. Planning Board, Sup. Ct.
   Rockland County 1996): a late decision is enforced by a court, not deemed made.
 
-Days are counted by the General Construction Law (:mod:`sloat_core.rules.calendar`, the one calendar): the day of the event is
+Days are counted by the General Construction Law (:mod:`sloat_core.law.calendar`, the one calendar): the day of the event is
 excluded (§ 20); a period ending on a Saturday, Sunday or public holiday (§ 24) runs to the next business day
 (§ 25-a). An event's ``date`` is the statutory last day; its ``note`` gives the business day when they
 differ; a default approval arises the day after the last business day. Periods may be extended by mutual
@@ -23,7 +23,7 @@ from __future__ import annotations
 import datetime as _dt
 from dataclasses import dataclass, replace
 
-from sloat_core.rules import calendar as cal
+from sloat_core.law import calendar as cal
 from sloat_core.approvals.county_referral import (CLAUSE_239N_TO_CONFIRM, referral_actions, referral_statute,
                                                   statute_clause)
 from sloat_core.approvals.facts import ApprovalFacts

@@ -129,7 +129,10 @@ def analyze_parcel(
 ) -> Analysis:
     """Run every Article IX rule on a parcel. See `analyze` for the JSON shape.
 
-    The law's numbers are those in effect on ``as_of`` (default today): `law_date`.
+    The law's numbers are those in effect on ``as_of`` (default today), passed in to the permits
+    (``Facts.as_of``), the design limits and the approvals. The `law_date` block is for the code not yet given
+    the date: the measuring (slope classes, outcrops, deduction shares) and the cluster, mitigation, adjacent
+    owners and steep-slope design modules.
     """
     as_of = as_of or dt.date.today()
     with law_date(as_of):
@@ -220,14 +223,14 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
     worked_out = action_class(geom, layerset, proj, as_of, in_cea=in_cea)
     permits: list[Permit] = permits_for(f, proj, settings=settings, subdividable=subdividable,
                                         cluster_applies=applies, any_trigger=any_trigger, measures=lot.measures, work=work,
-                                        seqr=worked_out[1])
+                                        seqr=worked_out[1], as_of=as_of)
 
     # What the land alone answers (no project described): the permits the parcel carries for any later work,
     # which the answer tells apart from what the project needs (engine.answer.permits_by_cause).
     bare = Project()
     on_land = permits if proj == bare else permits_for(
         f, bare, settings=settings, subdividable=subdividable, cluster_applies=cluster_applicability(kinds, None)[0],
-        any_trigger=any_trigger, measures=lot.measures)
+        any_trigger=any_trigger, measures=lot.measures, as_of=as_of)
     land_only = [p.to_dict() for p, decl in zip(on_land, DECLARATIONS, strict=True) if decl.land is not None]
 
     wet = next((p for p in permits if p.id == WETLAND_PERMIT.id), None)
@@ -239,7 +242,7 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
     mit = mitigation(**footprint_impacts(work, proj.disturbance_footprint, mitigation_input))
 
     footprint = footprint_summary(f, proj.disturbance_footprint, work)
-    design, design_warnings = with_figures(design_checklist(proj), dict(proj.design_figures or ()))
+    design, design_warnings = with_figures(design_checklist(proj, as_of), dict(proj.design_figures or ()))
     warnings += design_warnings
     meets = meets_minimum(lot.net_lot_area_sqft, lot.net_lot_area_min_sqft, minimum)
     if meets is None and minimum is not None:

@@ -302,9 +302,9 @@ def _merge(base: dict, overrides: dict) -> dict:
 
 
 # ----------------------------------------------------------------------------------------------
-# The one loader of the dated settings files (this module's local.yaml, and state_law.yaml read by
-# sloat_core.approvals.state_law): the file's version stamp for the cache, its YAML, one sentence naming the
-# file (never its folder) when it cannot be read or parsed.
+# The local settings file's reading: the file's version stamp for the cache, its YAML, one sentence naming the
+# file (never its folder) when it cannot be read or parsed. The dated facts (Article IX's parameters and the
+# state-law facts) are read by sloat_core.law.facts, which refuses a file in the same words.
 # ----------------------------------------------------------------------------------------------
 
 

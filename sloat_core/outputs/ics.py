@@ -14,7 +14,7 @@ from typing import Iterable
 
 import icalendar
 
-from sloat_core.rules.calendar import NOT_BEFORE_KINDS, PERIOD_KINDS
+from sloat_core.law.calendar import NOT_BEFORE_KINDS, PERIOD_KINDS
 from sloat_core.rules.clocks import Event
 
 __all__ = ["to_ics"]

@@ -7,7 +7,7 @@ The events are written as an RFC 5545 calendar file by :func:`sloat_core.outputs
 
 The clocks themselves (which keys an item takes, the rule that dates its events, its words) are
 declared in the module of their section (`rules.sections`, e.g. ``s402_57_wetlands.PERMIT_CLOCK``);
-:data:`ITEM_KINDS` lists their ids. The calendar they count on is `rules.calendar`.
+:data:`ITEM_KINDS` lists their ids. The calendar they count on is `law.calendar`.
 
 Readings
 --------
@@ -53,9 +53,8 @@ from dataclasses import asdict, dataclass
 from typing import Iterable
 
 from sloat_core.errors import SloatInputError
-from sloat_core.law.params import law_date
-from sloat_core.rules import calendar as cal
-from sloat_core.rules.calendar import BACKWARD_KINDS, EXPIRY_KINDS, NOT_BEFORE_KINDS, PERIOD_KINDS, act_by
+from sloat_core.law import calendar as cal
+from sloat_core.law.calendar import BACKWARD_KINDS, EXPIRY_KINDS, NOT_BEFORE_KINDS, PERIOD_KINDS, act_by
 from sloat_core.rules.sections import CLOCKS
 from sloat_core.rules.sections.clock import Reader
 
@@ -226,7 +225,7 @@ def _clock_start(raw: dict, keys: Iterable[str]) -> _dt.date | None:
     """The earliest well-formed date among an item's date keys: the day its clock starts.
 
     Reading: a clock runs by the law in effect when it starts (a permit issued today keeps its term if
-    the term is amended later), so the item's numbers are read as in effect on that day (`law_date`).
+    the term is amended later), so the item's numbers are read as in effect on that day (``Reader.on``).
     A malformed date is left to the rule, which names it.
 
     >>> _clock_start({"issued": "2026-03-01", "expires": "2027-03-01"}, ("issued", "expires"))
@@ -254,7 +253,8 @@ def timeline_events(
         Each ``{"id": <item id>, <date keys>..., "ref": optional}``; see the module docstring.
     as_of : datetime.date or str
         The day the statuses are computed for. Each item's numbers (terms, notice periods) are those in
-        effect on the day its clock starts, its earliest date (:func:`_clock_start`).
+        effect on the day its clock starts, its earliest date (:func:`_clock_start`), passed to its rule
+        (``Reader.on``).
     expiring_soon_days : int, optional
         The "expiring soon" window; default from the local settings (90 days).
 
@@ -310,12 +310,11 @@ def timeline_events(
         seen[base] = seen.get(base, 0) + 1
         if seen[base] > 1:
             base = f"{base}-{seen[base]}"
-        item = Reader(raw, clock, ref)
+        item = Reader(raw, clock, ref, _clock_start(raw, keys) or as_of)  # the law of the day the clock starts
         counts: dict[str, int] = {}
         met_key, met_kind = clock.met_by or (None, None)
         met = item.date(met_key) if met_key else None
-        with law_date(_clock_start(raw, keys) or as_of):  # the law of the day the clock starts
-            produced = list(clock.rule(item))
+        produced = list(clock.rule(item))
         for kind, date, citation, label, detail in produced:
             counts[kind] = counts.get(kind, 0) + 1
             eid = f"{base}-{_slug(kind)}" + (f"-{counts[kind]}" if kind == clock.repeats else "")

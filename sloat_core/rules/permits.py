@@ -111,7 +111,7 @@ def land_permits(m: Measures) -> dict[str, object]:
 
 def permits_for(f: Findings, project: Project, *, settings, subdividable: bool | None,
                 cluster_applies: bool | None, any_trigger: bool | None, work: Findings | None = None,
-                measures: Measures | None = None, seqr=None) -> list[Permit]:
+                measures: Measures | None = None, seqr=None, as_of=None) -> list[Permit]:
     """Every permit and review of `PERMIT_IDS`, in that order.
 
     Each is decided after the permits it depends on (its ``depends_on``), whose answers it reads in
@@ -121,12 +121,13 @@ def permits_for(f: Findings, project: Project, *, settings, subdividable: bool |
     parcel (default: ``f``). ``measures`` is the parcel's measures record (`deductions.LotArea.measures`;
     measured on ``f`` when not given): the land-only answers read it, as `land_permits` does for the
     village screen. ``seqr`` is the project's SEQR class as the analysis worked it out
-    (`approvals.seqr.SeqrResult`): § 402-46C reads it (``Facts.seqr``).
+    (`approvals.seqr.SeqrResult`): § 402-46C reads it (``Facts.seqr``). ``as_of`` is the date the rules are
+    applied at (``Facts.as_of``).
     """
     m = measures if measures is not None else Measures(
         f.gross_area_sqft, {}, findings_areas(f), f.slope_area_sqft_in("unknown"), 0.0, {}, findings_uncovered(f))
     x = Facts(f=f, project=project, settings=settings, work=work or f, subdividable=subdividable,
-              cluster_applies=cluster_applies, any_trigger=any_trigger, measures=m, seqr=seqr)
+              cluster_applies=cluster_applies, any_trigger=any_trigger, measures=m, seqr=seqr, as_of=as_of)
     decided: dict[str, Permit] = {}
     for pid in _DECISION_ORDER:
         deps = _DEPENDS_ON[pid]

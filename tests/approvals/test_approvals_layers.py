@@ -4,7 +4,7 @@ in a circle (issue 19).
 Two layers of ``sloat_core.approvals``: the lower one (the state-law settings, the approval facts, the SEQR
 class) is what the rules read (§ 402-46C asks the SEQR class; the project form carries the approval facts) and
 reads no rule; the upper one (county referral, Village Law clocks, the wetland screens, the summary) counts days
-with the rules' calendar and writes the timeline's events. The check follows every import, top-level or inside
+with the calendar (sloat_core.law.calendar) and writes the timeline's events. The check follows every import, top-level or inside
 a function, through the whole core.
 """
 

@@ -14,7 +14,7 @@ import datetime as dt
 import pytest
 from dateutil.relativedelta import MO, SU, TH, TU, relativedelta
 
-from sloat_core.rules import calendar as gcl
+from sloat_core.law import calendar as gcl
 
 YEARS = range(2024, 2036)
 

@@ -429,3 +429,26 @@ def test_every_parameter_is_read_by_code_or_marked_informational():
     for name, p in params.all_params().items():
         read = re.search(rf"\b{name}\b", code) is not None
         assert read != p.informational, f"{name}: read by code={read}, informational={p.informational}"
+
+
+def test_a_clock_s_rule_reads_the_law_of_the_date_it_is_given(tmp_path):
+    """A copy shortens the § 402-57L notice period to 62 days from 2027-06-01 (quoted from the same clause):
+    the wetland application's rule, given that date or one after it, counts 62 days back from the hearing, and
+    15 days when given a date before it, with no block setting a date around it."""
+    from sloat_core.rules.sections import CLOCKS
+    from sloat_core.rules.sections.clock import Reader
+
+    def mutate(doc):
+        _amended(doc, "wetland_hearing_notice_days", 62, "within 62 days of a complete application")
+        doc["parameters"]["wetland_hearing_notice_days"]["citation"] = "§ 402-57L"
+
+    clock = next(c for c in CLOCKS if c.id == "wetland_permit_application")
+    raw = {"id": clock.id, "complete": "2027-05-20", "hearing": "2027-09-01"}
+
+    def notice(on):
+        rows = clock.rule(Reader(raw, clock, None, on))
+        return next(date for kind, date, *_ in rows if "notice" in kind)
+
+    with params.using_params(_write_copy(tmp_path, mutate)):
+        assert notice(dt.date(2027, 6, 1)) == dt.date(2027, 9, 1) - dt.timedelta(days=62)
+        assert notice(dt.date(2027, 5, 31)) == dt.date(2027, 9, 1) - dt.timedelta(days=15)

@@ -133,8 +133,8 @@ def test_the_village_neighbours_are_a_dated_setting_to_confirm_and_a_bad_sector_
 
 
 def test_both_settings_files_are_read_by_the_one_loader_and_refused_in_the_same_words(tmp_path):
-    """local.yaml and state_law.yaml go through one loader (sloat_core.law.settings.read_yaml_file): a file that
-    is not YAML is refused in one sentence naming the file, never its folder."""
+    """local.yaml (sloat_core.law.settings) and state_law.yaml (sloat_core.law.facts) are refused in the same
+    words: a file that is not YAML, in one sentence naming the file, never its folder."""
     from sloat_core.law.settings import load_settings
 
     bad = tmp_path / "broken.yaml"
@@ -147,3 +147,30 @@ def test_both_settings_files_are_read_by_the_one_loader_and_refused_in_the_same_
     assert str(local.value) == "The settings file broken.yaml is not valid YAML."
     assert str(state.value) == "The state-law settings file broken.yaml is not valid YAML."
     assert str(tmp_path) not in str(local.value) + str(state.value)
+
+
+def test_the_state_law_facts_and_article_ix_s_numbers_are_read_by_one_loader_into_one_kind_of_fact():
+    from sloat_core.law import params
+    from sloat_core.law.facts import Fact, FactFile
+
+    assert isinstance(state_law.STATE_LAW, FactFile) and isinstance(params.ARTICLE_IX, FactFile)
+    assert type(state_law.STATE_LAW).table is type(params.ARTICLE_IX).table
+    on = dt.date(2026, 12, 1)
+    referral, hearing = state_param("county_referral_distance_ft", on), params.param("wetland_hearing_days", on)
+    assert type(referral) is type(hearing) is Fact
+    assert referral.statement == referral.quote and hearing.quote == "within 62 days of a complete application"
+
+
+def test_a_state_law_fact_is_read_at_the_date_passed_in_not_at_an_article_ix_law_date_block(tmp_path):
+    """The SEQR parkland threshold becomes 10 % from 2090 in a copy: asked with no date inside a block that
+    sets Article IX's date to 2091, the fact is today's (25 %); asked with 2091, it is 10 %."""
+    from sloat_core.law.params import law_date
+
+    def edit(doc):
+        doc["facts"]["seqr_parkland_threshold_pct"]["values"].append(
+            {"effective": dt.date(2090, 1, 1), "value": 10,
+             "statement": "any Unlisted action that exceeds 10 percent of any threshold"})
+    with using_state_law(_copy(tmp_path, edit)):
+        with law_date(dt.date(2091, 1, 1)):
+            assert state_param("seqr_parkland_threshold_pct").value == 25
+            assert state_param("seqr_parkland_threshold_pct", dt.date(2091, 1, 1)).value == 10

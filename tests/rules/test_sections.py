@@ -5,15 +5,17 @@ items, forms and labels) is derived from the declarations."""
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import re
 import sys
+import types
 
 import pytest
 
 from engine_world import analyze_in, footprint, make_world, permits_in, sq
 from sloat_core.law.text import clause
 from sloat_core.rules import permits, sections
-from sloat_core.rules.calendar import count
+from sloat_core.law.calendar import count
 from sloat_core.rules.permits import DECLARATIONS, PERMIT_IDS
 from sloat_core.rules.sections import CLOCKS, PERMITS, SECTIONS
 from sloat_core.rules.sections import s402_53_trees, s402_55_steep_slopes
@@ -91,18 +93,23 @@ def test_the_village_screen_answers_the_permits_with_a_land_answer():
         permits.declaration(p).land.group for p in permits.LAND_PERMITS)
 
 
+#: What a clock's words read of the facts: the date the rules are applied at (``Facts.as_of``).
+_ON_A_DAY = types.SimpleNamespace(as_of=dt.date(2026, 12, 1))
+
+
 @pytest.mark.parametrize("n, words", [(1, "1 year"), (2, "2 years")])
 def test_a_clock_line_says_its_number_with_the_right_plural(monkeypatch, n, words):
     real = s402_55_steep_slopes.value
     monkeypatch.setattr(s402_55_steep_slopes, "value",
-                        lambda name: n if name == "steep_slope_permit_term_years" else real(name))
-    assert s402_55_steep_slopes.PERMIT_CLOCK.words(None)[0].startswith(f"Valid {words} from approval")
+                        lambda name, on=None: n if name == "steep_slope_permit_term_years" else real(name, on))
+    assert s402_55_steep_slopes.PERMIT_CLOCK.words(_ON_A_DAY)[0].startswith(f"Valid {words} from approval")
 
 
 def test_the_tree_permit_line_says_one_more_year_not_one_more_years(monkeypatch):
     real = s402_53_trees.value
-    monkeypatch.setattr(s402_53_trees, "value", lambda name: 1 if name == "tree_permit_extension_years" else real(name))
-    assert "may be extended 1 more year on a written request" in s402_53_trees.PERMIT_CLOCK.words(None)[0]
+    monkeypatch.setattr(s402_53_trees, "value",
+                        lambda name, on=None: 1 if name == "tree_permit_extension_years" else real(name, on))
+    assert "may be extended 1 more year on a written request" in s402_53_trees.PERMIT_CLOCK.words(_ON_A_DAY)[0]
     assert count(3, "more year") == "3 more years"
 
 

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Callable
 
 from sloat_core.errors import SloatInputError
 from sloat_core.law.params import param
-from sloat_core.rules import calendar as cal
+from sloat_core.law import calendar as cal
 
 if TYPE_CHECKING:
     from sloat_core.rules.sections.permit import Facts
@@ -82,17 +82,19 @@ class ClockDeclaration:
         return next(f for f in self.fields if f.key == key)
 
 
-def cite(name: str) -> str:
-    """The citation of a parameter: the clause that sets a clock's number."""
-    return param(name).citation
+def cite(name: str, on: _dt.date | None = None) -> str:
+    """The citation of a parameter as in effect on ``on``: the clause that sets a clock's number."""
+    return param(name, on).citation
 
 
 class Reader:
-    """One input item read through its clock's fields, with plain error messages naming it."""
+    """One input item read through its clock's fields, with plain error messages naming it; ``on`` is the date
+    its clock's law is read at (the day the clock starts: `rules.clocks.timeline_events`)."""
 
-    def __init__(self, raw: dict, clock: ClockDeclaration, ref: str | None):
+    def __init__(self, raw: dict, clock: ClockDeclaration, ref: str | None, on: _dt.date | None = None):
         self.raw = raw
         self.clock = clock
+        self.on = on
         self.name = clock.name if not ref else f"{clock.name} {ref}"
 
     def _given(self, f: Field) -> bool:

@@ -93,6 +93,8 @@ class Facts:
     #: map's parkland and the analysis date): the reviews that turn on it read this one (§ 402-46C), never a
     #: class of their own. None when the caller gave none (the rule then asks `approvals.seqr.seqr_class`).
     seqr: Any = None
+    #: The date the rules are applied at (the analysis date, ``--as-of``): the law is read as in effect on it.
+    as_of: _dt.date | None = None
 
 
 @dataclass(frozen=True)
@@ -224,9 +226,9 @@ def acres_text(sqft: float) -> str:
     return f"{sqft / SQFT_PER_ACRE:,.2f} acres"
 
 
-def month_day_text(name: str) -> str:
-    """A "MM-DD" parameter as "15 December"."""
-    month, day = (int(v) for v in str(value(name)).split("-"))
+def month_day_text(name: str, on: _dt.date | None = None) -> str:
+    """A "MM-DD" parameter (as in effect on ``on``) as "15 December"."""
+    month, day = (int(v) for v in str(value(name, on)).split("-"))
     return f"{day} {_dt.date(2000, month, 1):%B}"
 
 
@@ -324,9 +326,10 @@ def fixed(text: str) -> Callable[[Facts], str]:
 CONFIRM = "to confirm with the Village"
 
 
-def overlay_rule(role: str, what: str, yes_text: Callable[[], str]) -> Callable[[Facts], Ruling]:
+def overlay_rule(role: str, what: str, yes_text: Callable[[_dt.date | None], str]) -> Callable[[Facts], Ruling]:
     """The rule of a review the map decides: required where the parcel has land of ``role`` (§§ 402-46C,
-    402-49B, 402-50B, 402-51C), the same rule as the village screen (`measures.present`)."""
+    402-49B, 402-50B, 402-51C), the same rule as the village screen (`measures.present`). ``yes_text`` gives
+    its words as the law stands on the date the rule is applied at."""
     def rule(x: Facts) -> Ruling:
         m = x.measures
         area = m.areas[role]
@@ -334,7 +337,7 @@ def overlay_rule(role: str, what: str, yes_text: Callable[[], str]) -> Callable[
             return Ruling(required=None, reason=f"Unknown: no {what} layer is loaded.", details=True)
         state = present(m, role)
         if state:
-            return Ruling(required=True, reason=yes_text().format(area=f"{area:,.0f}"))
+            return Ruling(required=True, reason=yes_text(x.as_of).format(area=f"{area:,.0f}"))
         if state is None:
             return Ruling(required=None, reason=f"Unknown: the {what} layer does not cover enough of the parcel.")
         return Ruling(required=False, reason=f"The parcel is not in the {what}.", details=False)

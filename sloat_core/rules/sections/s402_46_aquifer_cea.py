@@ -20,7 +20,7 @@ from sloat_core.rules.sections.permit import Facts, PermitDeclaration, Ruling, f
 _LAND = on_the_map("aquifer_cea")
 
 _ON_THE_MAP = overlay_rule(_LAND.key, "Ramapo River Sole Source Aquifer CEA",
-                           lambda: "{area} sq ft of the lot is in the critical environmental area: the CEA must be "
+                           lambda on: "{area} sq ft of the lot is in the critical environmental area: the CEA must be "
                                    "evaluated in the determination of significance of any Type I or Unlisted "
                                    "action.")
 
@@ -37,7 +37,7 @@ def _rule(x: Facts) -> Ruling:
         return ruling
     # The action's class, the core's own (the analysis's, with the map's parkland and its date: Facts.seqr);
     # worked out here only when no caller gave one.
-    seqr = x.seqr if x.seqr is not None else seqr_class(x.project, x.project.approvals)
+    seqr = x.seqr if x.seqr is not None else seqr_class(x.project, x.project.approvals, on=x.as_of)
     cls = f"{seqr.seqr_class} ({seqr.clause})" if seqr.clause else seqr.seqr_class
     if seqr.seqr_class == "Type II":
         return Ruling(required=False, details=False, citations=(seqr.clause,) if seqr.clause else (),

@@ -7,8 +7,8 @@ from __future__ import annotations
 from dateutil.relativedelta import relativedelta
 
 from sloat_core.law.params import value
-from sloat_core.rules import calendar as cal
-from sloat_core.rules.calendar import count
+from sloat_core.law import calendar as cal
+from sloat_core.law.calendar import count
 from sloat_core.rules.sections.clock import ClockDeclaration, Field, Reader, Row, cite
 from sloat_core.rules.sections.permit import (
     Ruling, Facts, PermitDeclaration, fixed,
@@ -41,13 +41,13 @@ def _cluster_submissions() -> tuple[str, ...]:
 
 def _open_space_charge(item: Reader) -> list[Row]:
     billed = item.date("billed")
-    days = value("open_space_lien_days")
+    days = value("open_space_lien_days", item.on)
     last = billed + relativedelta(days=days)
     return [
-        ("payment_deadline", last, cite("open_space_lien_days"),
+        ("payment_deadline", last, cite("open_space_lien_days", item.on),
          f"Last day to pay the Village's {item.name} before it can become a lien",
          f"A maintenance charge billed on {cal.nice(billed)} becomes a lien if unpaid for more than {days} days."),
-        ("lien_possible", last + relativedelta(days=1), cite("open_space_lien_days"),
+        ("lien_possible", last + relativedelta(days=1), cite("open_space_lien_days", item.on),
          f"First day the unpaid {item.name} is a lien on the open space and the lots that share it",
          f"Unpaid for more than {days} days from {cal.nice(billed)}."),
     ]
@@ -57,7 +57,7 @@ OPEN_SPACE_CHARGE = ClockDeclaration(
     id="open_space_charge", name="open space maintenance charge", order=180, rule=_open_space_charge,
     fields=(Field("billed", "Charge billed on", "date the charge was billed"),),
     words=lambda x: (f"Open space maintenance charges by the Village unpaid for more than "
-                     f"{count(value('open_space_lien_days'), 'day')} become a lien on the property "
+                     f"{count(value('open_space_lien_days', x.as_of), 'day')} become a lien on the property "
                      "(§ 402-48G(3)(f)[2]).",))
 
 

@@ -19,7 +19,7 @@ _LAND = on_the_map("rcda")
 _BOARD_APPLICATIONS = ("site_plan", "subdivision", "special_permit")
 
 _ON_THE_MAP = overlay_rule(_LAND.key, "Rockland County Drainage Agency stream jurisdiction",
-                           lambda: "{area} sq ft of the lot is under the county drainage agency's jurisdiction: "
+                           lambda on: "{area} sq ft of the lot is under the county drainage agency's jurisdiction: "
                                    "its requirements must be met before final approval or a building permit.")
 
 _CHANGE = ("It would apply if the work needed a final site plan, final subdivision plan or special permit "

@@ -13,7 +13,7 @@ RECREATIONAL_RIVER = PermitDeclaration(
     id="nysdec_recreational_river", order=70, title="NYSDEC recreational river review", section="§ 402-51C",
     authority=fixed("NYSDEC (the Building Inspector notifies the applicant, § 402-51B)"),
     rule=overlay_rule(_LAND.key, "Ramapo River recreational river corridor",
-                      lambda: "{area} sq ft of the lot is in the Ramapo recreational river corridor: a NYSDEC "
+                      lambda on: "{area} sq ft of the lot is in the Ramapo recreational river corridor: a NYSDEC "
                               "permit or written exemption comes before any local approval."),
     plain=("a New York State DEC permit or written exemption", "from the DEC, before any Village approval"),
     land=_LAND)

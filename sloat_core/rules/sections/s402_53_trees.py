@@ -4,12 +4,14 @@ term and extension (D).
 
 from __future__ import annotations
 
+import datetime as _dt
+
 from dateutil.relativedelta import relativedelta
 
 from sloat_core.errors import SloatInputError
 from sloat_core.law.params import value
-from sloat_core.rules import calendar as cal
-from sloat_core.rules.calendar import count
+from sloat_core.law import calendar as cal
+from sloat_core.law.calendar import count
 from sloat_core.rules.sections.clock import ClockDeclaration, Field, Reader, Row, cite
 from sloat_core.rules.sections.permit import (
     Ruling, Facts, ExceptionClause, PermitDeclaration, fixed,
@@ -48,13 +50,14 @@ def _tree_rule(x: Facts) -> Ruling:
     of = (f" {n} of them {'is a substantial tree specimen' if n == 1 else 'are substantial tree specimens'} "
           "(§ 402-53A); the permit is needed for any tree all the same." if n is not None else "")
     return Ruling(required=True, citations=("§ 402-53A", "§ 402-53F"),
-                  reason=f"{trees} tree{'' if trees == 1 else 's'} to be removed (§ 402-53B).{of} {_checklist()}")
+                  reason=f"{trees} tree{'' if trees == 1 else 's'} to be removed (§ 402-53B).{of} {_checklist(x.as_of)}")
 
 
-def _checklist() -> str:
-    """What the survey locates and what is planted, with the law's numbers (§ 402-53A, B, F)."""
-    dbh, at = value("substantial_tree_dbh_in"), value("substantial_tree_measure_height_ft")
-    low, high = value("tree_planting_min_caliper_low_in"), value("tree_planting_min_caliper_high_in")
+def _checklist(on: _dt.date | None) -> str:
+    """What the survey locates and what is planted, with the law's numbers as in effect on ``on`` (§ 402-53A,
+    B, F)."""
+    dbh, at = value("substantial_tree_dbh_in", on), value("substantial_tree_measure_height_ft", on)
+    low, high = value("tree_planting_min_caliper_low_in", on), value("tree_planting_min_caliper_high_in", on)
     return (f"A tree survey the Planning Board may require (§ 402-53B) locates the substantial tree specimens: "
             f"trees {dbh:g} inches or more in diameter measured at least {at:g} feet above ground (§ 402-53A); "
             f"new trees are planted at a minimum {low:g}-{high:g} inch caliper (§ 402-53F).")
@@ -70,7 +73,7 @@ def _public_agency(x: Facts) -> Ruling | None:
 
 def _one_two_family(x: Facts) -> Ruling | None:
     p, trees = x.project, x.project.trees_removed
-    limit = int(value("tree_exempt_max_per_year"))
+    limit = int(value("tree_exempt_max_per_year", x.as_of))
     use = p.existing_use
     if use in ("vacant", "other") or trees is None:
         return None
@@ -120,7 +123,7 @@ def _hazard_trees(x: Facts) -> Ruling | None:
 
 def _tree_removal_permit(item: Reader) -> list[Row]:
     issued = item.date("issued")
-    max_months = 12 * value("tree_permit_max_term_years")
+    max_months = 12 * value("tree_permit_max_term_years", item.on)
     term = item.number("term_months")
     if term is None:
         term = max_months
@@ -132,16 +135,16 @@ def _tree_removal_permit(item: Reader) -> list[Row]:
             f"but the {item.name} says {term}."
         )
     expires = issued + relativedelta(months=term)
-    ext = value("tree_permit_extension_years")
-    citation = cite("tree_permit_max_term_years")
+    ext = value("tree_permit_extension_years", item.on)
+    citation = cite("tree_permit_max_term_years", item.on)
     return [
         ("expires", expires, citation, f"The {item.name} expires",
          f"Granted for {cal.months(term)} from {cal.nice(issued)} (the law allows at most {cal.months(max_months)})."),
-        ("extension_request_deadline", expires - relativedelta(days=1), cite("tree_permit_extension_years"),
+        ("extension_request_deadline", expires - relativedelta(days=1), cite("tree_permit_extension_years", item.on),
          f"Last safe day for the Village to receive a written extension request for the {item.name}",
          f"The request must be received before the permit expires on {cal.nice(expires)}; this is the "
          "day before, to be safe."),
-        ("latest_extended_expiry", expires + relativedelta(years=ext), cite("tree_permit_extension_years"),
+        ("latest_extended_expiry", expires + relativedelta(years=ext), cite("tree_permit_extension_years", item.on),
          f"Latest possible expiry of the {item.name} if the Planning Board extends it",
          f"An extension may add {cal.years(ext)} to the expiry on {cal.nice(expires)}."),
     ]
@@ -152,8 +155,8 @@ PERMIT_CLOCK = ClockDeclaration(
     rule=_tree_removal_permit,
     fields=(Field("issued", "Issued on", "issue date"),
             Field("term_months", "Term (months)", "term in months", kind="int", required=False)),
-    words=lambda x: (f"Granted for at most {count(value('tree_permit_max_term_years'), 'year')}; may be extended "
-                     f"{count(value('tree_permit_extension_years'), 'more year')} on a written request received "
+    words=lambda x: (f"Granted for at most {count(value('tree_permit_max_term_years', x.as_of), 'year')}; may be extended "
+                     f"{count(value('tree_permit_extension_years', x.as_of), 'more year')} on a written request received "
                      "before expiry (§ 402-53D).",))
 
 DECLARATION = PermitDeclaration(

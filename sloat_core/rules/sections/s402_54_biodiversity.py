@@ -4,12 +4,14 @@ long a study stays valid (B).
 
 from __future__ import annotations
 
+import datetime as _dt
+
 from dateutil.relativedelta import relativedelta
 
 from sloat_core.law.params import param, value
 from sloat_core.rules.measures import tri
-from sloat_core.rules import calendar as cal
-from sloat_core.rules.calendar import count
+from sloat_core.law import calendar as cal
+from sloat_core.law.calendar import count
 from sloat_core.rules.sections.clock import ClockDeclaration, Field, Reader, Row, cite
 from sloat_core.units import SQFT_PER_ACRE
 from sloat_core.rules.sections.permit import (
@@ -18,17 +20,18 @@ from sloat_core.rules.sections.permit import (
 )
 
 
-def biodiversity_required(acres, one_family_dwelling: bool | None):
+def biodiversity_required(acres, one_family_dwelling: bool | None, on: _dt.date | None = None):
     """§ 402-54B: "applications involving 10 acres or more" (inclusive), except "the development of a
-    one-family dwelling" (unknown while the proposal is not described); one parcel or arrays of parcels."""
+    one-family dwelling" (unknown while the proposal is not described); one parcel or arrays of parcels; the
+    threshold as in effect on ``on``."""
     if one_family_dwelling:
         return False
-    big = acres >= float(value("biodiversity_threshold_acres"))
+    big = acres >= float(value("biodiversity_threshold_acres", on))
     return tri(big & (one_family_dwelling is False), ~big if hasattr(big, "shape") else not big)
 
 
 def _biodiversity_rule(x: Facts) -> Ruling:
-    p = param("biodiversity_threshold_acres")
+    p = param("biodiversity_threshold_acres", x.as_of)
     project = x.project
     acres = (project.application_area_acres if project.application_area_acres is not None
              else x.f.gross_area_sqft / SQFT_PER_ACRE)
@@ -61,9 +64,9 @@ def _one_family_dwelling(x: Facts) -> Ruling | None:
 
 def _biodiversity_study(item: Reader) -> list[Row]:
     dated = item.date("dated")
-    years = value("biodiversity_study_valid_years")
+    years = value("biodiversity_study_valid_years", item.on)
     return [
-        ("valid_until", dated + relativedelta(years=years), cite("biodiversity_study_valid_years"),
+        ("valid_until", dated + relativedelta(years=years), cite("biodiversity_study_valid_years", item.on),
          f"The {item.name} stops being valid after this day",
          f"Valid for {cal.years(years)} from its date, {cal.nice(dated)}; if review is still going on "
          "after that, the Planning Board may ask for an update."),
@@ -73,7 +76,7 @@ def _biodiversity_study(item: Reader) -> list[Row]:
 STUDY_CLOCK = ClockDeclaration(
     id="biodiversity_study", name="biodiversity study", order=90, starts="the date on it", rule=_biodiversity_study,
     fields=(Field("dated", "Study dated", "date"),),
-    words=lambda x: (f"A study is valid {count(value('biodiversity_study_valid_years'), 'year')} (§ 402-54B).",))
+    words=lambda x: (f"A study is valid {count(value('biodiversity_study_valid_years', x.as_of), 'year')} (§ 402-54B).",))
 
 DECLARATION = PermitDeclaration(
     id="biodiversity_study", order=60, title="Highlands biodiversity study", section="§ 402-54B",

@@ -5,12 +5,14 @@ earliest clearing (J(20)), the winter season (J(19)) and stabilization after fin
 
 from __future__ import annotations
 
+import datetime as _dt
+
 from dateutil.relativedelta import relativedelta
 
 from sloat_core.errors import SloatInputError
 from sloat_core.law.params import param, value
-from sloat_core.rules import calendar as cal
-from sloat_core.rules.calendar import count
+from sloat_core.law import calendar as cal
+from sloat_core.law.calendar import count
 from sloat_core.rules.sections.clock import ClockDeclaration, Field, Reader, Row, cite
 from sloat_core.rules.project import DESIGN_LIMITS, Project
 from sloat_core.rules.sections.permit import (
@@ -37,7 +39,7 @@ def _steep_authority(x: Facts) -> str:
 
 
 def _decision_words(x: Facts) -> tuple[str, ...]:
-    days = value("steep_slope_decision_days")
+    days = value("steep_slope_decision_days", x.as_of)
     if before_planning_board(x) or x.project.application_type is not None:
         # § 402-55F: decided "simultaneously with" the other building, site plan, subdivision or other permit.
         return ("Decided together with the other permit or approval applied for; the "
@@ -50,7 +52,7 @@ _LAND = where_the_work_happens("slope_ge_25")
 
 
 def _steep_rule(x: Facts) -> Ruling:
-    p = param("steep_slope_permit_threshold_pct")
+    p = param("steep_slope_permit_threshold_pct", x.as_of)
     f = x.work
     if f.slope is None:
         return Ruling(required=None, reason="Unknown: no elevation model is loaded.", citation=p.citation)
@@ -67,32 +69,32 @@ def _customary_landscaping(x: Facts) -> Ruling | None:
     return None
 
 
-def design_checklist(project: Project) -> list[dict]:
+def design_checklist(project: Project, on: _dt.date | None = None) -> list[dict]:
     """§ 402-55J(7), (11), (13), (14): the numeric design limits, each with the engineer's tick.
 
     ``met`` is the tick from the project (True / False) or None (not checked yet). Text is built from
-    the parameters, never typed.
+    the parameters as in effect on ``on`` (the date the rules are applied at), never typed.
 
     >>> [i["id"] for i in design_checklist(Project())][:2]
     ['retaining_wall_length', 'retaining_wall_height']
     """
-    ratio = str(value("cut_fill_max_slope_ratio"))
+    ratio = str(value("cut_fill_max_slope_ratio", on))
     texts = {
-        "retaining_wall_length": f"No retaining wall longer than {value('retaining_wall_max_length_ft')} linear feet.",
-        "retaining_wall_height": f"No retaining wall higher than {value('retaining_wall_max_height_ft')} feet.",
-        "cut_height": f"No cut for a building site, road or driveway higher than {value('cut_max_height_ft')} feet.",
+        "retaining_wall_length": f"No retaining wall longer than {value('retaining_wall_max_length_ft', on)} linear feet.",
+        "retaining_wall_height": f"No retaining wall higher than {value('retaining_wall_max_height_ft', on)} feet.",
+        "cut_height": f"No cut for a building site, road or driveway higher than {value('cut_max_height_ft', on)} feet.",
         "cut_fill_slope": f"Cut and fill slopes no steeper than {ratio} (vertical to horizontal) unless "
                           "structurally stabilized as the Village Engineer accepts.",
         "cut_fill_setback": f"Tops and bottoms of cuts and fills set back from structures, generally "
-                            f"{value('cut_fill_setback_base_ft')} feet plus {_fraction('cut_fill_setback_height_fraction')} "
+                            f"{value('cut_fill_setback_base_ft', on)} feet plus {_fraction('cut_fill_setback_height_fraction', on)} "
                             "the height of the cut or fill.",
     }
     ticks = dict(project.design_limits or ())
     return [{"id": k, "citation": c, "text": texts[k], "met": ticks.get(k)} for k, c in DESIGN_LIMITS.items()]
 
 
-def _fraction(name: str) -> str:
-    v = float(value(name))
+def _fraction(name: str, on: _dt.date | None) -> str:
+    v = float(value(name, on))
     return {0.5: "one half of", 0.25: "one quarter of"}.get(v, f"{v:g} times")
 
 
@@ -100,12 +102,12 @@ def _fraction(name: str) -> str:
 
 def _steep_slope_application(item: Reader) -> list[Row]:
     complete = item.date("complete")
-    days = value("steep_slope_decision_days")
+    days = value("steep_slope_decision_days", item.on)
     return [
         (
             "decision_deadline",
             complete + relativedelta(days=days),
-            cite("steep_slope_decision_days"),
+            cite("steep_slope_decision_days", item.on),
             f"Latest day for a decision on the {item.name} (when no other approval is needed)",
             f"Within {days} days of the application being deemed complete on {cal.nice(complete)}; when "
             "another permit or approval is needed, the decision is made together with it.",
@@ -116,7 +118,7 @@ def _steep_slope_application(item: Reader) -> list[Row]:
 def _steep_slope_permit(item: Reader) -> list[Row]:
     issued = item.date("issued")
     other = item.date("other_permit_expires")
-    years = value("steep_slope_permit_term_years")
+    years = value("steep_slope_permit_term_years", item.on)
     own = issued + relativedelta(years=years)
     how = f"Valid for {cal.years(years)} from approval on {cal.nice(issued)}"
     if other is not None:
@@ -124,21 +126,21 @@ def _steep_slope_permit(item: Reader) -> list[Row]:
         how += f" or until the other permit expires on {cal.nice(other)}, whichever is later"
     expires = max(own, other) if other is not None else own
     how += "; it also expires when the work is completed."
-    months = value("steep_slope_extension_request_months")
-    ext_years = value("steep_slope_extension_max_years")
+    months = value("steep_slope_extension_request_months", item.on)
+    ext_years = value("steep_slope_extension_max_years", item.on)
     return [
-        ("expires", expires, cite("steep_slope_permit_term_years"), f"The {item.name} expires", how),
+        ("expires", expires, cite("steep_slope_permit_term_years", item.on), f"The {item.name} expires", how),
         (
             "extension_request_deadline",
             expires - relativedelta(months=months),
-            cite("steep_slope_extension_request_months"),
+            cite("steep_slope_extension_request_months", item.on),
             f"Last day to file a request to extend the {item.name}",
             f"At least {cal.months(months)} before it expires on {cal.nice(expires)}.",
         ),
         (
             "latest_extended_expiry",
             expires + relativedelta(years=ext_years),
-            cite("steep_slope_extension_max_years"),
+            cite("steep_slope_extension_max_years", item.on),
             f"Latest possible expiry of the {item.name} if extended",
             f"An extension may run no more than {cal.years(ext_years)} from the original expiry on "
             f"{cal.nice(expires)}.",
@@ -148,12 +150,12 @@ def _steep_slope_permit(item: Reader) -> list[Row]:
 
 def _grading(item: Reader) -> list[Row]:
     final = item.date("final_grade")
-    temp, perm = value("temporary_stabilization_days"), value("permanent_stabilization_days")
+    temp, perm = value("temporary_stabilization_days", item.on), value("permanent_stabilization_days", item.on)
     return [
-        ("temporary_stabilization_deadline", final + relativedelta(days=temp), cite("temporary_stabilization_days"),
+        ("temporary_stabilization_deadline", final + relativedelta(days=temp), cite("temporary_stabilization_days", item.on),
          "Temporary soil stabilization (netting, mulching) must be in place",
          f"Within {cal.number_words(temp)} days of reaching final grade on {cal.nice(final)}."),
-        ("permanent_stabilization_deadline", final + relativedelta(days=perm), cite("permanent_stabilization_days"),
+        ("permanent_stabilization_deadline", final + relativedelta(days=perm), cite("permanent_stabilization_days", item.on),
          "Permanent stabilization must be in place",
          f"Within {perm} days of reaching final grade on {cal.nice(final)}."),
     ]
@@ -161,10 +163,10 @@ def _grading(item: Reader) -> list[Row]:
 
 def _clearing(item: Reader) -> list[Row]:
     start = item.date("grading_start")
-    days = value("vegetation_clearing_max_days_before_grading")
+    days = value("vegetation_clearing_max_days_before_grading", item.on)
     return [
         ("clearing_earliest_start", start - relativedelta(days=days),
-         cite("vegetation_clearing_max_days_before_grading"),
+         cite("vegetation_clearing_max_days_before_grading", item.on),
          "Earliest day to disturb existing vegetative ground cover",
          f"Not more than {days} days before grading and construction begin on {cal.nice(start)}."),
     ]
@@ -174,9 +176,9 @@ def _winter_season(item: Reader) -> list[Row]:
     year = item.number("year")
     if not cal.YEARS[0] <= year <= cal.YEARS[1]:
         raise SloatInputError(f"The {item.name}'s year, {year}, is out of range.")
-    start = cal.month_day(value("no_bare_slope_season_start"), year)
-    end = cal.month_day(value("no_bare_slope_season_end"), year + 1)
-    citation = cite("no_bare_slope_season_start")
+    start = cal.month_day(value("no_bare_slope_season_start", item.on), year)
+    end = cal.month_day(value("no_bare_slope_season_end", item.on), year + 1)
+    citation = cite("no_bare_slope_season_start", item.on)
     why = ("Steep slope work must be done in units that can be completed and stabilized in one "
            "construction season, so that no area is left bare over winter and the spring thaw.")
     return [
@@ -197,10 +199,10 @@ PERMIT_CLOCK = ClockDeclaration(
     fields=(Field("issued", "Approved on", "approval date"),
             Field("other_permit_expires", "Other permit expires on", "other permit's expiry date", required=False)),
     words=lambda x: (
-        f"Valid {count(value('steep_slope_permit_term_years'), 'year')} from approval, or the other permit's period "
+        f"Valid {count(value('steep_slope_permit_term_years', x.as_of), 'year')} from approval, or the other permit's period "
         "if later (§ 402-55H(2)).",
-        f"Extension at most {count(value('steep_slope_extension_max_years'), 'year')}; request at least "
-        f"{count(value('steep_slope_extension_request_months'), 'month')} before expiry (§ 402-55H(3))."))
+        f"Extension at most {count(value('steep_slope_extension_max_years', x.as_of), 'year')}; request at least "
+        f"{count(value('steep_slope_extension_request_months', x.as_of), 'month')} before expiry (§ 402-55H(3))."))
 
 GRADING = ClockDeclaration(
     id="grading", name="grading", order=100, rule=_grading,
@@ -215,10 +217,10 @@ WINTER_SEASON = ClockDeclaration(
     id="winter_season", name="winter season", order=130, rule=_winter_season,
     fields=(Field("year", "Season starting in the year", "year", kind="int"),),
     words=lambda x: (
-        f"No bare slopes {month_day_text('no_bare_slope_season_start')} - "
-        f"{month_day_text('no_bare_slope_season_end')}; stabilise within "
-        f"{count(value('temporary_stabilization_days'), 'day')} (temporary) and "
-        f"{count(value('permanent_stabilization_days'), 'day')} (permanent) of final grade (§ 402-55J(19), (21)).",))
+        f"No bare slopes {month_day_text('no_bare_slope_season_start', x.as_of)} - "
+        f"{month_day_text('no_bare_slope_season_end', x.as_of)}; stabilise within "
+        f"{count(value('temporary_stabilization_days', x.as_of), 'day')} (temporary) and "
+        f"{count(value('permanent_stabilization_days', x.as_of), 'day')} (permanent) of final grade (§ 402-55J(19), (21)).",))
 
 
 DECLARATION = PermitDeclaration(

@@ -11,8 +11,8 @@ from sloat_core.errors import SloatInputError
 from sloat_core.gis.geometry import PRESENCE_MIN_SQFT, area_sqft, polygonal
 from sloat_core.gis.roles import roles_of_kind
 from sloat_core.law.params import value
-from sloat_core.rules import calendar as cal
-from sloat_core.rules.calendar import count
+from sloat_core.law import calendar as cal
+from sloat_core.law.calendar import count
 from sloat_core.rules.sections.clock import ClockDeclaration, Field, Reader, Row, cite
 from sloat_core.rules.sections.permit import (
     where_the_work_happens,
@@ -120,8 +120,8 @@ def _wetland_exempt_activity(x: Facts) -> Ruling | None:
 def _wetland_permit(item: Reader) -> list[Row]:
     issued = item.date("issued")
     given = item.date("expires")
-    years = value("wetland_permit_term_years")
-    citation = f"{cite('wetland_permit_term_years')}, {cite('wetland_permit_condition_term_years')}"
+    years = value("wetland_permit_term_years", item.on)
+    citation = f"{cite('wetland_permit_term_years', item.on)}, {cite('wetland_permit_condition_term_years', item.on)}"
     if given is not None:
         item.not_before(given, issued, "expiry date", "issue date")
         expires = given
@@ -131,13 +131,13 @@ def _wetland_permit(item: Reader) -> list[Row]:
         how = (f"Unless the permit says otherwise it is valid for {cal.years(years)} from the date of "
                f"issue ({cal.nice(issued)}).")
     how += " It also expires when the work it allows is completed; a mitigation plan stays in force."
-    days = value("wetland_extension_request_days")
+    days = value("wetland_extension_request_days", item.on)
     return [
         ("expires", expires, citation, f"The {item.name} expires", how),
         (
             "extension_request_deadline",
             expires - relativedelta(days=days),
-            cite("wetland_extension_request_days"),
+            cite("wetland_extension_request_days", item.on),
             f"Last day to ask in writing for an extension of the {item.name}",
             f"The request must reach the Approval Authority at least {days} days before the permit "
             f"expires on {cal.nice(expires)}.",
@@ -147,14 +147,14 @@ def _wetland_permit(item: Reader) -> list[Row]:
 def _wetland_application(item: Reader) -> list[Row]:
     complete = item.date("complete")
     hearing = item.date("hearing")
-    days = value("wetland_hearing_days")
-    notice_days = value("wetland_hearing_notice_days")
+    days = value("wetland_hearing_days", item.on)
+    notice_days = value("wetland_hearing_notice_days", item.on)
     limit = complete + relativedelta(days=days)
     rows: list[Row] = [
         (
             "hearing_deadline",
             limit,
-            cite("wetland_hearing_days"),
+            cite("wetland_hearing_days", item.on),
             f"Latest day for the Planning Board's public hearing on the {item.name}",
             f"The hearing must be held within {days} days of the complete application "
             f"({cal.nice(complete)}).",
@@ -173,7 +173,7 @@ def _wetland_application(item: Reader) -> list[Row]:
         (
             "notice_deadline",
             target - relativedelta(days=notice_days),
-            cite("wetland_hearing_notice_days"),
+            cite("wetland_hearing_notice_days", item.on),
             f"Latest day to publish the newspaper notice of the hearing on the {item.name}",
             f"Notice must appear at least {notice_days} days before {basis}.",
         )
@@ -182,12 +182,12 @@ def _wetland_application(item: Reader) -> list[Row]:
 
 def _wetland_activity_start(item: Reader) -> list[Row]:
     start = item.date("start")
-    days = value("wetland_start_notice_days")
+    days = value("wetland_start_notice_days", item.on)
     return [
         (
             "start_notice_deadline",
             start - relativedelta(days=days),
-            cite("wetland_start_notice_days"),
+            cite("wetland_start_notice_days", item.on),
             "Last day to tell the Planning Board in writing when the wetland work will begin",
             f"The permit holder must give at least {cal.number_words(days)} days' notice of the start "
             f"on {cal.nice(start)}.",
@@ -197,19 +197,19 @@ def _wetland_activity_start(item: Reader) -> list[Row]:
 def _wetland_delineation(item: Reader) -> list[Row]:
     dated = item.date("dated")
     filing = item.date("filing")
-    months = value("wetland_delineation_max_age_months")
+    months = value("wetland_delineation_max_age_months", item.on)
     deadline = dated + relativedelta(months=months)
     detail = (f"The wetland delineation of {cal.nice(dated)} must have been done within {cal.months(months)} "
               "of the date the wetland permit application is filed.")
     if filing is not None:
         item.not_before(filing, dated, "filing date", "delineation date")
         detail += f" The application was filed on {cal.nice(filing)}."
-    return [("filing_deadline", deadline, cite("wetland_delineation_max_age_months"),
+    return [("filing_deadline", deadline, cite("wetland_delineation_max_age_months", item.on),
              "Last day to file the wetland permit application with this delineation", detail)]
 
 def _mitigation_monitoring(item: Reader) -> list[Row]:
     completed = item.date("completed")
-    lo, hi = value("mitigation_monitoring_min_years"), value("mitigation_monitoring_max_years")
+    lo, hi = value("mitigation_monitoring_min_years", item.on), value("mitigation_monitoring_max_years", item.on)
     years = item.number("years")
     if years is None:
         years = hi
@@ -221,7 +221,7 @@ def _mitigation_monitoring(item: Reader) -> list[Row]:
     if completed.year + years > cal.YEARS[1]:
         raise SloatInputError(f"The {item.name}'s monitoring period of {str(years)[:12]} years runs outside the "
                               f"years {cal.YEARS[0]} to {cal.YEARS[1]} the timeline handles.")
-    citation = cite("mitigation_monitoring_min_years")
+    citation = cite("mitigation_monitoring_min_years", item.on)
     general = f"the law sets {cal.number_words(lo)} to {cal.number_words(hi)} years in general"
     outside = not lo <= years <= hi
     rows: list[Row] = []
@@ -242,22 +242,22 @@ PERMIT_CLOCK = ClockDeclaration(
     id="wetland_permit", name="wetland permit", order=10, starts="the day it was issued", rule=_wetland_permit,
     fields=(Field("issued", "Issued on", "issue date"),
             Field("expires", "Expiry stated on it", "expiry date", required=False)),
-    words=lambda x: (f"Valid {count(value('wetland_permit_term_years'), 'year')} from issue; extension requested at "
-                     f"least {count(value('wetland_extension_request_days'), 'day')} before expiry (§ 402-57J(4)).",))
+    words=lambda x: (f"Valid {count(value('wetland_permit_term_years', x.as_of), 'year')} from issue; extension requested at "
+                     f"least {count(value('wetland_extension_request_days', x.as_of), 'day')} before expiry (§ 402-57J(4)).",))
 
 APPLICATION = ClockDeclaration(
     id="wetland_permit_application", name="wetland permit application", order=20,
     starts="the day it was deemed complete", rule=_wetland_application, met_by=("hearing", "hearing_deadline"),
     fields=(Field("complete", "Deemed complete on", "date the application was deemed complete"),
             Field("hearing", "Hearing set for", "hearing date", required=False)),
-    words=lambda x: (f"Hearing within {count(value('wetland_hearing_days'), 'day')} of a complete application; "
-                     f"newspaper notice at least {count(value('wetland_hearing_notice_days'), 'day')} before "
+    words=lambda x: (f"Hearing within {count(value('wetland_hearing_days', x.as_of), 'day')} of a complete application; "
+                     f"newspaper notice at least {count(value('wetland_hearing_notice_days', x.as_of), 'day')} before "
                      "(§ 402-57L).",))
 
 ACTIVITY_START = ClockDeclaration(
     id="wetland_activity_start", name="start of wetland work", order=30, rule=_wetland_activity_start,
     fields=(Field("start", "Work starts on", "start date"),),
-    words=lambda x: (f"Notify the Planning Board at least {count(value('wetland_start_notice_days'), 'day')} before "
+    words=lambda x: (f"Notify the Planning Board at least {count(value('wetland_start_notice_days', x.as_of), 'day')} before "
                      "work starts (§ 402-57O(1)(c)).",))
 
 DELINEATION = ClockDeclaration(
@@ -265,7 +265,7 @@ DELINEATION = ClockDeclaration(
     rule=_wetland_delineation, met_by=("filing", "filing_deadline"),
     fields=(Field("dated", "Delineation dated", "delineation date"),
             Field("filing", "Application filed on", "filing date", required=False)),
-    words=lambda x: (f"Wetland delineation no more than {count(value('wetland_delineation_max_age_months'), 'month')} "
+    words=lambda x: (f"Wetland delineation no more than {count(value('wetland_delineation_max_age_months', x.as_of), 'month')} "
                      "old at filing (§ 402-57K(5)(a)).",))
 
 MITIGATION_MONITORING = ClockDeclaration(

@@ -8,8 +8,8 @@ from __future__ import annotations
 from dateutil.relativedelta import relativedelta
 
 from sloat_core.law.params import value
-from sloat_core.rules import calendar as cal
-from sloat_core.rules.calendar import count
+from sloat_core.law import calendar as cal
+from sloat_core.law.calendar import count
 from sloat_core.rules.sections.clock import ClockDeclaration, Field, Reader, Row, cite
 from sloat_core.units import SQFT_PER_ACRE
 from sloat_core.rules.sections.permit import (
@@ -61,7 +61,7 @@ def _swppp_may_be_exempt(x: Facts) -> Ruling | None:
     """§ 402-58D: "may be exempt" — the answer is unknown, the Village Engineer decides."""
     claimed = list(x.project.swppp_exemptions or ())
     if 2 in claimed and x.project.disturbed_sqft is not None:
-        limit = float(value("routine_maintenance_exempt_max_acres"))
+        limit = float(value("routine_maintenance_exempt_max_acres", x.as_of))
         if x.project.disturbed_sqft / SQFT_PER_ACRE >= limit:
             claimed.remove(2)  # D(2) is for routine maintenance that disturbs "less than five acres"
     if not claimed:
@@ -80,7 +80,7 @@ def _post_construction_rule(x: Facts) -> Ruling:
     then Condition C (1 to 5 acres, one-family dwellings excluded)."""
     d = x.project.disturbed_sqft
     impaired = x.project.impaired_water_drainage
-    b, c = float(value("swppp_condition_b_min_acres")), float(value("swppp_condition_c_min_acres"))
+    b, c = float(value("swppp_condition_b_min_acres", x.as_of)), float(value("swppp_condition_c_min_acres", x.as_of))
     a_yes = Ruling(required=True, citation=_A, reason=(
         (f"{acres_text(d)} disturbed, " if d is not None else "") + "runoff drains to a 303(d)-listed impaired water "
         "or a TMDL watershed: Condition A, which has no size and no one-family exclusion."))
@@ -123,7 +123,7 @@ def _post_construction_rule(x: Facts) -> Ruling:
 def _phasing_rule(x: Facts) -> Ruling:
     """§ 402-58E(1)(d): "not more than five acres shall be disturbed at any one time unless pursuant to an
     approved SWPPP": five acres or more at once is its own question, answered by the phasing figure."""
-    limit = float(value("max_disturbed_at_once_acres"))
+    limit = float(value("max_disturbed_at_once_acres", x.as_of))
     at_once = x.project.disturbed_at_one_time_acres
     d = x.project.disturbed_sqft
     if at_once is None and d is not None and d / SQFT_PER_ACRE < limit:
@@ -146,9 +146,9 @@ def _swppp_inspections(item: Reader) -> list[Row]:
     start = item.date("start")
     end = item.date("end")
     item.not_before(end, start, "end date", "start date")
-    every = value("swppp_inspection_interval_days")
-    hours, inches = value("swppp_storm_inspection_hours"), value("swppp_storm_event_inches")
-    citation = cite("swppp_inspection_interval_days")
+    every = value("swppp_inspection_interval_days", item.on)
+    hours, inches = value("swppp_storm_inspection_hours", item.on), value("swppp_storm_event_inches", item.on)
+    citation = cite("swppp_inspection_interval_days", item.on)
     rows: list[Row] = []
     n = 1
     due = start + relativedelta(days=every)
@@ -163,8 +163,8 @@ def _swppp_inspections(item: Reader) -> list[Row]:
 
 def _inspection_notice(item: Reader) -> list[Row]:
     planned = item.date("planned")
-    hours = value("inspection_notice_hours")
-    return [("notice_deadline", planned - relativedelta(days=cal.hours_as_days(hours)), cite("inspection_notice_hours"),
+    hours = value("inspection_notice_hours", item.on)
+    return [("notice_deadline", planned - relativedelta(days=cal.hours_as_days(hours)), cite("inspection_notice_hours", item.on),
              f"Last day to notify the Building Inspector of the {item.name}",
              f"The applicant must notify the Building Inspector at least {hours} hours before the inspection stage "
              f"planned for {cal.nice(planned)} (start of construction, erosion controls, clearing, grading, close of "
@@ -183,30 +183,30 @@ def _storm_event(item: Reader) -> list[Row]:
     """
     day = item.date("date")
     rain = item.amount("rainfall_in", _MAX_RAIN_IN)
-    hours, inches = value("swppp_storm_inspection_hours"), value("swppp_storm_event_inches")
+    hours, inches = value("swppp_storm_inspection_hours", item.on), value("swppp_storm_event_inches", item.on)
     if rain is not None and rain < inches:
         return []
     measured = (f"{rain:g} inches of rain fell, at least the {inches:g} inches of § 402-58G(1)(b)"
                 if rain is not None else
                 "rainfall not given: due only if the storm reached it")
     return [("storm_report_deadline", day + relativedelta(days=cal.hours_as_days(hours)),
-             cite("swppp_storm_inspection_hours"), "Erosion and sediment control inspection report due after a storm",
+             cite("swppp_storm_inspection_hours", item.on), "Erosion and sediment control inspection report due after a storm",
              f"Within {hours} hours of a storm producing {inches:g} inches of rain or more, on {cal.nice(day)} "
              f"({measured}); the report goes to the Village Engineer and into the site log book.")]
 
 
 def _notice_of_violation(item: Reader) -> list[Row]:
     served = item.date("served")
-    days = value("stormwater_appeal_days")
-    return [("appeal_deadline", served + relativedelta(days=days), cite("stormwater_appeal_days"),
+    days = value("stormwater_appeal_days", item.on)
+    return [("appeal_deadline", served + relativedelta(days=days), cite("stormwater_appeal_days", item.on),
              f"Last day to file a written notice of appeal of the {item.name}",
              f"Within {days} days of service of the notice of violation on {cal.nice(served)}.")]
 
 
 def _performance_guarantee(item: Reader) -> list[Row]:
     accepted = item.date("final_acceptance")
-    years = value("performance_guarantee_min_years")
-    return [("guarantee_earliest_end", accepted + relativedelta(years=years), cite("performance_guarantee_min_years"),
+    years = value("performance_guarantee_min_years", item.on)
+    return [("guarantee_earliest_end", accepted + relativedelta(years=years), cite("performance_guarantee_min_years", item.on),
              f"Earliest day the {item.name} may end",
              f"It stays in force not less than {cal.years(years)} from the date of final acceptance, "
              f"{cal.nice(accepted)}.")]
@@ -218,14 +218,14 @@ INSPECTIONS = ClockDeclaration(
     rule=_swppp_inspections, repeats="inspection_due",
     fields=(Field("start", "Construction starts on", "construction start date"),
             Field("end", "Construction ends on", "construction end date")),
-    words=lambda x: (f"Inspection reports every {count(value('swppp_inspection_interval_days'), 'day')} and within "
-                     f"{count(value('swppp_storm_inspection_hours'), 'hour')} of a storm of "
-                     f"{value('swppp_storm_event_inches')} inches or more (§ 402-58G(1)(b)).",))
+    words=lambda x: (f"Inspection reports every {count(value('swppp_inspection_interval_days', x.as_of), 'day')} and within "
+                     f"{count(value('swppp_storm_inspection_hours', x.as_of), 'hour')} of a storm of "
+                     f"{value('swppp_storm_event_inches', x.as_of)} inches or more (§ 402-58G(1)(b)).",))
 
 INSPECTION_NOTICE = ClockDeclaration(
     id="inspection_notice", name="inspection stage", order=140, rule=_inspection_notice,
     fields=(Field("planned", "Inspection stage planned for", "planned inspection stage date"),),
-    words=lambda x: (f"Notify the Building Inspector at least {count(value('inspection_notice_hours'), 'hour')} "
+    words=lambda x: (f"Notify the Building Inspector at least {count(value('inspection_notice_hours', x.as_of), 'hour')} "
                      "before each inspection stage (§ 402-58H(1)(a)).",))
 
 STORM_EVENT = ClockDeclaration(
