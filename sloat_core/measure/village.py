@@ -357,38 +357,76 @@ def _read_strip(src, r_a: int, r_b: int, c_a: int, c_b: int) -> np.ndarray:
 
 
 def _tile_pieces(tile, tx, n, strip, geo, layers, sources, order, add, known) -> None:
-    x0, y1, cw, ch = geo
+    """The pieces of one tile, each handed to ``add(kind, geometry)``: the deduction rows (exclusive, in
+    ``order``), the whole layers, the slope land by code, the land of unknown slope, the wetland permit's
+    region and the outcrops over the cluster trigger's size."""
     # Slope land in this tile, as unions of whole DEM cells.
+    by_code = _tile_slope_codes(tile, tx, n, strip, geo) if strip is not None else None
+    slope_rows = _slope_rows(by_code) if by_code is not None else {}
+    unknown = by_code[_UNKNOWN_CODE] if by_code is not None else tile
+    clipped = _tile_layers(tile, layers, sources)
+    taken, row_piece = _tile_rows(order, slope_rows, clipped, add)
+    for r in _TOTAL_ROLES:
+        if clipped.get(r) is not None:
+            add(f"total:{r}", clipped[r])
+    if by_code is not None:
+        for c in _CODES:  # the codes partition the tile: sums of them give every slope set
+            add(f"slope_code:{c}", by_code[c])
+    if not unknown.is_empty:
+        _tile_unknown(unknown, taken, row_piece, known, add)
+    wet = [clipped.get(r) for r in RESOURCE_ROLES + ("buffer",)]  # the wetland permit's region
+    wet = [g for g in wet if g is not None and not g.is_empty]
+    if wet:
+        add("wetland_region", shapely.union_all(wet))
+    if clipped.get("outcrops_cluster") is not None:
+        add("outcrops_cluster", clipped["outcrops_cluster"])
+
+
+def _tile_slope_codes(tile, tx, n, strip, geo) -> dict:
+    """The tile's DEM cells by slope code (``_UNKNOWN_CODE`` for the land of unknown slope)."""
+    x0, y1, cw, ch = geo
+    sub = strip[:, tx * n:(tx + 1) * n]
+    codes = _slope_codes(sub)
+    tr = rasterio.transform.Affine(cw, 0.0, x0, 0.0, -ch, y1)
+    return _cells_by_code(codes, tr, tile)
+
+
+def _slope_rows(by_code: dict) -> dict:
+    """The land of each slope deduction row: the cells of every code in its slope set."""
     slope_rows = {}
-    unknown = tile
-    if strip is not None:
-        sub = strip[:, tx * n:(tx + 1) * n]
-        codes = _slope_codes(sub)
-        tr = rasterio.transform.Affine(cw, 0.0, x0, 0.0, -ch, y1)
-        by_code = _cells_by_code(codes, tr, tile)
-        for cid in SLOPE_ROWS:
-            bit = 1 << _SLOPE_SETS.index(cid)
-            slope_rows[cid] = _union([by_code[c] for c in _CODES if c & bit])
-        unknown = by_code[_UNKNOWN_CODE]
+    for cid in SLOPE_ROWS:
+        bit = 1 << _SLOPE_SETS.index(cid)
+        slope_rows[cid] = _union([by_code[c] for c in _CODES if c & bit])
+    return slope_rows
+
+
+def _tile_layers(tile, layers, sources) -> dict:
+    """Each layer, the buffer and the outcrops cut to the tile (None for a layer not loaded)."""
     clipped = {r: (_clip_union(layers[r], tile) if layers[r] is not None else None) for r in layers}
-    for key in ("buffer",):
-        if key in sources:
-            clipped["buffer"] = polygonal(sources["buffer"].intersection(tile)) if not sources["buffer"].is_empty \
-                else EMPTY
+    if "buffer" in sources:
+        clipped["buffer"] = polygonal(sources["buffer"].intersection(tile)) if not sources["buffer"].is_empty \
+            else EMPTY
     for key in ("outcrops", "outcrops_cluster"):
         if key in sources:
             clipped[key] = _clip_union(sources[key], tile)
+    return clipped
 
-    def row_land(spec):
-        if spec.land == "slope":
-            return slope_rows.get(spec.id)
-        return clipped.get(spec.role if spec.land == "layer" else spec.land)
 
+def _row_land(spec, slope_rows: dict, clipped: dict):
+    """A deduction row's land in the tile (None when its layer is not loaded)."""
+    if spec.land == "slope":
+        return slope_rows.get(spec.id)
+    return clipped.get(spec.role if spec.land == "layer" else spec.land)
+
+
+def _tile_rows(order, slope_rows: dict, clipped: dict, add) -> tuple:
+    """The exclusive deduction-row pieces: each row gets its land minus what earlier rows took.
+    Returns (the land taken, {row id: its piece})."""
     taken = EMPTY
     row_piece = {}
     for spec in order:
         cid = spec.id
-        g = row_land(spec)
+        g = _row_land(spec, slope_rows, clipped)
         if g is None:
             continue
         if g.is_empty:
@@ -399,28 +437,20 @@ def _tile_pieces(tile, tx, n, strip, geo, layers, sources, order, add, known) ->
         add(f"row:{cid}", piece)
         if not piece.is_empty:
             taken = polygonal(shapely.union(taken, piece))
-    for r in _TOTAL_ROLES:
-        if clipped.get(r) is not None:
-            add(f"total:{r}", clipped[r])
-    if strip is not None:
-        for c in _CODES:  # the codes partition the tile: sums of them give every slope set
-            add(f"slope_code:{c}", by_code[c])
-    if not unknown.is_empty:
-        add("unknown", unknown)
-        free = polygonal(unknown.difference(taken)) if not taken.is_empty else unknown
-        add("unknown_free", free)
-        for cid in LAYER_ROWS:
-            if f"unknown_row:{cid}" not in known:
-                continue
-            piece = row_piece.get(cid)
-            if piece is not None and not piece.is_empty:
-                add(f"unknown_row:{cid}", polygonal(piece.intersection(unknown)))
-    wet = [clipped.get(r) for r in RESOURCE_ROLES + ("buffer",)]  # the wetland permit's region
-    wet = [g for g in wet if g is not None and not g.is_empty]
-    if wet:
-        add("wetland_region", shapely.union_all(wet))
-    if clipped.get("outcrops_cluster") is not None:
-        add("outcrops_cluster", clipped["outcrops_cluster"])
+    return taken, row_piece
+
+
+def _tile_unknown(unknown, taken, row_piece: dict, known, add) -> None:
+    """The land of unknown slope: all of it, the part no row took, and the part of each layer row on it."""
+    add("unknown", unknown)
+    free = polygonal(unknown.difference(taken)) if not taken.is_empty else unknown
+    add("unknown_free", free)
+    for cid in LAYER_ROWS:
+        if f"unknown_row:{cid}" not in known:
+            continue
+        piece = row_piece.get(cid)
+        if piece is not None and not piece.is_empty:
+            add(f"unknown_row:{cid}", polygonal(piece.intersection(unknown)))
 
 
 # ------------------------------------------------------------------------------------------------

@@ -109,20 +109,9 @@ def adjacent_owners(parcel: BaseGeometry, layerset, *, footprint: BaseGeometry |
                          f"loaded, so the wetland and watercourse land of the work is unknown ({p.citation}).")
         return out
     reach = parcel.buffer(radius, quad_segs=16)
-    search = reach.buffer(buffer_width_ft, quad_segs=8)
-    features = []
-    for role in RESOURCE_ROLES:
-        lyr = layerset.get(role)
-        geoms = [g for g in lyr.query(search).geometry if g is not None and not g.is_empty]
-        features += [(role, g) for g in geoms]
     work = footprint if footprint is not None and not footprint.is_empty else parcel
     where = "the drawn work" if work is not parcel else "the parcel (no work area drawn)"
-    touched = []
-    for role, g in features:
-        band = buffer_band([g], buffer_width_ft) if (role in roles) else EMPTY
-        land = polygonal(shapely.union(g, band)) if not band.is_empty else polygonal(g)
-        if land.intersects(work):
-            touched.append(land)
+    touched = _resource_land_met(layerset, reach, work, buffer_width_ft, roles)
     if not touched:
         out.update(applies=False, parcels=[], reason=(
             f"{where[:1].upper()}{where[1:]} meets no mapped wetland, watercourse or their buffer: there are no "
@@ -135,10 +124,42 @@ def adjacent_owners(parcel: BaseGeometry, layerset, *, footprint: BaseGeometry |
         out["reason"] = (f"Unknown: no tax parcel layer is loaded, so the lands adjacent to the wetland and "
                          f"watercourse land of the work are unknown ({p.citation}).")
         return out
-    meta = getattr(layerset, "parcels_meta", None)
+    own_f = owner_field(layerset)
+    rows = _adjacent_rows(lots, target, parcel, parcel_id, getattr(layerset, "parcels_meta", None), own_f)
+    out.update(parcels=rows, owner_field=own_f)
+    what = (f"the wetland, watercourse and buffer land that {where} meets, within {radius:g} ft of the "
+            f"property's boundary")
+    out["owners_source"] = _owners_source(own_f, out["illustrative"])
+    n = len(rows)
+    out["reason"] = (f"{n} tax parcel{'s' * (n != 1)} adjacent to {what}" if n else
+                     f"No other tax parcel meets {what}") + f" ({p.citation}). Owners: {out['owners_source']}."
+    return out
+
+
+def _resource_land_met(layerset, reach: BaseGeometry, work: BaseGeometry, buffer_width_ft: float,
+                       roles: list[str]) -> list[BaseGeometry]:
+    """Each mapped wetland, watercourse and water body near ``reach``, whole and with its buffer (for the buffered
+    ``roles``), whose land meets the work."""
+    search = reach.buffer(buffer_width_ft, quad_segs=8)
+    features = []
+    for role in RESOURCE_ROLES:
+        lyr = layerset.get(role)
+        geoms = [g for g in lyr.query(search).geometry if g is not None and not g.is_empty]
+        features += [(role, g) for g in geoms]
+    touched = []
+    for role, g in features:
+        band = buffer_band([g], buffer_width_ft) if (role in roles) else EMPTY
+        land = polygonal(shapely.union(g, band)) if not band.is_empty else polygonal(g)
+        if land.intersects(work):
+            touched.append(land)
+    return touched
+
+
+def _adjacent_rows(lots, target: BaseGeometry, parcel: BaseGeometry, parcel_id: str | None, meta,
+                   own_f: str | None) -> list[dict]:
+    """The other tax parcels that meet ``target`` ({sbl, address, owner}), sorted by SBL then address."""
     id_f = getattr(meta, "id_field", "SBL")
     addr_f = getattr(meta, "address_field", None)
-    own_f = owner_field(layerset)
     near = lots.query(target.buffer(_TOUCH_FT)) if not target.is_empty else lots.gdf.iloc[0:0]
     rows = []
     for _, row in near.iterrows():
@@ -153,16 +174,13 @@ def adjacent_owners(parcel: BaseGeometry, layerset, *, footprint: BaseGeometry |
         rows.append({"sbl": sbl, "address": _text(row.get(addr_f)) if addr_f else None,
                      "owner": _text(row.get(own_f)) if own_f else None})
     rows.sort(key=lambda r: (r["sbl"] or "", r["address"] or ""))
-    out.update(parcels=rows, owner_field=own_f)
-    what = (f"the wetland, watercourse and buffer land that {where} meets, within {radius:g} ft of the "
-            f"property's boundary")
+    return rows
+
+
+def _owners_source(own_f: str | None, illustrative: bool) -> str:
+    """Where the owners' names come from: the parcel layer's owner field, else the assessment roll."""
     if own_f:
-        out["owners_source"] = (f"the parcel layer's field {own_f}"
-                                + (" (invented sample names, not the assessment roll)" if out["illustrative"] else
-                                   "; to check against the assessment roll"))
-    else:
-        out["owners_source"] = "the Village's assessment roll (the parcel layer names no owner field)"
-    n = len(rows)
-    out["reason"] = (f"{n} tax parcel{'s' * (n != 1)} adjacent to {what}" if n else
-                     f"No other tax parcel meets {what}") + f" ({p.citation}). Owners: {out['owners_source']}."
-    return out
+        return (f"the parcel layer's field {own_f}"
+                + (" (invented sample names, not the assessment roll)" if illustrative else
+                   "; to check against the assessment roll"))
+    return "the Village's assessment roll (the parcel layer names no owner field)"

@@ -265,6 +265,11 @@ def _check_parts(data: dict) -> None:
     The parts the rules validate themselves (the project, the permit dates, the mitigation figures, the setting
     overrides, the parcel outline) are handed to those validators, so the checks are the rules' own.
     """
+    for check in _PART_CHECKS:
+        check(data)
+
+
+def _check_parcel_meta(data: dict) -> None:
     meta = data.get("parcel_meta") or {}
     unknown = sorted(set(meta) - set(PARCEL_META_KEYS))
     if unknown:
@@ -273,6 +278,8 @@ def _check_parts(data: dict) -> None:
         if v is not None and not isinstance(v, str) or isinstance(v, str) and len(v) > _MAX_TEXT_CHARS:
             raise _refuse("parcel details", f"the {k} must be a short text")
 
+
+def _check_board_answers(data: dict) -> None:
     answers = data.get("board_answers") or {}
     unknown = sorted(set(answers) - set(BOARD_ANSWER_KEYS))
     if unknown:
@@ -283,6 +290,9 @@ def _check_parts(data: dict) -> None:
             raise _refuse("Board answers", f"the answer to § {k} must be yes, no or unknown (true, false or null), "
                           f"not {str(v)[:40]!r}")
 
+
+def _check_mitigation_input(data: dict) -> None:
+    """The mitigation figures: their fields and kinds here, then the mitigation rule's own checks."""
     mit = data.get("mitigation_input") or {}
     known = set(MITIGATION_AREA_KEYS) | {"onsite_possible", "gate", "impact_source"}
     unknown = sorted(set(mit) - known)
@@ -311,6 +321,8 @@ def _check_parts(data: dict) -> None:
         except SloatInputError as exc:
             raise _refuse("mitigation figures", str(exc)) from None
 
+
+def _check_project(data: dict) -> None:
     if data.get("project"):
         from sloat_core.rules.project import parse_project
 
@@ -319,6 +331,8 @@ def _check_parts(data: dict) -> None:
         except SloatInputError as exc:
             raise _refuse("project description", str(exc)) from None
 
+
+def _check_timeline_items(data: dict) -> None:
     items = data.get("timeline_items") or []
     if items:
         from sloat_core.rules.clocks import timeline_events
@@ -330,6 +344,8 @@ def _check_parts(data: dict) -> None:
         except (TypeError, ValueError, KeyError, AttributeError, OverflowError):
             raise _refuse("permit dates", "an item is not a permit with its dates") from None
 
+
+def _check_settings_overrides(data: dict) -> None:
     if data.get("settings_overrides"):
         from sloat_core.law.settings import load_settings
 
@@ -340,6 +356,8 @@ def _check_parts(data: dict) -> None:
         except (TypeError, ValueError, KeyError, AttributeError):
             raise _refuse("setting overrides", "a value is not of the setting's kind") from None
 
+
+def _check_parcel_outline(data: dict) -> None:
     if data.get("parcel_geojson") is not None:
         from sloat_core.gis.parcels import parcel_from_geojson
 
@@ -349,6 +367,11 @@ def _check_parts(data: dict) -> None:
             raise _refuse("parcel outline", str(exc)) from None
         except (TypeError, ValueError, KeyError, AttributeError):
             raise _refuse("parcel outline", "it is not a GeoJSON geometry") from None
+
+
+#: The checks of :func:`_check_parts`, in the order a case's parts are checked (the first refusal is the one said).
+_PART_CHECKS = (_check_parcel_meta, _check_board_answers, _check_mitigation_input, _check_project,
+                _check_timeline_items, _check_settings_overrides, _check_parcel_outline)
 
 
 def case_to_json(case: Case) -> str:

@@ -39,6 +39,7 @@ from __future__ import annotations
 import math
 import threading
 import warnings as _warnings
+import dataclasses
 from pathlib import Path
 
 import geopandas as gpd
@@ -171,6 +172,52 @@ def load_manifest(path: str | Path, *, default_stream_width_ft: float | None = N
 
 def _load(manifest: Path, width_ft: float) -> LayerSet:
     name = manifest.name
+    text, doc = _read_manifest(manifest)
+    warnings: list[str] = []
+    for extra in sorted(set(map(str, doc)) - _TOP_KEYS):
+        warnings.append(f"The layer manifest {name} has an unknown key '{extra}', which was ignored"
+                        + _did_you_mean(extra, _TOP_KEYS) + ".")
+    base = manifest.parent
+    entries = _entries(name, doc["layers"], _line_numbers(text), base, warnings)
+    got = _Collected(clip_ft=_clip_buffer_ft(doc, name))
+    # The village boundary first: clipping and default coverage are measured against it.
+    # Then the parcels: the village and its tax parcels are the area a layer is expected to map.
+    entries.sort(key=lambda e: EXTENT_ROLES.index(e.role) if e.role in EXTENT_ROLES else len(EXTENT_ROLES))
+    for k, entry in enumerate(entries):
+        _load_entry(got, k, entry, width_ft, warnings)
+    roles, coverages, coverage_states = _layers_by_role(got)
+
+    if got.village is None and "village_boundary" in got.parts:  # a manifest naming no layer after the boundary
+        got.village = _village_of(got.parts)
+    if got.area is None:
+        got.area = _expected_area(got.village, got.parts)
+    informational, informational_cov = _informational(doc, name, base, got.village, got.area, got.clip, width_ft,
+                                                      warnings)
+    dem_path, dem = _load_dem(doc, name, base, warnings)
+
+    return LayerSet(
+        name=str(doc.get("name") or name),
+        version=str(doc.get("version") or ""),
+        manifest_path=manifest,
+        illustrative=bool(doc.get("illustrative", False)),
+        notice=str(doc.get("notice") or ""),
+        roles=roles,
+        dem_path=dem_path,
+        dem=dem,
+        parcels_meta=got.parcels_meta,
+        zoning_district_field=got.zoning_field,
+        warnings=tuple(warnings),
+        coverages=coverages,
+        coverage_states=coverage_states,
+        clip_area=got.clip,
+        informational=informational,
+        informational_coverage=informational_cov,
+    )
+
+
+def _read_manifest(manifest: Path) -> tuple[str, dict]:
+    """The manifest's text and its YAML mapping, refused unless it has a ``layers`` mapping."""
+    name = manifest.name
     try:
         text = manifest.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -183,178 +230,198 @@ def _load(manifest: Path, width_ft: float) -> LayerSet:
         raise ManifestError(f"The layer manifest {name} is not valid YAML{at}.") from exc
     if not isinstance(doc, dict):
         raise ManifestError(f"The layer manifest {name} must be a YAML mapping with a 'layers' section.")
-    layers_spec = doc.get("layers")
-    if not isinstance(layers_spec, dict):
+    if not isinstance(doc.get("layers"), dict):
         raise ManifestError(f"The layer manifest {name} has no 'layers' mapping.")
+    return text, doc
 
-    warnings: list[str] = []
-    for extra in sorted(set(map(str, doc)) - _TOP_KEYS):
-        warnings.append(f"The layer manifest {name} has an unknown key '{extra}', which was ignored"
-                        + _did_you_mean(extra, _TOP_KEYS) + ".")
-    lines = _line_numbers(text)
-    base = manifest.parent
 
+def _beside(base: Path, path) -> Path:
+    """A manifest path: absolute as written, else relative to ``base`` (the folder of the file naming it)."""
+    raw = Path(str(path)).expanduser()
+    return raw if raw.is_absolute() else base / raw
+
+
+def _entries(name: str, layers_spec: dict, lines: dict[tuple[str, int | None], int], base: Path,
+             warnings: list[str]) -> list[_Entry]:
+    """The manifest lines of ``layers:``, in the order written, each checked (role, path, schema)."""
     entries: list[_Entry] = []
     for role, spec in layers_spec.items():
         role = str(role)
         specs = spec if isinstance(spec, list) else [spec]
         for i, one in enumerate(specs):
             idx = i if isinstance(spec, list) else None
-            entry = _Entry(name, role, idx, one if isinstance(one, dict) else {}, lines.get((role, idx)))
-            if entry.line is None:
-                entry.line = lines.get((role, None))
-            if role not in ROLES:
-                raise entry.fail(f"the role '{role}' is not one of the known roles ({', '.join(ROLES)})")
-            if not isinstance(one, dict) or not one.get("path"):
-                raise entry.fail("the entry needs a 'path' to a file")
-            for extra in sorted(set(map(str, one)) - _ENTRY_KEYS):
-                warnings.append(f"{entry.source}: unknown key '{extra}' was ignored"
-                                + _did_you_mean(extra, _ENTRY_KEYS) + ".")
-            schema = str(one.get("schema", "generic"))
-            if schema not in SCHEMAS:
-                raise entry.fail(f"the schema '{schema}' is not one of {', '.join(SCHEMAS)}")
-            raw = Path(str(one["path"])).expanduser()
-            entry.path = raw if raw.is_absolute() else base / raw
-            entries.append(entry)
+            entries.append(_entry(name, role, idx, one, lines, base, warnings))
+    return entries
 
-    parts: dict[str, list[gpd.GeoDataFrame]] = {}
-    line_parts: dict[str, list[gpd.GeoDataFrame]] = {}
-    sources: dict[str, list[str]] = {}
-    covers: dict[str, list[BaseGeometry | None]] = {}
-    states: dict[str, list[str]] = {}
+
+def _entry(name: str, role: str, idx: int | None, one, lines: dict[tuple[str, int | None], int], base: Path,
+           warnings: list[str]) -> _Entry:
+    entry = _Entry(name, role, idx, one if isinstance(one, dict) else {}, lines.get((role, idx)))
+    if entry.line is None:
+        entry.line = lines.get((role, None))
+    if role not in ROLES:
+        raise entry.fail(f"the role '{role}' is not one of the known roles ({', '.join(ROLES)})")
+    if not isinstance(one, dict) or not one.get("path"):
+        raise entry.fail("the entry needs a 'path' to a file")
+    for extra in sorted(set(map(str, one)) - _ENTRY_KEYS):
+        warnings.append(f"{entry.source}: unknown key '{extra}' was ignored"
+                        + _did_you_mean(extra, _ENTRY_KEYS) + ".")
+    schema = str(one.get("schema", "generic"))
+    if schema not in SCHEMAS:
+        raise entry.fail(f"the schema '{schema}' is not one of {', '.join(SCHEMAS)}")
+    entry.path = _beside(base, one["path"])
+    return entry
+
+
+@dataclasses.dataclass
+class _Collected:
+    """What the entries read so far hold, by role; and the village boundary, the clip area and the area a layer
+    is expected to map, measured from them."""
+
+    clip_ft: float | None
+    parts: dict[str, list[gpd.GeoDataFrame]] = dataclasses.field(default_factory=dict)
+    line_parts: dict[str, list[gpd.GeoDataFrame]] = dataclasses.field(default_factory=dict)
+    sources: dict[str, list[str]] = dataclasses.field(default_factory=dict)
+    covers: dict[str, list[BaseGeometry | None]] = dataclasses.field(default_factory=dict)
+    states: dict[str, list[str]] = dataclasses.field(default_factory=dict)
     parcels_meta: ParcelsMeta | None = None
     zoning_field: str | None = None
-    clip_ft = _clip_buffer_ft(doc, name)
     village: BaseGeometry | None = None
     clip: BaseGeometry | None = None
-    # The village boundary first: clipping and default coverage are measured against it.
-    # Then the parcels: the village and its tax parcels are the area a layer is expected to map.
-    entries.sort(key=lambda e: EXTENT_ROLES.index(e.role) if e.role in EXTENT_ROLES else len(EXTENT_ROLES))
     area: BaseGeometry | None = None
-    for k, entry in enumerate(entries):
-        if village is None and entry.role != "village_boundary" and "village_boundary" in parts:
-            village = polygonal_part(shapely.union_all(_concat(parts["village_boundary"]).geometry.values))
-            if village.is_empty:
-                village = None
-            if village is not None and clip_ft is not None:
-                clip = village.buffer(clip_ft)
-        if area is None and entry.role not in EXTENT_ROLES:
-            extents = [g for g in (village, _bounds_box(_concat(parts["parcels"])) if "parcels" in parts else None)
-                       if g is not None]
-            area = shapely.union_all(extents) if extents else None
-        if clip_ft is not None and village is None and entry.role != "village_boundary" and k == 0:
-            raise ManifestError(f"The layer manifest {name} asks to clip to the village boundary, but names no "
-                                  "village_boundary layer.")
-        gdf = _read_entry(entry, warnings, clip if entry.role != "village_boundary" else None)
-        if clip is not None and entry.role != "village_boundary" and len(gdf):
-            gdf = _clip_to(gdf, clip, cut=not role_decl(entry.role).kept_whole)
-        coverage, cover_state = _entry_coverage(entry, gdf, village, area, clip, warnings)
-        schema = str(entry.spec.get("schema", "generic"))
-        if "where" in entry.spec:
-            try:
-                mask = _compile_where(entry.spec["where"])(gdf)
-            except _WhereError as exc:
-                raise entry.fail(str(exc)) from exc
-            gdf = gdf[mask.to_numpy()]
-        _sniff_schema(entry, gdf, warnings)
-        if entry.role == "parcels":
-            _resolve_fields(entry, gdf, ("id_field", "district_field", "address_field"), {"id_field": "SBL"})
-            gdf = _text_columns(gdf, [entry.spec.get("id_field", "SBL"), entry.spec.get("district_field"),
-                                      entry.spec.get("address_field")])
-        if entry.role == "zoning":
-            _resolve_fields(entry, gdf, ("district_field",), {"district_field": "ZONE"})
-            gdf = _text_columns(gdf, [entry.spec.get("district_field", "ZONE")])
-        routed = _adapt(entry, schema, gdf)
-        for role, piece in routed.items():
-            polys, lns = _shape_for_role(entry, role, piece, width_ft, warnings)
-            polys["_source"] = entry.source
-            parts.setdefault(role, []).append(polys)
-            # A schema routes some features to other roles (NWI's riverine to watercourses): its coverage
-            # speaks for those roles only where no entry of their own says where they are mapped.
-            key = role if role == entry.role else f"routed:{role}"
-            covers.setdefault(key, []).append(coverage)
-            states.setdefault(key, []).append(cover_state)
-            if lns is not None:
-                lns["_source"] = entry.source
-                line_parts.setdefault(role, []).append(lns)
-            if entry.source not in sources.setdefault(role, []):
-                sources[role].append(entry.source)
-        if entry.role == "parcels":
-            parcels_meta = _parcels_meta(entry, gdf, warnings)
-        if entry.role == "zoning":
-            zoning_field = str(entry.spec.get("district_field", "ZONE"))
-            if zoning_field not in gdf.columns:
-                raise entry.fail(f"the zoning layer has no field '{zoning_field}' (set district_field; "
-                                 f"{_fields_listed(gdf)})")
 
+
+#: The field options of the roles read by a field: (the options, their defaults); their columns are kept as text.
+_FIELD_OPTIONS: dict[str, tuple[tuple[str, ...], dict[str, str]]] = {
+    "parcels": (("id_field", "district_field", "address_field"), {"id_field": "SBL"}),
+    "zoning": (("district_field",), {"district_field": "ZONE"}),
+}
+
+
+def _load_entry(got: _Collected, k: int, entry: _Entry, width_ft: float, warnings: list[str]) -> None:
+    """Read the ``k``-th manifest line (in the order of :data:`EXTENT_ROLES`) into ``got``."""
+    _measure_extent(got, k, entry)
+    gdf, coverage, cover_state = _read_kept(got, entry, warnings)
+    if entry.role in _FIELD_OPTIONS:
+        keys, defaults = _FIELD_OPTIONS[entry.role]
+        _resolve_fields(entry, gdf, keys, defaults)
+        gdf = _text_columns(gdf, [entry.spec.get(key, defaults.get(key)) for key in keys])
+    routed = _adapt(entry, str(entry.spec.get("schema", "generic")), gdf)
+    for role, piece in routed.items():
+        _add_piece(got, entry, role, piece, (coverage, cover_state), width_ft, warnings)
+    if entry.role == "parcels":
+        got.parcels_meta = _parcels_meta(entry, gdf, warnings)
+    if entry.role == "zoning":
+        got.zoning_field = str(entry.spec.get("district_field", "ZONE"))
+        if got.zoning_field not in gdf.columns:
+            raise entry.fail(f"the zoning layer has no field '{got.zoning_field}' (set district_field; "
+                             f"{_fields_listed(gdf)})")
+
+
+def _village_of(parts: dict[str, list[gpd.GeoDataFrame]]) -> BaseGeometry | None:
+    """The village boundary read so far (its polygons), or None when it is empty."""
+    village = polygonal_part(shapely.union_all(_concat(parts["village_boundary"]).geometry.values))
+    return None if village.is_empty else village
+
+
+def _expected_area(village: BaseGeometry | None, parts: dict[str, list[gpd.GeoDataFrame]]) -> BaseGeometry | None:
+    """The area a layer is expected to map: the village boundary with the extent of the tax parcels (or None)."""
+    extents = [g for g in (village, _bounds_box(_concat(parts["parcels"])) if "parcels" in parts else None)
+               if g is not None]
+    return shapely.union_all(extents) if extents else None
+
+
+def _measure_extent(got: _Collected, k: int, entry: _Entry) -> None:
+    """Before the first entry past the extent roles: the village, the clip area and the area expected mapped."""
+    if got.village is None and entry.role != "village_boundary" and "village_boundary" in got.parts:
+        got.village = _village_of(got.parts)
+        if got.village is not None and got.clip_ft is not None:
+            got.clip = got.village.buffer(got.clip_ft)
+    if got.area is None and entry.role not in EXTENT_ROLES:
+        got.area = _expected_area(got.village, got.parts)
+    if got.clip_ft is not None and got.village is None and entry.role != "village_boundary" and k == 0:
+        raise ManifestError(f"The layer manifest {entry.manifest_name} asks to clip to the village boundary, but "
+                            "names no village_boundary layer.")
+
+
+def _read_kept(got: _Collected, entry: _Entry, warnings: list[str]) -> tuple[gpd.GeoDataFrame,
+                                                                           BaseGeometry | None, str]:
+    """The entry's features (clipped, kept by its ``where``), with its coverage and coverage state."""
+    gdf = _read_entry(entry, warnings, got.clip if entry.role != "village_boundary" else None)
+    if got.clip is not None and entry.role != "village_boundary" and len(gdf):
+        gdf = _clip_to(gdf, got.clip, cut=not role_decl(entry.role).kept_whole)
+    coverage, cover_state = _entry_coverage(entry, gdf, got.village, got.area, got.clip, warnings)
+    if "where" in entry.spec:
+        try:
+            mask = _compile_where(entry.spec["where"])(gdf)
+        except _WhereError as exc:
+            raise entry.fail(str(exc)) from exc
+        gdf = gdf[mask.to_numpy()]
+    _sniff_schema(entry, gdf, warnings)
+    return gdf, coverage, cover_state
+
+
+def _add_piece(got: _Collected, entry: _Entry, role: str, piece: gpd.GeoDataFrame,
+               cover: tuple[BaseGeometry | None, str], width_ft: float, warnings: list[str]) -> None:
+    """The features an entry's schema routes to ``role``, shaped for it, added with the entry's coverage."""
+    polys, lns = _shape_for_role(entry, role, piece, width_ft, warnings)
+    polys["_source"] = entry.source
+    got.parts.setdefault(role, []).append(polys)
+    # A schema routes some features to other roles (NWI's riverine to watercourses): its coverage
+    # speaks for those roles only where no entry of their own says where they are mapped.
+    key = role if role == entry.role else f"routed:{role}"
+    got.covers.setdefault(key, []).append(cover[0])
+    got.states.setdefault(key, []).append(cover[1])
+    if lns is not None:
+        lns["_source"] = entry.source
+        got.line_parts.setdefault(role, []).append(lns)
+    if entry.source not in got.sources.setdefault(role, []):
+        got.sources[role].append(entry.source)
+
+
+def _layers_by_role(got: _Collected) -> tuple[dict[str, Layer], dict[str, BaseGeometry | None], dict[str, str]]:
+    """Each role's layer, coverage and coverage state, from the pieces of all its entries."""
     roles: dict[str, Layer] = {}
     coverages: dict[str, BaseGeometry | None] = {}
     coverage_states: dict[str, str] = {}
-    for role, pieces in parts.items():
+    for role, pieces in got.parts.items():
         gdf = _concat(pieces)
-        lines_gdf = _concat(line_parts[role]) if role in line_parts else None
-        roles[role] = Layer(role, gdf, "; ".join(sources[role]), lines=lines_gdf)
-        own = role if role in covers else f"routed:{role}"
-        cov = covers.get(own, [None])
+        lines_gdf = _concat(got.line_parts[role]) if role in got.line_parts else None
+        roles[role] = Layer(role, gdf, "; ".join(got.sources[role]), lines=lines_gdf)
+        own = role if role in got.covers else f"routed:{role}"
+        cov = got.covers.get(own, [None])
         coverages[role] = None if any(c is None for c in cov) else polygonal_part(shapely.union_all(cov))
-        coverage_states[role] = _combined_state(states.get(own, []))
+        coverage_states[role] = _combined_state(got.states.get(own, []))
+    return roles, coverages, coverage_states
 
-    if village is None and "village_boundary" in parts:  # a manifest naming no layer after the boundary
-        village = polygonal_part(shapely.union_all(_concat(parts["village_boundary"]).geometry.values))
-        village = None if village is None or village.is_empty else village
-    if area is None:
-        extents = [g for g in (village, _bounds_box(_concat(parts["parcels"])) if "parcels" in parts else None)
-                   if g is not None]
-        area = shapely.union_all(extents) if extents else None
-    informational, informational_cov = _informational(doc, name, base, village, area, clip, width_ft, warnings)
 
-    dem_path = None
-    dem: PreparedDem | None = None
+def _load_dem(doc: dict, name: str, base: Path, warnings: list[str]) -> tuple[Path | None, PreparedDem | None]:
+    """The manifest's ``dem:`` (path, prepared elevations): (None, None) without one; the path and None when
+    the file cannot be used (slopes are then unknown, and said so)."""
     dem_doc = doc.get("dem")
-    if dem_doc is not None:
-        dem_spec = dem_doc if isinstance(dem_doc, dict) else {"path": dem_doc}
-        if not dem_spec.get("path"):
-            raise ManifestError(f"In the layer manifest {name}, the 'dem' entry needs a 'path'.")
-        raw = Path(str(dem_spec["path"])).expanduser()
-        dem_source = raw if raw.is_absolute() else base / raw
-        if not dem_source.is_file():
-            raise ManifestError(f"In the layer manifest {name}, the elevation file {dem_spec['path']} was not found.")
-        for extra in sorted(set(map(str, dem_spec)) - _DEM_KEYS):
-            warnings.append(f"The layer manifest {name}'s dem entry has an unknown key '{extra}', which was ignored"
-                            + _did_you_mean(extra, _DEM_KEYS) + ".")
-        try:
-            dem = prepare_dem(dem_source, dem_spec.get("z_units"))
-        except DemUnitsError as exc:  # never read elevations in an unknown unit: refuse the manifest
-            raise ManifestError(f"In the layer manifest {name}, the dem entry ({dem_spec['path']}): "
-                                  + _lower_first(str(exc))) from exc
-        except SloatInputError as exc:
-            # No or another coordinate system, unreadable: the layer set loads, slopes are unknown
-            # and every analysis says why (the terrain module refuses the file again when asked).
-            dem = None
-            dem_path = dem_source
-            warnings.append(f"The elevation model cannot be used, so slopes are unknown: {exc}")
-        if dem is not None:
-            dem_path = dem.path
-            warnings.extend(dem.warnings)
-
-    return LayerSet(
-        name=str(doc.get("name") or name),
-        version=str(doc.get("version") or ""),
-        manifest_path=manifest,
-        illustrative=bool(doc.get("illustrative", False)),
-        notice=str(doc.get("notice") or ""),
-        roles=roles,
-        dem_path=dem_path,
-        dem=dem,
-        parcels_meta=parcels_meta,
-        zoning_district_field=zoning_field,
-        warnings=tuple(warnings),
-        coverages=coverages,
-        coverage_states=coverage_states,
-        clip_area=clip,
-        informational=informational,
-        informational_coverage=informational_cov,
-    )
+    if dem_doc is None:
+        return None, None
+    dem_spec = dem_doc if isinstance(dem_doc, dict) else {"path": dem_doc}
+    if not dem_spec.get("path"):
+        raise ManifestError(f"In the layer manifest {name}, the 'dem' entry needs a 'path'.")
+    dem_source = _beside(base, dem_spec["path"])
+    if not dem_source.is_file():
+        raise ManifestError(f"In the layer manifest {name}, the elevation file {dem_spec['path']} was not found.")
+    for extra in sorted(set(map(str, dem_spec)) - _DEM_KEYS):
+        warnings.append(f"The layer manifest {name}'s dem entry has an unknown key '{extra}', which was ignored"
+                        + _did_you_mean(extra, _DEM_KEYS) + ".")
+    try:
+        dem = prepare_dem(dem_source, dem_spec.get("z_units"))
+    except DemUnitsError as exc:  # never read elevations in an unknown unit: refuse the manifest
+        raise ManifestError(f"In the layer manifest {name}, the dem entry ({dem_spec['path']}): "
+                              + _lower_first(str(exc))) from exc
+    except SloatInputError as exc:
+        # No or another coordinate system, unreadable: the layer set loads, slopes are unknown
+        # and every analysis says why (the terrain module refuses the file again when asked).
+        warnings.append(f"The elevation model cannot be used, so slopes are unknown: {exc}")
+        return dem_source, None
+    warnings.extend(dem.warnings)
+    return dem.path, dem
 
 
 def _informational(doc: dict, name: str, base: Path, village, area, clip, width_ft: float,
@@ -374,8 +441,7 @@ def _informational(doc: dict, name: str, base: Path, village, area, clip, width_
         entry = _Entry(name, str(key), None, one if isinstance(one, dict) else {}, None)
         if not isinstance(one, dict) or not one.get("path"):
             raise entry.fail("the informational entry needs a 'path' to a file")
-        raw = Path(str(one["path"])).expanduser()
-        entry.path = raw if raw.is_absolute() else base / raw
+        entry.path = _beside(base, one["path"])
         gdf = _read_entry(entry, warnings, clip)
         if clip is not None and len(gdf):
             gdf = _clip_to(gdf, clip, cut=True)
@@ -446,71 +512,75 @@ def _entry_coverage(entry: _Entry, gdf: gpd.GeoDataFrame, village: BaseGeometry 
         return None, "reference layer"
     if spec is None and role_decl(entry.role).kind == "reference":  # zoning, roads: no rule reads their absence
         return _old_default(gdf, area, clip), "reference layer"
-    state: str
-    if isinstance(spec, str) and spec.strip().lower() == "everywhere":
+    word = spec.strip().lower() if isinstance(spec, str) else None
+    if word == "everywhere":
         return (None, "coverage declared: everywhere") if clip is None else (clip, "coverage declared: everywhere")
-    if isinstance(spec, str) and spec.strip().lower() == "village_boundary":
+    if word == "village_boundary":
         if village is None:
             raise entry.fail("coverage: village_boundary needs a village_boundary layer in the manifest")
-        cov = village
-        state = "coverage declared: the village boundary"
-    elif isinstance(spec, (dict, list)) or (isinstance(spec, str) and spec.strip()):
-        specs = spec if isinstance(spec, list) else [spec]
-        if not specs:
-            raise entry.fail("the coverage list is empty (name a file, or write everywhere or village_boundary)")
-        pieces = []
-        names = []
-        for one in specs:
-            sub_spec = one if isinstance(one, dict) else {"path": one}
-            if not sub_spec.get("path"):
-                raise entry.fail("the coverage entry needs a 'path' (or write everywhere or village_boundary)")
-            raw = Path(str(sub_spec["path"])).expanduser()
-            sub = _Entry(entry.manifest_name, entry.role, entry.index,
-                         {k: v for k, v in sub_spec.items() if k in ("path", "layer", "where", "crs")}, entry.line)
-            sub.path = raw if raw.is_absolute() else Path(entry.path).parent / raw  # type: ignore[arg-type]
-            cov_gdf = _read_entry(sub, warnings, clip)
-            if "where" in sub_spec:
-                try:
-                    cov_gdf = cov_gdf[_compile_where(sub_spec["where"])(cov_gdf).to_numpy()]
-                except _WhereError as exc:
-                    raise entry.fail("coverage " + str(exc)) from exc
-            kinds = set(cov_gdf.geom_type.dropna()) - {"Polygon", "MultiPolygon"}
-            if kinds:
-                raise entry.fail(f"the coverage file {sub.filename} holds {', '.join(sorted(kinds))} features; "
-                                 "coverage is the area mapped, so it needs polygons")
-            geoms = shapely.make_valid(np.asarray(cov_gdf.geometry.values, dtype=object))
-            pieces.append(polygonal_part(shapely.union_all(geoms)) if len(geoms) else Polygon())
-            names.append(Path(str(sub_spec["path"])).name + (f" {sub_spec['layer']}" if sub_spec.get("layer") else ""))
-        cov = polygonal_part(shapely.union_all(pieces))
-        state = f"coverage declared: {', '.join(names)}"
+        cov, state = village, "coverage declared: the village boundary"
+    elif isinstance(spec, (dict, list)) or word:
+        cov, state = _declared_coverage(entry, spec, clip, warnings)
     elif spec is None:
-        if entry.role in HYDROGRAPHY_ROLES:
-            warnings.append(
-                f"{entry.source}: no 'coverage:' is given, and hydrography is published by watershed (NHD by "
-                f"HUC), so the features' extent does not say where there are none: {entry.role.replace('_', ' ')} "
-                "is unknown until the entry names its coverage (a WBD HUC boundary file, village_boundary or "
-                "everywhere).")
-            return Polygon(), COVERAGE_UNKNOWN
-        box = _bounds_box(gdf)
-        state = COVERAGE_ASSUMED
-        if area is None:  # no village boundary and no parcels to measure the file's extent against
-            cov = None
-            state = COVERAGE_ASSUMED_EVERYWHERE
-        elif box is None:
-            cov = area
-        elif box.intersects(area):
-            cov = shapely.union_all([box, area])
-        else:
-            cov = box
-        warnings.append(f"{entry.source}: no 'coverage:' is given, so the coverage is assumed"
-                        + (" to be the layer's extent" if area is not None else " (not limited: the manifest has no "
-                           "village boundary or parcels to measure the layer's extent against)")
-                        + "; name where the publisher maps (a file of its map units, village_boundary or everywhere).")
+        return _assumed_coverage(entry, gdf, area, clip, warnings)
     else:
         raise entry.fail("coverage must be everywhere, village_boundary or a file")
-    if cov is None:
-        return (None if clip is None else clip), state
     return (cov if clip is None else polygonal_part(cov.intersection(clip))), state
+
+
+def _declared_coverage(entry: _Entry, spec, clip: BaseGeometry | None,
+                       warnings: list[str]) -> tuple[BaseGeometry, str]:
+    """The coverage named by ``coverage:`` as a file or a list of files of polygons, and its state."""
+    specs = spec if isinstance(spec, list) else [spec]
+    if not specs:
+        raise entry.fail("the coverage list is empty (name a file, or write everywhere or village_boundary)")
+    pieces = []
+    names = []
+    for one in specs:
+        sub_spec = one if isinstance(one, dict) else {"path": one}
+        pieces.append(_coverage_file(entry, sub_spec, clip, warnings))
+        names.append(Path(str(sub_spec["path"])).name + (f" {sub_spec['layer']}" if sub_spec.get("layer") else ""))
+    return polygonal_part(shapely.union_all(pieces)), f"coverage declared: {', '.join(names)}"
+
+
+def _coverage_file(entry: _Entry, sub_spec: dict, clip: BaseGeometry | None, warnings: list[str]) -> BaseGeometry:
+    """The polygons of one coverage file (``{path, layer, where, crs}``), kept by its ``where``."""
+    if not sub_spec.get("path"):
+        raise entry.fail("the coverage entry needs a 'path' (or write everywhere or village_boundary)")
+    sub = _Entry(entry.manifest_name, entry.role, entry.index,
+                 {k: v for k, v in sub_spec.items() if k in ("path", "layer", "where", "crs")}, entry.line)
+    sub.path = _beside(Path(entry.path).parent, sub_spec["path"])  # type: ignore[arg-type]
+    cov_gdf = _read_entry(sub, warnings, clip)
+    if "where" in sub_spec:
+        try:
+            cov_gdf = cov_gdf[_compile_where(sub_spec["where"])(cov_gdf).to_numpy()]
+        except _WhereError as exc:
+            raise entry.fail("coverage " + str(exc)) from exc
+    kinds = set(cov_gdf.geom_type.dropna()) - {"Polygon", "MultiPolygon"}
+    if kinds:
+        raise entry.fail(f"the coverage file {sub.filename} holds {', '.join(sorted(kinds))} features; "
+                         "coverage is the area mapped, so it needs polygons")
+    geoms = shapely.make_valid(np.asarray(cov_gdf.geometry.values, dtype=object))
+    return polygonal_part(shapely.union_all(geoms)) if len(geoms) else Polygon()
+
+
+def _assumed_coverage(entry: _Entry, gdf: gpd.GeoDataFrame, area: BaseGeometry | None, clip: BaseGeometry | None,
+                      warnings: list[str]) -> tuple[BaseGeometry | None, str]:
+    """Without ``coverage:``: hydrography unknown everywhere; any other layer its extent, assumed and said so."""
+    if entry.role in HYDROGRAPHY_ROLES:
+        warnings.append(
+            f"{entry.source}: no 'coverage:' is given, and hydrography is published by watershed (NHD by "
+            f"HUC), so the features' extent does not say where there are none: {entry.role.replace('_', ' ')} "
+            "is unknown until the entry names its coverage (a WBD HUC boundary file, village_boundary or "
+            "everywhere).")
+        return Polygon(), COVERAGE_UNKNOWN
+    # No village boundary and no parcels to measure the file's extent against: not limited.
+    state = COVERAGE_ASSUMED if area is not None else COVERAGE_ASSUMED_EVERYWHERE
+    warnings.append(f"{entry.source}: no 'coverage:' is given, so the coverage is assumed"
+                    + (" to be the layer's extent" if area is not None else " (not limited: the manifest has no "
+                       "village boundary or parcels to measure the layer's extent against)")
+                    + "; name where the publisher maps (a file of its map units, village_boundary or everywhere).")
+    return _old_default(gdf, area, clip), state
 
 
 def _old_default(gdf: gpd.GeoDataFrame, area: BaseGeometry | None, clip: BaseGeometry | None) -> BaseGeometry | None:

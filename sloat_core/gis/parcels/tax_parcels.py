@@ -261,45 +261,75 @@ def search_parcels(layerset: LayerSet, text: str, limit: int = 10) -> ParcelSear
     q_sbl = sbl_identity(query)
     q_key = sbl_key(query)
     q_addr = street_query(query)
-    hits: dict[str, tuple[float, dict[str, str | None]]] = {}
     index = _search_index(layerset, lyr, meta)
-    for sbl, addr, dist, naddr, nsbl, key in index:
-        rank = None
-        if nsbl.startswith(q_sbl):
-            rank = 0.0
-        elif q_key is not None and key is not None and key.startswith(q_key):
-            rank = 0.0 if key == q_key else 0.5
-        elif naddr is not None and q_addr and q_addr in naddr:
-            rank = 1.0
-        if rank is not None and (sbl not in hits or hits[sbl][0] > rank):
-            hits[sbl] = (rank, {"sbl": sbl, "address": addr, "district": dist})
+    hits = _matching(index, q_sbl, q_key, q_addr)
     near = False
     if not hits and len(q_addr) >= 4:
-        from rapidfuzz import fuzz
-
-        q_num, q_street = _split_number(q_addr)
-        for sbl, addr, dist, naddr, _n, _k in index:
-            if naddr is None:
-                continue
-            a_num, a_street = _split_number(naddr)
-            if q_num is not None and q_num != a_num:
-                continue
-            score = fuzz.ratio(q_street, a_street)
-            if score >= NEAR_MISS_SCORE:
-                hits[sbl] = (2.0 + (100.0 - score) / 100.0, {"sbl": sbl, "address": addr, "district": dist})
+        hits = _near_addresses(index, q_addr)
         near = bool(hits)
     if not hits and q_key is not None:
-        # The nearest SBLs: those sharing the longest start with the one typed (a wrong last digit or two).
-        shared = [(os.path.commonprefix([q_key, k]), sbl, addr, dist)
-                  for sbl, addr, dist, _n, _s, k in index if k is not None]
-        best = max((len(c) for c, *_ in shared), default=0)
-        if best >= 4 and best >= len(q_key) - 2:
-            for c, sbl, addr, dist in shared:
-                if len(c) == best:
-                    hits[sbl] = (3.0, {"sbl": sbl, "address": addr, "district": dist})
+        hits = _near_sbls(index, q_key)
         near = bool(hits)
     ordered = sorted(hits.values(), key=lambda item: (item[0], _natural_key(item[1]["sbl"] or "")))
     return ParcelSearch([row for _, row in ordered[:limit]], len(ordered), near)
+
+
+_Hits = dict[str, tuple[float, dict[str, str | None]]]
+
+
+def _match_rank(nsbl: str, key: str | None, naddr: str | None, q_sbl: str, q_key: str | None,
+                q_addr: str) -> float | None:
+    """How well one parcel matches the words as typed (lower is better): its SBL starts with them (0, or 0.5
+    for an SBL key that only starts with them), its address contains them (1); None when it does not match."""
+    if nsbl.startswith(q_sbl):
+        return 0.0
+    if q_key is not None and key is not None and key.startswith(q_key):
+        return 0.0 if key == q_key else 0.5
+    if naddr is not None and q_addr and q_addr in naddr:
+        return 1.0
+    return None
+
+
+def _matching(index: list[tuple], q_sbl: str, q_key: str | None, q_addr: str) -> _Hits:
+    """The parcels whose SBL or address matches the words as typed, each with its best rank."""
+    hits: _Hits = {}
+    for sbl, addr, dist, naddr, nsbl, key in index:
+        rank = _match_rank(nsbl, key, naddr, q_sbl, q_key, q_addr)
+        if rank is not None and (sbl not in hits or hits[sbl][0] > rank):
+            hits[sbl] = (rank, {"sbl": sbl, "address": addr, "district": dist})
+    return hits
+
+
+def _near_addresses(index: list[tuple], q_addr: str) -> _Hits:
+    """Near misses by address: street words within :data:`NEAR_MISS_SCORE`, the house number typed the
+    parcel's own."""
+    from rapidfuzz import fuzz
+
+    hits: _Hits = {}
+    q_num, q_street = _split_number(q_addr)
+    for sbl, addr, dist, naddr, _n, _k in index:
+        if naddr is None:
+            continue
+        a_num, a_street = _split_number(naddr)
+        if q_num is not None and q_num != a_num:
+            continue
+        score = fuzz.ratio(q_street, a_street)
+        if score >= NEAR_MISS_SCORE:
+            hits[sbl] = (2.0 + (100.0 - score) / 100.0, {"sbl": sbl, "address": addr, "district": dist})
+    return hits
+
+
+def _near_sbls(index: list[tuple], q_key: str) -> _Hits:
+    """The nearest SBLs: those sharing the longest start with the one typed (a wrong last digit or two)."""
+    hits: _Hits = {}
+    shared = [(os.path.commonprefix([q_key, k]), sbl, addr, dist)
+              for sbl, addr, dist, _n, _s, k in index if k is not None]
+    best = max((len(c) for c, *_ in shared), default=0)
+    if best >= 4 and best >= len(q_key) - 2:
+        for c, sbl, addr, dist in shared:
+            if len(c) == best:
+                hits[sbl] = (3.0, {"sbl": sbl, "address": addr, "district": dist})
+    return hits
 
 
 def find_parcels(layerset: LayerSet, text: str, limit: int = 10) -> list[dict[str, str | None]]:
