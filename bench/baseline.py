@@ -241,6 +241,8 @@ def format_comparison(comp: Comparison, baseline: dict | None = None, path: str 
         quick = " (--quick)" if ((baseline or {}).get("options") or {}).get("quick") else ""
         lines.append(f"Against the baseline ({path}, taken {comp.baseline_taken}{quick} on {_describe(m)}"
                      + (f", load average {load[0]:.1f} at its start" if load else "") + ")")
+        if (baseline or {}).get("note"):
+            lines.append(f"   The baseline's note: {baseline['note']}")
         if comp.machine_note:
             lines.append(f"   MACHINE DIFFERS: {comp.machine_note}")
     lines.append(f"{'':<11}{'figure':<62} {'now':>14} {'target':>12} {'baseline':>14}  ratio")

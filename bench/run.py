@@ -348,6 +348,7 @@ def main(argv=None) -> int:
     ap.add_argument("--skip-load", action="store_true", help="skip the sessions through nginx (bench/load.py)")
     ap.add_argument("--save-baseline", action="store_true",
                     help="write this run's figures as the new baseline (bench/baseline.json) after the comparison")
+    ap.add_argument("--baseline-note", default=None, help="a sentence kept in the new baseline (how it was taken)")
     ap.add_argument("--baseline", type=Path, default=baseline.BASELINE, help="the baseline file (bench/baseline.json)")
     args = ap.parse_args(argv)
     t_start = time.perf_counter()
@@ -407,7 +408,7 @@ def main(argv=None) -> int:
     print()
     print(baseline.format_comparison(baseline.compare(results, old), old, _shown(args.baseline)))
     if args.save_baseline:
-        baseline.save_baseline(results, args.baseline)
+        baseline.save_baseline(results, args.baseline, note=args.baseline_note)
         print(f"\nThe new baseline: {_shown(args.baseline)} (commit it).")
     return 0
 
