@@ -88,7 +88,7 @@ FIGURES: tuple[Figure, ...] = (
     Figure("app_server_rss_after_page_mb", "app: server RSS after the first page", "MB", 348,
            _at("app", "server", "rss_mb_after_first_page")),
     Figure("app_map_payload_bytes", "app: the first page's map payload (message + linked layers)", "bytes", None,
-           _at("app", "map_payload", "total_bytes")),
+           _at("app", "server", "map_payload", "total_bytes")),
     Figure("browser_first_map_drawn_s", "browser: first map drawn, warm server (median of 5)", "s", 1.5,
            _at("app", "browser", "first_map_drawn_s", "median")),
     Figure("browser_drawing_to_figures_s", "browser: drawing to updated figures (median)", "s", 0.6,

@@ -295,7 +295,7 @@ def table(results: dict) -> str:
                      f" s after opening the URL   {_target('app_make_run_first_page_s')}")
         lines.append(f"   server RSS after the first page: {srv.get('rss_mb_after_first_page')} MB   "
                      f"{_target('app_server_rss_after_page_mb')} (no higher than before the speed-ups)")
-        mp = app.get("map_payload") or {}
+        mp = srv.get("map_payload") or {}
         if "total_bytes" in mp:
             lines.append(f"   the first page's map payload: {mp['total_bytes']:,} bytes = the map component's element "
                          f"{mp['element_bytes']:,} (of which the base map's HTML and script {mp['base_map_bytes']:,}, "

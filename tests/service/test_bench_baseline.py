@@ -21,7 +21,7 @@ XEON = "Intel(R) Xeon(R) CPU @ 2.20GHz"
 def results(first_map_s=1.0, peak_rss_mb=370.0, payload_bytes=600_000, cpu=XEON, nproc=2, apptest_s=None):
     """A bench run's results with a few figures: a time, a memory, a size (and optionally the first AppTest run)."""
     app = {"browser": {"first_map_drawn_s": {"median": first_map_s, "max": first_map_s, "n": 5}},
-           "map_payload": {"total_bytes": payload_bytes}}
+           "server": {"map_payload": {"total_bytes": payload_bytes}}}
     if apptest_s is not None:
         app["first_run_s"] = apptest_s
     return {"started": "2026-12-05 10:00:00",
