@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 ASSETS_STAMP := static/vendor/.stamp
 PORT ?= 8501
 
-.PHONY: run test test-install bench setup system-deps sample clean-venv
+.PHONY: run test test-install bench bench-baseline setup system-deps sample clean-venv
 
 # A fresh Debian's python3 has no ensurepip until the python3-venv package is installed: install it then.
 $(STAMP): requirements.txt requirements-test.txt
@@ -66,8 +66,14 @@ test-install: setup
 	fi
 	SLOAT_INSTALL_TEST=1 $(PY) -m pytest -q -n 0 tests/install
 
+# Each figure against bench/baseline.json (committed): ratio beside it, more than 25 % above it a REGRESSION.
 bench: setup system-deps
 	$(PY) bench/run.py
+
+# The bench, then its figures written as the new baseline (bench/baseline.json: commit it). On purpose only,
+# on a quiet machine.
+bench-baseline: setup system-deps
+	$(PY) bench/run.py --save-baseline
 
 clean-venv:
 	rm -rf $(VENV)

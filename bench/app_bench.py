@@ -10,12 +10,18 @@
   the landing text shown, counted from when the browser opens the URL (the target: under 3 s). Also the time of the first AppTest run in a fresh process (server-side
   cost of the first page: imports, layers, map).
 * Memory: VmRSS of the server process (from /proc) after the first page load in the browser.
+* The first page's map payload (:func:`map_payload`): on the same server, a session at the protocol level
+  (tools/st_protocol.py) opens the first page; the map component's element in the page's delta (its arguments:
+  the base map's HTML and script, the feature groups' scripts, the links) in bytes as serialised on the
+  websocket, and the layer files its script reads by link (app_support/linked_layers.py) fetched as the map's
+  frame fetches them. The component's own bundle and Leaflet (static files the browser caches) are not counted.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import statistics
 import subprocess
@@ -24,12 +30,13 @@ import time
 import urllib.request
 from pathlib import Path
 from unittest import mock
+from urllib.parse import urljoin
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 from offline_chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402  (offline as in a Board room, as the tests)
 
-__all__ = ["rerun_times", "first_run_seconds", "server_start_and_rss", "browser_timings"]
+__all__ = ["rerun_times", "first_run_seconds", "server_start_and_rss", "browser_timings", "map_payload"]
 
 
 def _drawing(dx_ft: float) -> dict:
@@ -156,9 +163,49 @@ def server_start_and_rss(timeout_s: float = 90.0) -> dict:
         res.update(_browser_first_page(base, t0))
         time.sleep(1.0)
         res["rss_mb_after_first_page"] = _rss_mb(proc.pid)
+        try:
+            res["map_payload"] = map_payload(base)
+        except Exception as exc:  # noqa: BLE001 - a figure failing is reported, not fatal
+            res["map_payload"] = {"error": f"{type(exc).__name__}: {exc}"}
     finally:
         _stop_server(proc)
     return res
+
+
+#: A linked layer's loader in a map script (app_support.linked_layers._LOADER): the link it reads.
+_LINK = re.compile(r'\}\)\((?P<url>"[^"]+"), geo_json_[A-Za-z0-9_]+_add\);')
+
+
+def map_payload(base: str) -> dict:
+    """Bytes of the first page's map: the component's element in the delta, and the layer files it links."""
+    from st_protocol import Session
+
+    with Session(base, timeout_s=120) as s:
+        run = s.open("/")
+        maps = [e for e in run.elements.values() if e.WhichOneof("type") == "component_instance"
+                and "st_folium" in e.component_instance.component_name]
+        if not maps:
+            raise RuntimeError("the first page has no map component")
+        element_bytes = sum(e.ByteSize() for e in maps)
+        base_map = groups = 0
+        urls: dict[str, None] = {}
+        for e in maps:
+            comp = e.component_instance
+            args = json.loads(comp.json_args)
+            base_map += sum(len(str(args.get(k) or "").encode()) for k in ("html", "header", "script"))
+            groups += len(str(args.get("feature_group") or "").encode())
+            frame = f"{s.base}/component/{comp.component_name}/index.html"
+            for text in (args.get("feature_group") or "", args.get("script") or ""):
+                for m in _LINK.finditer(text):
+                    urls[urljoin(frame, json.loads(m.group("url")))] = None
+        linked = 0
+        for url in urls:
+            r = s.http.get(url, timeout=60)
+            r.raise_for_status()
+            linked += len(r.content)
+    return {"components": len(maps), "element_bytes": element_bytes, "base_map_bytes": base_map,
+            "feature_group_bytes": groups, "linked_files": len(urls), "linked_bytes": linked,
+            "total_bytes": element_bytes + linked}
 
 
 def _browser_first_page(base: str, t0: float) -> dict:
