@@ -140,52 +140,46 @@ def analyze_parcel(
                                as_of=as_of, board_answers=board_answers, mitigation_input=mitigation_input)
 
 
-def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.date, board_answers,
-                    mitigation_input) -> Analysis:
-    geom, warnings, meta = _parcel_geometry(parcel)
-    settings = settings or load_settings()
-    proj = project if isinstance(project, Project) else parse_project(project)
+def _work_findings(f, geom, proj: Project, layerset, settings, ponds_buffered: bool, warnings: list):
+    """The work is measured where it lies (§ 402-57G): a footprint leaving the parcel gets the measures of
+    the parcel plus the footprint, for the permits and the mitigation; the lot area stays the parcel's."""
+    if proj.disturbance_footprint is None:
+        return f
+    outside = area_sqft(polygonal(proj.disturbance_footprint.difference(geom)))
+    if outside <= 1.0:
+        return f
+    warnings.append(f"{outside:,.0f} sq ft of the disturbance footprint lies outside the parcel; it is "
+                    "measured where it lies (work on neighbouring land needs the same permits).")
+    return parcel_findings(polygonal(geom.union(proj.disturbance_footprint)), layerset,
+                           buffer_width_ft=float(settings.buffer_width_ft), buffer_water_bodies=ponds_buffered)
 
-    ponds_buffered = bool(getattr(settings, "buffer_around_water_bodies", True))
-    f = parcel_findings(geom, layerset, buffer_width_ft=float(settings.buffer_width_ft),
-                        buffer_water_bodies=ponds_buffered)
-    warnings += f.warnings
-    lot = lot_area(f)
-    gross = f.gross_area_sqft
 
-    # The work is measured where it lies (§ 402-57G): a footprint leaving the parcel gets the measures of
-    # the parcel plus the footprint, for the permits and the mitigation; the lot area stays the parcel's.
-    work = f
-    if proj.disturbance_footprint is not None:
-        outside = area_sqft(polygonal(proj.disturbance_footprint.difference(geom)))
-        if outside > 1.0:
-            warnings.append(f"{outside:,.0f} sq ft of the disturbance footprint lies outside the parcel; it is "
-                            "measured where it lies (work on neighbouring land needs the same permits).")
-            work = parcel_findings(polygonal(geom.union(proj.disturbance_footprint)), layerset,
-                                   buffer_width_ft=float(settings.buffer_width_ft),
-                                   buffer_water_bodies=ponds_buffered)
-
-    districts = _districts(geom, layerset, district, meta)
-    primary = districts[0][0]
-    d = settings.district(primary) if primary else None
+def _district_warnings(districts, primary, d, gross: float) -> list[str]:
+    """What the parcel's districts leave unknown or split: a district not in the settings, a split parcel,
+    a district without a minimum lot area."""
+    out = []
     if primary and d is None:
-        warnings.append(f"District '{primary}' is not in the local settings; its minimum lot area is unknown.")
+        out.append(f"District '{primary}' is not in the local settings; its minimum lot area is unknown.")
     if len(districts) > 1:
-        warnings.append("The parcel lies in more than one zoning district: "
-                        + ", ".join(f"{c} ({a / gross:.0%})" for c, a, _ in districts)
-                        + ". Density is computed separately for each part (§ 402-48I).")
-    minimum = d.min_lot_area_sqft if d else None
-    if d is not None and minimum is None:
-        warnings.append(f"No minimum lot area is set for {primary}: enter it in the settings.")
+        out.append("The parcel lies in more than one zoning district: "
+                   + ", ".join(f"{c} ({a / gross:.0%})" for c, a, _ in districts)
+                   + ". Density is computed separately for each part (§ 402-48I).")
+    if d is not None and d.min_lot_area_sqft is None:
+        out.append(f"No minimum lot area is set for {primary}: enter it in the settings.")
+    return out
 
+
+def _per_district(districts, primary, geom, lot, gross: float, layerset, settings) -> tuple[list, list[dict]]:
+    """Each district part's gross, net range, minimum and yield (§ 402-48I; the whole parcel's own figures,
+    § 402-48E, when it lies in one district); with the parts themselves, as (district, geometry) pairs."""
     portions = [(c, part) for c, _, part in districts] if len(districts) > 1 else [(primary, geom)]
-    per_district = []
     part_deducted = [lot.deducted_in(part) for _, part in portions[1:]]
     if abs(sum(area_sqft(p) for _, p in portions) - gross) <= 1.0:
         # The parts tile the parcel and deductions add up: the largest (first) gets what the rest leave.
         part_deducted.insert(0, max(lot.deducted_sqft - sum(part_deducted), 0.0))
     else:  # part of the parcel is in no district: measure every part
         part_deducted.insert(0, lot.deducted_in(portions[0][1]))
+    per_district = []
     for (code, part), deducted in zip(portions, part_deducted, strict=True):
         dd = settings.district(code) if code else None
         if len(portions) == 1:  # the whole parcel: the lot-area figures themselves
@@ -206,12 +200,50 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
             "cluster": cluster_lot_rules(code, dd.kind if dd else None),
             "citation": "§ 402-48I" if len(portions) > 1 else "§ 402-48E",
         })
+    return portions, per_district
+
+
+def _any_triggered(states: list) -> bool | None:
+    """True when a trigger is met, False when every one is known not to be, else unknown."""
+    if any(s is True for s in states):
+        return True
+    return False if all(s is False for s in states) else None
+
+
+def _outside_village(geom, layerset, gross: float) -> str | None:
+    """The warning for a parcel more than 1 % outside the village boundary (Article IX applies inside it)."""
+    vb = getattr(layerset, "village_boundary", None) if layerset is not None else None
+    if vb is not None and area_sqft(polygonal(geom.difference(vb))) > 0.01 * gross:
+        return ("Part or all of the parcel lies outside the Village of Sloatsburg boundary; Article IX "
+                "applies only inside the Village.")
+    return None
+
+
+def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.date, board_answers,
+                    mitigation_input) -> Analysis:
+    geom, warnings, meta = _parcel_geometry(parcel)
+    settings = settings or load_settings()
+    proj = project if isinstance(project, Project) else parse_project(project)
+
+    ponds_buffered = bool(getattr(settings, "buffer_around_water_bodies", True))
+    f = parcel_findings(geom, layerset, buffer_width_ft=float(settings.buffer_width_ft),
+                        buffer_water_bodies=ponds_buffered)
+    warnings += f.warnings
+    lot = lot_area(f)
+    gross = f.gross_area_sqft
+
+    work = _work_findings(f, geom, proj, layerset, settings, ponds_buffered, warnings)
+    districts = _districts(geom, layerset, district, meta)
+    primary = districts[0][0]
+    d = settings.district(primary) if primary else None
+    minimum = d.min_lot_area_sqft if d else None
+    warnings += _district_warnings(districts, primary, d, gross)
+    portions, per_district = _per_district(districts, primary, geom, lot, gross, layerset, settings)
 
     triggers = cluster_triggers(lot.measures, board_answers)
     kinds = [(settings.district(c).kind if c and settings.district(c) else None) for c, _, _ in districts]
     applies, applies_text = cluster_applicability(kinds, proj.application_type)
-    states = [t.triggered for t in triggers]
-    any_trigger = True if any(s is True for s in states) else (False if all(s is False for s in states) else None)
+    any_trigger = _any_triggered([t.triggered for t in triggers])
 
     subdividable = can_be_subdivided(lot.net_lot_area_sqft, lot.net_lot_area_min_sqft, minimum)
     # The project's SEQR class, once (with the county referral whose parkland distance it reads): § 402-46C and
@@ -247,13 +279,9 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
     meets = meets_minimum(lot.net_lot_area_sqft, lot.net_lot_area_min_sqft, minimum)
     if meets is None and minimum is not None:
         warnings.append("Whether the net lot area meets the minimum depends on data that is unknown here.")
-    outside = None
-    if layerset is not None and hasattr(layerset, "village_boundary"):
-        vb = layerset.village_boundary
-        if vb is not None and area_sqft(polygonal(geom.difference(vb))) > 0.01 * gross:
-            outside = "Part or all of the parcel lies outside the Village of Sloatsburg boundary; Article IX " \
-                      "applies only inside the Village."
-            warnings.append(outside)
+    outside = _outside_village(geom, layerset, gross)
+    if outside:
+        warnings.append(outside)
 
     result = {
         "as_of": as_of.isoformat(),
