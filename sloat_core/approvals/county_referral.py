@@ -293,6 +293,73 @@ def _for_a_later_application(yes: list[TriggerAnswer], unknown: list[TriggerAnsw
     return f"{later} would not be referred either: no trigger within {reach:g} ft."
 
 
+def _trigger_answers(parcel: BaseGeometry, layerset, reach: float, actions: tuple[str, ...], statute: str | None,
+                     on: _dt.date | None) -> list[TriggerAnswer]:
+    """Each trigger of § 239-m(3)(b) answered, its clause numbered as the statute that applies numbers it."""
+    answers = []
+    for trig in TRIGGERS:
+        a = _answer(parcel, layerset, trig, reach, actions, on)
+        answers.append(TriggerAnswer(a.trigger, a.label, statute_clause(statute, a.clause), a.answer, a.distance_ft,
+                                     a.nearest, a.reason, a.source))
+    return answers
+
+
+def _decision(application_type: str | None, actions: tuple[str, ...], statute: str | None,
+              answers: list[TriggerAnswer], reach: float) -> tuple[bool | None, str]:
+    """Whether the project is referred (None: unknown, or only if the application is a referable one) and the
+    headline that says so."""
+    yes = [a for a in answers if a.answer == "yes"]
+    unknown = [a for a in answers if a.answer == "unknown"]
+    if application_type == "building_permit" and not actions:
+        # § 239-m(3)(a) lists the actions referred (§ 239-n a subdivision plat): a building permit is none of them.
+        return False, (f"No county referral: a building permit alone is not an action {_REFERRED_ACTIONS}. "
+                       + _for_a_later_application(yes, unknown, reach))
+    if yes:
+        first = min(yes, key=lambda a: a.distance_ft or 0.0)
+        where = _where(first)
+        if not actions:
+            return None, (f"County referral required before final action if the application is a site plan, "
+                          f"special permit, variance or subdivision ({first.clause}): {where}.")
+        return True, f"County referral required before final action ({first.clause}): {where}."
+    if unknown:
+        return None, ("County referral: unknown; no trigger found within "
+                      f"{reach:g} ft, but {', '.join(a.trigger.replace('_', ' ') for a in unknown)} "
+                      f"{'is' if len(unknown) == 1 else 'are'} unknown.")
+    headline = f"No county referral trigger within {reach:g} ft of the parcel ({statute or 'GML § 239-m'})."
+    return False, headline + (" A building permit alone is not referred." if actions == () else "")
+
+
+def _clock(days_p, days_clause: str, received: _dt.date | None) -> dict:
+    """The county's clock (§ 239-m(4)(b)): its days and rule, and its dates once the county has the full
+    statement."""
+    clock = {
+        "days": days_p.value, "clause": days_clause, "verify": days_p.verify or days_clause == CLAUSE_239N_TO_CONFIRM,
+        "starts": "the day the county receives a full statement (the application with the completed EAF)",
+        "rule": (f"The county reports within {days_p.value} days of receipt of a full statement; after that the "
+                 f"board may act without the report ({days_clause})."),
+    }
+    if received is not None:
+        d = cal.deadline(received, days_p.value)
+        clock.update({"received": received.isoformat(), "report_due": d.statutory.isoformat(),
+                      "report_due_act_by": d.act_by.isoformat(),
+                      "board_may_act_from": (d.act_by + _dt.timedelta(days=1)).isoformat(), "note": d.note()})
+    return clock
+
+
+def _to_confirm(parcel: BaseGeometry, layerset, on: _dt.date | None, statute: str | None, params: tuple,
+                days_p, days_clause: str, answers: list[TriggerAnswer]) -> tuple[str, ...]:
+    """The settings to confirm with the Village: each setting used that says so, the § 239-n paragraph read from the
+    settings' source, and the municipality across a boundary line named from the settings."""
+    verify = tuple(p.citation for p in params if p.verify)
+    if days_clause == CLAUSE_239N_TO_CONFIRM:
+        verify += (f"{CLAUSE_239N_TO_CONFIRM}: the paragraph of § 239-n holding the county's {days_p.value} days",)
+    boundary = next((a for a in answers if a.trigger == "municipal_boundary" and a.answer == "yes"), None)
+    if boundary is not None and boundary_line_name(parcel, layerset, on)[1]:
+        verify += (f"{statute_clause(statute, 'GML § 239-m(3)(b)(i)')}: the municipality across the line "
+                   "(municipal_neighbours)",)
+    return verify
+
+
 def county_referral(parcel: BaseGeometry, layerset, *, application_type: str | None = None,
                     facts: ApprovalFacts | None = None, on: _dt.date | None = None) -> ReferralResult:
     """Whether the project must be referred to the county, trigger by trigger, with the county's clock.
@@ -304,72 +371,25 @@ def county_referral(parcel: BaseGeometry, layerset, *, application_type: str | N
     reach = float(reach_p.value)
     actions = referral_actions(application_type, facts.variance)
     statute = referral_statute(actions)
-    answers = []
-    for trig in TRIGGERS:
-        a = _answer(parcel, layerset, trig, reach, actions, on)
-        answers.append(TriggerAnswer(a.trigger, a.label, statute_clause(statute, a.clause), a.answer, a.distance_ft,
-                                     a.nearest, a.reason, a.source))
-    yes = [a for a in answers if a.answer == "yes"]
-    unknown = [a for a in answers if a.answer == "unknown"]
-    if application_type == "building_permit" and not actions:
-        # § 239-m(3)(a) lists the actions referred (§ 239-n a subdivision plat): a building permit is none of them.
-        required = False
-        headline = (f"No county referral: a building permit alone is not an action {_REFERRED_ACTIONS}. "
-                    + _for_a_later_application(yes, unknown, reach))
-    elif yes:
-        first = min(yes, key=lambda a: a.distance_ft or 0.0)
-        where = _where(first)
-        if not actions:
-            required = None
-            headline = (f"County referral required before final action if the application is a site plan, special "
-                        f"permit, variance or subdivision ({first.clause}): {where}.")
-        else:
-            required = True
-            headline = f"County referral required before final action ({first.clause}): {where}."
-    elif unknown:
-        required = None
-        headline = ("County referral: unknown; no trigger found within "
-                    f"{reach:g} ft, but {', '.join(a.trigger.replace('_', ' ') for a in unknown)} "
-                    f"{'is' if len(unknown) == 1 else 'are'} unknown.")
-    else:
-        required = False
-        headline = f"No county referral trigger within {reach:g} ft of the parcel ({statute or 'GML § 239-m'})."
-    if actions == () and required is False and application_type != "building_permit":
-        headline += " A building permit alone is not referred."
+    answers = _trigger_answers(parcel, layerset, reach, actions, statute, on)
+    required, headline = _decision(application_type, actions, statute, answers, reach)
     days_p = state_param("county_review_days", on)
     vote = state_param("county_override_vote", on)
     eo = state_param("rockland_executive_order", on)
     days_clause, vote_clause = statute_clause(statute, days_p.citation), statute_clause(statute, vote.citation)
-    clock = {
-        "days": days_p.value, "clause": days_clause, "verify": days_p.verify or days_clause == CLAUSE_239N_TO_CONFIRM,
-        "starts": "the day the county receives a full statement (the application with the completed EAF)",
-        "rule": (f"The county reports within {days_p.value} days of receipt of a full statement; after that the "
-                 f"board may act without the report ({days_clause})."),
-    }
-    received = facts.county_received_date
-    if received is not None:
-        d = cal.deadline(received, days_p.value)
-        clock.update({"received": received.isoformat(), "report_due": d.statutory.isoformat(),
-                      "report_due_act_by": d.act_by.isoformat(),
-                      "board_may_act_from": (d.act_by + _dt.timedelta(days=1)).isoformat(), "note": d.note()})
     override = (f"A county recommendation to modify or disapprove can be overridden only by a vote of {vote.value}, "
                 f"with a resolution stating the reasons ({vote_clause}).")
+    executive_order = f"{eo.citation}: {eo.value}{verify_word(eo.verify)}"
     checklist = [
         f"Send the full statement (application, completed EAF) to the Rockland County Department of Planning "
         f"({statute or 'GML § 239-m'})",
         f"Wait for the county report or {days_p.value} days from its receipt ({days_clause})",
         override,
-        f"{eo.citation}: {eo.value}{verify_word(eo.verify)}",
-    ] if required is not False else [f"{eo.citation}: {eo.value}{verify_word(eo.verify)}"]
-    verify = tuple(p.citation for p in (reach_p, days_p, vote, eo) if p.verify)
-    if days_clause == CLAUSE_239N_TO_CONFIRM:
-        verify += (f"{CLAUSE_239N_TO_CONFIRM}: the paragraph of § 239-n holding the county's {days_p.value} days",)
-    boundary = next((a for a in answers if a.trigger == "municipal_boundary" and a.answer == "yes"), None)
-    if boundary is not None and boundary_line_name(parcel, layerset, on)[1]:
-        verify += (f"{statute_clause(statute, 'GML § 239-m(3)(b)(i)')}: the municipality across the line "
-                   "(municipal_neighbours)",)
-    return ReferralResult(required, statute, actions, headline, reach, tuple(answers), clock, override,
-                          tuple(checklist), verify)
+        executive_order,
+    ] if required is not False else [executive_order]
+    verify = _to_confirm(parcel, layerset, on, statute, (reach_p, days_p, vote, eo), days_p, days_clause, answers)
+    return ReferralResult(required, statute, actions, headline, reach, tuple(answers),
+                          _clock(days_p, days_clause, facts.county_received_date), override, tuple(checklist), verify)
 
 
 def trigger_bands(parcel: BaseGeometry, layerset, result: ReferralResult) -> dict[str, BaseGeometry]:

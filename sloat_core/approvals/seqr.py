@@ -22,6 +22,7 @@ Every number and clause is a dated setting (``data/settings/state_law.yaml``); t
 from __future__ import annotations
 
 import datetime as _dt
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from sloat_core.approvals.facts import ApprovalFacts
@@ -106,112 +107,203 @@ def _result(cls: str, fact: StateFact | None, reason: str, *, clause: str | None
                       facts_used=facts_used or {}, possible=possible)
 
 
-def _classify(project, facts: ApprovalFacts, park: bool | None, on) -> SeqrResult:
+@dataclass(frozen=True)
+class _Action:
+    """What the classification reads of the project and its facts (``used``: the facts it names in its answer)."""
+
+    app: str | None
+    facts: ApprovalFacts
+    #: The families of the house (the form's count, else one for a one-family dwelling); None when no house.
+    families: int | None
+    #: A subdivision is never one of the Type II items.
+    subdivision: bool
+    disturbed: float | None
+    park: bool | None
+    on: _dt.date | None
+    used: dict
+
+
+def _action(project, facts: ApprovalFacts, park: bool | None, on) -> _Action:
     app = getattr(project, "application_type", None)
     one_family = getattr(project, "one_family_dwelling", None)
     disturbed = getattr(project, "disturbed_sqft", None) if project is not None else None
     used = {k: v for k, v in {"application_type": app, "one_family_dwelling": one_family,
                               **{k: v for k, v in facts.to_dict().items() if not k.endswith("_date")},
                               "parkland_contiguous": park}.items() if v is not None}
+    return _Action(app, facts, facts.residence_families or (1 if one_family else None),
+                   app == "subdivision" or (facts.lots or 0) > 1, disturbed, park, on, used)
 
-    # -- Type II (617.5(c)): not subject to review, whatever the size (a subdivision is never one of these items)
-    subdivision = app == "subdivision" or (facts.lots or 0) > 1
-    if facts.maintenance_only and not subdivision:
-        p = state_param("seqr_type2_maintenance", on)
-        return _result("Type II", p, f"Maintenance or repair with no substantial change: {p.value}{verify_word(p.verify)}.",
-                       facts_used=used)
-    if facts.accessory_structure and not subdivision:
-        p = state_param("seqr_type2_accessory", on)
-        kind = facts.accessory_structure if isinstance(facts.accessory_structure, str) else "accessory structure"
-        return _result("Type II", p, f"A {kind.replace('_', ' ')} is a {p.value}, not changing land use or density"
-                       f"{verify_word(p.verify)}.", facts_used=used)
-    families = facts.residence_families or (1 if one_family else None)
-    max_fam = state_param("seqr_type2_residence_max_families", on).value
-    if families is not None and families <= max_fam and not subdivision:
-        if facts.variance == "area":
-            p = state_param("seqr_type2_area_variance", on)
-            return _result("Type II", p, f"An {p.value}{verify_word(p.verify)}.", facts_used=used)
-        if facts.on_approved_lot:
-            p = state_param("seqr_type2_residence", on)
-            return _result("Type II", p, f"A {_family(families)} residence on an approved lot: {p.value}"
-                           f"{verify_word(p.verify)}.", facts_used=used)
-        if facts.on_approved_lot is None:
-            p = state_param("seqr_type2_residence", on)
-            return _result("unknown", p, f"A {_family(families)} residence is Type II only on an approved lot "
-                           f"({p.citation}).", question=_Q_LOT, facts_used=used)
-    if facts.variance == "setback_or_lot_line" and not subdivision and app in (None, "building_permit"):
-        p = state_param("seqr_type2_setback_variance", on)
-        return _result("Type II", p, f"The {p.value}{verify_word(p.verify)}.", facts_used=used)
 
-    # -- residential units (617.4(b)(5)) and the parkland rule (617.4(b)(10))
-    units = facts.dwelling_units if facts.dwelling_units is not None else (
-        facts.lots if subdivision and facts.residential is not False else None)
-    if units is None and families is not None:
-        units = families
-    pct = state_param("seqr_parkland_threshold_pct", on)
-    if units is not None and facts.residential is not False:
-        conn = state_param("seqr_units_threshold_connected", on)
-        unconn = state_param("seqr_units_threshold_unconnected", on)
-        sewer = facts.public_water_sewer
-        thresholds = [conn] if sewer is True else [unconn] if sewer is False else [conn, unconn]
-        what = f"{units} new dwelling unit{'s' if units != 1 else ''}" + (
-            " (one per lot)" if facts.dwelling_units is None and subdivision else "")
-        met = [t for t in thresholds if units >= t.value]
-        if len(met) == len(thresholds):
-            t = met[0]
-            return _result("Type I", t, f"{what} meet the Type I threshold of {t.value} units "
-                           f"({t.citation}){verify_word(t.verify)}.", facts_used=used)
-        if met:  # meets the unconnected threshold only: the answer turns on water and sewer
-            return _result("unknown", met[0], f"{what} are Type I if not connected to public water and sewer "
-                           f"({unconn.value} units, {unconn.citation}), not if connected ({conn.value}).",
-                           question=_Q_SEWER, facts_used=used)
-        share = pct.value / 100.0
-        over = [t for t in thresholds if units > share * t.value]
-        if park is True and len(over) == len(thresholds):
-            t = over[0]
-            return _result("Type I", pct, f"{what} within or substantially contiguous to public parkland exceed "
-                           f"{pct.value:g}% of the {t.value}-unit threshold ({t.citation}), i.e. more than "
-                           f"{share * t.value:g}{verify_word(pct.verify)}.", facts_used=used)
-        if park is True and over:
-            return _result("unknown", pct, f"Beside public parkland, {what} exceed {pct.value:g}% of the "
-                           f"{unconn.value}-unit threshold (not connected) but not of the {conn.value}-unit one "
-                           f"(connected).", question=_Q_SEWER, facts_used=used)
-        if park is None and over:
-            return _result("unknown", pct, f"{what} exceed {pct.value:g}% of a Type I threshold: Type I if within "
-                           f"or substantially contiguous to public parkland ({pct.citation}), else Unlisted.",
-                           question=_Q_PARK, facts_used=used)
-        return _result("Unlisted", None, f"{what}: no Type II item and no Type I threshold of 617.4 reached.",
-                       clause=UNLISTED_CLAUSE, facts_used=used, verify=False)
+# -- Type II (617.5(c)): not subject to review, whatever the size -------------------------------------------------
 
-    # -- other activities: physical alteration (617.4(b)(6)(i))
-    if disturbed is not None:
-        acres = disturbed / SQFT_PER_ACRE
-        alt = state_param("seqr_physical_alteration_acres", on)
-        if acres >= alt.value:
-            return _result("Type I", alt, f"The work physically alters {acres:,.2f} acres, at least "
-                           f"{alt.value:g}{verify_word(alt.verify)}.", facts_used=used)
-        limit = pct.value / 100.0 * alt.value
-        if acres > limit:
-            if park is True:
-                return _result("Type I", pct, f"{acres:,.2f} acres altered beside public parkland exceed "
-                               f"{pct.value:g}% of {alt.value:g} acres ({alt.citation}){verify_word(pct.verify)}.",
-                               facts_used=used)
-            if park is None:
-                return _result("unknown", pct, f"{acres:,.2f} acres altered exceed {pct.value:g}% of the "
-                               f"{alt.value:g}-acre threshold: Type I if beside public parkland, else Unlisted.",
-                               question=_Q_PARK, facts_used=used)
-        if app is None and not any(v is not None for v in (families, facts.variance)):
-            return _result("unknown", None, f"{acres:,.2f} acres disturbed, but the kind of action is not given.",
-                           question=_Q_WHAT, facts_used=used)
-        return _result("Unlisted", None, f"{acres:,.2f} acres altered: no Type II item and no Type I threshold "
-                       f"of 617.4 reached.", clause=UNLISTED_CLAUSE, facts_used=used, verify=False)
-    if app in ("site_plan", "special_permit") or facts.variance == "use":
-        alt = state_param("seqr_physical_alteration_acres", on)  # the threshold the question turns on
+
+@dataclass(frozen=True)
+class _TypeII:
+    """One item of the Type II list of 617.5(c) as the form can recognise it: the setting that holds its words
+    and its clause (``citation``), when the action is one, and the sentence that says so. An item whose answer
+    turns on a fact not given is ``"unknown"``, with the ``question`` that settles it."""
+
+    setting: str
+    applies: Callable[[_Action], bool]
+    reason: Callable[[_Action, StateFact], str]
+    cls: str = "Type II"
+    question: str | None = None
+
+
+def _small_residence(a: _Action) -> bool:
+    """A house of no more families than the residence item covers, not in a subdivision."""
+    return (a.families is not None and a.families <= state_param("seqr_type2_residence_max_families", a.on).value
+            and not a.subdivision)
+
+
+def _accessory_reason(a: _Action, p: StateFact) -> str:
+    kind = a.facts.accessory_structure if isinstance(a.facts.accessory_structure, str) else "accessory structure"
+    return f"A {kind.replace('_', ' ')} is a {p.value}, not changing land use or density{verify_word(p.verify)}."
+
+
+#: The Type II items, checked in this order; the first that applies answers.
+_TYPE_II: tuple[_TypeII, ...] = (
+    _TypeII("seqr_type2_maintenance", lambda a: bool(a.facts.maintenance_only) and not a.subdivision,
+            lambda a, p: f"Maintenance or repair with no substantial change: {p.value}{verify_word(p.verify)}."),
+    _TypeII("seqr_type2_accessory", lambda a: bool(a.facts.accessory_structure) and not a.subdivision,
+            _accessory_reason),
+    _TypeII("seqr_type2_area_variance", lambda a: _small_residence(a) and a.facts.variance == "area",
+            lambda a, p: f"An {p.value}{verify_word(p.verify)}."),
+    _TypeII("seqr_type2_residence", lambda a: _small_residence(a) and bool(a.facts.on_approved_lot),
+            lambda a, p: f"A {_family(a.families)} residence on an approved lot: {p.value}{verify_word(p.verify)}."),
+    _TypeII("seqr_type2_residence", lambda a: _small_residence(a) and a.facts.on_approved_lot is None,
+            lambda a, p: f"A {_family(a.families)} residence is Type II only on an approved lot ({p.citation}).",
+            cls="unknown", question=_Q_LOT),
+    _TypeII("seqr_type2_setback_variance",
+            lambda a: (a.facts.variance == "setback_or_lot_line" and not a.subdivision
+                       and a.app in (None, "building_permit")),
+            lambda a, p: f"The {p.value}{verify_word(p.verify)}."),
+)
+
+
+def _type_ii(a: _Action) -> SeqrResult | None:
+    """The first Type II item the action is, or None."""
+    for item in _TYPE_II:
+        if item.applies(a):
+            p = state_param(item.setting, a.on)
+            return _result(item.cls, p, item.reason(a, p), question=item.question, facts_used=a.used)
+    return None
+
+
+# -- residential units (617.4(b)(5)) and the parkland rule (617.4(b)(10)) -----------------------------------------
+
+
+def _dwelling_units(a: _Action) -> int | None:
+    """The new dwelling units: the form's count, else one per lot of a residential subdivision, else the house's
+    families; None when none is known."""
+    f = a.facts
+    units = f.dwelling_units if f.dwelling_units is not None else (
+        f.lots if a.subdivision and f.residential is not False else None)
+    if units is None and a.families is not None:
+        units = a.families
+    return units
+
+
+def _by_dwelling_units(a: _Action) -> SeqrResult | None:
+    """Type I when the units meet the threshold that applies (617.4(b)(5)), or exceed 25 % of it beside public
+    parkland (617.4(b)(10)); unknown when the answer turns on water and sewer or on the parkland; else Unlisted.
+    None when the project is not residential or no unit count is known."""
+    units = _dwelling_units(a)
+    if units is None or a.facts.residential is False:
+        return None
+    conn = state_param("seqr_units_threshold_connected", a.on)
+    unconn = state_param("seqr_units_threshold_unconnected", a.on)
+    sewer = a.facts.public_water_sewer
+    thresholds = [conn] if sewer is True else [unconn] if sewer is False else [conn, unconn]
+    what = f"{units} new dwelling unit{'s' if units != 1 else ''}" + (
+        " (one per lot)" if a.facts.dwelling_units is None and a.subdivision else "")
+    met = [t for t in thresholds if units >= t.value]
+    if len(met) == len(thresholds):
+        t = met[0]
+        return _result("Type I", t, f"{what} meet the Type I threshold of {t.value} units "
+                       f"({t.citation}){verify_word(t.verify)}.", facts_used=a.used)
+    if met:  # meets the unconnected threshold only: the answer turns on water and sewer
+        return _result("unknown", met[0], f"{what} are Type I if not connected to public water and sewer "
+                       f"({unconn.value} units, {unconn.citation}), not if connected ({conn.value}).",
+                       question=_Q_SEWER, facts_used=a.used)
+    return _units_beside_parkland(a, units, what, thresholds, conn, unconn)
+
+
+def _units_beside_parkland(a: _Action, units: int, what: str, thresholds: list[StateFact], conn: StateFact,
+                           unconn: StateFact) -> SeqrResult:
+    """Units below every threshold: Type I beside public parkland when they exceed 25 % of each threshold that
+    applies (617.4(b)(10)), unknown when that turns on water and sewer or on the parkland, else Unlisted."""
+    pct = state_param("seqr_parkland_threshold_pct", a.on)
+    share = pct.value / 100.0
+    over = [t for t in thresholds if units > share * t.value]
+    if a.park is True and len(over) == len(thresholds):
+        t = over[0]
+        return _result("Type I", pct, f"{what} within or substantially contiguous to public parkland exceed "
+                       f"{pct.value:g}% of the {t.value}-unit threshold ({t.citation}), i.e. more than "
+                       f"{share * t.value:g}{verify_word(pct.verify)}.", facts_used=a.used)
+    if a.park is True and over:
+        return _result("unknown", pct, f"Beside public parkland, {what} exceed {pct.value:g}% of the "
+                       f"{unconn.value}-unit threshold (not connected) but not of the {conn.value}-unit one "
+                       f"(connected).", question=_Q_SEWER, facts_used=a.used)
+    if a.park is None and over:
+        return _result("unknown", pct, f"{what} exceed {pct.value:g}% of a Type I threshold: Type I if within "
+                       f"or substantially contiguous to public parkland ({pct.citation}), else Unlisted.",
+                       question=_Q_PARK, facts_used=a.used)
+    return _result("Unlisted", None, f"{what}: no Type II item and no Type I threshold of 617.4 reached.",
+                   clause=UNLISTED_CLAUSE, facts_used=a.used, verify=False)
+
+
+# -- other activities: physical alteration (617.4(b)(6)(i)) ----------------------------------------------------------
+
+
+def _by_physical_alteration(a: _Action) -> SeqrResult | None:
+    """Type I when the work alters at least the threshold's acres, or more than 25 % of it beside public parkland;
+    unknown when that turns on the parkland or the kind of action is not given; else Unlisted. None when the area
+    disturbed is not known."""
+    if a.disturbed is None:
+        return None
+    acres = a.disturbed / SQFT_PER_ACRE
+    pct = state_param("seqr_parkland_threshold_pct", a.on)
+    alt = state_param("seqr_physical_alteration_acres", a.on)
+    if acres >= alt.value:
+        return _result("Type I", alt, f"The work physically alters {acres:,.2f} acres, at least "
+                       f"{alt.value:g}{verify_word(alt.verify)}.", facts_used=a.used)
+    if acres > pct.value / 100.0 * alt.value:
+        if a.park is True:
+            return _result("Type I", pct, f"{acres:,.2f} acres altered beside public parkland exceed "
+                           f"{pct.value:g}% of {alt.value:g} acres ({alt.citation}){verify_word(pct.verify)}.",
+                           facts_used=a.used)
+        if a.park is None:
+            return _result("unknown", pct, f"{acres:,.2f} acres altered exceed {pct.value:g}% of the "
+                           f"{alt.value:g}-acre threshold: Type I if beside public parkland, else Unlisted.",
+                           question=_Q_PARK, facts_used=a.used)
+    if a.app is None and not any(v is not None for v in (a.families, a.facts.variance)):
+        return _result("unknown", None, f"{acres:,.2f} acres disturbed, but the kind of action is not given.",
+                       question=_Q_WHAT, facts_used=a.used)
+    return _result("Unlisted", None, f"{acres:,.2f} acres altered: no Type II item and no Type I threshold "
+                   f"of 617.4 reached.", clause=UNLISTED_CLAUSE, facts_used=a.used, verify=False)
+
+
+def _by_kind_of_action(a: _Action) -> SeqrResult:
+    """Neither units nor area known: a site plan, special permit or use variance turns on the area of work;
+    otherwise the kind of action is the question."""
+    if a.app in ("site_plan", "special_permit") or a.facts.variance == "use":
+        alt = state_param("seqr_physical_alteration_acres", a.on)  # the threshold the question turns on
         return _result("unknown", alt, "A site plan, special permit or use variance is Unlisted unless it reaches a "
                        f"Type I threshold ({alt.value:g} acres physically altered, {alt.citation}); the area of work "
-                       "is not given.", question=_Q_ACRES, facts_used=used)
+                       "is not given.", question=_Q_ACRES, facts_used=a.used)
     return _result("unknown", None, "The form does not say what kind of action this is.", question=_Q_WHAT,
-                   facts_used=used)
+                   facts_used=a.used)
+
+
+def _classify(project, facts: ApprovalFacts, park: bool | None, on) -> SeqrResult:
+    """The class in the regulation's order (617.5(a)): the Type II list, then the units and parkland rules, then the
+    area physically altered, then what the kind of action leaves open."""
+    a = _action(project, facts, park, on)
+    for rule in (_type_ii, _by_dwelling_units, _by_physical_alteration):
+        if (r := rule(a)) is not None:
+            return r
+    return _by_kind_of_action(a)
 
 
 def seqr_class(project, facts: ApprovalFacts, *, parkland_distance_ft: float | None = None,

@@ -290,66 +290,71 @@ def _first_step(result: dict) -> str:
     return f"{ask} ask which zoning district the lot is in, its minimum lot size and which permits apply."
 
 
-def lot_answer(result: dict) -> LotAnswer:
-    """The answer card for an analysis result (see the module's docstring).
+def _row_words(d: dict, neighbours: bool) -> str:
+    """A deduction row's land in plain words (the buffer says when its wetland or stream is next door)."""
+    what = plain.plain_constraint(d.get("constraint") or "", d.get("label"))
+    if neighbours and d.get("constraint") == "buffer":
+        what += " (the wetland or stream itself is on the neighbour's land)"
+    return what
 
-    Parameters
-    ----------
-    result : dict
-        ``analyze(...)`` output (the CLI JSON contract).
 
-    Returns
-    -------
-    LotAnswer
-    """
-    verdict, house = _house(result)
-    lot_limits: list[str] = []
-    by_size: list[tuple[float, str]] = []
-    studies: list[str] = []
-    neighbours = _neighbours_resource(result)
+def _lot_limits(result: dict, neighbours: bool) -> list[tuple[float, str]]:
+    """Each deduction row that takes land off the lot size: the land it takes and one sentence, in the rows' order."""
+    out = []
     for d in result.get("deductions") or []:
         deducted = d.get("deducted_sqft")
-        what = plain.plain_constraint(d.get("constraint") or "", d.get("label"))
-        if neighbours and d.get("constraint") == "buffer":
-            what += " (the wetland or stream itself is on the neighbour's land)"
+        what = _row_words(d, neighbours)
         if deducted is not None and deducted >= 0.5:
-            lot_limits.append(f"{_sqft(deducted)} of {what} does not count toward the lot size "
-                              f"({plain.plain_share(d.get('countable_fraction'))}).")
-            by_size.append((deducted, lot_limits[-1]))
+            out.append((deducted, f"{_sqft(deducted)} of {what} does not count toward the lot size "
+                                  f"({plain.plain_share(d.get('countable_fraction'))})."))
         elif deducted is None and (at_least := d.get("known_deducted_sqft") or 0.0) >= 0.5:
             # The maps cover only part of the lot: what they show there is known, the rest is not.
-            lot_limits.append(f"At least {_sqft(at_least)} of {what} does not count toward the lot size "
-                              f"({plain.plain_share(d.get('countable_fraction'))}; the maps used here do not "
-                              "cover all of your lot).")
-            by_size.append((at_least, lot_limits[-1]))
+            out.append((at_least, f"At least {_sqft(at_least)} of {what} does not count toward the lot size "
+                                  f"({plain.plain_share(d.get('countable_fraction'))}; the maps used here do not "
+                                  "cover all of your lot)."))
+    return out
+
+
+def _studies(result: dict, neighbours: bool, needed: list[dict]) -> list[str]:
+    """The studies to commission before applying: those of the rows with land on the lot, then those of the
+    permits needed, each once."""
+    studies = []
+    for d in result.get("deductions") or []:
         if (d.get("area_sqft") or 0.0) >= 0.5 and (s := _STUDY_OF_ROW.get(d.get("constraint") or "")):
             studies.append(_NEIGHBOUR_STUDY if neighbours and d.get("constraint") == "buffer" else s)
-    mine, carried = permits_by_cause(result)
-    described = bool(result.get("project_described")) or "land_permits" not in result
-    project_needs = plain.plain_permits(result, mine)
-    if not described:
-        project_needs = ["No project is described yet: say what you plan (the Proposed project page) to know "
-                         "which permits it needs."]
-    elif not project_needs:
-        project_needs = ["Nothing under these rules, on what is known of the project."]
-    parcel_carries = plain.plain_carried(carried)
-    prohibited = plain.plain_permits(result, [p for p in result.get("permits") or [] if plain.is_prohibition(p)])
-    cluster = plain.plain_cluster(result)
-    in_the_way = [*(project_needs if described else []), *prohibited, *lot_limits, *parcel_carries]
-    if cluster:
-        in_the_way.append(cluster)
-    if not in_the_way:
-        in_the_way.append("Nothing on the maps used here stands in the way.")
-    likely = [x for x in project_needs if x.startswith("You will likely need")] if described else []
-    questions = [x for x in project_needs if x not in likely] if described else []
-    largest = [x for _, x in sorted(by_size, key=lambda t: -t[0])]
-    top = [*prohibited, *likely, *largest, *parcel_carries, *questions, *in_the_way][:TOP]
+    studies += [s for p in needed if (s := _STUDY_OF_PERMIT.get(p.get("id") or ""))]
+    return list(dict.fromkeys(studies))
 
-    needed = [p for p in mine if p.get("required") is True]
-    for p in needed:
-        if s := _STUDY_OF_PERMIT.get(p.get("id") or ""):
-            studies.append(s)
-    studies = list(dict.fromkeys(studies))
+
+def _project_needs(result: dict, mine: list[dict], described: bool) -> list[str]:
+    """What the project needs, in sentences; how to describe it when it is not described yet."""
+    needs = plain.plain_permits(result, mine)
+    if not described:
+        return ["No project is described yet: say what you plan (the Proposed project page) to know which permits "
+                "it needs."]
+    return needs or ["Nothing under these rules, on what is known of the project."]
+
+
+def _in_the_way(asked: list[str], prohibited: list[str], lot_limits: list[str], parcel_carries: list[str],
+                cluster: str | None) -> list[str]:
+    """Everything that stands in the way or needs care, or the one sentence that nothing does."""
+    out = [*asked, *prohibited, *lot_limits, *parcel_carries, *([cluster] if cluster else [])]
+    return out or ["Nothing on the maps used here stands in the way."]
+
+
+def _top(asked: list[str], prohibited: list[str], limits: list[tuple[float, str]], parcel_carries: list[str],
+         in_the_way: list[str]) -> list[str]:
+    """The things in the way that lead the answer (:data:`TOP`): what the law forbids, the permits the project
+    likely needs, the largest pieces of land that do not count, what the parcel carries, the open questions."""
+    likely = [x for x in asked if x.startswith("You will likely need")]
+    questions = [x for x in asked if x not in likely]
+    largest = [x for _, x in sorted(limits, key=lambda t: -t[0])]
+    return list(dict.fromkeys([*prohibited, *likely, *largest, *parcel_carries, *questions, *in_the_way][:TOP]))
+
+
+def _next_steps(result: dict, studies: list[str], needed: list[dict]) -> list[str]:
+    """What to do, in the usual order: confirm the lot, commission the studies, apply for the permits needed,
+    then for the building permit."""
     steps = [_first_step(result)]
     if studies:
         steps.append("Before applying, hire " + plain._join(studies) + ".")
@@ -359,7 +364,12 @@ def lot_answer(result: dict) -> LotAnswer:
                      "public meeting; the Village Clerk has the forms and dates).")
     steps.append("Then apply for the building permit at the Building Department; work starts only after "
                  "every permit is granted.")
+    return steps
 
+
+def _village_confirms(result: dict) -> list[str]:
+    """What the Village must confirm before anyone relies on the answer: the settings assumed, the land not
+    measured, the ground itself, and the sample maps."""
     confirms: list[str] = []
     if result.get("min_lot_area_verify") and result.get("min_lot_area_sqft"):
         confirms.append(f"The minimum lot size of the {result.get('district')} district "
@@ -375,11 +385,39 @@ def lot_answer(result: dict) -> LotAnswer:
     confirms.append("Where the wetlands, streams, flood zone and steep slopes really are on the ground.")
     if result.get("layers_illustrative"):
         confirms.append("Everything above: the maps used are an illustrative sample, not official data.")
+    return confirms
 
+
+def lot_answer(result: dict) -> LotAnswer:
+    """The answer card for an analysis result (see the module's docstring).
+
+    Parameters
+    ----------
+    result : dict
+        ``analyze(...)`` output (the CLI JSON contract).
+
+    Returns
+    -------
+    LotAnswer
+    """
+    verdict, house = _house(result)
+    neighbours = _neighbours_resource(result)
+    limits = _lot_limits(result, neighbours)
+    lot_limits = [sentence for _, sentence in limits]
+    mine, carried = permits_by_cause(result)
+    described = bool(result.get("project_described")) or "land_permits" not in result
+    project_needs = _project_needs(result, mine, described)
+    asked = project_needs if described else []
+    parcel_carries = plain.plain_carried(carried)
+    prohibited = plain.plain_permits(result, [p for p in result.get("permits") or [] if plain.is_prohibition(p)])
+    cluster = plain.plain_cluster(result)
+    in_the_way = _in_the_way(asked, prohibited, lot_limits, parcel_carries, cluster)
+    needed = [p for p in mine if p.get("required") is True]
     citations = [result.get("lot_area_citation") or ""] + [p.get("citation") or "" for p in needed]
-    return LotAnswer(verdict=verdict, house=house, in_the_way=in_the_way, next_steps=steps,
-                     village_confirms=confirms, note=plain.screening_note(result),
+    return LotAnswer(verdict=verdict, house=house, in_the_way=in_the_way,
+                     next_steps=_next_steps(result, _studies(result, neighbours, needed), needed),
+                     village_confirms=_village_confirms(result), note=plain.screening_note(result),
                      citations=[c for c in dict.fromkeys(citations) if c], lot_limits=lot_limits,
                      project_needs=project_needs, parcel_carries=parcel_carries,
-                     prohibited=prohibited, cluster=cluster, project_described=bool(result.get("project_described")), figures=figures_notes(result),
-                     top=list(dict.fromkeys(top)))
+                     prohibited=prohibited, cluster=cluster, project_described=bool(result.get("project_described")),
+                     figures=figures_notes(result), top=_top(asked, prohibited, limits, parcel_carries, in_the_way))

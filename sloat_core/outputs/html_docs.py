@@ -25,7 +25,7 @@ from sloat_core.outputs.handout import HANDOUT_TITLE, handout_steps
 from sloat_core.outputs.report import reading as S
 from sloat_core.outputs.report.layout import REPORT_TITLE
 from sloat_core.outputs.report.map import map_and_legend, map_png
-from sloat_core.outputs.report.text import _acres, _date_text, _num, _sqft
+from sloat_core.outputs.report.text import _acres, _date_text, _sqft
 from sloat_core.outputs.tagging import LANG
 
 __all__ = ["esc", "handout_html", "print_page", "summary_html"]
@@ -122,9 +122,8 @@ def _p(text, cls: str = "") -> str:
 # ----------------------------------------------------------------------------------------------
 
 
-def _approvals(r: dict) -> list[str]:
-    """The one list of approvals (issue 23): one ``<tbody>`` per decider, its name a row-group header."""
-    out = ["<h2>Permits, reviews and approvals, by who decides</h2>"]
+def _approvals_table(r: dict) -> str:
+    """The approvals grouped by who decides: one ``<tbody>`` per decider, its name a row-group header."""
     head = ["Permit, review or approval", "Status", "Clause", "Clock it starts", "Usual step"]
     table = ["<table>\n<caption>Article IX's permits and the approvals around it (SEQR, county referral, Village "
              "Law clocks, state and federal wetland screens), grouped by who decides</caption>\n<thead><tr>"
@@ -142,38 +141,181 @@ def _approvals(r: dict) -> list[str]:
                          f"<td>{esc(item.get('step'))}: {esc(item.get('step_text') or '')}</td></tr>")
         table.append("</tbody>")
     table.append("</table>")
-    out.append("\n".join(table))
-    others = [f"{p.get('title', '')} ({p.get('citation', '')})" for p in r.get("permits") or []
-              if p.get("required") is False]
-    if others:
-        out.append(_p("Not needed on what is known (Article IX): " + ", ".join(others) + "."))
+    return "\n".join(table)
+
+
+def _approvals(r: dict) -> list[str]:
+    """The one list of approvals (issue 23), then the permits not needed, the usual order, the SEQR class, the county
+    referral and the state and federal wetland answers in sentences."""
+    out = ["<h2>Permits, reviews and approvals, by who decides</h2>", _approvals_table(r)]
+    if others := S.not_needed_sentence(r):
+        out.append(_p(others))
     detail = r.get("approvals_detail") or {}
-    steps = detail.get("steps") or {}
-    if steps:
+    if steps := S.usual_order(detail):
         out.append("<h3>The usual order (common practice, not law)</h3>")
-        out.append(_ul([v for _, v in sorted(steps.items(), key=lambda kv: int(kv[0]))], ordered=True))
-    seqr = detail.get("seqr") or {}
-    if seqr:
-        rng = "" if len(seqr.get("possible") or []) < 2 else f" ({' or '.join(seqr['possible'])})"
-        out.append(_p(f"SEQR class: {seqr.get('class')}{rng} ({seqr.get('clause') or 'no clause decided it'}). "
-                      f"{seqr.get('reason') or ''}" + (f" To settle it: {seqr['question']}" if seqr.get("question")
-                                                       else "")))
-    ref = detail.get("county_referral") or {}
-    if ref.get("headline"):
-        out.append(_p(ref["headline"] + (f" {ref['override_rule']}" if ref.get("required") and ref.get("override_rule")
-                                         else "")))
-    wet = detail.get("wetland_screens") or {}
-    state = r.get("state_wetlands") or wet.get("state")
-    if state:
-        out.append(_p(f"New York State wetlands (NYSDEC map, {state.get('citation', 'ECL Article 24')}): "
-                      f"{state.get('message', '')}. {state.get('reason', '')} {state.get('stated', '')}"))
-    fed = wet.get("federal")
+        out.append(_ul(steps, ordered=True))
+    out += [_p(sentence) for sentence in S.approval_sentences(r)]
+    fed = (detail.get("wetland_screens") or {}).get("federal")
     if fed:
         out.append(_p(f"Federal waters ({fed.get('citation', 'CWA § 404')}): {fed.get('message', '')}. "
                       f"{fed.get('reason', '')}"))
     if detail.get("estimate"):
         out.append(_p(detail["estimate"], "small"))
     return out
+
+
+def _permits(r: dict) -> list[str]:
+    """Without the analysis's approvals (an older result): the permits table."""
+    return ["<h2>Permits and reviews</h2>",
+            _table("Permits and reviews", ["Permit or review", "Needed?", "Approval authority", "§"],
+                   [[p.get("title", "") + (f"\n{p['reason']}" if p.get("reason") else ""),
+                     S._YES_NO.get(p.get("required"), str(p.get("required"))), p.get("authority", ""),
+                     p.get("citation", "")] for p in r.get("permits", [])])]
+
+
+def _title_block(r: dict, title: str | None, as_of: dt.date, illustrative: bool) -> list[str]:
+    b = [f"<h1>{esc(REPORT_TITLE)}</h1>"]
+    if title:
+        b.append(_p(f"Case: {title}"))
+    b.append(_p("Environmental controls of the Village of Sloatsburg Code, Chapter 402, Article IX "
+                "(§§ 402-45 to 402-59)"))
+    b.append(_p(f"Prepared {_date_text(as_of)} · analysis as of {r.get('as_of')}"))
+    if illustrative:
+        b.append(f'<p class="notice">ILLUSTRATIVE SAMPLE, NOT OFFICIAL DATA. {esc(r.get("layers_notice") or "")}</p>')
+    return b
+
+
+def _parcel_and_district(r: dict) -> list[str]:
+    parcel = r.get("parcel") or {}
+    bits = [f"SBL {parcel['sbl']}" if parcel.get("sbl") else None, parcel.get("address"),
+            f"outline: {parcel['source']}" if parcel.get("source") else None]
+    district = r.get("district") or "unknown"
+    if len(r.get("districts") or []) > 1:
+        district = "split: " + ", ".join(f"{d['district']} ({_sqft(d['area_sqft'])})" for d in r["districts"])
+    return ["<h2>Parcel and district</h2>",
+            _table("The parcel", ["", "Value"], [["Parcel", " · ".join(x for x in bits if x)
+                                                  or "outline given by the applicant"], ["District", district]])]
+
+
+def _lot_area(r: dict, png: bytes) -> list[str]:
+    """The map, the key figures of § 402-45A and the verdict."""
+    net = r.get("net_lot_area_sqft")
+    mn = r.get("min_lot_area_sqft")
+    return ["<h2>Lot area (§ 402-45A)</h2>",
+            f"<figure>{_img(png, S.map_alt(r))}<figcaption>The parcel and the land that does not count toward "
+            "its lot area; the table below gives every area shown.</figcaption></figure>",
+            _table("Key figures", ["Figure", "Value"], [
+                ["Gross area", _sqft(r.get("gross_area_sqft")) + _acres(r.get("gross_area_sqft"))],
+                ["Deducted for environmental constraints", _sqft(r.get("deducted_sqft"))],
+                ["Net lot area (counts toward the minimum)", _sqft(net) + _acres(net)],
+                [f"District minimum lot area{' (' + r['district'] + ')' if r.get('district') else ''}",
+                 (_sqft(mn) if mn is not None else "not set")
+                 + (" (local setting, to confirm with the Village)" if r.get("min_lot_area_verify") else "")]]),
+            f'<p class="verdict">{esc(S._verdict(r))}</p>']
+
+
+def _deductions(r: dict) -> list[str]:
+    return ["<h2>Land that does not count toward minimum lot area (§ 402-45)</h2>",
+            _table("Each constraint's area in the parcel, the share that counts and the land deducted",
+                   ["Constraint", "Area in parcel (sq ft)", "Counts", "Deducted (sq ft)", "§"], S.deduction_rows(r),
+                   num_cols=(1, 2, 3)),
+            _p("Where constraints overlap, each piece of land is counted once, at the lowest share that applies."),
+            *[_p(n) for n in S.coverage_notes(r)]]
+
+
+def _cluster_features(r: dict) -> list[str]:
+    b = ["<h2>Cluster development: sensitive features (§ 402-48C)</h2>"]
+    if r.get("cluster_applies_reason"):
+        b.append(_p(r["cluster_applies_reason"]))
+    trows = [[t.get("citation", ""), t.get("title", ""), S.trigger_status(t), t.get("evidence", "")]
+             for t in r.get("cluster_triggers", [])]
+    b.append(_table("The ten features of § 402-48C", ["§", "Feature", "Present?", "Evidence"], trows))
+    return b
+
+
+def _mitigation(r: dict) -> list[str]:
+    """The figures of § 402-57P, when a wetland impact is known; nothing otherwise."""
+    m = r.get("mitigation") or {}
+    if m.get("impacted_wetland_sqft") is None:
+        return []
+    mrows = [["Wetland impacted", _sqft(m.get("impacted_wetland_sqft")),
+              "from the drawn footprint" if m.get("impact_source") == "footprint" else "as entered"],
+             ["Replacement ratio", f"at least {m.get('ratio', 0):g} to 1", m.get("citation", "")],
+             ["Replacement wetland required", _sqft(m.get("required_mitigation_sqft")), m.get("citation", "")]]
+    if m.get("proposed_mitigation_sqft") is not None:
+        mrows += [["Proposed", _sqft(m.get("proposed_mitigation_sqft")), ""],
+                  ["Shortfall", _sqft(m.get("shortfall_sqft")),
+                   "meets the ratio" if m.get("meets_ratio") else "does not meet the ratio"]]
+    return ["<h2>Wetland mitigation (§ 402-57P)</h2>",
+            _table("The mitigation figures", ["", "Figure", "Note / §"], mrows, num_cols=(1,))]
+
+
+def _deadlines(timeline_events, r: dict) -> list[str]:
+    evs = S.with_approval_events(timeline_events, r)
+    if not evs:
+        return []
+    return ["<h2>Deadlines and expiry dates</h2>",
+            _table("Dates worked out from the law's text; confirm them with the Village", ["Date", "What", "Status", "§"],
+                   [[dt.date.fromisoformat(str(e["date"])).strftime("%b %d, %Y"), e.get("label", ""),
+                     S.status_text(e.get("status")), e.get("citation", "")] for e in evs])]
+
+
+def _notes_and_warnings(r: dict, layerset, notes: str | None) -> list[str]:
+    """The case's notes, then the points to check (the layer set's warnings first)."""
+    b = []
+    if notes and str(notes).strip():
+        b.append("<h2>Notes</h2>")
+        b.append(f'<p class="notes">{esc(notes)}</p>')
+    warnings = [f"Layer set: {w}" for w in (getattr(layerset, "warnings", ()) or ())]
+    warnings += [w for w in r.get("warnings") or [] if w not in warnings]
+    if warnings:
+        b.append("<h2>Points to check</h2>")
+        b.append(_ul(warnings))
+    return b
+
+
+def _law_quotes(r: dict) -> list[str]:
+    """The first paragraph of each clause the figures rest on (a citation the law text does not hold is left out)."""
+    b = ["<h2>The law behind these figures (quoted)</h2>"]
+    for cite in S._citations_used(r):
+        try:
+            text = clause(cite).strip().split("\n\n")[0]
+        except SloatInputError:
+            continue
+        b.append(f"<h3>{esc(cite)}</h3>\n<blockquote><p>{esc(text)}</p></blockquote>")
+    return b
+
+
+def _please_note(r: dict, as_of: dt.date, illustrative: bool) -> list[str]:
+    """The disclaimer, who decides, the sample notice, the buffer note and the versions of the law and data."""
+    b = ["<h2>Please note</h2>", _p(r.get("disclaimer") or ""),
+         _p("Who decides: the Planning Board, the Building Inspector and the Village Engineer, as named for each "
+            "permit above; the County and State agencies listed decide their own reviews.")]
+    if illustrative:
+        b.append('<p class="notice">Illustrative sample, not official data: the map layers are made up for '
+                 "demonstration. Do not rely on them for any property.</p>")
+    if r.get("buffer_note"):
+        b.append(_p(r["buffer_note"]))
+    layers = f"{r.get('layers_name') or 'none'} version {r.get('layers_version') or 'unknown'}"
+    b.append(_p(f"Date: {_date_text(as_of)}. Law parameters: {r.get('params_version')}. Law text sha256: "
+                f"{LAW_TEXT_SHA256[:16]}. Data: {layers}{' (illustrative sample)' if illustrative else ''}. "
+                f"sloat_core {r.get('tool_version')}.", "small"))
+    return b
+
+
+def _adjacent_owners(r: dict) -> list[str]:
+    """Appendix, the owners of record of adjacent lands, when the wetland permit's notice applies."""
+    a = r.get("adjacent_owners") or {}
+    if not a or a.get("applies") is False:
+        return []
+    b = [f"<h2>Appendix: owners of record of adjacent lands ({esc(a.get('citation', ''))})</h2>"]
+    if a.get("parcels"):
+        b.append(_table("Adjacent tax parcels", ["SBL", "Address", "Owner of record"],
+                        [[x.get("sbl") or "no SBL", x.get("address") or "", x.get("owner")
+                          or "owner from the assessment roll"] for x in a["parcels"]]))
+    if a.get("reason"):
+        b.append(_p(a["reason"]))
+    return b
 
 
 def summary_html(analysis, layerset, *, timeline_events=None, notes: str | None = None, title: str | None = None,
@@ -187,129 +329,11 @@ def summary_html(analysis, layerset, *, timeline_events=None, notes: str | None 
     illustrative = bool(getattr(layerset, "illustrative", None) if layerset is not None
                         else r.get("layers_illustrative"))
     png, _ = map_png(analysis, layerset)
-    parcel = r.get("parcel") or {}
-    b: list[str] = [f"<h1>{esc(REPORT_TITLE)}</h1>"]
-    if title:
-        b.append(_p(f"Case: {title}"))
-    b.append(_p("Environmental controls of the Village of Sloatsburg Code, Chapter 402, Article IX "
-                "(§§ 402-45 to 402-59)"))
-    b.append(_p(f"Prepared {_date_text(as_of)} · analysis as of {r.get('as_of')}"))
-    if illustrative:
-        b.append(f'<p class="notice">ILLUSTRATIVE SAMPLE, NOT OFFICIAL DATA. {esc(r.get("layers_notice") or "")}</p>')
-    bits = [f"SBL {parcel['sbl']}" if parcel.get("sbl") else None, parcel.get("address"),
-            f"outline: {parcel['source']}" if parcel.get("source") else None]
-    district = r.get("district") or "unknown"
-    if len(r.get("districts") or []) > 1:
-        district = "split: " + ", ".join(f"{d['district']} ({_sqft(d['area_sqft'])})" for d in r["districts"])
-    b.append("<h2>Parcel and district</h2>")
-    b.append(_table("The parcel", ["", "Value"], [["Parcel", " · ".join(x for x in bits if x)
-                                                   or "outline given by the applicant"], ["District", district]]))
-    b.append("<h2>Lot area (§ 402-45A)</h2>")
-    b.append(f"<figure>{_img(png, S.map_alt(r))}<figcaption>The parcel and the land that does not count toward "
-             "its lot area; the table below gives every area shown.</figcaption></figure>")
-    net = r.get("net_lot_area_sqft")
-    mn = r.get("min_lot_area_sqft")
-    b.append(_table("Key figures", ["Figure", "Value"], [
-        ["Gross area", _sqft(r.get("gross_area_sqft")) + _acres(r.get("gross_area_sqft"))],
-        ["Deducted for environmental constraints", _sqft(r.get("deducted_sqft"))],
-        ["Net lot area (counts toward the minimum)", _sqft(net) + _acres(net)],
-        [f"District minimum lot area{' (' + r['district'] + ')' if r.get('district') else ''}",
-         (_sqft(mn) if mn is not None else "not set")
-         + (" (local setting, to confirm with the Village)" if r.get("min_lot_area_verify") else "")]]))
-    b.append(f'<p class="verdict">{esc(S._verdict(r))}</p>')
-
-    b.append("<h2>Land that does not count toward minimum lot area (§ 402-45)</h2>")
-    rows = [[d.get("label", d.get("constraint")), _num(d.get("area_sqft")) if d.get("area_sqft") is not None
-             else S.unknown_area_text(d), f"{d.get('countable_fraction', 0):.0%}",
-             _num(d.get("deducted_sqft")) if d.get("area_sqft") is not None
-             else S.unknown_area_text(d, "known_deducted_sqft", "unknown"), d.get("citation", "")]
-            for d in r.get("deductions", [])]
-    rows += [["Gross area", _num(r.get("gross_area_sqft")), "", "", ""],
-             ["Total deducted", "", "", _num(r.get("deducted_sqft")), ""],
-             ["Net lot area", _num(net), "", "", r.get("lot_area_citation", "§ 402-45A")]]
-    b.append(_table("Each constraint's area in the parcel, the share that counts and the land deducted",
-                    ["Constraint", "Area in parcel (sq ft)", "Counts", "Deducted (sq ft)", "§"], rows,
-                    num_cols=(1, 2, 3)))
-    b.append(_p("Where constraints overlap, each piece of land is counted once, at the lowest share that applies."))
-    b += [_p(n) for n in S.coverage_notes(r)]
-
-    b.append("<h2>Cluster development: sensitive features (§ 402-48C)</h2>")
-    if r.get("cluster_applies_reason"):
-        b.append(_p(r["cluster_applies_reason"]))
-    trows = []
-    for t in r.get("cluster_triggers", []):
-        status = S._YES_NO.get(t.get("triggered"), str(t.get("triggered")))
-        if t.get("needs_board_judgment") and t.get("triggered") is None:
-            status = "Board decides"
-        trows.append([t.get("citation", ""), t.get("title", ""), status, t.get("evidence", "")])
-    b.append(_table("The ten features of § 402-48C", ["§", "Feature", "Present?", "Evidence"], trows))
-
-    if r.get("approvals") or r.get("approvals_detail"):
-        b += _approvals(r)
-    else:
-        b.append("<h2>Permits and reviews</h2>")
-        b.append(_table("Permits and reviews", ["Permit or review", "Needed?", "Approval authority", "§"],
-                        [[p.get("title", "") + (f"\n{p['reason']}" if p.get("reason") else ""),
-                          S._YES_NO.get(p.get("required"), str(p.get("required"))), p.get("authority", ""),
-                          p.get("citation", "")] for p in r.get("permits", [])]))
-
-    m = r.get("mitigation") or {}
-    if m.get("impacted_wetland_sqft") is not None:
-        b.append("<h2>Wetland mitigation (§ 402-57P)</h2>")
-        mrows = [["Wetland impacted", _sqft(m.get("impacted_wetland_sqft")),
-                  "from the drawn footprint" if m.get("impact_source") == "footprint" else "as entered"],
-                 ["Replacement ratio", f"at least {m.get('ratio', 0):g} to 1", m.get("citation", "")],
-                 ["Replacement wetland required", _sqft(m.get("required_mitigation_sqft")), m.get("citation", "")]]
-        if m.get("proposed_mitigation_sqft") is not None:
-            mrows += [["Proposed", _sqft(m.get("proposed_mitigation_sqft")), ""],
-                      ["Shortfall", _sqft(m.get("shortfall_sqft")),
-                       "meets the ratio" if m.get("meets_ratio") else "does not meet the ratio"]]
-        b.append(_table("The mitigation figures", ["", "Figure", "Note / §"], mrows, num_cols=(1,)))
-
-    evs = S.with_approval_events(timeline_events, r)
-    if evs:
-        b.append("<h2>Deadlines and expiry dates</h2>")
-        b.append(_table("Dates worked out from the law's text; confirm them with the Village",
-                        ["Date", "What", "Status", "§"],
-                        [[dt.date.fromisoformat(str(e["date"])).strftime("%b %d, %Y"), e.get("label", ""),
-                          S.status_text(e.get("status")), e.get("citation", "")] for e in evs]))
-    if notes and str(notes).strip():
-        b.append("<h2>Notes</h2>")
-        b.append(f'<p class="notes">{esc(notes)}</p>')
-    warnings = [f"Layer set: {w}" for w in (getattr(layerset, "warnings", ()) or ())]
-    warnings += [w for w in r.get("warnings") or [] if w not in warnings]
-    if warnings:
-        b.append("<h2>Points to check</h2>")
-        b.append(_ul(warnings))
-    b.append("<h2>The law behind these figures (quoted)</h2>")
-    for cite in S._citations_used(r):
-        try:
-            text = clause(cite).strip().split("\n\n")[0]
-        except SloatInputError:
-            continue
-        b.append(f"<h3>{esc(cite)}</h3>\n<blockquote><p>{esc(text)}</p></blockquote>")
-    b.append("<h2>Please note</h2>")
-    b.append(_p(r.get("disclaimer") or ""))
-    b.append(_p("Who decides: the Planning Board, the Building Inspector and the Village Engineer, as named for each "
-                "permit above; the County and State agencies listed decide their own reviews."))
-    if illustrative:
-        b.append('<p class="notice">Illustrative sample, not official data: the map layers are made up for '
-                 "demonstration. Do not rely on them for any property.</p>")
-    if r.get("buffer_note"):
-        b.append(_p(r["buffer_note"]))
-    layers = f"{r.get('layers_name') or 'none'} version {r.get('layers_version') or 'unknown'}"
-    b.append(_p(f"Date: {_date_text(as_of)}. Law parameters: {r.get('params_version')}. Law text sha256: "
-                f"{LAW_TEXT_SHA256[:16]}. Data: {layers}{' (illustrative sample)' if illustrative else ''}. "
-                f"sloat_core {r.get('tool_version')}.", "small"))
-    a = r.get("adjacent_owners") or {}
-    if a and a.get("applies") is not False:
-        b.append(f"<h2>Appendix: owners of record of adjacent lands ({esc(a.get('citation', ''))})</h2>")
-        if a.get("parcels"):
-            b.append(_table("Adjacent tax parcels", ["SBL", "Address", "Owner of record"],
-                            [[x.get("sbl") or "no SBL", x.get("address") or "", x.get("owner")
-                              or "owner from the assessment roll"] for x in a["parcels"]]))
-        if a.get("reason"):
-            b.append(_p(a["reason"]))
+    b = [*_title_block(r, title, as_of, illustrative), *_parcel_and_district(r), *_lot_area(r, png),
+         *_deductions(r), *_cluster_features(r),
+         *(_approvals(r) if r.get("approvals") or r.get("approvals_detail") else _permits(r)),
+         *_mitigation(r), *_deadlines(timeline_events, r), *_notes_and_warnings(r, layerset, notes),
+         *_law_quotes(r), *_please_note(r, as_of, illustrative), *_adjacent_owners(r)]
     return _page(f"{REPORT_TITLE}: {title}" if title else REPORT_TITLE, b)
 
 

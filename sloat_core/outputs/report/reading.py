@@ -8,7 +8,7 @@ alternative text, an approval's status, the coverage notes, the citations used, 
 
 from __future__ import annotations
 
-from sloat_core.outputs.report.text import _sqft
+from sloat_core.outputs.report.text import _num, _sqft
 from sloat_core.rules.clocks import DONE_STATUSES, STATUS_WORDS
 
 _YES_NO = {True: "yes", False: "no", None: "unknown"}
@@ -74,6 +74,62 @@ def approval_status(item: dict) -> str:
     if item.get("id") == "seqr":
         return f"class: {status}"
     return APPROVAL_STATUS_WORDS.get(status, status.replace("_", " "))
+
+
+def deduction_rows(r: dict) -> list[list]:
+    """The § 402-45 deduction table's rows: each constraint's area in the parcel, the share that counts and the land
+    deducted (unknown without data; "at least" what a layer mapping the parcel in part shows), then the gross area, the total deducted and the net lot area."""
+    rows = []
+    for d in r.get("deductions", []):
+        known = d.get("area_sqft") is not None
+        rows.append([d.get("label", d.get("constraint")), _num(d.get("area_sqft")) if known else unknown_area_text(d),
+                     f"{d.get('countable_fraction', 0):.0%}",
+                     _num(d.get("deducted_sqft")) if known else unknown_area_text(d, "known_deducted_sqft", "unknown"),
+                     d.get("citation", "")])
+    return rows + [["Gross area", _num(r.get("gross_area_sqft")), "", "", ""],
+                   ["Total deducted", "", "", _num(r.get("deducted_sqft")), ""],
+                   ["Net lot area", _num(r.get("net_lot_area_sqft")), "", "", r.get("lot_area_citation", "§ 402-45A")]]
+
+
+def trigger_status(t: dict) -> str:
+    """A § 402-48C feature's answer in words: yes / no / unknown, or "Board decides" when its judgment is open."""
+    if t.get("needs_board_judgment") and t.get("triggered") is None:
+        return "Board decides"
+    return _YES_NO.get(t.get("triggered"), str(t.get("triggered")))
+
+
+def not_needed_sentence(r: dict) -> str | None:
+    """The Article IX permits not needed on what is known, in one sentence; None when there is none."""
+    others = [f"{p.get('title', '')} ({p.get('citation', '')})" for p in r.get("permits") or []
+              if p.get("required") is False]
+    return "Not needed on what is known (Article IX): " + ", ".join(others) + "." if others else None
+
+
+def usual_order(detail: dict) -> list[str]:
+    """The approvals' usual order (``approvals_detail["steps"]``), step by step."""
+    return [v for _, v in sorted((detail.get("steps") or {}).items(), key=lambda kv: int(kv[0]))]
+
+
+def approval_sentences(r: dict) -> list[str]:
+    """The SEQR class, the county referral and the state wetland answer of the analysis's approvals, each in one
+    sentence when the analysis has it (the federal screen's sentence is each document's own)."""
+    detail = r.get("approvals_detail") or {}
+    sentences = []
+    seqr = detail.get("seqr") or {}
+    if seqr:
+        rng = "" if len(seqr.get("possible") or []) < 2 else f" ({' or '.join(seqr['possible'])})"
+        sentences.append(f"SEQR class: {seqr.get('class')}{rng} ({seqr.get('clause') or 'no clause decided it'}). "
+                         f"{seqr.get('reason') or ''}"
+                         + (f" To settle it: {seqr['question']}" if seqr.get("question") else ""))
+    ref = detail.get("county_referral") or {}
+    if ref.get("headline"):
+        sentences.append(ref["headline"] + (f" {ref['override_rule']}" if ref.get("required")
+                                            and ref.get("override_rule") else ""))
+    state = r.get("state_wetlands") or (detail.get("wetland_screens") or {}).get("state")
+    if state:
+        sentences.append(f"New York State wetlands (NYSDEC map, {state.get('citation', 'ECL Article 24')}): "
+                         f"{state.get('message', '')}. {state.get('reason', '')} {state.get('stated', '')}")
+    return sentences
 
 
 def _citations_used(result: dict) -> list[str]:

@@ -14,27 +14,16 @@ from fpdf import FPDF
 
 from sloat_core.engine.plain import prohibition_sentence
 from sloat_core.outputs.report.layout import _first_lines, _first_rows, _heading, _list, _para, _table
-from sloat_core.outputs.report.reading import (_YES_NO, _events, approval_status, coverage_notes, events_to_show,
-                                               status_text, unknown_area_text)
-from sloat_core.outputs.report.text import _num, _shorten, _sqft
+from sloat_core.outputs.report.reading import (_YES_NO, _events, approval_sentences, approval_status, coverage_notes,
+                                               deduction_rows, events_to_show, not_needed_sentence, status_text,
+                                               trigger_status, usual_order)
+from sloat_core.outputs.report.text import _shorten, _sqft
 
 
 def deductions(pdf: FPDF, r: dict) -> None:
     """The § 402-45 deduction table: each constraint's area in the parcel, the share that counts and the land
     deducted, then the gross area, the total deducted and the net lot area (§ 402-45A)."""
-    rows = []
-    for d in r.get("deductions", []):
-        known = d.get("area_sqft") is not None
-        rows.append([
-            d.get("label", d.get("constraint")),
-            _num(d.get("area_sqft")) if known else unknown_area_text(d),
-            f"{d.get('countable_fraction', 0):.0%}",
-            _num(d.get("deducted_sqft")) if known else unknown_area_text(d, "known_deducted_sqft", "unknown"),
-            d.get("citation", ""),
-        ])
-    rows.append(["Gross area", _num(r.get("gross_area_sqft")), "", "", ""])
-    rows.append(["Total deducted", "", "", _num(r.get("deducted_sqft")), ""])
-    rows.append(["Net lot area", _num(r.get("net_lot_area_sqft")), "", "", r.get("lot_area_citation", "§ 402-45A")])
+    rows = deduction_rows(r)
     bold = [len(rows) - 3, len(rows) - 1]
     head = ["Constraint", "Area in parcel (sq ft)", "Counts", "Deducted (sq ft)", "§"]
     widths, align = (62, 32, 16, 30, 32), ("LEFT", "RIGHT", "RIGHT", "RIGHT", "LEFT")
@@ -53,10 +42,7 @@ def cluster_features(pdf: FPDF, r: dict, evidence_len: int) -> None:
     its evidence shortened to ``evidence_len`` characters (none at 0); first, why § 402-48 applies or not."""
     rows = []
     for t in r.get("cluster_triggers", []):
-        status = _YES_NO.get(t.get("triggered"), str(t.get("triggered")))
-        if t.get("needs_board_judgment") and t.get("triggered") is None:
-            status = "Board decides"
-        row = [t.get("citation", ""), t.get("title", ""), status]
+        row = [t.get("citation", ""), t.get("title", ""), trigger_status(t)]
         if evidence_len:
             row.append(_shorten(t.get("evidence", ""), evidence_len))
         rows.append(row)
@@ -121,43 +107,14 @@ def approvals(pdf: FPDF, r: dict, reason_len: int, clock_len: int) -> None:
     if not r.get("approvals") and not detail:
         permits(pdf, r, reason_len)
         return
-    rows = approval_rows(r, reason_len, clock_len)
-    head = ["Who decides", "Permit, review or approval", "Status", "Clause", "Clock it starts", "Step"]
-    widths, align = (20, 62, 17, 27, 40, 9), ("LEFT",) * 5 + ("CENTER",)
-    _heading(pdf, "Permits, reviews and approvals, by who decides",
-             _first_rows(head, rows, widths, align, size=7))
-    if rows:
-        _table(pdf, head, rows, widths, align, size=7)
-    for p in r.get("permits") or []:  # a prohibition is not an approval: said apart (§ 402-52)
-        if (sentence := prohibition_sentence(p)) is not None:
-            _para(pdf, sentence, size=7, style="B" if p.get("required") else "", h=3.4)  # it applies: in bold
-    others = [f"{p.get('title', '')} ({p.get('citation', '')})" for p in r.get("permits") or []
-              if p.get("required") is False]
-    if others:
-        _para(pdf, "Not needed on what is known (Article IX): " + ", ".join(others) + ".", size=7, h=3.4)
-    steps = detail.get("steps") or {}
-    if steps:
+    _approvals_table(pdf, approval_rows(r, reason_len, clock_len))
+    _prohibitions_and_not_needed(pdf, r)
+    if steps := usual_order(detail):
         pdf.ln(0.6)
         _para(pdf, "The usual order (steps in the table; common practice, not law):", size=7.5, style="B", h=3.4)
-        _list(pdf, [v for _, v in sorted(steps.items(), key=lambda kv: int(kv[0]))], numbered=True, size=7.5,
-              h=3.4)
-    seqr = detail.get("seqr") or {}
-    sentences = []
-    if seqr:
-        rng = "" if len(seqr.get("possible") or []) < 2 else f" ({' or '.join(seqr['possible'])})"
-        sentences.append(f"SEQR class: {seqr.get('class')}{rng} ({seqr.get('clause') or 'no clause decided it'}). "
-                         f"{seqr.get('reason') or ''}"
-                         + (f" To settle it: {seqr['question']}" if seqr.get("question") else ""))
-    ref = detail.get("county_referral") or {}
-    if ref.get("headline"):
-        sentences.append(ref["headline"] + (f" {ref['override_rule']}" if ref.get("required") and
-                                            ref.get("override_rule") else ""))
-    wet = detail.get("wetland_screens") or {}
-    state = r.get("state_wetlands") or wet.get("state")
-    if state:
-        sentences.append(f"New York State wetlands (NYSDEC map, {state.get('citation', 'ECL Article 24')}): "
-                         f"{state.get('message', '')}. {state.get('reason', '')} {state.get('stated', '')}")
-    fed = wet.get("federal")
+        _list(pdf, steps, numbered=True, size=7.5, h=3.4)
+    sentences = approval_sentences(r)
+    fed = (detail.get("wetland_screens") or {}).get("federal")
     if fed:
         sentences.append(f"Federal waters ({fed.get('citation', 'CWA § 404')}): {fed.get('message', '')}. "
                          f"{fed.get('reason', '')} {fed.get('stated', '')}".strip())
@@ -165,6 +122,26 @@ def approvals(pdf: FPDF, r: dict, reason_len: int, clock_len: int) -> None:
         _para(pdf, " ".join(s.split()), size=7.5, h=3.4)
     if detail.get("estimate"):
         _para(pdf, detail["estimate"], size=7, style="I", h=3.4)
+
+
+def _approvals_table(pdf: FPDF, rows: list[list[str]]) -> None:
+    """The heading and the table of the approvals, by who decides (the heading alone when there is none)."""
+    head = ["Who decides", "Permit, review or approval", "Status", "Clause", "Clock it starts", "Step"]
+    widths, align = (20, 62, 17, 27, 40, 9), ("LEFT",) * 5 + ("CENTER",)
+    _heading(pdf, "Permits, reviews and approvals, by who decides",
+             _first_rows(head, rows, widths, align, size=7))
+    if rows:
+        _table(pdf, head, rows, widths, align, size=7)
+
+
+def _prohibitions_and_not_needed(pdf: FPDF, r: dict) -> None:
+    """What the law forbids, each apart (a prohibition is not an approval, § 402-52; in bold when it applies), then
+    the Article IX permits not needed on what is known, in one sentence."""
+    for p in r.get("permits") or []:
+        if (sentence := prohibition_sentence(p)) is not None:
+            _para(pdf, sentence, size=7, style="B" if p.get("required") else "", h=3.4)  # it applies: in bold
+    if others := not_needed_sentence(r):
+        _para(pdf, others, size=7, h=3.4)
 
 
 def mitigation(pdf: FPDF, r: dict) -> None:
