@@ -37,7 +37,8 @@ from sloat_core.errors import SloatInputError
 from sloat_core.gis.geometry import check_parcels
 from sloat_core.gis.roles import roles_of_kind
 from sloat_core.law.settings import load_settings
-from sloat_core.measure.village import ScreenPieces, block_areas, block_measures, build_pieces, coverage_gaps
+from sloat_core.measure.village import ScreenPieces, build_pieces
+from sloat_core.measure.village_blocks import block_areas, block_measures, coverage_gaps
 from sloat_core.rules.cluster import trigger_answers
 from sloat_core.measure.record import OVERLAY_ROLES, RESOURCE_ROLES
 from sloat_core.measure.rows import ROW_IDS

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 import multiprocessing as mp
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -44,10 +44,10 @@ from sloat_core.gis.roles import roles_of_kind
 from sloat_core.gis.slope import horn_slope_percent
 from sloat_core.law.params import value
 from sloat_core.measure.parcel import buffer_band
-from sloat_core.measure.record import OVERLAY_ROLES, RESOURCE_ROLES, Measures, slope_set_cells, slope_sets
+from sloat_core.measure.record import OVERLAY_ROLES, RESOURCE_ROLES, slope_set_cells, slope_sets
 from sloat_core.measure.rows import DEDUCTION_ROWS, LAYER_ROWS, ROW_IDS, SLOPE_ROWS, deduction_order
 
-__all__ = ["ScreenPieces", "build_pieces", "block_areas", "block_measures", "coverage_gaps", "with_worst"]
+__all__ = ["ScreenPieces", "build_pieces"]
 
 # Piece kinds beyond the exclusive deduction rows ("row:<id>"): whole layers (totals), slope land by
 # slope code (which slope sets of `measures.slope_sets` a cell is in, one bit each), land of unknown
@@ -451,155 +451,3 @@ def _tile_unknown(unknown, taken, row_piece: dict, known, add) -> None:
         piece = row_piece.get(cid)
         if piece is not None and not piece.is_empty:
             add(f"unknown_row:{cid}", polygonal(piece.intersection(unknown)))
-
-
-# ------------------------------------------------------------------------------------------------
-# Parcels
-# ------------------------------------------------------------------------------------------------
-
-
-def block_areas(pieces: ScreenPieces, geoms: np.ndarray) -> np.ndarray:
-    """(len(geoms), len(_KINDS)) areas of each parcel inside each piece kind."""
-    nb = len(geoms)
-    totals = np.zeros(nb * len(_KINDS))
-    if nb == 0 or len(pieces.geoms) == 0:
-        return totals.reshape(nb, len(_KINDS))
-    pi, pj = pieces.tree.query(geoms)
-    if len(pi):
-        areas = shapely.area(shapely.intersection(geoms[pi], pieces.geoms[pj]))
-        totals += np.bincount(pi * len(_KINDS) + pieces.kinds[pj], weights=areas, minlength=nb * len(_KINDS))
-    return totals.reshape(nb, len(_KINDS))
-
-
-def block_measures(pieces: ScreenPieces, a: np.ndarray, gross: np.ndarray, gaps: list | None = None,
-                   worst: dict | None = None) -> Measures:
-    """The `Measures` record of a block of parcels (arrays, one value per parcel) from their areas per
-    piece kind: the same record the single-parcel path builds, so the same rule functions read it.
-
-    ``gaps`` lists, per parcel, the roles whose layer does not cover it: what depends on them is unknown
-    for that parcel (as `measures.parcel_findings` makes them unknown), never measured as absent.
-    ``worst`` ({parcel's position in the block: its `Measures.worst`}) holds, for the parcels a gap leaves
-    part of, the record in the worst case of that land (`with_worst`).
-    """
-    return with_worst(_block_measures(pieces, a, gross, gaps), worst)
-
-
-def with_worst(m: Measures, worst: dict | None) -> Measures:
-    """A block's record with its ``worst`` record: the block's own measures, but for the parcels in ``worst``
-    ({position: that parcel's `Measures.worst`}) the figures the floor of the net reads from that record.
-
-    The worst case of a coverage gap is measured on the parcel by the single-parcel path
-    (`parcel.parcel_findings`, `lot_area.measure_lot_area`): gaps are few, along the edges of what a layer
-    maps, and so the screen's floor is analyze's by construction.
-    """
-    if not worst:
-        return m
-
-    def merged(base, get) -> np.ndarray:
-        out = np.array(np.broadcast_to(base, np.shape(m.gross_area_sqft)), dtype=float)
-        for j, w in worst.items():
-            out[j] = get(w)
-        return out
-
-    return replace(m, worst=replace(
-        m,
-        rows={c: merged(m.rows[c], lambda w, c=c: w.rows[c]) for c in ROW_IDS},
-        slope_unknown_sqft=merged(m.slope_unknown_sqft, lambda w: w.slope_unknown_sqft),
-        slope_unknown_free_sqft=merged(m.slope_unknown_free_sqft, lambda w: w.slope_unknown_free_sqft),
-        row_slope_unknown_sqft={c: merged(m.row_slope_unknown_sqft.get(c, 0.0),
-                                          lambda w, c=c: w.row_slope_unknown_sqft.get(c, 0.0)) for c in LAYER_ROWS},
-        worst=None,
-        best=None,
-    ))
-
-
-def _block_measures(pieces: ScreenPieces, a: np.ndarray, gross: np.ndarray, gaps: list | None = None) -> Measures:
-    """`block_measures` without the worst case of the coverage gaps."""
-    known = pieces.known
-    nan = np.full(len(gross), np.nan)
-    unknown_at = {}  # kind -> parcels of the block where it is unknown (a coverage gap)
-    for j, roles in enumerate(gaps or ()):
-        for kind in _kinds_of_roles(roles) if roles else ():
-            unknown_at.setdefault(kind, []).append(j)
-
-    def col(kind: str, gaps: bool = True) -> np.ndarray:
-        if kind not in known:
-            return nan
-        if gaps and kind in unknown_at:
-            out = a[:, _K[kind]].copy()
-            out[unknown_at[kind]] = np.nan
-            return out
-        return a[:, _K[kind]]
-
-    unknown = a[:, _K["unknown"]] if pieces.has_dem else gross
-    rows = {cid: col(f"row:{cid}") for cid in ROW_IDS}
-    # Slopes unknown on (nearly) all the parcel: the slope rows are unknown, as in `lot_area`.
-    no_slope = (gross - unknown) <= 0.5
-    for cid in SLOPE_ROWS:
-        rows[cid] = np.where(no_slope, np.nan, rows[cid])
-    areas = {role: col(f"total:{role}") for role in _TOTAL_ROLES}
-    areas["wetland_region"] = col("wetland_region")
-    areas["outcrops_cluster"] = col("outcrops_cluster")
-    for bit, name in enumerate(_SLOPE_SETS):
-        if pieces.has_dem:
-            areas[name] = a[:, [_K[f"slope_code:{c}"] for c in _CODES if c & (1 << bit)]].sum(axis=1)
-        else:
-            areas[name] = nan
-    uncovered = {}
-    missing = [r for r in RESOURCE_ROLES if f"total:{r}" not in known]
-    if missing and len(missing) < len(RESOURCE_ROLES):
-        uncovered["wetland_region"] = gross  # as `measures.findings_uncovered`
-    m = Measures(
-        gross_area_sqft=gross,
-        rows=rows,
-        areas=areas,
-        slope_unknown_sqft=unknown,
-        slope_unknown_free_sqft=a[:, _K["unknown_free"]],
-        row_slope_unknown_sqft={c: np.nan_to_num(col(f"unknown_row:{c}")) for c in LAYER_ROWS
-                                if f"unknown_row:{c}" in known},
-        uncovered_sqft=uncovered,
-    )
-    if any(k.startswith("row:") for k in unknown_at):
-        # The best case of the coverage gaps (`Measures.best`): a row unknown for a gap holds the land its
-        # layer maps on the parcel (its exclusive pieces, as the single-parcel path measures it).
-        mapped = {cid: col(f"row:{cid}", gaps=False) for cid in ROW_IDS}
-        for cid in SLOPE_ROWS:
-            mapped[cid] = rows[cid]
-        m = replace(m, best=replace(m, rows=mapped))
-    return m
-
-
-def _kinds_of_roles(roles) -> set:
-    """Piece kinds that depend on the given layer roles (removed from ``known`` where they do not cover):
-    each role's total, the rows whose land is read from it (`RowSpec.reads`), and the wetland permit's
-    region (resource roles) or the outcrops over the cluster trigger's size (outcrop roles)."""
-    out: set = set()
-    for r in roles:
-        out.add(f"total:{r}")
-        out |= {f"{k}:{spec.id}" for spec in DEDUCTION_ROWS if r in spec.reads for k in ("row", "unknown_row")}
-        if r in RESOURCE_ROLES:
-            out.add("wetland_region")
-        if r in _OUTCROP_ROLES:
-            out.add("outcrops_cluster")
-    return out
-
-
-def coverage_gaps(layerset, geoms: np.ndarray) -> list[tuple[str, ...]]:
-    """For each parcel, the roles whose coverage leaves more than 1 sq ft of it out."""
-    gaps: list[list[str]] = [[] for _ in range(len(geoms))]
-    coverages = getattr(layerset, "coverages", {}) or {}
-    valid = np.array([g is not None and not g.is_empty for g in geoms], dtype=bool)
-    for role in (*_TOTAL_ROLES, *_OUTCROP_ROLES):
-        cov = coverages.get(role)
-        if cov is None or layerset.get(role) is None:
-            continue
-        shapely.prepare(cov)
-        inside = np.zeros(len(geoms), dtype=bool)
-        inside[valid] = shapely.covers(cov, geoms[valid].astype(object))
-        for i in np.nonzero(valid & ~inside)[0]:
-            try:
-                if geoms[i].difference(cov).area > 1.0:
-                    gaps[i].append(role)
-            except Exception:  # noqa: BLE001 -- a shape GEOS cannot cut fails in the measuring step
-                continue
-    return [tuple(g) for g in gaps]

@@ -39,3 +39,9 @@ class _Entry:
         return ManifestError(
             f"In the layer manifest {self.manifest_name}{where} ({slot}, {self.filename}), {problem}."
         )
+
+
+def _beside(base: Path, path) -> Path:
+    """A manifest path: absolute as written, else relative to ``base`` (the folder of the file naming it)."""
+    raw = Path(str(path)).expanduser()
+    return raw if raw.is_absolute() else base / raw
