@@ -15,7 +15,8 @@ import pytest
 from engine_world import SQUARE_400, WEST_300_FT, make_world, sq
 from sloat_core.engine.analysis import analyze, analyze_parcel
 from sloat_core.engine.screening import SCREEN_COLUMNS, screen_rows
-from sloat_core.measure.village import block_areas, block_measures, build_pieces
+from sloat_core.measure.village import build_pieces
+from sloat_core.measure.village_blocks import block_areas, block_measures
 from sloat_core.gis.layers import load_manifest
 from sloat_core.law.settings import load_settings
 from sloat_core.rules.cluster import trigger_answers
