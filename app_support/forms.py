@@ -201,7 +201,7 @@ def _exemptions(p: dict, out: dict) -> None:
 
 def _design_figures(p: dict, out: dict) -> None:
     """The engineer's figures for § 402-55J(7), (11), (13), (14), kept when the project is rebuilt."""
-    from sloat_core.rules.steep_slope_design import DESIGN_FIGURES
+    from sloat_core.rules.sections.s402_55_steep_slopes.design import DESIGN_FIGURES
 
     st.markdown("**Steep slope design figures (§ 402-55J), as the engineer gives them**")
     stored = p.get("design_figures")
@@ -374,7 +374,7 @@ def board_answer_inputs(stored: dict | None) -> dict:
 
 def gate_inputs(stored: dict | None) -> dict:
     """The three "necessary and unavoidable" criteria of § 402-57P(1)(a)-(c) as yes / no / unknown."""
-    from sloat_core.rules.mitigation import GATE
+    from sloat_core.rules.sections.s402_57_wetlands.mitigation import GATE
 
     s = dict(stored or {})
     questions = {

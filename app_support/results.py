@@ -259,7 +259,7 @@ def show_headline(result: dict, *, show_yield: bool = True, disclaimer: bool = T
     box = st.success if meets else (st.warning if meets is False else st.info)
     box(escape_markdown(plain.plain_verdict(result)) if counter else verdict_sentence(result))
     if show_yield and "conventional_yield" in result:
-        from sloat_core.rules.cluster import yield_phrase
+        from sloat_core.rules.sections.s402_48_cluster.cluster import yield_phrase
 
         label = "Lots it could be divided into, first estimate" if counter else "Conventional yield (estimate)"
         st.markdown(f"**{label}:** {escape_markdown(yield_phrase(result))} "

@@ -16,7 +16,7 @@ from app_support.citations import escape_markdown, law_link
 from app_support.results import LAYER_NOTE, sqft_text
 from sloat_core.engine.analysis import DISCLAIMER
 from sloat_core.errors import SloatInputError
-from sloat_core.rules.cluster import yield_phrase
+from sloat_core.rules.sections.s402_48_cluster.cluster import yield_phrase
 
 frame.require()  # a deep link opened first after a bare `streamlit run` still runs in app.py's frame
 

@@ -13,7 +13,7 @@ from app_support import charts, forms, frame, loaders, numbers, state
 from app_support.citations import escape_markdown, law_link
 from sloat_core.engine.analysis import DISCLAIMER
 from sloat_core.errors import SloatInputError
-from sloat_core.rules.mitigation import MAX_SQFT, mitigation
+from sloat_core.rules.sections.s402_57_wetlands.mitigation import MAX_SQFT, mitigation
 
 frame.require()  # a deep link opened first after a bare `streamlit run` still runs in app.py's frame
 

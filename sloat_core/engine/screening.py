@@ -38,7 +38,7 @@ from sloat_core.gis.geometry import check_parcels
 from sloat_core.gis.roles import roles_of_kind
 from sloat_core.law.settings import load_settings
 from sloat_core.measure.village import ScreenPieces, block_areas, block_measures, build_pieces, coverage_gaps
-from sloat_core.rules.cluster import trigger_answers
+from sloat_core.rules.sections.s402_48_cluster.cluster import trigger_answers
 from sloat_core.measure.record import OVERLAY_ROLES, RESOURCE_ROLES
 from sloat_core.measure.rows import ROW_IDS
 from sloat_core.rules.deductions import meets_minimum, net_lot_area, net_lot_area_floor
@@ -93,7 +93,7 @@ def _block_figures(pieces: ScreenPieces, a: np.ndarray, gross: np.ndarray, minim
 def _yield_columns(net, floor, minimum) -> dict:
     """§ 402-48E: the yield columns of parcels in one district, a range kept a range: "3", "0 to 4" or ""
     (unknown), and its bounds (`cluster.part_yield` on each parcel's net, worst-case net and minimum)."""
-    from sloat_core.rules.cluster import part_yield
+    from sloat_core.rules.sections.s402_48_cluster.cluster import part_yield
 
     shape = np.shape(np.asarray(minimum))
     rows = zip(np.ravel(np.broadcast_to(net, shape)), np.ravel(np.broadcast_to(floor, shape)), np.ravel(minimum),
@@ -125,7 +125,7 @@ class _Districts(str):
 def _split_yields(pieces, settings, minimum, geoms, splits, gaps, sel, layerset=None) -> dict:
     """§ 402-48I in the screen: each district part of a split parcel measured as a parcel of its own (the
     same pieces, the same rules), its whole lots added; {parcel index: yield columns of one row}."""
-    from sloat_core.rules.cluster import yield_estimate
+    from sloat_core.rules.sections.s402_48_cluster.cluster import yield_estimate
 
     out: dict = {}
     for i in sel:

@@ -93,7 +93,7 @@ class Project:
     hazard_trees_only: bool | None = None
     road_extension: bool | None = None
     #: The engineer's figures for § 402-55J(7), (11), (13), (14): {figure key: number} (keys of
-    #: rules.steep_slope_design.DESIGN_FIGURES), compared with the law's numbers.
+    #: rules.sections.s402_55_steep_slopes.design.DESIGN_FIGURES), compared with the law's numbers.
     design_figures: tuple[tuple[str, float], ...] | None = None
     #: The engineer's ticks of the § 402-55J checklist: {limit id: met?} (ids of DESIGN_LIMITS).
     design_limits: tuple[tuple[str, bool | None], ...] | None = None
@@ -190,7 +190,7 @@ _MAX_DESIGN_FIGURE = 100_000.0
 
 
 def _design_figures(obj: dict) -> tuple[tuple[str, float], ...] | None:
-    from sloat_core.rules.steep_slope_design import DESIGN_FIGURES
+    from sloat_core.rules.sections.s402_55_steep_slopes.design import DESIGN_FIGURES
 
     raw = obj.get("design_figures")
     if raw is None:

@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from engine_world import analyze_in, make_world, permits_in, sq  # noqa: E402
 from sloat_core.engine.analysis import analyze  # noqa: E402
 from sloat_core.law.params import param, value  # noqa: E402
-from sloat_core.rules.cluster import part_yield, yield_estimate, yield_phrase  # noqa: E402
+from sloat_core.rules.sections.s402_48_cluster.cluster import part_yield, yield_estimate, yield_phrase  # noqa: E402
 
 PARCEL = sq(0, 0, 400)  # 400 ft x 400 ft = 160,000 sq ft
 

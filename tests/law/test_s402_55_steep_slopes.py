@@ -10,7 +10,7 @@ from sloat_core.errors import SloatInputError
 from sloat_core.law.params import param, value
 from sloat_core.law.text import quote_in_clause
 from sloat_core.rules.project import parse_project
-from sloat_core.rules.steep_slope_design import design_comparisons
+from sloat_core.rules.sections.s402_55_steep_slopes.design import design_comparisons
 
 
 def _check(**figures) -> dict:

@@ -16,7 +16,8 @@ from sloat_core.rules import permits, sections
 from sloat_core.rules.calendar import count
 from sloat_core.rules.permits import DECLARATIONS, PERMIT_IDS
 from sloat_core.rules.sections import CLOCKS, PERMITS, SECTIONS
-from sloat_core.rules.sections import s402_53_trees, s402_55_steep_slopes
+from sloat_core.rules.sections import s402_53_trees
+from sloat_core.rules.sections.s402_55_steep_slopes import permit as s402_55_steep_slopes
 
 
 def _number(module) -> str:
