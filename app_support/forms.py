@@ -24,8 +24,10 @@ from app_support import loaders, numbers
 from app_support.citations import escape_markdown
 from sloat_core.errors import SloatInputError
 from sloat_core.law.text import clause
-from sloat_core.rules.project import (APPLICATION_TYPES, DESIGN_LIMITS, EXISTING_USES, REGULATED_ACTIVITIES,
-                                     SWPPP_EXEMPTIONS, WETLAND_EXEMPTIONS)
+from sloat_core.rules.project import (APPLICATION_TYPES, EXISTING_USES, REGULATED_ACTIVITIES, SWPPP_EXEMPTIONS,
+                                     WETLAND_EXEMPTIONS)
+from sloat_core.rules.sections.s402_55_steep_slopes.design import DESIGN_LIMITS
+from sloat_core.rules.sections.s402_55_steep_slopes.design import DESIGN_TICK_WORDS as _DESIGN_WORDS
 from sloat_core.rules.clocks import CLOCKS, ITEM_KINDS
 
 __all__ = [
@@ -157,11 +159,6 @@ def exemption_labels(section: str, numbers: tuple[int, ...], max_chars: int = 70
     return out
 
 
-#: The § 402-55J design limits: widget words for each tick.
-_DESIGN_WORDS = {"retaining_wall_length": "Retaining walls within the length limit",
-                 "retaining_wall_height": "Retaining walls within the height limit",
-                 "cut_height": "Cuts within the height limit", "cut_fill_slope": "Cut and fill slopes within the "
-                 "steepness limit", "cut_fill_setback": "Cuts and fills set back from structures"}
 _TICKS = {"": None, "met": True, "not met": False}
 
 

@@ -23,10 +23,10 @@ from sloat_core.measure.parcel import Findings, parcel_findings
 from sloat_core.gis.geometry import area_sqft, check_parcels, polygonal
 from sloat_core.law.params import PARAMS_VERSION, law_date
 from sloat_core.rules.sections.s402_57_wetlands.mitigation import mitigation
-from sloat_core.rules.permits import DECLARATIONS, Permit, can_be_subdivided, design_checklist, permits_for
+from sloat_core.rules.permits import DECLARATIONS, Permit, can_be_subdivided, permits_for
 from sloat_core.rules.project import Project, parse_project
 from sloat_core.rules.sections.s402_57_wetlands.permit import DECLARATION as WETLAND_PERMIT
-from sloat_core.rules.sections.s402_55_steep_slopes.design import with_figures
+from sloat_core.rules.sections.s402_55_steep_slopes.design import design_checklist, with_figures
 from sloat_core.engine.what_if import what_if
 from sloat_core.law.settings import load_settings
 from sloat_core.units import SQFT_PER_ACRE

@@ -1,4 +1,6 @@
-"""§ 402-55J(7), (11), (13), (14): the engineer's figures compared with the numbers the law states.
+"""§ 402-55J(7), (11), (13), (14): the design limits, each declared once (`LIMITS`: its clause, parameter, the
+form's words, the checklist's line, the figures it takes), the engineer's checklist and the engineer's figures
+compared with the numbers the law states.
 
 * J(7): a retaining wall "shall not be more than 100 linear feet" and "not be more than six feet" high: a wall
   of exactly 100 ft and 6 ft is within, anything longer or higher is not;
@@ -16,20 +18,112 @@ A figure not given is unknown (the comparison says which figure would answer it)
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable
 
-from sloat_core.law.params import param
+from sloat_core.law.params import param, value
 
-__all__ = ["DESIGN_FIGURES", "design_comparisons", "with_figures"]
+if TYPE_CHECKING:
+    from sloat_core.rules.project import Project
 
-#: The figures the engineer types (key -> (plain label, unit)); the project's ``design_figures``.
-DESIGN_FIGURES = {
-    "retaining_wall_length_ft": ("longest retaining wall, linear feet", "ft"),
-    "retaining_wall_height_ft": ("highest retaining wall, feet", "ft"),
-    "cut_height_ft": ("highest cut for a building site, road or driveway, feet", "ft"),
-    "cut_fill_slope_h_per_v": ("steepest cut or fill slope, feet horizontal per foot vertical (2 = 1V:2H)", "H:V"),
-    "cut_fill_setback_ft": ("setback of a structure from the top or toe of a cut or fill slope, feet", "ft"),
-    "cut_fill_height_at_structure_ft": ("height of that cut or fill, feet", "ft"),
-}
+__all__ = ["DesignFigure", "DesignLimit", "LIMITS", "DESIGN_LIMITS", "DESIGN_FIGURES", "DESIGN_TICK_WORDS",
+           "design_checklist", "design_comparisons", "with_figures"]
+
+
+@dataclass(frozen=True)
+class DesignFigure:
+    """A figure the engineer types (a key of the project's ``design_figures``), its plain label and unit."""
+
+    key: str
+    label: str
+    unit: str
+
+
+@dataclass(frozen=True)
+class DesignLimit:
+    """One numeric design limit of § 402-55J, declared once: everything else (the project's keys, the checklist,
+    the project form, the comparison of the figures) reads it.
+
+    Attributes
+    ----------
+    id : str
+        The limit's id (a key of the project's ``design_limits``: the engineer's tick).
+    citation : str
+        Its clause.
+    parameter : str
+        The parameter stating its number (``data/law/parameters.yaml``, with the clause's quote).
+    tick : str
+        The project form's words for the engineer's tick.
+    text : callable
+        The checklist's line, its numbers read from the parameters.
+    figures : tuple of DesignFigure
+        The figures the engineer gives for it, compared with the law's number.
+    """
+
+    id: str
+    citation: str
+    parameter: str
+    tick: str
+    text: Callable[[], str]
+    figures: tuple[DesignFigure, ...]
+
+
+def _fraction(name: str) -> str:
+    v = float(value(name))
+    return {0.5: "one half of", 0.25: "one quarter of"}.get(v, f"{v:g} times")
+
+
+#: The § 402-55J design limits, in the law's order.
+LIMITS: tuple[DesignLimit, ...] = (
+    DesignLimit("retaining_wall_length", "§ 402-55J(7)", "retaining_wall_max_length_ft",
+                "Retaining walls within the length limit",
+                lambda: f"No retaining wall longer than {value('retaining_wall_max_length_ft')} linear feet.",
+                (DesignFigure("retaining_wall_length_ft", "longest retaining wall, linear feet", "ft"),)),
+    DesignLimit("retaining_wall_height", "§ 402-55J(7)", "retaining_wall_max_height_ft",
+                "Retaining walls within the height limit",
+                lambda: f"No retaining wall higher than {value('retaining_wall_max_height_ft')} feet.",
+                (DesignFigure("retaining_wall_height_ft", "highest retaining wall, feet", "ft"),)),
+    DesignLimit("cut_height", "§ 402-55J(11)", "cut_max_height_ft", "Cuts within the height limit",
+                lambda: f"No cut for a building site, road or driveway higher than {value('cut_max_height_ft')} feet.",
+                (DesignFigure("cut_height_ft", "highest cut for a building site, road or driveway, feet", "ft"),)),
+    DesignLimit("cut_fill_slope", "§ 402-55J(13)", "cut_fill_max_slope_ratio", "Cut and fill slopes within the "
+                "steepness limit",
+                lambda: f"Cut and fill slopes no steeper than {value('cut_fill_max_slope_ratio')} (vertical to "
+                        "horizontal) unless structurally stabilized as the Village Engineer accepts.",
+                (DesignFigure("cut_fill_slope_h_per_v", "steepest cut or fill slope, feet horizontal per foot "
+                              "vertical (2 = 1V:2H)", "H:V"),)),
+    DesignLimit("cut_fill_setback", "§ 402-55J(14)", "cut_fill_setback_base_ft",
+                "Cuts and fills set back from structures",
+                lambda: f"Tops and bottoms of cuts and fills set back from structures, generally "
+                        f"{value('cut_fill_setback_base_ft')} feet plus {_fraction('cut_fill_setback_height_fraction')} "
+                        "the height of the cut or fill.",
+                (DesignFigure("cut_fill_setback_ft", "setback of a structure from the top or toe of a cut or fill "
+                              "slope, feet", "ft"),
+                 DesignFigure("cut_fill_height_at_structure_ft", "height of that cut or fill, feet", "ft"))),
+)
+_BY_ID = {d.id: d for d in LIMITS}
+
+#: The limits the engineer ticks (id -> clause): the project's ``design_limits``.
+DESIGN_LIMITS: dict[str, str] = {d.id: d.citation for d in LIMITS}
+#: The figures the engineer types (key -> (plain label, unit)): the project's ``design_figures``.
+DESIGN_FIGURES: dict[str, tuple[str, str]] = {f.key: (f.label, f.unit) for d in LIMITS for f in d.figures}
+#: The project form's words for each tick (limit id -> words).
+DESIGN_TICK_WORDS: dict[str, str] = {d.id: d.tick for d in LIMITS}
+
+
+def design_checklist(project: Project) -> list[dict]:
+    """§ 402-55J(7), (11), (13), (14): the numeric design limits, each with the engineer's tick.
+
+    ``met`` is the tick from the project (True / False) or None (not checked yet). Text is built from
+    the parameters, never typed.
+
+    >>> from sloat_core.rules.project import Project
+    >>> [i["id"] for i in design_checklist(Project())][:2]
+    ['retaining_wall_length', 'retaining_wall_height']
+    """
+    ticks = dict(project.design_limits or ())
+    return [{"id": d.id, "citation": d.citation, "text": d.text(), "met": ticks.get(d.id)} for d in LIMITS]
+
 
 #: Comparisons of lengths in feet are made to this tolerance (typed figures, not measured ones).
 _TOL = 1e-9
@@ -40,8 +134,8 @@ def _item(limit_id: str, p, figure, limit, within, text, *, binding: bool = True
             "binding": binding, "quote": p.quote, "text": text}
 
 
-def _at_most(limit_id: str, name: str, figure: float | None, what: str) -> dict:
-    p = param(name)
+def _at_most(limit_id: str, figure: float | None, what: str) -> dict:
+    p = param(_BY_ID[limit_id].parameter)
     limit = float(p.value)
     if figure is None:
         return _item(limit_id, p, None, limit, None,
@@ -64,13 +158,11 @@ def design_comparisons(figures: dict | None) -> list[dict]:
     """
     f = dict(figures or {})
     out = [
-        _at_most("retaining_wall_length", "retaining_wall_max_length_ft", f.get("retaining_wall_length_ft"),
-                 "longest retaining wall"),
-        _at_most("retaining_wall_height", "retaining_wall_max_height_ft", f.get("retaining_wall_height_ft"),
-                 "highest retaining wall"),
-        _at_most("cut_height", "cut_max_height_ft", f.get("cut_height_ft"), "highest cut"),
+        _at_most("retaining_wall_length", f.get("retaining_wall_length_ft"), "longest retaining wall"),
+        _at_most("retaining_wall_height", f.get("retaining_wall_height_ft"), "highest retaining wall"),
+        _at_most("cut_height", f.get("cut_height_ft"), "highest cut"),
     ]
-    p = param("cut_fill_max_slope_ratio")
+    p = param(_BY_ID["cut_fill_slope"].parameter)
     ratio = float(p.value)  # rise over run
     need_h = 1.0 / ratio
     h = f.get("cut_fill_slope_h_per_v")
@@ -85,7 +177,7 @@ def design_comparisons(figures: dict | None) -> list[dict]:
                 f"retaining walls, structural stabilization or other methods the Village Engineer accepts and "
                 f"the approval authority approves hold it ({p.citation}).")
         out.append(_item("cut_fill_slope", p, h, need_h, ok, text))
-    base, share = param("cut_fill_setback_base_ft"), param("cut_fill_setback_height_fraction")
+    base, share = param(_BY_ID["cut_fill_setback"].parameter), param("cut_fill_setback_height_fraction")
     setback, height = f.get("cut_fill_setback_ft"), f.get("cut_fill_height_at_structure_ft")
     if setback is None or height is None:
         missing = " and ".join(w for w, v in (("setback", setback), ("height of the cut or fill", height))

@@ -12,7 +12,6 @@ from sloat_core.law.params import param, value
 from sloat_core.rules import calendar as cal
 from sloat_core.rules.calendar import count
 from sloat_core.rules.sections.clock import ClockDeclaration, Field, Reader, Row, cite
-from sloat_core.rules.project import DESIGN_LIMITS, Project
 from sloat_core.rules.sections.permit import (
     PLANNING_BOARD_PERMITS, where_the_work_happens,
     Ruling, Facts, ExceptionClause, PermitDeclaration, clause_letters, clause_numbers, month_day_text, in_region,
@@ -65,35 +64,6 @@ def _customary_landscaping(x: Facts) -> Ruling | None:
         return Ruling(required=False, reason="Customary landscaping with minor grading is exempt (§ 402-55C(1)).",
                       citation="§ 402-55C(1)", details=False)
     return None
-
-
-def design_checklist(project: Project) -> list[dict]:
-    """§ 402-55J(7), (11), (13), (14): the numeric design limits, each with the engineer's tick.
-
-    ``met`` is the tick from the project (True / False) or None (not checked yet). Text is built from
-    the parameters, never typed.
-
-    >>> [i["id"] for i in design_checklist(Project())][:2]
-    ['retaining_wall_length', 'retaining_wall_height']
-    """
-    ratio = str(value("cut_fill_max_slope_ratio"))
-    texts = {
-        "retaining_wall_length": f"No retaining wall longer than {value('retaining_wall_max_length_ft')} linear feet.",
-        "retaining_wall_height": f"No retaining wall higher than {value('retaining_wall_max_height_ft')} feet.",
-        "cut_height": f"No cut for a building site, road or driveway higher than {value('cut_max_height_ft')} feet.",
-        "cut_fill_slope": f"Cut and fill slopes no steeper than {ratio} (vertical to horizontal) unless "
-                          "structurally stabilized as the Village Engineer accepts.",
-        "cut_fill_setback": f"Tops and bottoms of cuts and fills set back from structures, generally "
-                            f"{value('cut_fill_setback_base_ft')} feet plus {_fraction('cut_fill_setback_height_fraction')} "
-                            "the height of the cut or fill.",
-    }
-    ticks = dict(project.design_limits or ())
-    return [{"id": k, "citation": c, "text": texts[k], "met": ticks.get(k)} for k, c in DESIGN_LIMITS.items()]
-
-
-def _fraction(name: str) -> str:
-    v = float(value(name))
-    return {0.5: "one half of", 0.25: "one quarter of"}.get(v, f"{v:g} times")
 
 
 # ------------------------------------------------------------------------------------------ clocks
