@@ -24,8 +24,8 @@ from app_support import loaders, numbers
 from app_support.citations import escape_markdown
 from sloat_core.errors import SloatInputError
 from sloat_core.law.text import clause
-from sloat_core.rules.project import (APPLICATION_TYPES, EXISTING_USES, REGULATED_ACTIVITIES, SWPPP_EXEMPTIONS,
-                                     WETLAND_EXEMPTIONS)
+from sloat_core.rules.project import APPLICATION_TYPES, EXISTING_USES, SWPPP_EXEMPTIONS
+from sloat_core.rules.sections.s402_57_wetlands.activities import REGULATED_ACTIVITIES, WETLAND_EXEMPTIONS
 from sloat_core.rules.sections.s402_55_steep_slopes.design import DESIGN_LIMITS
 from sloat_core.rules.sections.s402_55_steep_slopes.design import DESIGN_TICK_WORDS as _DESIGN_WORDS
 from sloat_core.rules.clocks import CLOCKS, ITEM_KINDS

@@ -19,15 +19,12 @@ from sloat_core.errors import SloatInputError
 from sloat_core.gis.geometry import area_sqft, geojson_to_work
 from sloat_core.validate import number
 
-__all__ = ["Project", "parse_project", "APPLICATION_TYPES", "EXISTING_USES", "REGULATED_ACTIVITIES",
-           "WETLAND_EXEMPTIONS", "SWPPP_EXEMPTIONS"]
+__all__ = ["Project", "parse_project", "APPLICATION_TYPES", "EXISTING_USES", "SWPPP_EXEMPTIONS"]
 
 APPLICATION_TYPES = ("building_permit", "site_plan", "subdivision", "special_permit")
 EXISTING_USES = ("vacant", "one_family", "two_family", "other")
-#: § 402-57I lists thirteen regulated activities, numbered (1) to (13).
-REGULATED_ACTIVITIES = tuple(range(1, 14))
-#: § 402-57H lists four exempt activities, (1) to (4); § 402-58D ten that "may be exempt", (1) to (10).
-WETLAND_EXEMPTIONS = tuple(range(1, 5))
+#: § 402-58D lists ten activities that "may be exempt", (1) to (10). (The activities of § 402-57H and I are
+#: declared with the wetland permit: `rules.sections.s402_57_wetlands.activities`.)
 SWPPP_EXEMPTIONS = tuple(range(1, 11))
 #: Plain names of the fields, for messages a resident can read.
 LABELS = {
@@ -212,6 +209,8 @@ def _specimens(obj: dict) -> int | None:
 
 def parse_project(obj: dict | None) -> Project:
     """Validate a project description; raises SloatInputError naming the bad field."""
+    from sloat_core.rules.sections.s402_57_wetlands.activities import REGULATED_ACTIVITIES, WETLAND_EXEMPTIONS
+
     if obj is None:
         return Project()
     if not isinstance(obj, dict):
