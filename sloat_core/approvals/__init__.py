@@ -9,8 +9,9 @@ calendar the Article IX clocks use too. Their numbers are dated settings in ``da
 (:mod:`~sloat_core.approvals.state_law`, read by the one settings loader of :mod:`sloat_core.law.settings`).
 
 Two layers, so that the approvals and the rules never import each other in a circle
-(tests/approvals/test_approvals_layers.py): the lower one (:mod:`.state_law`, :mod:`.facts`, :mod:`.seqr`) is what the
-rules read (§ 402-46C asks the SEQR class) and imports no rule; the upper one (:mod:`.county_referral`,
+(tests/approvals/test_approvals_layers.py): the lower one (:mod:`.state_law`, :mod:`.facts`, :mod:`.seqr`,
+:mod:`.deciders`) is what the rules read (§ 402-46C asks the SEQR class; each permit declares who decides it) and
+imports no rule; the upper one (:mod:`.county_referral`,
 :mod:`.village_law`, :mod:`.wetland_screens`, :mod:`.summary`) uses the rules' calendar and timeline events.
 Every answer is a screening estimate; nothing here changes an Article IX answer.
 """

@@ -303,7 +303,7 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
         "tool_version": __version__,
     }
     # The approvals around Article IX (state and federal law; sloat_core.approvals): a key of their own.
-    found = approvals_for(geom, layerset, proj, as_of, permits=result["permits"], in_cea=in_cea,
+    found = approvals_for(geom, layerset, proj, as_of, permits=permits, in_cea=in_cea,
                           worked_out=worked_out)
     result["approvals"] = found.pop("groups")  # the list, grouped by who decides
     result["approvals_detail"] = found  # SEQR, county referral, Village Law clocks, wetland screens

@@ -35,6 +35,12 @@ def _steep_authority(x: Facts) -> str:
             "(such as a wetland or tree removal permit), is needed; otherwise the Village Engineer (§ 402-55D)")
 
 
+def _steep_decider(x: Facts) -> str:
+    # § 402-55D: the Planning Board when the proposal is before it, or may be (D(1)); the Village Engineer when it
+    # is not (D(2)). The same reading as `_steep_authority`'s words.
+    return "Village Engineer" if before_planning_board(x) is False else "Planning Board"
+
+
 def _decision_words(x: Facts) -> tuple[str, ...]:
     days = value("steep_slope_decision_days")
     if before_planning_board(x) or x.project.application_type is not None:
@@ -193,7 +199,7 @@ WINTER_SEASON = ClockDeclaration(
 
 DECLARATION = PermitDeclaration(
     id="steep_slope_permit", order=10, title="Steep slope permit", section="§ 402-55C(2)",
-    authority=_steep_authority, rule=_steep_rule,
+    authority=_steep_authority, decider=_steep_decider, rule=_steep_rule,
     submissions=lambda: clause_numbers("§ 402-55E", 4) + clause_letters("§ 402-55E(5)", "abcdefgh"),
     exceptions=(ExceptionClause("§ 402-55C(1)", "customary landscaping", _customary_landscaping),),
     clocks=(PERMIT_CLOCK, APPLICATION, WINTER_SEASON, GRADING, CLEARING),

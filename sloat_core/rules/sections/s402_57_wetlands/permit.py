@@ -273,6 +273,7 @@ MITIGATION_MONITORING = ClockDeclaration(
 DECLARATION = PermitDeclaration(
     id="wetland_permit", order=20, title="Wetland permit", section="§ 402-57G",
     authority=fixed("Planning Board approval; permit issued by the Building Inspector (§ 402-57G)"),
+    decider="Planning Board",
     rule=_wetland_rule,
     submissions=lambda: clause_numbers("§ 402-57K", 4) + clause_letters("§ 402-57K(5)", "abcdefghijkl") + ("§ 402-57K(6)",),
     exceptions=(ExceptionClause("§ 402-57H", "no regulated activity of § 402-57I", _no_regulated_activity),
