@@ -19,14 +19,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable
+from typing import Callable, Protocol
 
 from sloat_core.law.params import param, value
 
-if TYPE_CHECKING:
-    from sloat_core.rules.project import Project
-
-__all__ = ["DesignFigure", "DesignLimit", "LIMITS", "DESIGN_LIMITS", "DESIGN_FIGURES", "DESIGN_TICK_WORDS",
+__all__ = ["DesignFigure", "DesignLimit", "Ticked", "LIMITS", "DESIGN_LIMITS", "DESIGN_FIGURES", "DESIGN_TICK_WORDS",
            "design_checklist", "design_comparisons", "with_figures"]
 
 
@@ -111,7 +108,13 @@ DESIGN_FIGURES: dict[str, tuple[str, str]] = {f.key: (f.label, f.unit) for d in 
 DESIGN_TICK_WORDS: dict[str, str] = {d.id: d.tick for d in LIMITS}
 
 
-def design_checklist(project: Project) -> list[dict]:
+class Ticked(Protocol):
+    """What the checklist reads of a project (`rules.project.Project`): the engineer's ticks, by limit id."""
+
+    design_limits: tuple[tuple[str, bool | None], ...] | None
+
+
+def design_checklist(project: Ticked) -> list[dict]:
     """§ 402-55J(7), (11), (13), (14): the numeric design limits, each with the engineer's tick.
 
     ``met`` is the tick from the project (True / False) or None (not checked yet). Text is built from
