@@ -41,8 +41,8 @@ from sloat_core.gis.parcels import to_wgs84_geojson
 from sloat_core.law import text as law_text
 from sloat_core.law.not_modelled import not_modelled, not_modelled_groups
 from sloat_core.rules.clocks import ITEM_KINDS, timeline_events
-from sloat_core.rules.cluster import yield_phrase
-from sloat_core.rules.mitigation import MAX_SQFT, mitigation
+from sloat_core.rules.sections.s402_48_cluster.cluster import yield_phrase
+from sloat_core.rules.sections.s402_57_wetlands.mitigation import MAX_SQFT, mitigation
 from sloat_core.rules.project import parse_project
 
 __all__ = ["analysis", "result", "copy_result", "prepared_result", "project_result", "AnalysisView", "view",

@@ -22,7 +22,7 @@ from sloat_core.approvals.facts import ACCESSORY_KINDS, VARIANCE_TYPES
 from sloat_core.engine import plain
 from sloat_core.engine.answer import PARCEL_HEADING, PROJECT_HEADING
 from sloat_core.law.params import fill
-from sloat_core.rules.sections.s402_55_steep_slopes import DECLARATION as STEEP_SLOPES
+from sloat_core.rules.sections.s402_55_steep_slopes.permit import DECLARATION as STEEP_SLOPES
 
 __all__ = ["approval_inputs", "counter_questions", "touches", "permits", "design_limits"]
 

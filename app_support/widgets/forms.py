@@ -25,8 +25,10 @@ from app_support.widgets import numbers
 from app_support.widgets.citations import escape_markdown
 from sloat_core.errors import SloatInputError
 from sloat_core.law.text import clause
-from sloat_core.rules.project import (APPLICATION_TYPES, DESIGN_LIMITS, EXISTING_USES, REGULATED_ACTIVITIES,
-                                     SWPPP_EXEMPTIONS, WETLAND_EXEMPTIONS)
+from sloat_core.rules.project import APPLICATION_TYPES, EXISTING_USES, SWPPP_EXEMPTIONS
+from sloat_core.rules.sections.s402_57_wetlands.activities import REGULATED_ACTIVITIES, WETLAND_EXEMPTIONS
+from sloat_core.rules.sections.s402_55_steep_slopes.design import DESIGN_LIMITS
+from sloat_core.rules.sections.s402_55_steep_slopes.design import DESIGN_TICK_WORDS as _DESIGN_WORDS
 from sloat_core.rules.clocks import CLOCKS, ITEM_KINDS
 
 __all__ = [
@@ -158,11 +160,6 @@ def exemption_labels(section: str, numbers: tuple[int, ...], max_chars: int = 70
     return out
 
 
-#: The § 402-55J design limits: widget words for each tick.
-_DESIGN_WORDS = {"retaining_wall_length": "Retaining walls within the length limit",
-                 "retaining_wall_height": "Retaining walls within the height limit",
-                 "cut_height": "Cuts within the height limit", "cut_fill_slope": "Cut and fill slopes within the "
-                 "steepness limit", "cut_fill_setback": "Cuts and fills set back from structures"}
 _TICKS = {"": None, "met": True, "not met": False}
 
 
@@ -202,7 +199,7 @@ def _exemptions(p: dict, out: dict) -> None:
 
 def _design_figures(p: dict, out: dict) -> None:
     """The engineer's figures for § 402-55J(7), (11), (13), (14), kept when the project is rebuilt."""
-    from sloat_core.rules.steep_slope_design import DESIGN_FIGURES
+    from sloat_core.rules.sections.s402_55_steep_slopes.design import DESIGN_FIGURES
 
     st.markdown("**Steep slope design figures (§ 402-55J), as the engineer gives them**")
     stored = p.get("design_figures")
@@ -375,7 +372,7 @@ def board_answer_inputs(stored: dict | None) -> dict:
 
 def gate_inputs(stored: dict | None) -> dict:
     """The three "necessary and unavoidable" criteria of § 402-57P(1)(a)-(c) as yes / no / unknown."""
-    from sloat_core.rules.mitigation import GATE
+    from sloat_core.rules.sections.s402_57_wetlands.mitigation import GATE
 
     s = dict(stored or {})
     questions = {

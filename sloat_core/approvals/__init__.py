@@ -10,9 +10,9 @@ calendar the Article IX clocks use too. Their numbers are dated settings in ``da
 Article IX's parameters are).
 
 Two layers, so that the approvals and the rules never import each other in a circle
-(tests/approvals/test_approvals_layers.py): the lower one (:mod:`.state_law`, :mod:`.facts`, :mod:`.seqr`) is what the
-rules read (§ 402-46C asks the SEQR class) and imports no rule; the upper one (:mod:`.county_referral`,
-:mod:`.village_law`, :mod:`.wetland_screens`, :mod:`.summary`) uses the calendar (:mod:`sloat_core.law.calendar`) and
-the rules' timeline events.
+(tests/approvals/test_approvals_layers.py): the lower one (:mod:`.state_law`, :mod:`.facts`, :mod:`.seqr`,
+:mod:`.deciders`) is what the rules read (§ 402-46C asks the SEQR class; each permit declares who decides it) and
+imports no rule; the upper one (:mod:`.county_referral`, :mod:`.village_law`, :mod:`.wetland_screens`,
+:mod:`.summary`) uses the calendar (:mod:`sloat_core.law.calendar`) and the rules' timeline events.
 Every answer is a screening estimate; nothing here changes an Article IX answer.
 """

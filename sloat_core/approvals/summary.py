@@ -15,17 +15,16 @@ from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
 from sloat_core.approvals.county_referral import ReferralResult, county_referral
+from sloat_core.approvals.deciders import DECIDERS
 from sloat_core.approvals.facts import ApprovalFacts
 from sloat_core.approvals.seqr import SeqrResult, seqr_class
 from sloat_core.approvals.state_law import all_state_facts, state_law_notice, state_law_version
 from sloat_core.approvals.village_law import approval_events, clock_rules
 from sloat_core.approvals.wetland_screens import wetland_screens
-from sloat_core.rules.permits import PROHIBITED_IDS
+from sloat_core.rules.permits import PROHIBITED_IDS, Permit
 
-__all__ = ["DECIDERS", "STEPS", "approvals_for", "action_class", "decider_of"]
+__all__ = ["DECIDERS", "STEPS", "approvals_for", "action_class"]
 
-DECIDERS = ("Planning Board", "Village Engineer", "Building Inspector", "County", "State", "Federal",
-            "Village (other)")
 #: The order in which approvals usually run (a reading of common practice, not law).
 STEPS = {
     1: "Before applying: ask the State and the Corps about their jurisdiction",
@@ -52,51 +51,33 @@ class _NoLayers:
         return {}
 
 
-def decider_of(authority: str | None) -> str:
-    """Who decides, from an Article IX permit's authority text.
-
-    >>> decider_of("Planning Board approval; permit issued by the Building Inspector (§ 402-57G)")
-    'Planning Board'
-    >>> decider_of("Rockland County Drainage Agency; then the Planning Board")
-    'County'
-    """
-    text = (authority or "").strip()
-    for key, who in (("Planning Board", "Planning Board"), ("Village Engineer", "Village Engineer"),
-                     ("Building Inspector", "Building Inspector"), ("SEQRA lead agency", "Planning Board"),
-                     ("Rockland County", "County"), ("County", "County"), ("NYSDEC", "State"),
-                     ("Army Corps", "Federal")):
-        if text.startswith(key):
-            return who
-    for key, who in (("Rockland County", "County"), ("NYSDEC", "State"), ("Planning Board", "Planning Board"),
-                     ("Building Inspector", "Building Inspector")):
-        if key in text:
-            return who
-    return "Village (other)"
-
-
 _STEP_OF = {"Planning Board": 3, "Village Engineer": 3, "Building Inspector": 5, "County": 4, "State": 1,
             "Federal": 1, "Village (other)": 3}
 
 
-def _permit_items(permits: list[dict]) -> list[dict]:
-    """Article IX's permits and reviews as approvals. A prohibition (§ 402-52, its declaration's ``prohibited``) is
-    not one: no board or official can grant it, so it is never listed as something to obtain; the answer's permits
-    say "not allowed at all" where it applies.
+def _permit_items(permits: list[Permit]) -> list[dict]:
+    """Article IX's permits and reviews as approvals, each under the decider its declaration names
+    (`PermitDeclaration.decider`). A prohibition (§ 402-52, its declaration's ``prohibited``) is not one: no board
+    or official can grant it, so it is never listed as something to obtain; the answer's permits say "not allowed
+    at all" where it applies.
 
-    >>> [i["id"] for i in _permit_items([
-    ...     {"id": "commercial_excavation_prohibited", "required": True, "authority": "Building Inspector"},
-    ...     {"id": "wetland_permit", "required": None, "authority": "Planning Board"}])]
-    ['wetland_permit']
+    >>> def answer(pid, required, decider):
+    ...     return Permit(id=pid, title=pid, required=required, reason="", citation="", authority="",
+    ...                   decider=decider)
+    >>> [(i["id"], i["decides"]) for i in _permit_items([
+    ...     answer("commercial_excavation_prohibited", True, "Building Inspector"),
+    ...     answer("wetland_permit", None, "Planning Board")])]
+    [('wetland_permit', 'Planning Board')]
     """
     out = []
     for p in permits or []:
-        if p.get("required") is False or p.get("id") in PROHIBITED_IDS:
+        if p.required is False or p.id in PROHIBITED_IDS:
             continue
-        who = decider_of(p.get("authority"))
-        out.append({"id": p.get("id"), "name": p.get("title") or p.get("id"), "law": "Article IX",
-                    "decides": who, "authority": p.get("authority"), "clause": p.get("citation"),
-                    "status": "required" if p.get("required") else "unknown", "reason": p.get("reason"),
-                    "clock": "; ".join(p.get("clocks") or []) or None, "step": _STEP_OF[who]})
+        who = p.decider
+        out.append({"id": p.id, "name": p.title or p.id, "law": "Article IX",
+                    "decides": who, "authority": p.authority, "clause": p.citation,
+                    "status": "required" if p.required else "unknown", "reason": p.reason,
+                    "clock": "; ".join(p.clocks) or None, "step": _STEP_OF[who]})
     return out
 
 
@@ -113,11 +94,12 @@ def action_class(parcel: BaseGeometry, layerset, project, as_of: _dt.date, *,
     return referral, seqr_class(project, facts, parkland_distance_ft=park, in_cea=in_cea, on=as_of)
 
 
-def approvals_for(parcel: BaseGeometry, layerset, project, as_of: _dt.date, *, permits: list[dict] | None = None,
+def approvals_for(parcel: BaseGeometry, layerset, project, as_of: _dt.date, *, permits: list[Permit] | None = None,
                   in_cea: bool | None = None,
                   worked_out: tuple[ReferralResult, SeqrResult] | None = None) -> dict:
     """Every approval around Article IX for a parcel (EPSG:2260) and a parsed project, as JSON-ready values.
 
+    ``permits``: the analysis's Article IX answers (`rules.sections.permit.Permit`), listed by their decider.
     ``worked_out``: the referral and the SEQR class :func:`action_class` gave the analysis (else worked out here).
     """
     layerset = layerset if layerset is not None else _NoLayers()

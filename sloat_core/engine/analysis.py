@@ -12,9 +12,9 @@ import numpy as np
 from shapely.geometry.base import BaseGeometry
 
 from sloat_core import __version__
-from sloat_core.rules.cluster import (cluster_applicability, cluster_lot_rules, cluster_triggers,
+from sloat_core.rules.sections.s402_48_cluster.cluster import (cluster_applicability, cluster_lot_rules, cluster_triggers,
                                       open_space_rule, part_yield, yield_estimate)
-from sloat_core.rules.adjacent_owners import adjacent_owners
+from sloat_core.rules.sections.s402_57_wetlands.adjacent_owners import adjacent_owners
 from sloat_core.measure.rows import ROW_SPECS
 from sloat_core.rules.deductions import LotArea, lot_area, meets_minimum
 from sloat_core.errors import SloatInputError
@@ -22,11 +22,11 @@ from sloat_core.measure.footprint import footprint_impacts, footprint_summary
 from sloat_core.measure.parcel import Findings, parcel_findings
 from sloat_core.gis.geometry import area_sqft, check_parcels, polygonal
 from sloat_core.law.params import PARAMS_VERSION, law_date
-from sloat_core.rules.mitigation import mitigation
-from sloat_core.rules.permits import DECLARATIONS, Permit, can_be_subdivided, design_checklist, permits_for
+from sloat_core.rules.sections.s402_57_wetlands.mitigation import mitigation
+from sloat_core.rules.permits import DECLARATIONS, Permit, can_be_subdivided, permits_for
 from sloat_core.rules.project import Project, parse_project
-from sloat_core.rules.sections.s402_57_wetlands import DECLARATION as WETLAND_PERMIT
-from sloat_core.rules.steep_slope_design import with_figures
+from sloat_core.rules.sections.s402_57_wetlands.permit import DECLARATION as WETLAND_PERMIT
+from sloat_core.rules.sections.s402_55_steep_slopes.design import design_checklist, with_figures
 from sloat_core.engine.parts import part_floor as district_part_floor
 from sloat_core.engine.what_if import what_if
 from sloat_core.law.settings import load_settings
@@ -329,7 +329,7 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
         "tool_version": __version__,
     }
     # The approvals around Article IX (state and federal law; sloat_core.approvals): a key of their own.
-    found = approvals_for(geom, layerset, proj, as_of, permits=result["permits"], in_cea=in_cea,
+    found = approvals_for(geom, layerset, proj, as_of, permits=permits, in_cea=in_cea,
                           worked_out=worked_out)
     result["approvals"] = found.pop("groups")  # the list, grouped by who decides
     result["approvals_detail"] = found  # SEQR, county referral, Village Law clocks, wetland screens

@@ -20,6 +20,7 @@ import re
 
 from sloat_core.measure.rows import DEDUCTION_ROWS
 from sloat_core.rules.permits import DECLARATIONS, PROHIBITED_IDS
+from sloat_core.rules.sections.s402_48_cluster.cluster import TRIGGER_WORDS
 from sloat_core.units import SQFT_PER_ACRE
 
 __all__ = [
@@ -55,20 +56,6 @@ _CONSTRAINT_WORDS = {r.id: r.words for r in DEDUCTION_ROWS}
 # Permit ids -> (what is needed, from whom), from each permit's declaration. The reason comes from the core.
 _PERMIT_WORDS = {d.id: d.plain for d in DECLARATIONS if not d.prohibited}
 _PROHIBITED = {d.id: d.plain[0] for d in DECLARATIONS if d.prohibited}
-
-# Cluster features of § 402-48C in everyday words, by the trigger's id.
-_TRIGGER_WORDS = {
-    "402-48C(1)": "a lot of sloping ground",
-    "402-48C(2)": "wetland",
-    "402-48C(3)": "flood zone",
-    "402-48C(4)": "a historic site",
-    "402-48C(5)": "a significant view",
-    "402-48C(6)": "ponds, streams or recreation land",
-    "402-48C(7)": "the Ramapo River aquifer (a drinking-water source)",
-    "402-48C(8)": "habitat of protected wildlife",
-    "402-48C(9)": "bare rock outcrops",
-    "402-48C(10)": "land in a critical environmental area",
-}
 
 
 def _sqft(value: float) -> str:
@@ -379,7 +366,7 @@ def plain_cluster(result: dict) -> str | None:
     """
     if result.get("cluster_applies") is False:
         return None
-    found = [_TRIGGER_WORDS.get(t.get("id") or "", _lower_first(t.get("title") or ""))
+    found = [TRIGGER_WORDS.get(t.get("id") or "", _lower_first(t.get("title") or ""))
              for t in result.get("cluster_triggers") or [] if t.get("triggered")]
     if not found:
         return None

@@ -39,7 +39,7 @@ from sloat_core.gis.roles import roles_of_kind
 from sloat_core.law.settings import load_settings
 from sloat_core.measure.village import ScreenPieces, build_pieces
 from sloat_core.measure.village_blocks import block_areas, block_measures, coverage_gaps
-from sloat_core.rules.cluster import trigger_answers
+from sloat_core.rules.sections.s402_48_cluster.cluster import trigger_answers
 from sloat_core.measure.record import OVERLAY_ROLES, RESOURCE_ROLES
 from sloat_core.measure.rows import ROW_IDS
 from sloat_core.rules.deductions import meets_minimum, net_lot_area, net_lot_area_floor
@@ -94,7 +94,7 @@ def _block_figures(pieces: ScreenPieces, a: np.ndarray, gross: np.ndarray, minim
 def _yield_columns(net, floor, minimum) -> dict:
     """§ 402-48E: the yield columns of parcels in one district, a range kept a range: "3", "0 to 4" or ""
     (unknown), and its bounds (`cluster.part_yield` on each parcel's net, worst-case net and minimum)."""
-    from sloat_core.rules.cluster import part_yield
+    from sloat_core.rules.sections.s402_48_cluster.cluster import part_yield
 
     shape = np.shape(np.asarray(minimum))
     rows = zip(np.ravel(np.broadcast_to(net, shape)), np.ravel(np.broadcast_to(floor, shape)), np.ravel(minimum),
@@ -129,7 +129,7 @@ def _split_yields(pieces, settings, minimum, geoms, splits, sel, layerset, cols)
     the analysis calls), its whole lots added; {parcel index: yield columns of one row}. ``cols`` holds the
     block's columns so far (the parcel's own net and floor)."""
     from sloat_core.engine.parts import part_floor
-    from sloat_core.rules.cluster import yield_estimate
+    from sloat_core.rules.sections.s402_48_cluster.cluster import yield_estimate
 
     out: dict = {}
     for i in sel:

@@ -5,11 +5,12 @@ carries everything the rest of the tool needs to know about it -- the manifest l
 exist, which accept lines), the rules (which deduction row its land goes to, which triggers and
 reviews read it), the app (colour, label, how the web map draws it: `WebLook`) and the printed report
 (grey level, hatch or dash pattern, short legend name). Adding a role is adding one `LayerRole` here;
-a deducted role also names its row, declared in :data:`sloat_core.rules.deductions.DEDUCTION_ROWS`.
+a deducted role also names its row, declared in :data:`sloat_core.measure.rows.DEDUCTION_ROWS`.
 
 The deduction table also has rows drawn from no layer of their own (the buffer around wetlands and
 watercourses, the two slope classes of the DEM): their looks are declared here too, in
-`DERIVED_STYLES`, so the app and the report take every colour and pattern from this one module.
+`DERIVED_STYLES`, so the app and the report take every colour and pattern from this one module. The names of
+the deduction rows, in the table and in the printed legend, are the rows' own (`sloat_core.measure.rows`).
 
 >>> role("wetlands").deduction, role("wetlands").geometry
 ('wetlands', 'polygon')
@@ -84,7 +85,8 @@ class LayerRole:
         Plain name on the app's map and layer lists.
     legend : str
         Short name in the printed report's legend; a template whose law numbers are filled in from the
-        parameters (`legend_text`).
+        parameters (`legend_text`). Empty for a deducted role: the printed map shows its row's land, under the
+        row's name (`sloat_core.measure.rows.RowSpec.legend`).
     colour : str
         ``#rrggbb`` on the app's map and in its deduction table.
     face : str
@@ -143,18 +145,18 @@ class LayerRole:
 
 
 ROLE_DECLARATIONS: tuple[LayerRole, ...] = (
-    LayerRole("floodplain", "100-year floodplain (FEMA)", "100-year floodplain", "#1f78b4", "0.86", "\\\\\\", (),
+    LayerRole("floodplain", "100-year floodplain (FEMA)", "", "#1f78b4", "0.86", "\\\\\\", (),
               "overlay", "polygon", "floodplain", ("§ 402-45A(1)", "§ 402-48C(3)", "§ 402-49B"),
               WebLook(weight=2, dash="8 5", fill_opacity=(0.75, 0.12))),
-    LayerRole("wetlands", "Wetlands", "Wetlands", "#33a02c", "0.72", "...", (),
+    LayerRole("wetlands", "Wetlands", "", "#33a02c", "0.72", "...", (),
               "resource", "polygon", "wetlands", ("§ 402-45A(1)", "§ 402-48C(2)", "§ 402-57G"), _FILL),
-    LayerRole("water_bodies", "Ponds and water bodies", "Ponds, water bodies", "#0b4f9c", "0.55", "---", (),
+    LayerRole("water_bodies", "Ponds and water bodies", "", "#0b4f9c", "0.55", "---", (),
               "resource", "polygon", "water_bodies", ("§ 402-45A(1)", "§ 402-48C(6)", "§ 402-57G"), _FILL,
               by_watershed=True),
-    LayerRole("watercourses", "Streams and watercourses", "Streams, watercourses", "#00a6d6", "0.45", "|||", (),
+    LayerRole("watercourses", "Streams and watercourses", "", "#00a6d6", "0.45", "|||", (),
               "resource", "polygon_or_line", "watercourses", ("§ 402-45A(1)", "§ 402-48C(6)", "§ 402-57G"), _FILL,
               by_watershed=True),
-    LayerRole("rock_outcrops", "Rock outcrops", "Rock outcrops > {rock_outcrop_min_area_sqft:,g} sq ft", "#6a3d9a", "0.62", "oo", (),
+    LayerRole("rock_outcrops", "Rock outcrops", "", "#6a3d9a", "0.62", "oo", (),
               "outcrops", "polygon", "rock_outcrops", ("§ 402-45A(3)", "§ 402-48C(9)"), _FILL),
     LayerRole("aquifer_cea", "Ramapo River aquifer CEA", "Aquifer CEA (§ 402-46)", "#a6cee3", "1", "", (0, (10, 3)),
               "overlay", "polygon", None, ("§ 402-46C", "§ 402-48C(7)", "§ 402-48C(10)"), _FILL),
@@ -197,32 +199,23 @@ ROLE_DECLARATIONS: tuple[LayerRole, ...] = (
 
 @dataclass(frozen=True)
 class DerivedStyle:
-    """Looks of a deduction row drawn from no layer of its own (the buffer, a slope class).
-
-    ``legend`` is a template: law numbers in it are filled in from the parameters (`legend_text`).
-    """
+    """Looks of a deduction row drawn from no layer of its own (the buffer, a slope class); its name is the
+    row's (`sloat_core.measure.rows.RowSpec`)."""
 
     id: str
-    legend: str
     colour: str
     face: str
     hatch: str
     web: WebLook = _FILL
 
-    def legend_text(self) -> str:
-        return fill(self.legend)
-
 
 #: Slope classes take the slope overlay's colours (sloat_core.gis.slope.SLOPE_CLASS_COLORS), so the
 #: deduction rows match the picture on the map.
 DERIVED_STYLES: tuple[DerivedStyle, ...] = (
-    DerivedStyle("buffer", "Wetland/stream buffer", "#b2df8a", "0.93", "///",
+    DerivedStyle("buffer", "#b2df8a", "0.93", "///",
                  WebLook(dash="2 4", edge="#6a9f3a", fill_opacity=(0.8, 0.3), on_at_start=True)),
-    DerivedStyle("slope_over_40", "Slopes over {very_steep_slope_threshold_pct:g}%",
-                 "#{:02x}{:02x}{:02x}".format(*SLOPE_CLASS_COLORS[4][:3]), "0.40", "xxx"),
-    DerivedStyle("slope_25_40", "Slopes over {steep_slope_deduction_threshold_pct:g}% to "
-                 "{very_steep_slope_threshold_pct:g}%", "#{:02x}{:02x}{:02x}".format(*SLOPE_CLASS_COLORS[3][:3]),
-                 "0.80", "++"),
+    DerivedStyle("slope_over_40", "#{:02x}{:02x}{:02x}".format(*SLOPE_CLASS_COLORS[4][:3]), "0.40", "xxx"),
+    DerivedStyle("slope_25_40", "#{:02x}{:02x}{:02x}".format(*SLOPE_CLASS_COLORS[3][:3]), "0.80", "++"),
 )
 
 #: Every role a manifest may name.

@@ -1,7 +1,7 @@
 """The rows of the § 402-45 deduction table, each declared once (`RowSpec`), and the order they take land in.
 
 A row's declaration carries everything the rest of the tool reads about it: its label (law numbers filled
-in from the parameters), the parameter of its countable share, where its land comes from (a role's layer,
+in from the parameters) and its short name in the printed map's legend (nothing else names a row), the parameter of its countable share, where its land comes from (a role's layer,
 the outcrops counted, the buffer band, a slope set of the DEM), its everyday words and the study that
 settles it on the ground. The layer role whose land a row counts names the row in its own declaration
 (:attr:`sloat_core.gis.roles.LayerRole.deduction`). The measuring (:mod:`sloat_core.measure.lot_area`,
@@ -30,6 +30,9 @@ class RowSpec:
         The row's constraint id (``"wetlands"``, ``"slope_25_40"``).
     label : str
         Plain label; a template whose law numbers are filled in from the parameters (`deduction_label`).
+    legend : str
+        Its short name in the printed map's legend (the report and the handout), a template like ``label``
+        (`legend_text`).
     share : str
         The parameter holding its countable share (§ 402-45A(1)-(3)).
     land : str
@@ -44,10 +47,19 @@ class RowSpec:
 
     id: str
     label: str
+    legend: str
     share: str
     land: str
     words: str
     study: str
+
+    def legend_text(self) -> str:
+        """The printed legend's short name, law numbers filled in from the parameters.
+
+        >>> ROW_SPECS["slope_25_40"].legend_text()
+        'Slopes over 25% to 40%'
+        """
+        return fill(self.legend)
 
     @property
     def role(self) -> str | None:
@@ -77,21 +89,25 @@ _TOPO = "a surveyor to map the ground's slopes (a topographic survey)"
 
 #: The deduction rows in the order of the law's text. Ties in share keep this order.
 DEDUCTION_ROWS: tuple[RowSpec, ...] = (
-    RowSpec("water_bodies", "Ponds and other water bodies", "surface_water_countable_fraction", "layer",
-            "ponds and other open water", "a surveyor to locate the pond edges"),
-    RowSpec("watercourses", "Streams and watercourses", "surface_water_countable_fraction", "layer",
-            "streams", "a surveyor to locate the stream banks"),
-    RowSpec("wetlands", "Wetlands", "surface_water_countable_fraction", "layer", "wetland", _DELINEATION),
-    RowSpec("floodplain", "100-year floodplain (FEMA)", "surface_water_countable_fraction", "layer",
-            "flood zone", "a surveyor to check the flood zone line and ground levels (an elevation certificate)"),
-    RowSpec("slope_over_40", "Slopes over {very_steep_slope_threshold_pct:g}%", "very_steep_slope_countable_fraction",
-            "slope", "very steep ground", _TOPO),
-    RowSpec("buffer", "Wetland and watercourse buffers", "buffer_countable_fraction", "buffer",
-            "land next to a wetland or stream", _DELINEATION),
+    RowSpec("water_bodies", "Ponds and other water bodies", "Ponds, water bodies", "surface_water_countable_fraction",
+            "layer", "ponds and other open water", "a surveyor to locate the pond edges"),
+    RowSpec("watercourses", "Streams and watercourses", "Streams, watercourses", "surface_water_countable_fraction",
+            "layer", "streams", "a surveyor to locate the stream banks"),
+    RowSpec("wetlands", "Wetlands", "Wetlands", "surface_water_countable_fraction", "layer", "wetland", _DELINEATION),
+    RowSpec("floodplain", "100-year floodplain (FEMA)", "100-year floodplain", "surface_water_countable_fraction",
+            "layer", "flood zone",
+            "a surveyor to check the flood zone line and ground levels (an elevation certificate)"),
+    RowSpec("slope_over_40", "Slopes over {very_steep_slope_threshold_pct:g}%",
+            "Slopes over {very_steep_slope_threshold_pct:g}%", "very_steep_slope_countable_fraction", "slope",
+            "very steep ground", _TOPO),
+    RowSpec("buffer", "Wetland and watercourse buffers", "Wetland/stream buffer", "buffer_countable_fraction",
+            "buffer", "land next to a wetland or stream", _DELINEATION),
     RowSpec("slope_25_40", "Slopes over {steep_slope_deduction_threshold_pct:g}% up to {very_steep_slope_threshold_pct:g}%",
+            "Slopes over {steep_slope_deduction_threshold_pct:g}% to {very_steep_slope_threshold_pct:g}%",
             "steep_slope_countable_fraction", "slope", "steep ground", _TOPO),
     RowSpec("rock_outcrops", "Rock outcrops over {rock_outcrop_min_area_sqft:,g} sq ft",
-            "rock_outcrop_countable_fraction", "outcrops", "bare rock", "a surveyor to map the rock outcrops"),
+            "Rock outcrops > {rock_outcrop_min_area_sqft:,g} sq ft", "rock_outcrop_countable_fraction", "outcrops",
+            "bare rock", "a surveyor to map the rock outcrops"),
 )
 #: Row id -> its declaration.
 ROW_SPECS: dict[str, RowSpec] = {r.id: r for r in DEDUCTION_ROWS}

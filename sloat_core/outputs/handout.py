@@ -204,7 +204,7 @@ def _build(analysis, layerset, *, as_of: dt.date, size: float, figure) -> object
 
 def _yield_sentence(r: dict) -> str:
     """The conventional yield (§ 402-48E, per district § 402-48I) in one sentence, a range kept a range."""
-    from sloat_core.rules.cluster import yield_phrase
+    from sloat_core.rules.sections.s402_48_cluster.cluster import yield_phrase
 
     if "conventional_yield" not in r:
         return ""

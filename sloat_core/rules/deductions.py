@@ -10,7 +10,8 @@ Reading of the law encoded here:
   or less is not a constraint. The size is the whole outcrop's, not only the part inside the parcel.
 
 **Overlaps count once.** Each piece of land counts at the lowest share among the constraints covering it
-(the cutting is :mod:`sloat_core.measure.lot_area`; the rows are declared in :mod:`sloat_core.measure.rows`).
+(the cutting is :mod:`sloat_core.measure.lot_area`; the rows are declared, each with its one label, in
+:mod:`sloat_core.measure.rows`).
 This module holds the law over the measures: the deducted land, the net lot area, its worst case and
 whether it meets the district minimum, for one parcel or (array fields) a village.
 """
@@ -26,13 +27,11 @@ from sloat_core.law.params import value
 from sloat_core.measure.lot_area import DeductionRow, LotArea, measure_lot_area
 from sloat_core.measure.parcel import Findings
 from sloat_core.measure.record import NAN, Measures  # noqa: F401  (NAN: the doctests)
-from sloat_core.measure.rows import (DEDUCTION_ROWS, LAYER_ROWS, ROW_IDS, ROW_LANDS, ROW_SPECS, SLOPE_ROWS,
-                                     RowSpec, deduction_label, deduction_order, row_on_map_layer)
+from sloat_core.measure.rows import LAYER_ROWS, ROW_IDS, ROW_SPECS, SLOPE_ROWS
 from sloat_core.rules.measures import tri
 
-__all__ = ["RowSpec", "ROW_LANDS", "DEDUCTION_ROWS", "ROW_SPECS", "ROW_IDS", "row_on_map_layer", "DeductionRow",
-           "LotArea", "lot_area", "conventional_yield", "GRID_FT", "deduction_order", "deduction_label",
-           "SLOPE_ROWS", "LAYER_ROWS", "deducted_sqft", "net_lot_area", "net_lot_area_floor", "meets_minimum"]
+__all__ = ["DeductionRow", "LotArea", "lot_area", "conventional_yield", "GRID_FT", "deducted_sqft", "net_lot_area",
+           "net_lot_area_floor", "meets_minimum"]
 
 
 def _share(constraint: str) -> float:

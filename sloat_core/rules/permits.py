@@ -44,11 +44,10 @@ from sloat_core.rules.project import Project
 from sloat_core.rules.sections import PERMITS
 from sloat_core.rules.sections.permit import (PLANNING_BOARD_PERMITS, ExceptionClause, Facts, Permit,
                                               PermitDeclaration, Ruling, cited_item, decide)
-from sloat_core.rules.sections.s402_55_steep_slopes import design_checklist
 from sloat_core.rules.sections.s402_53_trees import can_be_subdivided
 
 __all__ = ["Permit", "PermitDeclaration", "ExceptionClause", "Ruling", "Facts", "DECLARATIONS", "PERMIT_IDS",
-           "PROHIBITED_IDS", "permits_for", "decide", "can_be_subdivided", "design_checklist", "declaration", "cited_item",
+           "PROHIBITED_IDS", "permits_for", "decide", "can_be_subdivided", "declaration", "cited_item",
            "LAND_PERMITS", "land_permits"]
 
 #: Every permit and review, in the order the results list them (declared in `rules.sections`).

@@ -19,24 +19,13 @@ from sloat_core.errors import SloatInputError
 from sloat_core.gis.geometry import area_sqft, geojson_to_work
 from sloat_core.validate import number
 
-__all__ = ["Project", "parse_project", "APPLICATION_TYPES", "EXISTING_USES", "REGULATED_ACTIVITIES",
-           "WETLAND_EXEMPTIONS", "SWPPP_EXEMPTIONS", "DESIGN_LIMITS"]
+__all__ = ["Project", "parse_project", "APPLICATION_TYPES", "EXISTING_USES", "SWPPP_EXEMPTIONS"]
 
 APPLICATION_TYPES = ("building_permit", "site_plan", "subdivision", "special_permit")
 EXISTING_USES = ("vacant", "one_family", "two_family", "other")
-#: § 402-57I lists thirteen regulated activities, numbered (1) to (13).
-REGULATED_ACTIVITIES = tuple(range(1, 14))
-#: § 402-57H lists four exempt activities, (1) to (4); § 402-58D ten that "may be exempt", (1) to (10).
-WETLAND_EXEMPTIONS = tuple(range(1, 5))
+#: § 402-58D lists ten activities that "may be exempt", (1) to (10). (The activities of § 402-57H and I are
+#: declared with the wetland permit: `rules.sections.s402_57_wetlands.activities`.)
 SWPPP_EXEMPTIONS = tuple(range(1, 11))
-#: The § 402-55J design limits the engineer ticks (id -> clause); the checklist text is in rules.permits.
-DESIGN_LIMITS = {
-    "retaining_wall_length": "§ 402-55J(7)",
-    "retaining_wall_height": "§ 402-55J(7)",
-    "cut_height": "§ 402-55J(11)",
-    "cut_fill_slope": "§ 402-55J(13)",
-    "cut_fill_setback": "§ 402-55J(14)",
-}
 #: Plain names of the fields, for messages a resident can read.
 LABELS = {
     "application_type": "type of application",
@@ -93,9 +82,9 @@ class Project:
     hazard_trees_only: bool | None = None
     road_extension: bool | None = None
     #: The engineer's figures for § 402-55J(7), (11), (13), (14): {figure key: number} (keys of
-    #: rules.steep_slope_design.DESIGN_FIGURES), compared with the law's numbers.
+    #: rules.sections.s402_55_steep_slopes.design.DESIGN_FIGURES), compared with the law's numbers.
     design_figures: tuple[tuple[str, float], ...] | None = None
-    #: The engineer's ticks of the § 402-55J checklist: {limit id: met?} (ids of DESIGN_LIMITS).
+    #: The engineer's ticks of the § 402-55J checklist: {limit id: met?} (ids of `s402_55_steep_slopes.design.DESIGN_LIMITS`).
     design_limits: tuple[tuple[str, bool | None], ...] | None = None
     #: Does the runoff discharge a pollutant of concern to a 303(d)-listed impaired water or a TMDL watershed
     #: (§ 402-58E(2)(a), Condition A)? None: not assessed (never "no").
@@ -170,6 +159,8 @@ def _numbers(obj: dict, key: str, allowed: tuple[int, ...], section: str) -> tup
 
 
 def _design_limits(obj: dict) -> tuple[tuple[str, bool | None], ...] | None:
+    from sloat_core.rules.sections.s402_55_steep_slopes.design import DESIGN_LIMITS
+
     raw = obj.get("design_limits")
     if raw is None:
         return None
@@ -190,7 +181,7 @@ _MAX_DESIGN_FIGURE = 100_000.0
 
 
 def _design_figures(obj: dict) -> tuple[tuple[str, float], ...] | None:
-    from sloat_core.rules.steep_slope_design import DESIGN_FIGURES
+    from sloat_core.rules.sections.s402_55_steep_slopes.design import DESIGN_FIGURES
 
     raw = obj.get("design_figures")
     if raw is None:
@@ -218,6 +209,8 @@ def _specimens(obj: dict) -> int | None:
 
 def parse_project(obj: dict | None) -> Project:
     """Validate a project description; raises SloatInputError naming the bad field."""
+    from sloat_core.rules.sections.s402_57_wetlands.activities import REGULATED_ACTIVITIES, WETLAND_EXEMPTIONS
+
     if obj is None:
         return Project()
     if not isinstance(obj, dict):

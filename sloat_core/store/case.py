@@ -83,7 +83,7 @@ class Case:
     notes : str
         Free text.
     mitigation_input : dict
-        Keyword arguments of ``sloat_core.rules.mitigation.mitigation``.
+        Keyword arguments of ``sloat_core.rules.sections.s402_57_wetlands.mitigation.mitigation``.
     settings_overrides : dict
         Overrides of the local settings (``load_settings(overrides=...)``).
     analysis : dict or None
@@ -309,12 +309,12 @@ def _check_mitigation_input(data: dict) -> None:
         raise _refuse("mitigation figures", "the impact source must be 'typed' or 'footprint'")
     gate = mit.get("gate")
     if gate is not None:
-        from sloat_core.rules.mitigation import GATE
+        from sloat_core.rules.sections.s402_57_wetlands.mitigation import GATE
 
         if not isinstance(gate, dict) or set(gate) - set(GATE) or not all(_tri(v) for v in gate.values()):
             raise _refuse("mitigation figures", "the § 402-57P(1) criteria must be yes, no or unknown")
     if mit:
-        from sloat_core.rules.mitigation import mitigation
+        from sloat_core.rules.sections.s402_57_wetlands.mitigation import mitigation
 
         try:
             mitigation(**mit)

@@ -356,7 +356,7 @@ def json_dumps(obj) -> str:
 
 def test_the_footprint_map_shows_every_constraint_layer():
     from app_support.map import footprint_map
-    from sloat_core.rules.deductions import DEDUCTION_ROWS
+    from sloat_core.measure.rows import DEDUCTION_ROWS
 
     layer_rows = {r.map_layer for r in DEDUCTION_ROWS if r.map_layer is not None}
     assert layer_rows <= set(footprint_map.CONSTRAINT_ROLES)  # slopes come as the clipped slope picture

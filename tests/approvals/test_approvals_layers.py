@@ -2,9 +2,10 @@
 in a circle (issue 19).
 
 Two layers of ``sloat_core.approvals``: the lower one (the state-law settings, the approval facts, the SEQR
-class) is what the rules read (§ 402-46C asks the SEQR class; the project form carries the approval facts) and
-reads no rule; the upper one (county referral, Village Law clocks, the wetland screens, the summary) counts days
-with the calendar (sloat_core.law.calendar) and writes the timeline's events. The check follows every import, top-level or inside
+class, who decides) is what the rules read (§ 402-46C asks the SEQR class; the project form carries the approval
+facts; each permit declares its decider) and reads no rule; the upper one (county referral, Village Law clocks, the
+wetland screens, the summary) counts days with the calendar (sloat_core.law.calendar) and writes the timeline's
+events. The check follows every import, top-level or inside
 a function, through the whole core.
 """
 
@@ -15,7 +16,8 @@ from pathlib import Path
 from source_imports import CORE, imported_modules
 
 #: What the rules may read of the approvals.
-LOWER = {"sloat_core.approvals.state_law", "sloat_core.approvals.facts", "sloat_core.approvals.seqr"}
+LOWER = {"sloat_core.approvals.state_law", "sloat_core.approvals.facts", "sloat_core.approvals.seqr",
+         "sloat_core.approvals.deciders"}
 
 
 def _modules() -> dict[str, Path]:

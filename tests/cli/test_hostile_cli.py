@@ -53,7 +53,7 @@ sys.path.insert(0, str(HOSTILE))
 import make_hostile as mh  # noqa: E402
 
 from sloat_core.errors import SloatInputError  # noqa: E402
-from sloat_core.rules.mitigation import mitigation  # noqa: E402
+from sloat_core.rules.sections.s402_57_wetlands.mitigation import mitigation  # noqa: E402
 from sloat_core.gis.safe_files import MAX_UPLOAD_BYTES  # noqa: E402
 from sloat_core import cli  # noqa: E402
 

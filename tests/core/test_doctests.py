@@ -29,7 +29,7 @@ def test_docstring_examples_hold(name):
 def test_the_core_has_examples_to_run():
     """Not a vacuous pass: the rules modules carry examples."""
     attempted = 0
-    for name in ("sloat_core.rules.deductions", "sloat_core.rules.measures", "sloat_core.rules.cluster",
+    for name in ("sloat_core.rules.deductions", "sloat_core.rules.measures", "sloat_core.rules.sections.s402_48_cluster.cluster",
                  "sloat_core.law.params", "sloat_core.gis.roles"):
         attempted += doctest.testmod(importlib.import_module(name), optionflags=FLAGS).attempted
     assert attempted >= 20
@@ -39,7 +39,7 @@ def test_the_core_has_examples_to_run():
 LOGIC = {"tri", "is_yes", "is_no", "tri_any", "answer"}
 
 
-@pytest.mark.parametrize("name", ["sloat_core.rules.deductions", "sloat_core.rules.cluster",
+@pytest.mark.parametrize("name", ["sloat_core.rules.deductions", "sloat_core.rules.sections.s402_48_cluster.cluster",
                                   "sloat_core.rules.measures"])
 def test_every_rule_function_cites_its_section(name):
     import ast

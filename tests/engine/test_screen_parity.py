@@ -19,8 +19,9 @@ from sloat_core.measure.village import build_pieces
 from sloat_core.measure.village_blocks import block_areas, block_measures
 from sloat_core.gis.layers import load_manifest
 from sloat_core.law.settings import load_settings
-from sloat_core.rules.cluster import trigger_answers
-from sloat_core.rules.deductions import ROW_IDS, net_lot_area, net_lot_area_floor
+from sloat_core.rules.sections.s402_48_cluster.cluster import trigger_answers
+from sloat_core.measure.rows import ROW_IDS
+from sloat_core.rules.deductions import net_lot_area, net_lot_area_floor
 from sloat_core.measure.record import Measures, measured_areas
 from sloat_core.rules.measures import answer
 from sloat_core.rules.permits import LAND_PERMITS, land_permits

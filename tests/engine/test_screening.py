@@ -14,7 +14,7 @@ from shapely.geometry import LineString, Polygon
 
 from engine_world import X0, Y0, make_world, sq
 from sloat_core.engine.analysis import analyze
-from sloat_core.rules.deductions import ROW_IDS
+from sloat_core.measure.rows import ROW_IDS
 from sloat_core.gis.layers import load_manifest
 from sloat_core.engine.screening import SCREEN_COLUMNS, screen_rows, screen_to_csv
 from sloat_core.law.settings import load_settings

@@ -17,7 +17,7 @@ from engine_world import make_world, sq
 from sloat_core.engine.analysis import analyze
 from sloat_core.law import params
 from sloat_core.outputs.report import _map_label
-from sloat_core.rules.deductions import deduction_label
+from sloat_core.measure.rows import deduction_label
 
 CHANGES = {
     "cluster_slope_threshold_pct": (25, "on 25% or more of the property"),

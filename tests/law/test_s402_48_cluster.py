@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from engine_world import analyze_in, make_world, permits_in, sq  # noqa: E402
 from sloat_core.engine.analysis import analyze  # noqa: E402
 from sloat_core.law.params import param, value  # noqa: E402
-from sloat_core.rules.cluster import part_yield, yield_estimate, yield_phrase  # noqa: E402
+from sloat_core.rules.sections.s402_48_cluster.cluster import part_yield, yield_estimate, yield_phrase  # noqa: E402
 
 PARCEL = sq(0, 0, 400)  # 400 ft x 400 ft = 160,000 sq ft
 
@@ -291,3 +291,17 @@ def test_a_required_cluster_names_the_written_resolution_and_the_open_space_requ
     subs = [s["citation"] for s in c["submissions"]]
     assert "§ 402-48G(3)(b)" in subs and "§ 402-48G(3)(c)" in subs
     assert any("§ 402-48G(3)(f)[2]" in k and f"{value('open_space_lien_days')} days" in k for k in c["clocks"])
+
+
+# § 402-48C: each of the ten features declared once, its title and its everyday words together ----------
+
+def test_each_of_the_ten_features_has_its_title_and_its_everyday_words_in_one_declaration():
+    from sloat_core.engine.plain import plain_cluster
+    from sloat_core.rules.sections.s402_48_cluster.cluster import FEATURES, TRIGGER_WORDS, trigger_title
+
+    assert [f.number for f in FEATURES] == list(range(1, 11))
+    assert all(trigger_title(f.number) and f.words for f in FEATURES)
+    assert {f.number for f in FEATURES if f.board_judgment} == {4, 5}  # historic eligibility, viewshed significance
+    said = plain_cluster({"cluster_applies": None, "cluster_triggers": [
+        {"id": f"402-48C({f.number})", "triggered": True} for f in FEATURES]})
+    assert all(TRIGGER_WORDS[f"402-48C({f.number})"] in said for f in FEATURES)

@@ -10,7 +10,7 @@ from sloat_core.errors import SloatInputError
 from sloat_core.law.params import param, value
 from sloat_core.law.text import quote_in_clause
 from sloat_core.rules.project import parse_project
-from sloat_core.rules.steep_slope_design import design_comparisons
+from sloat_core.rules.sections.s402_55_steep_slopes.design import design_comparisons
 
 
 def _check(**figures) -> dict:
@@ -139,3 +139,21 @@ def test_the_steep_slope_design_limits_are_a_checklist_built_from_the_parameters
     assert f"{value('cut_max_height_ft')} feet" in items["cut_height"]["text"]
     assert str(value("cut_fill_max_slope_ratio")) in items["cut_fill_slope"]["text"]
     assert items["cut_fill_setback"]["citation"] == "§ 402-55J(14)" and "one half of" in items["cut_fill_setback"]["text"]
+
+
+def test_each_design_limit_is_declared_once_with_its_clause_and_the_parameter_quoting_it():
+    # § 402-55J(7), (11), (13), (14): the project's keys, the checklist, the project form's words and the
+    # figures compared all come from the one declaration of each limit.
+    from sloat_core.rules.project import Project
+    from sloat_core.rules.sections.s402_55_steep_slopes.design import (DESIGN_FIGURES, DESIGN_LIMITS,
+                                                                      DESIGN_TICK_WORDS, LIMITS, design_checklist)
+
+    assert [d.id for d in LIMITS] == list(DESIGN_LIMITS) == list(DESIGN_TICK_WORDS)
+    for d in LIMITS:
+        assert param(d.parameter).citation == d.citation, d.id
+        assert quote_in_clause(param(d.parameter).quote, d.citation), d.id
+    assert [i["id"] for i in design_checklist(Project())] == list(DESIGN_LIMITS)
+    assert {c["id"] for c in design_comparisons({})} == set(DESIGN_LIMITS)
+    assert set(DESIGN_FIGURES) == {f.key for d in LIMITS for f in d.figures}
+    assert dict(parse_project({"design_figures": {k: 1 for k in DESIGN_FIGURES}}).design_figures) == {
+        k: 1.0 for k in DESIGN_FIGURES}

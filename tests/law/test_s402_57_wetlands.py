@@ -105,7 +105,7 @@ def test_with_no_wetland_layer_the_list_is_unknown_not_empty(tmp_path):
 
 
 def test_the_sample_layers_name_illustrative_owners():
-    from sloat_core.rules.adjacent_owners import owner_field
+    from sloat_core.rules.sections.s402_57_wetlands.adjacent_owners import owner_field
 
     world = load_manifest(Path(__file__).resolve().parents[2] / "data" / "sample" / "layers.yaml")
     assert world.warnings == ()

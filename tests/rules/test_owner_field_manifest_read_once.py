@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 
-from sloat_core.rules import adjacent_owners as ao
+from sloat_core.rules.sections.s402_57_wetlands import adjacent_owners as ao
 
 
 def test_the_manifest_is_read_once_and_again_when_it_changes(tmp_path):

@@ -1,4 +1,4 @@
-"""Each layer role (sloat_core.gis.roles) and each deduction row (sloat_core.rules.deductions) is declared
+"""Each layer role (sloat_core.gis.roles) and each deduction row (sloat_core.measure.rows) is declared
 once and completely; the loader, the measures, the sweep, the plain words, the answer card, the app's
 map and the report's legend derive from them (no second list to keep in step, so none is compared here).
 """
@@ -19,7 +19,9 @@ ALL_KEYS = [r.id for r in roles.ROLE_DECLARATIONS] + [d.id for d in roles.DERIVE
 @pytest.mark.parametrize("decl", roles.ROLE_DECLARATIONS, ids=lambda r: r.id)
 def test_every_role_declaration_is_complete(decl):
     assert re.fullmatch(r"[a-z_]+", decl.id)
-    assert decl.label.strip() and decl.legend_text().strip()
+    assert decl.label.strip()
+    # the printed legend names a role's own land; a deducted role's land is shown as its row, under the row's name
+    assert bool(decl.legend_text().strip()) == (decl.deduction is None), decl.id
     assert re.fullmatch(r"#[0-9a-f]{6}", decl.colour)
     assert 0.0 <= float(decl.face) <= 1.0
     assert decl.kind in roles.KINDS and decl.geometry in roles.GEOMETRIES
@@ -37,7 +39,7 @@ def test_every_role_declaration_is_complete(decl):
 @pytest.mark.parametrize("d", roles.DERIVED_STYLES, ids=lambda d: d.id)
 def test_every_derived_row_style_is_complete(d):
     assert d.id in set(ROW_IDS)
-    assert d.legend_text().strip() and d.hatch and re.fullmatch(r"#[0-9a-f]{6}", d.colour)
+    assert d.hatch and re.fullmatch(r"#[0-9a-f]{6}", d.colour)
 
 
 def test_every_deduction_row_has_one_style():
@@ -51,6 +53,7 @@ def test_every_deduction_row_declaration_is_complete(row):
     """Label, share (a parameter of the law with its §), where its land comes from, plain words, study."""
     assert row.land in ROW_LANDS
     assert deduction_label(row.id).strip() and "{" not in deduction_label(row.id)
+    assert row.legend_text().strip() and "{" not in row.legend_text()
     assert param(row.share).citation.startswith("§ 402-45A")
     assert row.words.strip() and row.words == row.words.lower()
     assert row.study.strip()
@@ -63,6 +66,17 @@ def test_every_deduction_row_declaration_is_complete(row):
         assert row.id in measures.slope_sets() and row.reads == () and row.map_layer is None
     if row.land == "buffer":
         assert row.reads == roles.roles_of_kind("resource") and row.map_layer == row.id
+
+
+def test_a_deduction_row_is_named_only_by_its_own_declaration():
+    """A row's label (the table, the CSV, the map's pop-up) and its short name in the printed legend are declared
+    with the row; no role and no derived style names it a second time, and the report's legend reads the row."""
+    from sloat_core.outputs.report import map as report_map
+
+    assert [r.id for r in roles.ROLE_DECLARATIONS if r.deduction is not None and r.legend] == []
+    assert [d.id for d in roles.DERIVED_STYLES if hasattr(d, "legend")] == []
+    assert [report_map._map_label(r.id) for r in DEDUCTION_ROWS] == [r.legend_text() for r in DEDUCTION_ROWS]
+    assert report_map._map_label("slope_25_40") == "Slopes over 25% to 40%"  # the legend's short form
 
 
 def test_line_roles_are_drawn_as_lines_on_the_web_map():

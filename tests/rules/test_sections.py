@@ -18,7 +18,8 @@ from sloat_core.rules import permits, sections
 from sloat_core.law.calendar import count
 from sloat_core.rules.permits import DECLARATIONS, PERMIT_IDS
 from sloat_core.rules.sections import CLOCKS, PERMITS, SECTIONS
-from sloat_core.rules.sections import s402_53_trees, s402_55_steep_slopes
+from sloat_core.rules.sections import s402_53_trees
+from sloat_core.rules.sections.s402_55_steep_slopes import permit as s402_55_steep_slopes
 
 
 def _number(module) -> str:
@@ -148,3 +149,41 @@ def test_officials_article_ix_does_not_name_are_marked_to_confirm(tmp_path):
     p = permits_in(world, {"commercial_excavation": True})
     for pid in ("flood_hazard_review", "commercial_excavation_prohibited"):
         assert "to confirm with the Village" in p[pid]["authority"] and "names no" in p[pid]["authority"]
+
+
+def test_every_permit_declares_who_decides_it_as_a_value_never_read_from_its_authority_text():
+    from sloat_core.approvals.deciders import DECIDERS
+
+    for d in PERMITS:
+        assert isinstance(d.decider, str) and d.decider in DECIDERS or callable(d.decider), d.id
+    fixed_ones = {d.id: d.decider for d in PERMITS if isinstance(d.decider, str)}
+    # who decides, whatever the authority's words name first or besides ("permit issued by the Building
+    # Inspector", "then the Planning Board or Building Inspector", "usually the Planning Board")
+    assert (fixed_ones["wetland_permit"], fixed_ones["rcda_review"], fixed_ones["seqra_cea"]) == (
+        "Planning Board", "County", "Planning Board")
+    assert (fixed_ones["swppp"], fixed_ones["wastewater_approval"]) == ("Village Engineer", "County")
+    assert [d.id for d in PERMITS if not isinstance(d.decider, str)] == ["steep_slope_permit"]  # § 402-55D
+
+
+def test_a_permit_declaring_a_decider_the_approvals_list_does_not_know_is_refused():
+    with pytest.raises(ValueError, match="not one of"):
+        dataclasses.replace(PERMITS[0], decider="the Mayor")
+    odd = dataclasses.replace(permits.declaration("steep_slope_permit"), decider=lambda x: "the Mayor")
+    with pytest.raises(ValueError, match="not one of"):
+        odd.decider_for(None)
+
+
+def _steep_slope_group(tmp_path, project) -> str:
+    world = make_world(tmp_path, {"wetlands": [sq(100, 100, 100)]}, dem=30)
+    groups = analyze_in(world, project)["approvals"]
+    return next(g["decides"] for g in groups for i in g["items"] if i["id"] == "steep_slope_permit")
+
+
+def test_the_steep_slope_permit_is_listed_under_the_planning_board_when_the_proposal_is_before_it(tmp_path):
+    # § 402-55D(1): the Planning Board for an application "which requires the issuance of a permit or approval by
+    # it" (here the wetland permit); § 402-55D(2): the Village Engineer for "all other regulated activities".
+    work = footprint(sq(120, 120, 40))
+    assert _steep_slope_group(tmp_path, {"application_type": "building_permit", "trees_removed": 0,
+                                         "disturbance_footprint": work}) == "Planning Board"
+    assert _steep_slope_group(tmp_path, {"application_type": "building_permit", "trees_removed": 0,
+                                         "disturbance_footprint": footprint(sq(320, 320, 40))}) == "Village Engineer"

@@ -72,7 +72,7 @@ _DEM_KEYS = {"path", "z_units", "source", "url", "query", "downloaded", "publish
 _ENTRY_KEYS = {"path", "layer", "crs", "schema", "where", "width_field", "id_field", "district_field", "address_field",
                "coverage", "source", "publisher", "url", "query", "downloaded", "publisher_version",
                "publisher_date"}
-#: The parcel layer's owner names (§ 402-57K(4)), read by sloat_core.rules.adjacent_owners.
+#: The parcel layer's owner names (§ 402-57K(4)), read by sloat_core.rules.sections.s402_57_wetlands.adjacent_owners.
 _ENTRY_KEYS |= {"owner_field"}
 #: What fetch-official records of each source besides its URL and query (issue 23).
 _ENTRY_KEYS |= {"service_type", "fields_used"}

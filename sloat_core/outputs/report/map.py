@@ -23,7 +23,7 @@ from shapely.geometry import box  # noqa: E402
 
 from sloat_core.gis.roles import ROLE_DECLARATIONS, style  # noqa: E402
 from sloat_core.law.params import fill  # noqa: E402
-from sloat_core.measure.rows import ROW_IDS  # noqa: E402
+from sloat_core.measure.rows import ROW_IDS, ROW_SPECS  # noqa: E402
 
 #: Map style per deduction constraint: grey level of the fill and hatch pattern (distinct in B/W), from
 #: the role declarations (sloat_core.gis.roles) and the derived rows' styles (buffer, slope classes).
@@ -33,8 +33,8 @@ PIECE_STYLES: dict[str, dict[str, str]] = {
 
 
 def _map_label(constraint: str) -> str:
-    """Short legend name of a deduction row (its law numbers filled in from the parameters)."""
-    return style(constraint).legend_text()
+    """Short legend name of a deduction row, declared with the row (its law numbers filled in from the parameters)."""
+    return ROW_SPECS[constraint].legend_text()
 
 
 #: Context outside the parcel: the same patterns, lighter (the roles whose land is deducted).

@@ -135,7 +135,7 @@ def lot_area(pdf: FPDF, r: dict, x: float, w: float) -> None:
 def key_features(pdf: FPDF, r: dict, x: float, w: float) -> None:
     """Below the lot area: the yield estimate (§ 402-48E), the per-district figures of a split parcel
     (§ 402-48I), the cluster features found (§ 402-48C) and the count of permits and reviews."""
-    from sloat_core.rules.cluster import yield_phrase
+    from sloat_core.rules.sections.s402_48_cluster.cluster import yield_phrase
 
     per = r.get("per_district") or []
     if "conventional_yield" in r:

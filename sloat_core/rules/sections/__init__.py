@@ -1,8 +1,11 @@
-"""Article IX, one module per section: ``s402_55_steep_slopes`` is § 402-55, and so on.
+"""Article IX, one module or package per section: ``s402_55_steep_slopes`` is § 402-55, and so on.
 
 Each section module declares its permits (``PERMITS``: `permit.PermitDeclaration`) and, inside each
 permit, its clocks (`clock.ClockDeclaration`): a module is found here by its name (``s402_<number>_<words>``),
-so adding a section, a permit or a clock is one module plus its parameters (README, "Layout"). Sections
+so adding a section, a permit or a clock is one module plus its parameters (docs/architecture.md, "A permit").
+A section that states more than its permits is a package of that name holding it whole (§ 402-48: the cluster
+features, yield and lot rules; § 402-55: the design limits; § 402-57: the activities, the adjacent owners and
+the mitigation), its ``__init__`` giving ``PERMITS``. Sections
 that set neither a permit nor a clock (§ 402-45's lot-area deductions, in ``rules.deductions``; § 402-47 and
 § 402-59, reserved) have no module here.
 

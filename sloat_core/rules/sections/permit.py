@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from shapely.geometry.base import BaseGeometry
 
+from sloat_core.approvals.deciders import DECIDERS
 from sloat_core.gis.geometry import PRESENCE_MIN_SQFT, area_sqft, polygonal
 from sloat_core.law.params import value
 from sloat_core.law.text import clause
@@ -40,6 +41,9 @@ class Permit:
     submissions: tuple[str, ...] = ()
     clocks: tuple[str, ...] = ()
     citations: tuple[str, ...] = field(default=())
+    #: Who decides it (one of `DECIDERS`), as its declaration says: the approvals list groups it so. Not in
+    #: ``to_dict`` (the command line's JSON says who in ``authority``).
+    decider: str | None = None
 
     def to_dict(self) -> dict:
         return {
@@ -146,6 +150,9 @@ class PermitDeclaration:
     title: str
     section: str
     authority: Callable[[Facts], str]
+    #: Who decides it, one of `DECIDERS` (the approvals list groups the permits by it): a value, or for a
+    #: permit whose decider turns on the proposal (§ 402-55D), a function of `Facts` giving one.
+    decider: str | Callable[[Facts], str]
     rule: Callable[[Facts], Ruling]
     #: Where the results list it (lower first; numbers leave room for a new permit).
     order: int
@@ -176,6 +183,23 @@ class PermitDeclaration:
     #: is not told again as something the parcel carries for later work (`engine.answer.permits_by_cause`).
     turns_on_the_action: bool = False
 
+    def __post_init__(self):
+        if isinstance(self.decider, str):
+            known_decider(self.decider, self.id)
+        elif not callable(self.decider):
+            raise ValueError(f"The {self.id} declares no decider: give one of {', '.join(DECIDERS)}.")
+
+    def decider_for(self, x: Facts) -> str:
+        """Who decides it for these facts (its declared value, or its function's answer, checked)."""
+        return self.decider if isinstance(self.decider, str) else known_decider(self.decider(x), self.id)
+
+
+def known_decider(who: str, permit_id: str) -> str:
+    """``who`` when it is one of `DECIDERS`; a declaration error otherwise."""
+    if who not in DECIDERS:
+        raise ValueError(f"The {permit_id}'s decider {who!r} is not one of {', '.join(DECIDERS)}.")
+    return who
+
 
 #: In ``depends_on``: every permit the Planning Board approves (``planning_board_permit``).
 PLANNING_BOARD_PERMITS = "permits by the Planning Board"
@@ -195,7 +219,7 @@ def decide(decl: PermitDeclaration, x: Facts) -> Permit:
     clocks = tuple(line for c in decl.clocks for line in c.words(x)) if ruling.details else ()
     return Permit(id=decl.id, title=decl.title, required=ruling.required, reason=ruling.reason,
                   citation=ruling.citation or decl.section, authority=decl.authority(x), submissions=subs,
-                  clocks=clocks, citations=ruling.citations)
+                  clocks=clocks, citations=ruling.citations, decider=decl.decider_for(x))
 
 
 # --------------------------------------------------------------------------------------------

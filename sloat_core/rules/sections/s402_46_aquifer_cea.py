@@ -64,7 +64,7 @@ def _rule(x: Facts) -> Ruling:
 
 SEQRA_CEA = PermitDeclaration(
     id="seqra_cea", order=100, title="SEQRA: impact on the Ramapo aquifer CEA", section="§ 402-46C",
-    authority=fixed("The SEQRA lead agency (usually the Planning Board)"),
+    authority=fixed("The SEQRA lead agency (usually the Planning Board)"), decider="Planning Board",
     rule=_rule, turns_on_the_action=True,
     plain=("an environmental review (SEQRA) of the Ramapo aquifer area",
            "by the Planning Board or another lead agency"), land=_LAND)

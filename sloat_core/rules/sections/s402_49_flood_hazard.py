@@ -48,6 +48,7 @@ def _rule(x: Facts) -> Ruling:
 FLOOD_HAZARD = PermitDeclaration(
     id="flood_hazard_review", order=90, title="Flood hazard area review", section="§ 402-49B",
     # § 402-49B refers to "the separately adopted Flood Hazard Regulations" and names no official.
+    decider="Village (other)",
     authority=fixed("Under the Village's separately adopted Flood Hazard Regulations (§ 402-49B); Article IX "
                     f"names no official (local assumption: the Village's floodplain administrator, {CONFIRM})"),
     rule=_rule,

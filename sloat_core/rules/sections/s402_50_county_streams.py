@@ -54,6 +54,7 @@ def _rule(x: Facts) -> Ruling:
 
 RCDA = PermitDeclaration(
     id="rcda_review", order=80, title="Rockland County Drainage Agency review", section="§ 402-50B",
+    decider="County",
     authority=fixed("Rockland County Drainage Agency; then the Planning Board or Building Inspector "
                     "(§ 402-50B, C)"),
     rule=_rule,

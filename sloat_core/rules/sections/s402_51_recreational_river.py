@@ -11,6 +11,7 @@ _LAND = on_the_map("recreational_river")
 
 RECREATIONAL_RIVER = PermitDeclaration(
     id="nysdec_recreational_river", order=70, title="NYSDEC recreational river review", section="§ 402-51C",
+    decider="State",
     authority=fixed("NYSDEC (the Building Inspector notifies the applicant, § 402-51B)"),
     rule=overlay_rule(_LAND.key, "Ramapo River recreational river corridor",
                       lambda on: "{area} sq ft of the lot is in the Ramapo recreational river corridor: a NYSDEC "

@@ -21,6 +21,7 @@ def _excavation_rule(x: Facts) -> Ruling:
 DECLARATION = PermitDeclaration(
     id="commercial_excavation_prohibited", order=130, title="Commercial excavation (prohibited)", section="§ 402-52",
     # § 402-52 prohibits and names no one to enforce it.
+    decider="Building Inspector",
     authority=fixed(f"Prohibited by § 402-52; Article IX names no enforcing official (local assumption: the "
                      f"Building Inspector, {CONFIRM})"),
     rule=_excavation_rule, prohibited=True,

@@ -161,7 +161,7 @@ PERMIT_CLOCK = ClockDeclaration(
 
 DECLARATION = PermitDeclaration(
     id="tree_removal_permit", order=30, title="Tree removal permit", section="§ 402-53B",
-    authority=fixed("Planning Board (§ 402-53B)"), rule=_tree_rule,
+    authority=fixed("Planning Board (§ 402-53B)"), decider="Planning Board", rule=_tree_rule,
     exceptions=(ExceptionClause("§ 402-53C(1)", "public agency highway or utility work", _public_agency),
                 ExceptionClause("§ 402-53C(2)", "one- or two-family lot that cannot be subdivided",
                                 _one_two_family),

@@ -80,7 +80,8 @@ STUDY_CLOCK = ClockDeclaration(
 
 DECLARATION = PermitDeclaration(
     id="biodiversity_study", order=60, title="Highlands biodiversity study", section="§ 402-54B",
-    authority=fixed("Planning Board (application not complete without it)"), rule=_biodiversity_rule,
+    authority=fixed("Planning Board (application not complete without it)"), decider="Planning Board",
+    rule=_biodiversity_rule,
     submissions=lambda: ("§ 402-54B",),
     exceptions=(ExceptionClause("§ 402-54B", "the development of a one-family dwelling", _one_family_dwelling),),
     clocks=(STUDY_CLOCK,), timeline=(STUDY_CLOCK,), plain=("a biodiversity study", "for the Planning Board"),

@@ -40,6 +40,7 @@ def _wastewater_rule(x: Facts) -> Ruling:
 
 DECLARATION = PermitDeclaration(
     id="wastewater_approval", order=120, title="Approved wastewater disposal", section="§ 402-56A",
+    decider="County",
     authority=fixed("Rockland County Department of Health / Rockland County Sewer District (§ 402-56B, C)"),
     rule=_wastewater_rule,
     plain=("an approved sewer or septic connection",

@@ -244,7 +244,7 @@ PERFORMANCE_GUARANTEE = ClockDeclaration(
 
 SWPPP = PermitDeclaration(
     id="swppp", order=40, title="Stormwater pollution prevention plan (SWPPP)", section="§ 402-58E",
-    authority=_swppp_authority, rule=_swppp_rule,
+    authority=_swppp_authority, decider="Village Engineer", rule=_swppp_rule,
     submissions=lambda: clause_letters("§ 402-58E(1)", "abcdefghijklmnop"),
     exceptions=(ExceptionClause("§ 402-58D", "may be exempt", _swppp_may_be_exempt),),
     clocks=(INSPECTIONS, INSPECTION_NOTICE, STORM_EVENT, NOTICE_OF_VIOLATION, PERFORMANCE_GUARANTEE),
@@ -254,7 +254,8 @@ SWPPP = PermitDeclaration(
 
 POST_CONSTRUCTION = PermitDeclaration(
     id="swppp_post_construction", order=50, title="Post-construction stormwater controls (SWPPP Conditions A/B/C)",
-    section="§ 402-58E(2)", authority=fixed("Village Engineer"), rule=_post_construction_rule,
+    section="§ 402-58E(2)", authority=fixed("Village Engineer"), decider="Village Engineer",
+    rule=_post_construction_rule,
     submissions=lambda: clause_letters("§ 402-58E(3)", "abcdefghi"),
     exceptions=(ExceptionClause("§ 402-58D", "may be exempt", _swppp_may_be_exempt),),
     plain=("permanent stormwater controls", "reviewed by the Village Engineer"))

@@ -13,6 +13,7 @@ from sloat_core.gis.roles import roles_of_kind
 from sloat_core.law.params import value
 from sloat_core.law import calendar as cal
 from sloat_core.law.calendar import count
+from sloat_core.rules.sections.s402_57_wetlands.activities import EXEMPT_WORDS, GRADING_FILL
 from sloat_core.rules.sections.clock import ClockDeclaration, Field, Reader, Row, cite
 from sloat_core.rules.sections.permit import (
     where_the_work_happens,
@@ -69,11 +70,6 @@ def _grandfathered(x: Facts) -> Ruling | None:
     return None
 
 
-_H_WORDS = {1: "normal ground maintenance around a dwelling", 2: "selective tree cutting",
-            3: "decorative landscaping and planting in wetland buffers",
-            4: "public health activities of the County or State Department of Health for emergencies"}
-#: Regulated activities that grading or fill brings back under the permit (§ 402-57I(3), (6)).
-_GRADING_FILL = (3, 6)
 
 
 def _wetland_exempt_activity(x: Facts) -> Ruling | None:
@@ -86,18 +82,18 @@ def _wetland_exempt_activity(x: Facts) -> Ruling | None:
     if not claimed:
         return None
     cites = tuple(f"§ 402-57H({n})" for n in claimed)
-    names = " or ".join(_H_WORDS[n] for n in claimed)
+    names = " or ".join(EXEMPT_WORDS[n] for n in claimed)
     acts = p.activities
-    other = [a for a in (acts or ()) if a not in _GRADING_FILL]
+    other = [a for a in (acts or ()) if a not in GRADING_FILL]
     if other:
         return Ruling(required=True, citation="§ 402-57G", citations=cites + ("§ 402-57I",),
                       reason=(f"The exemption for {names} ({', '.join(cites)}) does not cover the regulated "
                               f"activities {', '.join(f'({a})' for a in other)} of § 402-57I."))
-    grading = [a for a in (acts or ()) if a in _GRADING_FILL]
+    grading = [a for a in (acts or ()) if a in GRADING_FILL]
     if grading or (landscaping and acts is None):
         # Reading: customary landscaping "involving minor grading or filling" (§ 402-55C(1)) may be the
         # filling (I(3)) or alteration of contours (I(6)) that § 402-57I regulates: unknown, both clauses.
-        gcites = tuple(f"§ 402-57I({a})" for a in (grading or _GRADING_FILL))
+        gcites = tuple(f"§ 402-57I({a})" for a in (grading or GRADING_FILL))
         return Ruling(required=None, citation=cites[0], citations=cites[1:] + gcites,
                       reason=(f"{names.capitalize()} is exempt ({', '.join(cites)}), but grading or fill with it "
                               f"is a regulated activity ({', '.join(gcites)}): unknown until the Planning Board "
@@ -277,6 +273,7 @@ MITIGATION_MONITORING = ClockDeclaration(
 DECLARATION = PermitDeclaration(
     id="wetland_permit", order=20, title="Wetland permit", section="§ 402-57G",
     authority=fixed("Planning Board approval; permit issued by the Building Inspector (§ 402-57G)"),
+    decider="Planning Board",
     rule=_wetland_rule,
     submissions=lambda: clause_numbers("§ 402-57K", 4) + clause_letters("§ 402-57K(5)", "abcdefghijkl") + ("§ 402-57K(6)",),
     exceptions=(ExceptionClause("§ 402-57H", "no regulated activity of § 402-57I", _no_regulated_activity),

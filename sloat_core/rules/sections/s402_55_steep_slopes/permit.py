@@ -5,7 +5,6 @@ earliest clearing (J(20)), the winter season (J(19)) and stabilization after fin
 
 from __future__ import annotations
 
-import datetime as _dt
 
 from dateutil.relativedelta import relativedelta
 
@@ -14,7 +13,6 @@ from sloat_core.law.params import param, value
 from sloat_core.law import calendar as cal
 from sloat_core.law.calendar import count
 from sloat_core.rules.sections.clock import ClockDeclaration, Field, Reader, Row, cite
-from sloat_core.rules.project import DESIGN_LIMITS, Project
 from sloat_core.rules.sections.permit import (
     PLANNING_BOARD_PERMITS, where_the_work_happens,
     Ruling, Facts, ExceptionClause, PermitDeclaration, clause_letters, clause_numbers, month_day_text, in_region,
@@ -36,6 +34,12 @@ def _steep_authority(x: Facts) -> str:
         return f"Village Engineer (§ 402-55D(2)){unless}{' (§ 402-55D(1))' if unless else ''}"
     return ("Planning Board if a site plan, subdivision or special permit, or another permit or approval by it "
             "(such as a wetland or tree removal permit), is needed; otherwise the Village Engineer (§ 402-55D)")
+
+
+def _steep_decider(x: Facts) -> str:
+    # § 402-55D: the Planning Board when the proposal is before it, or may be (D(1)); the Village Engineer when it
+    # is not (D(2)). The same reading as `_steep_authority`'s words.
+    return "Village Engineer" if before_planning_board(x) is False else "Planning Board"
 
 
 def _decision_words(x: Facts) -> tuple[str, ...]:
@@ -67,35 +71,6 @@ def _customary_landscaping(x: Facts) -> Ruling | None:
         return Ruling(required=False, reason="Customary landscaping with minor grading is exempt (§ 402-55C(1)).",
                       citation="§ 402-55C(1)", details=False)
     return None
-
-
-def design_checklist(project: Project, on: _dt.date | None = None) -> list[dict]:
-    """§ 402-55J(7), (11), (13), (14): the numeric design limits, each with the engineer's tick.
-
-    ``met`` is the tick from the project (True / False) or None (not checked yet). Text is built from
-    the parameters as in effect on ``on`` (the date the rules are applied at), never typed.
-
-    >>> [i["id"] for i in design_checklist(Project())][:2]
-    ['retaining_wall_length', 'retaining_wall_height']
-    """
-    ratio = str(value("cut_fill_max_slope_ratio", on))
-    texts = {
-        "retaining_wall_length": f"No retaining wall longer than {value('retaining_wall_max_length_ft', on)} linear feet.",
-        "retaining_wall_height": f"No retaining wall higher than {value('retaining_wall_max_height_ft', on)} feet.",
-        "cut_height": f"No cut for a building site, road or driveway higher than {value('cut_max_height_ft', on)} feet.",
-        "cut_fill_slope": f"Cut and fill slopes no steeper than {ratio} (vertical to horizontal) unless "
-                          "structurally stabilized as the Village Engineer accepts.",
-        "cut_fill_setback": f"Tops and bottoms of cuts and fills set back from structures, generally "
-                            f"{value('cut_fill_setback_base_ft', on)} feet plus {_fraction('cut_fill_setback_height_fraction', on)} "
-                            "the height of the cut or fill.",
-    }
-    ticks = dict(project.design_limits or ())
-    return [{"id": k, "citation": c, "text": texts[k], "met": ticks.get(k)} for k, c in DESIGN_LIMITS.items()]
-
-
-def _fraction(name: str, on: _dt.date | None) -> str:
-    v = float(value(name, on))
-    return {0.5: "one half of", 0.25: "one quarter of"}.get(v, f"{v:g} times")
 
 
 # ------------------------------------------------------------------------------------------ clocks
@@ -225,7 +200,7 @@ WINTER_SEASON = ClockDeclaration(
 
 DECLARATION = PermitDeclaration(
     id="steep_slope_permit", order=10, title="Steep slope permit", section="§ 402-55C(2)",
-    authority=_steep_authority, rule=_steep_rule,
+    authority=_steep_authority, decider=_steep_decider, rule=_steep_rule,
     submissions=lambda: clause_numbers("§ 402-55E", 4) + clause_letters("§ 402-55E(5)", "abcdefgh"),
     exceptions=(ExceptionClause("§ 402-55C(1)", "customary landscaping", _customary_landscaping),),
     clocks=(PERMIT_CLOCK, APPLICATION, WINTER_SEASON, GRADING, CLEARING),

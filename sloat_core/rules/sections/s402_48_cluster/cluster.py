@@ -29,24 +29,44 @@ from sloat_core.gis.geometry import PRESENCE_MIN_SQFT
 from sloat_core.gis.roles import ROLE_DECLARATIONS
 from sloat_core.law.params import fill, param, value
 
-__all__ = ["Trigger", "cluster_triggers", "trigger_answers", "cluster_applicability", "cluster_lot_rules",
-           "TRIGGER_TITLES", "trigger_title", "RECREATION_ROLES", "part_yield", "yield_estimate", "yield_phrase", "open_space_rule"]
+__all__ = ["Feature", "FEATURES", "Trigger", "cluster_triggers", "trigger_answers", "cluster_applicability",
+           "cluster_lot_rules", "TRIGGER_TITLES", "TRIGGER_WORDS", "trigger_title", "RECREATION_ROLES", "part_yield",
+           "yield_estimate", "yield_phrase", "open_space_rule"]
+
+
+@dataclass(frozen=True)
+class Feature:
+    """One of the ten sensitive features of § 402-48C, declared once: its title (law numbers filled in from
+    the parameters, `trigger_title`), its everyday words (the counter, `engine.plain.plain_cluster`) and
+    whether only the Planning Board's judgment settles it."""
+
+    number: int
+    title: str
+    words: str
+    board_judgment: bool = False
+
+
+#: The ten features of § 402-48C, in the law's order.
+FEATURES: tuple[Feature, ...] = (
+    Feature(1, "Slopes over {cluster_slope_threshold_pct:g}% on {cluster_slope_share_min:.0%} or more of the property",
+            "a lot of sloping ground"),
+    Feature(2, "Freshwater wetlands", "wetland"),
+    Feature(3, "100-year floodplain", "flood zone"),
+    Feature(4, "Historic register listing or eligibility", "a historic site", board_judgment=True),
+    Feature(5, "Significant viewsheds", "a significant view", board_judgment=True),
+    Feature(6, "Recreational resources (lakes, ponds, streams, other)", "ponds, streams or recreation land"),
+    Feature(7, "Ramapo River Basin Sole Source Aquifer", "the Ramapo River aquifer (a drinking-water source)"),
+    Feature(8, "Habitats of endangered, threatened or special concern species", "habitat of protected wildlife"),
+    Feature(9, "Rock outcrops over {cluster_rock_outcrop_min_area_sqft:,g} sq ft", "bare rock outcrops"),
+    Feature(10, "Lands within a critical environmental area", "land in a critical environmental area"),
+)
 
 #: Titles of the ten features; law numbers in them are filled in from the parameters (`trigger_title`).
-TRIGGER_TITLES = {
-    1: "Slopes over {cluster_slope_threshold_pct:g}% on {cluster_slope_share_min:.0%} or more of the property",
-    2: "Freshwater wetlands",
-    3: "100-year floodplain",
-    4: "Historic register listing or eligibility",
-    5: "Significant viewsheds",
-    6: "Recreational resources (lakes, ponds, streams, other)",
-    7: "Ramapo River Basin Sole Source Aquifer",
-    8: "Habitats of endangered, threatened or special concern species",
-    9: "Rock outcrops over {cluster_rock_outcrop_min_area_sqft:,g} sq ft",
-    10: "Lands within a critical environmental area",
-}
+TRIGGER_TITLES = {f.number: f.title for f in FEATURES}
+#: The features of § 402-48C in everyday words, by the trigger's id ("402-48C(3)": "flood zone").
+TRIGGER_WORDS = {f"402-48C({f.number})": f.words for f in FEATURES}
 
-BOARD_JUDGMENT = {4, 5}
+BOARD_JUDGMENT = {f.number for f in FEATURES if f.board_judgment}
 
 
 def trigger_title(number: int) -> str:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from sloat_core.validate import number
 from sloat_core.law.params import param, value
-from sloat_core.rules.permits import cited_item
+from sloat_core.rules.sections.permit import cited_item
 
 __all__ = ["mitigation", "PLAN_CONTENTS", "GATE", "MAX_SQFT"]
 

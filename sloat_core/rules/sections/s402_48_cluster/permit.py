@@ -63,7 +63,7 @@ OPEN_SPACE_CHARGE = ClockDeclaration(
 
 DECLARATION = PermitDeclaration(
     id="cluster_review", order=110, title="Cluster development review", section="§ 402-48C",
-    authority=fixed("Planning Board (§ 402-48C, D)"), rule=_cluster_rule,
+    authority=fixed("Planning Board (§ 402-48C, D)"), decider="Planning Board", rule=_cluster_rule,
     submissions=_cluster_submissions, clocks=(OPEN_SPACE_CHARGE,),
     plain=("a cluster layout review", "by the Planning Board"))
 
