@@ -177,20 +177,40 @@ def waterfall_figure(result: dict, *, large: bool = False, plain_words: bool = F
     # it; the verdict names the range. Nor is a deduction under half a square foot (a bar marked "0"): the
     # table leaves it out too, as not on the lot.
     first, last = ("Your whole lot", "Counts toward your lot") if plain_words else ("Gross area", "Net lot area")
-    names = [(plain.plain_constraint(d.get("constraint") or "", d.get("label")).capitalize() if plain_words
-              else (d.get("label") or d.get("constraint"))) + (" (at least)" if d.get("deducted_sqft") is None else "")
-             for d in steps]
+    names = [_step_name(d, plain_words) for d in steps]
     values = [result.get("gross_area_sqft") or 0.0] + [-_drawn_sqft(d) for d in steps]
     values.append(result.get("net_lot_area_sqft") or 0.0)
-    measure = ["absolute"] + ["relative"] * len(steps) + ["total"]
     size = 24 if large else 13
     lying = large or plain_words or len(steps) > 3  # Counter: long everyday names read best lying down
     labels = [_wrap(x, 30 if lying else 16) for x in [first, *names, last]]
+    minimum = result.get("min_lot_area_sqft")
+    top = max([v for v in values if v > 0] + [minimum or 0.0, 1.0])
+    area_axis = {"title": {"text": "sq ft", "standoff": 8}, "range": [0, top * (1.25 if lying else 1.18)],
+                 "tickformat": ",.0f", "gridcolor": "#dddddd", "automargin": True, "nticks": 4 if large else 6,
+                 "tickangle": 0}
+    layout = _minimum_line(minimum, lying=lying, large=large, size=size)
+    layout.update({"margin": {"l": 10, "r": 10, "t": 50, "b": 10}, "font": {"size": size, "color": "#000000"}})
+    layout.update(_waterfall_axes(area_axis, len(labels), lying=lying, large=large))
+    layout.update({"showlegend": False, "plot_bgcolor": "#ffffff", "paper_bgcolor": "#ffffff"})
+    return _figure(_waterfall_trace(values, labels, top, size=size, lying=lying), layout)
+
+
+def _step_name(d: dict, plain_words: bool) -> str:
+    """A deduction's bar label: its label (Counter: its everyday name), "(at least)" for an unknown row."""
+    if plain_words:
+        name = plain.plain_constraint(d.get("constraint") or "", d.get("label")).capitalize()
+    else:
+        name = d.get("label") or d.get("constraint")
+    return name + (" (at least)" if d.get("deducted_sqft") is None else "")
+
+
+def _waterfall_trace(values: list[float], labels: list[str], top: float, *, size: int, lying: bool) -> dict:
+    """The waterfall trace: gross, each deduction, net; each bar's figure, and its colours."""
     # Each figure beyond its bar's end (black on white), but a deduction whose bar runs down near 0 holds its
     # figure inside when it fits (white on the bar's red, 4.8:1): beyond that end it sat over the labels (a lot with
     # no net lot area). The end bars' figures stay beyond their ends (a net lot area of 0 has no bar to hold its "0").
-    top = max([v for v in values if v > 0] + [result.get("min_lot_area_sqft") or 0.0, 1.0])
     left = [sum(values[:k + 1]) for k in range(1, len(values) - 1)]  # the running total after each deduction
+    measure = ["absolute"] + ["relative"] * (len(values) - 2) + ["total"]
     bar = {"measure": measure, "text": [f"{abs(v):,.0f}" for v in values],
            "textposition": ["outside"] + ["auto" if x < 0.12 * top else "outside" for x in left] + ["outside"],
            "cliponaxis": False, "textfont": {"size": size, "color": "#000000"},
@@ -198,39 +218,38 @@ def waterfall_figure(result: dict, *, large: bool = False, plain_words: bool = F
            "decreasing": {"marker": {"color": "#d7301f"}}, "totals": {"marker": {"color": "#1f78b4"}},
            "increasing": {"marker": {"color": "#33a02c"}}, "connector": {"line": {"color": "#888"}}}
     if lying:
-        trace = {**bar, "orientation": "h", "y": labels, "x": values, "type": "waterfall"}
-    else:
-        trace = {**bar, "x": labels, "y": values, "type": "waterfall"}
-    minimum = result.get("min_lot_area_sqft")
-    top = max([v for v in values if v > 0] + [minimum or 0.0, 1.0])
-    area_axis = {"title": {"text": "sq ft", "standoff": 8}, "range": [0, top * (1.25 if lying else 1.18)],
-                 "tickformat": ",.0f", "gridcolor": "#dddddd", "automargin": True, "nticks": 4 if large else 6,
-                 "tickangle": 0}
+        return {**bar, "orientation": "h", "y": labels, "x": values, "type": "waterfall"}
+    return {**bar, "x": labels, "y": values, "type": "waterfall"}
+
+
+def _minimum_line(minimum: float | None, *, lying: bool, large: bool, size: int) -> dict:
+    """The dashed line across the plot at the district minimum and its label (layout shapes and annotations, as
+    add_vline / add_hline write them); none without a minimum."""
+    if not minimum:
+        return {}
+    line = {"color": "#000", "dash": "dash", "width": 3 if large else 1.5}
+    note = {"bgcolor": "#ffffff", "font": {"size": size, "color": "#000000"}, "showarrow": False,
+            "text": f"District minimum {minimum:,.0f} sq ft", "yanchor": "bottom"}
+    if lying:  # at the top of the line, centred on it
+        return {"shapes": [{"line": line, "type": "line", "x0": minimum, "x1": minimum, "xref": "x",
+                            "y0": 0, "y1": 1, "yref": "y domain"}],
+                "annotations": [{**note, "x": minimum, "xanchor": "center", "xref": "x", "y": 1,
+                                 "yref": "y domain"}]}
+    # above the line, at its left end
+    return {"shapes": [{"line": line, "type": "line", "x0": 0, "x1": 1, "xref": "x domain",
+                        "y0": minimum, "y1": minimum, "yref": "y"}],
+            "annotations": [{**note, "x": 0, "xanchor": "left", "xref": "x domain", "y": minimum,
+                             "yref": "y"}]}
+
+
+def _waterfall_axes(area_axis: dict, n_labels: int, *, lying: bool, large: bool) -> dict:
+    """The axes and the height: lying bars' labels down the left (gross area at the top), else 360 px high."""
     label_axis = {"automargin": True}
-    layout: dict = {}
-    if minimum:  # the dashed line across the plot and its label: what add_vline / add_hline write
-        line = {"color": "#000", "dash": "dash", "width": 3 if large else 1.5}
-        note = {"bgcolor": "#ffffff", "font": {"size": size, "color": "#000000"}, "showarrow": False,
-                "text": f"District minimum {minimum:,.0f} sq ft", "yanchor": "bottom"}
-        if lying:  # at the top of the line, centred on it
-            layout["shapes"] = [{"line": line, "type": "line", "x0": minimum, "x1": minimum, "xref": "x",
-                                 "y0": 0, "y1": 1, "yref": "y domain"}]
-            layout["annotations"] = [{**note, "x": minimum, "xanchor": "center", "xref": "x", "y": 1,
-                                      "yref": "y domain"}]
-        else:  # above the line, at its left end
-            layout["shapes"] = [{"line": line, "type": "line", "x0": 0, "x1": 1, "xref": "x domain",
-                                 "y0": minimum, "y1": minimum, "yref": "y"}]
-            layout["annotations"] = [{**note, "x": 0, "xanchor": "left", "xref": "x domain", "y": minimum,
-                                      "yref": "y"}]
-    layout.update({"margin": {"l": 10, "r": 10, "t": 50, "b": 10}, "font": {"size": size, "color": "#000000"}})
     if lying:
         label_axis.update({"autorange": "reversed"})  # gross area at the top, net lot area at the bottom
-        layout.update({"xaxis": area_axis, "yaxis": label_axis,
-                       "height": (150 if large else 110) + (62 if large else 38) * len(labels)})
-    else:
-        layout.update({"yaxis": area_axis, "xaxis": {**label_axis, "tickangle": 0}, "height": 360})
-    layout.update({"showlegend": False, "plot_bgcolor": "#ffffff", "paper_bgcolor": "#ffffff"})
-    return _figure(trace, layout)
+        return {"xaxis": area_axis, "yaxis": label_axis,
+                "height": (150 if large else 110) + (62 if large else 38) * n_labels}
+    return {"yaxis": area_axis, "xaxis": {**label_axis, "tickangle": 0}, "height": 360}
 
 
 def _figure(trace: dict, layout: dict) -> go.Figure:
