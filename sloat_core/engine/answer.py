@@ -184,6 +184,8 @@ class LotAnswer:
     title: str = TITLE
     #: Land of the lot that does not count toward its size, one sentence per row.
     lot_limits: list[str] = field(default_factory=list)
+    #: The same sentences, the most land first (a list shortened to fit a page keeps the largest).
+    largest_limits: list[str] = field(default_factory=list)
     #: What the project's facts and footprint trigger (:data:`PROJECT_HEADING`), permits and open questions.
     project_needs: list[str] = field(default_factory=list)
     #: The land's permits the project does not trigger (:data:`PARCEL_HEADING`).
@@ -206,6 +208,7 @@ class LotAnswer:
                 "in_the_way": list(self.in_the_way), "next_steps": list(self.next_steps),
                 "village_confirms": list(self.village_confirms), "contacts": list(self.contacts),
                 "note": self.note, "citations": list(self.citations), "lot_limits": list(self.lot_limits),
+                "largest_limits": list(self.largest_limits),
                 "project_needs": list(self.project_needs), "parcel_carries": list(self.parcel_carries),
                 "prohibited": list(self.prohibited), "cluster": self.cluster,
                 "project_described": self.project_described, "figures": list(self.figures),
@@ -265,6 +268,27 @@ def _house(result: dict) -> tuple[str, str]:
     return "unknown", (f"We cannot tell yet whether a house fits: between {(low or 0.0):,.0f} and {_sqft(net)} "
                        f"counts toward the lot size, against the {_sqft(minimum)} the {district} district needs, "
                        "because part of the land could not be measured on the maps used here.")
+
+
+def _studies_sentence(studies: list[str]) -> str:
+    """The studies to commission, each professional named once with all their tasks.
+
+    >>> _studies_sentence(["a surveyor to locate the stream banks", "a wetland scientist to mark the edge",
+    ...                    "a surveyor to map the slopes"])
+    'a surveyor to locate the stream banks and map the slopes; and a wetland scientist to mark the edge'
+    >>> _studies_sentence(["a surveyor to locate the stream banks", "an engineer to prepare a plan"])
+    'a surveyor to locate the stream banks and an engineer to prepare a plan'
+    >>> _studies_sentence(["a surveyor to locate the stream banks", "a surveyor to map the slopes"])
+    'a surveyor to locate the stream banks and map the slopes'
+    """
+    tasks: dict[str, list[str]] = {}
+    for study in studies:
+        who, _, task = study.partition(" to ")
+        tasks.setdefault(who, []).append(task)
+    if all(len(t) == 1 for t in tasks.values()):
+        return plain._join(studies)
+    people = [f"{who} to {plain._join(t)}" for who, t in tasks.items()]
+    return people[0] if len(people) == 1 else "; ".join(people[:-1]) + "; and " + people[-1]
 
 
 def _first_step(result: dict) -> str:
@@ -339,7 +363,7 @@ def lot_answer(result: dict) -> LotAnswer:
     studies = list(dict.fromkeys(studies))
     steps = [_first_step(result)]
     if studies:
-        steps.append("Before applying, hire " + plain._join(studies) + ".")
+        steps.append("Before applying, hire " + _studies_sentence(studies) + ".")
     if needed:
         names = [" ".join(w) if w[0] == "a review" else w[0] for w in (plain._needed(p) for p in needed)]
         steps.append("Apply for " + plain._join(names) + " (the Planning Board hears most of these at a "
@@ -367,6 +391,7 @@ def lot_answer(result: dict) -> LotAnswer:
     return LotAnswer(verdict=verdict, house=house, in_the_way=in_the_way, next_steps=steps,
                      village_confirms=confirms, note=plain.screening_note(result),
                      citations=[c for c in dict.fromkeys(citations) if c], lot_limits=lot_limits,
+                     largest_limits=largest,
                      project_needs=project_needs, parcel_carries=parcel_carries,
                      prohibited=prohibited, cluster=cluster, project_described=bool(result.get("project_described")), figures=figures_notes(result),
                      top=list(dict.fromkeys(top)))
