@@ -11,6 +11,8 @@ the one-page handout (:mod:`sloat_core.outputs.handout`) print the same :class:`
 ...     "lot_area_citation": "§ 402-45A"})
 >>> a.verdict
 'likely'
+>>> a.headline
+'A one-family house looks possible on this lot as far as its size goes.'
 >>> a.house
 'A one-family house looks possible on this lot as far as its size goes: about 45,000 sq ft counts toward the lot size, and the R-40 district needs at least 40,000 sq ft.'
 """
@@ -23,7 +25,7 @@ from sloat_core.engine import plain
 from sloat_core.measure.rows import DEDUCTION_ROWS
 from sloat_core.rules.permits import DECLARATIONS
 
-__all__ = ["TITLE", "CONTACTS", "PROJECT_HEADING", "PARCEL_HEADING", "LOT_LIMITS_HEADING", "LotAnswer", "lot_answer", "permits_by_cause",
+__all__ = ["TITLE", "CONTACTS", "HEADLINES", "PROJECT_HEADING", "PARCEL_HEADING", "LOT_LIMITS_HEADING", "LotAnswer", "lot_answer", "permits_by_cause",
            "what_if_sentence", "figures_notes"]
 
 TITLE = "What this means for your lot"
@@ -158,7 +160,8 @@ class LotAnswer:
     verdict : str
         "likely" (big enough), "unlikely" (too small), or "unknown".
     house : str
-        One or two sentences: does a one-family house look possible, as far as lot size goes.
+        One or two sentences: does a one-family house look possible, as far as lot size goes (the
+        :attr:`headline` and the :attr:`why` as one).
     in_the_way : list of str
         What stands in the way or needs care (land that does not count, permits likely needed).
     next_steps : list of str
@@ -182,6 +185,11 @@ class LotAnswer:
     note: str = ""
     citations: list[str] = field(default_factory=list)
     title: str = TITLE
+    #: The verdict in one plain sentence (:data:`HEADLINES`): whether a one-family house can fit. The counter's
+    #: first screen puts it beside the handout's button.
+    headline: str = ""
+    #: Why: the land that counts against the district's minimum (or what is not known), and whom to ask.
+    why: str = ""
     #: Land of the lot that does not count toward its size, one sentence per row.
     lot_limits: list[str] = field(default_factory=list)
     #: The same sentences, the most land first (a list shortened to fit a page keeps the largest).
@@ -204,7 +212,8 @@ class LotAnswer:
     top: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict:
-        return {"title": self.title, "verdict": self.verdict, "house": self.house,
+        return {"title": self.title, "verdict": self.verdict, "house": self.house, "headline": self.headline,
+                "why": self.why,
                 "in_the_way": list(self.in_the_way), "next_steps": list(self.next_steps),
                 "village_confirms": list(self.village_confirms), "contacts": list(self.contacts),
                 "note": self.note, "citations": list(self.citations), "lot_limits": list(self.lot_limits),
@@ -240,34 +249,42 @@ def _sqft(x: float) -> str:
     return f"{x:,.0f} sq ft"
 
 
+#: The verdict in one plain sentence, by the answer's verdict (:attr:`LotAnswer.headline`).
+HEADLINES = {
+    "likely": "A one-family house looks possible on this lot as far as its size goes.",
+    "unlikely": "A one-family house does not look possible on this lot as it stands.",
+    "unknown": "We cannot tell yet whether a one-family house fits on this lot.",
+}
+
+
 def _house(result: dict) -> tuple[str, str]:
+    """(the verdict, why: the land that counts against the district's minimum, and whom to ask)."""
     net = result.get("net_lot_area_sqft") or 0.0
     low = result.get("net_lot_area_min_sqft")
     district = result.get("district")
     minimum = result.get("min_lot_area_sqft")
     meets = result.get("meets_min_lot_area")
     if not district:
-        return "unknown", ("We cannot tell yet whether a house fits: the lot's zoning district is not known here. "
-                           "The Building Department can tell you the district and its minimum lot size.")
+        return "unknown", ("The lot's zoning district is not known here. The Building Department can tell you the "
+                           "district and its minimum lot size.")
     if minimum is None:
-        text = (f"We cannot tell yet whether a house fits: no minimum lot size is recorded here for the "
-                f"{district} district. The Building Department can tell you what applies.")
+        text = (f"No minimum lot size is recorded here for the {district} district. The Building Department can "
+                "tell you what applies.")
         what_if = what_if_sentence(result)
         return "unknown", f"{text} {what_if}" if what_if else text
     if meets is True:
-        return "likely", (f"A one-family house looks possible on this lot as far as its size goes: about "
-                          f"{_sqft(net)} counts toward the lot size, and the {district} district needs at least "
-                          f"{_sqft(minimum)}.")
+        return "likely", (f"About {_sqft(net)} counts toward the lot size, and the {district} district needs at "
+                          f"least {_sqft(minimum)}.")
     if meets is False:
         about = "at least" if low is not None and net - low >= 0.5 else "about"
-        return "unlikely", (f"A new house does not look possible on this lot as it stands: about {_sqft(net)} "
-                            f"counts toward the lot size, {about} {_sqft(max(minimum - net, 0.0))} short of the "
-                            f"{_sqft(minimum)} the {district} district needs. Ask the Building Department whether "
-                            "the lot was created before this rule (an existing lot may be treated differently) "
-                            "or whether a variance from the Zoning Board of Appeals could be sought.")
-    return "unknown", (f"We cannot tell yet whether a house fits: between {(low or 0.0):,.0f} and {_sqft(net)} "
-                       f"counts toward the lot size, against the {_sqft(minimum)} the {district} district needs, "
-                       "because part of the land could not be measured on the maps used here.")
+        return "unlikely", (f"About {_sqft(net)} counts toward the lot size, {about} "
+                            f"{_sqft(max(minimum - net, 0.0))} short of the {_sqft(minimum)} the {district} district "
+                            "needs. Ask the Building Department whether the lot was created before this rule (an "
+                            "existing lot may be treated differently) or whether a variance from the Zoning Board "
+                            "of Appeals could be sought.")
+    return "unknown", (f"Between {(low or 0.0):,.0f} and {_sqft(net)} counts toward the lot size, against the "
+                       f"{_sqft(minimum)} the {district} district needs, because part of the land could not be "
+                       "measured on the maps used here.")
 
 
 def _studies_sentence(studies: list[str]) -> str:
@@ -319,7 +336,9 @@ def lot_answer(result: dict) -> LotAnswer:
     -------
     LotAnswer
     """
-    verdict, house = _house(result)
+    verdict, why = _house(result)
+    headline = HEADLINES[verdict]
+    house = f"{headline[:-1]}: {why[:1].lower()}{why[1:]}"
     lot_limits: list[str] = []
     by_size: list[tuple[float, str]] = []
     studies: list[str] = []
@@ -388,7 +407,7 @@ def lot_answer(result: dict) -> LotAnswer:
         confirms.append("Everything above: the maps used are an illustrative sample, not official data.")
 
     citations = [result.get("lot_area_citation") or ""] + [p.get("citation") or "" for p in needed]
-    return LotAnswer(verdict=verdict, house=house, in_the_way=in_the_way, next_steps=steps,
+    return LotAnswer(verdict=verdict, house=house, headline=headline, why=why, in_the_way=in_the_way, next_steps=steps,
                      village_confirms=confirms, note=plain.screening_note(result),
                      citations=[c for c in dict.fromkeys(citations) if c], lot_limits=lot_limits,
                      largest_limits=largest,
