@@ -96,7 +96,7 @@ def summary_html(case: Case, analysis, layers, *, as_of: dt.date) -> bytes:
                 as_of=as_of).encode("utf-8")
 
 
-#: The handout's download button (issue 24 item 6): one page for the common lot, a second only when needed.
+#: The handout's download button (issue 24 item 6): always one page, its lists shortened with what they leave out counted.
 HANDOUT_PDF_LABEL = "Download the one-page handout (PDF)"
 #: Below it: the handout as a web page (the accessible version, issue 25).
 HANDOUT_HTML_LABEL = "The handout as a web page (HTML)"

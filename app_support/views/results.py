@@ -462,29 +462,34 @@ def district_picker(settings, parcel) -> str | None:
 def show_answer_card(result: dict, make_pdf=None, make_html=None) -> None:
     """Counter mode: "What this means for your lot" (``sloat_core.engine.answer``), first-screen first.
 
-    The verdict, the (at most three) things that stand in the way, the next step and the handout button
-    lead; what the project needs and what the parcel carries, every step, what the Village confirms and
-    whom to ask fold below; the screening note closes it, once for the page.
+    The verdict in one sentence with the handout button beside it, then why, the next step and the (at most
+    three) things that stand in the way lead; what the project needs and what the parcel carries, every step,
+    what the Village confirms and whom to ask fold below; the screening note closes it, once for the page.
     """
     from app_support.analysis_door import lot_answer
 
     answer = lot_answer(result)
     box = {"likely": st.success, "unlikely": st.warning}.get(answer.verdict, st.info)
     with st.container(border=True, key="answer_card"):
-        # Two columns on a wide screen (stacked on a phone, verdict first): the four parts fit 1366x768.
-        left, right = st.columns(2)
-        with left, st.container(key="answer_verdict"):
-            box(f"**{answer.title}:** " + nb(escape_markdown(answer.house)))
-        with right, st.container(key="answer_blockers"):
-            st.markdown("**What stands in the way**  \n" + "\n".join(
-                f"- {nb(escape_markdown(x))}" for x in answer.top or ["Nothing on the maps used here."]))
-        step, button = st.columns([5, 4], vertical_alignment="center")
-        with step, st.container(key="answer_next"):
-            st.markdown(f"**Next step:** {nb(escape_markdown(answer.next_steps[0]))}")
+        # First, in one row: the verdict in one plain sentence and, beside it, the handout's button. Under them,
+        # two columns on a wide screen (stacked on a phone): why (the land that counts against the minimum) and
+        # the next step; what stands in the way. All of it fits 1366x768 after a search.
+        verdict, button = st.columns([5, 4], vertical_alignment="center")  # the label on one line at 1366 px
+        with verdict, st.container(key="answer_verdict"):
+            box(f"**{answer.title}:** " + nb(escape_markdown(answer.headline)))
         if make_pdf is not None:
             with button:
                 handout_button(make_pdf)
-        if make_html is not None:  # its web page and "Print the handout", under the row (the row stays short)
+        left, right = st.columns(2)
+        with left:
+            with st.container(key="answer_why"):
+                st.markdown(nb(escape_markdown(answer.why)))
+            with st.container(key="answer_next"):
+                st.markdown(f"**Next step:** {nb(escape_markdown(answer.next_steps[0]))}")
+        with right, st.container(key="answer_blockers"):
+            st.markdown("**What stands in the way**  \n" + "\n".join(
+                f"- {nb(escape_markdown(x))}" for x in answer.top or ["Nothing on the maps used here."]))
+        if make_html is not None:  # its web page and "Print the handout", under the answer (the first row stays short)
             from app_support.cases.exports_ui import handout_extras
 
             handout_extras(make_html)

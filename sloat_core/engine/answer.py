@@ -11,6 +11,8 @@ the one-page handout (:mod:`sloat_core.outputs.handout`) print the same :class:`
 ...     "lot_area_citation": "§ 402-45A"})
 >>> a.verdict
 'likely'
+>>> a.headline
+'A one-family house looks possible on this lot as far as its size goes.'
 >>> a.house
 'A one-family house looks possible on this lot as far as its size goes: about 45,000 sq ft counts toward the lot size, and the R-40 district needs at least 40,000 sq ft.'
 """
@@ -23,7 +25,7 @@ from sloat_core.engine import plain
 from sloat_core.measure.rows import DEDUCTION_ROWS
 from sloat_core.rules.permits import DECLARATIONS
 
-__all__ = ["TITLE", "CONTACTS", "PROJECT_HEADING", "PARCEL_HEADING", "LOT_LIMITS_HEADING", "LotAnswer", "lot_answer", "permits_by_cause",
+__all__ = ["TITLE", "CONTACTS", "HEADLINES", "PROJECT_HEADING", "PARCEL_HEADING", "LOT_LIMITS_HEADING", "LotAnswer", "lot_answer", "permits_by_cause",
            "what_if_sentence", "figures_notes"]
 
 TITLE = "What this means for your lot"
@@ -165,7 +167,8 @@ class LotAnswer:
     verdict : str
         "likely" (big enough), "unlikely" (too small), or "unknown".
     house : str
-        One or two sentences: does a one-family house look possible, as far as lot size goes.
+        One or two sentences: does a one-family house look possible, as far as lot size goes (the
+        :attr:`headline` and the :attr:`why` as one).
     in_the_way : list of str
         What stands in the way or needs care (land that does not count, permits likely needed).
     next_steps : list of str
@@ -189,8 +192,15 @@ class LotAnswer:
     note: str = ""
     citations: list[str] = field(default_factory=list)
     title: str = TITLE
+    #: The verdict in one plain sentence (:data:`HEADLINES`): whether a one-family house can fit. The counter's
+    #: first screen puts it beside the handout's button.
+    headline: str = ""
+    #: Why: the land that counts against the district's minimum (or what is not known), and whom to ask.
+    why: str = ""
     #: Land of the lot that does not count toward its size, one sentence per row.
     lot_limits: list[str] = field(default_factory=list)
+    #: The same sentences, the most land first (a list shortened to fit a page keeps the largest).
+    largest_limits: list[str] = field(default_factory=list)
     #: What the project's facts and footprint trigger (:data:`PROJECT_HEADING`), permits and open questions.
     project_needs: list[str] = field(default_factory=list)
     #: The land's permits the project does not trigger (:data:`PARCEL_HEADING`).
@@ -209,10 +219,12 @@ class LotAnswer:
     top: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict:
-        return {"title": self.title, "verdict": self.verdict, "house": self.house,
+        return {"title": self.title, "verdict": self.verdict, "house": self.house, "headline": self.headline,
+                "why": self.why,
                 "in_the_way": list(self.in_the_way), "next_steps": list(self.next_steps),
                 "village_confirms": list(self.village_confirms), "contacts": list(self.contacts),
                 "note": self.note, "citations": list(self.citations), "lot_limits": list(self.lot_limits),
+                "largest_limits": list(self.largest_limits),
                 "project_needs": list(self.project_needs), "parcel_carries": list(self.parcel_carries),
                 "prohibited": list(self.prohibited), "cluster": self.cluster,
                 "project_described": self.project_described, "figures": list(self.figures),
@@ -244,34 +256,63 @@ def _sqft(x: float) -> str:
     return f"{x:,.0f} sq ft"
 
 
+#: The verdict in one plain sentence, by the answer's verdict (:attr:`LotAnswer.headline`).
+HEADLINES = {
+    "likely": "A one-family house looks possible on this lot as far as its size goes.",
+    "unlikely": "A one-family house does not look possible on this lot as it stands.",
+    "unknown": "We cannot tell yet whether a one-family house fits on this lot.",
+}
+
+
 def _house(result: dict) -> tuple[str, str]:
+    """(the verdict, why: the land that counts against the district's minimum, and whom to ask)."""
     net = result.get("net_lot_area_sqft") or 0.0
     low = result.get("net_lot_area_min_sqft")
     district = result.get("district")
     minimum = result.get("min_lot_area_sqft")
     meets = result.get("meets_min_lot_area")
     if not district:
-        return "unknown", ("We cannot tell yet whether a house fits: the lot's zoning district is not known here. "
-                           "The Building Department can tell you the district and its minimum lot size.")
+        return "unknown", ("The lot's zoning district is not known here. The Building Department can tell you the "
+                           "district and its minimum lot size.")
     if minimum is None:
-        text = (f"We cannot tell yet whether a house fits: no minimum lot size is recorded here for the "
-                f"{district} district. The Building Department can tell you what applies.")
+        text = (f"No minimum lot size is recorded here for the {district} district. The Building Department can "
+                "tell you what applies.")
         what_if = what_if_sentence(result)
         return "unknown", f"{text} {what_if}" if what_if else text
     if meets is True:
-        return "likely", (f"A one-family house looks possible on this lot as far as its size goes: about "
-                          f"{_sqft(net)} counts toward the lot size, and the {district} district needs at least "
-                          f"{_sqft(minimum)}.")
+        return "likely", (f"About {_sqft(net)} counts toward the lot size, and the {district} district needs at "
+                          f"least {_sqft(minimum)}.")
     if meets is False:
         about = "at least" if low is not None and net - low >= 0.5 else "about"
-        return "unlikely", (f"A new house does not look possible on this lot as it stands: about {_sqft(net)} "
-                            f"counts toward the lot size, {about} {_sqft(max(minimum - net, 0.0))} short of the "
-                            f"{_sqft(minimum)} the {district} district needs. Ask the Building Department whether "
-                            "the lot was created before this rule (an existing lot may be treated differently) "
-                            "or whether a variance from the Zoning Board of Appeals could be sought.")
-    return "unknown", (f"We cannot tell yet whether a house fits: between {(low or 0.0):,.0f} and {_sqft(net)} "
-                       f"counts toward the lot size, against the {_sqft(minimum)} the {district} district needs, "
-                       "because part of the land could not be measured on the maps used here.")
+        return "unlikely", (f"About {_sqft(net)} counts toward the lot size, {about} "
+                            f"{_sqft(max(minimum - net, 0.0))} short of the {_sqft(minimum)} the {district} district "
+                            "needs. Ask the Building Department whether the lot was created before this rule (an "
+                            "existing lot may be treated differently) or whether a variance from the Zoning Board "
+                            "of Appeals could be sought.")
+    return "unknown", (f"Between {(low or 0.0):,.0f} and {_sqft(net)} counts toward the lot size, against the "
+                       f"{_sqft(minimum)} the {district} district needs, because part of the land could not be "
+                       "measured on the maps used here.")
+
+
+def _studies_sentence(studies: list[str]) -> str:
+    """The studies to commission, each professional named once with all their tasks.
+
+    >>> _studies_sentence(["a surveyor to locate the stream banks", "a wetland scientist to mark the edge",
+    ...                    "a surveyor to map the slopes"])
+    'a surveyor to locate the stream banks and map the slopes; and a wetland scientist to mark the edge'
+    >>> _studies_sentence(["a surveyor to locate the stream banks", "an engineer to prepare a plan"])
+    'a surveyor to locate the stream banks and an engineer to prepare a plan'
+    >>> _studies_sentence(["a surveyor to locate the stream banks", "a surveyor to map the slopes"])
+    'a surveyor to locate the stream banks and map the slopes'
+    """
+    tasks: dict[str, list[str]] = {}
+    for study in studies:
+        who, _, task = study.partition(" to ")
+        tasks.setdefault(who, []).append(task)
+    if all(len(t) == 1 for t in tasks.values()):
+        return plain._join(studies)
+    people = [f"{who} to {plain._join(t)}" for who, t in tasks.items()]
+    return people[0] if len(people) == 1 else "; ".join(people[:-1]) + "; and " + people[-1]
 
 
 def _first_step(result: dict) -> str:
@@ -357,7 +398,7 @@ def _next_steps(result: dict, studies: list[str], needed: list[dict]) -> list[st
     then for the building permit."""
     steps = [_first_step(result)]
     if studies:
-        steps.append("Before applying, hire " + plain._join(studies) + ".")
+        steps.append("Before applying, hire " + _studies_sentence(studies) + ".")
     if needed:
         names = [" ".join(w) if w[0] == "a review" else w[0] for w in (plain._needed(p) for p in needed)]
         steps.append("Apply for " + plain._join(names) + " (the Planning Board hears most of these at a "
@@ -400,7 +441,9 @@ def lot_answer(result: dict) -> LotAnswer:
     -------
     LotAnswer
     """
-    verdict, house = _house(result)
+    verdict, why = _house(result)
+    headline = HEADLINES[verdict]
+    house = f"{headline[:-1]}: {why[:1].lower()}{why[1:]}"
     neighbours = _neighbours_resource(result)
     limits = _lot_limits(result, neighbours)
     lot_limits = [sentence for _, sentence in limits]
@@ -414,10 +457,12 @@ def lot_answer(result: dict) -> LotAnswer:
     in_the_way = _in_the_way(asked, prohibited, lot_limits, parcel_carries, cluster)
     needed = [p for p in mine if p.get("required") is True]
     citations = [result.get("lot_area_citation") or ""] + [p.get("citation") or "" for p in needed]
-    return LotAnswer(verdict=verdict, house=house, in_the_way=in_the_way,
+    largest = [x for _, x in sorted(limits, key=lambda t: -t[0])]
+    return LotAnswer(verdict=verdict, house=house, headline=headline, why=why, in_the_way=in_the_way,
                      next_steps=_next_steps(result, _studies(result, neighbours, needed), needed),
                      village_confirms=_village_confirms(result), note=plain.screening_note(result),
                      citations=[c for c in dict.fromkeys(citations) if c], lot_limits=lot_limits,
+                     largest_limits=largest,
                      project_needs=project_needs, parcel_carries=parcel_carries,
                      prohibited=prohibited, cluster=cluster, project_described=bool(result.get("project_described")),
                      figures=figures_notes(result), top=_top(asked, prohibited, limits, parcel_carries, in_the_way))

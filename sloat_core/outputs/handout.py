@@ -1,12 +1,18 @@
 """The one-page plain handout a resident takes home from the counter.
 
-One Letter page for the common lot (a second when the lot needs more explaining: never type under 9 pt,
-issue 24 item 6): the lot (address, SBL, district), the map with the lot lines (the report's own
-:func:`sloat_core.outputs.report.map_png`), the answer card of :func:`sloat_core.engine.answer.lot_answer`
+One Letter page, always, with nothing under 9 pt (issue 24 item 6): the lot (address, SBL, district), the map
+with the lot lines (the report's own :func:`sloat_core.outputs.report.map_png`), the answer card of :func:`sloat_core.engine.answer.lot_answer`
 ("What this means for your lot") with the approvals around Article IX that apply in its next steps
 (:func:`approval_steps`, issue 23), the map's key as text, whom to ask, and the disclaimer. It is tagged
 (headings, paragraphs, lists, the map's alternative text: :mod:`sloat_core.outputs.tagging`). Plain words only: the
 technical table stays in the pre-application summary (:mod:`sloat_core.outputs.report`).
+
+The page is bounded by construction: the body type is tried at 10, 9.5 and 9 pt with every item; when even 9 pt
+does not hold them, each list shows at most :data:`CAPS` items in turn (5, 4, 3, 2, then 1) and says, in plain words,
+how many more there are and where to find them ("and 3 more: see the full summary, or ask the Building
+Department"). The verdict with the land that counts against the minimum, the first and the last of the next steps
+and whom to ask are never left out. At the last cap the page holds the longest of every list
+(tests/outputs/test_documents_handout.py builds that case by hand).
 
 The CLI makes it with ``python -m sloat_core report PARCEL --layers M [--project P] --plain --out F.pdf``.
 """
@@ -19,23 +25,31 @@ from pathlib import Path
 
 from fpdf.enums import XPos, YPos
 
-from sloat_core.engine.answer import lot_answer
+from sloat_core.engine.answer import LOT_LIMITS_HEADING, lot_answer
 from sloat_core.outputs.report import _FONT, _date_text, _new_pdf, _plain
 from sloat_core.outputs.report.map import map_and_legend
 from sloat_core.outputs.report.reading import map_alt
+from sloat_core.outputs.report.text import _shorten
 from sloat_core.outputs.tagging import set_document
 
-__all__ = ["HANDOUT_TITLE", "MIN_PT", "SIZES_PT", "approval_steps", "handout_pdf_bytes", "handout_steps",
-           "write_handout"]
+__all__ = ["CAPS", "HANDOUT_TITLE", "MIN_PT", "SIZES_PT", "approval_steps", "bounded_sections",
+           "handout_pdf_bytes", "handout_steps", "write_handout"]
 
 HANDOUT_TITLE = "What this means for your lot"
 _FOOTER = "Village of Sloatsburg · Article IX · screening estimate, not a decision"
-#: The smallest type on the handout, body, disclaimer and footer alike (issue 24 item 6): below it, the
-#: handout goes on to a second page instead.
+#: The smallest type on the handout, body, disclaimer and footer alike (issue 24 item 6): never below it; the
+#: lists are shortened instead (:data:`CAPS`).
 MIN_PT = 9.0
-#: The body sizes tried, largest first; the first that keeps the handout on one page is used, else the
-#: last, on two pages.
+#: The body sizes tried with every item shown, largest first; the first that keeps the handout on one page is used.
 SIZES_PT = (10.0, 9.5, MIN_PT)
+#: When 9 pt with every item does not hold one page: the most items each list shows, tried in turn at 9 pt. The
+#: next steps keep their first and last step besides; whom to ask is never shortened.
+CAPS = (5, 4, 3, 2, 1)
+#: The longest address printed whole (a parcel layer's address field is anyone's text); a longer one is cut
+#: with an ellipsis, the tax parcel number after it being the lot's name.
+ADDRESS_CHARS = 80
+#: Where the items a list leaves out are (plain words, on the page).
+MORE_WHERE = "see the full summary, or ask the Building Department"
 
 
 def _plain_reason(text: str) -> str:
@@ -102,7 +116,70 @@ def handout_steps(r: dict, next_steps: list[str]) -> list[str]:
     return head + before + middle + during + tail
 
 
-def _build(analysis, layerset, *, as_of: dt.date, size: float, figure) -> object:
+def bounded_sections(answer, steps: list[str], cap: int | None, *,
+                     own_steps: list[str] | None = None) -> list[tuple[str, list[tuple[str, str]], bool]]:
+    """The answer's sections (:meth:`LotAnswer.sections`) as the handout prints them: each item with its mark
+    (a bullet, a step's number, or none for the line that counts what is left out), each list at most ``cap``
+    items (``None``: all).
+
+    A list over the cap shows its first ``cap`` items and then "…and K more: see the full summary, or ask the
+    Building Department"; the land that does not count keeps its largest pieces. The next steps keep their first step (this lot's district and minimum, to confirm) and
+    their last (the building permit) besides ``cap`` steps between; between, the answer's own steps
+    (``own_steps``: the studies to commission, the permits to apply for) come before the approvals around
+    Article IX, and the steps shown keep their order. Whom to ask is never shortened.
+
+    >>> from sloat_core.engine.answer import LotAnswer
+    >>> a = LotAnswer(verdict="likely", house="", in_the_way=[], next_steps=[], village_confirms=["a", "b", "c"])
+    >>> for heading, items, _ in bounded_sections(a, ["1st", "x", "y", "last"], 1)[1:3]:
+    ...     print(heading, *(f"{mark} {text}".strip() for mark, text in items), sep=chr(10) + "  ")
+    Next steps, in the usual order
+      1. 1st
+      2. x
+      …and 1 more step: see the full summary, or ask the Building Department.
+      3. last
+    What the Village must confirm
+      • a
+      …and 2 more: see the full summary, or ask the Building Department.
+    """
+    out = []
+    for title, items, numbered in answer.sections(steps):
+        if numbered:
+            out.append((title, _bounded_steps(items, cap, own_steps or []), True))
+            continue
+        shown = items if cap is None or title == "Whom to ask" or len(items) <= cap else items[:cap]
+        smaller = ""
+        if title == LOT_LIMITS_HEADING and len(shown) < len(items):  # the most land kept, in the rows' order
+            largest = set(answer.largest_limits[:cap])
+            shown, smaller = [x for x in items if x in largest] or shown, ", each smaller"
+        marked = [("•", item) for item in shown]
+        if len(shown) < len(items):
+            marked.append(("", _more(len(items) - len(shown), smaller)))
+        out.append((title, marked, False))
+    return out
+
+
+def _more(k: int, what: str = "") -> str:
+    return f"…and {k} more{what}: {MORE_WHERE}."
+
+
+def _bounded_steps(steps: list[str], cap: int | None, own: list[str]) -> list[tuple[str, str]]:
+    middle = steps[1:-1]
+    if cap is None or len(middle) <= cap:
+        keep = set(range(len(steps)))
+    else:
+        ranked = sorted(range(1, len(steps) - 1), key=lambda i: (steps[i] not in own, i))
+        keep = {0, len(steps) - 1, *ranked[:cap]}
+    out, n, left_out = [], 0, len(steps) - len(keep)
+    for i, step in enumerate(steps):
+        if i == len(steps) - 1 and left_out:
+            out.append(("", _more(left_out, " step" if left_out == 1 else " steps")))
+        if i in keep:
+            n += 1
+            out.append((f"{n}.", step))
+    return out
+
+
+def _build(analysis, layerset, *, as_of: dt.date, size: float, figure, cap: int | None = None) -> object:
     r = analysis.result
     answer = lot_answer(r)
     small = max(MIN_PT, size - 1)
@@ -116,7 +193,8 @@ def _build(analysis, layerset, *, as_of: dt.date, size: float, figure) -> object
     with pdf.tag("H1"):
         pdf.cell(0, size * 0.75, HANDOUT_TITLE, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
     parcel = r.get("parcel") or {}
-    where = " · ".join(b for b in (parcel.get("address"), f"tax parcel {parcel['sbl']}" if parcel.get("sbl") else None,
+    address = _shorten(parcel.get("address") or "", ADDRESS_CHARS)
+    where = " · ".join(b for b in (address, f"tax parcel {parcel['sbl']}" if parcel.get("sbl") else None,
                                    f"zoning district {r['district']}" if r.get("district") else None) if b)
     pdf.set_font(_FONT, "", size + 1)
     with pdf.tag("P"):
@@ -155,9 +233,9 @@ def _build(analysis, layerset, *, as_of: dt.date, size: float, figure) -> object
     x2 = pdf.l_margin + map_w + 5
     w2 = pdf.w - pdf.r_margin - x2
     pdf.set_xy(x2, top)
-    pdf.set_font(_FONT, "B", size + 1)
+    pdf.set_font(_FONT, "B", size)  # the verdict leads in bold, at the body's size (the page is tight)
     with pdf.tag("P"):
-        pdf.multi_cell(w2, line + 0.6, _plain(answer.house), new_x=XPos.LEFT, new_y=YPos.NEXT, align="L")
+        pdf.multi_cell(w2, line + 0.2, _plain(answer.house), new_x=XPos.LEFT, new_y=YPos.NEXT, align="L")
     pdf.ln(1)
     pdf.set_x(x2)
     pdf.set_font(_FONT, "", size)
@@ -173,7 +251,7 @@ def _build(analysis, layerset, *, as_of: dt.date, size: float, figure) -> object
             return x2, w2
         return pdf.l_margin, pdf.w - pdf.l_margin - pdf.r_margin
 
-    def section(title: str, items: list[str], *, numbered: bool = False) -> None:
+    def section(title: str, items: list[tuple[str, str]], *, numbered: bool = False) -> None:
         pdf.ln(0.9)
         x, w = column()
         pdf.set_x(x)
@@ -182,14 +260,15 @@ def _build(analysis, layerset, *, as_of: dt.date, size: float, figure) -> object
             pdf.multi_cell(w, line + 0.4, title, new_x=XPos.LEFT, new_y=YPos.NEXT, align="L")
         pdf.set_font(_FONT, "", size)
         with pdf.group("L", attrs="<</O /List /ListNumbering /Decimal>>" if numbered else None):
-            for i, item in enumerate(items, start=1):
+            for mark, item in items:
                 x, w = column()
                 pdf.set_x(x)
-                mark = f"{i}." if numbered else "•"
                 with pdf.tag("LI"):
-                    pdf.multi_cell(w, line, _plain(f"{mark} {item}"), new_x=XPos.LEFT, new_y=YPos.NEXT, align="L")
+                    pdf.multi_cell(w, line, _plain(f"{mark} {item}".strip()), new_x=XPos.LEFT, new_y=YPos.NEXT,
+                                   align="L")
 
-    for title, items, numbered in answer.sections(handout_steps(r, answer.next_steps)):
+    for title, items, numbered in bounded_sections(answer, handout_steps(r, answer.next_steps), cap,
+                                                   own_steps=answer.next_steps):
         section(title, items, numbered=numbered)
     if pdf.page == 1:
         pdf.set_y(max(pdf.get_y(), below_map))
@@ -216,11 +295,12 @@ def _yield_sentence(r: dict) -> str:
 
 
 def handout_pdf_bytes(analysis, layerset, *, as_of: dt.date | None = None) -> bytes:
-    """The plain handout as PDF bytes: one page for the common lot, a second only when needed.
+    """The plain handout as PDF bytes: one page.
 
-    The body type is tried at each of :data:`SIZES_PT` (10 pt down to 9 pt) until the page holds
-    everything; when even 9 pt does not fit one page, the text flows to a second page. Nothing on it is
-    smaller than :data:`MIN_PT` (issue 24 item 6), and the text is never cut.
+    The body type is tried at each of :data:`SIZES_PT` (10 pt down to 9 pt) with every item until the page
+    holds them; when even 9 pt does not, each list is shortened to each of :data:`CAPS` in turn, the items
+    left out counted on the page (:func:`bounded_sections`). Nothing on it is smaller than :data:`MIN_PT`
+    (issue 24 item 6).
 
     Parameters
     ----------
@@ -234,8 +314,8 @@ def handout_pdf_bytes(analysis, layerset, *, as_of: dt.date | None = None) -> by
     as_of = as_of or dt.date.today()
     figure = map_and_legend(analysis, layerset, width_in=2.9)
     pdf = None
-    for size in SIZES_PT:
-        pdf = _build(analysis, layerset, as_of=as_of, size=size, figure=figure)
+    for size, cap in [*((size, None) for size in SIZES_PT), *((MIN_PT, cap) for cap in CAPS)]:
+        pdf = _build(analysis, layerset, as_of=as_of, size=size, figure=figure, cap=cap)
         if pdf.page_no() == 1:
             break
     return bytes(pdf.output())

@@ -112,7 +112,7 @@ def test_counter_speaks_plain_words_and_hides_expert_controls(manifest):
     result = analyze(parcel_input.parcel_by_sbl(layers, fx.P1_SBL), layers, district="R-15")
     text = _text(at).replace("\u00a0", " ")  # the app keeps a number and its unit together (unit_text.nb)
     answer = lot_answer(result)  # each sentence once: the verdict, the answer card, the screening note
-    for sentence in [plain.plain_verdict(result), answer.house, *answer.top, *answer.project_needs,
+    for sentence in [plain.plain_verdict(result), answer.headline, answer.why, *answer.top, *answer.project_needs,
                      *answer.parcel_carries, answer.note]:
         assert sentence in text, sentence
     labels = [m.label for m in at.metric]

@@ -250,6 +250,31 @@ def test_counter_answer_fits_the_first_screen_at_1366x768(sample_app):
     assert not app.non_tile_blocked()
 
 
+def test_counter_verdict_is_one_sentence_beside_the_handout_button_on_the_first_screen(sample_app):
+    """At 1366x768, after the search by address and with no scrolling: one plain sentence says whether a
+    one-family house can fit, and the handout's button stands beside it, in the same row, both whole in the 768 px
+    window."""
+    app = _counter_answer(sample_app, (1366, 768))
+    page = app.page
+    verdict = page.locator(".st-key-answer_verdict").first
+    button = page.locator(".st-key-handout_pdf button").first
+    button.wait_for(state="visible", timeout=30_000)
+    page.screenshot(path=str(ARTIFACTS / "counter_verdict_beside_handout_1366x768.png"))
+    v, b = verdict.bounding_box(), button.bounding_box()
+    print("verdict", v, "button", b)
+    for name, box in (("verdict", v), ("button", b)):
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 768, (name, box)
+    sentence = " ".join(verdict.inner_text().split()).removeprefix("What this means for your lot:").strip()
+    assert "one-family house" in sentence and sentence.endswith("."), sentence
+    assert len(re.findall(r"[.!?](?=\s|$)", sentence)) == 1, sentence  # one sentence
+    # Beside: the button's middle level with the sentence's box, and no more than a gutter between them.
+    middle = b["y"] + b["height"] / 2
+    assert v["y"] <= middle <= v["y"] + v["height"], (v, b)
+    gap = b["x"] - (v["x"] + v["width"])
+    assert 0 <= gap <= 48, (gap, v, b)
+    assert not app.non_tile_blocked()
+
+
 def test_counter_answer_first_sentence_on_a_phones_first_screen(sample_app):
     """Issue 24, item 5: on a 390x844 phone the answer's first sentence is on the first screen after the search."""
     app = _counter_answer(sample_app, (390, 844))

@@ -100,3 +100,16 @@ def test_search_by_road_a_near_miss_and_the_count_beyond_the_cap(tmp_path):
     assert search_parcels(layers, "no such road").matches == []
     capped = search_parcels(layers, "test road", limit=1)
     assert len(capped.matches) == 1 and capped.total == 2
+
+
+def test_the_verdict_is_one_plain_sentence_on_whether_a_one_family_house_fits():
+    """The counter's first screen puts it beside the handout's button; the figures and whom to ask follow it."""
+    cases = {"likely": {**BASE, "net_lot_area_sqft": 20000.0, "meets_min_lot_area": True},
+             "unlikely": {**BASE, "net_lot_area_sqft": 10000.0, "meets_min_lot_area": False},
+             "unknown": {**BASE, "district": None, "net_lot_area_sqft": 20000.0, "meets_min_lot_area": None}}
+    for verdict, result in cases.items():
+        a = lot_answer(result)
+        assert a.verdict == verdict
+        assert "one-family house" in a.headline and a.headline.endswith(".") and a.headline.count(".") == 1
+        assert a.house.startswith(a.headline[:-1] + ": ") and a.why[1:] in a.house  # said once, in the same words
+    assert "15,000 sq ft" in lot_answer(cases["likely"]).why and "5,000 sq ft short" in lot_answer(cases["unlikely"]).why
