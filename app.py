@@ -83,7 +83,7 @@ with st.sidebar:
                     st.warning(escape_markdown(w), icon=":material/warning:")
     st.caption(DISCLAIMER)
     browser_nav.install_history_rule()  # one history entry per page change or walk-through step
-    announce.install()  # the page's one skip link, its live region and the map frame's name (issue 25)
+    announce.install()  # the page's one skip link, its live region and the map frame's name
 
 theme.apply_mode(state.mode())
 state.sync_mode_url()

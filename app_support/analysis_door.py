@@ -1,4 +1,4 @@
-"""The one door from the app into the engine (issue 19): every page's analysis comes through here.
+"""The one door from the app into the engine: every page's analysis comes through here.
 
 One cached run of :func:`sloat_core.engine.analysis.analyze_parcel`, keyed by the parcel's geometry, the
 project's facts (the form's project, the Board's answers, the mitigation figures), the district, the day,

@@ -239,7 +239,7 @@ _MAP_DRAWN_JS = """() => { const f = document.querySelector('iframe[data-sloat-f
   const d = f && f.contentDocument; return !!(d && d.querySelector('.leaflet-overlay-pane canvas')); }"""
 
 
-#: Addresses of the sample typed as people write them (issue 24 item 8), one per timed search.
+#: Addresses of the sample typed as people write them, one per timed search.
 _ADDRESSES = ["297 Johnsontown Road", "297 Johnsontown Road, Sloatsburg, NY 10974", "Orange Turnpike 509",
               "155.06-1-42", "15506142"]
 #: (menu label, the page's title) for the timed page switches with a parcel chosen.
@@ -252,7 +252,7 @@ _ANSWER_JS = """(before) => { const m = [...document.querySelectorAll('[data-tes
 
 
 def _search_and_switch(fresh, base: str, n: int) -> dict:
-    """Issue 24's two speeds on a warm server: a found address to the answer on screen (target: under 1.5 s),
+    """The two speeds asked for, on a warm server: a found address to the answer on screen (target: under 1.5 s),
     timed from Enter in the finder to the net lot area shown; and page switches with that parcel chosen
     (target: under 1.0 s), timed from the click in the page menu to the new page's title and no script
     running. Each search is a fresh page (a new session), as at the counter."""

@@ -60,7 +60,7 @@ class Figure:
     get: object = field(repr=False, compare=False)  # results dict -> number or None
 
 
-#: The figures compared, in the order printed. Targets: issue 39's where it names one (first map 1.5 s, drawing to
+#: The figures compared, in the order printed. Targets where one is named (first map 1.5 s, drawing to
 #: figures 0.6 s, the sample village 2 s, 100,000 lots 5 s, the first AppTest run 2.5 s, peak memory no higher than
 #: when the slowdown was measured: ``screen`` 370 MB at 100,000 lots, the server 348 MB after a page); the bench's
 #: older targets else. ``bench/run.py`` prints these targets in its sections too (its ``_target``).

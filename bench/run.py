@@ -123,7 +123,7 @@ def naive_comparison(layerset, settings, cases) -> list[dict]:
         live = analyze_parcel(c["geom"], layerset, settings=settings)
         gross = live.lot.gross_area_sqft
         diffs = {"gross": abs(gross - naive["gross_area_sqft"])}
-        # A row the live analysis calls unknown (a layer that does not cover part of the parcel, issue 13)
+        # A row the live analysis calls unknown (a layer that does not cover part of the parcel)
         # is not compared: the naive way knows nothing of coverage and reads such land as free. The net
         # is compared only when every row is known.
         unknown = [r.constraint for r in live.lot.rows if r.area_sqft is None and naive["rows"][r.constraint]]

@@ -59,7 +59,7 @@ if case is None:
 else:
     st.markdown("This link reopens the case, on this computer or another, after a refresh or a restart. "
                 "Keep it: nobody can find the case without it.")
-    copy_link(cases_ui.case_link(case.id))  # a visible "Copy link" button, keyboard too (issue 24 item 11)
+    copy_link(cases_ui.case_link(case.id))  # a visible "Copy link" button, keyboard too
     st.caption("For the Planning Board on a projector, the walk-through of this case:")
     copy_link(cases_ui.case_link(case.id, page="walkthrough", mode=state.PROJECTOR),
               label="Link to this case's walk-through on a projector")

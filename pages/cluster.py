@@ -82,7 +82,7 @@ if large:  # an HTML table takes the projector's type size; the grid does not
 styled = frame.style.map(lambda v: colours.get(v, ""), subset=["Found"]).set_properties(
     subset=["§"], **{"white-space": "nowrap"})  # "§ 402-48C(10)" on one line
 # An HTML table in every mode: its cells wrap, so no column is cut at 1366 or 1920 px (the grid cut the
-# feature and evidence words to one line each; issue 24 item 11).
+# feature and evidence words to one line each).
 st.table(styled.hide(axis="index"))
 st.caption(LAYER_NOTE)
 per_row = 2 if large else 5

@@ -67,7 +67,7 @@ def _standard_map_controls() -> tuple[list[str], str, bool]:
 
 # In Standard mode the map's controls stand above the map, in its column after the answer's, and on a projector
 # the layer menu stands above the map, after the figures: the Tab order is sidebar -> finder -> answer -> map
-# (issue 25). Outside Standard the map shows the basemap and, with no check box, the slope classes: the table's
+#. Outside Standard the map shows the basemap and, with no check box, the slope classes: the table's
 # slope rows use their colours.
 shown, basemap, show_slope = [], list(mapping.BASEMAPS)[0], layers.dem_path is not None
 if mode == state.COUNTER:  # the layer menu waits below the map: the answer takes the first screen
@@ -92,8 +92,8 @@ def map_and_results() -> None:
     # then fits beside the map down to a window about 1280 px wide.
     # At the counter the answer leads the first screen across the width, above the map (filled once the
     # district is read beside the map), so the verdict, what stands in the way, the next step and the
-    # handout button are seen without scrolling, on a phone too (issue 24, item 5).
-    # The answer's focus target and announcer go where the answer starts, above the map (issue 25).
+    # handout button are seen without scrolling, on a phone too.
+    # The answer's focus target and announcer go where the answer starts, above the map.
     answer_slot = st.container() if mode == state.COUNTER else None
     if mode == state.PROJECTOR:
         with st.container():  # always there, so the map keeps its place (and its component) when a parcel comes
@@ -124,7 +124,7 @@ def map_and_results() -> None:
         legend = mapping.legend_html([r for r in on_map if r in LAYER_LABELS], extra)
         if legend:
             st.markdown(legend, unsafe_allow_html=True)
-        # The SBL labels the map draws, in words (issue 25: everything on the map is also in the text).
+        # The SBL labels the map draws, in words (everything on the map is also in the text).
         if (chosen := state.current_parcel()) is not None and (
                 on_the_map := parcel_map.tax_parcel_sentence(layers, chosen.geometry)):
             st.markdown(escape_markdown(on_the_map))
@@ -166,7 +166,7 @@ def _results(parcel, answer_slot=None) -> None:
     counter = mode == state.COUNTER
     # the focus target, live region and skip link go where the answer starts (above the map at the counter)
     with answer_slot if answer_slot is not None else st.container():
-        results.announce_answer(result, note)  # focus, live region, skip link, map frame's name (issue 25)
+        results.announce_answer(result, note)  # focus, live region, skip link, map frame's name
     if counter:
         with answer_slot if answer_slot is not None else st.container():
             results.show_answer_card(answer, lambda: parcel_map.handout_pdf(parcel, layers, district),
@@ -189,7 +189,7 @@ def _results(parcel, answer_slot=None) -> None:
 
 
 map_and_results()
-if state.current_parcel() is None:  # the answer's small element kinds load with the first screen (issue 24 Speed)
+if state.current_parcel() is None:  # the answer's small element kinds load with the first screen
     element_preload.preload_answer_elements()
 if mode == state.COUNTER:
     with st.expander("Map layers", expanded=False):

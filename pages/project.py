@@ -94,7 +94,7 @@ if parcel is not None:
                 if feature is not None:
                     st.session_state[forms.FOOTPRINT] = feature["geometry"]
             results.show_layer_notice(layers)
-            footprint_inputs.footprint_without_drawing(parcel)  # typed, whole parcel or a file (issue 25)
+            footprint_inputs.footprint_without_drawing(parcel)  # typed, whole parcel or a file
         if st.session_state.get(forms.FOOTPRINT) and st.button("Clear the footprint", key="clear_footprint"):
             st.session_state[forms.FOOTPRINT] = None
             st.rerun()
@@ -103,7 +103,7 @@ project = {**values, "disturbance_footprint": st.session_state.get(forms.FOOTPRI
 project = {k: v for k, v in project.items() if v is not None}
 outcome = None
 try:
-    forms.refuse_bad_numbers()  # a number out of range: its sentence is beside it, and no result (issue 24 item 10)
+    forms.refuse_bad_numbers()  # a number out of range: its sentence is beside it, and no result
     parse_project(project)
     if parcel is not None and layers is not None:
         outcome = forms.project_analysis(parcel, layers, st.session_state.get(state.DISTRICT), project,

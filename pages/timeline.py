@@ -138,7 +138,7 @@ if items:
                 st.rerun()
 
 # The project's state-law clocks (Village Law § 7-728 / § 7-725-a, the county's 30 days) from the dates the
-# Proposed project page was given, when that page's analysis is of the parcel under study (issue 23).
+# Proposed project page was given, when that page's analysis is of the parcel under study.
 project_events = timeline_view.project_clock_events(st.session_state.get(state.PROJECT), as_of) \
     if timeline_prefill.stored_result(st.session_state.get(forms.LAST_PROJECT_RESULT), _project_key()) else []
 if project_events:

@@ -92,7 +92,7 @@ elif screen.id == "triggers":
     half = (len(lines) + 1) // 2  # two columns: the whole list on one screen
     for column, part in zip(st.columns(2, gap="medium"), (lines[:half], lines[half:])):
         column.markdown("\n".join(part))
-elif screen.id == "permits":  # Article IX's permits and the approvals around it, one list (issue 23)
+elif screen.id == "permits":  # Article IX's permits and the approvals around it, one list
     with st.container(key="wt_board"):  # the board's own spacing (walkthrough.PROJECTOR_CSS)
         approvals_ui.show_approvals_board(result, footnote=DISCLAIMER)  # the disclaimer in the last column
 elif screen.id == "timeline":

@@ -454,7 +454,7 @@ def begin() -> None:
     if read_only():
         st.warning(ARCHIVED_NOTICE, icon=":material/inventory_2:")
     _check_other_tab()
-    if in_conflict():  # at the top of the page, not only in the sidebar (issue 24 item 11)
+    if in_conflict():  # at the top of the page, not only in the sidebar
         st.warning(CONFLICT_NOTICE, icon=":material/warning:")
         cols = st.columns([1, 1, 2])
         cols[0].button("Show the latest version", key="case_reload_top", on_click=_reload_guarded, type="primary")

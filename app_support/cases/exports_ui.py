@@ -96,17 +96,17 @@ def summary_html(case: Case, analysis, layers, *, as_of: dt.date) -> bytes:
                 as_of=as_of).encode("utf-8")
 
 
-#: The handout's download button (issue 24 item 6): always one page, its lists shortened with what they leave out counted.
+#: The handout's download button: always one page, its lists shortened with what they leave out counted.
 HANDOUT_PDF_LABEL = "Download the one-page handout (PDF)"
-#: Below it: the handout as a web page (the accessible version, issue 25).
+#: Below it: the handout as a web page (the accessible version).
 HANDOUT_HTML_LABEL = "The handout as a web page (HTML)"
 #: The title of the one-pixel frame "Print the handout" puts on the page (it opens the print dialog).
 PRINT_FRAME_TITLE = "The handout, sent to the browser's print dialog"
 
 
 def handout_extras(make_html: Callable[[], str]) -> None:
-    """Beside the handout's PDF button: the handout as a web page (HTML, the accessible version, issue 25) and
-    "Print the handout", one click that opens the browser's print dialog on it (issue 24 item 6). The page is
+    """Beside the handout's PDF button: the handout as a web page (HTML, the accessible version) and
+    "Print the handout", one click that opens the browser's print dialog on it. The page is
     made only when one of them is pressed."""
     from sloat_core.outputs.html_docs import print_page
 

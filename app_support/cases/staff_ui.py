@@ -1,7 +1,7 @@
 """Staff mode of the case store: the passcode, the token, and the Staff box's list, search, open, archive, undo.
 
 Split from :mod:`app_support.cases.cases_ui` (which binds the session to its case) without changing what either
-does (issue 19). :func:`unlock` checks the passcode against ``st.secrets["staff_passcode_hash"]`` (slowed
+does. :func:`unlock` checks the passcode against ``st.secrets["staff_passcode_hash"]`` (slowed
 down after wrong tries, per client address); the token lives in the session only (``cases_ui.STAFF``).
 Listing and searching need the token (``CaseStore`` enforces it).
 """

@@ -1,4 +1,4 @@
-"""The front-end code of the answer's small element kinds, loaded with the first page (issue 24, Speed).
+"""The front-end code of the answer's small element kinds, loaded with the first page.
 
 Streamlit's front end fetches and evaluates the code of an element kind the first time the page shows one.
 The Parcel page's first screen (no parcel yet) shows no metric, button, download button or page link; the

@@ -108,7 +108,7 @@ html, body, [data-testid="stAppViewContainer"] {font-size:20px;}
 [data-testid="stMainBlockContainer"] {padding-top:80px !important;}
 /* The title's own padding (Streamlit's, in rem: 25 px above, 20 below) shrinks to 10 px each way: it pays for
    the answer's heading line ("The results for this parcel", the focus target), so the first screen still holds
-   the verdict, what stands in the way, the next step and the handout button (issue 24 item 5). */
+   the verdict, what stands in the way, the next step and the handout button. */
 [data-testid="stMain"] h1 {padding-top:0.5rem !important;padding-bottom:0.5rem !important;}
 </style>
 """
@@ -160,7 +160,7 @@ footer {display:none !important;}
 </style>
 """
 
-# --- Navigation block (owner: nav; issue 24 items 2 and 7) -------------------------------------------------
+# --- Navigation block (owner: nav) ----------------------------------------------------------------------
 # The sidebar's open button lives inside Streamlit's toolbar, which Counter and Projector hide: on a phone
 # (where the sidebar starts closed) that left no page menu and no mode switch. The toolbar box stays shown
 # (its menu, deploy button and actions stay hidden by the rules above) and the open button is at least
@@ -181,7 +181,7 @@ header[data-testid="stHeader"] {height:60px !important;min-height:60px !importan
 """
 # --- end of the navigation block ------------------------------------------------------------------------
 
-# Accessibility (issue 25; WCAG 2.2 AA), in every mode. Colours are declared once here and measured by
+# Accessibility (WCAG 2.2 AA), in every mode. Colours are declared once here and measured by
 # tests/app/test_a11y_contrast.py (on the page's white and the sidebar's grey) and tests/browser/test_browser_axe.py.
 #: Caption and secondary text: 7.0:1 on white, 6.3:1 on the sidebar (Streamlit's own grey is 3.8-3.9:1).
 CAPTION_COLOUR = "#595959"
@@ -246,7 +246,7 @@ span[role="spinbutton"] {{display:inline-flex !important;align-items:center;just
 [data-testid="stElementContainer"]:has(> div > iframe[height="0"]) {{position:absolute !important;width:0 !important;
   height:0 !important;overflow:hidden !important;}}
 /* One skip link per page: ours (app_support.frame.announce), which goes to the answer; Streamlit's own goes to the
-   top of the page and would be a second "skip" stop (issue 25). */
+   top of the page and would be a second "skip" stop. */
 [data-testid="stSkipToContent"] {{display:none !important;}}
 .sloat-skip {{position:absolute;left:-10000px;top:auto;}}
 .sloat-skip:focus {{outline:3px solid {FOCUS_COLOUR} !important;outline-offset:2px;position:fixed;left:8px;top:8px;z-index:1000000;background:#ffffff;color:{FOCUS_COLOUR};

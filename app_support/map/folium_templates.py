@@ -126,7 +126,7 @@ def map_json(value) -> str:
             .replace("{", "\\u007b").replace("}", "\\u007d"))
 
 
-# Accessibility (issue 25): folium's map header forbids pinch zoom (WCAG 1.4.4) and Leaflet's focus ring is faint
+# Accessibility: folium's map header forbids pinch zoom (WCAG 1.4.4) and Leaflet's focus ring is faint
 # (2.4.7, 1.4.11). Its header macro is wrapped once, so installed or not the map gets the same viewport and ring.
 _MAP_HEADER = folium.Map._template.module.header
 MAP_FOCUS_CSS = ("<style>:focus-visible{outline:3px solid #0b4f9c !important;outline-offset:-3px !important;"

@@ -1,4 +1,4 @@
-"""The constraint layers' GeoJSON reaches the map by link, once per page load (issue 20: CPU per session).
+"""The constraint layers' GeoJSON reaches the map by link, once per page load (CPU per session).
 
 The Parcel page's map gets the script of every feature group in each script run (streamlit-folium's
 ``feature_group`` argument). The constraint layers' and the offline base's scripts are made once per layer set

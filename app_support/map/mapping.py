@@ -467,7 +467,7 @@ def legend_html(roles: list[str], extra: list[tuple[str, str]] = ()) -> str:
     triples += [(label, colour, None) for label, colour in extra]
     rows = [f'<li><span class="{_swatch_class(kind)}" style="background:{colour}"></span>{html.escape(label)}</li>'
             for label, colour, kind in triples if re.fullmatch(r"#[0-9a-fA-F]{6}", colour)]
-    # a list with a name: a screen reader says "Map key, list, 6 items", one layer per item (issue 25)
+    # a list with a name: a screen reader says "Map key, list, 6 items", one layer per item
     return f'<ul class="sloat-legend" aria-label="Map key">{"".join(rows)}</ul>' if rows else ""
 
 

@@ -1,4 +1,4 @@
-"""What the Parcel page's map shows, and the handout it offers, decided outside the page (issue 19).
+"""What the Parcel page's map shows, and the handout it offers, decided outside the page.
 
 The page (``pages/parcel.py``) gathers input, calls these and renders. Here:
 
@@ -6,7 +6,7 @@ The page (``pages/parcel.py``) gathers input, calls these and renders. Here:
   the parcel under study, the slope classes) and the view (centre and zoom) that fits the parcel;
 - :func:`handout_pdf` and :func:`handout_html`: the one-page handout, made when its button is pressed;
 - :func:`tax_parcels_on_map` and :func:`tax_parcel_sentence`: the SBL labels the map draws around the parcel,
-  as text (issue 25: "the map's content is fully in the text").
+  as text ("the map's content is fully in the text").
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ def handout_pdf(parcel, layers, district) -> bytes:
 
 
 def handout_html(parcel, layers, district) -> str:
-    """The handout as a web page (issue 25), made when its button is pressed."""
+    """The handout as a web page, made when its button is pressed."""
     from sloat_core.outputs.html_docs import handout_html as handout_page
 
     return handout_page(analysis_door.analysis(parcel, layers, district=district), layers)

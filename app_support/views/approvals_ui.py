@@ -1,4 +1,4 @@
-"""One list of answers on screen: Article IX's permits and the approvals around it, by who decides (issue 23).
+"""One list of answers on screen: Article IX's permits and the approvals around it, by who decides.
 
 The list itself is the core's (``sloat_core.approvals.summary.approvals_for``, in the analysis as
 ``approvals`` and ``approvals_detail``); this module only shows it, in two shapes of the same lines:
@@ -8,7 +8,7 @@ The list itself is the core's (``sloat_core.approvals.summary.approvals_for``, i
 - :func:`show_approvals_board`: the walk-through's permits screen, every decider open at once in columns so
   the list fits one projector screen (1920x1080), each item with its clause, status, usual step and clock.
 
-A prohibition (``plain.is_prohibition``) is never among the approvals (issue 24 item 11): the core lists
+A prohibition (``plain.is_prohibition``) is never among the approvals: the core lists
 approvals only, and the walk-through names it apart, as "not allowed at all".
 """
 

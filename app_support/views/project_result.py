@@ -45,7 +45,7 @@ def project_answer_result(parcel, district: str | None) -> dict | None:
     """The analysis with the session's project, for the parcel's short answer (None without a project).
 
     With a project described, the Parcel page's answer is about it (what it needs first, then what the
-    parcel carries; issue 24, item 4): the same result as the Proposed project page's.
+    parcel carries): the same result as the Proposed project page's.
     """
     if parcel is None or not st.session_state.get(state.PROJECT):
         return None

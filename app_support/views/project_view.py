@@ -27,7 +27,7 @@ from sloat_core.rules.sections.s402_55_steep_slopes.permit import DECLARATION as
 __all__ = ["approval_inputs", "counter_questions", "touches", "permits", "design_limits"]
 
 #: The Counter form's questions on sewage (the form's short version leaves them out): asked here, so
-#: the answer never calls them unknown without having asked (issue 24, item 11).
+#: the answer never calls them unknown without having asked.
 COUNTER_QUESTIONS = (("sanitary_facilities", "pf_sanitary", "New sanitary (septic or sewer) facilities?"),
                      ("public_sewer_available", "pf_sewer", "Is public sewer available?"))
 

@@ -344,7 +344,7 @@ def show_deductions(result: dict, *, fold_notes: bool = False) -> None:
         look = {state.COUNTER: "counter", state.PROJECTOR: "projector"}.get(mode, "standard")
         st.markdown(deduction_table.deduction_html(result, plain_words=counter, present_only=compact, look=look),
                     unsafe_allow_html=True)
-    if fold_notes:  # the walk-through: the notes fold under the table, so the screen fits (issue 24 item 7)
+    if fold_notes:  # the walk-through: the notes fold under the table, so the screen fits
         with st.expander("How these figures are counted"):
             _deduction_notes(result, mode, compact)
         return
@@ -441,7 +441,7 @@ def district_picker(settings, parcel) -> str | None:
     if st.session_state.get(state.DISTRICT) not in options:
         st.session_state[state.DISTRICT] = ""
 
-    def label(code: str) -> str:  # short: a long option is cut off in a half-width column (issue 24, item 11)
+    def label(code: str) -> str:  # short: a long option is cut off in a half-width column
         return f"{code} {getattr(districts[code], 'name', '')}".strip() if code else "From the zoning map"
 
     # The widget has its own key, refilled from state.DISTRICT on every run: Streamlit forgets a widget's

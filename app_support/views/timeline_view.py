@@ -1,4 +1,4 @@
-"""What the Timeline page shows, worked out without drawing anything (issue 19: logic out of pages/timeline.py).
+"""What the Timeline page shows, worked out without drawing anything (logic out of pages/timeline.py).
 
 The page gathers the items and the day, calls these, and renders. Nothing here decides law: the dates come
 from :func:`sloat_core.rules.clocks.timeline_events`.

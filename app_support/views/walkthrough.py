@@ -46,7 +46,7 @@ FIGURE_HEIGHT_PX = 600
 #: The parcel screen's map (with its legend) has the screen to itself below the title: a little taller.
 MAP_HEIGHT_PX = 640
 
-# The walk-through's own rules (constants; issue 24 item 7). In every mode the Previous / Next buttons keep
+# The walk-through's own rules (constants). In every mode the Previous / Next buttons keep
 # their whole label on one line and their column is as wide as the label needs. The deductions table and its
 # chart stand side by side on a wide screen (1920 px: both on the one screen) and one above the other on a
 # narrower one (1366 px), where side by side would cut the table's § column and crowd the chart's labels.

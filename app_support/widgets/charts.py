@@ -104,7 +104,7 @@ def mitigation_gauge(required_sqft: float, proposed_sqft: float | None, *, large
                "increasing": {"color": STATUS_COLOURS["active"]}, "decreasing": {"color": STATUS_COLOURS["expired"]}},
         title={"text": f"Proposed replacement against {required_sqft:,.0f} sq ft required"},
         gauge={
-            # few ticks, so the long figures of the projector's type do not run into each other (issue 24 item 11)
+            # few ticks, so the long figures of the projector's type do not run into each other
             "axis": {"range": [0, top], "tickformat": ",.0f", "nticks": 4 if large else 6},
             "bar": {"color": STATUS_COLOURS["expired"] if short else STATUS_COLOURS["active"]},
             "steps": [{"range": [0, required_sqft], "color": "#fde0dd"},
@@ -165,7 +165,7 @@ def timeline_figure(rows: list[dict], as_of: dt.date, seasons: list[tuple[dt.dat
         legend={"orientation": "h", "y": -0.25}, plot_bgcolor="#ffffff",
         yaxis={"categoryorder": "array", "categoryarray": items[::-1], "gridcolor": "#dddddd", "automargin": True,
                "visible": bool(items)},  # no items: no meaningless numbered rows
-        # at most 4-7 dates, written level: ticks no longer overlap in the projector's type (issue 24 item 11)
+        # at most 4-7 dates, written level: ticks no longer overlap in the projector's type
         xaxis={"type": "date", "gridcolor": "#dddddd", "automargin": True, "nticks": 4 if large else 7,
                "tickangle": 0, "tickformat": "%b %Y"},
     )

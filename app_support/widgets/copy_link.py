@@ -1,4 +1,4 @@
-"""A link with a visible "Copy link" button (issue 24, item 11).
+"""A link with a visible "Copy link" button.
 
 The link sits in a read-only text box beside a real button, so it can be copied with a click or with
 the keyboard (Tab to the button, Enter or Space). When the browser refuses the clipboard (no permission,

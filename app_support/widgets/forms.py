@@ -229,7 +229,7 @@ def _stormwater_and_trees(p: dict, out: dict) -> None:
         p.get("substantial_specimens_removed"), integer=True, high=TREES_MAX, unit="")
 
 
-#: Session key: the sentences of the number fields refused on this run of the project page (issue 24, item 10).
+#: Session key: the sentences of the number fields refused on this run of the project page.
 NUMBER_PROBLEMS = "project_number_problems"
 #: What each kind of number field accepts: the core's limits (just above them it refuses too), and for acres a
 #: round figure below the core's (1e9 sq ft is 22,956.8 acres). tests/app/test_app_pages.py checks them on the core.

@@ -1,4 +1,4 @@
-"""Number fields that say what is wrong (issue 24, item 10).
+"""Number fields that say what is wrong.
 
 A Streamlit number input with ``min_value``/``max_value`` refuses an out-of-range entry in the browser:
 the field turns red and the script keeps the last valid value, so a result for a number the person no

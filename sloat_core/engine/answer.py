@@ -30,7 +30,7 @@ __all__ = ["TITLE", "CONTACTS", "HEADLINES", "PROJECT_HEADING", "PARCEL_HEADING"
 
 TITLE = "What this means for your lot"
 #: The two halves of the answer, in this order: what the project's facts and footprint trigger, then the
-#: permits of the land that the project does not trigger (issue 24, item 4).
+#: permits of the land that the project does not trigger.
 PROJECT_HEADING = "What your project needs"
 PARCEL_HEADING = "What the parcel carries for any later work"
 LOT_LIMITS_HEADING = "Land that does not count toward the lot size"
@@ -235,7 +235,7 @@ class LotAnswer:
         needs (what the law forbids first), what the parcel carries for any later work (the cluster rule
         with it), the land that does not count, the next steps (``steps`` when given: the handout's), what
         the Village must confirm, whom to ask. Sections with nothing to say are left out. The app's whole
-        answer, the handout PDF and the handout's web page print these (issue 24, item 4).
+        answer, the handout PDF and the handout's web page print these.
 
         >>> a = LotAnswer(verdict="likely", house="", in_the_way=[], next_steps=["Ask."], village_confirms=[],
         ...               project_needs=["Nothing under these rules."])

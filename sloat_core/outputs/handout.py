@@ -1,9 +1,9 @@
 """The one-page plain handout a resident takes home from the counter.
 
-One Letter page, always, with nothing under 9 pt (issue 24 item 6): the lot (address, SBL, district), the map
+One Letter page, always, with nothing under 9 pt: the lot (address, SBL, district), the map
 with the lot lines (the report's own :func:`sloat_core.outputs.report.map_png`), the answer card of :func:`sloat_core.engine.answer.lot_answer`
 ("What this means for your lot") with the approvals around Article IX that apply in its next steps
-(:func:`approval_steps`, issue 23), the map's key as text, whom to ask, and the disclaimer. It is tagged
+(:func:`approval_steps`), the map's key as text, whom to ask, and the disclaimer. It is tagged
 (headings, paragraphs, lists, the map's alternative text: :mod:`sloat_core.outputs.tagging`). Plain words only: the
 technical table stays in the pre-application summary (:mod:`sloat_core.outputs.report`).
 
@@ -37,7 +37,7 @@ __all__ = ["CAPS", "HANDOUT_TITLE", "MIN_PT", "SIZES_PT", "approval_steps", "bou
 
 HANDOUT_TITLE = "What this means for your lot"
 _FOOTER = "Village of Sloatsburg · Article IX · screening estimate, not a decision"
-#: The smallest type on the handout, body, disclaimer and footer alike (issue 24 item 6): never below it; the
+#: The smallest type on the handout, body, disclaimer and footer alike: never below it; the
 #: lists are shortened instead (:data:`CAPS`).
 MIN_PT = 9.0
 #: The body sizes tried with every item shown, largest first; the first that keeps the handout on one page is used.
@@ -58,7 +58,7 @@ def _plain_reason(text: str) -> str:
 
 
 def approval_steps(r: dict) -> tuple[list[str], list[str]]:
-    """The approvals around Article IX that apply (the analysis's ``approvals``, issue 23) as plain next steps:
+    """The approvals around Article IX that apply (the analysis's ``approvals``) as plain next steps:
     those to ask before applying (the State and the Army Corps), and those that come with the application (the
     SEQR class, the county referral, the Village Law time limits). Article IX's own permits are in the answer
     card's steps already (:func:`sloat_core.engine.answer.lot_answer`)."""
@@ -299,8 +299,7 @@ def handout_pdf_bytes(analysis, layerset, *, as_of: dt.date | None = None) -> by
 
     The body type is tried at each of :data:`SIZES_PT` (10 pt down to 9 pt) with every item until the page
     holds them; when even 9 pt does not, each list is shortened to each of :data:`CAPS` in turn, the items
-    left out counted on the page (:func:`bounded_sections`). Nothing on it is smaller than :data:`MIN_PT`
-    (issue 24 item 6).
+    left out counted on the page (:func:`bounded_sections`). Nothing on it is smaller than :data:`MIN_PT`.
 
     Parameters
     ----------

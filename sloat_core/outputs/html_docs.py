@@ -1,4 +1,4 @@
-"""The summary and the handout as accessible web pages (issue 25): the conforming alternative to the PDFs.
+"""The summary and the handout as accessible web pages: the conforming alternative to the PDFs.
 
 Each is one self-contained HTML file (the map inlined as a PNG with its alternative text, no script, no
 outside resource): ``lang``, a ``<title>``, one ``<h1>`` and ``<h2>`` per section, real tables with
@@ -145,7 +145,7 @@ def _approvals_table(r: dict) -> str:
 
 
 def _approvals(r: dict) -> list[str]:
-    """The one list of approvals (issue 23), then the permits not needed, the usual order, the SEQR class, the county
+    """The one list of approvals, then the permits not needed, the usual order, the SEQR class, the county
     referral and the state and federal wetland answers in sentences."""
     out = ["<h2>Permits, reviews and approvals, by who decides</h2>", _approvals_table(r)]
     if others := S.not_needed_sentence(r):

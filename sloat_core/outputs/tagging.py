@@ -1,4 +1,4 @@
-"""A real structure tree for the documents (issue 25): headings, paragraphs, lists, tables with header cells,
+"""A real structure tree for the documents: headings, paragraphs, lists, tables with header cells,
 figures with their alternative text, the document's language and its title shown.
 
 fpdf2 (the PDF library of :mod:`sloat_core.outputs.report` and :mod:`sloat_core.outputs.handout`) tags only

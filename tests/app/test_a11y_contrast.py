@@ -1,4 +1,4 @@
-"""Declared colours meet WCAG 2.2 AA contrast (issue 25): captions and links 4.5:1, focus ring and control borders
+"""Declared colours meet WCAG 2.2 AA contrast: captions and links 4.5:1, focus ring and control borders
 3:1, on the page's white and on the sidebar's grey; the timeline's status words (written in their colour) 4.5:1.
 The browser tests measure the same as painted (tests/browser/test_browser_axe.py)."""
 

@@ -1,4 +1,4 @@
-"""The Proposed project page takes a footprint without the map (issue 25, WCAG 2.1.1 and 2.5.7): typed width and
+"""The Proposed project page takes a footprint without the map (WCAG 2.1.1 and 2.5.7): typed width and
 depth at the parcel's point, moved by typed offsets; or the whole parcel. Hand-built layers (tests/app_fixtures.py):
 P1 is 200 x 200 ft with a 50-ft wetland strip along its west side and its 100-ft buffer east of it."""
 

@@ -1,4 +1,4 @@
-"""Issue 25: the SBL labels the Parcel page's map draws are also said in words (app_support.map.parcel_map).
+"""The SBL labels the Parcel page's map draws are also said in words (app_support.map.parcel_map).
 
 On the shipped illustrative sample (data/sample/layers.yaml, 1,294 tax parcels): tax parcel 155.06-1-42 and the
 lots around it; an outline drawn across two lots; and, on the hand-built app layers, a lot with no neighbour.

@@ -1,4 +1,4 @@
-"""Text alternatives and announcements (issue 25): each chart's text twin holds what it draws; the live-region
+"""Text alternatives and announcements: each chart's text twin holds what it draws; the live-region
 script carries user text only as JSON (never as markup)."""
 
 from __future__ import annotations

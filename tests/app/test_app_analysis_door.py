@@ -1,4 +1,4 @@
-"""Issue 19, the app side: one door from the app into the engine (app_support.analysis_door).
+"""The app side of the one door from the app into the engine (app_support.analysis_door).
 
 Every page's analysis (the parcel's answer, the project form's, the cluster and mitigation pages', the
 walk-through's pictures, a case's downloads) comes from one cached run per distinct set of facts, and each

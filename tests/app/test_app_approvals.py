@@ -88,7 +88,7 @@ def test_the_dates_given_put_the_village_law_clocks_on_the_page(manifest):
 
 
 def test_the_timeline_page_carries_the_project_s_village_law_and_county_dates(manifest):
-    """Issue 23: the Village Law clocks and the county's 30 days are on the timeline, the Timeline page's too
+    """The Village Law clocks and the county's 30 days are on the timeline, the Timeline page's too
     (its table and .ics), from the dates given on the Proposed project page, as of the timeline's day."""
     import datetime as dt
 

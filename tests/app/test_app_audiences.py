@@ -1,4 +1,4 @@
-"""AppTest checks of issue 15, "the three audiences", on the hand-built layer set of app_fixtures.
+"""AppTest checks of "the three audiences" on the hand-built layer set of app_fixtures.
 
 Tax parcel P1 (1 Test Road) is a 200 ft x 200 ft square with a 50 ft wetland strip along its west
 side; P2 (3 Test Road) a 100 ft square with nothing on it. Each test has its own case database.
@@ -166,7 +166,7 @@ def test_the_apps_pdf_includes_the_project_footprint_and_mitigation(manifest, da
     at.switch_page("pages/case.py").run()
     assert not at.exception
     _, text = _pdf_text(fx.download(at, media, "dl_pdf"))
-    text = " ".join(text.split())  # the approvals table's narrower column wraps the reason (issue 23)
+    text = " ".join(text.split())  # the approvals table's narrower column wraps the reason
     assert "disturbance footprint touches" in text
     assert "Wetland mitigation" in text and "Wetland impacted" in text
 

@@ -479,7 +479,7 @@ def test_staff_restore_makes_an_archived_case_editable_again(manifest, data_dir)
     assert CaseStore(data_dir).open_case(case_id).project == PROJECT
 
 
-# ------------------------------------------------------------------ issue 24 item 11: link, two tabs, staff box
+# ------------------------------------------------------------------ link, two tabs, staff box
 
 
 def test_the_case_link_has_a_visible_copy_link_button(manifest, data_dir):

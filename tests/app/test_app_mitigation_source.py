@@ -1,4 +1,4 @@
-"""One source of truth for the wetland impact (issue 24, item 1).
+"""One source of truth for the wetland impact.
 
 Layers: tests/app_fixtures.py (P1 a 200 ft square with a 50 ft x 200 ft wetland strip on its west side).
 The footprint is a 100 ft x 100 ft square from 25 ft to 125 ft east of the west edge: 2,500 sq ft of wetland
@@ -70,7 +70,7 @@ def test_switching_back_to_the_footprint_puts_its_figures_in_the_pdf_and_the_sav
     assert "750 sq ft" not in text.replace("3,750 sq ft", "")
     assert "from the drawn footprint" in text
 
-    # The GeoJSON export holds the footprint too (issue 24, item 11), with its wetland figure.
+    # The GeoJSON export holds the footprint too, with its wetland figure.
     pieces = json.loads(fx.download(at, media, "dl_geojson"))["features"]
     drawn = [f for f in pieces if f["properties"]["kind"] == "footprint"]
     assert len(drawn) == 1 and abs(drawn[0]["properties"]["wetlands_sqft"] - 2500) < 0.5

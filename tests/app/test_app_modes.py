@@ -178,7 +178,7 @@ def test_table_colour_key_matches_the_map_legend(manifest, mode):
 
 
 # ------------------------------------------------------------------------------------------------
-# Getting around (issue 24 items 2, 3 and 7; issue 23's one list on the walk-through)
+# Getting around (and the one list of approvals on the walk-through)
 # ------------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("mode", state.MODES)
@@ -252,7 +252,7 @@ def test_a_hostile_step_in_the_link_opens_a_screen_that_exists(manifest, raw, sh
 
 
 def test_the_permits_screen_is_one_list_of_every_approval_by_who_decides(manifest):
-    """Issue 23: Article IX's permits and the approvals around it in one list, by who decides, each with its
+    """Article IX's permits and the approvals around it in one list, by who decides, each with its
     clause, the step at which it usually comes and its clock; prohibitions apart."""
     from app_support.views import approvals_ui
 

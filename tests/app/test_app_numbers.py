@@ -1,4 +1,4 @@
-"""Issue 15, "one reconciled set of numbers": the same quantity never shows two values.
+"""One reconciled set of numbers: the same quantity never shows two values.
 
 A deduction row counts each piece of land once (floodplain inside a wetland is counted as wetland),
 while the permit reasons and the cluster evidence measure a layer on the lot as a whole. Both are right,

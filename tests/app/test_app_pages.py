@@ -152,7 +152,7 @@ def test_mitigation_shortfall_and_gate(manifest):
 
 
 def test_mitigation_refuses_bad_numbers_with_one_sentence(manifest):
-    # Issue 24, item 10: a bad number is not silently ignored; the field and its range are named, no result.
+    # A bad number is not silently ignored; the field and its range are named, no result.
     at = _page("pages/mitigation.py")
     at.number_input(key="mit_wetland").set_value(1000.0)
     _after(at)
@@ -223,7 +223,7 @@ def test_project_footprint_touches_and_permits(manifest):
 
 
 def test_project_bad_number_is_named_beside_its_field_and_shows_no_result(manifest):
-    # Issue 24, item 10: not the last valid result under a number the person no longer sees.
+    # Not the last valid result under a number the person no longer sees.
     at, _fake = _project_with_drawing(manifest)
     assert _metrics(at)["Footprint"] == "10,000 sq ft"
     at.number_input(key="pf_trees").set_value(5e6)
@@ -272,7 +272,7 @@ def test_project_form_values_reach_the_engine(manifest):
     stored = at.session_state[state.PROJECT]
     assert stored["application_type"] == "subdivision" and stored["activities"] == [1, 10]
     assert "Regulated activities: (1), (10) of § 402-57I" in _text(at)
-    # The chosen activities read in full under the menu (issue 15: the options were cut off).
+    # The chosen activities read in full under the menu (the options were cut off).
     full = forms.activity_labels()[1]
     assert full == "(1) Placement or construction of any structure"
     shown = [c.value.replace("\\", "") for c in at.caption]  # markdown escapes dropped
@@ -280,7 +280,7 @@ def test_project_form_values_reach_the_engine(manifest):
 
 
 def test_project_exemptions_on_the_form_reach_the_engine(manifest):
-    # § 402-57H(1) normal ground maintenance; § 402-58D(10) landscaping with an existing structure (issue 14).
+    # § 402-57H(1) normal ground maintenance; § 402-58D(10) landscaping with an existing structure.
     at, _fake = _project_with_drawing(manifest)
     at.multiselect(key="pf_wetland_exemptions").set_value([1])
     at.multiselect(key="pf_swppp_exemptions").set_value([10])
@@ -417,7 +417,7 @@ def test_timeline_refuses_an_impossible_item_and_loses_nothing(manifest):
 
 
 def test_timeline_the_same_item_is_not_added_twice_nor_twice_in_the_ics(manifest, media):
-    # Issue 24, item 11: the same permit with the same dates was added twice, and was twice in the .ics.
+    # The same permit with the same dates is added once, and is once in the .ics.
     at = _page("pages/timeline.py")
     _add_wetland_permit(at, dt.date(2026, 3, 1))
     rows = len(at.dataframe[0].value)
@@ -492,7 +492,7 @@ def test_counter_mode_says_the_permits_in_plain_words_on_the_project_page(manife
 
     at = _page("pages/project.py", parcel=_p1(manifest), mode=state.COUNTER)
     result = analyze(_p1(manifest), load_manifest(manifest), project=at.session_state[state.PROJECT])
-    answer = lot_answer(result)  # what the project needs, then what the parcel carries (issue 24, item 4)
+    answer = lot_answer(result)  # what the project needs, then what the parcel carries
     sentences = answer.project_needs + answer.parcel_carries
     assert sentences
     text = _text(at).replace("\u00a0", " ")
@@ -539,7 +539,7 @@ _PROJECT_FIELDS = [
 @pytest.mark.parametrize("key,sentence,good", _PROJECT_FIELDS, ids=[f[0] for f in _PROJECT_FIELDS])
 @pytest.mark.parametrize("bad", [-500.0, 1e15], ids=["negative", "huge"])
 def test_every_project_number_field_names_what_is_wrong_and_shows_no_result(manifest, key, sentence, good, bad):
-    # Issue 24, item 10: the same helper as the mitigation calculator, on every kind of field of the form.
+    # The same helper as the mitigation calculator, on every kind of field of the form.
     at = _page("pages/project.py", parcel=_p1(manifest), **{state.PROJECT: {"trees_removed": 2}})
     assert [p for p in at.expander if p.label.startswith("Tree removal permit")]  # a result to lose
     at.number_input(key=key).set_value(bad)

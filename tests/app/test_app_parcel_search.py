@@ -1,4 +1,4 @@
-"""The parcel finder takes what people type (issue 24, item 8): a full postal address, the number after the
+"""The parcel finder takes what people type: a full postal address, the number after the
 street, an SBL without punctuation or with a letter for a digit; the nearest is offered when nothing matches.
 Layers: tests/app_fixtures.py (P1 156.14-1-23 at "1 Test Road", P2 156.14-1-24 at "3 Test Road")."""
 
@@ -43,7 +43,7 @@ def test_an_sbl_not_there_offers_the_nearest(manifest, data_dir):
 
 
 def test_a_prohibition_is_not_listed_among_the_permits(manifest, data_dir):
-    # Issue 24, item 11: commercial excavation (§ 402-52, prohibited) was listed among the permits.
+    # Commercial excavation (§ 402-52, prohibited) is not listed among the permits.
     at = AppTest.from_file(APP, default_timeout=60)
     at.session_state[state.MODE] = state.STANDARD
     at.run()
@@ -56,7 +56,7 @@ def test_a_prohibition_is_not_listed_among_the_permits(manifest, data_dir):
 
 
 def test_a_single_match_is_chosen_before_the_page_runs_so_the_page_runs_once(manifest, data_dir, monkeypatch):
-    # Issue 20 (server time per pick): the search box's callback chooses the parcel, so the pick's run draws the
+    # Server time per pick: the search box's callback chooses the parcel, so the pick's run draws the
     # frame, the finder, the map and the answer once; choosing it while the page ran meant st.rerun, and
     # everything above the finder was run twice per pick.
     import streamlit as st

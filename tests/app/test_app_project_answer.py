@@ -1,4 +1,4 @@
-"""The Proposed project page and the Parcel page's answer, about the project first (issue 24, items 4, 11).
+"""The Proposed project page and the Parcel page's answer, about the project first.
 
 AppTests on the hand-built layer set (tests/app_fixtures.py): P1 has a 50-ft wetland strip on its west side
 and its 100-ft buffer; the streams and ponds layers are not loaded (a drawn footprint's wetland answer is
@@ -42,7 +42,7 @@ def test_the_project_page_tells_what_the_project_needs_then_what_the_parcel_carr
     assert "Tree removal permit: needed" in labels
     # Nothing says where the work happens: the wetland permit is the parcel's (for work there), not the project's.
     assert "Wetland permit: for work on that land" in labels and "Wetland permit: needed" not in labels
-    # A prohibition is told apart, never among the permits (issue 24, item 11).
+    # A prohibition is told apart, never among the permits.
     assert not any("Commercial excavation" in label for label in labels)
     assert any("Not allowed at all" in e.value and "Commercial excavation" in e.value for e in at.error)
 

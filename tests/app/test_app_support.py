@@ -199,12 +199,12 @@ def test_the_verdict_sentences_read_as_documented():
 
     outcome = doctest.testmod(results_module)
     assert outcome.attempted >= 3 and outcome.failed == 0
-    for module in (permits_view, unit_text):  # status words and nb, split from results (issue 19)
+    for module in (permits_view, unit_text):  # status words and nb, split from results
         outcome = doctest.testmod(module)
         assert outcome.attempted >= 1 and outcome.failed == 0
 
 
-# --- The map's hatches are the printed report's hatches (issue 15: "symbology that matches the PDF's hatches") ---
+# --- The map's hatches are the printed report's hatches ("symbology that matches the PDF's hatches") ---
 
 @pytest.mark.parametrize("role", [r.id for r in ROLE_DECLARATIONS if r.hatch] + [d.id for d in DERIVED_STYLES
                                                                                  if d.id == "buffer"])

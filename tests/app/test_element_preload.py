@@ -1,4 +1,4 @@
-"""The Parcel page's first screen carries the answer's small element kinds, hidden (issue 24, Speed)."""
+"""The Parcel page's first screen carries the answer's small element kinds, hidden."""
 
 from pathlib import Path
 

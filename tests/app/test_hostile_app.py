@@ -1,4 +1,4 @@
-"""Issue 6 in the app: bad uploads on the Parcel page, upload limits, XSRF, and no unsafe HTML.
+"""Hostile input in the app: bad uploads on the Parcel page, upload limits, XSRF, and no unsafe HTML.
 
 The uploads go through Streamlit's own uploader widget (``AppTest.file_uploader(...).set_value``), so the
 page's code path is the one a browser drives. For every bad file the page must show the core's one

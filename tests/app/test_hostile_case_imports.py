@@ -1,4 +1,4 @@
-"""Issue 20: case files and links that used to crash a page, and text that made browsers fetch.
+"""Case files and links that used to crash a page, and text that made browsers fetch.
 
 Every value of an imported case is checked against what the pages and the rules accept, refused in one
 sentence naming the field; an unexpected error in a page is one sentence and a logged trace (forced here);

@@ -1,4 +1,4 @@
-"""Issue 20 item 4: a drawing from the map is bounded before shapely (or anything else) reads it.
+"""A drawing from the map is bounded before shapely (or anything else) reads it.
 
 The map's drawings come back from the browser (streamlit-folium's ``all_drawings``): a hostile page can send
 a million vertices, NaN, text or nesting where Leaflet.draw sends a few dozen positions. Every position is

@@ -1,4 +1,4 @@
-"""The constraint layers reach the map by link (app_support/map/linked_layers.py, issue 20): the script that reads
+"""The constraint layers reach the map by link (app_support/map/linked_layers.py): the script that reads
 them is, with the links put back, byte for byte the script streamlit-folium makes, and nothing but the
 server's own large GeoJSON literals is moved.
 

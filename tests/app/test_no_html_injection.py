@@ -1,5 +1,5 @@
-"""Issue 6: nothing from a file or a user is rendered as HTML or script: map tooltips, the PDF report, and
-(issue 25) the summary and the handout as web pages, and the handout's print page.
+"""Nothing from a file or a user is rendered as HTML or script: map tooltips, the PDF report, and
+ the summary and the handout as web pages, and the handout's print page.
 
 Map: folium's ``GeoJsonTooltip`` builds its table with ``innerHTML`` from the feature's properties, so the
 text a browser receives must already be escaped. The app sends one property per feature, ``label``, built
@@ -131,7 +131,7 @@ def test_pdf_report_shows_hostile_sbl_address_and_notes_literally(hostile_layers
     assert b"/JavaScript" not in data and b"/JS " not in data
 
 
-# Issue 25: the summary and the handout as web pages (sloat_core.outputs.html_docs) escape every text they
+# The summary and the handout as web pages (sloat_core.outputs.html_docs) escape every text they
 # carry: the parcel's SBL, address and source, the layers' feature names, the case's title and its notes.
 
 #: The only elements the documents write themselves (no script, no link, no form, no frame).

@@ -1,4 +1,4 @@
-"""The server's log holds what someone must read (issue 20: logs in the journal): no line repeated on every pick.
+"""The server's log holds what someone must read (logs in the journal): no line repeated on every pick.
 
 Streamlit logs a deprecation warning on every call of ``components.html``, which the zero-height announcer
 keeps (``st.iframe`` refuses a height of 0): two lines a pick in the journal before. Layers: tests/app_fixtures.py.

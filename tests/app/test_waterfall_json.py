@@ -1,4 +1,4 @@
-"""The Parcel page's waterfall is built from plain dicts without plotly's validation (issue 20, load item 2):
+"""The Parcel page's waterfall is built from plain dicts without plotly's validation:
 the figure the browser gets is the one plotly's own, validated build gives.
 
 The reference below is app_support.views.results.waterfall_figure as it was before the change (commit 2501aee),

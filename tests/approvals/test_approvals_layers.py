@@ -1,5 +1,5 @@
 """The approvals around Article IX and the Article IX rules read each other in one direction per module, never
-in a circle (issue 19).
+in a circle.
 
 Two layers of ``sloat_core.approvals``: the lower one (the state-law settings, the approval facts, the SEQR
 class, who decides) is what the rules read (§ 402-46C asks the SEQR class; the project form carries the approval

@@ -1,5 +1,5 @@
 """§ 402-52 prohibits commercial excavation: no board or official can grant it, so it is never listed among the
-approvals to obtain (issue 24 item 11, carried into the one list of approvals): the core's list, the Proposed
+approvals to obtain (carried into the one list of approvals): the core's list, the Proposed
 project page, the walk-through's board and the printed report all name it apart, as "not allowed at all".
 Layers: tests/app_fixtures.py (P1 156.14-1-23)."""
 

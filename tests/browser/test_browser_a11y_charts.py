@@ -1,4 +1,4 @@
-"""Issue 25: the charts' own text (axis ticks, titles, bar labels) is 4.5:1 against the chart's background, in a
+"""The charts' own text (axis ticks, titles, bar labels) is 4.5:1 against the chart's background, in a
 real browser, in every mode. axe-core does not measure text drawn in SVG, so this test does: for every ``<text>``
 of every plotly chart on the Parcel page (the waterfall) with a parcel chosen, the painted fill against white
 (each chart's ``plot_bgcolor`` and paper are white). Streamlit's chart theme drew the ticks in #808495 (3.8:1).

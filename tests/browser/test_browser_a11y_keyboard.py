@@ -1,4 +1,4 @@
-"""Issue 25, WCAG 2.1.1: each audience's errand done with the keyboard alone (Tab, Shift+Tab, Enter, typing, and
+"""WCAG 2.1.1: each audience's errand done with the keyboard alone (Tab, Shift+Tab, Enter, typing, and
 the presenter's PageDown / PageUp), never the mouse, on the hand-built app layers at 1366x900.
 
 - Counter: a fresh page, Tab to the finder, type the address, Enter; the focus lands on the answer; Tab to the

@@ -1,4 +1,4 @@
-"""Issue 25 on the Parcel page in a real browser: the Tab order, the one skip link, the map's labels in words.
+"""Accessibility on the Parcel page in a real browser: the Tab order, the one skip link, the map's labels in words.
 
 - Standard mode, 1440x900: from the finder, Tab reaches the answer's controls before any of the map's (its layer
   menu, basemap, check boxes, the map's frame): the answer's column comes first in the page (WCAG 2.4.3, 1.3.2).

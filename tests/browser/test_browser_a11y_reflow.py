@@ -1,4 +1,4 @@
-"""Issue 25, WCAG 1.4.10 and 1.4.4: every page reflows at 320 and 640 CSS px, in all three modes.
+"""WCAG 1.4.10 and 1.4.4: every page reflows at 320 and 640 CSS px, in all three modes.
 
 A 1280 px window at 400 % zoom is 320 CSS px wide, at 200 % 640 px. One visitor's session (the axe module's: tax
 parcel P1, a footprint drawn on the Proposed project page, one timeline item) opens each of the 8 pages at

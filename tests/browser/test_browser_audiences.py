@@ -1,4 +1,4 @@
-"""Issue 15 in a real browser, on the illustrative sample, in all three modes at 1366x768 and 1920x1080.
+"""The three audiences in a real browser, on the illustrative sample, in all three modes at 1366x768 and 1920x1080.
 
 Mode in the link (kept on reload, toolbar hidden in Counter and Projector), search by "Road" with a
 single match chosen at once, the Counter answer card and its handout button, the buffer and
@@ -196,7 +196,7 @@ def _check_the_wetland_is_hatched(app, container, point: list[float], mode: str)
                for r, g, b in pixels), (mode, sorted(set(pixels))[:6])
 
 
-#: The Counter answer's first-screen parts (issue 24, item 5), by their element keys.
+#: The Counter answer's first-screen parts, by their element keys.
 ANSWER_PARTS = {"verdict": ".st-key-answer_verdict", "blockers": ".st-key-answer_blockers",
                 "next step": ".st-key-answer_next", "handout button": ".st-key-handout_pdf"}
 
@@ -221,7 +221,7 @@ def _counter_answer(sample_app, size: tuple[int, int]):
 
 
 def test_counter_answer_fits_the_first_screen_at_1366x768(sample_app):
-    """Issue 24, item 5: after the search, with no scrolling, the verdict, the three things in the way, the
+    """After the search, with no scrolling, the verdict, the three things in the way, the
     next step and the handout button are all within the 768 px window; the rest folds below (expanders)."""
     app = _counter_answer(sample_app, (1366, 768))
     page = app.page
@@ -276,7 +276,7 @@ def test_counter_verdict_is_one_sentence_beside_the_handout_button_on_the_first_
 
 
 def test_counter_answer_first_sentence_on_a_phones_first_screen(sample_app):
-    """Issue 24, item 5: on a 390x844 phone the answer's first sentence is on the first screen after the search."""
+    """On a 390x844 phone the answer's first sentence is on the first screen after the search."""
     app = _counter_answer(sample_app, (390, 844))
     page = app.page
     verdict = page.locator(".st-key-answer_verdict").first
@@ -294,7 +294,7 @@ def test_counter_answer_first_sentence_on_a_phones_first_screen(sample_app):
 
 
 def test_counter_handout_button_label_is_whole_at_1366x768(sample_app):
-    """The button says what it does, whole (issue 24, item 6's label), beside the next step."""
+    """The button says what it does, whole, beside the next step."""
     app = _open(sample_app, "counter", (1366, 768))
     _find_by_address(app)
     button = app.page.locator(".st-key-handout_pdf button").first
@@ -306,7 +306,7 @@ def test_counter_handout_button_label_is_whole_at_1366x768(sample_app):
 
 
 def test_counter_district_menu_shows_every_option_whole(sample_app):
-    """Issue 24, item 11: the Counter district menu is not cut off (each option whole, the list on screen)."""
+    """The Counter district menu is not cut off (each option whole, the list on screen)."""
     app = _open(sample_app, "counter", (1366, 768))
     page = app.page
     _find_by_address(app)
@@ -336,7 +336,7 @@ def test_counter_district_menu_shows_every_option_whole(sample_app):
 
 
 def test_counter_project_page_tells_the_project_first_then_the_parcel(sample_app):
-    """Issue 24, item 4, at 1366x768: three trees to cut on the sample lot need the tree permit; the county
+    """At 1366x768: three trees to cut on the sample lot need the tree permit; the county
     agency, the flood zone review and SEQRA are not "likely needed" for it; the land's permits follow under
     their own heading; the sewer questions are asked at the counter."""
     app = _open(sample_app, "counter", (1366, 768))

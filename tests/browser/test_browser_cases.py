@@ -168,7 +168,7 @@ def test_an_archived_case_link_still_shows_the_case_read_only(case_server, case_
 
 
 def test_copy_link_by_keyboard_and_the_fallback_when_the_clipboard_is_refused(contexts, case_server, case_page):
-    """Issue 24 item 11 at 1366x768: the visible "Copy link" button copies the link with Enter from the keyboard;
+    """At 1366x768: the visible "Copy link" button copies the link with Enter from the keyboard;
     when the browser refuses the clipboard the link is selected in its box and a sentence says Ctrl+C."""
     from app_support.widgets.copy_link import COPIED, REFUSED
 
@@ -201,7 +201,7 @@ def test_copy_link_by_keyboard_and_the_fallback_when_the_clipboard_is_refused(co
 
 
 def test_two_tabs_on_one_case_warn_at_the_top_of_the_page(contexts, case_server, case_page, request):
-    """Issue 24 item 11 at 1366x768: the second tab on a case learns at the top of its page, on its first screen,
+    """At 1366x768: the second tab on a case learns at the top of its page, on its first screen,
     that the other tab saved a newer version, with its two ways out; "Show the latest version" brings it."""
     from app_support.cases.cases_ui import CONFLICT_NOTICE
 

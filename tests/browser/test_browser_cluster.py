@@ -1,4 +1,4 @@
-"""Issue 24 item 11 in a real browser: the cluster table's columns are not cut at 1366x768 or 1920x1080;
+"""In a real browser: the cluster table's columns are not cut at 1366x768 or 1920x1080;
 its long cells (the features, the evidence) wrap inside the page's width."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
-"""Issue 24 item 6 in a real browser at 1366x768 (the counter): the lot with most to explain (297 Johnsontown Road,
+"""The handout in a real browser at 1366x768 (the counter): the lot with most to explain (297 Johnsontown Road,
 155.06-1-42), its handout downloaded with the button that says what it does, never under 9 pt and on one page (the
 lists shortened, what they leave out counted); "Print the handout" is one more click that opens the print dialog on the handout itself (the
-browser's ``print`` is recorded, not shown); the handout as a web page beside it (issue 25).
+browser's ``print`` is recorded, not shown); the handout as a web page beside it.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The page scrolls over the map until the map is used (issue 24 item 9), in chromium.
+"""The page scrolls over the map until the map is used, in chromium.
 
 At 1366x768 (a clerk's laptop): three wheel notches over the map scroll the page and leave the map's zoom
 as it was, with the hint "Ctrl + scroll to zoom the map" on the map; Ctrl + wheel zooms it; after a click

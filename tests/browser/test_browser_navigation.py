@@ -1,6 +1,6 @@
 """Getting around in a real browser: the page menu and the mode switch on a phone, Back and Forward.
 
-Issue 24 item 2: on a 390x844 phone in Counter mode the sidebar's open button was 0x0 px (the toolbar that
+On a 390x844 phone in Counter mode the sidebar's open button was 0x0 px (the toolbar that
 holds it was hidden), so nobody could leave the first page. Item 3: each page change made two or three
 history entries and Back seemed to do nothing. Screenshots go to tests/artifacts/.
 """

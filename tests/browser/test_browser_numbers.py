@@ -1,4 +1,4 @@
-"""Issue 24, item 10, in a real browser at the engineer's 1440x900: a bad number in the mitigation calculator
+"""In a real browser at the engineer's 1440x900: a bad number in the mitigation calculator
 says which field and what range, and no result (not the last valid one) stays on screen."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A screen reader's pass (issue 25): what Orca, Debian's screen reader, says at the counter.
+"""A screen reader's pass: what Orca, Debian's screen reader, says at the counter.
 
 Orca runs for real on a virtual display (Xvfb) with the desktop's accessibility bus, and Debian's chromium
 shows the app in an app window (no address bar) with its accessibility tree on. The keys are pressed through

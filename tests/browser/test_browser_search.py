@@ -1,4 +1,4 @@
-"""Issue 24, item 8, at the clerk's 1366x768: the finder takes a full postal address and an SBL typed
+"""At the clerk's 1366x768: the finder takes a full postal address and an SBL typed
 without punctuation or with a letter for a digit (hand-built layers, tests/app_fixtures.py)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The Board walk-through in a real browser, on the illustrative sample (issue 24 items 3 and 7, issue 23).
+"""The Board walk-through in a real browser, on the illustrative sample.
 
 Every screen fits 1920x1080 in Projector mode with the sidebar folded away (the main block's scroll height is
 measured); a presenter's clicker (PageDown / PageUp, arrow keys, space) steps it; each step is one history
@@ -81,7 +81,7 @@ def test_every_screen_fits_1920x1080_in_projector_mode_with_the_sidebar_folded(s
         if title == "Land that does not count":  # the chart beside the table, wholly on the screen
             chart = page.locator('[data-testid="stPlotlyChart"]').first.bounding_box()
             assert chart is not None and chart["y"] >= 0 and chart["y"] + chart["height"] <= 1080, chart
-        if title == "Permits and reviews":  # the one list of issue 23, grouped by who decides
+        if title == "Permits and reviews":  # the one list of approvals, grouped by who decides
             main = page.locator('[data-testid="stMain"]').inner_text()
             for words in ("Planning Board", "Village Engineer", "County", "Wetland permit", "§ 402-57G",
                           "County referral", "GML § 239-m", "SEQR", "Usual order, by step", "step 3", "clock:"):

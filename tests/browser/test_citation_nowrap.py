@@ -76,7 +76,7 @@ def test_deduction_table_citations_stay_on_one_line(app):
 
 
 def _check_table(app, mode: str, width: int) -> None:
-    if mode == state.COUNTER:  # at the counter the figures fold below the answer (issue 24 item 5): open them
+    if mode == state.COUNTER:  # at the counter the figures fold below the answer: open them
         app.page.locator('[data-testid="stExpander"] summary', has_text="The figures").first.click()
     table = app.page.locator('.sloat-dtable').first
     table.wait_for(timeout=30_000)

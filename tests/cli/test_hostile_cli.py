@@ -1,4 +1,4 @@
-"""Issue 6: hostile and broken input through the command line.
+"""Hostile and broken input through the command line.
 
 Every case runs the CLI's own entry point, ``sloat_core.cli.main(argv)``, in one of two ways:
 

@@ -73,7 +73,7 @@ def test_the_check_sees_a_forbidden_import(tmp_path):
 # ------------------------------------------------------------------------------------------------
 
 REPO = CORE.parent
-#: Private names still imported across rooms, each waiting for a change on another branch of issue 19
+#: Private names still imported across rooms, each waiting for a change on another branch
 #: (the clocks rewrite makes the period kinds public). The test fails when one is gone from the code,
 #: so the list can only shrink.
 KNOWN_CROSSINGS: set[tuple[str, str, str]] = set()
@@ -165,7 +165,7 @@ def test_the_private_name_check_sees_a_crossing_and_allows_one_inside_a_room():
 # No module of the product is over 600 lines
 # ------------------------------------------------------------------------------------------------
 
-#: Most lines one module of the product may hold (issue 19: a newcomer reads a module in one sitting).
+#: Most lines one module of the product may hold (a newcomer reads a module in one sitting).
 MAX_MODULE_LINES = 600
 
 

@@ -1,4 +1,4 @@
-"""The counter's answer is about the project first (issue 24, items 4 and 11): what the project's facts and
+"""The counter's answer is about the project first: what the project's facts and
 footprint trigger under "What your project needs", then the land's permits the project does not trigger
 under "What the parcel carries for any later work"; an unknown names the project fact to give; a district
 without a minimum lot size gets a what-if at the dated candidate minimums, whom to ask, never a verdict.

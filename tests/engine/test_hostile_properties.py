@@ -1,4 +1,4 @@
-"""Issue 6 property test: random valid and invalid outlines and project forms through the whole analysis.
+"""Hostile-input property test: random valid and invalid outlines and project forms through the whole analysis.
 
 Random GeoJSON (rings of random points that cross themselves, NaN and infinite numbers, huge coordinates,
 multipolygons with overlapping parts, holes outside their shell, rings too short to close, junk where a

@@ -109,7 +109,7 @@ def test_permits_in_plain_words_with_who_and_why():
     assert sentences[1].startswith("You may need a steep slope permit from the Planning Board")
     assert "your lot has 3,000 sq ft of slopes" in sentences[1] and "(draw" not in sentences[1]
     assert sentences[2].startswith("Digging out earth or rock to sell is not allowed here")
-    # What is unknown is the project, so the sentence names the fact to give (issue 24, item 11).
+    # What is unknown is the project, so the sentence names the fact to give.
     assert sentences[3] == "Whether you also need a tree removal permit depends on the project: say how many trees " \
                            "will be removed."
     assert not any("Drainage Agency" in s for s in sentences)  # not needed: not mentioned

@@ -59,7 +59,7 @@ def overlay_tolerance_sqft(lot) -> float:
     return GRID_FT * edges_ft + 1e-6
 
 
-# The failing example from issue 11: Hypothesis found a 2 x 572 ft parcel where rows + unconstrained land
+# A failing example: Hypothesis found a 2 x 572 ft parcel where rows + unconstrained land
 # came to 1143.4995 sq ft against a gross of 1144 (0.5005 sq ft short: more than the old fixed 0.5).
 THIN_PARCEL = box(X0 + 0.0004999, Y0 + 0.0004999, X0 + 2.0004999, Y0 + 572.0004999)
 THIN_FEATURES = {"water_bodies": [], "watercourses": [], "floodplain": [], "rock_outcrops": [],

@@ -167,7 +167,7 @@ def test_one_rule_serves_one_parcel_or_a_population():
 
 
 def test_land_a_layer_does_not_cover_is_unknown_not_absent():
-    """Where a loaded layer does not cover the land (issue 13's coverage), absence cannot be claimed."""
+    """Where a loaded layer does not cover the land (its coverage), absence cannot be claimed."""
     covered = _record()
     half = Measures(covered.gross_area_sqft, covered.rows, covered.areas, 0.0, 0.0, {},
                     uncovered_sqft={"wetlands": 50_000.0, "wetland_region": 50_000.0})

@@ -1,5 +1,5 @@
 """fetch-official and the approvals around Article IX: the sources it fetches for them, and the ones it says the
-office must supply (issue 23).
+office must supply.
 
 Recorded answers in the services' wire format (tests/fixtures/official, constructed, see recorded.json's note):
 ``nysdot_ris.geojson`` is an ArcGIS REST ``query?f=geojson`` answer of NYSDOT's Roadway Inventory System with its

@@ -286,7 +286,7 @@ def test_huge_vertex_count_refused_quickly():
     t = time.perf_counter()
     with pytest.raises(SloatInputError, match="vertices"):
         read_parcel(data, "big.geojson")
-    assert time.perf_counter() - t < 30.0  # issue 6: every bad input is answered within 30 s
+    assert time.perf_counter() - t < 30.0  # every bad input is answered within 30 s
 
 
 # ---------------------------------------------------------------- hostile archives and XML
@@ -305,7 +305,7 @@ def test_zip_bomb_rejected_fast_without_extracting(private_tmp):
     t = time.perf_counter()
     with pytest.raises(SloatInputError, match="zip bomb"):
         read_parcel(data, "bomb.zip")
-    assert time.perf_counter() - t < 30.0  # issue 6: answered within 30 s (it is refused before extracting)
+    assert time.perf_counter() - t < 30.0  # answered within 30 s (it is refused before extracting)
     assert list(private_tmp.iterdir()) == []
 
 

@@ -1,4 +1,4 @@
-"""Parcel search as people write (issue 24, item 8): a full postal address, the number after the street,
+"""Parcel search as people write: a full postal address, the number after the street,
 SBLs without punctuation, with spaces or with a letter for a digit; the nearest when nothing matches.
 
 Hand-built layers: tests/app_fixtures.py (P1 156.14-1-23 at "1 Test Road", P2 156.14-1-24 at "3 Test Road");

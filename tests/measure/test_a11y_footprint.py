@@ -1,4 +1,4 @@
-"""A footprint typed instead of drawn (issue 25: no pointer-only task): a rectangle of known sides in EPSG:2260,
+"""A footprint typed instead of drawn (no pointer-only task): a rectangle of known sides in EPSG:2260,
 placed on the parcel, bounded; tested on hand-built geometry of known area."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
-"""The plain handout (issue 24 item 6): never under 9 pt, body and disclaimer alike (read from the PDF's own text
+"""The plain handout: never under 9 pt, body and disclaimer alike (read from the PDF's own text
 operators); always one page, the lists shortened with what they leave out counted on the page, never smaller print;
 the map key written as text inside the page, never cut; the approvals around Article IX that apply in the next
-steps (issue 23).
+steps.
 
 The lot with most to explain is the illustrative sample's tax parcel 155.06-1-42: of the sample's 1,294 lots its
 answer card ("What this means for your lot") is among the longest (4,015 characters, measured 2026-12-02 by summing

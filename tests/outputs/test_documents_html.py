@@ -1,4 +1,4 @@
-"""The accessible web pages of the summary and the handout (issue 25), and their buttons in the app (issue 24 item 6):
+"""The accessible web pages of the summary and the handout, and their buttons in the app:
 the language, the title, one h1 and a heading per section, real tables with column (and row) headers, lists,
 the map with its alternative text and its key as text, a print style sheet; the same words as the PDFs.
 """
@@ -133,7 +133,7 @@ def test_the_handout_page_says_what_the_pdf_says(subdivision_lot, handout):
     for _, section_items, _ in sections:
         for item in section_items:
             assert " ".join(item.split()) in items
-    # what the project needs first, then what the parcel carries for any later work (issue 24 item 4)
+    # what the project needs first, then what the parcel carries for any later work
     assert [h["text"] for h in page.all("h2")] == ["Map key", "What your project needs",
                                                    "What the parcel carries for any later work",
                                                    *[h for h, _, _ in sections[2:]]]

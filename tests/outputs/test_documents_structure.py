@@ -1,4 +1,4 @@
-"""The documents a screen reader reads (issue 25, Documents): the PDF summary and the handout carry a real structure
+"""The documents a screen reader reads: the PDF summary and the handout carry a real structure
 tree (H1/H2, P, L/LI, Table/TR/TH/TD with header cells scoped to their column, figures with alternative text), the
 document's language and its title shown (DisplayDocTitle), read back with pypdf; and every marked-content id the
 tree names is in the page's content, and every one in the content is in the tree (nothing orphaned).
@@ -114,7 +114,7 @@ def test_tables_nest_rows_and_header_cells_scoped_to_their_column(report):
         for r in rows[1:]:
             assert all(c["type"] == "/TD" for c in r["kids"])
             assert len(r["kids"]) == len(heads)
-    # The approvals table (issue 23) has its own header cells.
+    # The approvals table has its own header cells.
     assert any(len(t["kids"][0]["kids"]) == 6 for t in tables)
 
 

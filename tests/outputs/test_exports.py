@@ -150,7 +150,7 @@ def test_events_csv_carries_the_general_construction_law_note():
 
 
 def test_pieces_geojson_includes_the_footprint_with_what_it_touches(tmp_path):
-    # Issue 24, item 11: the export left out the footprint. A 100 ft square at (100, 100) overlaps the
+    # The export holds the footprint. A 100 ft square at (100, 100) overlaps the
     # 100 ft wetland square at (150, 150) by 50 ft x 50 ft = 2,500 sq ft.
     from sloat_core.gis.parcels import to_wgs84_geojson
 

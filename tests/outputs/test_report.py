@@ -333,7 +333,7 @@ def test_sections_flow_so_page_one_is_filled_before_page_two(sbl, tmp_path):
         to_png(out, "report_flow")
 
 
-# Issue 14 (12): a "not before" day has its own status words, and one that has come is not "still ahead".
+# A "not before" day has its own status words, and one that has come is not "still ahead".
 # § 402-48G(3)(f)[2]: charges unpaid "more than 60 days" may become a lien: billed 2026-01-02, the lien is
 # possible from 2026-03-04 ("reached" on 2026-05-01); § 402-58I(1): the guarantee runs "not less than one
 # year from the date of final acceptance": accepted 2026-02-01, not before 2027-02-01 ("not_yet").

@@ -101,7 +101,7 @@ def test_mitigation_is_monitored_three_to_five_years_after_completion():
 @pytest.mark.parametrize("years", [1, 2, 6, 7])
 def test_a_monitoring_period_outside_three_to_five_years_is_accepted_with_a_warning(years):
     # § 402-57P(5): "In general, the monitoring period shall be three to five years" — in general, so the
-    # Board may set another period (issue 14, item 9): any whole number of years, warned outside 3-5.
+    # Board may set another period: any whole number of years, warned outside 3-5.
     ev = events_for({"id": "mitigation_monitoring", "completed": "2026-10-01", "years": years})
     assert ev["monitoring_end"].date == D(2026 + years, 10, 1)
     assert "Warning" in ev["monitoring_end"].detail and "outside" in ev["monitoring_end"].label

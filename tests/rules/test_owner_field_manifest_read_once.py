@@ -1,4 +1,4 @@
-"""§ 402-57K(4)'s owner field comes from the layer manifest, read once per version of the file (issue 20, load):
+"""§ 402-57K(4)'s owner field comes from the layer manifest, read once per version of the file:
 an edited manifest is read again, a missing one gives None."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The autosave writes a case only when what it would write changed (issue 24, speed: CPU per session).
+"""The autosave writes a case only when what it would write changed (CPU per session).
 
 The app's own run (AppTest of app.py) on the test layer set (tests/app_fixtures.py) and the real SQLite
 case store in a fresh data folder: choosing a tax parcel saves the case once; a run whose session values

@@ -71,7 +71,7 @@ def test_unpacking_refuses_entries_that_leave_the_package(entries, links, tmp_pa
 
 
 def test_axe_core_is_fetched_at_a_pinned_version_and_its_script_is_required():
-    """The accessibility check of the browser tests (issue 25) comes from the registry like the map's files."""
+    """The accessibility check of the browser tests comes from the registry like the map's files."""
     versions = dict(fa.PACKAGES)
     assert versions.get("axe-core", "").count(".") == 2 and versions["axe-core"][0].isdigit()
     assert "axe-core/axe.min.js" in fa.REQUIRED

@@ -1,4 +1,4 @@
-"""Issue 20: one upload cannot take the server down, and a Google Earth export gives the parcel, not its photo.
+"""One upload cannot take the server down, and a Google Earth export gives the parcel, not its photo.
 
 Every parse runs in a worker process under ``bounded_parse.PARSE_LIMITS`` (memory, processor time, wall clock).
 The hostile shapes of the issue are built here (``make_hostile.write_*``), never committed: a GeoPackage whose
@@ -142,7 +142,7 @@ def test_real_geopackage_still_reads_and_is_not_changed(tmp_path):
 
 
 def _gdal_reads_the_view(path: str) -> int:
-    """What the app did before issue 20: hand the view to GDAL (runs in the worker)."""
+    """What the app once did: hand the view to GDAL (runs in the worker)."""
     import pyogrio
 
     return len(pyogrio.read_dataframe(path, layer="lot"))
@@ -204,8 +204,8 @@ def test_geojson_just_under_the_size_limit_with_too_many_vertices_is_refused_bef
     assert MAX_UPLOAD_BYTES - 2 * MB < path.stat().st_size <= MAX_UPLOAD_BYTES
     message, _, _ = _refused_bounded(lambda: read_parcel(path.read_bytes(), "dense.geojson"), "1,700,000 vertices")
     used = last_parse()
-    assert used is not None and used["peak_rss_bytes"] < WORKER_PEAK_BYTES, used  # 234 MB before issue 20
-    assert used["wall_seconds"] < QUICK_S, used  # 3.6 s before issue 20
+    assert used is not None and used["peak_rss_bytes"] < WORKER_PEAK_BYTES, used  # 234 MB the old way
+    assert used["wall_seconds"] < QUICK_S, used  # 3.6 s the old way
 
 
 def test_200000_vertices_still_read(tmp_path):

@@ -1,4 +1,4 @@
-"""The map's constraint layers are sent once per page load, by link, by the served app (issue 20: CPU a session).
+"""The map's constraint layers are sent once per page load, by link, by the served app (CPU a session).
 
 Against the app as ``tools/serve.py`` serves it, on the shipped sample, at the protocol level: the map's
 component message carries the layers' links, not their GeoJSON (it carried about 640 KB on every run, the

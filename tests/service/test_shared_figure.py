@@ -1,4 +1,4 @@
-"""Figures shared by content between reruns and sessions (app_support.widgets.charts.shared_figure; issue 24, speed).
+"""Figures shared by content between reruns and sessions (app_support.widgets.charts.shared_figure).
 
 The Parcel page's waterfall is made once per answer: the same result gives the very same figure, whose
 JSON is the one a fresh build gives; another result, or another flag, gives its own figure; the store is

@@ -581,7 +581,7 @@ def test_a_data_folder_that_is_a_file_gives_the_store_error(tmp_path):
 
 
 def test_the_stored_revision_is_read_alone_and_follows_every_save(store):
-    # The app's check for another window's save reads only the revision (issue 20: on every run).
+    # The app's check for another window's save reads only the revision (on every run).
     case = store.new_case(title="Revision check")
     assert store.revision_of(case.id) == case.revision == 1
     store.save(case)

@@ -1,4 +1,4 @@
-"""Issue 20: what sits where the case database should be is never replaced, and no message shows a server path.
+"""What sits where the case database should be is never replaced, and no message shows a server path.
 
 A 0-byte ``cases.sqlite3`` used to become a new empty store silently; a damaged one showed its full path
 to every visitor. Now an empty file, a file that is not SQLite, another program's SQLite database and a

@@ -1,4 +1,4 @@
-"""A save reads the case's fields once without copying them (issue 20, load item 3): what it writes is
+"""A save reads the case's fields once without copying them: what it writes is
 the case's whole JSON, the same as the deep copy's, and the case it was given is left as it was."""
 
 from __future__ import annotations

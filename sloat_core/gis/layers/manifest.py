@@ -74,7 +74,7 @@ _ENTRY_KEYS = {"path", "layer", "crs", "schema", "where", "width_field", "id_fie
                "publisher_date"}
 #: The parcel layer's owner names (§ 402-57K(4)), read by sloat_core.rules.sections.s402_57_wetlands.adjacent_owners.
 _ENTRY_KEYS |= {"owner_field"}
-#: What fetch-official records of each source besides its URL and query (issue 23).
+#: What fetch-official records of each source besides its URL and query.
 _ENTRY_KEYS |= {"service_type", "fields_used"}
 _DEM_KEYS |= {"service_type", "fields_used"}
 
@@ -426,7 +426,7 @@ def _informational(doc: dict, name: str, base: Path, village, area, clip, width_
         raise ManifestError(f"In the layer manifest {name}, 'informational' must be a mapping of named layers.")
     layers: dict[str, Layer] = {}
     covs: dict[str, BaseGeometry | None] = {}
-    if "nysdec_wetlands" in spec:  # one way in for the NYSDEC map: the role (issue 23)
+    if "nysdec_wetlands" in spec:  # one way in for the NYSDEC map: the role
         raise ManifestError(f"In the layer manifest {name}, the NYSDEC map is now a layer role: move "
                             "'nysdec_wetlands' from 'informational:' to 'layers:' (same path and coverage), "
                             "or run fetch-official again.")

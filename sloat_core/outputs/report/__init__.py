@@ -13,7 +13,7 @@ Everything typed by a user or read from a file is written as plain text (no mark
 The fonts are DejaVu Sans, shipped with matplotlib, which cover "§" and the dashes.
 
 The report is fitted to at most four pages (three before the approvals around Article IX joined the
-permits, issue 23): if the full text would run longer, long explanations are
+permits): if the full text would run longer, long explanations are
 shortened step by step (quotes, then evidence and reasons) until it fits.
 
 The modules, in the order a reader needs them:

@@ -96,7 +96,7 @@ def approval_rows(r: dict, reason_len: int, clock_len: int) -> list[list[str]]:
 
 
 def approvals(pdf: FPDF, r: dict, reason_len: int, clock_len: int) -> None:
-    """Issue 23's one list: Article IX's permits and the approvals around it (SEQR class, county referral under
+    """The one list of approvals: Article IX's permits and the approvals around it (SEQR class, county referral under
     GML § 239-m/n, the Village Law clocks, the NYSDEC and Army Corps screens), grouped by who decides, each with
     its clause, the clock it starts and the step at which it usually comes; then the usual order, the SEQR class,
     the county referral and the state and federal wetland answers in sentences. Read from the analysis's

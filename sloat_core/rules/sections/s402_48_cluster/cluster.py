@@ -101,7 +101,7 @@ class Trigger:
 
 def _share(a: float, gross: float) -> str:
     # The whole layer on the lot, overlaps included: the deduction table counts each piece of land in one
-    # row only, so its row for the same layer can be smaller (issue 15, "one reconciled set of numbers").
+    # row only, so its row for the same layer can be smaller ("one reconciled set of numbers").
     return f"{a:,.0f} sq ft on the lot ({a / gross:.1%} of the parcel)" if gross > 0 else f"{a:,.0f} sq ft on the lot"
 
 
