@@ -33,7 +33,7 @@ from shapely.geometry.polygon import orient
 
 from sloat_core.errors import SloatInputError
 from sloat_core.gis.geometry import GRID_FT, area_sqft, polygonal
-from sloat_core.measure.rows import ROW_IDS, ROW_SPECS
+from sloat_core.measure.rows import ROW_IDS, ROW_SPECS, deduction_label
 from sloat_core.units import WORK_CRS
 
 __all__ = ["CadLayer", "CAD_LAYERS", "NOTES_LAYER", "FORMATS", "ConstraintLayers", "constraint_layers",
@@ -48,22 +48,29 @@ class CadLayer:
     key: str
     name: str
     aci: int
-    what: str
+    holds: str
+
+    @property
+    def what(self) -> str:
+        """What the layer holds: a deduction row's own label (its law numbers read from the parameters) with the
+        row's clause, or the words declared for the other layers."""
+        return f"{deduction_label(self.key)}, {self.holds}" if self.key in ROW_IDS else self.holds
 
 
 #: Every layer the files can hold, in drawing order (bottom first), declared once: name, ACI colour (each
-#: dark enough to print on white paper: never white 7 or yellow 2), and what it holds.
+#: dark enough to print on white paper: never white 7 or yellow 2), and what it holds (a deduction row's layer:
+#: its clause; the row's label is the row's own).
 CAD_LAYERS: tuple[CadLayer, ...] = (
     CadLayer("not_counted", "SLOAT-NOT-COUNTED", 230,
              "Land that does not count toward minimum lot area, in whole or in part (§ 402-45): every piece below"),
-    CadLayer("floodplain", "SLOAT-FLOODPLAIN", 142, "100-year floodplain (FEMA), § 402-45A(1)"),
-    CadLayer("buffer", "SLOAT-WETLAND-BUFFER", 84, "Wetland and watercourse buffers, § 402-45A(1)"),
-    CadLayer("slope_25_40", "SLOAT-SLOPE-OVER-25", 32, "Slopes over 25% up to 40%, § 402-45A(2)(a)"),
-    CadLayer("slope_over_40", "SLOAT-SLOPE-OVER-40", 1, "Slopes over 40%, § 402-45A(2)(b)"),
-    CadLayer("rock_outcrops", "SLOAT-ROCK-OUTCROP", 202, "Rock outcrops, § 402-45A(3)"),
-    CadLayer("wetlands", "SLOAT-WETLAND", 96, "Wetlands, § 402-45A(1)"),
-    CadLayer("water_bodies", "SLOAT-WATER-BODY", 162, "Ponds and other water bodies, § 402-45A(1)"),
-    CadLayer("watercourses", "SLOAT-WATERCOURSE", 5, "Streams and watercourses, § 402-45A(1)"),
+    CadLayer("floodplain", "SLOAT-FLOODPLAIN", 142, "§ 402-45A(1)"),
+    CadLayer("buffer", "SLOAT-WETLAND-BUFFER", 84, "§ 402-45A(1)"),
+    CadLayer("slope_25_40", "SLOAT-SLOPE-OVER-25", 32, "§ 402-45A(2)(a)"),
+    CadLayer("slope_over_40", "SLOAT-SLOPE-OVER-40", 1, "§ 402-45A(2)(b)"),
+    CadLayer("rock_outcrops", "SLOAT-ROCK-OUTCROP", 202, "§ 402-45A(3)"),
+    CadLayer("wetlands", "SLOAT-WETLAND", 96, "§ 402-45A(1)"),
+    CadLayer("water_bodies", "SLOAT-WATER-BODY", 162, "§ 402-45A(1)"),
+    CadLayer("watercourses", "SLOAT-WATERCOURSE", 5, "§ 402-45A(1)"),
     CadLayer("parcel", "SLOAT-PARCEL", 250, "The parcel line"),
 )
 #: The layer of the notes (TEXT in the DXF).
