@@ -16,6 +16,7 @@ import dataclasses
 import datetime as dt
 from dataclasses import dataclass, field
 
+import numpy as np
 import shapely
 from shapely.geometry.base import BaseGeometry
 
@@ -92,6 +93,8 @@ def _lots(drawing: PlanDrawing, parcel: BaseGeometry) -> tuple[list[str], list[B
         raise SloatInputError("The plan has no lots: no layer of the drawing is recognised as lots (name one "
                               "with --role lots=LAYER).")
     labels = [f.label if f.label not in (None, "") else str(i + 1) for i, f in enumerate(feats)]
+    if not all(np.isfinite(shapely.get_coordinates(f.geometry)).all() for f in feats):
+        raise SloatInputError("The plan's drawing cannot be placed: some of its coordinates are not numbers.")
     geoms = [snapped(_outline(f.geometry)) for f in feats]
     if not any(not g.is_empty and shapely.intersects(g, parcel) for g in geoms):
         raise SloatInputError("None of the plan's lots touches the parcel: the plan cannot be placed on it.")

@@ -26,6 +26,11 @@ def _roles(layers: tuple[str, ...], given: dict[str, str] | None) -> dict[str, s
     return out
 
 
+def _lon_lat(bounds) -> bool:
+    minx, miny, maxx, maxy = bounds
+    return -180 <= minx <= maxx <= 180 and -90 <= miny <= maxy <= 90
+
+
 def read_plan(path, *, roles: dict[str, str] | None = None) -> PlanDrawing:
     """The features of a GeoJSON plan (WGS84, or the CRS it declares), in EPSG:2260."""
     import geopandas as gpd
@@ -45,6 +50,9 @@ def read_plan(path, *, roles: dict[str, str] | None = None) -> PlanDrawing:
         raise SloatInputError(f"The plan file '{p.name}' cannot be read as GeoJSON.") from None
     if gdf.crs is None:
         raise SloatInputError("The plan has no coordinate system, so it cannot be placed.")
+    if gdf.crs.is_geographic and len(gdf) and not _lon_lat(gdf.total_bounds):
+        raise SloatInputError("The plan's coordinates are not longitude and latitude (a drawing in local "
+                              "coordinates cannot be placed): export it in EPSG:2260 or WGS84.")
     gdf = gdf.to_crs(WORK_CRS)
     names = [str(v) if v is not None else "" for v in gdf.get("layer", [None] * len(gdf))]
     layers = tuple(dict.fromkeys(n for n in names if n))
