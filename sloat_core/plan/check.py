@@ -18,10 +18,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import shapely
+import shapely.prepared
 from shapely.geometry.base import BaseGeometry
 
 from sloat_core.errors import SloatInputError
-from sloat_core.gis.geometry import area_sqft, polygonal, repair_outline, union_all
+from sloat_core.gis.geometry import GRID_FT, area_sqft, polygonal, repair_outline, union_all
 from sloat_core.law.params import law_date, param
 from sloat_core.law.settings import load_settings
 from sloat_core.plan.drawing import PlanDrawing
@@ -104,20 +105,25 @@ def _lots(drawing: PlanDrawing, parcel: BaseGeometry) -> tuple[list[str], list[B
     return [labels[i] for i in keep], [geoms[i] for i in keep], problems
 
 
-def _lot_districts(geom: BaseGeometry, layerset, district: str | None, fallback: str | None) -> list[tuple]:
-    """(code, area_sqft) of the districts the lot lies in, largest first."""
-    if district:
-        return [(district, area_sqft(geom))]
+def _lot_districts(geom: BaseGeometry, ctx: dict) -> list[tuple]:
+    """(code, area_sqft) of the districts the lot lies in, largest first. A lot inside a parcel that lies in one
+    district is in that district (the parcel's analysis found it); else the zoning layer is read for the lot."""
+    layerset, gross = ctx["layerset"], area_sqft(geom)
+    if ctx["district"]:
+        return [(ctx["district"], gross)]
+    portions = ctx["portions"]
+    if len(portions) == 1 and portions[0][0] is not None and ctx["inside"](geom):
+        return [(portions[0][0], gross)]
     if layerset is not None and layerset.get("zoning") is not None:
-        return [(c, a) for c, _, a in layerset.district_parts(geom) if a >= SLIVER_SQFT] or [(None, area_sqft(geom))]
-    return [(fallback, area_sqft(geom))]
+        return [(c, a) for c, _, a in layerset.district_parts(geom) if a >= SLIVER_SQFT] or [(None, gross)]
+    return [(ctx["parcel"].get("district"), gross)]
 
 
 def _check_lot(label, geom, f, ctx) -> tuple[LotResult, Problem | None]:
     """One lot: its own land cut from the plan's findings, measured and compared with its minimum."""
     lf = lot_findings(f, geom)
     la = lot_area(lf)
-    parts = _lot_districts(geom, ctx["layerset"], ctx["district"], ctx["parcel"].get("district"))
+    parts = _lot_districts(geom, ctx)
     answers = [(code, minimum_for(code, ctx["kind"], ctx["settings"])) for code, _ in parts]
     found = [conformity(la, m) for _, m in answers]
     conforms, shortfall = found[0]
@@ -228,7 +234,9 @@ def _check(parcel, drawing, layerset, district, kind, conventional, project, as_
     outside = any(p.kind == "outside_parcel" for p in problems)
     f = plan_findings(snapped(union_all([parcel_geom, *geoms])), layerset, settings) if outside else analysis.findings
     result = analysis.result
+    prepared = shapely.prepared.prep(parcel_geom.buffer(GRID_FT))
     ctx = {"layerset": layerset, "district": district, "parcel": result, "kind": kind, "settings": settings,
+           "portions": analysis.district_portions, "inside": prepared.contains,
            "project": proj, "footprint": footprint, "as_of": as_of,
            "cluster_applies": result.get("cluster_applies"),
            "any_trigger": _any(t["triggered"] for t in result.get("cluster_triggers", [])),
