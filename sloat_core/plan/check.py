@@ -121,7 +121,7 @@ def _lot_districts(geom: BaseGeometry, ctx: dict) -> list[tuple]:
 
 def _check_lot(label, geom, f, ctx) -> tuple[LotResult, Problem | None]:
     """One lot: its own land cut from the plan's findings, measured and compared with its minimum."""
-    lf = lot_findings(f, geom)
+    lf = lot_findings(f, geom, ctx["layerset"])
     la = lot_area(lf)
     parts = _lot_districts(geom, ctx)
     answers = [(code, minimum_for(code, ctx["kind"], ctx["settings"])) for code, _ in parts]

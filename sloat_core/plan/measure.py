@@ -20,7 +20,8 @@ from shapely.geometry.base import BaseGeometry
 from sloat_core.gis.geometry import EMPTY, GRID_FT, area_sqft, polygonal
 from sloat_core.law.params import value
 from sloat_core.gis.slope_grid import SlopeGrid
-from sloat_core.measure.parcel import Findings, SlopeRegions, parcel_findings
+from sloat_core.measure.parcel import DEDUCTION_READS, OUTCROPS_ROLE, Findings, SlopeRegions, parcel_findings
+from sloat_core.measure.record import RESOURCE_ROLES
 
 __all__ = ["plan_findings", "lot_findings", "snapped"]
 
@@ -74,8 +75,31 @@ def _window(grid: SlopeGrid | None, lot: BaseGeometry) -> SlopeGrid | None:
     return SlopeGrid(lot, grid.slope_pct[r0:r1, c0:c1], grid.transform * Affine.translation(c0, r0), grid.dem_path)
 
 
-def lot_findings(f: Findings, lot: BaseGeometry) -> Findings:
-    """The findings of one lot (snapped), cut from the plan's findings ``f``; the lot lies inside ``f.parcel``."""
+def _known_on_lot(out: Findings, lot: BaseGeometry, layerset) -> Findings:
+    """A layer that does not map all the plan's land may map all of this lot: its land is then known here (as
+    when the lot is measured alone), and so is the buffer when every water layer maps the lot."""
+    gapped = [role for role in out.unknown_land if role != "buffer"]
+    if not gapped or not hasattr(layerset, "coverage_gaps"):
+        return out
+    still = set(layerset.coverage_gaps(lot, gapped))
+    for role in gapped:
+        if role in still:
+            continue
+        land = out.unknown_land.pop(role)
+        if role == OUTCROPS_ROLE:
+            out.outcrops_counted, out.outcrops_small, out.outcrops_cluster_sqft = land, EMPTY, None
+        else:
+            out.layers[role] = land
+    if "buffer" in out.unknown_land and not still & set(RESOURCE_ROLES):
+        out.buffer = out.unknown_land.pop("buffer")
+    if not still & DEDUCTION_READS:
+        out.worst = None
+    return out
+
+
+def lot_findings(f: Findings, lot: BaseGeometry, layerset=None) -> Findings:
+    """The findings of one lot (snapped), cut from the plan's findings ``f``; the lot lies inside ``f.parcel``.
+    ``layerset``: where a layer maps only part of the plan's land, whether it maps all of this lot."""
     counted = _cut(f.outcrops_counted, lot)
     grid = _window(f.slope, lot)
     if grid is not None:
@@ -106,4 +130,4 @@ def lot_findings(f: Findings, lot: BaseGeometry) -> Findings:
         out.worst = replace(out, layers={role: _cut(g, lot) for role, g in f.worst.layers.items()},
                             outcrops_counted=_cut(f.worst.outcrops_counted, lot), buffer=_cut(f.worst.buffer, lot),
                             unknown_land={}, feature_names={}, warnings=[], worst=None)
-    return out
+    return _known_on_lot(out, lot, layerset) if out.unknown_land else out

@@ -404,3 +404,21 @@ def test_a_lot_on_unknown_land_is_unknown_never_conforming_but_a_gross_under_the
     assert lots["big"]["net_lot_area_min_sqft"] < 40_000
     assert lots["small"]["gross_sqft"] == pytest.approx(39_999, abs=0.01)
     assert lots["small"]["conforms"] is False
+
+
+def test_a_lot_wholly_inside_what_a_layer_maps_is_known_though_the_parcel_reaches_beyond_it(tmp_path):
+    # The wetland and floodplain layers map only west of x = 300 ft. The west lot (0-200 ft) is wholly mapped:
+    # its wetland row is known (10,000 sq ft of wetland, with its buffer), as when the lot is analysed alone;
+    # the east lot (200-400 ft) reaches the unmapped land: its wetland row is unknown, its net a range.
+    from engine_world import plan_in, plan_of
+
+    world = make_world(tmp_path, {"wetlands": [sq(50, 150, 100)]}, dem=0, coverage=MAPPED_WEST)
+    west, east = sq(0, 0, 200, 400), sq(200, 0, 200, 400)
+    lots = _lots(plan_in(world, plan_of([("W", west), ("E", east)])))
+    alone = analyze_in(world, parcel=west)
+    rows = {r["constraint"]: r for r in lots["W"]["deductions"]}
+    assert rows["wetlands"]["status"] == "known" and rows["wetlands"]["area_sqft"] == pytest.approx(10_000, abs=0.01)
+    assert lots["W"]["net_lot_area_sqft"] == pytest.approx(alone["net_lot_area_sqft"], abs=0.5)
+    assert lots["W"]["net_lot_area_min_sqft"] == pytest.approx(alone["net_lot_area_min_sqft"], abs=0.5)
+    assert {r["constraint"]: r for r in lots["E"]["deductions"]}["wetlands"]["status"] == "unknown"
+    assert lots["E"]["net_lot_area_sqft"] is None
