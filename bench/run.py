@@ -10,7 +10,8 @@ Prints a table and writes bench/results.json (git-ignored). Sections:
    generated lots, each in a child process (time, time per parcel, peak RSS); and the screen's rows
    against ``analyze()`` for every sample tax parcel (net within 0.1 % of gross, triggers, permits).
 4. The app: rerun after a drawing, start to first page, resident memory (bench/app_bench.py), and the
-   PDF printout (report_pdf_bytes) for five sample tax parcels.
+   PDF printout (report_pdf_bytes) for five sample tax parcels, and a 40-lot plat checked by ``check_plan``
+   against 40 separate parcel analyses of its lots (bench/plan_bench.py).
 5. The Village's service (bench/load.py): nginx and two app processes as deploy/ runs them, on
    loopback; 1, 5, 10 and 20 concurrent sessions at the protocol level (first page, pick a tax parcel,
    read the net lot area): p50/p95, each process's CPU and memory; and beside it, in the same run, the
@@ -322,6 +323,11 @@ def table(results: dict) -> str:
     if rep:
         lines.append(f"   PDF report (report_pdf_bytes, {rep['parcels']} sample tax parcels, analysis not counted): "
                      f"median {rep['median_s']} s, max {rep['max_s']} s; pages {rep['pages']}")
+    pl = results.get("plan")
+    if pl:
+        lines.append(f"   plan: a {pl['lots']}-lot plat on the sample (check_plan, warm) {pl['plan_s']} s against "
+                     f"{pl['lots']} separate parcel analyses {pl['separate_analyses_s']} s: {pl['times_faster']}x faster"
+                     f"   {_target('plan_40_lots_s')}, at least 10x")
     lo = results.get("load")
     if lo:
         lines.append("")
@@ -376,6 +382,9 @@ def main(argv=None) -> int:
                                              / per["patch:100000:1000"]["ms_per_parcel"], 3)}
     results["screen_vs_analyze"] = screen_agreement(layerset, settings, 120 if args.quick else None)
     results["report_pdf"] = report_times(layerset, settings)
+    import plan_bench
+
+    results["plan"] = plan_bench.plan_vs_parcels(layerset, settings)
     if not args.skip_app:
         print("4/4 the app ...", flush=True)
         import app_bench

@@ -1,4 +1,4 @@
-"""The command line: ``python -m sloat_core analyze | timeline | screen | report | constraints | law |
+"""The command line: ``python -m sloat_core analyze | plan | timeline | screen | report | constraints | law |
 fetch-official | prepare-answers``.
 
 A stable contract that other tools rely on. Exit 0 on success; exit 2 with one plain sentence on stderr
@@ -117,6 +117,61 @@ def cmd_analyze(args) -> int:
     else:
         sys.stdout.write(_summary(result))
     return 0
+
+
+def _roles(pairs: list[str] | None) -> dict[str, str] | None:
+    """``--role ROLE=LAYER`` options as {role: layer}."""
+    out = {}
+    for pair in pairs or ():
+        role, sep, layer = pair.partition("=")
+        if not sep or not role.strip() or not layer.strip():
+            raise SloatInputError(f"'{pair}' is not ROLE=LAYER (for example lots=PROPERTY LINES).")
+        out[role.strip().lower()] = layer.strip()
+    return out or None
+
+
+def _plan_drawing(path: str, roles: dict[str, str] | None):
+    from sloat_core.plan.reading import read_plan
+
+    if Path(path).suffix.lower() == ".dwg":
+        raise SloatInputError(f"'{Path(path).name}' is a DWG drawing, which cannot be read: save it as DXF.")
+    return read_plan(path, roles=roles)
+
+
+def cmd_plan(args) -> int:
+    from sloat_core.plan.check import check_plan
+
+    roles = _roles(args.role)
+    drawing = _plan_drawing(args.plan, roles)
+    conventional = _plan_drawing(args.conventional, roles) if args.conventional else None
+    layerset, parcel, project = _analysis_inputs(args)
+    result = check_plan(parcel, drawing, layerset, district=args.district, kind=args.kind,
+                        conventional=conventional, project=project, as_of=_date(args.as_of))
+    out = _with_layer_warnings(result.to_dict(), layerset)
+    if args.json:
+        json.dump(out, sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(_plan_summary(out))
+    return 0
+
+
+def _plan_summary(r: dict) -> str:
+    yes = {True: "yes", False: "no", None: "unknown"}
+    lines = [f"{r['kind'].capitalize()} plan: {r['lot_count']} lots, {r['conforming_lots']} conforming."]
+    lines += [f"Problem ({p['kind'].replace('_', ' ')}): {p['text']}" for p in r["problems"]]
+    for lot in r["lots"]:
+        net = (_fmt(lot["net_lot_area_sqft"]) if lot["net_lot_area_sqft"] is not None
+               else f"{_fmt(lot['net_lot_area_min_sqft'])} to {_fmt(lot['net_lot_area_max_sqft'])}")
+        lines.append(f"  Lot {lot['lot']}: gross {_fmt(lot['gross_sqft'])}, net {net}, minimum "
+                     f"{_fmt(lot['min_lot_area_sqft'])} ({lot['district'] or 'district unknown'}), conforms "
+                     f"{yes[lot['conforms']]} ({lot['citation']})")
+    lines.append(f"Yield: {r['yield_check']['text']}")
+    lines.append(f"Open space: {r['open_space']['text']}")
+    lines.append(f"Land in no lot, road or open space: {_fmt(r['unallocated_sqft'])}")
+    lines += [f"Warning: {w}" for w in r["warnings"]]
+    lines.append(r["disclaimer"])
+    return "\n".join(lines) + "\n"
 
 
 def _fmt(x, unit=" sq ft"):
@@ -324,6 +379,17 @@ def build_parser() -> argparse.ArgumentParser:
     parcel_args(a)
     a.add_argument("--json", action="store_true", help="print one JSON object")
     a.set_defaults(func=cmd_analyze)
+
+    pl = sub.add_parser("plan", help="check a proposed plat or site plan lot by lot")
+    parcel_args(pl)
+    pl.add_argument("plan", help="the plan (GeoJSON with a 'layer' property on each feature, ...)")
+    pl.add_argument("--kind", choices=("conventional", "cluster"), default="conventional",
+                    help="a conventional plat or a cluster (default: %(default)s)")
+    pl.add_argument("--role", action="append", metavar="ROLE=LAYER",
+                    help="take the drawing's LAYER as ROLE (lots, envelopes, roads, open_space, disturbance)")
+    pl.add_argument("--conventional", metavar="PLAN2", help="the conventional plat a cluster's yield is set by")
+    pl.add_argument("--json", action="store_true", help="print one JSON object")
+    pl.set_defaults(func=cmd_plan)
 
     t = sub.add_parser("timeline", help="deadlines and expirations from permit dates")
     t.add_argument("items", nargs="?", help="ITEMS.json")

@@ -127,3 +127,22 @@ def footprint(geom) -> dict:
     from sloat_core.gis.geometry import work_to_geojson
 
     return work_to_geojson(geom)
+
+
+def plan_of(lots=(), **roles):
+    """A plan drawing (`sloat_core.plan.drawing.PlanDrawing`): ``lots`` as (label, geometry) pairs or bare
+    geometries (labelled 1..N by the check), the other roles (envelopes, roads, open_space, disturbance) as
+    lists of geometries."""
+    from sloat_core.plan.drawing import PlanDrawing, PlanFeature
+
+    feats = [PlanFeature("lots", *(lot if isinstance(lot, tuple) else (None, lot))) for lot in lots]
+    feats += [PlanFeature(role, None, g) for role, geoms in roles.items() for g in geoms]
+    names = tuple(dict.fromkeys(f.role for f in feats))
+    return PlanDrawing(tuple(feats), names, {n: n for n in names})
+
+
+def plan_in(world, drawing, parcel=SQUARE_400, district="R-40", **kw) -> dict:
+    """``check_plan(...).to_dict()`` of a plan on ``parcel`` (default: the 400 ft square) in a hand-built world."""
+    from sloat_core.plan.check import check_plan
+
+    return check_plan(parcel, drawing, world, district=district, **kw).to_dict()

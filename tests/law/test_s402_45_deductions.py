@@ -350,3 +350,75 @@ def test_a_split_lot_mapped_in_part_counts_the_known_wetland_in_its_own_district
     assert parts["R-15"]["net_lot_area_min_sqft"] == pytest.approx(20_000, abs=1.0)
     assert (parts["R-15"]["conventional_yield_min"], parts["R-15"]["conventional_yield_max"]) == (1, 5)
     assert (out["conventional_yield_min"], out["conventional_yield_max"]) == (2, 6)
+
+
+# § 402-45A applies "to that portion of each lot": a plan's lots, each from its own land alone -------------
+
+def _lots(out) -> dict:
+    return {lot["lot"]: lot for lot in out["lots"]}
+
+
+def test_each_lot_of_a_plan_deducts_only_the_constraints_on_its_own_land(tmp_path):
+    # A 100 ft x 100 ft floodplain lies wholly in the west lot (200 x 400): the west lot loses 10,000 sq ft,
+    # the east lot nothing; the rows, shares and citations are the parcel's own.
+    from engine_world import plan_in, plan_of
+
+    world = make_world(tmp_path, {"floodplain": [sq(50, 150, 100)]}, dem=0)
+    out = plan_in(world, plan_of([("W", sq(0, 0, 200, 400)), ("E", sq(200, 0, 200, 400))]))
+    lots = _lots(out)
+    west = {r["constraint"]: r for r in lots["W"]["deductions"]}
+    assert west["floodplain"]["deducted_sqft"] == pytest.approx(10_000, abs=0.01)
+    assert lots["W"]["net_lot_area_sqft"] == pytest.approx(70_000, abs=0.01)
+    assert lots["E"]["net_lot_area_sqft"] == pytest.approx(80_000, abs=0.01)
+    assert [(r["constraint"], r["countable_fraction"], r["citation"]) for r in lots["W"]["deductions"]] == [
+        (r["constraint"], r["countable_fraction"], r["citation"]) for r in out["deductions"]]
+
+
+def test_a_lot_whose_net_is_exactly_the_minimum_conforms_and_one_square_foot_less_does_not(tmp_path):
+    # Two 200 x 200 lots in R-40 (minimum 40,000 sq ft): the east one holds a 1 sq ft floodplain.
+    from engine_world import plan_in, plan_of
+
+    world = make_world(tmp_path, {"floodplain": [sq(300, 100, 1)]}, dem=0)
+    out = plan_in(world, plan_of([("A", sq(0, 0, 200)), ("B", sq(200, 0, 200))]), parcel=sq(0, 0, 400, 200))
+    lots = _lots(out)
+    assert lots["A"]["net_lot_area_sqft"] == pytest.approx(40_000, abs=0.01)
+    assert (lots["A"]["conforms"], lots["A"]["shortfall_sqft"]) == (True, 0.0)
+    assert lots["B"]["net_lot_area_sqft"] == pytest.approx(39_999, abs=0.01)
+    assert lots["B"]["conforms"] is False
+    assert lots["B"]["shortfall_sqft"] == pytest.approx(1.0, abs=0.01)
+    assert lots["A"]["min_lot_area_sqft"] == 40_000 and lots["A"]["citation"] == "§ 402-45A"
+    assert out["conforming_lots"] == 1 and out["lot_count"] == 2
+
+
+def test_a_lot_on_unknown_land_is_unknown_never_conforming_but_a_gross_under_the_minimum_is_no(tmp_path):
+    # No elevation model: the slope of every lot is unknown, so its net lot area is a range. A 200 x 250 lot
+    # (50,000 gross) could still fall under 40,000 net: unknown. A lot of 39,999 gross cannot reach it: no.
+    from engine_world import plan_in, plan_of
+
+    world = make_world(tmp_path, {})
+    big, small = sq(0, 0, 200, 250), sq(200, 0, 200, 199.995)
+    out = plan_in(world, plan_of([("big", big), ("small", small)]), parcel=sq(0, 0, 400, 250))
+    lots = _lots(out)
+    assert lots["big"]["conforms"] is None and lots["big"]["shortfall_sqft"] is None
+    assert lots["big"]["net_lot_area_sqft"] is None  # a range: null, with its lowest figure
+    assert lots["big"]["net_lot_area_min_sqft"] < 40_000
+    assert lots["small"]["gross_sqft"] == pytest.approx(39_999, abs=0.01)
+    assert lots["small"]["conforms"] is False
+
+
+def test_a_lot_wholly_inside_what_a_layer_maps_is_known_though_the_parcel_reaches_beyond_it(tmp_path):
+    # The wetland and floodplain layers map only west of x = 300 ft. The west lot (0-200 ft) is wholly mapped:
+    # its wetland row is known (10,000 sq ft of wetland, with its buffer), as when the lot is analysed alone;
+    # the east lot (200-400 ft) reaches the unmapped land: its wetland row is unknown, its net a range.
+    from engine_world import plan_in, plan_of
+
+    world = make_world(tmp_path, {"wetlands": [sq(50, 150, 100)]}, dem=0, coverage=MAPPED_WEST)
+    west, east = sq(0, 0, 200, 400), sq(200, 0, 200, 400)
+    lots = _lots(plan_in(world, plan_of([("W", west), ("E", east)])))
+    alone = analyze_in(world, parcel=west)
+    rows = {r["constraint"]: r for r in lots["W"]["deductions"]}
+    assert rows["wetlands"]["status"] == "known" and rows["wetlands"]["area_sqft"] == pytest.approx(10_000, abs=0.01)
+    assert lots["W"]["net_lot_area_sqft"] == pytest.approx(alone["net_lot_area_sqft"], abs=0.5)
+    assert lots["W"]["net_lot_area_min_sqft"] == pytest.approx(alone["net_lot_area_min_sqft"], abs=0.5)
+    assert {r["constraint"]: r for r in lots["E"]["deductions"]}["wetlands"]["status"] == "unknown"
+    assert lots["E"]["net_lot_area_sqft"] is None

@@ -305,3 +305,105 @@ def test_each_of_the_ten_features_has_its_title_and_its_everyday_words_in_one_de
     said = plain_cluster({"cluster_applies": None, "cluster_triggers": [
         {"id": f"402-48C({f.number})", "triggered": True} for f in FEATURES]})
     assert all(TRIGGER_WORDS[f"402-48C({f.number})"] in said for f in FEATURES)
+
+
+# A cluster plan, lot by lot: § 402-48F (lot size), § 402-48E (yield), § 402-48G(2) (open space) ------------
+
+def _plan(world, lots, parcel=PARCEL, **kw):
+    from engine_world import plan_in, plan_of
+
+    roles = {k: kw.pop(k) for k in ("envelopes", "open_space", "roads") if k in kw}
+    return plan_in(world, plan_of(lots, **roles), parcel=parcel, **kw)
+
+
+def _by_label(out) -> dict:
+    return {lot["lot"]: lot for lot in out["lots"]}
+
+
+def test_a_cluster_lot_in_r40_is_10000_sq_ft_gross_with_its_constraints_not_subtracted(tmp_path):
+    # Lot A, 100 x 100 = 10,000 sq ft gross, is half floodplain: it conforms (§ 402-48F, gross). Lot B,
+    # 100 x 99.99 = 9,999 sq ft, does not, by 1 sq ft. In a conventional plan neither is near 40,000.
+    world = make_world(tmp_path, {"floodplain": [sq(0, 0, 50, 100)], "zoning": [(sq(-200, -200, 900), {"ZONE": "R-40"})]},
+                       dem=0)
+    lots = [("A", sq(0, 0, 100)), ("B", sq(100, 0, 100, 99.99))]
+    out = _plan(world, lots, parcel=sq(0, 0, 200, 100), district=None, kind="cluster")
+    a, b = _by_label(out)["A"], _by_label(out)["B"]
+    assert a["district"] == "R-40" and a["min_lot_area_sqft"] == 10_000 and a["citation"] == "§ 402-48F"
+    assert a["net_lot_area_sqft"] == pytest.approx(5_000, abs=0.01)  # the constraint is still shown
+    assert (a["conforms"], a["shortfall_sqft"]) == (True, 0.0)
+    assert b["conforms"] is False and b["shortfall_sqft"] == pytest.approx(1.0, abs=0.01)
+    conventional = _plan(world, lots, parcel=sq(0, 0, 200, 100), district=None)
+    assert [lot["conforms"] for lot in conventional["lots"]] == [False, False]
+
+
+def test_a_cluster_lot_outside_osr_r80_and_r40_has_the_minimum_the_board_sets_never_one_invented(tmp_path):
+    world = make_world(tmp_path, {}, dem=0)
+    out = _plan(world, [("A", sq(0, 0, 100))], parcel=sq(0, 0, 100), district="R-15", kind="cluster")
+    lot = out["lots"][0]
+    assert lot["min_lot_area_sqft"] is None and lot["conforms"] is None and lot["shortfall_sqft"] is None
+    assert "Planning Board" in lot["min_lot_area_reason"]
+    assert out["conforming_lots"] == 0
+
+
+def _row(n, w=80.0):
+    """``n`` lots of w x 100 ft side by side from the origin."""
+    return [(str(i + 1), sq(i * w, 0, w, 100)) for i in range(n)]
+
+
+def test_a_cluster_plan_is_within_the_yield_of_its_conventional_plat_and_one_lot_more_is_over(tmp_path):
+    # The conventional plat: four 200 x 200 lots of exactly 40,000 sq ft in R-40, all conforming (§ 402-48E).
+    from engine_world import plan_of
+    from sloat_core.plan.check import check_plan
+
+    world = make_world(tmp_path, {}, dem=0)
+    conventional = plan_of([sq(0, 0, 200), sq(200, 0, 200), sq(0, 200, 200), sq(200, 200, 200)])
+    for n, status in ((4, "within"), (5, "over")):
+        out = check_plan(PARCEL, plan_of(_row(n)), world, district="R-40", kind="cluster",
+                         conventional=conventional).to_dict()
+        assert out["yield_check"]["plan_lots"] == n
+        assert out["yield_check"]["permitted"] == 4
+        assert out["yield_check"]["status"] == status
+        assert out["yield_check"]["citation"] == "§ 402-48E"
+
+
+def test_without_a_conventional_plat_a_cluster_plan_is_held_to_the_parcel_yield_estimate(tmp_path):
+    # 160,000 sq ft net in R-40: the parcel's estimate is 4 lots. Without a DEM the net is a range (0 to 4):
+    # 3 lots are then neither within nor over: unknown.
+    (tmp_path / "flat").mkdir()
+    (tmp_path / "nodem").mkdir()
+    flat = make_world(tmp_path / "flat", {}, dem=0)
+    out = _plan(flat, _row(5), kind="cluster")
+    assert (out["yield_check"]["permitted"], out["yield_check"]["status"]) == (4, "over")
+    out = _plan(flat, _row(4), kind="cluster")
+    assert out["yield_check"]["status"] == "within"
+    out = _plan(make_world(tmp_path / "nodem", {}), _row(3), kind="cluster")
+    assert out["yield_check"]["permitted"] is None and out["yield_check"]["status"] == "unknown"
+
+
+def test_open_space_within_50_ft_of_a_building_envelope_is_not_counted(tmp_path):
+    # Open space: the east half (200 x 400 = 80,000 sq ft). An envelope 20 ft wide along its whole west edge:
+    # the strip of open space within 50 ft of it (50 x 400 = 20,000 sq ft) is a private yard (§ 402-48G(2)).
+    world = make_world(tmp_path, {}, dem=0)
+    out = _plan(world, [("1", sq(0, 0, 200, 400))], envelopes=[sq(180, 0, 20, 400)],
+                open_space=[sq(200, 0, 200, 400)], kind="cluster")
+    space = out["open_space"]
+    assert space["gross_sqft"] == pytest.approx(80_000, abs=0.01)
+    assert space["yards_excluded_sqft"] == pytest.approx(20_000, rel=1e-4)
+    assert space["counted_sqft"] == pytest.approx(60_000, rel=1e-4)
+    assert space["citation"] == param("open_space_yard_exclusion_ft").citation == "§ 402-48G(2)"
+    assert out["unallocated_sqft"] == pytest.approx(0, abs=0.01)
+
+
+def test_open_space_49_ft_from_an_envelope_is_a_yard_and_51_ft_is_not(tmp_path):
+    world = make_world(tmp_path, {}, dem=0)
+    for gap, excluded in ((49.0, True), (51.0, False)):
+        out = _plan(world, [("1", sq(0, 0, 200, 400))], envelopes=[sq(200 - 20 - gap, 0, 20, 400)],
+                    open_space=[sq(200, 0, 200, 400)], kind="cluster")
+        assert (out["open_space"]["yards_excluded_sqft"] > 0) is excluded
+
+
+def test_open_space_without_any_envelope_drawn_is_unknown_not_all_counted(tmp_path):
+    world = make_world(tmp_path, {}, dem=0)
+    out = _plan(world, [("1", sq(0, 0, 200, 400))], open_space=[sq(200, 0, 200, 400)], kind="cluster")
+    assert out["open_space"]["gross_sqft"] == pytest.approx(80_000, abs=0.01)
+    assert out["open_space"]["counted_sqft"] is None and out["open_space"]["yards_excluded_sqft"] is None

@@ -157,3 +157,18 @@ def test_each_design_limit_is_declared_once_with_its_clause_and_the_parameter_qu
     assert set(DESIGN_FIGURES) == {f.key for d in LIMITS for f in d.figures}
     assert dict(parse_project({"design_figures": {k: 1 for k in DESIGN_FIGURES}}).design_figures) == {
         k: 1.0 for k in DESIGN_FIGURES}
+
+
+def test_each_lot_of_a_plan_needs_the_steep_slope_permit_its_own_envelope_calls_for(tmp_path):
+    # The land is flat west of x = 200 ft and rises at 30 % east of it. Each lot is its own project, with the
+    # project's facts: the west lot's envelope is on flat land (no permit), the east lot's on the 30 % slope
+    # (§ 402-55C(2): slopes of 25 % or greater); a lot with no envelope and no disturbance has no footprint.
+    from engine_world import plan_in, plan_of
+
+    world = make_world(tmp_path, {}, dem=lambda gx, gy: 500.0 + 0.3 * (gx - 200.0).clip(min=0.0))
+    drawing = plan_of([("W", sq(0, 0, 200, 400)), ("E", sq(200, 0, 200, 400))],
+                      envelopes=[sq(50, 150, 60), sq(300, 150, 60)])
+    out = plan_in(world, drawing, project={"application_type": "building_permit", "trees_removed": 0})
+    steep = {lot["lot"]: {p["id"]: p for p in lot["permits"]}["steep_slope_permit"] for lot in out["lots"]}
+    assert steep["W"]["required"] is False
+    assert steep["E"]["required"] is True and steep["E"]["citation"].startswith("§ 402-55")
