@@ -32,7 +32,7 @@ from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from sloat_core.errors import SloatInputError
-from sloat_core.gis.parcels.file_limits import _printable
+from sloat_core.gis.parcels.file_limits import printable_name
 
 __all__ = ["read_dxf_plan", "MIN_ARC_STEPS", "MAX_ARC_STEP_DEGREES", "CLOSE_TOLERANCE_FT", "MAX_BLOCK_ENTITIES",
            "MAX_BLOCK_DEPTH"]
@@ -107,7 +107,7 @@ def read_dxf_plan(path: Path) -> _Drawing:
     reader = _Reader(scale)
     for entity in msp:
         reader.entity(entity, None, 0)
-    layers = list(dict.fromkeys([_printable(layer.dxf.name) for layer in doc.layers] + reader.used_layers))
+    layers = list(dict.fromkeys([printable_name(layer.dxf.name) for layer in doc.layers] + reader.used_layers))
     return _Drawing(layers, reader.shapes, reader.texts, warnings + reader.warnings())
 
 
@@ -180,7 +180,7 @@ class _Reader:
         kind = e.dxftype()
         if kind not in _READ:
             return
-        layer = _printable(e.dxf.get("layer", "0"))
+        layer = printable_name(e.dxf.get("layer", "0"))
         if parent_layer is not None and layer == "0":
             layer = parent_layer
         if kind == "INSERT":
@@ -197,7 +197,7 @@ class _Reader:
     def _insert(self, e, layer: str, depth: int) -> None:
         """A block's polylines and texts, placed where the INSERT puts them (nested blocks in turn)."""
         for attrib in e.attribs:
-            self._text(attrib, "ATTRIB", _printable(attrib.dxf.get("layer", layer)))
+            self._text(attrib, "ATTRIB", printable_name(attrib.dxf.get("layer", layer)))
         block = e.block()
         if block is None or depth >= MAX_BLOCK_DEPTH:
             return
@@ -257,7 +257,7 @@ class _Reader:
             return
         text = " ".join(str(text).split())
         if text:
-            self.texts.append(_Text(layer, Point(point.x * self.scale, point.y * self.scale), _printable(text)))
+            self.texts.append(_Text(layer, Point(point.x * self.scale, point.y * self.scale), printable_name(text)))
 
 
 def _densify(pts: list[tuple[float, float, float]], closed: bool) -> list[tuple[float, float]]:

@@ -3,7 +3,7 @@ and zipped shapefiles (one shapefile a layer, named by its file), each shape wit
 brought into EPSG:2260 US survey feet.
 
 The checks are the parcel files' own: the zip archive through :mod:`sloat_core.gis.safe_zip`, the GeoPackage
-read-only first (``_check_gpkg``), GeoJSON positions counted in the raw text before parsing, at most
+read-only first (``check_gpkg``), GeoJSON positions counted in the raw text before parsing, at most
 :data:`~sloat_core.gis.parcels.file_limits.MAX_FEATURES` shapes a layer. A file's own coordinate system is
 honoured (a shapefile's ``.prj``); GeoJSON without a ``crs`` member is longitude/latitude (RFC 7946); a
 GeoPackage layer or a shapefile without one is taken as EPSG:2260 with a warning (coordinates that are not
@@ -19,15 +19,15 @@ from typing import Any
 import numpy as np
 import pyogrio
 import shapely
-from pyproj import CRS
+from pyproj import CRS, Transformer
 from pyproj.exceptions import CRSError
 from shapely.geometry import shape
 
 from sloat_core.errors import SloatInputError
-from sloat_core.gis.parcels.file_limits import MAX_FEATURES, _printable
-from sloat_core.gis.parcels.gdal_files import _check_gpkg
-from sloat_core.gis.parcels.geojson_file import _count_positions, _precount_positions, _refuse_if_not_lonlat
-from sloat_core.gis.parcels.placement import _check_vertices, _transformer
+from sloat_core.gis.parcels.file_limits import MAX_FEATURES, printable_name
+from sloat_core.gis.parcels.gdal_files import check_gpkg
+from sloat_core.gis.parcels.geojson_file import count_positions, precount_positions, refuse_if_not_lonlat
+from sloat_core.gis.parcels.placement import check_vertices
 from sloat_core.gis.safe_files import private_tempdir
 from sloat_core.gis.safe_zip import extract_members, inspect_zip
 from sloat_core.plan.dxf import _Drawing, _Shape
@@ -46,8 +46,8 @@ def _to_work(geoms: list, crs: Any) -> list:
     arr = shapely.force_2d(np.asarray(geoms, dtype=object))
     if CRS.from_user_input(crs) == CRS.from_user_input(WORK_CRS):
         return list(arr)
-    tr = _transformer(crs, WORK_CRS)
     try:
+        tr = Transformer.from_crs(crs, WORK_CRS, always_xy=True)
         out = shapely.transform(arr, lambda xy: np.column_stack(tr.transform(xy[:, 0], xy[:, 1])))
     except Exception as exc:  # noqa: BLE001 -- PROJ errors vary
         raise SloatInputError("The plan's coordinates cannot be placed on the map of New York.") from exc
@@ -60,7 +60,7 @@ def _lot_value(value: Any) -> str | None:
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     text = " ".join(str(value).split())
-    return _printable(text) if text else None
+    return printable_name(text) if text else None
 
 
 # ----------------------------------------------------------------------------------------------
@@ -74,7 +74,7 @@ def read_geojson_plan(data: bytes, max_vertices: int) -> _Drawing:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise SloatInputError("The GeoJSON file is not readable text.") from exc
-    _precount_positions(text, max_vertices)
+    precount_positions(text, max_vertices)
     try:
         obj = json.loads(text)
     except (ValueError, RecursionError) as exc:
@@ -96,10 +96,10 @@ def read_geojson_plan(data: bytes, max_vertices: int) -> _Drawing:
         if not isinstance(feat, dict) or not isinstance(feat.get("geometry"), dict):
             continue
         props = feat.get("properties") if isinstance(feat.get("properties"), dict) else {}
-        layer = _printable(props["layer"]) if props.get("layer") not in (None, "") else NO_LAYER
+        layer = printable_name(props["layer"]) if props.get("layer") not in (None, "") else NO_LAYER
         layers.append(layer)
         geom = feat["geometry"]
-        n, finite = _count_positions(geom.get("coordinates"))
+        n, finite = count_positions(geom.get("coordinates"))
         if not finite:
             raise SloatInputError("The plan has coordinates that are not numbers (NaN or infinite).")
         if n == 0:
@@ -108,10 +108,10 @@ def read_geojson_plan(data: bytes, max_vertices: int) -> _Drawing:
             rows.append((layer, shape(geom), _lot_value(_get_ci(props, "lot"))))
         except (ValueError, TypeError, AttributeError, IndexError, shapely.errors.GEOSException) as exc:
             raise SloatInputError("The GeoJSON file holds a geometry that is not well formed.") from exc
-    _check_vertices(sum(int(shapely.get_num_coordinates(g)) for _, g, _ in rows), max_vertices)
+    check_vertices(sum(int(shapely.get_num_coordinates(g)) for _, g, _ in rows), max_vertices)
     geoms = [g for _, g, _ in rows]
     if crs is None and geoms:
-        _refuse_if_not_lonlat(geoms, "The plan")
+        refuse_if_not_lonlat(geoms, "The plan")
     placed = _to_work(geoms, crs or WGS84) if geoms else []
     shapes = [_Shape(layer, g, lot) for (layer, _, lot), g in zip(rows, placed)]
     return _Drawing(list(dict.fromkeys(layers)), shapes, [], [])
@@ -166,7 +166,7 @@ def read_gpkg_plan(data: bytes) -> _Drawing:
     with private_tempdir() as tmp:
         path = tmp / "plan.gpkg"
         path.write_bytes(data)
-        _check_gpkg(path)
+        check_gpkg(path)
         try:
             names = [str(n) for n, _ in pyogrio.list_layers(path)]
         except Exception as exc:  # noqa: BLE001
@@ -174,8 +174,8 @@ def read_gpkg_plan(data: bytes) -> _Drawing:
         if not names:
             raise SloatInputError("The GeoPackage holds no map layers.")
         for name in names:
-            shapes.extend(_read_table(path, name, _printable(name), "a GeoPackage", warnings))
-    return _Drawing([_printable(n) for n in names], shapes, [], warnings)
+            shapes.extend(_read_table(path, name, printable_name(name), "a GeoPackage", warnings))
+    return _Drawing([printable_name(n) for n in names], shapes, [], warnings)
 
 
 def read_zip_plan(data: bytes) -> _Drawing:
@@ -197,7 +197,7 @@ def read_zip_plan(data: bytes) -> _Drawing:
     with private_tempdir() as tmp:
         for i, shp in enumerate(shps):
             parts = by_stem[str(PurePosixPath(shp).with_suffix("")).lower()]
-            name = _printable(PurePosixPath(shp).stem)
+            name = printable_name(PurePosixPath(shp).stem)
             names.append(name)
             if ".dbf" not in parts or ".shx" not in parts:
                 raise SloatInputError(

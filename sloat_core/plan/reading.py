@@ -32,7 +32,7 @@ from shapely.geometry.base import BaseGeometry
 from sloat_core.errors import SloatInputError
 from sloat_core.gis.bounded_parse import run_bounded
 from sloat_core.gis.geometry import polygonal_part, repair_outline
-from sloat_core.gis.parcels.placement import MAX_VERTICES, _check_vertices
+from sloat_core.gis.parcels.placement import MAX_VERTICES, check_vertices
 from sloat_core.gis.safe_files import MAX_UPLOAD_BYTES, check_upload_size, private_tempdir, safe_display_name
 from sloat_core.plan.drawing import PlanDrawing, PlanFeature
 from sloat_core.plan.dxf import CLOSE_TOLERANCE_FT, _Drawing, _Shape, _Text, read_dxf_plan
@@ -156,7 +156,7 @@ def _assemble(drawing: _Drawing, override: dict[str, str], max_vertices: int) ->
     if not any(role == "lots" for role, *_ in taken):
         raise SloatInputError(f"The plan's lots layer '{role_of['lots']}' holds no lot outlines.")
     geoms = np.asarray([g for _, _, g, _ in taken], dtype=object)
-    _check_vertices(int(shapely.get_num_coordinates(geoms).sum()), max_vertices)
+    check_vertices(int(shapely.get_num_coordinates(geoms).sum()), max_vertices)
     _check_place(geoms)
     repaired, features = 0, []
     for role, s, geom, closed in taken:
