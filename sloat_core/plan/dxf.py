@@ -8,6 +8,8 @@ closes, a LineString when it does not) and the texts with their positions, in EP
   off by less than 0.01 % and the segment between any arc and its chord by less than 0.07 % (the plan's
   areas must stay within 0.1 %).
 * An outline closes by its closed flag or when its two ends lie within :data:`CLOSE_TOLERANCE_FT` of each other.
+  Outlines drawn as separate LINE and ARC entities are joined on their layer (ends within the same tolerance):
+  each face they enclose is a closed outline, the rest stay open. A CIRCLE is a closed outline.
 * INSERT: blocks are exploded (their polylines, texts and nested blocks copied and transformed as
   ``virtual_entities`` does; other entities, such as a tree symbol's hatch, are never copied). The expansion is
   counted from the block definitions first, and refused past :data:`MAX_BLOCK_ENTITIES` entities or
@@ -28,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import shapely
 from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
@@ -107,11 +110,12 @@ def read_dxf_plan(path: Path) -> _Drawing:
     reader = _Reader(scale)
     for entity in msp:
         reader.entity(entity, None, 0)
+    reader.close_segments()
     layers = list(dict.fromkeys([printable_name(layer.dxf.name) for layer in doc.layers] + reader.used_layers))
     return _Drawing(layers, reader.shapes, reader.texts, warnings + reader.warnings())
 
 
-_READ = frozenset({"LWPOLYLINE", "POLYLINE", "TEXT", "MTEXT", "INSERT"})
+_READ = frozenset({"LWPOLYLINE", "POLYLINE", "LINE", "ARC", "CIRCLE", "TEXT", "MTEXT", "INSERT"})
 
 
 def _count_exploded(doc, msp) -> None:
@@ -169,6 +173,7 @@ class _Reader:
         self.shapes: list[_Shape] = []
         self.texts: list[_Text] = []
         self.used_layers: list[str] = []
+        self.segments: dict[str, list[LineString]] = {}
         self.skipped_blocks = 0
 
     def warnings(self) -> list[str]:
@@ -191,8 +196,36 @@ class _Reader:
             if geom is not None:
                 self.shapes.append(_Shape(layer, geom))
                 self.used_layers.append(layer)
+        elif kind in ("LINE", "ARC"):
+            self.segments.setdefault(layer, []).append(self._segment(e, kind))
+            self.used_layers.append(layer)
+        elif kind == "CIRCLE":
+            ring = _circle_points(e, 360.0)
+            self.shapes.append(_Shape(layer, Polygon(np.asarray(ring[:-1]) * self.scale)))
+            self.used_layers.append(layer)
         elif kind in ("TEXT", "MTEXT", "ATTRIB"):
             self._text(e, kind, layer)
+
+    def _segment(self, e, kind: str) -> LineString:
+        if kind == "LINE":
+            pts = [tuple(e.dxf.start)[:2], tuple(e.dxf.end)[:2]]
+        else:
+            sweep = (e.dxf.end_angle - e.dxf.start_angle) % 360.0 or 360.0
+            pts = _circle_points(e, sweep, e.dxf.start_angle)
+        return LineString(np.asarray(pts, dtype=float) * self.scale)
+
+    def close_segments(self) -> None:
+        """Outlines drawn as separate LINEs and ARCs: on each layer, the faces they enclose become closed
+        outlines; the lines that enclose nothing stay open outlines (ends within :data:`CLOSE_TOLERANCE_FT`
+        meet)."""
+        for layer, lines in self.segments.items():
+            noded = shapely.set_precision(shapely.union_all(lines), CLOSE_TOLERANCE_FT)
+            faces, cuts, dangles, invalid = shapely.polygonize_full([noded])
+            self.shapes.extend(_Shape(layer, face) for face in faces.geoms)
+            loose = shapely.line_merge(shapely.union_all([cuts, dangles, invalid]))
+            if not loose.is_empty:
+                parts = loose.geoms if hasattr(loose, "geoms") else [loose]
+                self.shapes.extend(_Shape(layer, part) for part in parts if part.geom_type == "LineString")
 
     def _insert(self, e, layer: str, depth: int) -> None:
         """A block's polylines and texts, placed where the INSERT puts them (nested blocks in turn)."""
@@ -258,6 +291,19 @@ class _Reader:
         text = " ".join(str(text).split())
         if text:
             self.texts.append(_Text(layer, Point(point.x * self.scale, point.y * self.scale), printable_name(text)))
+
+
+def _circle_points(e, sweep_degrees: float, start_degrees: float = 0.0) -> list[tuple[float, float]]:
+    """Points along a CIRCLE or ARC (counter-clockwise from its start angle, in its OCS), ends included, in WCS."""
+    cx, cy = e.dxf.center.x, e.dxf.center.y
+    r = e.dxf.radius
+    steps = max(MIN_ARC_STEPS, math.ceil(sweep_degrees / MAX_ARC_STEP_DEGREES))
+    pts = [(cx + r * math.cos(math.radians(start_degrees + sweep_degrees * k / steps)),
+            cy + r * math.sin(math.radians(start_degrees + sweep_degrees * k / steps))) for k in range(steps + 1)]
+    ocs = e.ocs()
+    if ocs.transform:
+        pts = [tuple(ocs.to_wcs((x, y, e.dxf.center.z)))[:2] for x, y in pts]
+    return pts
 
 
 def _densify(pts: list[tuple[float, float, float]], closed: bool) -> list[tuple[float, float]]:

@@ -123,6 +123,26 @@ def test_a_lot_outline_that_does_not_close_is_kept_as_an_open_line(tmp_path):
     assert lots[1].geometry.geom_type == "LineString" and lots[1].label == "2"
 
 
+def test_lots_drawn_as_separate_lines_and_arcs_are_the_faces_they_enclose(tmp_path):
+    doc = new_dxf()
+    msp = doc.modelspace()
+    a = {"layer": "lots"}
+    for (x0, y0), (x1, y1) in [((0, 0), (100, 0)), ((100, 0), (200, 0)), ((200, 0), (200, 150)),
+                               ((200, 150), (100, 150)), ((100, 150), (0, 150)), ((0, 150), (0, 0)),
+                               ((100, 0), (100, 150)),  # the shared lot line, drawn once
+                               ((200, 150), (260, 200))]:  # a stray line that encloses nothing
+        msp.add_line((X0 + x0, Y0 + y0), (X0 + x1, Y0 + y1), dxfattribs=a)
+    # a third lot north of the first: its north side is a half circle of radius 50 ft
+    msp.add_line((X0, Y0 + 150), (X0, Y0 + 250), dxfattribs=a)
+    msp.add_line((X0 + 100, Y0 + 150), (X0 + 100, Y0 + 250), dxfattribs=a)
+    msp.add_arc((X0 + 50, Y0 + 250), 50, 0, 180, dxfattribs=a)
+    lots = read_plan(save(doc, tmp_path / "lines.dxf")).of("lots")
+    closed = sorted(f.geometry.area for f in lots if f.closed)
+    assert closed[0] == pytest.approx(10_000 + math.pi * 50**2 / 2, rel=AREA_TOLERANCE)
+    assert closed[1:] == [pytest.approx(15_000.0, rel=1e-9)] * 2
+    assert [f.geometry.length for f in lots if not f.closed] == [pytest.approx(math.hypot(60, 50))]
+
+
 # ----------------------------------------------------------------------------------------------
 # Blocks
 # ----------------------------------------------------------------------------------------------
