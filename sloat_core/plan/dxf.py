@@ -29,8 +29,10 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
+import ezdxf
 import numpy as np
 import shapely
+from ezdxf.lldxf.const import DXFError
 from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
@@ -96,9 +98,6 @@ def read_dxf_plan(path: Path) -> _Drawing:
     SloatInputError
         Not a DXF file, a unit other than feet or US survey feet, too many entities once blocks are exploded.
     """
-    import ezdxf
-    from ezdxf.lldxf.const import DXFError
-
     try:
         doc = ezdxf.readfile(path)
     except (OSError, DXFError, ValueError, UnicodeError, IndexError, KeyError, TypeError) as exc:
