@@ -70,6 +70,19 @@ def _lot_value(value: Any) -> str | None:
 
 def read_geojson_plan(data: bytes, max_vertices: int) -> _Drawing:
     """A GeoJSON FeatureCollection whose features carry ``layer`` (and ``lot``) properties."""
+    obj, crs = _geojson_collection(data, max_vertices)
+    layers, rows = _geojson_rows(obj["features"])
+    check_vertices(sum(int(shapely.get_num_coordinates(g)) for _, g, _ in rows), max_vertices)
+    geoms = [g for _, g, _ in rows]
+    if crs is None and geoms:
+        refuse_if_not_lonlat(geoms, "The plan")
+    placed = _to_work(geoms, crs or WGS84) if geoms else []
+    shapes = [_Shape(layer, g, lot) for (layer, _, lot), g in zip(rows, placed)]
+    return _Drawing(layers, shapes, [], [])
+
+
+def _geojson_collection(data: bytes, max_vertices: int) -> tuple[dict, CRS | None]:
+    """The FeatureCollection (positions counted before parsing) and the coordinate system it names, if any."""
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -81,15 +94,20 @@ def read_geojson_plan(data: bytes, max_vertices: int) -> _Drawing:
         raise SloatInputError("The file is not valid GeoJSON.") from exc
     if not isinstance(obj, dict) or obj.get("type") != "FeatureCollection" or not isinstance(obj.get("features"), list):
         raise SloatInputError("A GeoJSON plan must be a FeatureCollection whose features carry a 'layer' property.")
-    crs = None
-    if obj.get("crs") is not None:
-        try:
-            crs = CRS.from_user_input(obj["crs"]["properties"]["name"])
-        except (CRSError, KeyError, TypeError) as exc:
-            raise SloatInputError("The GeoJSON file names a coordinate system that is not recognised.") from exc
-    feats = obj["features"]
-    if len(feats) > MAX_FEATURES:
-        raise SloatInputError(f"The plan holds {len(feats):,} shapes, more than the {MAX_FEATURES:,} allowed.")
+    if len(obj["features"]) > MAX_FEATURES:
+        raise SloatInputError(
+            f"The plan holds {len(obj['features']):,} shapes, more than the {MAX_FEATURES:,} allowed."
+        )
+    if obj.get("crs") is None:
+        return obj, None
+    try:
+        return obj, CRS.from_user_input(obj["crs"]["properties"]["name"])
+    except (CRSError, KeyError, TypeError) as exc:
+        raise SloatInputError("The GeoJSON file names a coordinate system that is not recognised.") from exc
+
+
+def _geojson_rows(feats: list) -> tuple[list[str], list[tuple[str, Any, str | None]]]:
+    """The layers in order of first appearance, and (layer, shape, lot) for each feature with coordinates."""
     layers: list[str] = []
     rows: list[tuple[str, Any, str | None]] = []
     for feat in feats:
@@ -98,23 +116,16 @@ def read_geojson_plan(data: bytes, max_vertices: int) -> _Drawing:
         props = feat.get("properties") if isinstance(feat.get("properties"), dict) else {}
         layer = printable_name(props["layer"]) if props.get("layer") not in (None, "") else NO_LAYER
         layers.append(layer)
-        geom = feat["geometry"]
-        n, finite = count_positions(geom.get("coordinates"))
+        n, finite = count_positions(feat["geometry"].get("coordinates"))
         if not finite:
             raise SloatInputError("The plan has coordinates that are not numbers (NaN or infinite).")
         if n == 0:
             continue
         try:
-            rows.append((layer, shape(geom), _lot_value(_get_ci(props, "lot"))))
+            rows.append((layer, shape(feat["geometry"]), _lot_value(_get_ci(props, "lot"))))
         except (ValueError, TypeError, AttributeError, IndexError, shapely.errors.GEOSException) as exc:
             raise SloatInputError("The GeoJSON file holds a geometry that is not well formed.") from exc
-    check_vertices(sum(int(shapely.get_num_coordinates(g)) for _, g, _ in rows), max_vertices)
-    geoms = [g for _, g, _ in rows]
-    if crs is None and geoms:
-        refuse_if_not_lonlat(geoms, "The plan")
-    placed = _to_work(geoms, crs or WGS84) if geoms else []
-    shapes = [_Shape(layer, g, lot) for (layer, _, lot), g in zip(rows, placed)]
-    return _Drawing(list(dict.fromkeys(layers)), shapes, [], [])
+    return list(dict.fromkeys(layers)), rows
 
 
 def _get_ci(props: dict, key: str) -> Any:
