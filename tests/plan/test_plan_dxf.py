@@ -167,6 +167,21 @@ def test_lots_inside_blocks_are_exploded_with_the_inserts_layer_and_attribute_la
         pytest.approx(lot_box(0).bounds, abs=1e-6), pytest.approx(lot_box(1).bounds, abs=1e-6)]
 
 
+def test_a_curved_lot_in_a_mirrored_or_rotated_block_lands_where_cad_shows_it(tmp_path):
+    doc = new_dxf()
+    block = doc.blocks.new("ARCLOT")  # 100 x 150 ft with a half circle (radius 50 ft) below its south side
+    block.add_lwpolyline([(0, 0, 1.0), (100, 0, 0), (100, 150, 0), (0, 150, 0)], format="xyb", close=True)
+    msp = doc.modelspace()
+    msp.add_blockref("ARCLOT", (X0 + 300, Y0), dxfattribs={"layer": "lots", "xscale": -1})  # mirrored
+    msp.add_blockref("ARCLOT", (X0 + 900, Y0), dxfattribs={"layer": "lots", "rotation": 90})
+    mirrored, rotated = read_plan(save(doc, tmp_path / "mirror.dxf")).of("lots")
+    area = 15_000 + math.pi * 50**2 / 2
+    assert mirrored.geometry.area == pytest.approx(area, rel=AREA_TOLERANCE)
+    assert mirrored.geometry.bounds == pytest.approx((X0 + 200, Y0 - 50, X0 + 300, Y0 + 150), abs=0.01)
+    assert rotated.geometry.area == pytest.approx(area, rel=AREA_TOLERANCE)
+    assert rotated.geometry.bounds == pytest.approx((X0 + 750, Y0, X0 + 950, Y0 + 100), abs=0.01)
+
+
 def test_a_block_bomb_is_refused_in_one_sentence(tmp_path):
     doc = new_dxf()
     doc.blocks.new("B0").add_lwpolyline([(0, 0), (1, 0), (1, 1)], close=True)
