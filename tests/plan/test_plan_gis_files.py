@@ -160,6 +160,20 @@ def test_a_zip_bomb_is_refused_before_it_is_inflated(tmp_path):
     assert "zip bomb" in _one_sentence(exc)
 
 
+def test_a_geopackage_holding_a_trigger_map_files_never_need_is_refused(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "plan.gpkg"
+    _frame([lot_box(0)]).to_file(path, layer="lots", driver="GPKG")
+    con = sqlite3.connect(path)
+    con.execute("CREATE TRIGGER sneaky AFTER INSERT ON lots BEGIN DELETE FROM lots; END")
+    con.commit()
+    con.close()
+    with pytest.raises(SloatInputError) as exc:
+        read_plan(path)
+    assert "trigger" in _one_sentence(exc)
+
+
 def test_an_upload_over_the_size_limit_is_refused_before_it_is_read():
     with pytest.raises(SloatInputError) as exc:
         read_plan(b"0\nSECTION\n" + bytes(2000), filename="plan.dxf", max_bytes=1000)
