@@ -8,7 +8,8 @@ Every error class of the core is declared here, under the root:
 * :class:`SloatInputError` -- input that cannot be used; its named kinds: :class:`ParametersError`
   (the law's parameters file), :class:`ManifestError` (a layer manifest), :class:`WhereFilterError`
   (a manifest line's ``where`` filter), :class:`DemUnitsError` (a DEM's elevation unit),
-  :class:`CaseNotFound` (a case link);
+  :class:`CaseNotFound` (a case link), :class:`SeveralShapesError` (choose the parcel among a file's
+  polygons), :class:`NoLotsLayerError` (choose a plan's lots layer among the file's layers);
 * :class:`CaseStoreError` -- the case database could not do what was asked (:class:`CaseFolderError`,
   :class:`CaseConflictError`, :class:`CaseArchivedError`);
 * :class:`StaffRequired` -- a staff-only action without a staff unlock.
@@ -21,7 +22,7 @@ True
 """
 
 __all__ = ["SloatError", "SloatInputError", "SourceError", "ServiceAnswerError", "SourceUnavailable",
-           "SeveralShapesError", "ParametersError", "ManifestError", "WhereFilterError",
+           "SeveralShapesError", "NoLotsLayerError", "ParametersError", "ManifestError", "WhereFilterError",
            "DemUnitsError", "CaseStoreError", "CaseFolderError", "CaseNotFound", "CaseConflictError",
            "CaseArchivedError", "ARCHIVED_SENTENCE", "StaffRequired"]
 
@@ -126,3 +127,24 @@ class SeveralShapesError(SloatInputError):
 
     def __reduce__(self):  # crosses the worker's pipe
         return (SeveralShapesError, (list(self.choices),))
+
+
+# Plan files (sloat_core.plan.reading)
+class NoLotsLayerError(SloatInputError):
+    """No layer of a plan file is recognised as its lots: the user must say which layer holds them.
+
+    Attributes
+    ----------
+    layers : tuple of str
+        Every layer name in the file, in file order (offer them as the choice).
+    """
+
+    def __init__(self, layers: list[str] | tuple[str, ...]):
+        self.layers = tuple(layers)
+        listed = ", ".join(f"'{name}'" for name in self.layers[:30])
+        more = f" and {len(self.layers) - 30} more" if len(self.layers) > 30 else ""
+        held = f"its layers are {listed}{more}" if self.layers else "it has no named layers"
+        super().__init__(f"No layer of the plan is recognised as the lots ({held}); choose the layer that holds them.")
+
+    def __reduce__(self):  # crosses the worker's pipe
+        return (NoLotsLayerError, (list(self.layers),))

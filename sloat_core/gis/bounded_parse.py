@@ -56,7 +56,7 @@ class ParseLimits:
 PARSE_LIMITS = ParseLimits()
 """The stated share of the server one upload may use: 768 MB, 20 s of one core, 30 s in all, 2 at once."""
 
-_PRELOAD = ["sloat_core.gis.parcels.formats", "sloat_core.store.case"]
+_PRELOAD = ["sloat_core.gis.parcels.formats", "sloat_core.store.case", "sloat_core.plan.reading"]
 _ctx_lock = threading.Lock()
 _ctx: Any = None
 _slots: dict[int, threading.BoundedSemaphore] = {}

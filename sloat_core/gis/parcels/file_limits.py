@@ -10,7 +10,7 @@ ALL_SHAPES = "all"
 """``choose=ALL_SHAPES``: combine every polygon of a file that holds several into one parcel."""
 
 
-def _printable(text: str, limit: int = 80) -> str:
+def printable_name(text: str, limit: int = 80) -> str:
     """A name from inside a file (a layer name) as one short line of printable characters."""
     clean = "".join(ch for ch in str(text) if ch.isprintable()).strip()
     return (clean[:limit] + "…" if len(clean) > limit else clean) or "(unnamed)"

@@ -15,7 +15,7 @@ from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
 from sloat_core.errors import SloatInputError
-from sloat_core.gis.parcels.file_limits import MAX_FEATURES, _printable
+from sloat_core.gis.parcels.file_limits import MAX_FEATURES, printable_name
 from sloat_core.gis.parcels.kml_file import _read_kml
 from sloat_core.gis.parcels.placement import (
     _POLY_TYPES,
@@ -77,7 +77,7 @@ _STANDARD_TRIGGER = re.compile(
 _GPKG_CHECK_SECONDS = 5.0
 
 
-def _check_gpkg(path: Path) -> None:
+def check_gpkg(path: Path) -> None:
     """Open the SQLite file read-only and immutable, and refuse anything but real feature tables.
 
     Only the schema and ``gpkg_contents`` are read (a progress handler stops any query after a few seconds).
@@ -108,7 +108,7 @@ def _check_gpkg(path: Path) -> None:
         raise SloatInputError("The GeoPackage lists more than 1,000 layers, more than a parcel file holds.")
     for table, _data_type in entries:
         kind, sql = kinds.get(str(table).lower(), ("missing", ""))
-        label = _printable(str(table))
+        label = printable_name(str(table))
         if kind == "view":
             raise SloatInputError(
                 f"The GeoPackage's layer '{label}' is an SQL view, not a table of shapes, so the file was refused."
@@ -118,7 +118,7 @@ def _check_gpkg(path: Path) -> None:
     odd = [name for name, (kind, _) in kinds.items() if kind == "trigger" and not _STANDARD_TRIGGER.match(name)]
     if odd:
         raise SloatInputError(
-            f"The GeoPackage holds a trigger ('{_printable(odd[0])}') that map files never need, so it was refused."
+            f"The GeoPackage holds a trigger ('{printable_name(odd[0])}') that map files never need, so it was refused."
         )
 
 
@@ -127,7 +127,7 @@ def _read_gpkg(data: bytes) -> _Raw:
     with private_tempdir() as tmp:
         path = tmp / "upload.gpkg"
         path.write_bytes(data)
-        _check_gpkg(path)
+        check_gpkg(path)
         layers = _layer_names(path, "a GeoPackage")
         if not layers:
             raise SloatInputError("The GeoPackage holds no map layers.")
@@ -136,7 +136,7 @@ def _read_gpkg(data: bytes) -> _Raw:
         if len(layers) > 1:
             warnings.append(
                 f"The GeoPackage holds {len(layers)} layers; the parcel was taken from the layer "
-                f"'{_printable(pick)}'."
+                f"'{printable_name(pick)}'."
             )
         geoms, crs = _read_frames(path, "a GeoPackage", [pick])
     return _Raw(geoms, crs, "GeoPackage", warnings)

@@ -17,12 +17,12 @@ from shapely.geometry import shape
 from sloat_core.errors import SloatInputError
 from sloat_core.gis.parcels.placement import (
     _NOT_FINITE,
-    _check_vertices,
+    check_vertices,
     _Raw,
 )
 
 
-def _count_positions(coords: Any, depth: int = 0) -> tuple[int, bool]:
+def count_positions(coords: Any, depth: int = 0) -> tuple[int, bool]:
     """(number of positions, all coordinates finite) of a GeoJSON ``coordinates`` value."""
     if depth > 6:
         raise SloatInputError("The GeoJSON coordinates are nested too deeply to be a parcel outline.")
@@ -34,7 +34,7 @@ def _count_positions(coords: Any, depth: int = 0) -> tuple[int, bool]:
         return 1, all(math.isfinite(v) for v in coords)
     total, finite = 0, True
     for c in coords:
-        n, ok = _count_positions(c, depth + 1)
+        n, ok = count_positions(c, depth + 1)
         total += n
         finite = finite and ok
     return total, finite
@@ -76,7 +76,7 @@ def _read_geojson_bytes(data: bytes, max_vertices: int, subject: str = "The draw
             text = data.decode("utf-16")
         except UnicodeDecodeError as exc:
             raise SloatInputError("The GeoJSON file is not readable text.") from exc
-    _precount_positions(text, max_vertices)
+    precount_positions(text, max_vertices)
     try:
         obj = json.loads(text)
     except (ValueError, RecursionError) as exc:
@@ -87,7 +87,7 @@ def _read_geojson_bytes(data: bytes, max_vertices: int, subject: str = "The draw
 _POSITION_START = re.compile(r"\[\s*[-+.0-9]")
 
 
-def _precount_positions(text: str, max_vertices: int) -> None:
+def precount_positions(text: str, max_vertices: int) -> None:
     """Refuse GeoJSON text with more positions than ``max_vertices`` before it is parsed.
 
     Every position is written ``[x, y]``: an opening bracket followed by a number, so counting those
@@ -97,13 +97,13 @@ def _precount_positions(text: str, max_vertices: int) -> None:
     if text.count("[") <= max_vertices:
         return
     n = sum(1 for _ in _POSITION_START.finditer(text))
-    _check_vertices(n, max_vertices)
+    check_vertices(n, max_vertices)
 
 
 def _read_geojson_obj(obj: Any, max_vertices: int, subject: str = "The drawing") -> _Raw:
     geoms_json = _geojson_geometries(obj)
-    counts = [_count_positions(g.get("coordinates")) for g in geoms_json]
-    _check_vertices(sum(n for n, _ in counts), max_vertices)
+    counts = [count_positions(g.get("coordinates")) for g in geoms_json]
+    check_vertices(sum(n for n, _ in counts), max_vertices)
     if not all(ok for _, ok in counts):
         raise SloatInputError(_NOT_FINITE)
     crs = None
@@ -123,11 +123,11 @@ def _read_geojson_obj(obj: Any, max_vertices: int, subject: str = "The drawing")
         except (ValueError, TypeError, AttributeError, IndexError, shapely.errors.GEOSException) as exc:
             raise SloatInputError("The GeoJSON file holds a geometry that is not well formed.") from exc
     if crs is None and geoms:
-        _refuse_if_not_lonlat(geoms, subject)
+        refuse_if_not_lonlat(geoms, subject)
     return _Raw(geoms, crs, "GeoJSON", lonlat_guess_warns=False)
 
 
-def _refuse_if_not_lonlat(geoms: list, subject: str) -> None:
+def refuse_if_not_lonlat(geoms: list, subject: str) -> None:
     """A GeoJSON without a ``crs`` member is longitude/latitude (RFC 7946): other numbers are refused, not guessed.
 
     A longitude outside -180..180 or a latitude outside -90..90 cannot be degrees (a projected export, such

@@ -15,9 +15,9 @@ from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from sloat_core.errors import SeveralShapesError, SloatInputError
-from sloat_core.gis.parcels.file_limits import ALL_SHAPES, MAX_FEATURES, _printable
+from sloat_core.gis.parcels.file_limits import ALL_SHAPES, MAX_FEATURES, printable_name
 from sloat_core.gis.parcels.placement import (
-    _check_vertices,
+    check_vertices,
     _Raw,
     _transformer,
 )
@@ -109,7 +109,7 @@ class _KmlStream:
         """A geometry's vertices, counted against the limit, then kept by the kind of geometry they belong to."""
         pts = _kml_coords(elem.text)
         self.vertices += len(pts)
-        _check_vertices(self.vertices, self.max_vertices)
+        check_vertices(self.vertices, self.max_vertices)
         parent = self.stack[-1] if self.stack else ""
         if self.polygon is not None and parent == "LinearRing":
             self._ring(self.polygon, pts)
@@ -181,7 +181,7 @@ def _chosen_shapes(placemarks: list[tuple[str, list[BaseGeometry]]], others: lis
     left out; else all the file's shapes."""
     if len(placemarks) <= 1:
         return [g for _, gs in placemarks for g in gs] + others, []
-    labels = [_printable(n) if n else f"polygon {i + 1}" for i, (n, _) in enumerate(placemarks)]
+    labels = [printable_name(n) if n else f"polygon {i + 1}" for i, (n, _) in enumerate(placemarks)]
     labels = [f"{lab} ({_rough_acres(g)})" for lab, (_, g) in zip(labels, placemarks)]
     if choose is None:
         raise SeveralShapesError(labels)

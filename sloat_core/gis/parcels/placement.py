@@ -201,7 +201,7 @@ class _Raw:
     dxf: bool = False
 
 
-def _check_vertices(n: int, max_vertices: int) -> None:
+def check_vertices(n: int, max_vertices: int) -> None:
     if n > max_vertices:
         raise SloatInputError(
             f"The outline has {n:,} vertices, more than the {max_vertices:,} allowed; simplify it and try again."
@@ -219,7 +219,7 @@ def _finish(raw: _Raw, source: str, *, max_acres: float, max_vertices: int) -> P
     if not geoms:
         raise SloatInputError("The file contains no shapes.")
     arr = np.asarray(geoms, dtype=object)
-    _check_vertices(int(shapely.get_num_coordinates(arr).sum()), max_vertices)
+    check_vertices(int(shapely.get_num_coordinates(arr).sum()), max_vertices)
     coords = shapely.get_coordinates(arr)
     if not np.isfinite(coords).all():
         raise SloatInputError(_NOT_FINITE)
