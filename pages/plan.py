@@ -143,9 +143,8 @@ drawn = st_folium(fmap, key="plan_map", height=MAP_HEIGHT_PX[mode], use_containe
                   layer_control=folium.LayerControl(collapsed=True)) or {}
 if how == plans.DRAW and plans.take_drawings(drawn.get("all_drawings")):
     st.rerun()  # the drawn lots are the plan: checked and drawn again
-legend = mapping.legend_html([], plan_map.legend_rows(present))
-if legend:
-    st.markdown(legend, unsafe_allow_html=True)
+if key_rows := plan_map.legend_rows(present):
+    st.markdown(mapping.legend_html([], key_rows), unsafe_allow_html=True)
 results.show_layer_notice(layers)
 
 if out is not None:
