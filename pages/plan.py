@@ -135,7 +135,9 @@ if found is not None:
             others[role], present = shapes, present | {role}
 fmap = mapping.base_map(large=large)
 fmap.get_root().header.add_child(folium.Element(plan_map.LABEL_CSS[large]))
-centre, zoom = mapping.view_for(outline, height_px=MAP_HEIGHT_PX[mode])
+# the map opens on the lots of a plan read from a file; on the parcel while lots are drawn on it
+in_view = (plan_map.view_geometry([g for _l, _c, g in lots]) if plan is not None and not plan.drawn else None) or outline
+centre, zoom = mapping.view_for(in_view, height_px=MAP_HEIGHT_PX[mode], max_zoom=19)
 drawn = st_folium(fmap, key="plan_map", height=MAP_HEIGHT_PX[mode], use_container_width=True,
                   returned_objects=["all_drawings"], center=centre, zoom=zoom,
                   feature_group_to_add=plan_map.groups(outline, lots, others, large=large,

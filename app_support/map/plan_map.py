@@ -1,9 +1,9 @@
 """The Plan page's map: each lot labelled with its name and its answer in words, marked by a pattern as well as a
 colour, over the plan's envelopes, roads and open space and the parcel.
 
-A lot that conforms is drawn with a solid outline and a plain light fill; one that does not, with a solid outline
+The map opens on the lots (:func:`view_geometry`). A lot that conforms is drawn with a solid outline and a plain light fill; one that does not, with a solid outline
 and a cross-hatch; one whose answer is unknown, with a dashed outline and dots. Each lot carries a permanent label
-("Lot 3: does not conform"), so the answer is read without colour and without hovering; the table below the map
+("Lot 3" over "does not conform"), so the answer is read without colour and without hovering; the table below the map
 says the same in words. Every label is the lot's name from the file, escaped for the map's HTML
 (:func:`~app_support.map.folium_templates.map_html_text`).
 """
@@ -15,7 +15,8 @@ import folium
 from app_support.map import mapping
 from app_support.map.folium_templates import map_html_text
 
-__all__ = ["LOT_LOOKS", "LOT_LABEL_CLASS", "ROLE_LOOKS", "lot_word", "lot_label", "groups", "legend_rows",
+__all__ = ["LOT_LOOKS", "LOT_LABEL_CLASS", "ROLE_LOOKS", "lot_word", "lot_label", "lot_label_html", "view_geometry",
+           "groups", "legend_rows",
            "LABEL_CSS", "LEGEND_WORDS"]
 
 #: conforms (True / False / None) -> (word, colour, hatch kind or None, outline dash or None)
@@ -38,9 +39,9 @@ ROLE_LOOKS = {
 #: The class of the lots' permanent labels (the browser test finds them by it).
 LOT_LABEL_CLASS = "sloat-lot-label"
 #: The labels' look in the map's frame (a constant: no text from the plan in it); larger on a projector.
-LABEL_CSS = {False: ("<style>.sloat-lot-label{font:600 13px/1.2 sans-serif;color:#111;background:rgba(255,255,255,"
+LABEL_CSS = {False: ("<style>.sloat-lot-label{font:600 12px/1.2 sans-serif;text-align:center;color:#111;background:rgba(255,255,255,"
                      ".9);border:1px solid #333;padding:1px 4px;box-shadow:none;}</style>"),
-             True: ("<style>.sloat-lot-label{font:700 20px/1.2 sans-serif;color:#000;background:#fff;"
+             True: ("<style>.sloat-lot-label{font:700 20px/1.2 sans-serif;text-align:center;color:#000;background:#fff;"
                     "border:2px solid #000;padding:2px 6px;box-shadow:none;}</style>")}
 _MAX_LABEL_CHARS = 40
 
@@ -64,6 +65,28 @@ def lot_label(label: str, conforms: bool | None) -> str:
     if len(name) > _MAX_LABEL_CHARS:
         name = name[:_MAX_LABEL_CHARS - 1] + "…"
     return f"Lot {name}: {lot_word(conforms)}"
+
+
+def lot_label_html(label: str, conforms: bool | None) -> str:
+    """A lot's label as the map's HTML: its name over its answer, each escaped (the name comes from the file).
+
+    >>> lot_label_html("<3>", None)
+    'Lot &lt;3&gt;<br>unknown'
+    """
+    name, word = lot_label(label, conforms).rsplit(": ", 1)
+    return map_html_text(name) + "<br>" + map_html_text(word)
+
+
+def view_geometry(shapes: list[dict]) -> dict | None:
+    """The box around WGS84 GeoJSON geometries (the map opens on the lots), or None without any."""
+    from shapely.geometry import box, shape
+
+    found = [shape(g) for g in shapes if g]
+    if not found:
+        return None
+    bounds = [b for g in found for b in [g.bounds]]
+    return box(min(b[0] for b in bounds), min(b[1] for b in bounds), max(b[2] for b in bounds),
+               max(b[3] for b in bounds)).__geo_interface__
 
 
 def _style(colour: str, hatch: str | None, dash: str | None, fill_opacity: float, weight: float) -> dict:
@@ -105,7 +128,7 @@ def groups(parcel_outline: dict, lots: list[tuple[str, bool | None, dict]], othe
         for label, conforms, geom in lots:
             _word, colour, hatch, dash = LOT_LOOKS[conforms]
             style = _style(colour, hatch, dash, 0.12, weight)
-            feature = {"type": "Feature", "properties": {"label": map_html_text(lot_label(label, conforms))},
+            feature = {"type": "Feature", "properties": {"label": lot_label_html(label, conforms)},
                        "geometry": geom}
             folium.GeoJson(feature, style_function=lambda _f, s=style: s,
                            tooltip=folium.GeoJsonTooltip(fields=["label"], labels=False, permanent=True,

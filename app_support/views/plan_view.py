@@ -80,11 +80,16 @@ def _shortfall(lot: dict) -> str:
     return _n(lot.get("shortfall_sqft"))
 
 
-def _permits(lot: dict) -> str:
-    needed = [p.get("title") or p.get("id") for p in lot.get("permits") or [] if p.get("required") is True]
-    maybe = [p.get("title") or p.get("id") for p in lot.get("permits") or [] if p.get("required") is None]
-    words = needed + [f"{t} (unknown)" for t in maybe]
-    return "; ".join(str(w) for w in words) if words else "none"
+def _titles(lot: dict, required) -> list[str]:
+    return [str(p.get("title") or p.get("id")) for p in lot.get("permits") or [] if p.get("required") is required]
+
+
+def _permits(lot: dict, plain_words: bool = False) -> str:
+    """The permits a lot needs by name, and how many are unknown (listed under the table, lot by lot)."""
+    words = _titles(lot, True)
+    if unknown := len(_titles(lot, None)):
+        words.append(f"{unknown} not known yet" if plain_words else f"{unknown} unknown")
+    return "; ".join(words) if words else "none"
 
 
 def lot_rows(out: dict, *, plain_words: bool = False) -> list[dict]:
@@ -92,7 +97,7 @@ def lot_rows(out: dict, *, plain_words: bool = False) -> list[dict]:
     cols = lot_columns(plain_words=plain_words)
     word = 1 if plain_words else 0
     return [dict(zip(cols, [str(lot["lot"]), _n(lot["gross_sqft"]), _net(lot), _minimum(lot),
-                            CONFORMS_WORDS[lot.get("conforms")][word], _shortfall(lot), _permits(lot),
+                            CONFORMS_WORDS[lot.get("conforms")][word], _shortfall(lot), _permits(lot, plain_words),
                             lot.get("citation") or ""], strict=True)) for lot in out.get("lots") or []]
 
 
@@ -105,13 +110,11 @@ def lots_csv(out: dict, csv_safe) -> str:
     writer = csv.writer(buf, lineterminator="\r\n")
     writer.writerow(header)
     for lot in out.get("lots") or []:
-        permits = lot.get("permits") or []
         row = [lot["lot"], lot["gross_sqft"], lot.get("net_lot_area_sqft"), lot.get("net_lot_area_min_sqft"),
                lot.get("net_lot_area_max_sqft"), lot.get("district"), lot.get("min_lot_area_sqft"),
                lot.get("compared_with"), lot.get("min_lot_area_reason"), lot.get("conforms"),
                lot.get("shortfall_sqft"),
-               "; ".join(str(p.get("title") or p.get("id")) for p in permits if p.get("required") is True),
-               "; ".join(str(p.get("title") or p.get("id")) for p in permits if p.get("required") is None),
+               "; ".join(_titles(lot, True)), "; ".join(_titles(lot, None)),
                lot.get("citation")]
         writer.writerow([csv_safe(v) for v in row])
     return buf.getvalue()
@@ -148,18 +151,37 @@ def show_lot_table(out: dict) -> None:
                             if lot.get("min_lot_area_reason"))
     if reasons:
         st.caption(escape_markdown(" ".join(reasons)))
+    _permits_by_lot(out, counter)
     if counter:
         return
     citations = dict.fromkeys(lot.get("citation") for lot in out.get("lots") or [] if lot.get("citation"))
-    for lot in out.get("lots") or []:
-        for p in lot.get("permits") or []:
-            if p.get("required") is not False and p.get("citation"):
-                citations.setdefault(p["citation"])
     per_row = 2 if mode == state.PROJECTOR else 4
     cols = st.columns(per_row)
     for i, citation in enumerate(citations):
         with cols[i % per_row]:
-            law_link(citation)
+            law_link(citation, label=f"Minimum lot area: {citation}")
+
+
+def _permits_by_lot(out: dict, counter: bool) -> None:
+    """Under the table, folded: each lot's permits needed and not known yet, each with its § (a link, but at the
+    counter, where the words stay plain)."""
+    lots = [lot for lot in out.get("lots") or [] if _titles(lot, True) or _titles(lot, None)]
+    if not lots:
+        return
+    with st.expander("The permits lot by lot" if not counter else "Which permits each lot may need"):
+        for lot in lots:
+            permits = [p for p in lot.get("permits") or [] if p.get("required") is not False]
+            st.markdown(f"**Lot {escape_markdown(str(lot['lot']))}**: " + "; ".join(
+                escape_markdown(f"{p.get('title') or p.get('id')} ({'needed' if p.get('required') else 'not known'}"
+                                + ("" if counter else f", {p.get('citation')}") + ")") for p in permits) + ".")
+        if counter:
+            return
+        citations = dict.fromkeys(p["citation"] for lot in lots for p in lot.get("permits") or []
+                                  if p.get("required") is not False and p.get("citation"))
+        cols = st.columns(4)
+        for i, citation in enumerate(citations):
+            with cols[i % 4]:
+                law_link(citation)
 
 
 def show_yield(out: dict) -> None:
