@@ -25,8 +25,8 @@ from app_support.inputs.parcel_inputs import UPLOAD_MAX_MB
 from app_support.widgets.citations import escape_markdown
 
 __all__ = ["PLAN", "CONVENTIONAL", "KIND", "DISTRICT", "HOW", "UPLOAD", "DRAW", "PLAN_TYPES", "KEPT_AFTER_REFUSAL",
-           "DRAWN_NAME", "PlanSource", "current", "set_plan", "clear", "upload", "take_drawings", "plan_geojson",
-           "case_value", "restore"]
+           "DRAWN_NAME", "PlanSource", "source_key", "current", "set_plan", "clear", "upload", "take_drawings",
+           "plan_geojson", "case_key", "case_value", "restore"]
 
 #: Session keys: the plan checked and the conventional plat (:class:`PlanSource` or None), and the options. All
 #: start with ``plan_``: a case loaded forgets them (``state.CASE_WIDGET_PREFIXES``) and puts its own back.
@@ -55,13 +55,14 @@ class PlanSource:
     roles: dict | None
     drawing: object  # sloat_core.plan.drawing.PlanDrawing
     drawn: bool = False
+    key: str = ""  # names the plan read: its bytes and the roles chosen (the check's cache key, :func:`source_key`)
 
-    @property
-    def key(self) -> str:
-        """Names the plan read: its bytes and the roles chosen (the check's cache key)."""
-        digest = hashlib.sha256(self.data)
-        digest.update(json.dumps(self.roles or {}, sort_keys=True).encode())
-        return digest.hexdigest()
+
+def source_key(data: bytes, roles: dict | None) -> str:
+    """The key of a plan read from ``data`` with ``roles``: two sources with one key are the same plan."""
+    digest = hashlib.sha256(data)
+    digest.update(json.dumps(roles or {}, sort_keys=True).encode())
+    return digest.hexdigest()
 
 
 def current(slot: str = PLAN) -> PlanSource | None:
@@ -75,7 +76,7 @@ def set_plan(slot: str, name: str, data: bytes, roles: dict | None = None, *, dr
     """Read ``data`` (a file called ``filename``, by default ``name``) and make it the session's plan in ``slot``;
     raises (NoLotsLayerError, SloatInputError) and leaves the slot as it was when it cannot be read."""
     drawing = read_plan(data, filename or name, roles=roles)
-    source = PlanSource(name, data, dict(roles) if roles else None, drawing, drawn)
+    source = PlanSource(name, data, dict(roles) if roles else None, drawing, drawn, source_key(data, roles))
     st.session_state[slot] = source
     return source
 
@@ -196,6 +197,16 @@ def plan_geojson(source: PlanSource | None) -> dict | None:
                  "geometry": mapping(f.geometry)} for f in drawing.features]
     return {"type": "FeatureCollection", "name": source.name[:200],
             "crs": {"type": "name", "properties": {"name": "urn:ogc:def:crs:EPSG::2260"}}, "features": features}
+
+
+def case_key() -> list | None:
+    """What the case's fingerprint reads of the plan (cheap: the plans' keys and the options), or None."""
+    plan = current(PLAN)
+    if plan is None:
+        return None
+    conventional = current(CONVENTIONAL)
+    return [plan.key, conventional.key if conventional else None, st.session_state.get(KIND) or "conventional",
+            st.session_state.get(DISTRICT) or None]
 
 
 def case_value() -> dict | None:

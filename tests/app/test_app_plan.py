@@ -282,3 +282,45 @@ def test_the_map_key_draws_each_rows_pattern_and_only_the_patterns_it_knows():
     assert 'class="sloat-swatch sloat-hatch-cross"' in key
     assert "onmouseover" not in key and "&lt;b&gt;x&lt;/b&gt;" in key
     assert key.count('class="sloat-swatch"') == 1  # an unknown pattern: a plain swatch
+
+
+def test_the_case_keeps_the_plan_and_its_link_reopens_it(tmp_path, sample_parcel, data_dir):
+    from streamlit.testing.v1 import AppTest
+
+    from app_support.cases import cases_ui
+
+    at = _open(sample_parcel)
+    at.radio(key="plan_kind_box").set_value("cluster")
+    _with_district(at, "R-15")
+    _upload(at, "plat.dxf", two_lots_dxf(tmp_path / "plat.dxf", lots=(LOT_A, box(pf.X0 + 90, pf.Y0, pf.X0 + 180,
+                                                                                     pf.Y0 + 150))))
+    before = _table(at)
+    problems = [w.value for w in at.warning]
+    case = at.session_state[cases_ui.CASE]
+    saved = cases_ui.store().open_case(case.id)
+    assert saved.plan["name"] == "plat.dxf" and saved.plan["kind"] == "cluster" and saved.plan["district"] == "R-15"
+    assert [f["properties"]["lot"] for f in saved.plan["plan"]["features"]] == ["A", "B"]
+
+    again = AppTest.from_file(fx.APP, default_timeout=60)
+    again.query_params["case"] = case.id
+    again.run()
+    again.switch_page("pages/plan.py")
+    _run(again)
+    assert _table(again) == before and [w.value for w in again.warning] == problems  # the overlap, as before
+    assert again.session_state[plan_inputs.KIND] == "cluster"
+    assert not again.error
+
+
+def test_a_case_file_whose_plan_is_not_a_plan_is_refused_in_one_sentence():
+    import json
+
+    from sloat_core.errors import SloatInputError
+    from sloat_core.store import Case, case_from_json, case_to_json
+
+    for plan, words in [({"kind": "grid"}, "kind"), ({"plan": {"type": "FeatureCollection", "features": []}}, "lots"),
+                        ({"colour": "red"}, "colour")]:
+        doc = json.loads(case_to_json(Case()))
+        doc["case"]["plan"] = plan
+        with pytest.raises(SloatInputError, match="The case's plan cannot be used") as err:
+            case_from_json(json.dumps(doc))
+        assert words in str(err.value)
