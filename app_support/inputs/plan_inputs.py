@@ -100,7 +100,9 @@ def upload(slot: str, label: str, *, help_text: str | None = None) -> None:
     ss = st.session_state
     file = st.file_uploader(label, type=PLAN_TYPES, key=f"{prefix}_upload", max_upload_size=UPLOAD_MAX_MB,
                             help=help_text)
-    if file is not None and ss.get(f"{prefix}_seen") != file.file_id:
+    if file is None:  # the file taken away: its sentence or its layers go with it (the plan read stays)
+        ss[f"{prefix}_error"] = ss[f"{prefix}_pending"] = None
+    elif ss.get(f"{prefix}_seen") != file.file_id:
         ss[f"{prefix}_seen"] = file.file_id
         ss[f"{prefix}_pending"] = None
         ss.pop(f"{prefix}_lots_layer", None)  # the last file's choice means nothing for this one
