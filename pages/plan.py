@@ -134,10 +134,11 @@ if found is not None:
         if shapes:
             others[role], present = shapes, present | {role}
 fmap = mapping.base_map(large=large)
-fmap.get_root().header.add_child(folium.Element(plan_map.LABEL_CSS[large]))
+fmap.get_root().header.add_child(folium.Element(plan_map.LABEL_CSS))
 # the map opens on the lots of a plan read from a file; on the parcel while lots are drawn on it
 in_view = (plan_map.view_geometry([g for _l, _c, g in lots]) if plan is not None and not plan.drawn else None) or outline
-centre, zoom = mapping.view_for(in_view, height_px=MAP_HEIGHT_PX[mode], max_zoom=19)
+centre, zoom = mapping.view_for(in_view, width_px=1200 if large else 860, height_px=MAP_HEIGHT_PX[mode],
+                                max_zoom=20)  # the map spans the page; small lots come close enough for their labels
 drawn = st_folium(fmap, key="plan_map", height=MAP_HEIGHT_PX[mode], use_container_width=True,
                   returned_objects=["all_drawings"], center=centre, zoom=zoom,
                   feature_group_to_add=plan_map.groups(outline, lots, others, large=large,

@@ -38,11 +38,12 @@ ROLE_LOOKS = {
 }
 #: The class of the lots' permanent labels (the browser test finds them by it).
 LOT_LABEL_CLASS = "sloat-lot-label"
-#: The labels' look in the map's frame (a constant: no text from the plan in it); larger on a projector.
-LABEL_CSS = {False: ("<style>.sloat-lot-label{font:600 12px/1.2 sans-serif;text-align:center;color:#111;background:rgba(255,255,255,"
-                     ".9);border:1px solid #333;padding:1px 4px;box-shadow:none;}</style>"),
-             True: ("<style>.sloat-lot-label{font:700 20px/1.2 sans-serif;text-align:center;color:#000;background:#fff;"
-                    "border:2px solid #000;padding:2px 6px;box-shadow:none;}</style>")}
+#: The labels' look in the map's frame, in the map's header once (a constant: no text from the plan in it). The
+#: projector's larger labels are a second class on the label, so switching modes needs no new header.
+LABEL_CSS = ("<style>.sloat-lot-label{font:600 12px/1.2 sans-serif;text-align:center;color:#111;"
+             "background:rgba(255,255,255,.9);border:1px solid #333;padding:1px 4px;box-shadow:none;}"
+             ".sloat-lot-label.sloat-lot-large{font:700 20px/1.2 sans-serif;color:#000;background:#fff;"
+             "border:2px solid #000;padding:2px 6px;}</style>")
 _MAX_LABEL_CHARS = 40
 
 
@@ -133,7 +134,8 @@ def groups(parcel_outline: dict, lots: list[tuple[str, bool | None, dict]], othe
             folium.GeoJson(feature, style_function=lambda _f, s=style: s,
                            tooltip=folium.GeoJsonTooltip(fields=["label"], labels=False, permanent=True,
                                                          direction="center", sticky=False,
-                                                         class_name=LOT_LABEL_CLASS)).add_to(group)
+                                                         class_name=LOT_LABEL_CLASS
+                                                         + (" sloat-lot-large" if large else ""))).add_to(group)
         out.append(group)
     return out
 

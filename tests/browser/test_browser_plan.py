@@ -66,4 +66,16 @@ def test_a_plat_uploaded_shows_its_table_and_its_labelled_lots_and_the_page_is_a
     app.shot("plan_page")
     failing, _kept = _judge(axe_violations(page))
     assert not failing, [(v["id"], v["impact"], v["frame"], v["nodes"][:1]) for v in failing]
+    # on a projector: the table in large type, the lots' labels larger too
+    app.switch_mode("Projector")
+    page.locator('[data-testid="stTable"]').first.wait_for(timeout=30_000)
+    app.settle()
+    sizes = page.evaluate("() => [...document.querySelectorAll('[data-testid=\"stTable\"] td')]"
+                          ".map(c => parseFloat(getComputedStyle(c).fontSize))")
+    assert sizes and min(sizes) >= 24, sizes
+    label_px = app.poll_map(f"() => {{ const e = document.querySelector('.{LOT_LABEL_CLASS}');"
+                            " return e ? parseFloat(getComputedStyle(e).fontSize) : 0; }", lambda v: v >= 20)
+    assert label_px >= 20, label_px
+    page.locator(MAP_IFRAME).first.scroll_into_view_if_needed()
+    app.shot("plan_map_projector")
     assert app.non_tile_blocked() == []
