@@ -1,6 +1,6 @@
 """One list of answers on screen: Article IX's permits and the approvals around it, by who decides.
 
-The list itself is the core's (``sloat_core.approvals.summary.approvals_for``, in the analysis as
+The list itself is the core's (``sloat_core.engine.approval_list.approvals_for``, in the analysis as
 ``approvals`` and ``approvals_detail``); this module only shows it, in two shapes of the same lines:
 
 - :func:`show_approvals`: the Proposed project page's section (SEQR, county referral, the Village Law clocks,
@@ -67,7 +67,7 @@ def show_approvals(groups: list | None, a: dict | None, result_day: str) -> None
 
 def board_items(result: dict) -> list[dict]:
     """The groups of the one list: ``[{"decides": ..., "items": [...]}, ...]`` (a prohibition is never among them:
-    :func:`sloat_core.approvals.summary.approvals_for` lists approvals only)."""
+    :func:`sloat_core.engine.approval_list.approvals_for` lists approvals only)."""
     return [g for g in result.get("approvals") or [] if g["items"]]
 
 

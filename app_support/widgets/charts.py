@@ -1,7 +1,7 @@
 """Plotly figures of the mitigation and timeline pages.
 
 Figures only draw values the core computed: the gauge takes the required replacement area from the
-mitigation result; the timeline takes :class:`sloat_core.rules.clocks.Event` objects and the winter
+mitigation result; the timeline takes :class:`sloat_core.law.events.Event` objects and the winter
 season dates the core worked out. ``large=True`` is the projector's type size.
 """
 
@@ -17,7 +17,7 @@ from collections.abc import Callable
 import plotly.graph_objects as go
 import streamlit as st
 
-from sloat_core.rules.clocks import STATUS_WORDS
+from sloat_core.law.events import STATUS_WORDS
 
 __all__ = [
     "TIMELINE_COLUMNS", "STATUS_COLOURS", "STATUS_LABELS", "mitigation_gauge", "timeline_figure", "chart_table",

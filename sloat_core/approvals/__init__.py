@@ -9,10 +9,10 @@ calendar the Article IX clocks use too. Their numbers are dated settings in ``da
 (:mod:`~sloat_core.approvals.state_law`, read by the one loader of dated facts, :mod:`sloat_core.law.facts`, as
 Article IX's parameters are).
 
-Two layers, so that the approvals and the rules never import each other in a circle
-(tests/approvals/test_approvals_layers.py): the lower one (:mod:`.state_law`, :mod:`.facts`, :mod:`.seqr`,
-:mod:`.deciders`) is what the rules read (§ 402-46C asks the SEQR class; each permit declares who decides it) and
-imports no rule; the upper one (:mod:`.county_referral`, :mod:`.village_law`, :mod:`.wetland_screens`,
-:mod:`.summary`) uses the calendar (:mod:`sloat_core.law.calendar`) and the rules' timeline events.
+The whole package sits below the Article IX rules and imports none of them
+(tests/approvals/test_approvals_layers.py): the rules read it (§ 402-46C asks the SEQR class; each permit declares
+who decides it), and the one list that puts Article IX's permits and these approvals together is the engine's
+(:mod:`sloat_core.engine.approval_list`). Events and their status are the law's own type
+(:mod:`sloat_core.law.events`), shared with the Article IX timeline.
 Every answer is a screening estimate; nothing here changes an Article IX answer.
 """

@@ -2,7 +2,7 @@
 
 Each Article IX permit declares its own (`sloat_core.rules.sections.permit.PermitDeclaration.decider`, checked
 against this list when it is declared); the approvals around Article IX name theirs in
-:mod:`sloat_core.approvals.summary`. "Village (other)" is a Village office Article IX does not name (the
+:mod:`sloat_core.engine.approval_list`. "Village (other)" is a Village office Article IX does not name (the
 floodplain administrator of the separately adopted Flood Hazard Regulations).
 """
 

@@ -15,7 +15,7 @@ differ; a default approval arises the day after the last business day. Periods m
 consent (not modelled: enter the agreed dates). Every period is a dated setting "to confirm with the Village"
 (``data/settings/state_law.yaml``).
 
-The events are :class:`sloat_core.rules.clocks.Event` objects, the timeline's own type.
+The events are :class:`sloat_core.law.events.Event` objects, the timeline's own type.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from sloat_core.approvals.county_referral import (CLAUSE_239N_TO_CONFIRM, referr
 from sloat_core.approvals.facts import ApprovalFacts
 from sloat_core.approvals.state_law import state_param, verify_word
 # Imported from the timeline (rules/clocks.py is being split; the lead fixes these paths at merge):
-from sloat_core.rules.clocks import Event, status_as_of
+from sloat_core.law.events import Event, status_as_of
 
 __all__ = ["ClockRule", "clock_rules", "village_law_events", "county_events", "approval_events"]
 

@@ -247,8 +247,8 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
 
     subdividable = can_be_subdivided(lot.net_lot_area_sqft, lot.net_lot_area_min_sqft, minimum)
     # The project's SEQR class, once (with the county referral whose parkland distance it reads): § 402-46C and
-    # the approvals below read this one class (sloat_core.approvals.summary.action_class).
-    from sloat_core.approvals.summary import action_class, approvals_for
+    # the approvals below read this one class (sloat_core.engine.approval_list.action_class).
+    from sloat_core.engine.approval_list import action_class, approvals_for
 
     cea = f.area("aquifer_cea")
     in_cea = None if cea is None else cea > 1.0

@@ -294,7 +294,7 @@ def act_by(kind: str, date: _dt.date) -> _dt.date:
     A deadline counted forward that ends on a Saturday, Sunday or public holiday runs to the next business day
     (General Construction Law § 25-a); every other kind keeps its date (an expiry, a "not before" day, the mark
     of a period; a deadline counted back from a later day, whose note only advises acting earlier to be safe).
-    Every deadline's status is read against this day (``clocks.status_as_of``), the timeline's and the approvals'.
+    Every deadline's status is read against this day (``events.status_as_of``), the timeline's and the approvals'.
 
     >>> act_by("hearing_deadline", _dt.date(2027, 10, 9)).isoformat()  # a Saturday, then Columbus Day
     '2027-10-12'

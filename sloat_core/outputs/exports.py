@@ -17,7 +17,7 @@ from typing import Any, Iterable
 
 from sloat_core.gis.parcels import to_wgs84_geojson
 from sloat_core.outputs.ics import to_ics
-from sloat_core.rules.clocks import Event
+from sloat_core.law.events import Event
 
 __all__ = [
     "CALENDAR_NAME",

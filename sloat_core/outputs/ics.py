@@ -15,7 +15,7 @@ from typing import Iterable
 import icalendar
 
 from sloat_core.law.calendar import NOT_BEFORE_KINDS, PERIOD_KINDS
-from sloat_core.rules.clocks import Event
+from sloat_core.law.events import Event
 
 __all__ = ["to_ics"]
 

@@ -221,7 +221,7 @@ def check_plan(parcel, drawing: PlanDrawing, layerset, *, district: str | None =
 
 
 def _check(parcel, drawing, layerset, district, kind, conventional, project, as_of, settings) -> PlanResult:
-    from sloat_core.approvals.summary import action_class
+    from sloat_core.engine.approval_list import action_class
     from sloat_core.engine.analysis import analyze_parcel
 
     proj, footprint = _plan_project(project, drawing)

@@ -12,7 +12,6 @@ near the Village are refused afterwards, never placed).
 
 from __future__ import annotations
 
-import json
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -26,7 +25,7 @@ from shapely.geometry import shape
 from sloat_core.errors import SloatInputError
 from sloat_core.gis.parcels.file_limits import MAX_FEATURES, printable_name
 from sloat_core.gis.parcels.gdal_files import check_gpkg
-from sloat_core.gis.parcels.geojson_file import count_positions, precount_positions, refuse_if_not_lonlat
+from sloat_core.gis.parcels.geojson_file import count_positions, parse_geojson, refuse_if_not_lonlat
 from sloat_core.gis.parcels.placement import check_vertices
 from sloat_core.gis.safe_files import private_tempdir
 from sloat_core.gis.safe_zip import extract_members, inspect_zip
@@ -83,15 +82,7 @@ def read_geojson_plan(data: bytes, max_vertices: int) -> _Drawing:
 
 def _geojson_collection(data: bytes, max_vertices: int) -> tuple[dict, CRS | None]:
     """The FeatureCollection (positions counted before parsing) and the coordinate system it names, if any."""
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise SloatInputError("The GeoJSON file is not readable text.") from exc
-    precount_positions(text, max_vertices)
-    try:
-        obj = json.loads(text)
-    except (ValueError, RecursionError) as exc:
-        raise SloatInputError("The file is not valid GeoJSON.") from exc
+    obj = parse_geojson(data, max_vertices)
     if not isinstance(obj, dict) or obj.get("type") != "FeatureCollection" or not isinstance(obj.get("features"), list):
         raise SloatInputError("A GeoJSON plan must be a FeatureCollection whose features carry a 'layer' property.")
     if len(obj["features"]) > MAX_FEATURES:

@@ -261,7 +261,7 @@ def test_the_permits_screen_is_one_list_of_every_approval_by_who_decides(manifes
     result = analyze(parcel_input.parcel_by_sbl(layers, fx.P1_SBL), layers)
     text = "\n".join(m.value for m in at.markdown).replace("\\", "")
     groups = approvals_ui.board_items(result)
-    from sloat_core.approvals.summary import DECIDERS
+    from sloat_core.engine.approval_list import DECIDERS
 
     assert groups and {g["decides"] for g in groups} <= set(DECIDERS)
     for g in groups:

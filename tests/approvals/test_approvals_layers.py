@@ -1,12 +1,9 @@
-"""The approvals around Article IX and the Article IX rules read each other in one direction per module, never
-in a circle.
+"""The approvals around Article IX sit below the Article IX rules: the rules read them, they read no rule, and
+nothing of the approvals is in an import circle with the rules.
 
-Two layers of ``sloat_core.approvals``: the lower one (the state-law settings, the approval facts, the SEQR
-class, who decides) is what the rules read (§ 402-46C asks the SEQR class; the project form carries the approval
-facts; each permit declares its decider) and reads no rule; the upper one (county referral, Village Law clocks, the
-wetland screens, the summary) counts days with the calendar (sloat_core.law.calendar) and writes the timeline's
-events. The check follows every import, top-level or inside
-a function, through the whole core.
+The rules read the state-law settings, the approval facts, the SEQR class (§ 402-46C asks it) and who decides;
+the one list that puts Article IX's permits beside the approvals is the engine's (sloat_core.engine.approval_list).
+The check follows every import, top-level or inside a function, through the whole core.
 """
 
 from __future__ import annotations
@@ -14,10 +11,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from source_imports import CORE, imported_modules
-
-#: What the rules may read of the approvals.
-LOWER = {"sloat_core.approvals.state_law", "sloat_core.approvals.facts", "sloat_core.approvals.seqr",
-         "sloat_core.approvals.deciders"}
 
 
 def _modules() -> dict[str, Path]:
@@ -44,21 +37,23 @@ def _reach(graph: dict[str, set[str]], start: str) -> set[str]:
     return seen
 
 
-def test_the_rules_read_only_the_lower_layer_of_the_approvals():
+def test_the_rules_read_the_approvals():
     graph = _graph()
     read = {m for name, deps in graph.items() if name.startswith("sloat_core.rules") for m in deps
             if m.startswith("sloat_core.approvals")}
-    assert read and read <= LOWER | {"sloat_core.approvals"}, sorted(read - LOWER)
+    assert {"sloat_core.approvals.seqr", "sloat_core.approvals.deciders"} <= read, sorted(read)
 
 
-def test_the_lower_layer_of_the_approvals_never_reaches_a_rule():
+def test_no_module_of_the_approvals_reaches_a_rule_or_the_engine():
     graph = _graph()
-    for low in sorted(LOWER):
-        reached = _reach(graph, low)
-        assert not any(m.startswith("sloat_core.rules") for m in reached), (low, sorted(reached))
+    for name in sorted(graph):
+        if name.startswith("sloat_core.approvals"):
+            reached = _reach(graph, name)
+            above = sorted(m for m in reached if m.startswith(("sloat_core.rules", "sloat_core.engine")))
+            assert not above, (name, above)
 
 
-def test_no_module_of_the_approvals_is_in_an_import_circle_with_the_rules():
+def test_no_module_of_the_approvals_is_in_an_import_circle():
     graph = _graph()
     for name in sorted(graph):
         if name.startswith("sloat_core.approvals"):

@@ -65,7 +65,7 @@ def test_the_project_page_and_the_board_name_it_apart_never_as_an_approval(manif
     at.session_state[state.PROJECT] = {"commercial_excavation": True}
     at.switch_page("pages/project.py").run()
     assert not at.exception, at.exception
-    from sloat_core.approvals.summary import DECIDERS
+    from sloat_core.engine.approval_list import DECIDERS
 
     deciders = [e for e in at.expander if re.fullmatch(rf"({'|'.join(map(re.escape, DECIDERS))}) \(\d+\)", e.label)]
     listed = [m.value for e in deciders for m in e.markdown]

@@ -12,13 +12,8 @@ from sloat_core.errors import SloatInputError
 from sloat_core.law.params import param, value
 from sloat_core.law.text import quote_in_clause
 from sloat_core.outputs.ics import to_ics
-from sloat_core.rules.clocks import (
-    CLOCKS,
-    ITEM_KINDS,
-    Event,
-    status_as_of,
-    timeline_events,
-)
+from sloat_core.law.events import Event, status_as_of
+from sloat_core.rules.clocks import CLOCKS, ITEM_KINDS, timeline_events
 
 D = dt.date
 AS_OF = D(2026, 1, 1)

@@ -68,7 +68,9 @@ def _geojson_geometries(obj: Any) -> list[dict]:
     raise SloatInputError("The GeoJSON file does not hold a geometry, Feature or FeatureCollection.")
 
 
-def _read_geojson_bytes(data: bytes, max_vertices: int, subject: str = "The drawing") -> _Raw:
+def parse_geojson(data: bytes, max_vertices: int) -> Any:
+    """The JSON of a GeoJSON file (UTF-8, with or without a byte-order mark, or UTF-16), its positions counted
+    against ``max_vertices`` before it is parsed; one sentence when it is not readable or not JSON."""
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -78,10 +80,13 @@ def _read_geojson_bytes(data: bytes, max_vertices: int, subject: str = "The draw
             raise SloatInputError("The GeoJSON file is not readable text.") from exc
     precount_positions(text, max_vertices)
     try:
-        obj = json.loads(text)
+        return json.loads(text)
     except (ValueError, RecursionError) as exc:
         raise SloatInputError("The file is not valid GeoJSON.") from exc
-    return _read_geojson_obj(obj, max_vertices, subject)
+
+
+def _read_geojson_bytes(data: bytes, max_vertices: int, subject: str = "The drawing") -> _Raw:
+    return _read_geojson_obj(parse_geojson(data, max_vertices), max_vertices, subject)
 
 
 _POSITION_START = re.compile(r"\[\s*[-+.0-9]")

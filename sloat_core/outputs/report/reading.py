@@ -9,7 +9,7 @@ alternative text, an approval's status, the coverage notes, the citations used, 
 from __future__ import annotations
 
 from sloat_core.outputs.report.text import _num, _sqft
-from sloat_core.rules.clocks import DONE_STATUSES, STATUS_WORDS
+from sloat_core.law.events import DONE_STATUSES, STATUS_WORDS
 
 _YES_NO = {True: "yes", False: "no", None: "unknown"}
 
@@ -165,7 +165,7 @@ def _verdict(r: dict) -> str:
 
 
 def status_text(status) -> str:
-    """An event's status in words (``sloat_core.rules.clocks.STATUS_WORDS``).
+    """An event's status in words (``sloat_core.law.events.STATUS_WORDS``).
 
     >>> status_text("reached"), status_text("not_yet"), status_text("due_soon")
     ('From this day on', 'Not before this day', 'Due soon')
@@ -177,7 +177,7 @@ def events_to_show(evs: list[dict], max_events: int) -> list[dict]:
     """At most ``max_events`` events in date order: those still ahead first, then those done.
 
     A "not before" day that has come (``reached``) is done, like a passed deadline; one still to come
-    (``not_yet``) is ahead (``sloat_core.rules.clocks.DONE_STATUSES``).
+    (``not_yet``) is ahead (``sloat_core.law.events.DONE_STATUSES``).
     """
     if len(evs) <= max_events:
         return list(evs)

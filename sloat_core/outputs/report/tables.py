@@ -100,7 +100,7 @@ def approvals(pdf: FPDF, r: dict, reason_len: int, clock_len: int) -> None:
     GML § 239-m/n, the Village Law clocks, the NYSDEC and Army Corps screens), grouped by who decides, each with
     its clause, the clock it starts and the step at which it usually comes; then the usual order, the SEQR class,
     the county referral and the state and federal wetland answers in sentences. Read from the analysis's
-    ``approvals`` and ``approvals_detail`` (:func:`sloat_core.approvals.summary.approvals_for`), never
+    ``approvals`` and ``approvals_detail`` (:func:`sloat_core.engine.approval_list.approvals_for`), never
     re-derived. The Article IX permits not needed on what is known follow in one sentence. Without the
     analysis's approvals (an older result), the permits table of :func:`permits` instead."""
     detail = r.get("approvals_detail") or {}
