@@ -43,6 +43,7 @@ PAGES = [
     ("pages/parcel.py", "Parcel & constraints", ":material/map:"),
     ("pages/project.py", "Proposed project", ":material/construction:"),
     ("pages/cluster.py", "Cluster", ":material/grid_view:"),
+    ("pages/plan.py", "Plan, lot by lot", ":material/dashboard:"),
     ("pages/mitigation.py", "Wetland mitigation", ":material/water:"),
     ("pages/timeline.py", "Timeline", ":material/event:"),
     ("pages/walkthrough.py", "Board walk-through", ":material/slideshow:"),

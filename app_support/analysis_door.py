@@ -9,6 +9,9 @@ out again in each process. The Parcel page's answer, the project form's, the clu
 and mitigation pages', the walk-through's pictures and a case's downloads are all the same run when their
 facts are the same, so no page works out a different answer for the same inputs.
 
+A plan (a proposed plat or site plan) is read and checked lot by lot here too (:func:`read_plan`,
+:func:`plan_check`): the check is run once per distinct plan, parcel and facts, like the analysis.
+
 The result dict keeps the shape the pages read (the command line's JSON contract);
 :class:`AnalysisView` names the keys the app reads, typed, for code that wants them by attribute.
 
@@ -36,7 +39,7 @@ from sloat_core.approvals.state_law import all_state_facts
 from sloat_core.approvals.village_law import approval_events
 from sloat_core.engine.analysis import DISCLAIMER
 from sloat_core.engine.answer import lot_answer, permits_by_cause, what_if_sentence
-from sloat_core.errors import SloatInputError
+from sloat_core.errors import NoLotsLayerError, SloatInputError
 from sloat_core.gis.parcels import to_wgs84_geojson
 from sloat_core.law import text as law_text
 from sloat_core.law.not_modelled import not_modelled, not_modelled_groups
@@ -46,11 +49,12 @@ from sloat_core.rules.sections.s402_57_wetlands.mitigation import MAX_SQFT, miti
 from sloat_core.rules.project import parse_project
 
 __all__ = ["analysis", "result", "copy_result", "prepared_result", "project_result", "AnalysisView", "view",
+           "read_plan", "plan_check", "plan_layer_names", "PLAN_KINDS",
            # the rest of the core the pages and the views use, passed on as the core declares it (same objects)
-           "DISCLAIMER", "SloatInputError", "ITEM_KINDS", "MAX_SQFT", "all_state_facts", "approval_events",
+           "DISCLAIMER", "SloatInputError", "NoLotsLayerError", "ITEM_KINDS", "MAX_SQFT", "all_state_facts", "approval_events",
            "law_text", "lot_answer", "map_png", "mitigation", "not_modelled", "not_modelled_groups",
            "parse_approval_facts", "parse_project", "permits_by_cause", "referral_bands_geojson",
-           "timeline_events", "to_ics", "to_wgs84_geojson", "what_if_sentence", "yield_phrase"]
+           "timeline_events", "to_ics", "to_wgs84_geojson", "what_if_sentence", "yield_phrase", "csv_safe"]
 
 #: What pages and views take from the core besides the analysis: through this door, never from ``sloat_core``.
 CORE_NAMES = tuple(__all__[__all__.index("DISCLAIMER"):])
@@ -289,3 +293,69 @@ def map_png(analysis, layers, **options):
     from sloat_core.outputs.report import map_png as draw
 
     return draw(analysis, layers, **options)
+
+
+#: The kinds of plan the check knows (``sloat_core.plan.lots.KINDS``): a conventional plat or a cluster.
+PLAN_KINDS = ("conventional", "cluster")
+
+
+def read_plan(data: bytes, filename: str, *, roles: dict[str, str] | None = None):
+    """:func:`sloat_core.plan.reading.read_plan` of an upload's bytes: a ``PlanDrawing``, read in the bounded worker
+    under the parcel files' size and vertex limits (the reader loads ezdxf, so it is imported when first asked for).
+
+    Raises
+    ------
+    NoLotsLayerError
+        No layer is recognised (or chosen) as the lots: it carries the file's layers.
+    SloatInputError
+        Anything else the file cannot give, in one sentence (a DWG, a damaged file, a plat in local coordinates).
+    """
+    from sloat_core.plan.reading import read_plan as read
+
+    return read(data, roles=roles, filename=filename)
+
+
+def plan_layer_names() -> tuple[tuple[str, str, str], ...]:
+    """(layer name, role, where the name comes from) of every layer name a plan's roles are recognised by."""
+    from sloat_core.plan.layer_roles import LAYER_NAMES
+
+    return LAYER_NAMES
+
+
+@st.cache_resource(show_spinner="Checking the plan lot by lot…", max_entries=16)
+def _plan_run(pkey: str, lkey: str, dkey: str, ckey: str | None, district: str | None, kind: str,
+              project_json: str, as_of: str, _parcel, _layers, _drawing, _conventional, _settings):
+    from sloat_core.plan.check import check_plan
+
+    return check_plan(_parcel, _drawing, _layers, district=district, kind=kind, conventional=_conventional,
+                      project=json.loads(project_json) or None, as_of=dt.date.fromisoformat(as_of),
+                      settings=_settings)
+
+
+def plan_check(parcel, layers, drawing, drawing_key: str, *, conventional=None, conventional_key: str | None = None,
+               district: str | None = None, kind: str = "conventional", project: dict | None = None,
+               as_of: dt.date | None = None):
+    """:func:`sloat_core.plan.check.check_plan` of a plan on the parcel, run once per distinct set of facts.
+
+    ``drawing_key`` (and ``conventional_key``) name the plan read (its file's bytes and the roles chosen): two
+    drawings with one key must be the same plan. The ``PlanResult`` is shared between sessions: read it.
+
+    Raises
+    ------
+    sloat_core.errors.SloatInputError
+        One plain sentence when the plan cannot be checked on this parcel.
+    """
+    if kind not in PLAN_KINDS:
+        raise SloatInputError(f"'{kind}' is not a kind of plan; choose conventional or cluster.")
+    day = (as_of or dt.date.today()).isoformat()
+    return _plan_run(_parcel_key(parcel), loaders.layers_key(layers), drawing_key,
+                     conventional_key if conventional is not None else None, district or None, kind,
+                     _dumps(project), day, parcel, layers, drawing, conventional, loaders.settings())
+
+
+def csv_safe(value) -> str:
+    """:func:`sloat_core.outputs.exports.csv_safe`: one CSV cell defused against formula injection (the exports
+    module loads the calendar library, so it is imported when a table is first downloaded)."""
+    from sloat_core.outputs.exports import csv_safe as safe
+
+    return safe(value)

@@ -35,6 +35,7 @@ import streamlit as st
 
 from app_support import analysis_door, loaders
 from app_support.frame import state
+from app_support.inputs import plan_inputs
 from app_support.widgets import forms
 from app_support.widgets.citations import escape_links
 from sloat_core.store import (
@@ -188,6 +189,7 @@ def _session_values() -> dict:
         "timeline_items": list(ss.get(forms.TIMELINE_ITEMS) or []),
         "mitigation_input": ss.get(forms.MITIGATION_INPUT) or {},
         "notes": ss.get(NOTES) or "",
+        "plan": plan_inputs.case_key(),  # the plan read and its options (the case keeps its drawings)
     }
 
 
@@ -207,7 +209,7 @@ def fingerprint(values: dict) -> str:
 
 #: The fields of a case that a save writes as its content (the id, revision and timestamps aside).
 _CONTENT_FIELDS = ("title", "parcel_geojson", "parcel_meta", "district", "project", "board_answers",
-                   "timeline_items", "notes", "mitigation_input", "settings_overrides", "analysis",
+                   "timeline_items", "notes", "mitigation_input", "settings_overrides", "plan", "analysis",
                    "params_version", "law_text_sha256", "layers_name", "layers_version", "archived")
 
 
@@ -251,6 +253,7 @@ def case_from_session(base: Case | None = None) -> Case:
     case.timeline_items = [dict(i) for i in values["timeline_items"]]
     case.mitigation_input = dict(values["mitigation_input"])
     case.notes = values["notes"]
+    case.plan = plan_inputs.case_value()
     return case
 
 
@@ -308,7 +311,7 @@ def load_case(case: Case) -> None:
     ss[NOTES] = case.notes
     ss[CASE] = case
     ss[_REFUSED] = None
-    ss[MESSAGE] = None
+    ss[MESSAGE] = plan_inputs.restore(case.plan)  # None, or why the case's plan could not be read again
     values = _session_values()
     ss[_OUTLINE] = (values["parcel"], case.parcel_geojson) if parcel is not None else None
     ss[_SAVED_FP] = fingerprint(values)

@@ -101,8 +101,9 @@ TIMELINE_PREFILL_PREFIX = "tlp"
 TIMELINE_PREFILL_KIND = f"{TIMELINE_PREFILL_PREFIX}_kind"
 TIMELINE_PREFILL_ADDED = f"{TIMELINE_PREFILL_PREFIX}_added"
 #: The widget keys forgotten when another case is loaded, so they seed again from its values (cases_ui): the
-#: project form, the Board's answers, the gate, mitigation, the timeline and its "From your project" editor.
-CASE_WIDGET_PREFIXES = ("pf_", "board_", "gate_", "mit_", "tl_", f"{TIMELINE_PREFILL_PREFIX}_")
+#: project form, the Board's answers, the gate, mitigation, the timeline and its "From your project" editor, and
+#: the Plan page's plan and options (``app_support.inputs.plan_inputs``: the case puts its own plan back).
+CASE_WIDGET_PREFIXES = ("pf_", "board_", "gate_", "mit_", "tl_", f"{TIMELINE_PREFILL_PREFIX}_", "plan_")
 
 _DEFAULTS = {
     PARCEL: None,

@@ -454,17 +454,19 @@ def _swatch_class(kind: str | None) -> str:
     return f"sloat-swatch sloat-hatch-{kind}" if kind in HATCH_KINDS else "sloat-swatch"
 
 
-def legend_html(roles: list[str], extra: list[tuple[str, str]] = ()) -> str:
-    """The map key: a named list of rows (swatch + label) for layer ``roles`` and ``extra`` (label, #rrggbb) pairs.
+def legend_html(roles: list[str], extra: list[tuple] = ()) -> str:
+    """The map key: a named list of rows (swatch + label) for layer ``roles`` and ``extra`` rows, each
+    (label, #rrggbb) or (label, #rrggbb, hatch kind).
 
-    Labels are HTML-escaped; colours must be ``#rrggbb`` constants (others are dropped). A hatched role's
-    swatch shows its map pattern (white over the colour) through a class of the constant stylesheet.
+    Labels are HTML-escaped; colours must be ``#rrggbb`` constants (others are dropped). A hatched row's
+    swatch shows its map pattern (white over the colour) through a class of the constant stylesheet (a kind
+    not in :data:`HATCH_KINDS` gives a plain swatch).
     """
     import html
     import re
 
     triples = [(LAYER_LABELS.get(r, r), colour_for(r), hatch_kind(r)) for r in roles]
-    triples += [(label, colour, None) for label, colour in extra]
+    triples += [(row[0], row[1], row[2] if len(row) > 2 else None) for row in extra]
     rows = [f'<li><span class="{_swatch_class(kind)}" style="background:{colour}"></span>{html.escape(label)}</li>'
             for label, colour, kind in triples if re.fullmatch(r"#[0-9a-fA-F]{6}", colour)]
     # a list with a name: a screen reader says "Map key, list, 6 items", one layer per item

@@ -86,6 +86,11 @@ class Case:
         Keyword arguments of ``sloat_core.rules.sections.s402_57_wetlands.mitigation.mitigation``.
     settings_overrides : dict
         Overrides of the local settings (``load_settings(overrides=...)``).
+    plan : dict or None
+        The Plan page's plan: ``name``, ``kind`` (conventional or cluster), ``district`` (or null: the zoning
+        map), ``drawn``, and the features read as GeoJSON FeatureCollections in EPSG:2260 (``plan`` and, for a
+        cluster's yield, ``conventional`` with its ``conventional_name``), each feature's ``layer`` its role and
+        ``lot`` its label. Read again through the plan reader when the case reopens.
     analysis : dict or None
         Snapshot of the last analysis result (the JSON contract).
     params_version, law_text_sha256, layers_name, layers_version : str or None
@@ -108,6 +113,7 @@ class Case:
     notes: str = ""
     mitigation_input: dict = field(default_factory=dict)
     settings_overrides: dict = field(default_factory=dict)
+    plan: dict | None = None
     analysis: dict | None = None
     params_version: str | None = None
     law_text_sha256: str | None = None
@@ -165,6 +171,7 @@ _FIELD_TYPES: dict[str, tuple[type, ...]] = {
     "notes": (str,),
     "mitigation_input": (dict,),
     "settings_overrides": (dict,),
+    "plan": (dict, type(None)),
     "analysis": (dict, type(None)),
     "params_version": (str, type(None)),
     "law_text_sha256": (str, type(None)),
@@ -369,9 +376,49 @@ def _check_parcel_outline(data: dict) -> None:
             raise _refuse("parcel outline", "it is not a GeoJSON geometry") from None
 
 
+#: The keys of a case's plan (:attr:`Case.plan`).
+PLAN_KEYS = ("name", "kind", "district", "drawn", "plan", "conventional", "conventional_name")
+#: Largest plan a case keeps, as JSON (its drawings are read again, under the plan reader's own limits, when
+#: the case reopens).
+MAX_PLAN_JSON_BYTES = 4 * 1024 * 1024
+
+
+def _check_plan(data: dict) -> None:
+    """The plan: its keys and kinds here, then each drawing read by the plan reader itself (the bounded worker)."""
+    plan = data.get("plan")
+    if plan is None:
+        return
+    unknown = sorted(set(plan) - set(PLAN_KEYS))
+    if unknown:
+        raise _refuse("plan", f"the field {str(unknown[0])[:40]!r} is not one this version knows")
+    if plan.get("kind", "conventional") not in ("conventional", "cluster"):
+        raise _refuse("plan", "its kind must be 'conventional' or 'cluster'")
+    for k in ("name", "district", "conventional_name"):
+        v = plan.get(k)
+        if v is not None and (not isinstance(v, str) or len(v) > _MAX_TEXT_CHARS):
+            raise _refuse("plan", f"the {k.replace('_', ' ')} must be a short text")
+    if not isinstance(plan.get("drawn", False), bool):
+        raise _refuse("plan", "whether it was drawn must be true or false")
+    text = json.dumps(plan, allow_nan=False)
+    if len(text.encode("utf-8")) > MAX_PLAN_JSON_BYTES:
+        raise _refuse("plan", f"it is larger than {MAX_PLAN_JSON_BYTES // (1024 * 1024)} MB")
+    from sloat_core.plan.reading import read_plan
+
+    for k in ("plan", "conventional"):
+        drawing = plan.get(k)
+        if drawing is None:
+            continue
+        if not isinstance(drawing, dict):
+            raise _refuse("plan", f"its {k} drawing is not a GeoJSON FeatureCollection")
+        try:
+            read_plan(json.dumps(drawing).encode("utf-8"), filename=f"{k}.geojson")
+        except SloatInputError as exc:
+            raise _refuse("plan", str(exc)) from None
+
+
 #: The checks of :func:`_check_parts`, in the order a case's parts are checked (the first refusal is the one said).
 _PART_CHECKS = (_check_parcel_meta, _check_board_answers, _check_mitigation_input, _check_project,
-                _check_timeline_items, _check_settings_overrides, _check_parcel_outline)
+                _check_timeline_items, _check_settings_overrides, _check_parcel_outline, _check_plan)
 
 
 def case_to_json(case: Case) -> str:

@@ -45,6 +45,7 @@ PAGES = [  # (sidebar label, text of the page's h1)
     ("Parcel & constraints", "Parcel & constraints"),
     ("Proposed project", "Proposed project"),
     ("Cluster", "Cluster"),
+    ("Plan, lot by lot", "Plan, lot by lot"),
     ("Wetland mitigation", "Wetland mitigation"),
     ("Timeline", "Timeline"),
     ("Board walk-through", ""),

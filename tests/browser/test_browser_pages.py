@@ -29,6 +29,7 @@ PAGES = [  # (sidebar label, the page's h1)
     ("Parcel & constraints", "Parcel & constraints"),
     ("Proposed project", "Proposed project"),
     ("Cluster", "Cluster development"),
+    ("Plan, lot by lot", "Plan, lot by lot"),
     ("Wetland mitigation", "Wetland mitigation"),
     ("Timeline", "Timeline"),
     ("Law", "Article IX"),
