@@ -97,7 +97,7 @@ def css_string(value) -> str:
 
 def page(title: str, body: list[str], *, print_css: str = "", header_left: str = "", header_right: str = "",
          footer_left: str = "", margin_pt: float = 8.0) -> str:
-    """A document: ``<html lang>``, its ``<title>``, the screen style, then its print rules: Letter with 15 mm
+    """A document: ``<html lang>``, its ``<title>``, the screen style, then its print rules: Letter with 12 mm
     above and 14 mm beside and below, a running header (``header_left`` and ``header_right``: the parcel and
     the date) and a footer (``footer_left``, and "page N of M") in the page's margins at ``margin_pt``, then
     the document's own ``print_css``. ``body`` is the HTML of the main content, already escaped."""
@@ -105,9 +105,9 @@ def page(title: str, body: list[str], *, print_css: str = "", header_left: str =
               "color: #333;")
     print_rules = f"""
 @media print {{
-  @page {{ size: Letter; margin: 15mm 14mm 14mm 14mm;
-    @top-left {{ content: {css_string(header_left)}; {margin} vertical-align: bottom; padding-bottom: 2mm; }}
-    @top-right {{ content: {css_string(header_right)}; {margin} vertical-align: bottom; padding-bottom: 2mm; }}
+  @page {{ size: Letter; margin: 12mm 14mm 14mm 14mm;
+    @top-left {{ content: {css_string(header_left)}; {margin} vertical-align: bottom; padding-bottom: 1.5mm; }}
+    @top-right {{ content: {css_string(header_right)}; {margin} vertical-align: bottom; padding-bottom: 1.5mm; }}
     @bottom-left {{ content: {css_string(footer_left)}; {margin} vertical-align: top; padding-top: 2mm; }}
     @bottom-right {{ content: "page " counter(page) " of " counter(pages); {margin} vertical-align: top;
                      padding-top: 2mm; white-space: nowrap; }} }}

@@ -62,11 +62,11 @@ LEVELS = (
 
 #: The summary's print rules: 8 pt body, the tables a little smaller, the map at the left of the key figures.
 PRINT_CSS = """
-  body { font-size: 8pt; line-height: 1.25; }
+  body { font-size: 8pt; line-height: 1.2; }
   h1 { font-size: 16pt; margin: 0 0 1mm; }
-  h2 { font-size: 10.5pt; margin: 3mm 0 1mm; padding-bottom: 0.4mm; border-bottom: 0.3mm solid #000; clear: both; }
-  h3 { font-size: 8pt; margin: 1.6mm 0 0.3mm; }
-  p { margin: 0 0 1mm; }
+  h2 { font-size: 10.5pt; margin: 2.4mm 0 0.8mm; padding-bottom: 0.4mm; border-bottom: 0.3mm solid #000; clear: both; }
+  h3 { font-size: 8pt; margin: 1.2mm 0 0.2mm; }
+  p { margin: 0 0 0.8mm; }
   .lead { font-size: 9pt; }
   .notice { font-size: 8.5pt; border: 0.6mm solid #000; background: #e1e1e1; padding: 1.2mm; margin: 1.5mm 0; }
   table { font-size: 7pt; margin: 0.6mm 0 1.6mm; }
