@@ -35,10 +35,12 @@ system-deps:
 	@if [ ! -x /usr/lib/chromium/chromium ] || ! command -v gdaldem >/dev/null || ! command -v pdftoppm >/dev/null \
 	    || [ ! -x /usr/sbin/nginx ] || ! command -v sqlite3 >/dev/null || ! command -v curl >/dev/null \
 	    || ! command -v systemd-analyze >/dev/null || ! command -v orca >/dev/null || ! command -v Xvfb >/dev/null \
-	    || ! command -v dbus-run-session >/dev/null; then \
-	  echo "Installing Debian packages: chromium gdal-bin poppler-utils nginx-light sqlite3 curl systemd orca xvfb dbus-x11"; \
+	    || ! command -v dbus-run-session >/dev/null || ! ldconfig -p | grep -q libpangoft2-1.0.so.0 \
+	    || ! ldconfig -p | grep -q libharfbuzz-subset.so.0; then \
+	  echo "Installing Debian packages: chromium gdal-bin poppler-utils nginx-light sqlite3 curl systemd orca xvfb dbus-x11 libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-	    chromium gdal-bin poppler-utils nginx-light sqlite3 curl systemd orca xvfb dbus-x11 >/dev/null; \
+	    chromium gdal-bin poppler-utils nginx-light sqlite3 curl systemd orca xvfb dbus-x11 \
+	    libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 >/dev/null; \
 	fi
 
 sample: $(STAMP)

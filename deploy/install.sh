@@ -26,7 +26,8 @@ while [ $# -gt 0 ]; do
   esac
 done
 apt-get update -qq
-DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nginx sqlite3 curl python3-venv make
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nginx sqlite3 curl python3-venv make \
+  libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0  # WeasyPrint's text layout (the PDFs)
 install -d -m 0750 "$data"  # before the user, whose home it is
 id "$user" >/dev/null 2>&1 || adduser --system --group --home "$data" --no-create-home "$user"
 install -d -o "$user" -g "$user" -m 0750 "$data" "$data/backups" "$data/layers"

@@ -282,7 +282,7 @@ def cmd_report(args) -> int:
 
         write_handout(analysis, layerset, args.out, as_of=as_of)
     else:
-        write_report(analysis, layerset, args.out)
+        write_report(analysis, layerset, args.out, as_of=as_of)
     print(f"Wrote {args.out}.", file=sys.stderr)
     return 0
 
@@ -406,10 +406,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--quiet", action="store_true", help="no progress bar (it shows only on a terminal anyway)")
     s.set_defaults(func=cmd_screen)
 
-    r = sub.add_parser("report", help="write the pre-application summary PDF (or, with --plain, the one-page "
-                                      "plain handout for a resident)")
+    r = sub.add_parser("report", help="write the pre-application summary (or, with --plain, the one-page plain "
+                                      "handout for a resident): a PDF, or a web page when --out ends in .html")
     parcel_args(r)
-    r.add_argument("--out", required=True)
+    r.add_argument("--out", required=True, help="the file to write: .pdf for the PDF, .html for the web page")
     r.add_argument("--plain", action="store_true",
                    help="the one-page plain handout ('What this means for your lot') instead of the summary")
     r.set_defaults(func=cmd_report)

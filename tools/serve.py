@@ -53,8 +53,8 @@ def _warm() -> None:
     from app_support import loaders
     from sloat_core.engine import analysis  # noqa: F401  (the rules and everything they import)
     # The answer's handout links (its web page, on every new parcel) import the handout and report modules,
-    # matplotlib and fpdf with them: 1-2 s the first visitor's first parcel would wait.
-    from sloat_core.outputs import html_docs  # noqa: F401
+    # matplotlib with them: 1-2 s the first visitor's first parcel would wait.
+    from sloat_core.outputs import handout  # noqa: F401
     from sloat_core.errors import SloatInputError
 
     from app_support.frame.theme import LAYER_LABELS

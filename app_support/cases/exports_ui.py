@@ -74,19 +74,22 @@ def case_events(case: Case, as_of: dt.date) -> list:
 
 
 def pdf_bytes(case: Case, analysis, layers, *, as_of: dt.date) -> bytes:
-    """The pre-application summary of the case (``sloat_core.outputs.report.report_pdf_bytes``)."""
+    """The pre-application summary of the case (``sloat_core.outputs.report.report_pdf_bytes``: its web page laid
+    out as a PDF)."""
     from sloat_core.outputs.report import report_pdf_bytes
 
     try:
         events = case_events(case, as_of)
     except SloatInputError:
         events = []
-    return report_pdf_bytes(analysis, layers, timeline_events=events, notes=case.notes or None, as_of=as_of)
+    return report_pdf_bytes(analysis, layers, timeline_events=events, notes=case.notes or None,
+                            title=case.title or None, as_of=as_of)
 
 
 def summary_html(case: Case, analysis, layers, *, as_of: dt.date) -> bytes:
-    """The pre-application summary as an accessible web page (``sloat_core.outputs.html_docs``), UTF-8."""
-    from sloat_core.outputs.html_docs import summary_html as page
+    """The pre-application summary as an accessible web page, UTF-8: the HTML its PDF is made from
+    (``sloat_core.outputs.report.summary_html``), every text whole."""
+    from sloat_core.outputs.report import summary_html as page
 
     try:
         events = case_events(case, as_of)

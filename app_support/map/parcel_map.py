@@ -76,16 +76,16 @@ def missing_layers(layers) -> list[str]:
 
 
 def handout_pdf(parcel, layers, district) -> bytes:
-    """The one-page handout, made when its button is pressed. The PDF libraries load then (about 0.4 s
-    once per server), not with the page: the first page a visitor opens does not wait for them."""
+    """The one-page handout, made when its button is pressed. The PDF renderer (WeasyPrint) loads then, once per
+    server, not with the page: the first page a visitor opens does not wait for it."""
     from sloat_core.outputs.handout import handout_pdf_bytes
 
     return handout_pdf_bytes(analysis_door.analysis(parcel, layers, district=district), layers)
 
 
 def handout_html(parcel, layers, district) -> str:
-    """The handout as a web page, made when its button is pressed."""
-    from sloat_core.outputs.html_docs import handout_html as handout_page
+    """The handout as a web page (the HTML its PDF is made from), made when its button is pressed."""
+    from sloat_core.outputs.handout import handout_html as handout_page
 
     return handout_page(analysis_door.analysis(parcel, layers, district=district), layers)
 

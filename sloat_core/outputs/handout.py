@@ -3,37 +3,38 @@
 One Letter page, always, with nothing under 9 pt: the lot (address, SBL, district), the map
 with the lot lines (the report's own :func:`sloat_core.outputs.report.map_png`), the answer card of :func:`sloat_core.engine.answer.lot_answer`
 ("What this means for your lot") with the approvals around Article IX that apply in its next steps
-(:func:`approval_steps`), the map's key as text, whom to ask, and the disclaimer. It is tagged
-(headings, paragraphs, lists, the map's alternative text: :mod:`sloat_core.outputs.tagging`). Plain words only: the
-technical table stays in the pre-application summary (:mod:`sloat_core.outputs.report`).
+(:func:`approval_steps`), the map's key as text, whom to ask, and the disclaimer. It is written once, as HTML
+(:func:`handout_html`): the web page, and the PDF WeasyPrint lays out from it as PDF/UA-1 (:mod:`sloat_core.outputs.pdf`:
+headings, paragraphs, lists, the map's alternative text). Plain words only: the technical table stays in the
+pre-application summary (:mod:`sloat_core.outputs.report`).
 
-The page is bounded by construction: the body type is tried at 10, 9.5 and 9 pt with every item; when even 9 pt
-does not hold them, each list shows at most :data:`CAPS` items in turn (5, 4, 3, 2, then 1) and says, in plain words,
+The page is bounded: the body type is tried at 10, 9.5 and 9 pt with every item, each laid out by WeasyPrint; when
+even 9 pt does not hold them, each list shows at most :data:`CAPS` items in turn (5, 4, 3, 2, then 1) and says, in plain words,
 how many more there are and where to find them ("and 3 more: see the full summary, or ask the Building
 Department"). The verdict with the land that counts against the minimum, the first and the last of the next steps
 and whom to ask are never left out. At the last cap the page holds the longest of every list
 (tests/outputs/test_documents_handout.py builds that case by hand).
 
-The CLI makes it with ``python -m sloat_core report PARCEL --layers M [--project P] --plain --out F.pdf``.
+The web page (:func:`handout_html` with its defaults) holds every item at 10 pt: on screen nothing is shortened.
+
+The CLI makes it with ``python -m sloat_core report PARCEL --layers M [--project P] --plain --out F.pdf`` (or
+``F.html``: the web page).
 """
 
 from __future__ import annotations
 
+import base64
 import datetime as dt
-import io
 from pathlib import Path
 
-from fpdf.enums import XPos, YPos
-
 from sloat_core.engine.answer import LOT_LIMITS_HEADING, lot_answer
-from sloat_core.outputs.report import _FONT, _date_text, _new_pdf, _plain
+from sloat_core.outputs import html_docs as H
 from sloat_core.outputs.report.map import map_and_legend
 from sloat_core.outputs.report.reading import map_alt
-from sloat_core.outputs.report.text import _shorten
-from sloat_core.outputs.tagging import set_document
+from sloat_core.outputs.report.text import _date_text, _shorten
 
 __all__ = ["CAPS", "HANDOUT_TITLE", "MIN_PT", "SIZES_PT", "approval_steps", "bounded_sections",
-           "handout_pdf_bytes", "handout_steps", "write_handout"]
+           "fitted_handout", "handout_html", "handout_pdf_bytes", "handout_steps", "write_handout"]
 
 HANDOUT_TITLE = "What this means for your lot"
 _FOOTER = "Village of Sloatsburg · Article IX · screening estimate, not a decision"
@@ -179,106 +180,92 @@ def _bounded_steps(steps: list[str], cap: int | None, own: list[str]) -> list[tu
     return out
 
 
-def _build(analysis, layerset, *, as_of: dt.date, size: float, figure, cap: int | None = None) -> object:
+#: The map's column: the map, then its key, at the left of the page (mm); the answer runs beside it.
+MAP_MM = 66.0
+
+
+def handout_html(analysis, layerset, *, as_of: dt.date | None = None, size: float = SIZES_PT[0],
+                 cap: int | None = None, figure=None) -> str:
+    """The plain handout ("What this means for your lot") as one HTML page: the web page, and the source of the PDF.
+
+    ``size`` is the body type in pt when printed (never under :data:`MIN_PT`), ``cap`` the most items each list
+    shows (``None``: all, :func:`bounded_sections`); ``figure`` the map and its key as
+    :func:`sloat_core.outputs.report.map.map_and_legend` returns them (drawn here without it)."""
+    as_of = as_of or dt.date.today()
+    size = max(MIN_PT, float(size))
+    small = max(MIN_PT, size - 1)
     r = analysis.result
     answer = lot_answer(r)
-    small = max(MIN_PT, size - 1)
-    pdf = _new_pdf()
-    set_document(pdf, HANDOUT_TITLE)
-    pdf.footer_size = MIN_PT
-    pdf.footer_text = f"{_FOOTER} · {_date_text(as_of)}"
-    pdf.add_page()
-    line = size * 0.43
-    pdf.set_font(_FONT, "B", size + 6)
-    with pdf.tag("H1"):
-        pdf.cell(0, size * 0.75, HANDOUT_TITLE, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+    png, _ratio, legend = figure or map_and_legend(analysis, layerset, width_in=2.9)
     parcel = r.get("parcel") or {}
     address = _shorten(parcel.get("address") or "", ADDRESS_CHARS)
-    where = " · ".join(b for b in (address, f"tax parcel {parcel['sbl']}" if parcel.get("sbl") else None,
-                                   f"zoning district {r['district']}" if r.get("district") else None) if b)
-    pdf.set_font(_FONT, "", size + 1)
-    with pdf.tag("P"):
-        pdf.multi_cell(0, line + 0.6, _plain(where or "The lot you drew or brought"), new_x=XPos.LMARGIN,
-                       new_y=YPos.NEXT)
+    sbl = f"tax parcel {parcel['sbl']}" if parcel.get("sbl") else None
+    where = " · ".join(b for b in (address, sbl, f"zoning district {r['district']}" if r.get("district") else None)
+                       if b)
+    b = [f"<h1>{H.esc(HANDOUT_TITLE)}</h1>", H.p(where or "The lot you drew or brought", "where")]
     if r.get("layers_illustrative"):
-        pdf.set_font(_FONT, "B", small)
-        pdf.set_fill_color(235)
-        with pdf.tag("P"):
-            pdf.multi_cell(0, line, "ILLUSTRATIVE SAMPLE MAPS, NOT OFFICIAL DATA", border=1, fill=True, padding=0.8,
-                           new_x=XPos.LMARGIN, new_y=YPos.NEXT)
-    pdf.ln(1.5)
-
-    png, ratio, legend = figure
-    map_w = 66.0
-    top = pdf.get_y()
-    pdf.image(io.BytesIO(png), x=pdf.l_margin, y=top, w=map_w, h=map_w * ratio, alt_text=map_alt(r))
-    # The legend as text under the map, one entry a line beside its key: never cut, read aloud.
-    pdf.set_xy(pdf.l_margin, top + map_w * ratio + 1.5)
-    pdf.set_font(_FONT, "B", small)
-    with pdf.tag("H2"):
-        pdf.multi_cell(map_w, line, "Map key", new_x=XPos.LEFT, new_y=YPos.NEXT)
-    pdf.set_font(_FONT, "", small)
-    key_w = 8.0
-    with pdf.group("L"):
-        for label, swatch in legend:
-            y = pdf.get_y()
-            with pdf.artifact():
-                pdf.image(io.BytesIO(swatch), x=pdf.l_margin, y=y + 0.3, w=key_w, h=key_w * 0.18 / 0.32)
-            pdf.set_xy(pdf.l_margin + key_w + 1.5, y)
-            with pdf.tag("LI"):
-                pdf.multi_cell(map_w - key_w - 1.5, small * 0.45, _plain(label), new_x=XPos.LEFT, new_y=YPos.NEXT,
-                               align="L")
-            pdf.set_y(pdf.get_y() + 0.6)
-    below_map = pdf.get_y() + 2
-    x2 = pdf.l_margin + map_w + 5
-    w2 = pdf.w - pdf.r_margin - x2
-    pdf.set_xy(x2, top)
-    pdf.set_font(_FONT, "B", size)  # the verdict leads in bold, at the body's size (the page is tight)
-    with pdf.tag("P"):
-        pdf.multi_cell(w2, line + 0.2, _plain(answer.house), new_x=XPos.LEFT, new_y=YPos.NEXT, align="L")
-    pdf.ln(1)
-    pdf.set_x(x2)
-    pdf.set_font(_FONT, "", size)
+        b.append(H.p("ILLUSTRATIVE SAMPLE MAPS, NOT OFFICIAL DATA", "notice"))
+    # The map's column (floated left when printed): the map, then its key as text, one entry a line.
+    b.append(f'<figure class="side">{H.img(png, map_alt(r))}</figure>')
+    b.append('<h2 class="side">Map key</h2>')
+    b.append('<ul class="key side">' + "".join(
+        f'<li><span class="swatch" style="background-image: url(data:image/png;base64,'
+        f'{base64.b64encode(swatch).decode("ascii")})"></span> {H.esc(label)}</li>' for label, swatch in legend)
+        + "</ul>")
+    b.append(f'<p class="house"><strong>{H.esc(answer.house)}</strong></p>')
     gross, net = r.get("gross_area_sqft") or 0.0, r.get("net_lot_area_sqft") or 0.0
-    with pdf.tag("P"):
-        pdf.multi_cell(w2, line, _plain(f"Your whole lot: about {gross:,.0f} sq ft. Land that counts toward the lot "
-                                        f"size: about {net:,.0f} sq ft." + _yield_sentence(r)), new_x=XPos.LEFT,
-                       new_y=YPos.NEXT)
+    b.append(H.p(f"Your whole lot: about {gross:,.0f} sq ft. Land that counts toward the lot size: about {net:,.0f} "
+                 f"sq ft." + _yield_sentence(r)))
+    for heading, items, numbered in bounded_sections(answer, handout_steps(r, answer.next_steps), cap,
+                                                     own_steps=answer.next_steps):
+        b.append(f"<h2>{H.esc(heading)}</h2>")
+        b.append(_list(items, numbered))
+    b.append(H.p(answer.note + " Rules: Sloatsburg Code ch. 402, Article IX (" + ", ".join(answer.citations) + ").",
+                 "note"))
+    b.append(H.p(f"Village of Sloatsburg · {_date_text(as_of)} · screening estimate, not a decision", "note"))
+    return H.page(HANDOUT_TITLE, b, print_css=_print_css(size, small), margin_pt=MIN_PT,
+                  header_left=" · ".join(x for x in (sbl and sbl[:1].upper() + sbl[1:], _shorten(address, 50)) if x),
+                  header_right=_date_text(as_of), footer_left=_FOOTER)
 
-    def column() -> tuple[float, float]:
-        """Beside the map (and its key) while there is room there, else the full width."""
-        if pdf.page == 1 and pdf.get_y() < below_map:
-            return x2, w2
-        return pdf.l_margin, pdf.w - pdf.l_margin - pdf.r_margin
 
-    def section(title: str, items: list[tuple[str, str]], *, numbered: bool = False) -> None:
-        pdf.ln(0.9)
-        x, w = column()
-        pdf.set_x(x)
-        pdf.set_font(_FONT, "B", size + 0.5)
-        with pdf.tag("H2"):
-            pdf.multi_cell(w, line + 0.4, title, new_x=XPos.LEFT, new_y=YPos.NEXT, align="L")
-        pdf.set_font(_FONT, "", size)
-        with pdf.group("L", attrs="<</O /List /ListNumbering /Decimal>>" if numbered else None):
-            for mark, item in items:
-                x, w = column()
-                pdf.set_x(x)
-                with pdf.tag("LI"):
-                    pdf.multi_cell(w, line, _plain(f"{mark} {item}".strip()), new_x=XPos.LEFT, new_y=YPos.NEXT,
-                                   align="L")
+def _list(items: list[tuple[str, str]], numbered: bool) -> str:
+    """A section's items as a list: numbered steps as ``<ol>`` (each ``<li>`` its step's number, the line that
+    counts the steps left out unnumbered), the others as ``<ul>`` (the line that counts what is left out
+    unmarked)."""
+    tag = "ol" if numbered else "ul"
+    out = []
+    for mark, text in items:
+        if not mark:
+            out.append(f'<li class="more">{H.esc(text)}</li>')
+        elif numbered:
+            out.append(f'<li value="{H.esc(mark.rstrip("."))}">{H.esc(text)}</li>')
+        else:
+            out.append(f"<li>{H.esc(text)}</li>")
+    return f"<{tag}>" + "".join(out) + f"</{tag}>"
 
-    for title, items, numbered in bounded_sections(answer, handout_steps(r, answer.next_steps), cap,
-                                                   own_steps=answer.next_steps):
-        section(title, items, numbered=numbered)
-    if pdf.page == 1:
-        pdf.set_y(max(pdf.get_y(), below_map))
-    pdf.ln(1.5)
-    pdf.set_font(_FONT, "I", small)
-    with pdf.tag("P"):
-        pdf.multi_cell(0, small * 0.45, _plain(answer.note + " Rules: Sloatsburg Code ch. 402, Article IX ("
-                                               + ", ".join(answer.citations) + ")."), new_x=XPos.LMARGIN,
-                       new_y=YPos.NEXT)
-    return pdf
+
+def _print_css(size: float, small: float) -> str:
+    """The handout's print rules at body type ``size`` (pt): the map's column at the left, the answer beside it."""
+    return f"""
+  body {{ font-size: {size:g}pt; line-height: 1.22; }}
+  h1 {{ font-size: {size + 6:g}pt; margin: 0 0 1mm; }}
+  h2 {{ font-size: {size + 0.5:g}pt; margin: 1.6mm 0 0.4mm; border: 0; }}
+  p {{ margin: 0 0 1mm; }}
+  .where {{ font-size: {size + 1:g}pt; }}
+  .notice {{ font-size: {small:g}pt; border: 1px solid #000; background: #ebebeb; padding: 0.6mm 1mm; margin: 1mm 0; }}
+  .side {{ float: left; clear: left; width: {MAP_MM:g}mm; margin: 0 5mm 0 0; }}
+  figure.side {{ margin: 1mm 5mm 1.5mm 0; }} figure.side img {{ width: {MAP_MM:g}mm; display: block; }}
+  h2.side {{ font-size: {small:g}pt; margin: 0; }}
+  ul.key {{ font-size: {small:g}pt; margin: 0 5mm 2mm 0; padding: 0; }}
+  ul.key li {{ margin: 0 0 0.6mm; padding-left: 9.5mm; text-indent: -9.5mm; }}
+  .swatch {{ width: 8mm; height: 4.5mm; margin-right: 1.2mm; border: 0; }}
+  ul, ol {{ margin: 0; padding: 0; list-style-position: inside; }}
+  li {{ margin: 0; padding-left: 4mm; text-indent: -4mm; }} ol > li {{ padding-left: 5mm; text-indent: -5mm; }}
+  li.more {{ list-style: none; }}
+  .house {{ margin-top: 1mm; }}
+  .note {{ font-size: {small:g}pt; font-style: italic; clear: both; margin-top: 1.5mm; }}
+  .note + .note {{ margin-top: 0; }}
+"""
 
 
 def _yield_sentence(r: dict) -> str:
@@ -294,12 +281,27 @@ def _yield_sentence(r: dict) -> str:
     return text
 
 
-def handout_pdf_bytes(analysis, layerset, *, as_of: dt.date | None = None) -> bytes:
-    """The plain handout as PDF bytes: one page.
+def fitted_handout(analysis, layerset, *, as_of: dt.date | None = None):
+    """The handout laid out on one page (:class:`sloat_core.outputs.pdf.Rendered`: its HTML and its PDF).
 
     The body type is tried at each of :data:`SIZES_PT` (10 pt down to 9 pt) with every item until the page
     holds them; when even 9 pt does not, each list is shortened to each of :data:`CAPS` in turn, the items
     left out counted on the page (:func:`bounded_sections`). Nothing on it is smaller than :data:`MIN_PT`.
+    """
+    from sloat_core.outputs.pdf import render
+
+    as_of = as_of or dt.date.today()
+    figure = map_and_legend(analysis, layerset, width_in=2.9)
+    rendered = None
+    for size, cap in [*((size, None) for size in SIZES_PT), *((MIN_PT, cap) for cap in CAPS)]:
+        rendered = render(handout_html(analysis, layerset, as_of=as_of, size=size, cap=cap, figure=figure))
+        if rendered.pages == 1:
+            break
+    return rendered
+
+
+def handout_pdf_bytes(analysis, layerset, *, as_of: dt.date | None = None) -> bytes:
+    """The plain handout as PDF/UA-1 bytes: one page (:func:`fitted_handout`).
 
     Parameters
     ----------
@@ -310,20 +312,14 @@ def handout_pdf_bytes(analysis, layerset, *, as_of: dt.date | None = None) -> by
     as_of : datetime.date, optional
         The date printed; default today.
     """
-    as_of = as_of or dt.date.today()
-    figure = map_and_legend(analysis, layerset, width_in=2.9)
-    pdf = None
-    for size, cap in [*((size, None) for size in SIZES_PT), *((MIN_PT, cap) for cap in CAPS)]:
-        pdf = _build(analysis, layerset, as_of=as_of, size=size, figure=figure, cap=cap)
-        if pdf.page_no() == 1:
-            break
-    return bytes(pdf.output())
+    return fitted_handout(analysis, layerset, as_of=as_of).pdf()
 
 
 def write_handout(analysis, layerset, out_path, *, as_of: dt.date | None = None) -> Path:
-    """Write :func:`handout_pdf_bytes` to ``out_path`` (atomically); returns the path."""
-    out = Path(out_path)
-    tmp = out.with_name(out.name + ".part")
-    tmp.write_bytes(handout_pdf_bytes(analysis, layerset, as_of=as_of))
-    tmp.replace(out)
-    return out
+    """Write the handout to ``out_path`` (atomically): its PDF, or its web page when the name ends in ``.html``
+    (or ``.htm``); returns the path."""
+    from sloat_core.outputs.pdf import write_atomic
+
+    if Path(out_path).suffix.lower() in (".html", ".htm"):
+        return write_atomic(out_path, handout_html(analysis, layerset, as_of=as_of))
+    return write_atomic(out_path, handout_pdf_bytes(analysis, layerset, as_of=as_of))

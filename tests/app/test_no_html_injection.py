@@ -131,7 +131,7 @@ def test_pdf_report_shows_hostile_sbl_address_and_notes_literally(hostile_layers
     assert b"/JavaScript" not in data and b"/JS " not in data
 
 
-# The summary and the handout as web pages (sloat_core.outputs.html_docs) escape every text they
+# The summary and the handout as web pages (written with sloat_core.outputs.html_docs) escape every text they
 # carry: the parcel's SBL, address and source, the layers' feature names, the case's title and its notes.
 
 #: The only elements the documents write themselves (no script, no link, no form, no frame).
@@ -173,6 +173,9 @@ def _assert_inert(page: str) -> str:
         for k in ("src", "href"):
             value = (attrs.get(k) or "").strip().lower()
             assert not value or value.startswith("data:image/png;base64,"), (tag, k, value[:40])
+        style = attrs.get("style")  # the handout's map key: each swatch an inlined PNG, nothing else
+        assert style is None or re.fullmatch(r"background-image: url\(data:image/png;base64,[A-Za-z0-9+/=]+\)",
+                                             style), (tag, style[:60])
     return text
 
 
@@ -189,7 +192,7 @@ def hostile_analysis(hostile_layers):
 
 
 def test_the_summary_web_page_shows_hostile_text_literally_and_runs_nothing(hostile_layers, hostile_analysis):
-    from sloat_core.outputs.html_docs import summary_html
+    from sloat_core.outputs.report import summary_html
 
     page = summary_html(hostile_analysis, hostile_layers, notes=HOSTILE_NOTES, title=IMG + ' " onload="x')
     text = _assert_inert(page)
@@ -201,14 +204,15 @@ def test_the_summary_web_page_shows_hostile_text_literally_and_runs_nothing(host
 
 
 def test_the_handout_web_page_shows_hostile_text_literally_and_runs_nothing(hostile_layers, hostile_analysis):
-    from sloat_core.outputs.html_docs import handout_html
+    from sloat_core.outputs.handout import handout_html
 
     text = _assert_inert(handout_html(hostile_analysis, hostile_layers))
     assert SCRIPT in text and "<b>1 Main St</b> & <i>Co</i>" in text
 
 
 def test_the_print_page_holds_the_document_escaped_in_its_frame(hostile_layers, hostile_analysis):
-    from sloat_core.outputs.html_docs import handout_html, print_page
+    from sloat_core.outputs.handout import handout_html
+    from sloat_core.outputs.html_docs import print_page
 
     document = handout_html(hostile_analysis, hostile_layers)
     tags, _ = _parse(print_page(document))

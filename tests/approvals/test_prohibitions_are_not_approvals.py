@@ -42,7 +42,7 @@ def test_a_prohibition_the_project_may_touch_is_a_permit_answer_and_never_an_app
 
 def test_the_report_says_the_prohibition_apart_and_lists_no_approval_for_it(manifest):
     from sloat_core.engine.plain import prohibition_sentence
-    from sloat_core.outputs.report.tables import approval_rows
+    from sloat_core.outputs.report.reading import approval_rows
 
     result = _result(manifest, True)
     rows = approval_rows(result, 0, 60)

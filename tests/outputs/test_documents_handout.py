@@ -46,7 +46,7 @@ from sloat_core.outputs.report.map import map_and_legend  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "tests" / "artifacts"
-#: Rounding of the text matrix and the font size as written (fpdf2 writes two decimals).
+#: Rounding of the text matrix and the font size as written (WeasyPrint writes sizes in CSS px, 0.75 pt each).
 PT_TOL = 0.01
 
 
@@ -329,11 +329,9 @@ def test_the_next_steps_carry_the_approvals_that_apply_in_plain_words(sample):
 
 def test_the_size_reader_sees_small_print():
     """The reader above can fail: a 5.7 pt line (the old handout's disclaimer) is read as 5.7 pt."""
-    from sloat_core.outputs.report import _FONT, _new_pdf
+    from sloat_core.outputs.html_docs import page
+    from sloat_core.outputs.pdf import pdf_bytes
 
-    pdf = _new_pdf()
-    pdf.add_page()
-    pdf.set_font(_FONT, "", 5.7)
-    pdf.cell(0, 3, "Screening estimate only.")
-    sizes = [s for s, t in text_sizes_pt(bytes(pdf.output())) if "Screening" in t]
+    data = pdf_bytes(page("Small print", ['<p style="font-size: 5.7pt">Screening estimate only.</p>']))
+    sizes = [s for s, t in text_sizes_pt(data) if "Screening" in t]
     assert sizes and abs(sizes[0] - 5.7) < PT_TOL

@@ -1,4 +1,5 @@
-"""The accessible web pages of the summary and the handout, and their buttons in the app:
+"""The accessible web pages of the summary and the handout (each the HTML its PDF is made from), and their buttons
+in the app:
 the language, the title, one h1 and a heading per section, real tables with column (and row) headers, lists,
 the map with its alternative text and its key as text, a print style sheet; the same words as the PDFs.
 """
@@ -21,9 +22,8 @@ from sample_lot import DAY  # noqa: E402
 from sloat_core.engine.answer import lot_answer  # noqa: E402
 from sloat_core.gis.layers import load_manifest  # noqa: E402
 from sloat_core.gis.parcels import parcel_by_sbl, to_wgs84_geojson  # noqa: E402
-from sloat_core.outputs.handout import HANDOUT_TITLE, handout_steps  # noqa: E402
-from sloat_core.outputs.html_docs import handout_html, summary_html  # noqa: E402
-from sloat_core.outputs.report import REPORT_TITLE, report_pdf_bytes  # noqa: E402
+from sloat_core.outputs.handout import HANDOUT_TITLE, handout_html, handout_steps  # noqa: E402
+from sloat_core.outputs.report import REPORT_TITLE, report_pdf_bytes, summary_html  # noqa: E402
 from sloat_core.store import Case, CaseStore  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -118,10 +118,13 @@ def test_the_map_has_alternative_text_and_the_handouts_key_is_text(subdivision_l
         figures = [i for i in Page(text).all("img") if i["parent"] == "figure"]
         assert len(figures) == 1 and figures[0]["attrs"]["alt"].startswith("Map of the parcel")
     page = Page(handout)
-    key = [e for e in page.all("ul") if e["attrs"].get("class") == "key"][0]
+    key = [e for e in page.all("ul") if "key" in e["attrs"].get("class", "").split()][0]
     assert "Parcel (gross area)" in key["text"]
-    swatches = [i for i in page.all("img") if i["parent"] == "li"]
-    assert swatches and all(i["attrs"]["alt"] == "" for i in swatches)  # the label beside says it: decorative
+    # Each key's swatch is decorative (the label beside says it): a background, never an image a reader announces
+    # (in the PDF, an artifact: tests/outputs/test_documents_pdf.py).
+    assert not [i for i in page.all("img") if i["parent"] == "li"]
+    swatches = [s for s in page.all("span") if s["attrs"].get("class") == "swatch"]
+    assert swatches and all("data:image/png;base64," in s["attrs"]["style"] for s in swatches)
 
 
 def test_the_handout_page_says_what_the_pdf_says(subdivision_lot, handout):

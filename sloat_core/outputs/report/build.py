@@ -1,84 +1,42 @@
-"""The report put together: the sections in order, fitted to at most four pages, as bytes or a file.
+"""The summary's PDF: its HTML (:func:`sloat_core.outputs.report.document.summary_html`) laid out by WeasyPrint
+as PDF/UA-1 (:mod:`sloat_core.outputs.pdf`), fitted to at most four pages.
 
-The report is fitted to at most :data:`MAX_PAGES` pages: if the full text would run longer, it is built
-again at the next fitting level, where long explanations are shorter (quotes, then evidence and reasons,
-notes, the number of dates and warnings listed) until it fits.
+The PDF is fitted to at most :data:`MAX_PAGES` pages: if the full text would run longer, the page is written
+again at the next fitting level (:data:`~sloat_core.outputs.report.document.LEVELS`), where long explanations
+are shorter (quotes, then evidence and reasons, notes, the number of dates and warnings listed) until it fits.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
 from pathlib import Path
 
-from fpdf import FPDF
-
-from sloat_core.outputs.report import closing, page_one, tables
-from sloat_core.outputs.report.layout import REPORT_TITLE, _new_pdf
+from sloat_core.outputs.report.document import LEVELS, summary_html
 from sloat_core.outputs.report.map import map_png
-from sloat_core.outputs.report.reading import with_approval_events
-from sloat_core.outputs.report.text import _date_text
 
 MAX_PAGES = 4
 
 
-@dataclass(frozen=True)
-class _Fit:
-    """How much of the long texts one fitting level keeps (characters, or how many items)."""
+def fitted_summary(analysis, layerset, *, timeline_events=None, notes: str | None = None,
+                   title: str | None = None, as_of: dt.date | None = None):
+    """The summary laid out on at most :data:`MAX_PAGES` pages (:class:`sloat_core.outputs.pdf.Rendered`: its
+    HTML and its PDF), at the first fitting level that holds them (the last level whatever its length)."""
+    from sloat_core.outputs.pdf import render
 
-    quote_len: int
-    reason_len: int
-    evidence_len: int
-    notes_len: int
-    max_events: int
-    max_warnings: int
-    clock_len: int
-
-
-#: The fitting levels, fullest first; the report takes the first that fits in :data:`MAX_PAGES` pages.
-_LEVELS = (
-    _Fit(quote_len=420, reason_len=170, evidence_len=150, notes_len=2500, max_events=60, max_warnings=12, clock_len=120),
-    _Fit(quote_len=220, reason_len=110, evidence_len=100, notes_len=1500, max_events=30, max_warnings=8, clock_len=110),
-    _Fit(quote_len=160, reason_len=80, evidence_len=70, notes_len=800, max_events=16, max_warnings=5, clock_len=80),
-    _Fit(quote_len=130, reason_len=0, evidence_len=0, notes_len=400, max_events=8, max_warnings=3, clock_len=60),
-)
-
-
-def _build(analysis, layerset, *, events, notes, as_of: dt.date, level: int, figure=None) -> FPDF:
-    """The report at one fitting level (0 to 3, see ``_LEVELS``): the document, not yet written out.
-
-    ``figure`` is the map as :func:`map_png` returns it (drawn once, then reused at each level); without it
-    the map is drawn here.
-    """
-    r = analysis.result
-    fit = _LEVELS[level]
-    illustrative = bool(getattr(layerset, "illustrative", None) if layerset is not None
-                        else r.get("layers_illustrative"))
-
-    pdf = _new_pdf()
-    pdf.footer_text = (f"{REPORT_TITLE} · {_date_text(as_of)} · screening estimate, not a determination "
-                       "(Sloatsburg Code ch. 402, Art. IX)")
-    pdf.add_page()
-    page_one.title_block(pdf, r, layerset, as_of, illustrative)
-    page_one.parcel_and_district(pdf, r)
-    page_one.map_and_key_figures(pdf, r, figure or map_png(analysis, layerset))
-    tables.deductions(pdf, r)
-    tables.cluster_features(pdf, r, fit.evidence_len)
-    tables.approvals(pdf, r, min(fit.reason_len, 110), fit.clock_len)
-    tables.mitigation(pdf, r)
-    tables.deadlines(pdf, with_approval_events(events, r), fit.max_events)
-    closing.notes_section(pdf, notes, fit.notes_len)
-    closing.points_to_check(pdf, r, layerset, fit.max_warnings)
-    closing.law_quotes(pdf, r, level, fit.quote_len)
-    closing.please_note(pdf, r, illustrative)
-    closing.versions(pdf, r, as_of, illustrative)
-    tables.adjacent_owners(pdf, r)
-    return pdf
+    as_of = as_of or dt.date.today()
+    figure = map_png(analysis, layerset)
+    rendered = None
+    for level, fit in enumerate(LEVELS):
+        rendered = render(summary_html(analysis, layerset, timeline_events=timeline_events, notes=notes,
+                                       title=title, as_of=as_of, fit=fit, level=level, figure=figure))
+        if rendered.pages <= MAX_PAGES:
+            break
+    return rendered
 
 
 def report_pdf_bytes(analysis, layerset, *, timeline_events=None, notes: str | None = None,
-                     as_of: dt.date | None = None) -> bytes:
-    """The pre-application summary as PDF bytes (one to four Letter pages).
+                     as_of: dt.date | None = None, title: str | None = None) -> bytes:
+    """The pre-application summary as PDF/UA-1 bytes (one to four Letter pages, :func:`fitted_summary`).
 
     Parameters
     ----------
@@ -92,28 +50,25 @@ def report_pdf_bytes(analysis, layerset, *, timeline_events=None, notes: str | N
         Free text, printed as plain text.
     as_of : datetime.date, optional
         The date printed on the report; default today.
+    title : str, optional
+        The case's title (printed as plain text).
 
     Returns
     -------
     bytes
     """
-    as_of = as_of or dt.date.today()
-    pdf = None
-    figure = map_png(analysis, layerset)
-    for level in range(len(_LEVELS)):
-        pdf = _build(analysis, layerset, events=timeline_events, notes=notes, as_of=as_of, level=level,
-                     figure=figure)
-        if pdf.page_no() <= MAX_PAGES:
-            break
-    return bytes(pdf.output())
+    return fitted_summary(analysis, layerset, timeline_events=timeline_events, notes=notes, title=title,
+                          as_of=as_of).pdf()
 
 
 def write_report(analysis, layerset, out_path, *, timeline_events=None, notes: str | None = None,
                  as_of: dt.date | None = None) -> Path:
-    """Write the pre-application summary PDF to `out_path` (see :func:`report_pdf_bytes`); returns the path."""
-    data = report_pdf_bytes(analysis, layerset, timeline_events=timeline_events, notes=notes, as_of=as_of)
-    out = Path(out_path)
-    tmp = out.with_name(out.name + ".part")
-    tmp.write_bytes(data)
-    tmp.replace(out)
-    return out
+    """Write the pre-application summary to `out_path` (atomically): its PDF (:func:`report_pdf_bytes`), or its
+    web page, every text whole, when the name ends in ``.html`` (or ``.htm``); returns the path."""
+    from sloat_core.outputs.pdf import write_atomic
+
+    if Path(out_path).suffix.lower() in (".html", ".htm"):
+        return write_atomic(out_path, summary_html(analysis, layerset, timeline_events=timeline_events, notes=notes,
+                                                   as_of=as_of))
+    return write_atomic(out_path, report_pdf_bytes(analysis, layerset, timeline_events=timeline_events,
+                                                   notes=notes, as_of=as_of))

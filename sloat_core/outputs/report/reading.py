@@ -8,7 +8,7 @@ alternative text, an approval's status, the coverage notes, the citations used, 
 
 from __future__ import annotations
 
-from sloat_core.outputs.report.text import _num, _sqft
+from sloat_core.outputs.report.text import _num, _shorten, _sqft
 from sloat_core.law.events import DONE_STATUSES, STATUS_WORDS
 
 _YES_NO = {True: "yes", False: "no", None: "unknown"}
@@ -205,3 +205,29 @@ def _events(events) -> list[dict]:
         d = e.to_dict() if hasattr(e, "to_dict") else dict(e)
         out.append(d)
     return sorted(out, key=lambda d: (str(d.get("date")), str(d.get("id"))))
+
+
+def approval_rows(r: dict, reason_len: int | None, clock_len: int | None) -> list[list[str]]:
+    """The rows of the one list of approvals (the analysis's ``approvals``, grouped by who decides, in the
+    usual order within each group): who decides, the approval (with its approval authority and its reason, the
+    reason shortened to ``reason_len`` characters, left out at 0, whole at ``None``), its status, its clause, the
+    clock it starts (shortened to ``clock_len`` characters; whole at ``None``) and its usual step with its words."""
+    rows = []
+    for group in r.get("approvals") or []:
+        for item in group.get("items") or []:
+            clock = item.get("clock") or ""
+            name = item.get("name", "")
+            if reason_len != 0:
+                reason = item.get("reason") or ""
+                if reason and reason_len is not None:
+                    reason = _shorten(reason, reason_len)
+                why = " ".join(x for x in (item.get("authority") and f"{item['authority']}.", reason) if x)
+                name = f"{name}\n{why}" if why else name
+            if clock and clock_len is not None:
+                clock = _shorten(clock, clock_len)
+            step = str(item.get("step", ""))
+            if item.get("step_text"):
+                step = f"{step}: {item['step_text']}"
+            rows.append([group.get("decides", ""), name, approval_status(item), item.get("clause") or "",
+                         clock or "none", step])
+    return rows
