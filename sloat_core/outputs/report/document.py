@@ -242,7 +242,7 @@ def _approvals(r: dict, fit: Fit | None) -> list[str]:
     with its clause, the clock it starts and the step at which it usually comes; then what the law forbids (a
     prohibition is not an approval, § 402-52), the Article IX permits not needed, the usual order, the SEQR class,
     the county referral and the state and federal wetland answers in sentences. Read from the analysis's
-    ``approvals`` and ``approvals_detail`` (:func:`sloat_core.approvals.summary.approvals_for`)."""
+    ``approvals`` and ``approvals_detail`` (:func:`sloat_core.engine.approval_list.approvals_for`)."""
     out = ["<h2>Permits, reviews and approvals, by who decides</h2>",
            _approvals_table(r, None if fit is None else min(fit.reason_len, 110),
                             None if fit is None else fit.clock_len)]
