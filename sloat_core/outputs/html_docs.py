@@ -84,8 +84,8 @@ def esc(value) -> str:
 
 
 def css_string(value) -> str:
-    """Any value as a CSS string (its quotes included) that nothing in it can end: every character but letters,
-    digits, spaces and a few marks written as a CSS escape (so ``"``, ``\\`` and ``</style>`` stay text).
+    r"""Any value as a CSS string (its quotes included) that nothing in it can end: every character but letters,
+    digits, spaces and a few marks written as a CSS escape (so ``"``, ``\`` and ``</style>`` stay text).
 
     >>> css_string('12 Main St "A" </style>')
     '"12 Main St \\22 A\\22  \\3c /style\\3e "'
