@@ -57,8 +57,13 @@ class Permit:
             "authority": self.authority,
             "submissions": [cited_item(c) for c in self.submissions],
             "clocks": list(self.clocks),
-            "citations": list(dict.fromkeys((self.citation,) + self.citations + self.submissions)),
+            "citations": list(self.all_citations),
         }
+
+    @property
+    def all_citations(self) -> tuple[str, ...]:
+        """Every clause the answer rests on, each once: its own, the others it names, its submissions'."""
+        return tuple(dict.fromkeys((self.citation,) + self.citations + self.submissions))
 
     @classmethod
     def from_dict(cls, d: dict) -> Permit:

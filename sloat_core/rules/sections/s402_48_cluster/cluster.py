@@ -91,14 +91,26 @@ class Trigger:
     def id(self) -> str:
         return f"402-48C({self.number})"
 
+    @property
+    def title(self) -> str:
+        return trigger_title(self.number)
+
+    @property
+    def citation(self) -> str:
+        return f"§ {self.id}"
+
+    @property
+    def needs_board_judgment(self) -> bool:
+        return self.number in BOARD_JUDGMENT
+
     def to_dict(self) -> dict:
         return {
             "id": self.id,
-            "title": trigger_title(self.number),
+            "title": self.title,
             "triggered": self.triggered,
             "evidence": self.evidence,
-            "citation": f"§ {self.id}",
-            "needs_board_judgment": self.number in BOARD_JUDGMENT,
+            "citation": self.citation,
+            "needs_board_judgment": self.needs_board_judgment,
         }
 
     @classmethod
