@@ -75,10 +75,11 @@ def _run(pkey: str, lkey: str, skey: str, district: str | None, project_json: st
          mit_json: str, as_of: str, _parcel, _layers, _settings):
     from sloat_core.engine.analysis import analyze_parcel
 
+    # The pages read the result's dict (the command line's JSON contract): given here, once per run.
     return analyze_parcel(_parcel, _layers, district=district, project=json.loads(project_json) or None,
                           settings=_settings, as_of=dt.date.fromisoformat(as_of),
                           board_answers=json.loads(answers_json) or None,
-                          mitigation_input=json.loads(mit_json) or None)
+                          mitigation_input=json.loads(mit_json) or None).with_dict()
 
 
 def analysis(parcel, layers, *, district: str | None = None, project: dict | None = None,
@@ -182,7 +183,7 @@ def prepared_result(parcel, layers, district: str | None) -> dict | None:
             _DECODED[key] = found
             while len(_DECODED) > _DECODED_MAX:
                 _DECODED.popitem(last=False)
-    return _copy(found)
+    return found.to_dict()  # the typed result read back from the file, as the pages read it (a new dict)
 
 
 def prepared_picture(layers, request) -> tuple[str, list[list[float]]] | None:

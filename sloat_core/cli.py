@@ -9,14 +9,19 @@ fetched (the layer set is written without them, and stderr names each).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime as dt
 import json
 import os
 import sys
 import warnings
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sloat_core.errors import SloatInputError
+
+if TYPE_CHECKING:
+    from sloat_core.engine.result import ParcelResult
 
 __all__ = ["main"]
 
@@ -102,17 +107,19 @@ def _analysis_inputs(args):
 
 
 def cmd_analyze(args) -> int:
-    from sloat_core.engine.analysis import analyze
+    from sloat_core.engine.analysis import analyze_parcel
 
     layerset, parcel, project = _analysis_inputs(args)
-    result = analyze(parcel, layerset, district=args.district, project=project, as_of=_date(args.as_of))
-    result = _with_layer_warnings(result, layerset)
+    result = analyze_parcel(parcel, layerset, district=args.district, project=project,
+                            as_of=_date(args.as_of)).result
+    loaded = layer_warnings(layerset)
+    if loaded:  # the layer set's load warnings first
+        result = dataclasses.replace(result, warnings=(*loaded, *(w for w in result.warnings if w not in loaded)))
     if args.json:
-        loaded = set(layer_warnings(layerset))
-        for w in result.get("warnings") or []:
+        for w in result.warnings:
             if w not in loaded:  # load warnings were printed when the layers were read
                 print(f"Warning: {w}", file=sys.stderr)
-        json.dump(result, sys.stdout, indent=2, ensure_ascii=False)
+        json.dump(result.to_dict(), sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
     else:
         sys.stdout.write(_summary(result))
@@ -178,38 +185,38 @@ def _fmt(x, unit=" sq ft"):
     return "unknown" if x is None else f"{x:,.0f}{unit}"
 
 
-def _summary(r: dict) -> str:
+def _summary(r: ParcelResult) -> str:
     yes = {True: "yes", False: "no", None: "unknown"}
     lines = [
-        f"Gross area: {_fmt(r['gross_area_sqft'])} ({r['gross_area_acres']:.2f} acres)",
-        f"District: {r['district'] or 'unknown'}; minimum lot area: {_fmt(r['min_lot_area_sqft'])}",
+        f"Gross area: {_fmt(r.gross_area_sqft)} ({r.gross_area_acres:.2f} acres)",
+        f"District: {r.district or 'unknown'}; minimum lot area: {_fmt(r.min_lot_area_sqft)}",
         "Deductions (§ 402-45):",
     ]
-    for d in r["deductions"]:
-        area, deducted = _fmt(d["area_sqft"]), _fmt(d["deducted_sqft"])
-        if d["area_sqft"] is None and d.get("known_area_sqft") is not None:  # a layer maps the parcel in part
-            area = f"at least {_fmt(d['known_area_sqft'])}"
-            deducted = f"unknown, at least {_fmt(d['known_deducted_sqft'])}"
-        lines.append(f"  {d['label']:<34} {area:>16}  counts {d['countable_fraction']:.0%}"
-                     f"  deducted {deducted}  {d['citation']}")
-    lines.append(f"Net lot area: {_fmt(r['net_lot_area_sqft'])}; meets the minimum: {yes[r['meets_min_lot_area']]}")
+    for d in r.deductions:
+        area, deducted = _fmt(d.area_sqft), _fmt(d.deducted_sqft)
+        if d.area_sqft is None and d.known_area_sqft is not None:  # a layer maps the parcel in part
+            area = f"at least {_fmt(d.known_area_sqft)}"
+            deducted = f"unknown, at least {_fmt(d.known_deducted_sqft)}"
+        lines.append(f"  {d.label:<34} {area:>16}  counts {d.countable_fraction:.0%}"
+                     f"  deducted {deducted}  {d.citation}")
+    lines.append(f"Net lot area: {_fmt(r.net_lot_area_sqft)}; meets the minimum: {yes[r.meets_min_lot_area]}")
     lines.append("Cluster triggers (§ 402-48C):")
-    for t in r["cluster_triggers"]:
-        lines.append(f"  ({t['id'].split('(')[1]} {t['title']}: {yes[t['triggered']]}")
+    for t in r.cluster_triggers:
+        lines.append(f"  ({t.number}) {t.title}: {yes[t.triggered]}")
     lines.append("Permits and reviews:")
-    for p in r["permits"]:
-        lines.append(f"  {p['title']}: {yes[p['required']]} ({p['citation']})")
-    if r.get("approvals_detail"):  # the approvals around Article IX (sloat_core.approvals)
-        a = r["approvals_detail"]
+    for p in r.permits:
+        lines.append(f"  {p.title}: {yes[p.required]} ({p.citation})")
+    if r.approvals_detail is not None:  # the approvals around Article IX (sloat_core.approvals), as they write them
+        seqr, screens = r.approvals_detail.seqr, r.approvals_detail.wetland_screens
         lines.append("Approvals around Article IX (state and federal law, screening estimates):")
-        lines.append(f"  SEQR: {' or '.join(a['seqr']['possible'])} ({a['seqr']['clause'] or 'no clause decided it'})"
-                     + (f"; to settle it: {a['seqr']['question']}" if a["seqr"]["question"] else ""))
-        lines.append(f"  {a['county_referral']['headline']}")
+        lines.append(f"  SEQR: {' or '.join(seqr['possible'])} ({seqr['clause'] or 'no clause decided it'})"
+                     + (f"; to settle it: {seqr['question']}" if seqr["question"] else ""))
+        lines.append(f"  {r.approvals_detail.county_referral['headline']}")
         for key in ("state", "federal"):
-            lines.append(f"  {a['wetland_screens'][key]['message']} ({a['wetland_screens'][key]['citation']})")
-    for w in r["warnings"]:
+            lines.append(f"  {screens[key]['message']} ({screens[key]['citation']})")
+    for w in r.warnings:
         lines.append(f"Warning: {w}")
-    lines.append(r["disclaimer"])
+    lines.append(r.disclaimer)
     return "\n".join(lines) + "\n"
 
 
@@ -276,7 +283,8 @@ def cmd_report(args) -> int:
 
     layerset, parcel, project = _analysis_inputs(args)
     as_of = _date(args.as_of)
-    analysis = analyze_parcel(parcel, layerset, district=args.district, project=project, as_of=as_of)
+    # The printed documents still read the result's dict (``Analysis.with_dict``).
+    analysis = analyze_parcel(parcel, layerset, district=args.district, project=project, as_of=as_of).with_dict()
     if getattr(args, "plain", False):
         from sloat_core.outputs.handout import write_handout
 

@@ -9,7 +9,8 @@ Every error class of the core is declared here, under the root:
   (the law's parameters file), :class:`ManifestError` (a layer manifest), :class:`WhereFilterError`
   (a manifest line's ``where`` filter), :class:`DemUnitsError` (a DEM's elevation unit),
   :class:`CaseNotFound` (a case link), :class:`SeveralShapesError` (choose the parcel among a file's
-  polygons), :class:`NoLotsLayerError` (choose a plan's lots layer among the file's layers);
+  polygons), :class:`NoLotsLayerError` (choose a plan's lots layer among the file's layers),
+  :class:`ResultShapeError` (a saved analysis result whose keys are not the result's);
 * :class:`CaseStoreError` -- the case database could not do what was asked (:class:`CaseFolderError`,
   :class:`CaseConflictError`, :class:`CaseArchivedError`);
 * :class:`StaffRequired` -- a staff-only action without a staff unlock.
@@ -22,7 +23,7 @@ True
 """
 
 __all__ = ["SloatError", "SloatInputError", "SourceError", "ServiceAnswerError", "SourceUnavailable",
-           "SeveralShapesError", "NoLotsLayerError", "ParametersError", "ManifestError", "WhereFilterError",
+           "SeveralShapesError", "NoLotsLayerError", "ResultShapeError", "ParametersError", "ManifestError", "WhereFilterError",
            "DemUnitsError", "CaseStoreError", "CaseFolderError", "CaseNotFound", "CaseConflictError",
            "CaseArchivedError", "ARCHIVED_SENTENCE", "StaffRequired"]
 
@@ -54,6 +55,11 @@ class WhereFilterError(SloatError):
 
 class DemUnitsError(SloatInputError):
     """The DEM's elevation unit is missing, contradictory or implausible: the manifest is refused."""
+
+
+class ResultShapeError(SloatInputError):
+    """A saved analysis result (a case's snapshot, an answer worked out ahead) cannot be read back as the typed
+    result: a key it does not know, a key missing, or a value of the wrong shape."""
 
 
 # ----------------------------------------------------------------------------------------------

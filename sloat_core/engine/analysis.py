@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from dataclasses import dataclass, field
 
@@ -28,11 +29,14 @@ from sloat_core.rules.project import Project, parse_project
 from sloat_core.rules.sections.s402_57_wetlands.permit import DECLARATION as WETLAND_PERMIT
 from sloat_core.rules.sections.s402_55_steep_slopes.design import design_checklist, with_figures
 from sloat_core.engine.parts import part_floor as district_part_floor
+from sloat_core.engine.result import (AdjacentOwners, ApprovalGroup, ApprovalsDetail, Deduction, DesignLimitCheck,
+                                      DistrictArea, DistrictPart, Footprint, LotSizeWhatIf, Mitigation, OpenSpaceRule,
+                                      ParcelMeta, ParcelResult)
 from sloat_core.engine.what_if import what_if
 from sloat_core.law.settings import load_settings
 from sloat_core.units import SQFT_PER_ACRE
 
-__all__ = ["Analysis", "analyze", "analyze_parcel", "check_parcels", "DISCLAIMER"]
+__all__ = ["Analysis", "ParcelResult", "analyze", "analyze_parcel", "check_parcels", "DISCLAIMER"]
 
 DISCLAIMER = (
     "Screening estimate only. It does not decide anything: the Planning Board, the Building Inspector or the "
@@ -43,17 +47,27 @@ DISCLAIMER = (
 
 @dataclass
 class Analysis:
-    """The full result, with the geometry behind it (for maps and GeoJSON exports)."""
+    """The full result, with the geometry behind it (for maps and GeoJSON exports).
+
+    ``result`` is the typed result (:class:`sloat_core.engine.result.ParcelResult`); ``to_dict()`` its JSON, the
+    command line's contract (a new dict each call, the caller's to change).
+    """
 
     parcel: BaseGeometry
     findings: Findings
     lot: LotArea
     project: Project
-    result: dict
+    result: ParcelResult
     district_portions: list[tuple[str | None, BaseGeometry]] = field(default_factory=list)
 
     def to_dict(self) -> dict:
-        return self.result
+        return self.result.to_dict()
+
+    def with_dict(self) -> Analysis:
+        """This analysis with ``result`` as its dict (``to_dict()``), for the readers not yet moved to the typed
+        result, which read ``analysis.result[...]``: the printed documents (`sloat_core.outputs.report`,
+        `outputs.handout`, `outputs.html_docs`) and the app (through `app_support.analysis_door`)."""
+        return dataclasses.replace(self, result=self.to_dict())
 
 
 def _parcel_geometry(parcel) -> tuple[BaseGeometry, list[str], dict]:
@@ -263,7 +277,7 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
     on_land = permits if proj == bare else permits_for(
         f, bare, settings=settings, subdividable=subdividable, cluster_applies=cluster_applicability(kinds, None)[0],
         any_trigger=any_trigger, measures=lot.measures, as_of=as_of)
-    land_only = [p.to_dict() for p, decl in zip(on_land, DECLARATIONS, strict=True) if decl.land is not None]
+    land_only = tuple(p for p, decl in zip(on_land, DECLARATIONS, strict=True) if decl.land is not None)
 
     wet = next((p for p in permits if p.id == WETLAND_PERMIT.id), None)
     owners = adjacent_owners(geom, layerset, footprint=proj.disturbance_footprint,
@@ -283,64 +297,64 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
     if outside:
         warnings.append(outside)
 
-    result = {
-        "as_of": as_of.isoformat(),
-        "parcel": {k: v for k, v in meta.items() if v is not None},
-        "district": primary,
-        "districts": [{"district": c, "area_sqft": round(a, 2)} for c, a, _ in districts],
-        "district_kind": d.kind if d else None,
-        "gross_area_sqft": round(gross, 2),
-        "gross_area_acres": round(gross / SQFT_PER_ACRE, 4),
-        "deductions": _deduction_rows(lot, f, layerset),
-        "deducted_sqft": round(lot.deducted_sqft, 2),
-        "net_lot_area_sqft": round(lot.net_lot_area_sqft, 2),
-        "net_lot_area_min_sqft": round(lot.net_lot_area_min_sqft, 2),
-        "net_lot_area_acres": round(lot.net_lot_area_sqft / SQFT_PER_ACRE, 4),
-        "min_lot_area_sqft": minimum,
-        "min_lot_area_verify": bool(d.verify) if d else None,
-        "meets_min_lot_area": meets,
-        "lot_area_citation": "§ 402-45A",
+    # The approvals around Article IX (state and federal law; sloat_core.approvals): the list, grouped by who
+    # decides, and the detail (SEQR, county referral, Village Law clocks, wetland screens). The NYSDEC map by the
+    # state regime in force on the date (nysdec_wetland_regimes in data/settings/state_law.yaml) is the approvals'
+    # ECL Article 24 screen itself, never a deduction (the result's ``state_wetlands``).
+    found = approvals_for(geom, layerset, proj, as_of, permits=permits, in_cea=in_cea, worked_out=worked_out)
+    groups = found.pop("groups")
+    w = what_if(primary, lot.net_lot_area_sqft, lot.net_lot_area_min_sqft) if primary and minimum is None else None
+    result = ParcelResult(
+        as_of=as_of,
+        parcel=ParcelMeta(**{k: v for k, v in meta.items() if v is not None}),
+        district=primary,
+        districts=tuple(DistrictArea(district=c, area_sqft=round(a, 2)) for c, a, _ in districts),
+        district_kind=d.kind if d else None,
+        gross_area_sqft=round(gross, 2),
+        gross_area_acres=round(gross / SQFT_PER_ACRE, 4),
+        deductions=tuple(Deduction(**row) for row in _deduction_rows(lot, f, layerset)),
+        deducted_sqft=round(lot.deducted_sqft, 2),
+        net_lot_area_sqft=round(lot.net_lot_area_sqft, 2),
+        net_lot_area_min_sqft=round(lot.net_lot_area_min_sqft, 2),
+        net_lot_area_acres=round(lot.net_lot_area_sqft / SQFT_PER_ACRE, 4),
+        min_lot_area_sqft=minimum,
+        min_lot_area_verify=bool(d.verify) if d else None,
+        meets_min_lot_area=meets,
+        lot_area_citation="§ 402-45A",
         **yield_estimate(per_district),
-        "cluster_open_space": open_space_rule(),
-        "per_district": per_district,
-        "slope_area_sqft": {k: round(v, 2) for k, v in f.slope_area_sqft.items()},
-        "buffer_width_ft": f.buffer_width_ft,
-        "buffer_around_water_bodies": ponds_buffered,
-        "buffer_note": _buffer_note(f.buffer_width_ft, ponds_buffered),
-        "cluster_applies": applies,
-        "cluster_applies_reason": applies_text,
-        "cluster_triggers": [t.to_dict() for t in triggers],
-        "permits": [p.to_dict() for p in permits],
-        "project_described": proj != bare,
-        "land_permits": land_only,
-        "min_lot_area_what_if": what_if(primary, lot.net_lot_area_sqft, lot.net_lot_area_min_sqft)
-        if primary and minimum is None else None,
-        "steep_slope_design_limits": design,
-        "mitigation": mit,
-        "adjacent_owners": owners,
-        "footprint": footprint,
-        "warnings": list(dict.fromkeys(warnings)),
-        "disclaimer": DISCLAIMER,
-        "layers_name": getattr(layerset, "name", None),
-        "layers_version": getattr(layerset, "version", None),
-        "layers_illustrative": getattr(layerset, "illustrative", None),
-        "layers_notice": getattr(layerset, "notice", None),
-        "params_version": PARAMS_VERSION,
-        "tool_version": __version__,
-    }
-    # The approvals around Article IX (state and federal law; sloat_core.approvals): a key of their own.
-    found = approvals_for(geom, layerset, proj, as_of, permits=permits, in_cea=in_cea,
-                          worked_out=worked_out)
-    result["approvals"] = found.pop("groups")  # the list, grouped by who decides
-    result["approvals_detail"] = found  # SEQR, county referral, Village Law clocks, wetland screens
-    # The NYSDEC map by the state regime in force on the date (nysdec_wetland_regimes in
-    # data/settings/state_law.yaml): the approvals' ECL Article 24 screen itself, never a deduction.
-    result["state_wetlands"] = found["wetland_screens"]["state"]
+        cluster_open_space=OpenSpaceRule(**open_space_rule()),
+        per_district=tuple(DistrictPart.from_dict(p) for p in per_district),
+        slope_area_sqft={k: round(v, 2) for k, v in f.slope_area_sqft.items()},
+        buffer_width_ft=f.buffer_width_ft,
+        buffer_around_water_bodies=ponds_buffered,
+        buffer_note=_buffer_note(f.buffer_width_ft, ponds_buffered),
+        cluster_applies=applies,
+        cluster_applies_reason=applies_text,
+        cluster_triggers=tuple(triggers),
+        permits=tuple(permits),
+        project_described=proj != bare,
+        land_permits=land_only,
+        min_lot_area_what_if=LotSizeWhatIf.from_dict(w) if w is not None else None,
+        steep_slope_design_limits=tuple(DesignLimitCheck(**item) for item in design),
+        mitigation=Mitigation.from_dict(mit),
+        adjacent_owners=AdjacentOwners.from_dict(owners),
+        footprint=Footprint(**footprint) if footprint is not None else None,
+        warnings=tuple(dict.fromkeys(warnings)),
+        disclaimer=DISCLAIMER,
+        layers_name=getattr(layerset, "name", None),
+        layers_version=getattr(layerset, "version", None),
+        layers_illustrative=getattr(layerset, "illustrative", None),
+        layers_notice=getattr(layerset, "notice", None),
+        params_version=PARAMS_VERSION,
+        tool_version=__version__,
+        approvals=tuple(ApprovalGroup.from_dict(g) for g in groups),
+        approvals_detail=ApprovalsDetail.from_dict(found),
+    )
     return Analysis(geom, f, lot, proj, result, portions)
 
 
 def analyze(parcel, layerset, **kw) -> dict:
-    """The JSON-ready result of `analyze_parcel` (the CLI's contract).
+    """The JSON-ready result of `analyze_parcel` (the CLI's contract: ``ParcelResult.to_dict()``).
 
     Keys: gross_area_sqft, net_lot_area_sqft, min_lot_area_sqft, meets_min_lot_area, deductions
     [{constraint, area_sqft, countable_fraction, deducted_sqft, citation}], slope_area_sqft

@@ -51,6 +51,10 @@ import time
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sloat_core.engine.result import ParcelResult
 
 __all__ = ["ANSWERS_FILE", "SCHEMA", "PrepareReport", "PreparedAnswers", "answer_key", "generation", "prepare"]
 
@@ -324,7 +328,8 @@ def _write_answers(tmp: Path, layers, gen: str, as_of: dt.date) -> tuple[int, di
                     problem = str(exc)
                 else:
                     con.execute("INSERT OR REPLACE INTO answers VALUES (?, ?, ?)",
-                                (answer_key(parcel, district), sbl, zlib.compress(json.dumps(result).encode("utf-8"), 6)))
+                                (answer_key(parcel, district), sbl,
+                                 zlib.compress(json.dumps(result.to_dict()).encode("utf-8"), 6)))
                     count += 1
                     pictures += _write_picture(con, layers, parcel)
                     continue
@@ -437,11 +442,15 @@ class PreparedAnswers:
                 _log.warning("a row of %s cannot be read (%s); it is worked out instead", self.path, exc)
                 return None
 
-    def get(self, gen: str, key: str) -> dict | None:
-        """The answer stored under ``key`` if the file is of generation ``gen``; a fresh dict the caller may change."""
+    def get(self, gen: str, key: str) -> ParcelResult | None:
+        """The answer stored under ``key`` if the file is of generation ``gen``, read back as the typed result
+        (``ParcelResult.from_dict`` of the stored ``to_dict()``); None for anything else, a damaged row or one
+        that is not a result's shape too."""
+        from sloat_core.engine.result import ParcelResult
+
         row = self._row(gen, "SELECT result FROM answers WHERE parcel_key = ?", key)
         try:
-            return json.loads(zlib.decompress(row[0])) if row else None
+            return ParcelResult.from_dict(json.loads(zlib.decompress(row[0]))) if row else None
         except (ValueError, TypeError, zlib.error) as exc:  # a damaged row (text or a number where a blob goes)
             _log.warning("an answer in %s cannot be read (%s); it is worked out instead", self.path, exc)
             return None

@@ -31,6 +31,7 @@ from shapely.geometry import MultiPolygon, Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.geometry.polygon import orient
 
+from sloat_core.engine.result import parcel_result
 from sloat_core.errors import SloatInputError
 from sloat_core.gis.geometry import GRID_FT, area_sqft, polygonal
 from sloat_core.measure.rows import ROW_IDS, ROW_SPECS, deduction_label
@@ -146,13 +147,13 @@ def constraint_layers(analysis) -> ConstraintLayers:
         Pieces in the order of `CAD_LAYERS` (bottom first); a constraint without land is omitted, one that
         is unknown is a note.
     """
-    r = analysis.result
+    r = parcel_result(analysis.result)
     rows = {row.constraint: row for row in analysis.lot.rows}
     pieces: dict[str, Piece] = {}
     omitted: list[str] = []
     unknown: list[str] = []
     cautions: list[str] = []
-    status = {d.get("constraint"): d for d in r.get("deductions") or []}
+    status = {d.constraint: d for d in r.deductions}
     for constraint in ROW_IDS:
         row = rows[constraint]
         layer = _BY_KEY[constraint]
@@ -167,8 +168,9 @@ def constraint_layers(analysis) -> ConstraintLayers:
             "constraint": constraint, "label": row.label, "area_sqft": round(row.area_sqft, 2),
             "countable": row.countable_fraction, "ded_sqft": round(row.deducted_sqft or 0.0, 2),
             "citation": row.citation})
-        if status.get(constraint, {}).get("status") == "partial" and status[constraint].get("note"):
-            cautions.append(f"{row.label} ({layer.name}): {status[constraint]['note']}")
+        shown = status.get(constraint)
+        if shown is not None and shown.status == "partial" and shown.note:
+            cautions.append(f"{row.label} ({layer.name}): {shown.note}")
     taken = [p.geometry for p in pieces.values()]
     if taken:
         land = polygonal(shapely.union_all(taken, grid_size=GRID_FT))
@@ -179,15 +181,14 @@ def constraint_layers(analysis) -> ConstraintLayers:
             "citation": "§ 402-45A"})
     if unknown and taken:
         cautions.append("The land that does not count (SLOAT-NOT-COUNTED) leaves out what is unknown.")
-    parcel = r.get("parcel") or {}
     pieces["parcel"] = Piece(_BY_KEY["parcel"], polygonal(analysis.parcel), {
-        "constraint": "parcel", "label": "Parcel", "area_sqft": round(r.get("gross_area_sqft") or area_sqft(analysis.parcel), 2),
-        "countable": None, "ded_sqft": None, "citation": r.get("lot_area_citation") or "§ 402-45",
-        "sbl": parcel.get("sbl"), "district": r.get("district"), "net_sqft": _round(r.get("net_lot_area_sqft"))})
+        "constraint": "parcel", "label": "Parcel", "area_sqft": round(r.gross_area_sqft or area_sqft(analysis.parcel), 2),
+        "countable": None, "ded_sqft": None, "citation": r.lot_area_citation or "§ 402-45",
+        "sbl": r.parcel.sbl, "district": r.district, "net_sqft": _round(r.net_lot_area_sqft)})
     caveat = ["Article IX screening estimate (Sloatsburg Code ch. 402), not a survey: "
               "EPSG:2260, US survey feet; each piece of land on one layer, at its lowest countable share."]
-    if r.get("layers_illustrative"):
-        caveat.append(f"Drawn from illustrative sample layers ({r.get('layers_name')}), not official data.")
+    if r.layers_illustrative:
+        caveat.append(f"Drawn from illustrative sample layers ({r.layers_name}), not official data.")
     ordered = tuple(pieces[c.key] for c in CAD_LAYERS if c.key in pieces)
     return ConstraintLayers(ordered, tuple(omitted), tuple(unknown), tuple(caveat), tuple(cautions))
 

@@ -1,6 +1,9 @@
 """Downloads of one analysis: the parcel and its constraint pieces as GeoJSON, the tables as CSV,
 the deadlines as CSV and iCalendar.
 
+The tables read the typed result (:class:`sloat_core.engine.result.ParcelResult`); a result dict (the app's) is
+read back into it first.
+
 CSV files are UTF-8 with a header row and CRLF line ends (what spreadsheets expect). A cell whose text
 starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return is prefixed with ``'`` so a
 spreadsheet shows it as text instead of running it as a formula (CSV injection).
@@ -15,6 +18,7 @@ import csv
 import io
 from typing import Any, Iterable
 
+from sloat_core.engine.result import ParcelResult, parcel_result
 from sloat_core.gis.parcels import to_wgs84_geojson
 from sloat_core.outputs.ics import to_ics
 from sloat_core.law.events import Event
@@ -79,21 +83,20 @@ def pieces_geojson(analysis) -> dict:
         footprint, a last feature (``kind: "footprint"``) holds it with what it touches (``area_sqft``,
         ``wetlands_sqft``, ``buffer_sqft`` ...), as on the Proposed project page.
     """
-    r = analysis.result
-    parcel = r.get("parcel") or {}
+    r = parcel_result(analysis.result)
     features = [{
         "type": "Feature",
         "geometry": _geojson(analysis.parcel),
         "properties": {
             "kind": "parcel",
-            "sbl": parcel.get("sbl"),
-            "address": parcel.get("address"),
-            "district": r.get("district"),
-            "gross_area_sqft": r.get("gross_area_sqft"),
-            "net_lot_area_sqft": r.get("net_lot_area_sqft"),
-            "min_lot_area_sqft": r.get("min_lot_area_sqft"),
-            "citation": r.get("lot_area_citation"),
-            "as_of": r.get("as_of"),
+            "sbl": r.parcel.sbl,
+            "address": r.parcel.address,
+            "district": r.district,
+            "gross_area_sqft": r.gross_area_sqft,
+            "net_lot_area_sqft": r.net_lot_area_sqft,
+            "min_lot_area_sqft": r.min_lot_area_sqft,
+            "citation": r.lot_area_citation,
+            "as_of": r.as_of.isoformat(),
         },
     }]
     for row in analysis.lot.rows:
@@ -114,7 +117,7 @@ def pieces_geojson(analysis) -> dict:
         })
     fp = getattr(analysis.project, "disturbance_footprint", None)
     if fp is not None and not fp.is_empty:
-        measured = {k: v for k, v in (r.get("footprint") or {}).items() if v is None or isinstance(v, (int, float))}
+        measured = r.footprint.to_dict() if r.footprint is not None else {}
         features.append({
             "type": "Feature",
             "geometry": _geojson(fp),
@@ -123,47 +126,44 @@ def pieces_geojson(analysis) -> dict:
     return {
         "type": "FeatureCollection",
         "name": "Article IX lot-area deductions",
-        "params_version": r.get("params_version"),
-        "layers": {"name": r.get("layers_name"), "version": r.get("layers_version"),
-                   "illustrative": r.get("layers_illustrative")},
-        "disclaimer": r.get("disclaimer"),
+        "params_version": r.params_version,
+        "layers": {"name": r.layers_name, "version": r.layers_version, "illustrative": r.layers_illustrative},
+        "disclaimer": r.disclaimer,
         "features": features,
     }
 
 
-def deductions_csv(result: dict) -> str:
+def deductions_csv(result: ParcelResult) -> str:
     """The § 402-45 deduction table; unknown areas are empty cells with status ``unknown``."""
     header = ["constraint", "label", "area_sqft", "countable_fraction", "deducted_sqft", "citation", "status"]
-    rows = [[d.get("constraint"), d.get("label"), d.get("area_sqft"), d.get("countable_fraction"),
-             d.get("deducted_sqft"), d.get("citation"), d.get("status")] for d in result.get("deductions", [])]
+    rows = [[d.constraint, d.label, d.area_sqft, d.countable_fraction, d.deducted_sqft, d.citation, d.status]
+            for d in parcel_result(result).deductions]
     return _csv(header, rows)
 
 
-def permits_csv(result: dict) -> str:
+def permits_csv(result: ParcelResult) -> str:
     """Permits and reviews: whether each is needed (yes/no/unknown), who approves it and the §."""
     header = ["id", "title", "required", "authority", "citation", "reason", "citations"]
-    rows = [[p.get("id"), p.get("title"), _YES_NO.get(p.get("required"), p.get("required")), p.get("authority"),
-             p.get("citation"), p.get("reason"), "; ".join(p.get("citations") or [])]
-            for p in result.get("permits", [])]
+    rows = [[p.id, p.title, _YES_NO[p.required], p.authority, p.citation, p.reason, "; ".join(p.all_citations)]
+            for p in parcel_result(result).permits]
     return _csv(header, rows)
 
 
-def adjacent_owners_csv(result: dict) -> str:
+def adjacent_owners_csv(result: ParcelResult) -> str:
     """§ 402-57K(4): the tax parcels adjacent to the wetland, watercourse and buffer of the work, with their
     owners of record (empty with ``owner_source`` naming the assessment roll when the layer has none)."""
-    a = result.get("adjacent_owners") or {}
+    a = parcel_result(result).adjacent_owners
     header = ["sbl", "address", "owner", "owner_source", "within_ft", "citation"]
-    rows = [[x.get("sbl"), x.get("address"), x.get("owner"), a.get("owners_source"), a.get("radius_ft"),
-             a.get("citation")] for x in a.get("parcels") or []]
+    rows = [[x.sbl, x.address, x.owner, a.owners_source, a.radius_ft, a.citation]
+            for x in (a.parcels or () if a is not None else ())]
     return _csv(header, rows)
 
 
-def triggers_csv(result: dict) -> str:
+def triggers_csv(result: ParcelResult) -> str:
     """The ten cluster features of § 402-48C: triggered (yes/no/unknown) with the evidence."""
     header = ["id", "title", "triggered", "needs_board_judgment", "evidence", "citation"]
-    rows = [[t.get("id"), t.get("title"), _YES_NO.get(t.get("triggered"), t.get("triggered")),
-             _YES_NO.get(t.get("needs_board_judgment"), t.get("needs_board_judgment")), t.get("evidence"),
-             t.get("citation")] for t in result.get("cluster_triggers", [])]
+    rows = [[t.id, t.title, _YES_NO[t.triggered], _YES_NO[t.needs_board_judgment], t.evidence, t.citation]
+            for t in parcel_result(result).cluster_triggers]
     return _csv(header, rows)
 
 

@@ -21,6 +21,7 @@ import shapely
 import shapely.prepared
 from shapely.geometry.base import BaseGeometry
 
+from sloat_core.engine.result import ParcelResult
 from sloat_core.errors import SloatInputError
 from sloat_core.gis.geometry import GRID_FT, area_sqft, polygonal, repair_outline, union_all
 from sloat_core.law.params import law_date, param
@@ -48,7 +49,8 @@ class PlanResult:
     yield_check: dict
     open_space: dict
     unallocated_sqft: float
-    parcel: dict = field(repr=False)
+    #: The whole parcel's analysis (the plan's analysis: its project with the plan's footprint).
+    parcel: ParcelResult = field(repr=False)
     warnings: tuple[str, ...] = ()
 
     @property
@@ -57,7 +59,7 @@ class PlanResult:
 
     def to_dict(self) -> dict:
         return {
-            **self.parcel,
+            **self.parcel.to_dict(),
             "kind": self.kind,
             "lot_count": len(self.lots),
             "conforming_lots": self.conforming_lots,
@@ -68,7 +70,7 @@ class PlanResult:
             "open_space": self.open_space,
             "unallocated_sqft": round(self.unallocated_sqft, 2),
             "unallocated_text": "Land of the parcel in no lot, road or open space as drawn.",
-            "warnings": list(dict.fromkeys([*self.parcel.get("warnings", []), *self.warnings])),
+            "warnings": list(dict.fromkeys([*self.parcel.warnings, *self.warnings])),
         }
 
 
@@ -116,7 +118,7 @@ def _lot_districts(geom: BaseGeometry, ctx: dict) -> list[tuple]:
         return [(portions[0][0], gross)]
     if layerset is not None and layerset.get("zoning") is not None:
         return [(c, a) for c, _, a in layerset.district_parts(geom) if a >= SLIVER_SQFT] or [(None, gross)]
-    return [(ctx["parcel"].get("district"), gross)]
+    return [(ctx["parcel"].district, gross)]
 
 
 def _check_lot(label, geom, f, ctx) -> tuple[LotResult, Problem | None]:
@@ -139,7 +141,7 @@ def _check_lot(label, geom, f, ctx) -> tuple[LotResult, Problem | None]:
     return result, two_districts(label, parts)
 
 
-def _permitted(conventional: PlanResult | None, parcel: dict) -> tuple[int | None, int | None, str]:
+def _permitted(conventional: PlanResult | None, parcel: ParcelResult) -> tuple[int | None, int | None, str]:
     """The lots § 402-48E permits: the conforming lots of the conventional plat given (its unknown lots as the
     range's top), else the parcel's yield estimate; (lowest, highest, where it comes from)."""
     if conventional is not None:
@@ -147,11 +149,11 @@ def _permitted(conventional: PlanResult | None, parcel: dict) -> tuple[int | Non
         hi = lo + sum(1 for lot in conventional.lots if lot.conforms is None)
         return lo, hi, (f"the conventional plat given: {lo} conforming lot{'s' * (lo != 1)}"
                         + (f", {hi - lo} unknown" if hi > lo else ""))
-    lo, hi = parcel.get("conventional_yield_min"), parcel.get("conventional_yield_max")
-    return lo, hi, f"the parcel's yield estimate ({parcel.get('conventional_yield_text', 'not known')})"
+    lo, hi = parcel.conventional_yield_min, parcel.conventional_yield_max
+    return lo, hi, f"the parcel's yield estimate ({parcel.conventional_yield_text or 'not known'})"
 
 
-def yield_check(kind: str, lot_count: int, conventional: PlanResult | None, parcel: dict) -> dict:
+def yield_check(kind: str, lot_count: int, conventional: PlanResult | None, parcel: ParcelResult) -> dict:
     """§ 402-48E: the plan's lot count against the lots a conventional plat shows (within / over / unknown)."""
     lo, hi, source = _permitted(conventional, parcel)
     if lo is None or hi is None:
@@ -238,8 +240,8 @@ def _check(parcel, drawing, layerset, district, kind, conventional, project, as_
     ctx = {"layerset": layerset, "district": district, "parcel": result, "kind": kind, "settings": settings,
            "portions": analysis.district_portions, "inside": prepared.contains,
            "project": proj, "footprint": footprint, "as_of": as_of,
-           "cluster_applies": result.get("cluster_applies"),
-           "any_trigger": _any(t["triggered"] for t in result.get("cluster_triggers", [])),
+           "cluster_applies": result.cluster_applies,
+           "any_trigger": _any(t.triggered for t in result.cluster_triggers),
            "seqr": action_class(parcel_geom, layerset, whole, as_of)[1]}
     lots = []
     for label, geom in zip(labels, geoms, strict=True):

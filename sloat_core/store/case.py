@@ -16,9 +16,12 @@ import math
 import re
 import secrets
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sloat_core.errors import SloatInputError
+
+if TYPE_CHECKING:
+    from sloat_core.engine.result import ParcelResult
 
 #: Name and version of the case export format (``case_to_json``).
 CASE_FORMAT = "sloat-case"
@@ -124,20 +127,42 @@ class Case:
     archived: bool = False
     revision: int = 0
 
-    def record_analysis(self, result: dict, *, owned: bool = False) -> None:
-        """Keep `result` (an analysis result dict) as the snapshot, with the versions it used.
+    def record_analysis(self, result: ParcelResult | dict, *, owned: bool = False) -> None:
+        """Keep `result` (the typed result, or its dict) as the snapshot, with the versions it used.
 
-        The snapshot is a copy made through JSON, unless ``owned``: the caller hands over a result of plain JSON
-        values (dicts, lists, strings, numbers, booleans, None: as ``analyze`` makes them) that nothing else holds,
-        and it is kept as it is.
+        The snapshot is the result's dict (``ParcelResult.to_dict()``, the command line's JSON): the typed result
+        is written as it; a dict is copied through JSON, unless ``owned``: the caller hands over a result of plain
+        JSON values (dicts, lists, strings, numbers, booleans, None: as ``analyze`` makes them) that nothing else
+        holds, and it is kept as it is. :meth:`analysis_result` reads it back.
         """
+        from sloat_core.engine.result import ParcelResult
         from sloat_core.law.text import LAW_TEXT_SHA256
 
-        self.analysis = result if owned else json.loads(json.dumps(result))
-        self.params_version = result.get("params_version")
-        self.layers_name = result.get("layers_name")
-        self.layers_version = result.get("layers_version")
+        if isinstance(result, ParcelResult):
+            typed, self.analysis = result, result.to_dict()
+        else:
+            typed, self.analysis = None, result if owned else json.loads(json.dumps(result))
+        if typed is not None:
+            self.params_version, self.layers_name = typed.params_version, typed.layers_name
+            self.layers_version = typed.layers_version
+        else:  # the app's dict (app_support.analysis_door)
+            self.params_version = result.get("params_version")
+            self.layers_name = result.get("layers_name")
+            self.layers_version = result.get("layers_version")
         self.law_text_sha256 = LAW_TEXT_SHA256
+
+    def analysis_result(self) -> ParcelResult | None:
+        """The snapshot read back as the typed result (None without one).
+
+        Raises
+        ------
+        sloat_core.errors.ResultShapeError
+            The snapshot is not of the result's shape (one saved by an older version of the tool, whose keys
+            differ): analyse the case again.
+        """
+        from sloat_core.engine.result import ParcelResult
+
+        return None if self.analysis is None else ParcelResult.from_dict(self.analysis)
 
     def to_dict(self) -> dict:
         """All fields as a JSON-ready dict (a deep copy: the caller may change it)."""

@@ -14,7 +14,6 @@ folder, a damaged row of the wrong type and an SBL spelled two ways each had a t
 from __future__ import annotations
 
 import datetime as dt
-import json
 import os
 import random
 import shutil
@@ -125,9 +124,9 @@ def test_every_tax_parcels_stored_answer_is_the_engines_answer_for_that_day(laye
         parcel = parcel_by_sbl(layers, sbl)
         expected = analyze_parcel(parcel, layers, district=parcel.district or None, as_of=DAY).result
         got = reader.get(report.generation, answer_key(parcel, parcel.district or None))
-        assert got == json.loads(json.dumps(expected)), sbl
-        assert got["as_of"] == DAY.isoformat()
-    assert reader.get(report.generation, key_of(layers, P3_SBL))["gross_area_sqft"] == pytest.approx(20_000)
+        assert got == expected and got.to_dict() == expected.to_dict(), sbl  # read back as the typed result
+        assert got.as_of == DAY
+    assert reader.get(report.generation, key_of(layers, P3_SBL)).gross_area_sqft == pytest.approx(20_000)
 
 
 def test_the_report_counts_each_distinct_sbl_once_and_the_file_holds_as_many_answers(layers, answers_dir):
@@ -263,7 +262,7 @@ def test_the_generation_changes_when_the_lot_size_what_if_candidates_change(how,
     parcel = parcel_by_sbl(layers, fx.P1_SBL)
 
     def answer():
-        return analyze_parcel(parcel, layers, district="VC-1", as_of=DAY).result["min_lot_area_what_if"]["cases"]
+        return analyze_parcel(parcel, layers, district="VC-1", as_of=DAY).result.min_lot_area_what_if.cases
 
     before, gen_before = answer(), generation(manifest, DAY, settings_copy)
     text = candidates.read_text(encoding="utf-8")
@@ -350,23 +349,29 @@ def test_a_reader_opened_on_the_old_file_reads_the_new_one_after_prepare_runs_ag
     reader = PreparedAnswers(answers_dir)
     key = key_of(layers, fx.P1_SBL)
     assert reader.generation() == first.generation
-    assert reader.get(first.generation, key)["as_of"] == DAY.isoformat()
+    assert reader.get(first.generation, key).as_of == DAY
     second = prepare(layers, answers_dir, as_of=NEXT_DAY)
     assert second.generation != first.generation
     assert reader.generation() == second.generation
     assert reader.get(first.generation, key) is None
-    assert reader.get(second.generation, key)["as_of"] == NEXT_DAY.isoformat()
+    assert reader.get(second.generation, key).as_of == NEXT_DAY
 
 
-def test_get_gives_a_fresh_dict_each_time(layers, answers_dir):
+def test_get_reads_the_answer_back_anew_each_time(layers, answers_dir):
     report = prepare(layers, answers_dir, as_of=DAY)
     reader = PreparedAnswers(answers_dir)
     key = key_of(layers, fx.P1_SBL)
     got = reader.get(report.generation, key)
-    got["net_lot_area_sqft"] = 1.0
-    got["deductions"].clear()
+    out = got.to_dict()
+    out["deductions"].clear()
     again = reader.get(report.generation, key)
-    assert again["net_lot_area_sqft"] != 1.0 and again["deductions"]
+    assert again is not got and again == got and again.deductions
+
+
+def test_a_stored_answer_not_of_the_results_shape_gives_none(layers, answers_dir):
+    report = prepare(layers, answers_dir, as_of=DAY)
+    rewrite(report.path, "UPDATE answers SET result = ? WHERE sbl = ?", (zlib.compress(b'{"a": 1}'), fx.P1_SBL))
+    assert PreparedAnswers(answers_dir).get(report.generation, key_of(layers, fx.P1_SBL)) is None
 
 
 @pytest.mark.parametrize("blob", [b"not zlib at all", zlib.compress(b"{not json"), zlib.compress(b"\xff\xfe\x00"),
@@ -378,7 +383,7 @@ def test_a_damaged_stored_answer_gives_none_and_the_others_still_read(blob, laye
     assert reader.get(report.generation, key_of(layers, fx.P1_SBL)) is not None
     rewrite(report.path, "UPDATE answers SET result = ? WHERE sbl = ?", (blob, fx.P1_SBL))
     assert reader.get(report.generation, key_of(layers, fx.P1_SBL)) is None
-    assert reader.get(report.generation, key_of(layers, fx.P2_SBL))["as_of"] == DAY.isoformat()
+    assert reader.get(report.generation, key_of(layers, fx.P2_SBL)).as_of == DAY
 
 
 @pytest.mark.parametrize("value", ["text, not bytes", 42], ids=["text", "integer"])
@@ -503,7 +508,7 @@ def test_a_setting_edited_during_the_run_is_in_every_answer_and_in_the_files_nam
     reader = PreparedAnswers(answers_dir)
     assert reader.generation() == report.generation
     got = reader.get(report.generation, key_of(layers, P3_SBL))
-    expected = json.loads(json.dumps(analyze_parcel(p3, layers, district="R-40", as_of=DAY).result))
+    expected = analyze_parcel(p3, layers, district="R-40", as_of=DAY).result
     assert got == expected != old_answer  # the 20,000 sq ft minimum's answer, not the 40,000's
 
 
@@ -533,7 +538,7 @@ def test_a_layer_file_replaced_during_the_run_is_read_anew_before_the_answers_ar
     assert report.generation == generation(manifest, DAY)
     fresh = load_manifest(manifest)
     got = PreparedAnswers(answers_dir).get(report.generation, key_of(fresh, P3_SBL))
-    assert got is not None and got["gross_area_sqft"] == pytest.approx(15_000)  # exact rectangles: 1e-6 sq ft
+    assert got is not None and got.gross_area_sqft == pytest.approx(15_000)  # exact rectangles: 1e-6 sq ft
 
 
 def test_when_what_the_answers_are_made_from_keeps_changing_the_old_file_stays_and_the_command_fails(
@@ -570,4 +575,4 @@ def test_the_command_writes_the_answers_and_says_how_many_on_stderr(manifest, an
     assert str(answers_dir / ANSWERS_FILE) in proc.stderr
     reader = PreparedAnswers(answers_dir)
     assert reader.generation() == generation(manifest, DAY)
-    assert reader.get(reader.generation(), key_of(load_manifest(manifest), P3_SBL))["as_of"] == DAY.isoformat()
+    assert reader.get(reader.generation(), key_of(load_manifest(manifest), P3_SBL)).as_of == DAY

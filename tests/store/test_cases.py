@@ -546,16 +546,17 @@ def test_an_imported_case_gives_the_identical_analysis(tmp_path, store):
     case.record_analysis(first.result)
     store.save(case)
     # The case's own inputs were used: its 50-ft buffer override and its typed mitigation figures.
-    assert first.result["buffer_width_ft"] == 50
-    assert first.result["mitigation"]["required_mitigation_sqft"] == pytest.approx(1800)
-    assert first.result["parcel"]["sbl"] == "156.14-1-23"
-    assert first.result["gross_area_sqft"] == pytest.approx(160_000, rel=1e-6)
+    assert first.result.buffer_width_ft == 50
+    assert first.result.mitigation.required_mitigation_sqft == pytest.approx(1800)
+    assert first.result.parcel.sbl == "156.14-1-23"
+    assert first.result.gross_area_sqft == pytest.approx(160_000, rel=1e-6)
 
     text = case_to_json(store.open_case(case.id))
     imported = case_from_json(text)
     again = analyze_case(imported, world, as_of=day)
     assert again.result == first.result
-    assert imported.analysis == first.result  # the snapshot travels too
+    assert imported.analysis == first.to_dict()  # the snapshot travels too
+    assert imported.analysis_result() == first.result  # and reads back as the typed result
     # Thirty days on, nothing changes but the analysis date itself (as_of, and the screens' "on" and "stated")
     later_day = day + dt.timedelta(days=30)
     later = analyze_case(imported, world, as_of=later_day).result
@@ -563,7 +564,7 @@ def test_an_imported_case_gives_the_identical_analysis(tmp_path, store):
     def undated(result: dict, on: dt.date) -> dict:
         return json.loads(json.dumps(result, default=str).replace(on.isoformat(), "<the analysis date>"))
 
-    assert undated(later, later_day) == undated(first.result, day)
+    assert undated(later.to_dict(), later_day) == undated(first.to_dict(), day)
 
 
 def test_a_case_without_a_parcel_cannot_be_analysed(tmp_path):

@@ -6,6 +6,7 @@ in `sloat_core.rules.permits`), with the helpers the sections share (clause list
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
 import functools
 import re
@@ -20,6 +21,7 @@ from sloat_core.law.params import value
 from sloat_core.law.text import clause
 from sloat_core.measure.parcel import Findings
 from sloat_core.measure.record import Measures
+from sloat_core.records import check_keys
 from sloat_core.rules.measures import is_no, present, tri
 from sloat_core.rules.project import Project
 from sloat_core.units import SQFT_PER_ACRE
@@ -43,7 +45,7 @@ class Permit:
     citations: tuple[str, ...] = field(default=())
     #: Who decides it (one of `DECIDERS`), as its declaration says: the approvals list groups it so. Not in
     #: ``to_dict`` (the command line's JSON says who in ``authority``).
-    decider: str | None = None
+    decider: str | None = field(default=None, compare=False)
 
     def to_dict(self) -> dict:
         return {
@@ -55,8 +57,34 @@ class Permit:
             "authority": self.authority,
             "submissions": [cited_item(c) for c in self.submissions],
             "clocks": list(self.clocks),
-            "citations": list(dict.fromkeys((self.citation,) + self.citations + self.submissions)),
+            "citations": list(self.all_citations),
         }
+
+    @property
+    def all_citations(self) -> tuple[str, ...]:
+        """Every clause the answer rests on, each once: its own, the others it names, its submissions'."""
+        return tuple(dict.fromkeys((self.citation,) + self.citations + self.submissions))
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Permit:
+        """A permit's answer read back from :meth:`to_dict` (a saved result), strictly: a key unknown or missing is
+        refused (:class:`sloat_core.errors.ResultShapeError`). The submissions' words are the law text's for their
+        clauses (as ``to_dict`` writes them); ``decider`` is not in the dict (None)."""
+        check_keys("Permit", d, _PERMIT_KEYS)
+        for item in d["submissions"]:
+            check_keys("Permit submission", item, ("citation", "text"))
+        submissions = tuple(item["citation"] for item in d["submissions"])
+        listed = tuple(c for c in d["citations"] if c != d["citation"])
+        out = cls(id=d["id"], title=d["title"], required=d["required"], reason=d["reason"], citation=d["citation"],
+                  authority=d["authority"], submissions=submissions, clocks=tuple(d["clocks"]),
+                  citations=tuple(c for c in listed if c not in submissions))
+        if out.to_dict()["citations"] != list(d["citations"]):  # a clause listed both ways, in another order
+            out = dataclasses.replace(out, citations=listed)
+        return out
+
+
+#: The keys of a permit's answer as :meth:`Permit.to_dict` writes them, in order.
+_PERMIT_KEYS = ("id", "title", "required", "reason", "citation", "authority", "submissions", "clocks", "citations")
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,7 +28,9 @@ from sloat_core.measure.record import Measures
 from sloat_core.rules.measures import answer, is_yes, present, tri, tri_any
 from sloat_core.gis.geometry import PRESENCE_MIN_SQFT
 from sloat_core.gis.roles import ROLE_DECLARATIONS
+from sloat_core.errors import ResultShapeError
 from sloat_core.law.params import fill, param, value
+from sloat_core.records import check_keys
 
 __all__ = ["Feature", "FEATURES", "Trigger", "cluster_triggers", "trigger_answers", "cluster_applicability",
            "cluster_lot_rules", "TRIGGER_TITLES", "TRIGGER_WORDS", "trigger_title", "RECREATION_ROLES", "part_yield",
@@ -88,15 +91,37 @@ class Trigger:
     def id(self) -> str:
         return f"402-48C({self.number})"
 
+    @property
+    def title(self) -> str:
+        return trigger_title(self.number)
+
+    @property
+    def citation(self) -> str:
+        return f"§ {self.id}"
+
+    @property
+    def needs_board_judgment(self) -> bool:
+        return self.number in BOARD_JUDGMENT
+
     def to_dict(self) -> dict:
         return {
             "id": self.id,
-            "title": trigger_title(self.number),
+            "title": self.title,
             "triggered": self.triggered,
             "evidence": self.evidence,
-            "citation": f"§ {self.id}",
-            "needs_board_judgment": self.number in BOARD_JUDGMENT,
+            "citation": self.citation,
+            "needs_board_judgment": self.needs_board_judgment,
         }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Trigger:
+        """A trigger read back from :meth:`to_dict` (a saved result), strictly: a key unknown or missing, or an id
+        that is not a § 402-48C trigger, is refused (:class:`sloat_core.errors.ResultShapeError`)."""
+        check_keys("Trigger", d, ("id", "title", "triggered", "evidence", "citation", "needs_board_judgment"))
+        m = re.fullmatch(r"402-48C\((\d+)\)", str(d["id"]))
+        if m is None or int(m.group(1)) not in TRIGGER_TITLES:
+            raise ResultShapeError(f"Trigger: {d['id']!r} is not a cluster trigger of § 402-48C.")
+        return cls(number=int(m.group(1)), triggered=d["triggered"], evidence=d["evidence"])
 
 
 def _share(a: float, gross: float) -> str:
