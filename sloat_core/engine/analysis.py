@@ -233,6 +233,25 @@ def _outside_village(geom, layerset, gross: float) -> str | None:
     return None
 
 
+def _district_fields(d) -> dict:
+    """The district's kind and whether its minimum is to confirm (None, None where the district is unknown)."""
+    return {"district_kind": d.kind if d else None, "min_lot_area_verify": bool(d.verify) if d else None}
+
+
+def _what_if(primary: str | None, minimum, lot) -> LotSizeWhatIf | None:
+    """Candidate minimums for a district that has none (``engine.what_if``); None when there is a minimum."""
+    if not primary or minimum is not None:
+        return None
+    w = what_if(primary, lot.net_lot_area_sqft, lot.net_lot_area_min_sqft)
+    return LotSizeWhatIf.from_dict(w) if w is not None else None
+
+
+def _footprint(f, proj: Project, work) -> Footprint | None:
+    """What the drawn disturbance footprint touches (None without one)."""
+    found = footprint_summary(f, proj.disturbance_footprint, work)
+    return Footprint(**found) if found is not None else None
+
+
 def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.date, board_answers,
                     mitigation_input) -> Analysis:
     geom, warnings, meta = _parcel_geometry(parcel)
@@ -287,7 +306,6 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
     # Wetland mitigation: the footprint's wetland (where it lies, on or off the parcel), else what was typed.
     mit = mitigation(**footprint_impacts(work, proj.disturbance_footprint, mitigation_input))
 
-    footprint = footprint_summary(f, proj.disturbance_footprint, work)
     design, design_warnings = with_figures(design_checklist(proj, as_of), dict(proj.design_figures or ()))
     warnings += design_warnings
     meets = meets_minimum(lot.net_lot_area_sqft, lot.net_lot_area_min_sqft, minimum)
@@ -303,13 +321,11 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
     # ECL Article 24 screen itself, never a deduction (the result's ``state_wetlands``).
     found = approvals_for(geom, layerset, proj, as_of, permits=permits, in_cea=in_cea, worked_out=worked_out)
     groups = found.pop("groups")
-    w = what_if(primary, lot.net_lot_area_sqft, lot.net_lot_area_min_sqft) if primary and minimum is None else None
     result = ParcelResult(
         as_of=as_of,
         parcel=ParcelMeta(**{k: v for k, v in meta.items() if v is not None}),
         district=primary,
         districts=tuple(DistrictArea(district=c, area_sqft=round(a, 2)) for c, a, _ in districts),
-        district_kind=d.kind if d else None,
         gross_area_sqft=round(gross, 2),
         gross_area_acres=round(gross / SQFT_PER_ACRE, 4),
         deductions=tuple(Deduction(**row) for row in _deduction_rows(lot, f, layerset)),
@@ -318,7 +334,7 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
         net_lot_area_min_sqft=round(lot.net_lot_area_min_sqft, 2),
         net_lot_area_acres=round(lot.net_lot_area_sqft / SQFT_PER_ACRE, 4),
         min_lot_area_sqft=minimum,
-        min_lot_area_verify=bool(d.verify) if d else None,
+        **_district_fields(d),
         meets_min_lot_area=meets,
         lot_area_citation="§ 402-45A",
         **yield_estimate(per_district),
@@ -334,11 +350,11 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
         permits=tuple(permits),
         project_described=proj != bare,
         land_permits=land_only,
-        min_lot_area_what_if=LotSizeWhatIf.from_dict(w) if w is not None else None,
+        min_lot_area_what_if=_what_if(primary, minimum, lot),
         steep_slope_design_limits=tuple(DesignLimitCheck(**item) for item in design),
         mitigation=Mitigation.from_dict(mit),
         adjacent_owners=AdjacentOwners.from_dict(owners),
-        footprint=Footprint(**footprint) if footprint is not None else None,
+        footprint=_footprint(f, proj, work),
         warnings=tuple(dict.fromkeys(warnings)),
         disclaimer=DISCLAIMER,
         layers_name=getattr(layerset, "name", None),

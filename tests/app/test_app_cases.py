@@ -207,7 +207,7 @@ def test_exports_are_files_that_read_back(manifest, data_dir, media):
     at.session_state[cases_ui.NOTES] = "Bring the survey."
     at.switch_page(CASE_PAGE).run()
     assert not at.exception
-    result = analyze_case(at.session_state[cases_ui.CASE], load_manifest(manifest)).result
+    result = analyze_case(at.session_state[cases_ui.CASE], load_manifest(manifest)).to_dict()
     net = f"{result['net_lot_area_sqft']:,.0f}"
 
     pdf = fx.download(at, media, "dl_pdf")

@@ -143,7 +143,7 @@ def one_page_with_nothing_silently_dropped(data: bytes, result: dict) -> str:
 
 def test_the_lot_with_most_to_explain_is_one_page_with_what_it_leaves_out_counted(sample, long_handout):
     _, analysis = sample
-    text = one_page_with_nothing_silently_dropped(long_handout.read_bytes(), analysis.result)
+    text = one_page_with_nothing_silently_dropped(long_handout.read_bytes(), analysis.to_dict())
     for heading in ("What your project needs", "What the parcel carries for any later work",
                     "Next steps, in the usual order", "What the Village must confirm", "Whom to ask"):
         assert heading in text
@@ -182,15 +182,15 @@ def sample_layers():
 def test_a_sample_lot_that_stretches_the_handout_is_one_page(sample_layers, sbl):
     """As the CLI's ``report SBL --plain`` makes it: the tax parcel with its address and district."""
     analysis = analyze_parcel(parcel_by_sbl(sample_layers, sbl), sample_layers, as_of=DAY)
-    one_page_with_nothing_silently_dropped(handout_pdf_bytes(analysis, sample_layers, as_of=DAY), analysis.result)
+    one_page_with_nothing_silently_dropped(handout_pdf_bytes(analysis, sample_layers, as_of=DAY), analysis.to_dict())
 
 
 def test_a_project_that_needs_many_permits_is_one_page(sample_layers):
     """The lot with most to explain with a subdivision: what the project needs is a list of its own."""
     analysis = analyze_parcel(parcel_by_sbl(sample_layers, MOST_TO_EXPLAIN), sample_layers, as_of=DAY,
                               project=SUBDIVISION)
-    assert len(lot_answer(analysis.result).project_needs) >= 5
-    one_page_with_nothing_silently_dropped(handout_pdf_bytes(analysis, sample_layers, as_of=DAY), analysis.result)
+    assert len(lot_answer(analysis.to_dict()).project_needs) >= 5
+    one_page_with_nothing_silently_dropped(handout_pdf_bytes(analysis, sample_layers, as_of=DAY), analysis.to_dict())
 
 
 #: A long address (the parcel layer's field is anyone's text): cut at 80 characters on the page.
@@ -208,7 +208,7 @@ def worst_case(analysis) -> object:
     from sloat_core.measure.rows import DEDUCTION_ROWS
     from sloat_core.rules.permits import DECLARATIONS
 
-    r = copy.deepcopy(analysis.result)
+    r = copy.deepcopy(analysis.to_dict())
     r["parcel"] = {**(r.get("parcel") or {}), "sbl": MOST_TO_EXPLAIN, "address": LONG_ADDRESS}
     r["districts"] = [{"district": "R-40", "area_sqft": 60_000.0}, {"district": "VC-2", "area_sqft": 19_694.0}]
     r["district"] = "VC-2"
@@ -315,7 +315,7 @@ def test_the_map_key_is_text_fully_inside_the_page_and_never_cut(sample, long_ha
 
 def test_the_next_steps_carry_the_approvals_that_apply_in_plain_words(sample):
     _, analysis = sample
-    r = analysis.result
+    r = analysis.to_dict()
     before, during = approval_steps(r)
     steps = handout_steps(r, lot_answer(r).next_steps)
     assert steps[0].startswith("Bring this sheet")

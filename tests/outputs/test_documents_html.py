@@ -103,12 +103,12 @@ def test_the_summary_carries_the_approvals_by_who_decides_with_clause_clock_and_
     _, analysis = subdivision_lot
     page = Page(summary)
     groups = [g["text"].strip() for g in page.all("th") if g["attrs"].get("scope") == "rowgroup"]
-    assert groups == [f"{g['decides']} decides" for g in analysis.result["approvals"]]
+    assert groups == [f"{g['decides']} decides" for g in analysis.to_dict()["approvals"]]
     body = " ".join(summary.split())
-    for group in analysis.result["approvals"]:
+    for group in analysis.to_dict()["approvals"]:
         for item in group["items"]:
             assert item["clause"] is None or item["clause"].replace("&", "&amp;") in body
-    state = analysis.result["state_wetlands"]
+    state = analysis.to_dict()["state_wetlands"]
     assert state["message"] in body  # the state-wetland answer (noted missing in the PDF last session)
     assert "Coverage of the layers:" in body
 
@@ -130,9 +130,9 @@ def test_the_map_has_alternative_text_and_the_handouts_key_is_text(subdivision_l
 def test_the_handout_page_says_what_the_pdf_says(subdivision_lot, handout):
     _, analysis = subdivision_lot
     page = Page(handout)
-    answer = lot_answer(analysis.result)
+    answer = lot_answer(analysis.to_dict())
     items = [" ".join(li["text"].split()) for li in page.all("li")]
-    sections = answer.sections(handout_steps(analysis.result, answer.next_steps))
+    sections = answer.sections(handout_steps(analysis.to_dict(), answer.next_steps))
     for _, section_items, _ in sections:
         for item in section_items:
             assert " ".join(item.split()) in items
@@ -154,7 +154,7 @@ def test_the_summary_page_has_the_words_of_the_pdf(subdivision_lot, summary):
                    "Cluster development: sensitive features (§ 402-48C)",
                    "Permits, reviews and approvals, by who decides", "Please note"):
         assert phrase in pdf and phrase in body
-    assert f"{analysis.result['net_lot_area_sqft']:,.0f} sq ft" in body
+    assert f"{analysis.to_dict()['net_lot_area_sqft']:,.0f} sq ft" in body
 
 
 # The buttons in the app --------------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from sloat_core.engine.plain import prohibition_sentence
 from sloat_core.errors import SloatInputError
 from sloat_core.law.text import LAW_TEXT_SHA256, clause
+from sloat_core.engine.result import as_dict_analysis
 from sloat_core.outputs import html_docs as H
 from sloat_core.outputs.report import reading as S
 from sloat_core.outputs.report.map import map_png
@@ -99,6 +100,7 @@ def summary_html(analysis, layerset, *, timeline_events=None, notes: str | None 
     ``figure`` the map as :func:`sloat_core.outputs.report.map.map_png` returns it (drawn here without it).
     """
     as_of = as_of or dt.date.today()
+    analysis = as_dict_analysis(analysis)  # the documents read the result's JSON
     r = analysis.result
     illustrative = bool(getattr(layerset, "illustrative", None) if layerset is not None
                         else r.get("layers_illustrative"))
