@@ -13,7 +13,7 @@ from sloat_core.measure.record import RESOURCE_ROLES, Measures
 from sloat_core.measure.rows import DEDUCTION_ROWS, LAYER_ROWS, ROW_IDS, SLOPE_ROWS
 from sloat_core.measure.village import _CODES, _K, _KINDS, _OUTCROP_ROLES, _SLOPE_SETS, _TOTAL_ROLES, ScreenPieces
 
-__all__ = ["block_areas", "block_measures", "coverage_gaps", "with_worst"]
+__all__ = ["block_areas", "block_measures", "coverage_gaps", "with_worst", "worst_measures", "worst_positions"]
 
 
 def block_areas(pieces: ScreenPieces, geoms: np.ndarray) -> np.ndarray:
@@ -30,42 +30,53 @@ def block_areas(pieces: ScreenPieces, geoms: np.ndarray) -> np.ndarray:
 
 
 def block_measures(pieces: ScreenPieces, a: np.ndarray, gross: np.ndarray, gaps: list | None = None,
-                   worst: dict | None = None) -> Measures:
+                   worst: tuple | None = None) -> Measures:
     """The `Measures` record of a block of parcels (arrays, one value per parcel) from their areas per
     piece kind: the same record the single-parcel path builds, so the same rule functions read it.
 
     ``gaps`` lists, per parcel, the roles whose layer does not cover it: what depends on them is unknown
     for that parcel (as `measures.parcel_findings` makes them unknown), never measured as absent.
-    ``worst`` ({parcel's position in the block: its `Measures.worst`}) holds, for the parcels a gap leaves
-    part of, the record in the worst case of that land (`with_worst`).
+    ``worst`` (positions in the block, their record in the worst case of the coverage gaps: `worst_measures`)
+    holds, for the parcels a gap leaves part of, what the floor of the net reads (`with_worst`).
     """
     return with_worst(_block_measures(pieces, a, gross, gaps), worst)
 
 
-def with_worst(m: Measures, worst: dict | None) -> Measures:
-    """A block's record with its ``worst`` record: the block's own measures, but for the parcels in ``worst``
-    ({position: that parcel's `Measures.worst`}) the figures the floor of the net reads from that record.
+def worst_positions(gaps) -> list[int]:
+    """Positions of the parcels a layer a deduction reads leaves part of (their floor reads the worst case)."""
+    from sloat_core.measure.parcel import DEDUCTION_READS
 
-    The worst case of a coverage gap is measured on the parcel by the single-parcel path
-    (`parcel.parcel_findings`, `lot_area.measure_lot_area`): gaps are few, along the edges of what a layer
-    maps, and so the screen's floor is analyze's by construction.
+    return [j for j, roles in enumerate(gaps or ()) if set(roles) & DEDUCTION_READS]
+
+
+def worst_measures(worst_pieces: ScreenPieces, a: np.ndarray, gross: np.ndarray) -> Measures:
+    """The record of parcels in the worst case of their layers' coverage, from their areas in the
+    pieces `village.build_pieces` cuts with ``worst=True`` (`block_areas`): the record `parcel.parcel_findings` measures a parcel's
+    ``worst`` findings into, parcel by parcel (each layer a deduction reads maps, besides what it maps, all
+    the land outside its coverage; the buffer around the resources so grown)."""
+    return _block_measures(worst_pieces, a, gross)
+
+
+def with_worst(m: Measures, worst: tuple | None) -> Measures:
+    """A block's record with its ``worst`` record: the block's own measures, but for the parcels of
+    ``worst`` ((positions, their `worst_measures`)) the figures the floor of the net reads from that record.
     """
-    if not worst:
+    if not worst or len(worst[0]) == 0:
         return m
+    at, w = np.asarray(worst[0], dtype=np.intp), worst[1]
 
-    def merged(base, get) -> np.ndarray:
+    def merged(base, got) -> np.ndarray:
         out = np.array(np.broadcast_to(base, np.shape(m.gross_area_sqft)), dtype=float)
-        for j, w in worst.items():
-            out[j] = get(w)
+        out[at] = np.broadcast_to(got, at.shape)
         return out
 
     return replace(m, worst=replace(
         m,
-        rows={c: merged(m.rows[c], lambda w, c=c: w.rows[c]) for c in ROW_IDS},
-        slope_unknown_sqft=merged(m.slope_unknown_sqft, lambda w: w.slope_unknown_sqft),
-        slope_unknown_free_sqft=merged(m.slope_unknown_free_sqft, lambda w: w.slope_unknown_free_sqft),
-        row_slope_unknown_sqft={c: merged(m.row_slope_unknown_sqft.get(c, 0.0),
-                                          lambda w, c=c: w.row_slope_unknown_sqft.get(c, 0.0)) for c in LAYER_ROWS},
+        rows={c: merged(m.rows[c], w.rows[c]) for c in ROW_IDS},
+        slope_unknown_sqft=merged(m.slope_unknown_sqft, w.slope_unknown_sqft),
+        slope_unknown_free_sqft=merged(m.slope_unknown_free_sqft, w.slope_unknown_free_sqft),
+        row_slope_unknown_sqft={c: merged(m.row_slope_unknown_sqft.get(c, 0.0), w.row_slope_unknown_sqft.get(c, 0.0))
+                                for c in LAYER_ROWS},
         worst=None,
         best=None,
     ))
