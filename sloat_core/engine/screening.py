@@ -355,13 +355,17 @@ def _block_rows(pieces, settings, minimum, ids, dists, addrs, geoms, errors, are
             for k, v in cells.items():  # § 402-48I: a split parcel's yield is its parts' whole lots added
                 cols[k][sel.index(i)] = v
     at = {i: j for j, i in enumerate(sel)}
+    coverage: dict = {}  # a village has a handful of distinct gaps: each one's columns made once
     for i in range(start, stop):
         row = {"sbl": ids[i], "address": _clean(addrs[i]), "district": _clean(dists[i]),
                "districts": splits[i] if splits else ""}
         if i in at:
             j = at[i]
             row.update({k: v[j] for k, v in cols.items()})
-            row.update(_coverage_columns(layerset, gaps[i] if gaps else ()))
+            gap = gaps[i] if gaps else ()
+            if gap not in coverage:
+                coverage[gap] = _coverage_columns(layerset, gap)
+            row.update(coverage[gap])
         else:
             row["error"] = errors[i] or "The parcel could not be screened."
         yield row
@@ -402,10 +406,10 @@ def screen_to_csv(layerset, out_path, settings=None, *, parcels=None, progress=N
         raise SloatInputError(f"The folder for '{out_path}' does not exist.")
     n = 0
     with out.open("w", newline="", encoding="utf-8") as fh:
-        w = csv.DictWriter(fh, fieldnames=SCREEN_COLUMNS, extrasaction="ignore")
-        w.writeheader()
+        w = csv.writer(fh)  # what csv.DictWriter writes (restval "", extra keys ignored), without its checks
+        w.writerow(SCREEN_COLUMNS)
         for row in screen_rows(layerset, settings, parcels=parcels, **kw):
-            w.writerow(row)
+            w.writerow([row.get(c, "") for c in SCREEN_COLUMNS])
             n += 1
             if progress is not None:
                 progress(1)

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 
 import numpy as np
@@ -88,7 +89,7 @@ def _block_measures(pieces: ScreenPieces, a: np.ndarray, gross: np.ndarray, gaps
     nan = np.full(len(gross), np.nan)
     unknown_at = {}  # kind -> parcels of the block where it is unknown (a coverage gap)
     for j, roles in enumerate(gaps or ()):
-        for kind in _kinds_of_roles(roles) if roles else ():
+        for kind in _kinds_of_roles(tuple(roles)) if roles else ():
             unknown_at.setdefault(kind, []).append(j)
 
     def col(kind: str, gaps: bool = True) -> np.ndarray:
@@ -138,10 +139,12 @@ def _block_measures(pieces: ScreenPieces, a: np.ndarray, gross: np.ndarray, gaps
     return m
 
 
-def _kinds_of_roles(roles) -> set:
+@functools.lru_cache(maxsize=256)
+def _kinds_of_roles(roles: tuple) -> frozenset:
     """Piece kinds that depend on the given layer roles (removed from ``known`` where they do not cover):
     each role's total, the rows whose land is read from it (`RowSpec.reads`), and the wetland permit's
-    region (resource roles) or the outcrops over the cluster trigger's size (outcrop roles)."""
+    region (resource roles) or the outcrops over the cluster trigger's size (outcrop roles). Cached: a
+    village has a handful of distinct gaps."""
     out: set = set()
     for r in roles:
         out.add(f"total:{r}")
@@ -150,25 +153,31 @@ def _kinds_of_roles(roles) -> set:
             out.add("wetland_region")
         if r in _OUTCROP_ROLES:
             out.add("outcrops_cluster")
-    return out
+    return frozenset(out)
 
 
 def coverage_gaps(layerset, geoms: np.ndarray) -> list[tuple[str, ...]]:
-    """For each parcel, the roles whose coverage leaves more than 1 sq ft of it out."""
+    """For each parcel, the roles whose coverage leaves more than 1 sq ft of it out.
+
+    Roles that share one coverage (the sample's layers all declare the village boundary) are cut once."""
     gaps: list[list[str]] = [[] for _ in range(len(geoms))]
     coverages = getattr(layerset, "coverages", {}) or {}
     valid = np.array([g is not None and not g.is_empty for g in geoms], dtype=bool)
+    by_cov: dict = {}  # one coverage -> its roles, in the roles' order
     for role in (*_TOTAL_ROLES, *_OUTCROP_ROLES):
         cov = coverages.get(role)
         if cov is None or layerset.get(role) is None:
             continue
+        by_cov.setdefault(shapely.to_wkb(cov), (cov, []))[1].append(role)
+    for cov, roles in by_cov.values():
         shapely.prepare(cov)
         inside = np.zeros(len(geoms), dtype=bool)
         inside[valid] = shapely.covers(cov, geoms[valid].astype(object))
         for i in np.nonzero(valid & ~inside)[0]:
             try:
                 if geoms[i].difference(cov).area > 1.0:
-                    gaps[i].append(role)
+                    gaps[i].extend(roles)
             except Exception:  # noqa: BLE001 -- a shape GEOS cannot cut fails in the measuring step
                 continue
-    return [tuple(g) for g in gaps]
+    order = {r: k for k, r in enumerate((*_TOTAL_ROLES, *_OUTCROP_ROLES))}
+    return [tuple(sorted(g, key=order.__getitem__)) for g in gaps]
