@@ -155,14 +155,15 @@ def _as_tree_source(geoms) -> _Src:
     return _Src(geoms, shapely.STRtree(geoms))
 
 
-def _slope_codes(slope: np.ndarray) -> np.ndarray:
+def _slope_codes(slope: np.ndarray, sets: dict | None = None) -> np.ndarray:
     """Each cell's slope code: bit i set when the cell is in the i-th set of `measures.slope_sets`
     (the rules' own sets, so the sweep has no class scheme of its own); ``_UNKNOWN_CODE`` where the
-    slope is unknown. Sums over codes give every slope set's land exactly.
+    slope is unknown. Sums over codes give every slope set's land exactly. ``sets``: `slope_sets()`, read
+    once per sweep (each read of the parameters checks the file).
     """
     code = np.zeros(slope.shape, dtype=np.uint8)
     for bit, name in enumerate(_SLOPE_SETS):
-        code |= slope_set_cells(slope, name).astype(np.uint8) << bit
+        code |= slope_set_cells(slope, name, sets).astype(np.uint8) << bit
     code[~np.isfinite(slope)] = _UNKNOWN_CODE
     return code
 
@@ -319,6 +320,7 @@ def _build_rows(args, ty0: int, ty1: int):
     dem_path, n, row0, col0, ntx, ox, oy, cw, ch, needed, layers, sources, order, known, grow = args
     geoms: list = []
     kinds: list = []
+    sets = slope_sets()  # the slope sets' bounds, read once for every tile
 
     def add(kind: str, g):
         if g is None or g.is_empty:
@@ -342,7 +344,7 @@ def _build_rows(args, ty0: int, ty1: int):
                     tile = shapely.box(x0, y0, x1, y1)
                     if needed is not None and not needed(tile):
                         continue
-                    _tile_pieces(tile, tx, n, strip, (x0, y1, cw, ch), layers, sources, order, add, known, grow)
+                    _tile_pieces(tile, tx, n, strip, (x0, y1, cw, ch, sets), layers, sources, order, add, known, grow)
         finally:
             if src is not None:
                 src.close()
@@ -395,9 +397,9 @@ def _tile_pieces(tile, tx, n, strip, geo, layers, sources, order, add, known, gr
 
 def _tile_slope_codes(tile, tx, n, strip, geo) -> dict:
     """The tile's DEM cells by slope code (``_UNKNOWN_CODE`` for the land of unknown slope)."""
-    x0, y1, cw, ch = geo
+    x0, y1, cw, ch = geo[:4]
     sub = strip[:, tx * n:(tx + 1) * n]
-    codes = _slope_codes(sub)
+    codes = _slope_codes(sub, geo[4] if len(geo) > 4 else None)
     tr = rasterio.transform.Affine(cw, 0.0, x0, 0.0, -ch, y1)
     return _cells_by_code(codes, tr, tile)
 
