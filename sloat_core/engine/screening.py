@@ -223,9 +223,9 @@ def screen_rows(layerset, settings=None, *, parcels=None, block_size: int = 2000
     tile_cells : int, default 40
         Tile side in DEM cells for the constraint pieces (see :func:`build_pieces`).
     workers : int, optional
-        Processes (fork start method only). Default: up to 2 for building the pieces when there are at
-        least 500 parcels, and for measuring blocks when there are at least 20,000; else 1 (a pool
-        costs more than it saves on small runs).
+        Processes (fork start method only). Default: up to 2, for building the pieces and for measuring
+        the blocks (at least one block each), when there are at least 500 parcels; else 1 (a pool costs
+        more than it saves on small runs).
 
     Yields
     ------
@@ -261,9 +261,11 @@ def screen_rows(layerset, settings=None, *, parcels=None, block_size: int = 2000
     wanted = np.zeros(len(raw), dtype=bool)
     if worst is not None:
         wanted[worst_positions(gaps)] = True
-    spans = [(start, min(start + block_size, len(raw))) for start in range(0, len(raw), block_size)]
     if workers is None:
         workers = cores if len(raw) >= _PARALLEL_MIN_PARCELS else 1
+    if workers > 1:  # at least one block per process (a parcel's areas do not depend on its block)
+        block_size = min(block_size, -(-len(raw) // workers))
+    spans = [(start, min(start + block_size, len(raw))) for start in range(0, len(raw), block_size)]
     if workers > 1 and len(spans) > 1 and "fork" in mp.get_all_start_methods():
         # Workers inherit the pieces and parcels by fork; only block numbers and area tables travel.
         _SHARED.update(pieces=pieces, geoms=geoms, errors=list(errors), worst=worst, wanted=wanted)
@@ -286,7 +288,7 @@ def screen_rows(layerset, settings=None, *, parcels=None, block_size: int = 2000
 
 
 _MEASURE_ERROR = "The parcel's shape could not be measured against the layers."
-_PARALLEL_MIN_PARCELS = 20_000
+_PARALLEL_MIN_PARCELS = 500
 _PARALLEL_BUILD_MIN_PARCELS = 500
 _SHARED: dict = {}
 
