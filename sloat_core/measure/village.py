@@ -20,6 +20,9 @@ the record the single-parcel path builds, so the rules read it unchanged. Slope 
   same numbers). Slope-class land is the union of whole DEM cells, as in
   :class:`sloat_core.gis.slope_grid.SlopeGrid`, and the parcel is intersected with it exactly: partial cells
   count for the part inside the parcel, with no extra rule.
+* The worst case of the layers' coverage (``build_pieces(worst=True)``) is the same sweep over another world: each
+  layer a deduction reads maps, besides its features, all the land outside its coverage, and the buffer is the
+  band around the resources so grown; the parcels a coverage leaves part of read their floor from those pieces.
 * Parcels go through in blocks: one bulk ``STRtree.query`` of the block against the pieces gives
   (parcel, piece) pairs, one vectorised ``shapely.intersection`` their areas, and a ``bincount`` sums them
   per parcel and piece kind.
