@@ -357,13 +357,14 @@ def _block_rows(pieces, settings, minimum, ids, dists, addrs, geoms, errors, are
             for k, v in cells.items():  # § 402-48I: a split parcel's yield is its parts' whole lots added
                 cols[k][sel.index(i)] = v
     at = {i: j for j, i in enumerate(sel)}
+    names = list(cols)
+    measured = list(zip(*cols.values())) if cols else []  # each parcel's cells, in the order of ``names``
     coverage: dict = {}  # a village has a handful of distinct gaps: each one's columns made once
     for i in range(start, stop):
         row = {"sbl": ids[i], "address": _clean(addrs[i]), "district": _clean(dists[i]),
                "districts": splits[i] if splits else ""}
         if i in at:
-            j = at[i]
-            row.update({k: v[j] for k, v in cols.items()})
+            row.update(zip(names, measured[at[i]]))
             gap = gaps[i] if gaps else ()
             if gap not in coverage:
                 coverage[gap] = _coverage_columns(layerset, gap)
@@ -398,6 +399,9 @@ def _coverage_columns(layerset, gaps: tuple[str, ...]) -> dict[str, str]:
     return out
 
 
+_BLANKS = ("",) * len(SCREEN_COLUMNS)  # a column a row lacks is written empty (DictWriter's restval)
+
+
 def screen_to_csv(layerset, out_path, settings=None, *, parcels=None, progress=None, **kw) -> int:
     """Write the screening CSV, streaming rows as they are computed; returns the number of parcels.
 
@@ -411,7 +415,7 @@ def screen_to_csv(layerset, out_path, settings=None, *, parcels=None, progress=N
         w = csv.writer(fh)  # what csv.DictWriter writes (restval "", extra keys ignored), without its checks
         w.writerow(SCREEN_COLUMNS)
         for row in screen_rows(layerset, settings, parcels=parcels, **kw):
-            w.writerow([row.get(c, "") for c in SCREEN_COLUMNS])
+            w.writerow(map(row.get, SCREEN_COLUMNS, _BLANKS))
             n += 1
             if progress is not None:
                 progress(1)
