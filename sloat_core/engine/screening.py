@@ -13,9 +13,12 @@ the rule functions the analysis calls: `deductions.net_lot_area`, `deductions.ne
 block is done (a generator). The results equal the single-parcel analysis up to floating-point noise
 (``tests/engine/test_screen_parity.py`` checks the two agree and ``make bench`` reports the largest difference
 over sampled parcels). A parcel a layer a deduction reads maps only in part (its ``coverage:`` leaves land out)
-has its floor read from the worst case of that land, measured on the parcel by the single-parcel path
-(`measure.parcel.parcel_findings`, about as long as one analysis): such parcels lie along the edges of what a
-layer maps, so they are few.
+has its floor read from the worst case of that land: the world `measure.parcel.parcel_findings` measures a
+parcel's ``worst`` findings in (each such layer maps, besides what it maps, all the land outside its coverage;
+the buffer is the band around the resources so grown) is cut into pieces by the same sweep
+(`build_pieces(worst=True)`, only over the tiles such parcels touch), and those parcels are met with them too.
+(Measured parcel by parcel instead, the worst case cost about one analysis each: 27 of 39 s for 20,000
+generated lots, a sixth of them along the sample's village boundary.)
 
 Parcels are checked like the single-parcel analysis checks them: an empty shape, a non-polygon or
 non-numeric coordinates give an error row; an outline crossing itself is repaired.
@@ -38,7 +41,7 @@ from sloat_core.gis.geometry import check_parcels
 from sloat_core.gis.roles import roles_of_kind
 from sloat_core.law.settings import load_settings
 from sloat_core.measure.village import ScreenPieces, build_pieces
-from sloat_core.measure.village_blocks import block_areas, block_measures, coverage_gaps
+from sloat_core.measure.village_blocks import block_areas, block_measures, coverage_gaps, worst_measures, worst_positions
 from sloat_core.rules.sections.s402_48_cluster.cluster import trigger_answers
 from sloat_core.measure.record import OVERLAY_ROLES, RESOURCE_ROLES
 from sloat_core.measure.rows import ROW_IDS
@@ -67,7 +70,7 @@ def _flags(x) -> list[str]:
 
 
 def _block_figures(pieces: ScreenPieces, a: np.ndarray, gross: np.ndarray, minimum: np.ndarray,
-                   gaps: list | None = None, worst: dict | None = None) -> dict:
+                   gaps: list | None = None, worst: tuple | None = None) -> dict:
     """The CSV columns of a block of parcels, each a list: the rules of `deductions`, `cluster` and
     `permits` applied to the block's `Measures` (the functions the single-parcel analysis calls)."""
     m = block_measures(pieces, a, gross, gaps, worst)
@@ -220,9 +223,9 @@ def screen_rows(layerset, settings=None, *, parcels=None, block_size: int = 2000
     tile_cells : int, default 40
         Tile side in DEM cells for the constraint pieces (see :func:`build_pieces`).
     workers : int, optional
-        Processes (fork start method only). Default: up to 2 for building the pieces when there are at
-        least 500 parcels, and for measuring blocks when there are at least 20,000; else 1 (a pool
-        costs more than it saves on small runs).
+        Processes (fork start method only). Default: up to 2, for building the pieces and for measuring
+        the blocks (at least one block each), when there are at least 500 parcels; else 1 (a pool costs
+        more than it saves on small runs).
 
     Yields
     ------
@@ -238,59 +241,81 @@ def screen_rows(layerset, settings=None, *, parcels=None, block_size: int = 2000
     rules = _minimums(settings)
     ok = np.array([e is None for e in errors], dtype=bool)
     cores = min(2, os.cpu_count() or 1)
-    pieces = None
+    pieces = worst = None
     if ok.any():
         good = geoms[ok].astype(object)
         bounds = shapely.total_bounds(good)
         ptree = shapely.STRtree(good)
-        pieces = build_pieces(
-            layerset, bounds, buffer_width_ft=float(settings.buffer_width_ft), tile_cells=tile_cells,
-            buffer_water_bodies=bool(getattr(settings, "buffer_around_water_bodies", True)),
-            needed=lambda tile: len(ptree.query(tile, predicate="intersects")) > 0,
-            workers=workers if workers is not None else (cores if len(raw) >= _PARALLEL_BUILD_MIN_PARCELS else 1),
-        )
-    spans = [(start, min(start + block_size, len(raw))) for start in range(0, len(raw), block_size)]
+        kw = dict(buffer_width_ft=float(settings.buffer_width_ft), tile_cells=tile_cells,
+                  buffer_water_bodies=bool(getattr(settings, "buffer_around_water_bodies", True)),
+                  workers=workers if workers is not None else (cores if len(raw) >= _PARALLEL_BUILD_MIN_PARCELS else 1))
+        pieces = build_pieces(layerset, bounds, needed=lambda tile: len(ptree.query(tile, predicate="intersects")) > 0,
+                              **kw)
+        # The parcels a layer a deduction reads leaves part of: their floor reads the worst case of that land,
+        # measured by the same sweep over the worst case's pieces (only where such parcels lie).
+        at = [i for i in worst_positions(gaps) if ok[i]]
+        if at:
+            wtree = shapely.STRtree(geoms[at].astype(object))
+            worst = build_pieces(layerset, shapely.total_bounds(geoms[at].astype(object)), worst=True,
+                                 needed=lambda tile: len(wtree.query(tile, predicate="intersects")) > 0, **kw)
+    wanted = np.zeros(len(raw), dtype=bool)
+    if worst is not None:
+        wanted[worst_positions(gaps)] = True
     if workers is None:
         workers = cores if len(raw) >= _PARALLEL_MIN_PARCELS else 1
+    if workers > 1:  # at least one block per process (a parcel's areas do not depend on its block)
+        block_size = min(block_size, -(-len(raw) // workers))
+    spans = [(start, min(start + block_size, len(raw))) for start in range(0, len(raw), block_size)]
     if workers > 1 and len(spans) > 1 and "fork" in mp.get_all_start_methods():
         # Workers inherit the pieces and parcels by fork; only block numbers and area tables travel.
-        _SHARED.update(pieces=pieces, geoms=geoms, errors=list(errors))
+        _SHARED.update(pieces=pieces, geoms=geoms, errors=list(errors), worst=worst, wanted=wanted)
         try:
             with mp.get_context("fork").Pool(workers) as pool:
-                for (start, stop), (areas, failed) in zip(spans, pool.imap(_areas_of_span, spans)):
+                for (start, stop), (areas, failed, worst_areas) in zip(spans, pool.imap(_areas_of_span, spans)):
                     for i in failed:
                         errors[i] = _MEASURE_ERROR
                     yield from _block_rows(pieces, settings, rules, ids, dists, addrs, geoms, errors, areas,
-                                           start, stop, splits, gaps, layerset)
+                                           start, stop, splits, gaps, layerset, (worst, worst_areas))
         finally:
             _SHARED.clear()
         return
     for start, stop in spans:
-        areas, failed = _span_areas(pieces, geoms, errors, start, stop)
+        areas, failed, worst_areas = _span_areas(pieces, geoms, errors, start, stop, worst, wanted)
         for i in failed:
             errors[i] = _MEASURE_ERROR
         yield from _block_rows(pieces, settings, rules, ids, dists, addrs, geoms, errors, areas, start, stop, splits,
-                               gaps, layerset)
+                               gaps, layerset, (worst, worst_areas))
 
 
 _MEASURE_ERROR = "The parcel's shape could not be measured against the layers."
-_PARALLEL_MIN_PARCELS = 20_000
+_PARALLEL_MIN_PARCELS = 500
 _PARALLEL_BUILD_MIN_PARCELS = 500
 _SHARED: dict = {}
 
 
 def _areas_of_span(span):
     start, stop = span
-    return _span_areas(_SHARED["pieces"], _SHARED["geoms"], _SHARED["errors"], start, stop)
+    return _span_areas(_SHARED["pieces"], _SHARED["geoms"], _SHARED["errors"], start, stop, _SHARED["worst"],
+                       _SHARED["wanted"])
 
 
-def _span_areas(pieces, geoms, errors, start, stop) -> tuple[dict, list]:
-    """Areas per piece kind for the parcels [start, stop) that passed the checks; and those that failed."""
+def _span_areas(pieces, geoms, errors, start, stop, worst=None, wanted=None) -> tuple[dict, list, dict]:
+    """Areas per piece kind for the parcels [start, stop) that passed the checks; those that failed; and the
+    areas in the ``worst`` case's pieces of those of them ``wanted`` (a coverage gap leaves part of them)."""
     sel = [i for i in range(start, stop) if errors[i] is None]
+    if not sel:
+        return {}, [], {}
+    areas, failed = _areas_in(pieces, geoms, sel)
+    at = [i for i in sel if wanted is not None and wanted[i] and i in areas]
+    # A parcel whose worst case cannot be measured keeps the rules' own floor.
+    worst_areas = _areas_in(worst, geoms, at)[0] if worst is not None and at else {}
+    return areas, failed, worst_areas
+
+
+def _areas_in(pieces, geoms, sel) -> tuple[dict, list]:
+    """{parcel: its areas per piece kind} and the parcels that could not be measured."""
     areas: dict = {}
     failed: list = []
-    if not sel:
-        return areas, failed
     try:
         table = block_areas(pieces, geoms[sel].astype(object))
         areas = {i: table[j] for j, i in enumerate(sel)}
@@ -317,7 +342,7 @@ def _minimums(settings):
 
 
 def _block_rows(pieces, settings, minimum, ids, dists, addrs, geoms, errors, areas, start, stop,
-                splits=None, gaps=None, layerset=None) -> Iterable[dict]:
+                splits=None, gaps=None, layerset=None, worst=(None, None)) -> Iterable[dict]:
     sel = [i for i in range(start, stop) if errors[i] is None and i in areas]
     cols: dict = {}
     if sel:
@@ -326,42 +351,37 @@ def _block_rows(pieces, settings, minimum, ids, dists, addrs, geoms, errors, are
         raw = [minimum(_clean(dists[i]) or None) for i in sel]
         block_gaps = [gaps[i] for i in sel] if gaps else None
         cols = _block_figures(pieces, table, gross, np.array([math.nan if x is None else x for x in raw], dtype=float),
-                              block_gaps, _worst_records(layerset, settings, geoms[sel], block_gaps))
+                              block_gaps, _worst_record(worst, sel, gross))
         cols["min_lot_area_sqft"] = ["" if x is None else x for x in raw]
         for i, cells in _split_yields(pieces, settings, minimum, geoms, splits, sel, layerset, cols).items():
             for k, v in cells.items():  # § 402-48I: a split parcel's yield is its parts' whole lots added
                 cols[k][sel.index(i)] = v
     at = {i: j for j, i in enumerate(sel)}
+    names = list(cols)
+    measured = list(zip(*cols.values())) if cols else []  # each parcel's cells, in the order of ``names``
+    coverage: dict = {}  # a village has a handful of distinct gaps: each one's columns made once
     for i in range(start, stop):
         row = {"sbl": ids[i], "address": _clean(addrs[i]), "district": _clean(dists[i]),
                "districts": splits[i] if splits else ""}
         if i in at:
-            j = at[i]
-            row.update({k: v[j] for k, v in cols.items()})
-            row.update(_coverage_columns(layerset, gaps[i] if gaps else ()))
+            row.update(zip(names, measured[at[i]]))
+            gap = gaps[i] if gaps else ()
+            if gap not in coverage:
+                coverage[gap] = _coverage_columns(layerset, gap)
+            row.update(coverage[gap])
         else:
             row["error"] = errors[i] or "The parcel could not be screened."
         yield row
 
 
-def _worst_records(layerset, settings, geoms, gaps) -> dict:
-    """{position: `Measures.worst`} for the parcels a layer a deduction reads leaves part of: the worst case
-    of the land outside its coverage, measured on the parcel as analyze measures it (`parcel_findings`)."""
-    from sloat_core.measure.parcel import DEDUCTION_READS, parcel_findings
-    from sloat_core.rules.deductions import lot_area
-
-    out: dict = {}
-    for j, roles in enumerate(gaps or ()):
-        if layerset is None or not set(roles) & DEDUCTION_READS:
-            continue
-        try:
-            f = parcel_findings(geoms[j], layerset, buffer_width_ft=float(settings.buffer_width_ft),
-                                buffer_water_bodies=bool(getattr(settings, "buffer_around_water_bodies", True)))
-        except Exception:  # noqa: BLE001 -- the worst case cannot be measured: the floor stays the rules' own
-            continue
-        if f.worst is not None:
-            out[j] = lot_area(f.worst).measures
-    return out
+def _worst_record(worst, sel: list, gross: np.ndarray) -> tuple | None:
+    """(positions in the block, their record in the worst case of their coverage gaps) for the parcels of the
+    block measured in the worst case's pieces (``worst``: the pieces and {parcel: areas per piece kind})."""
+    pieces, areas = worst
+    at = [j for j, i in enumerate(sel) if areas and i in areas]
+    if pieces is None or not at:
+        return None
+    return at, worst_measures(pieces, np.vstack([areas[sel[j]] for j in at]), gross[at])
 
 
 def _coverage_columns(layerset, gaps: tuple[str, ...]) -> dict[str, str]:
@@ -379,6 +399,9 @@ def _coverage_columns(layerset, gaps: tuple[str, ...]) -> dict[str, str]:
     return out
 
 
+_BLANKS = ("",) * len(SCREEN_COLUMNS)  # a column a row lacks is written empty (DictWriter's restval)
+
+
 def screen_to_csv(layerset, out_path, settings=None, *, parcels=None, progress=None, **kw) -> int:
     """Write the screening CSV, streaming rows as they are computed; returns the number of parcels.
 
@@ -389,10 +412,10 @@ def screen_to_csv(layerset, out_path, settings=None, *, parcels=None, progress=N
         raise SloatInputError(f"The folder for '{out_path}' does not exist.")
     n = 0
     with out.open("w", newline="", encoding="utf-8") as fh:
-        w = csv.DictWriter(fh, fieldnames=SCREEN_COLUMNS, extrasaction="ignore")
-        w.writeheader()
+        w = csv.writer(fh)  # what csv.DictWriter writes (restval "", extra keys ignored), without its checks
+        w.writerow(SCREEN_COLUMNS)
         for row in screen_rows(layerset, settings, parcels=parcels, **kw):
-            w.writerow(row)
+            w.writerow(map(row.get, SCREEN_COLUMNS, _BLANKS))
             n += 1
             if progress is not None:
                 progress(1)

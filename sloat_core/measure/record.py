@@ -44,7 +44,7 @@ def slope_sets() -> dict[str, dict[str, float]]:
     }
 
 
-def slope_set_cells(slope_pct: np.ndarray, name: str) -> np.ndarray:
+def slope_set_cells(slope_pct: np.ndarray, name: str, sets: Mapping | None = None) -> np.ndarray:
     """Cells of a slope array (percent, nan where unknown) in the slope set ``name`` of `slope_sets`
     (§ 402-45A(2), § 402-48C(1), § 402-55A).
 
@@ -53,7 +53,7 @@ def slope_set_cells(slope_pct: np.ndarray, name: str) -> np.ndarray:
     >>> slope_set_cells(np.array([25.0, 25.5, 40.0, 41.0, np.nan]), "slope_25_40").tolist()
     [False, True, True, False, False]
     """
-    bounds = slope_sets()[name]
+    bounds = (sets or slope_sets())[name]  # ``sets``: `slope_sets()` read once by a caller of many calls
     m = np.isfinite(slope_pct)
     with np.errstate(invalid="ignore"):
         if "gt" in bounds:

@@ -20,6 +20,9 @@ the record the single-parcel path builds, so the rules read it unchanged. Slope 
   same numbers). Slope-class land is the union of whole DEM cells, as in
   :class:`sloat_core.gis.slope_grid.SlopeGrid`, and the parcel is intersected with it exactly: partial cells
   count for the part inside the parcel, with no extra rule.
+* The worst case of the layers' coverage (``build_pieces(worst=True)``) is the same sweep over another world: each
+  layer a deduction reads maps, besides its features, all the land outside its coverage, and the buffer is the
+  band around the resources so grown; the parcels a coverage leaves part of read their floor from those pieces.
 * Parcels go through in blocks: one bulk ``STRtree.query`` of the block against the pieces gives
   (parcel, piece) pairs, one vectorised ``shapely.intersection`` their areas, and a ``bincount`` sums them
   per parcel and piece kind.
@@ -43,7 +46,7 @@ from sloat_core.gis.geometry import EMPTY, polygonal
 from sloat_core.gis.roles import roles_of_kind
 from sloat_core.gis.slope import horn_slope_percent
 from sloat_core.law.params import value
-from sloat_core.measure.parcel import buffer_band
+from sloat_core.measure.parcel import DEDUCTION_READS, OUTCROPS_ROLE, buffer_band
 from sloat_core.measure.record import OVERLAY_ROLES, RESOURCE_ROLES, slope_set_cells, slope_sets
 from sloat_core.measure.rows import DEDUCTION_ROWS, LAYER_ROWS, ROW_IDS, SLOPE_ROWS, deduction_order
 
@@ -155,14 +158,15 @@ def _as_tree_source(geoms) -> _Src:
     return _Src(geoms, shapely.STRtree(geoms))
 
 
-def _slope_codes(slope: np.ndarray) -> np.ndarray:
+def _slope_codes(slope: np.ndarray, sets: dict | None = None) -> np.ndarray:
     """Each cell's slope code: bit i set when the cell is in the i-th set of `measures.slope_sets`
     (the rules' own sets, so the sweep has no class scheme of its own); ``_UNKNOWN_CODE`` where the
-    slope is unknown. Sums over codes give every slope set's land exactly.
+    slope is unknown. Sums over codes give every slope set's land exactly. ``sets``: `slope_sets()`, read
+    once per sweep (each read of the parameters checks the file).
     """
     code = np.zeros(slope.shape, dtype=np.uint8)
     for bit, name in enumerate(_SLOPE_SETS):
-        code |= slope_set_cells(slope, name).astype(np.uint8) << bit
+        code |= slope_set_cells(slope, name, sets).astype(np.uint8) << bit
     code[~np.isfinite(slope)] = _UNKNOWN_CODE
     return code
 
@@ -208,7 +212,8 @@ def _union(geoms: list) -> BaseGeometry:
 
 
 def build_pieces(layerset, bounds, *, buffer_width_ft: float, tile_cells: int = 40,
-                 needed=None, workers: int = 1, buffer_water_bodies: bool = True) -> ScreenPieces:
+                 needed=None, workers: int = 1, buffer_water_bodies: bool = True,
+                 worst: bool = False) -> ScreenPieces:
     """Cut the layer set's constraint land over ``bounds`` into tiled, exclusive pieces.
 
     Parameters
@@ -225,6 +230,12 @@ def build_pieces(layerset, bounds, *, buffer_width_ft: float, tile_cells: int = 
         ``needed(tile_box) -> bool``; tiles for which it returns False are skipped (no parcel there).
     workers : int, default 1
         2 builds the two halves of the area in two processes (fork start method only).
+    worst : bool, default False
+        Build the pieces of the worst case of the layers' coverage instead (the world
+        `measure.parcel.parcel_findings` measures a parcel's ``worst`` findings in): each layer a deduction
+        reads maps what it maps plus all the land outside its coverage, and the buffer is the band around
+        the resources so grown. Only the deduction rows and the land of unknown slope of these pieces are
+        read (`village_blocks.block_measures`' ``worst``).
 
     Returns
     -------
@@ -234,6 +245,10 @@ def build_pieces(layerset, bounds, *, buffer_width_ft: float, tile_cells: int = 
     shares = {r.id: float(value(r.share)) for r in DEDUCTION_ROWS}
     sources = _global_sources(layerset, buffer_width_ft, buffer_water_bodies)
     layers = {r: _role_geoms(layerset, r) for r in _TOTAL_ROLES}
+    grow: dict = {}
+    if worst:
+        grow = _worst_world(layerset, bounds, sources, layers, buffer_width_ft, buffer_water_bodies,
+                            margin=tile_cells * 5.0 * 2)
     dem_path = getattr(layerset, "dem_path", None)
     has_dem = dem_path is not None
 
@@ -276,7 +291,7 @@ def build_pieces(layerset, bounds, *, buffer_width_ft: float, tile_cells: int = 
     nty = max(1, math.ceil((row1 - row0) / n))
 
     args = (dem_path if has_dem else None, n, row0, col0, ntx, ox, oy, cw, ch, needed, layers, sources, order,
-            known)
+            known, grow)
     if workers > 1 and nty >= 4 and "fork" in mp.get_all_start_methods():
         # Halves of the strips in two processes (fork: the layers and the parcel index are inherited).
         cut = nty // 2
@@ -305,9 +320,10 @@ def _build_worker(span):
 
 def _build_rows(args, ty0: int, ty1: int):
     """Pieces of the tile rows [ty0, ty1): (geometries, kind numbers)."""
-    dem_path, n, row0, col0, ntx, ox, oy, cw, ch, needed, layers, sources, order, known = args
+    dem_path, n, row0, col0, ntx, ox, oy, cw, ch, needed, layers, sources, order, known, grow = args
     geoms: list = []
     kinds: list = []
+    sets = slope_sets()  # the slope sets' bounds, read once for every tile
 
     def add(kind: str, g):
         if g is None or g.is_empty:
@@ -331,7 +347,7 @@ def _build_rows(args, ty0: int, ty1: int):
                     tile = shapely.box(x0, y0, x1, y1)
                     if needed is not None and not needed(tile):
                         continue
-                    _tile_pieces(tile, tx, n, strip, (x0, y1, cw, ch), layers, sources, order, add, known)
+                    _tile_pieces(tile, tx, n, strip, (x0, y1, cw, ch, sets), layers, sources, order, add, known, grow)
         finally:
             if src is not None:
                 src.close()
@@ -356,7 +372,7 @@ def _read_strip(src, r_a: int, r_b: int, c_a: int, c_b: int) -> np.ndarray:
     return out
 
 
-def _tile_pieces(tile, tx, n, strip, geo, layers, sources, order, add, known) -> None:
+def _tile_pieces(tile, tx, n, strip, geo, layers, sources, order, add, known, grow=None) -> None:
     """The pieces of one tile, each handed to ``add(kind, geometry)``: the deduction rows (exclusive, in
     ``order``), the whole layers, the slope land by code, the land of unknown slope, the wetland permit's
     region and the outcrops over the cluster trigger's size."""
@@ -364,7 +380,7 @@ def _tile_pieces(tile, tx, n, strip, geo, layers, sources, order, add, known) ->
     by_code = _tile_slope_codes(tile, tx, n, strip, geo) if strip is not None else None
     slope_rows = _slope_rows(by_code) if by_code is not None else {}
     unknown = by_code[_UNKNOWN_CODE] if by_code is not None else tile
-    clipped = _tile_layers(tile, layers, sources)
+    clipped = _tile_layers(tile, layers, sources, grow)
     taken, row_piece = _tile_rows(order, slope_rows, clipped, add)
     for r in _TOTAL_ROLES:
         if clipped.get(r) is not None:
@@ -384,9 +400,9 @@ def _tile_pieces(tile, tx, n, strip, geo, layers, sources, order, add, known) ->
 
 def _tile_slope_codes(tile, tx, n, strip, geo) -> dict:
     """The tile's DEM cells by slope code (``_UNKNOWN_CODE`` for the land of unknown slope)."""
-    x0, y1, cw, ch = geo
+    x0, y1, cw, ch = geo[:4]
     sub = strip[:, tx * n:(tx + 1) * n]
-    codes = _slope_codes(sub)
+    codes = _slope_codes(sub, geo[4] if len(geo) > 4 else None)
     tr = rasterio.transform.Affine(cw, 0.0, x0, 0.0, -ch, y1)
     return _cells_by_code(codes, tr, tile)
 
@@ -400,8 +416,9 @@ def _slope_rows(by_code: dict) -> dict:
     return slope_rows
 
 
-def _tile_layers(tile, layers, sources) -> dict:
-    """Each layer, the buffer and the outcrops cut to the tile (None for a layer not loaded)."""
+def _tile_layers(tile, layers, sources, grow=None) -> dict:
+    """Each layer, the buffer and the outcrops cut to the tile (None for a layer not loaded); with ``grow``
+    ({layer or "outcrops": its coverage}, the worst case), each grown by the tile's land outside its coverage."""
     clipped = {r: (_clip_union(layers[r], tile) if layers[r] is not None else None) for r in layers}
     if "buffer" in sources:
         clipped["buffer"] = polygonal(sources["buffer"].intersection(tile)) if not sources["buffer"].is_empty \
@@ -409,7 +426,65 @@ def _tile_layers(tile, layers, sources) -> dict:
     for key in ("outcrops", "outcrops_cluster"):
         if key in sources:
             clipped[key] = _clip_union(sources[key], tile)
+    outside: dict = {}  # the tile's land outside a coverage, cut once per distinct coverage
+    for key, cov in (grow or {}).items():
+        if clipped.get(key) is None:
+            continue
+        if id(cov) not in outside:
+            outside[id(cov)] = _outside(tile, cov)
+        out = outside[id(cov)]
+        if not out.is_empty:
+            have = clipped[key]
+            clipped[key] = out if have.is_empty else polygonal(shapely.union(have, out))
     return clipped
+
+
+def _outside(tile, cov) -> BaseGeometry:
+    """The part of a tile outside a coverage (prepared)."""
+    if shapely.contains(cov, tile):
+        return EMPTY
+    if shapely.disjoint(cov, tile):
+        return tile
+    return polygonal(tile.difference(cov))
+
+
+def _worst_world(layerset, bounds, sources: dict, layers: dict, width_ft: float, water_bodies: bool,
+                 margin: float) -> dict:
+    """The worst case of the layers' coverage, as `parcel._worst_case` makes it for one parcel: returns
+    {layer role or "outcrops": its coverage} for each layer a deduction reads that is limited to a coverage
+    (grown tile by tile in `_tile_layers`), and makes ``sources["buffer"]`` the band around the resources
+    plus all the land outside each resource layer's coverage (an unmapped wetland's buffer reaches into
+    mapped land). One geometry object per distinct coverage, so a tile cuts each once."""
+    distinct: dict = {}
+
+    def cov_of(role):
+        cov = layerset.coverage(role) if hasattr(layerset, "coverage") else None
+        if cov is None or cov.is_empty:
+            return None
+        key = shapely.to_wkb(cov)
+        if key not in distinct:
+            shapely.prepare(cov)
+            distinct[key] = cov
+        return distinct[key]
+
+    grow: dict = {}
+    for r in _TOTAL_ROLES:
+        if r in DEDUCTION_READS and layers.get(r) is not None and cov_of(r) is not None:
+            grow[r] = cov_of(r)
+    if "outcrops" in sources and cov_of(OUTCROPS_ROLE) is not None:
+        grow["outcrops"] = cov_of(OUTCROPS_ROLE)
+    roles = [r for r in RESOURCE_ROLES if layerset.get(r) is not None and (water_bodies or r != "water_bodies")]
+    if roles:
+        # The land outside each resource layer's coverage, over the area and well beyond the band's reach:
+        # the band of the cut edge stays farther from every parcel than its width.
+        minx, miny, maxx, maxy = bounds
+        pad = margin + 3 * max(width_ft, 1.0)
+        area = shapely.box(minx - pad, miny - pad, maxx + pad, maxy + pad)
+        extra = [polygonal(area.difference(cov)) for cov in {id(c): c for c in map(cov_of, roles) if c is not None}.values()]
+        extra = [g for g in extra if not g.is_empty]
+        if extra:
+            sources["buffer"] = buffer_band([g for r in roles for g in layerset.get(r).geoms] + extra, width_ft)
+    return grow
 
 
 def _row_land(spec, slope_rows: dict, clipped: dict):

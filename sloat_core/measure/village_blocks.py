@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 
 import numpy as np
@@ -13,7 +14,7 @@ from sloat_core.measure.record import RESOURCE_ROLES, Measures
 from sloat_core.measure.rows import DEDUCTION_ROWS, LAYER_ROWS, ROW_IDS, SLOPE_ROWS
 from sloat_core.measure.village import _CODES, _K, _KINDS, _OUTCROP_ROLES, _SLOPE_SETS, _TOTAL_ROLES, ScreenPieces
 
-__all__ = ["block_areas", "block_measures", "coverage_gaps", "with_worst"]
+__all__ = ["block_areas", "block_measures", "coverage_gaps", "with_worst", "worst_measures", "worst_positions"]
 
 
 def block_areas(pieces: ScreenPieces, geoms: np.ndarray) -> np.ndarray:
@@ -24,48 +25,64 @@ def block_areas(pieces: ScreenPieces, geoms: np.ndarray) -> np.ndarray:
         return totals.reshape(nb, len(_KINDS))
     pi, pj = pieces.tree.query(geoms)
     if len(pi):
-        areas = shapely.area(shapely.intersection(geoms[pi], pieces.geoms[pj]))
+        # A parcel wholly inside a piece (a quarter of the pairs for small lots) is measured by its own area:
+        # the (prepared) containment test costs a small part of an intersection.
+        whole = shapely.contains(pieces.geoms[pj], geoms[pi])
+        areas = shapely.area(geoms[pi])
+        cut = ~whole
+        areas[cut] = shapely.area(shapely.intersection(geoms[pi[cut]], pieces.geoms[pj[cut]]))
         totals += np.bincount(pi * len(_KINDS) + pieces.kinds[pj], weights=areas, minlength=nb * len(_KINDS))
     return totals.reshape(nb, len(_KINDS))
 
 
 def block_measures(pieces: ScreenPieces, a: np.ndarray, gross: np.ndarray, gaps: list | None = None,
-                   worst: dict | None = None) -> Measures:
+                   worst: tuple | None = None) -> Measures:
     """The `Measures` record of a block of parcels (arrays, one value per parcel) from their areas per
     piece kind: the same record the single-parcel path builds, so the same rule functions read it.
 
     ``gaps`` lists, per parcel, the roles whose layer does not cover it: what depends on them is unknown
     for that parcel (as `measures.parcel_findings` makes them unknown), never measured as absent.
-    ``worst`` ({parcel's position in the block: its `Measures.worst`}) holds, for the parcels a gap leaves
-    part of, the record in the worst case of that land (`with_worst`).
+    ``worst`` (positions in the block, their record in the worst case of the coverage gaps: `worst_measures`)
+    holds, for the parcels a gap leaves part of, what the floor of the net reads (`with_worst`).
     """
     return with_worst(_block_measures(pieces, a, gross, gaps), worst)
 
 
-def with_worst(m: Measures, worst: dict | None) -> Measures:
-    """A block's record with its ``worst`` record: the block's own measures, but for the parcels in ``worst``
-    ({position: that parcel's `Measures.worst`}) the figures the floor of the net reads from that record.
+def worst_positions(gaps) -> list[int]:
+    """Positions of the parcels a layer a deduction reads leaves part of (their floor reads the worst case)."""
+    from sloat_core.measure.parcel import DEDUCTION_READS
 
-    The worst case of a coverage gap is measured on the parcel by the single-parcel path
-    (`parcel.parcel_findings`, `lot_area.measure_lot_area`): gaps are few, along the edges of what a layer
-    maps, and so the screen's floor is analyze's by construction.
+    return [j for j, roles in enumerate(gaps or ()) if set(roles) & DEDUCTION_READS]
+
+
+def worst_measures(worst_pieces: ScreenPieces, a: np.ndarray, gross: np.ndarray) -> Measures:
+    """The record of parcels in the worst case of their layers' coverage, from their areas in the
+    pieces `village.build_pieces` cuts with ``worst=True`` (`block_areas`): the record `parcel.parcel_findings` measures a parcel's
+    ``worst`` findings into, parcel by parcel (each layer a deduction reads maps, besides what it maps, all
+    the land outside its coverage; the buffer around the resources so grown)."""
+    return _block_measures(worst_pieces, a, gross)
+
+
+def with_worst(m: Measures, worst: tuple | None) -> Measures:
+    """A block's record with its ``worst`` record: the block's own measures, but for the parcels of
+    ``worst`` ((positions, their `worst_measures`)) the figures the floor of the net reads from that record.
     """
-    if not worst:
+    if not worst or len(worst[0]) == 0:
         return m
+    at, w = np.asarray(worst[0], dtype=np.intp), worst[1]
 
-    def merged(base, get) -> np.ndarray:
+    def merged(base, got) -> np.ndarray:
         out = np.array(np.broadcast_to(base, np.shape(m.gross_area_sqft)), dtype=float)
-        for j, w in worst.items():
-            out[j] = get(w)
+        out[at] = np.broadcast_to(got, at.shape)
         return out
 
     return replace(m, worst=replace(
         m,
-        rows={c: merged(m.rows[c], lambda w, c=c: w.rows[c]) for c in ROW_IDS},
-        slope_unknown_sqft=merged(m.slope_unknown_sqft, lambda w: w.slope_unknown_sqft),
-        slope_unknown_free_sqft=merged(m.slope_unknown_free_sqft, lambda w: w.slope_unknown_free_sqft),
-        row_slope_unknown_sqft={c: merged(m.row_slope_unknown_sqft.get(c, 0.0),
-                                          lambda w, c=c: w.row_slope_unknown_sqft.get(c, 0.0)) for c in LAYER_ROWS},
+        rows={c: merged(m.rows[c], w.rows[c]) for c in ROW_IDS},
+        slope_unknown_sqft=merged(m.slope_unknown_sqft, w.slope_unknown_sqft),
+        slope_unknown_free_sqft=merged(m.slope_unknown_free_sqft, w.slope_unknown_free_sqft),
+        row_slope_unknown_sqft={c: merged(m.row_slope_unknown_sqft.get(c, 0.0), w.row_slope_unknown_sqft.get(c, 0.0))
+                                for c in LAYER_ROWS},
         worst=None,
         best=None,
     ))
@@ -77,7 +94,7 @@ def _block_measures(pieces: ScreenPieces, a: np.ndarray, gross: np.ndarray, gaps
     nan = np.full(len(gross), np.nan)
     unknown_at = {}  # kind -> parcels of the block where it is unknown (a coverage gap)
     for j, roles in enumerate(gaps or ()):
-        for kind in _kinds_of_roles(roles) if roles else ():
+        for kind in _kinds_of_roles(tuple(roles)) if roles else ():
             unknown_at.setdefault(kind, []).append(j)
 
     def col(kind: str, gaps: bool = True) -> np.ndarray:
@@ -127,10 +144,12 @@ def _block_measures(pieces: ScreenPieces, a: np.ndarray, gross: np.ndarray, gaps
     return m
 
 
-def _kinds_of_roles(roles) -> set:
+@functools.lru_cache(maxsize=256)
+def _kinds_of_roles(roles: tuple) -> frozenset:
     """Piece kinds that depend on the given layer roles (removed from ``known`` where they do not cover):
     each role's total, the rows whose land is read from it (`RowSpec.reads`), and the wetland permit's
-    region (resource roles) or the outcrops over the cluster trigger's size (outcrop roles)."""
+    region (resource roles) or the outcrops over the cluster trigger's size (outcrop roles). Cached: a
+    village has a handful of distinct gaps."""
     out: set = set()
     for r in roles:
         out.add(f"total:{r}")
@@ -139,25 +158,31 @@ def _kinds_of_roles(roles) -> set:
             out.add("wetland_region")
         if r in _OUTCROP_ROLES:
             out.add("outcrops_cluster")
-    return out
+    return frozenset(out)
 
 
 def coverage_gaps(layerset, geoms: np.ndarray) -> list[tuple[str, ...]]:
-    """For each parcel, the roles whose coverage leaves more than 1 sq ft of it out."""
+    """For each parcel, the roles whose coverage leaves more than 1 sq ft of it out.
+
+    Roles that share one coverage (the sample's layers all declare the village boundary) are cut once."""
     gaps: list[list[str]] = [[] for _ in range(len(geoms))]
     coverages = getattr(layerset, "coverages", {}) or {}
     valid = np.array([g is not None and not g.is_empty for g in geoms], dtype=bool)
+    by_cov: dict = {}  # one coverage -> its roles, in the roles' order
     for role in (*_TOTAL_ROLES, *_OUTCROP_ROLES):
         cov = coverages.get(role)
         if cov is None or layerset.get(role) is None:
             continue
+        by_cov.setdefault(shapely.to_wkb(cov), (cov, []))[1].append(role)
+    for cov, roles in by_cov.values():
         shapely.prepare(cov)
         inside = np.zeros(len(geoms), dtype=bool)
         inside[valid] = shapely.covers(cov, geoms[valid].astype(object))
         for i in np.nonzero(valid & ~inside)[0]:
             try:
                 if geoms[i].difference(cov).area > 1.0:
-                    gaps[i].append(role)
+                    gaps[i].extend(roles)
             except Exception:  # noqa: BLE001 -- a shape GEOS cannot cut fails in the measuring step
                 continue
-    return [tuple(g) for g in gaps]
+    order = {r: k for k, r in enumerate((*_TOTAL_ROLES, *_OUTCROP_ROLES))}
+    return [tuple(sorted(g, key=order.__getitem__)) for g in gaps]

@@ -288,3 +288,27 @@ def test_a_split_lot_the_layers_map_in_part_gets_the_same_range_and_yield_in_bot
     assert (row["conventional_yield_min"], row["conventional_yield_max"]) == (
         result["conventional_yield_min"], result["conventional_yield_max"]) == (2, 6)
     assert row["conventional_yield"] == "2 to 6"
+
+
+def test_lots_across_the_edge_of_what_the_sample_layers_map_get_analyze_s_floor():
+    """Lots astride the village boundary (the coverage every sample layer declares): the screen measures their
+    worst case by its sweep, analyze parcel by parcel; both state the same floor, net, shares and flags."""
+    import geopandas as gpd
+    import shapely
+
+    from sloat_core.units import WORK_CRS
+
+    layerset = load_manifest(SAMPLE)
+    settings = load_settings()
+    edge = max(shapely.get_parts(layerset.coverage("wetlands")), key=lambda g: g.area).exterior
+    points = [edge.interpolate(f, normalized=True) for f in np.linspace(0.0, 1.0, 12, endpoint=False)]
+    lots = [shapely.box(p.x - 150, p.y - 120, p.x + 150, p.y + 120) for p in points]
+    parcels = gpd.GeoDataFrame({"SBL": [f"EDGE-{i}" for i in range(len(lots))], "ZONE": ["R-40"] * len(lots),
+                                "ADDRESS": [""] * len(lots)}, geometry=lots, crs=WORK_CRS)
+    rows = list(screen_rows(layerset, settings, parcels=parcels, workers=1))
+    floors_below_net = 0
+    for row, lot in zip(rows, lots, strict=True):
+        result = analyze(lot, layerset, district="R-40", settings=settings)
+        assert_row_equals_analysis(row, result)
+        floors_below_net += result["net_lot_area_min_sqft"] < result["net_lot_area_sqft"] - 1.0
+    assert floors_below_net >= 6, "most lots across the edge must have a worst case below the net"
