@@ -43,6 +43,7 @@ _SECONDS_PER_TEST = {
 _BROWSER_SECONDS, _OTHER_SECONDS = 10, 0.5
 #: Single tests known to take far longer than their file's share: handed out with the first.
 _SLOW_TESTS = {"test_screen_marks_parcels_off_the_firm_panels_unknown": 20,
+               "test_screen_equals_analyze_on_every_sample_tax_parcel": 7,
                "test_regeneration_gives_the_same_dem_within_one_quantisation_step": 25}
 
 
