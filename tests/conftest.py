@@ -33,7 +33,8 @@ _SECONDS_PER_TEST = {
     "test_browser_screen_reader.py": 30, "test_browser_cases.py": 20, "test_browser_deep_links.py": 20,
     "test_browser_pages.py": 20, "test_citation_nowrap.py": 20, "test_browser_a11y_charts.py": 15,
     "test_browser_a11y_announcements.py": 15, "test_browser_numbers.py": 15, "test_browser_documents.py": 15,
-    "test_browser_a11y_answer_target.py": 15, "test_deploy_deep_links.py": 10, "test_documents_handout.py": 4,
+    "test_browser_a11y_answer_target.py": 15, "test_browser_axe.py": 5, "test_browser_a11y_reflow.py": 5,
+    "test_deploy_deep_links.py": 10, "test_documents_handout.py": 4,
     "test_linked_layers_served.py": 3, "test_hostile_messages.py": 3, "test_plan_cli.py": 3,
     "test_screen_parity.py": 3, "test_deploy.py": 2.5, "test_hostile_bounded_uploads.py": 2.5,
     "test_real_data_layers.py": 2.5, "test_sample_data.py": 0.5, "test_properties.py": 2, "test_hostile_drawings.py": 2,
@@ -51,7 +52,8 @@ def _group(item) -> str | None:
     """The item's xdist group: its own mark (the deploy tests share their servers), else one group per browser
     module (a worker starts the app's servers and chromium once, for every browser module it runs), else one
     group per module that defines a module-scoped fixture (built once, on one worker), else none (the test is
-    spread on its own)."""
+    spread on its own). A module whose tests should spread yet share a costly value defines it with session
+    scope instead (built once per worker: tests/engine/test_screen_parity.py)."""
     for mark in item.iter_markers("xdist_group"):
         return str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
     if "browser" in item.path.parts:
