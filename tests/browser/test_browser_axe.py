@@ -480,6 +480,8 @@ def test_every_frame_a_visitor_meets_is_named_for_what_it_holds(session):
         _open_page(session, label, heading)
         if label == "Parcel & constraints":
             session.wait_map()
+        if label == "Case & exports":  # its link frames can come after the run is seen to end: wait for them
+            session.page.locator('iframe[srcdoc*="Copy link"]').first.wait_for(state="attached", timeout=30_000)
         seen[label] = session.page.evaluate(FRAMES_JS)
         if not session.page.evaluate("() => typeof window.axe !== 'undefined'"):
             session.page.add_script_tag(content=source)
