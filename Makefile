@@ -52,10 +52,13 @@ run: setup
 	$(PY) tools/serve.py --server.port $(PORT)
 
 # Lint first (ruff, settings in ruff.toml), then the tests: two parallel workers, the ten slowest printed,
-# Hypothesis derandomised (pytest.ini, tests/conftest.py).
+# Hypothesis derandomised (pytest.ini, tests/conftest.py). PYTHONDONTWRITEBYTECODE is taken out of the
+# environment: with it set, every process (each worker, each streamlit server and CLI child a test starts)
+# compiles the project's modules again and pytest rewrites the test files again; without it they are
+# compiled once into __pycache__ (git-ignored) and read from there.
 test: setup system-deps
 	$(PY) -m ruff check .
-	HYPOTHESIS_PROFILE=ci $(PY) -m pytest -q
+	env -u PYTHONDONTWRITEBYTECODE HYPOTHESIS_PROFILE=ci $(PY) -m pytest -q
 
 # deploy/install.sh and upgrade.sh as root runs them, on a fresh Debian 12 host booted with systemd as PID 1 (a
 # debootstrap container under systemd-nspawn; tests/install/). Not in `make test`: about five minutes, with

@@ -27,32 +27,97 @@ settings.register_profile("dev", deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
 
 
-#: Test modules whose module-scoped fixtures are costly (a sample regeneration, a PDF, a case store):
-#: their tests stay together on one parallel worker so the fixture is built once.
-_KEEP_TOGETHER = {"test_sample_data.py", "test_report.py", "test_exports.py", "test_cases.py",
-                  "test_no_html_injection.py", "test_properties.py"}
+#: Rough seconds per test of the slowest files (their tests' share of a whole run, measured on this project's
+#: 2-core machine; bench/README.md keeps the dated figures). Used only to hand the longest work out first.
+_SECONDS_PER_TEST = {
+    "test_browser_screen_reader.py": 30, "test_browser_cases.py": 20, "test_browser_deep_links.py": 20,
+    "test_browser_pages.py": 20, "test_citation_nowrap.py": 20, "test_browser_a11y_charts.py": 15,
+    "test_browser_a11y_announcements.py": 15, "test_browser_numbers.py": 15, "test_browser_documents.py": 15,
+    "test_browser_a11y_answer_target.py": 15, "test_browser_axe.py": 5, "test_browser_a11y_reflow.py": 5,
+    "test_deploy_deep_links.py": 10, "test_documents_handout.py": 4,
+    "test_linked_layers_served.py": 3, "test_hostile_messages.py": 3, "test_plan_cli.py": 3,
+    "test_screen_parity.py": 3, "test_deploy.py": 2.5, "test_hostile_bounded_uploads.py": 2.5,
+    "test_real_data_layers.py": 2.5, "test_sample_data.py": 0.5, "test_properties.py": 2, "test_hostile_drawings.py": 2,
+    "test_cli.py": 2, "test_report.py": 1.5, "test_cluster_permits.py": 1.5, "test_official_files.py": 1.5,
+}
+#: Every other browser test, and every other test.
+_BROWSER_SECONDS, _OTHER_SECONDS = 10, 0.5
+#: Single tests known to take far longer than their file's share: handed out with the first.
+_SLOW_TESTS = {"test_screen_marks_parcels_off_the_firm_panels_unknown": 20,
+               "test_screen_equals_analyze_on_every_sample_tax_parcel": 7,
+               "test_regeneration_gives_the_same_dem_within_one_quantisation_step": 25}
 
-#: Browser test files of the first group (the rest form the second); measured one by one, the two groups
-#: take about as long (app + cases + nowrap 149 s, audiences + pages 153 s, 2026-12-01).
-# Balanced from the per-file times of a whole run (2026-12-02: A 329 s, B 494 s before the a11y files moved to A).
-_BROWSER_A = {"test_browser_app.py", "test_browser_cases.py", "test_citation_nowrap.py", "test_browser_axe.py",
-              "test_browser_cluster.py", "test_browser_a11y_charts.py", "test_browser_a11y_keyboard.py",
-              "test_browser_a11y_parcel.py", "test_browser_screen_reader.py"}
+
+def _group(item) -> str | None:
+    """The item's xdist group: its own mark (the deploy tests share their servers), else one group per browser
+    module (a worker starts the app's servers and chromium once, for every browser module it runs), else one
+    group per module that defines a module-scoped fixture (built once, on one worker), else none (the test is
+    spread on its own). A module whose tests should spread yet share a costly value defines it with session
+    scope instead (built once per worker: tests/engine/test_screen_parity.py)."""
+    for mark in item.iter_markers("xdist_group"):
+        return str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
+    if "browser" in item.path.parts:
+        return f"browser-{item.path.stem}"
+    module_id = item.nodeid.split("::", 1)[0]
+    fixtureinfo = getattr(item, "_fixtureinfo", None)
+    for defs in (fixtureinfo.name2fixturedefs.values() if fixtureinfo is not None else ()):
+        if any(d.scope in ("module", "package") and d.baseid == module_id for d in defs):
+            return item.path.stem
+    return None
+
+
+def _seconds(item) -> float:
+    name = item.name.split("[", 1)[0]
+    if name in _SLOW_TESTS:
+        return _SLOW_TESTS[name]
+    default = _BROWSER_SECONDS if "browser" in item.path.parts else _OTHER_SECONDS
+    return _SECONDS_PER_TEST.get(item.path.name, default)
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
-    """Groups for ``pytest -n 2 --dist loadgroup`` (see pytest.ini): the browser tests form two groups of
-    about equal length, each run on one worker (its own chromium and streamlit servers on free ports;
-    screenshots have distinct names), and the modules above each run on one worker. Everything else is
+    """Groups for ``pytest -n 2 --dist loadgroup`` (see pytest.ini), marked before xdist reads the marks.
+
+    Each browser module is one group, run on one worker with that worker's chromium and streamlit servers
+    (on free ports; screenshots have distinct names); each module with a module-scoped fixture is one group,
+    so the fixture is built once; the deploy tests share one group (their own mark). Everything else is
     spread over the workers test by test."""
     for item in items:
-        path = item.path
-        if "browser" in path.parts:
-            group = "browser-a" if path.name in _BROWSER_A else "browser-b"
+        group = _group(item)
+        if group is not None and not list(item.iter_markers("xdist_group")):
             item.add_marker(pytest.mark.xdist_group(group))
-        elif path.name in _KEEP_TOGETHER:
-            item.add_marker(pytest.mark.xdist_group(path.stem))
+
+
+def _longest_first(items) -> None:
+    """The order of the work units on a worker (``--no-loadscope-reorder`` in pytest.ini): longest first.
+
+    xdist hands out work units (a group, or a test alone) in the order of the collection, each to the first
+    worker with at most two tests left. Sorted by their rough length (``_seconds``), the browser modules and
+    the slow groups go out first and the many short tests fill in behind them, so both workers end at about
+    the same time. The order is the same on every worker (xdist checks it); within a unit pytest's own order
+    is kept. Run in one process (``-n 0``) the order is pytest's own."""
+    unit_of = {id(item): (_group(item) or item.nodeid) for item in items}
+    cost: dict[str, float] = {}
+    first_seen: dict[str, int] = {}
+    for i, item in enumerate(items):
+        unit = unit_of[id(item)]
+        cost[unit] = cost.get(unit, 0.0) + _seconds(item)
+        first_seen.setdefault(unit, i)
+    position = {id(item): i for i, item in enumerate(items)}
+    items.sort(key=lambda item: (-cost[unit_of[id(item)]], first_seen[unit_of[id(item)]], position[id(item)]))
+
+
+class _Order:
+    """Sorts the collection after pytest (and its fixture order) and xdist have had their say."""
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(self, config, items):
+        if os.environ.get("PYTEST_XDIST_WORKER"):
+            _longest_first(items)
+
+
+def pytest_configure(config):
+    config.pluginmanager.register(_Order(), "sloat-longest-first")
 
 
 @pytest.fixture(autouse=True)

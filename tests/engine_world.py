@@ -7,6 +7,8 @@ same path official data take. Areas are exact: a 100 ft x 100 ft square is 10,00
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 from pathlib import Path
 
 import geopandas as gpd
@@ -48,6 +50,22 @@ def write_dem(path: Path, slope_pct, *, cell_ft: float = 5.0, x=-200.0, y=-200.0
     return path
 
 
+_EMPTY_LAYERS: dict[str, Path] = {}
+
+
+def _empty_layer(role: str) -> Path:
+    """A GeoPackage holding the empty layer ``role`` (no feature: the role is known to be absent), written once
+    per process and copied into each world (most worlds leave most roles empty)."""
+    if role not in _EMPTY_LAYERS:
+        folder = Path(tempfile.mkdtemp(prefix="sloat-empty-layers-"))
+        columns = ["FLD_ZONE", "SFHA_TF"] if role == "floodplain" else ["NAME"]
+        gdf = gpd.GeoDataFrame({c: pd.Series([], dtype="str") for c in columns},
+                               geometry=gpd.GeoSeries([], crs=WORK_CRS), crs=WORK_CRS)
+        gdf.to_file(folder / f"{role}.gpkg", layer=role, driver="GPKG")
+        _EMPTY_LAYERS[role] = folder / f"{role}.gpkg"
+    return _EMPTY_LAYERS[role]
+
+
 def make_world(tmp_path: Path, layers: dict, *, dem=None, omit=(), name="test world", assumed=(),
                coverage=None):
     """Write `layers` ({role: [geometry or (geometry, props)]}) and an optional DEM; load the manifest.
@@ -72,15 +90,13 @@ def make_world(tmp_path: Path, layers: dict, *, dem=None, omit=(), name="test wo
             props.append(p)
         if role == "floodplain":
             props = [{"FLD_ZONE": "AE", "SFHA_TF": "T", **p} for p in props]
-        cols = sorted({k for p in props for k in p}) or ["NAME"]
-        data = {c: [p.get(c) for p in props] for c in cols}
-        gdf = gpd.GeoDataFrame(data, geometry=geoms, crs=WORK_CRS)
-        if not geoms:
-            empty_cols = ["FLD_ZONE", "SFHA_TF"] if role == "floodplain" else ["NAME"]
-            gdf = gpd.GeoDataFrame({c: pd.Series([], dtype="str") for c in empty_cols},
-                                   geometry=gpd.GeoSeries([], crs=WORK_CRS), crs=WORK_CRS)
         fname = f"{role}.gpkg"
-        gdf.to_file(tmp_path / fname, layer=role, driver="GPKG")
+        if geoms:
+            cols = sorted({k for p in props for k in p}) or ["NAME"]
+            data = {c: [p.get(c) for p in props] for c in cols}
+            gpd.GeoDataFrame(data, geometry=geoms, crs=WORK_CRS).to_file(tmp_path / fname, layer=role, driver="GPKG")
+        else:
+            shutil.copyfile(_empty_layer(role), tmp_path / fname)
         entry = {"path": fname, "layer": role}
         if role in coverage:
             cov_name = f"{role}_coverage.gpkg"

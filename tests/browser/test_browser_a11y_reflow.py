@@ -19,7 +19,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
 
-from browser.test_browser_axe import MODES, PAGES, _open_page, session  # noqa: E402,F401
+from browser.test_browser_axe import (MODE_PAGES, _open_page, back_to_standard_unless_next,  # noqa: E402
+                                      session, to_mode)  # noqa: F401
 
 pytestmark = pytest.mark.browser
 
@@ -73,31 +74,32 @@ def _widen(page) -> None:
     page.wait_for_function(SIDEBAR_AT_REST_JS, timeout=15_000, polling="raf")
 
 
-@pytest.mark.parametrize("mode", MODES)
-def test_every_page_reflows_at_320_and_640_css_px(session, mode):  # noqa: F811 (the axe module's fixture)
+@pytest.mark.parametrize(("mode", "label", "heading"), MODE_PAGES,
+                         ids=[f"{mode}-{label}" for mode, label, _ in MODE_PAGES])
+def test_every_page_reflows_at_320_and_640_css_px(session, request, mode, label, heading):  # noqa: F811
+    """One page in one mode at both widths (every page in every mode, one test each: a mode's pages share its
+    switch; the axe module's session fixture)."""
     app = session
     page = app.page
-    if mode != "Standard":
-        app.switch_mode(mode)
+    n = [lab for _, lab, _ in MODE_PAGES].index(label) + 1
     found = {}
     try:
-        for n, (label, heading) in enumerate(PAGES, start=1):
-            _widen(page)
-            _open_page(app, label, heading)
-            if label == "Parcel & constraints":
-                app.wait_text(f"Tax parcel {fx.P1_SBL}")
-            for width, height in WIDTHS:
-                page.set_viewport_size({"width": width, "height": height})
-                app.settle()
-                page.evaluate(LAID_OUT_JS)
-                result = page.evaluate(OVERFLOW_JS)
-                if result["scrolls"] or result["out"]:
-                    found[(label, width)] = result
-                page.set_viewport_size({"width": width, "height": 1600})  # a tall window: the page in one shot
-                page.evaluate(LAID_OUT_JS)
-                app.shot(f"a11y_reflow_{mode.lower()}_{width}_{n}")
+        _widen(page)
+        to_mode(app, mode)
+        _open_page(app, label, heading)
+        if label == "Parcel & constraints":
+            app.wait_text(f"Tax parcel {fx.P1_SBL}")
+        for width, height in WIDTHS:
+            page.set_viewport_size({"width": width, "height": height})
+            app.settle()
+            page.evaluate(LAID_OUT_JS)
+            result = page.evaluate(OVERFLOW_JS)
+            if result["scrolls"] or result["out"]:
+                found[(label, width)] = result
+            page.set_viewport_size({"width": width, "height": 1600})  # a tall window: the page in one shot
+            page.evaluate(LAID_OUT_JS)
+            app.shot(f"a11y_reflow_{mode.lower()}_{width}_{n}")
     finally:
         _widen(page)
-        if mode != "Standard":
-            app.switch_mode("Standard")
+        back_to_standard_unless_next(request, mode)
     assert not found, "\n".join(f"{label} at {width} px: {r}" for (label, width), r in found.items())

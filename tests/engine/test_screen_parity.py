@@ -177,14 +177,28 @@ def test_land_a_layer_does_not_cover_is_unknown_not_absent():
     assert net_lot_area_floor(half) < net_lot_area_floor(covered)
 
 
-def test_screen_equals_analyze_on_every_sample_tax_parcel():
+#: The sample's tax parcels are checked in this many parts (every part a test of its own, so the parts can run on
+#: different workers at once); part k checks the parcels k, k + PARTS, k + 2 * PARTS, ...
+PARTS = 6
+
+
+@pytest.fixture(scope="session")
+def sample_screen():
+    """The sample layers, the settings and the village sweep's rows, built once per worker for the parts (session
+    scope: a module-scoped fixture would keep the module's tests on one worker, tests/conftest.py)."""
     layerset = load_manifest(SAMPLE)
     settings = load_settings()
+    return layerset, settings, list(screen_rows(layerset, settings, workers=1))
+
+
+@pytest.mark.parametrize("part", range(PARTS), ids=[f"part {k + 1} of {PARTS}" for k in range(PARTS)])
+def test_screen_equals_analyze_on_every_sample_tax_parcel(sample_screen, part):
+    layerset, settings, rows = sample_screen
     gdf = layerset.get("parcels").gdf
     meta = layerset.parcels_meta
-    rows = list(screen_rows(layerset, settings, workers=1))
     assert len(rows) == len(gdf) and set(SCREEN_COLUMNS) >= set(rows[0])
-    for i, row in enumerate(rows):
+    for i in range(part, len(rows), PARTS):
+        row = rows[i]
         assert row["sbl"] == str(gdf[meta.id_field].iloc[i])
         result = analyze(gdf.geometry.iloc[i], layerset, district=gdf[meta.district_field].iloc[i],
                          settings=settings)
