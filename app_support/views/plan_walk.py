@@ -23,12 +23,24 @@ from app_support.map import mapping, plan_map
 from app_support.map.parcel_map import ON_AT_START
 from app_support.widgets.citations import escape_markdown
 
-__all__ = ["LOTS_PER_SCREEN", "MAP_HEIGHT_PX", "COLUMNS", "NO_PLAN", "pages_of", "table_rows", "one_line", "show"]
+__all__ = ["LOTS_PER_SCREEN", "MAP_HEIGHT_PX", "PLAN_CSS", "COLUMNS", "NO_PLAN", "pages_of", "table_rows", "one_line", "show"]
 
 #: The most lots the table shows at once on the Board's screen (a larger plan's table is paged).
 LOTS_PER_SCREEN = 12
 #: The map's height on the screen (its key below it).
-MAP_HEIGHT_PX = 500
+MAP_HEIGHT_PX = 440
+#: The screen's own rules (constants): the table's rows close together, the map's key in a row that wraps, the map
+#: without its drawing tools (the lots are drawn on the Plan page).
+PLAN_CSS = """
+<style>
+.st-key-wt_plan [data-testid="stTable"] td, .st-key-wt_plan [data-testid="stTable"] th {
+  padding-top:2px !important;padding-bottom:2px !important;line-height:1.3 !important;}
+.st-key-wt_plan .sloat-legend {display:flex;flex-wrap:wrap;column-gap:1.1em;margin:0.2rem 0 0 0;}
+.st-key-wt_plan .sloat-legend li {margin:0 !important;line-height:1.3 !important;}
+.st-key-wt_plan p {margin-bottom:0.15em;}
+</style>
+"""
+_NO_DRAWING_TOOLS = "<style>.leaflet-draw{display:none !important;}</style>"
 #: The table's headings on the Board's screen.
 COLUMNS = ["Lot", "Net lot area, sq ft", "Minimum, sq ft", "Conforms", "Shortfall, sq ft"]
 #: Said when the plan cannot be checked on the parcel (the sentence why follows).
@@ -103,35 +115,48 @@ def show(parcel, layers, mode: str) -> None:
         st.warning(escape_markdown(f"{NO_PLAN}: {problem or 'it has no lots.'}"))
         return
     large = mode == state.PROJECTOR
-    st.markdown(_summary(found))
-    left, right = st.columns([11, 9], gap="medium")
-    with left:
-        available = mapping.available_roles(layers)
-        shown = [r for r in st.session_state.get(state.LAYERS_SHOWN, ON_AT_START)
-                 if r in available and r in LAYER_LABELS and r != "parcels"]
-        view = plan_map.plan_view(parcel, layers, found, plans.current(), shown=shown,
-                                  show_slope=bool(st.session_state.get(state.SLOPE_OVERLAY, True)), large=large,
-                                  basemap=st.session_state.get(state.BASEMAP), width_px=1000 if large else 700,
-                                  height_px=MAP_HEIGHT_PX)
-        fmap = mapping.base_map(large=large)
-        fmap.get_root().header.add_child(folium.Element(plan_map.LABEL_CSS))
-        from streamlit_folium import st_folium
+    st.markdown(PLAN_CSS, unsafe_allow_html=True)
+    with st.container(key="wt_plan"):
+        st.markdown(_summary(found))
+        left, right = st.columns([11, 9], gap="medium")
+        with left:
+            _map(parcel, layers, found, large)
+        with right:
+            _table(found)
+            yield_line, space_line = one_line(found)
+            st.markdown(escape_markdown(yield_line))
+            st.markdown(escape_markdown(space_line))
 
-        st_folium(fmap, key="wt_plan_map", height=MAP_HEIGHT_PX, use_container_width=True, returned_objects=[],
-                  center=view.centre, zoom=view.zoom, feature_group_to_add=view.groups)
-        if view.legend:
-            st.markdown(view.legend, unsafe_allow_html=True)
-    with right:
-        pages = pages_of(len(found.lots))
-        first, last = pages[0]
-        if len(pages) > 1:
-            words = [f"Lots {a} to {b}" for a, b in pages]
-            chosen = st.segmented_control(f"The table shows {LOTS_PER_SCREEN} lots at a time", words, key=_KEY,
-                                          default=words[0]) or words[0]
-            first, last = pages[words.index(chosen)]
-        import pandas as pd
 
-        frame = pd.DataFrame(table_rows(found, first, last), columns=COLUMNS)
-        st.table(frame.style.hide(axis="index"))
-    yield_line, space_line = one_line(found)
-    st.markdown(escape_markdown(yield_line) + "  \n" + escape_markdown(space_line))
+def _map(parcel, layers, found, large: bool) -> None:
+    """The Plan page's map of the plan (the constraint layers the Parcel page shows under the lots), its key below."""
+    from streamlit_folium import st_folium
+
+    available = mapping.available_roles(layers)
+    shown = [r for r in st.session_state.get(state.LAYERS_SHOWN, ON_AT_START)
+             if r in available and r in LAYER_LABELS and r != "parcels"]
+    view = plan_map.plan_view(parcel, layers, found, plans.current(), shown=shown,
+                              show_slope=bool(st.session_state.get(state.SLOPE_OVERLAY, True)), large=large,
+                              basemap=st.session_state.get(state.BASEMAP), width_px=1000 if large else 700,
+                              height_px=MAP_HEIGHT_PX)
+    fmap = mapping.base_map(large=large)
+    fmap.get_root().header.add_child(folium.Element(plan_map.LABEL_CSS + _NO_DRAWING_TOOLS))
+    st_folium(fmap, key="wt_plan_map", height=MAP_HEIGHT_PX, use_container_width=True, returned_objects=[],
+              center=view.centre, zoom=view.zoom, feature_group_to_add=view.groups)
+    if view.legend:
+        st.markdown(view.legend, unsafe_allow_html=True)
+
+
+def _table(found) -> None:
+    """The lot table in the mode's type; over :data:`LOTS_PER_SCREEN` lots, paged (the pages chosen above it)."""
+    import pandas as pd
+
+    pages = pages_of(len(found.lots))
+    first, last = pages[0]
+    if len(pages) > 1:
+        words = [f"Lots {a} to {b}" for a, b in pages]
+        chosen = st.segmented_control(f"The table shows {LOTS_PER_SCREEN} lots at a time", words, key=_KEY,
+                                      default=words[0]) or words[0]
+        first, last = pages[words.index(chosen)]
+    frame = pd.DataFrame(table_rows(found, first, last), columns=COLUMNS)
+    st.table(frame.style.hide(axis="index"))

@@ -46,3 +46,20 @@ def grid_drawing(n: int, labels: list[str] | None = None):
     from sloat_core.plan.reading import read_plan
 
     return read_plan(grid_geojson(n, labels), filename="plan.geojson")
+
+
+def split_geojson(outline, cols: int, rows: int) -> bytes:
+    """Any parcel ``outline`` (EPSG:2260) cut by a ``cols`` x ``rows`` grid of its bounding box into lots 1..N (the
+    cells that hold some of it, each cut to it), as a GeoJSON plan in EPSG:2260."""
+    minx, miny, maxx, maxy = outline.bounds
+    w, h = (maxx - minx) / cols, (maxy - miny) / rows
+    lots = []
+    for j in range(rows):
+        for i in range(cols):
+            part = outline.intersection(box(minx + i * w, miny + j * h, minx + (i + 1) * w, miny + (j + 1) * h))
+            if part.area > 100:
+                lots.append(part)
+    features = [{"type": "Feature", "properties": {"layer": "lots", "lot": str(n)}, "geometry": mapping(g)}
+                for n, g in enumerate(lots, start=1)]
+    return json.dumps({"type": "FeatureCollection", "crs": {"type": "name", "properties": {
+        "name": "urn:ogc:def:crs:EPSG::2260"}}, "features": features}).encode("utf-8")
