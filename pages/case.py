@@ -19,6 +19,7 @@ from app_support import loaders
 from app_support.analysis_door import DISCLAIMER, SloatInputError
 from app_support.cases import cases_ui, exports_ui, staff_ui
 from app_support.frame import deep_links, state
+from app_support.inputs import plan_inputs
 from app_support.views.results import sqft_text
 from app_support.widgets.citations import escape_links, escape_markdown
 from app_support.widgets.copy_link import copy_link
@@ -100,7 +101,8 @@ if case is not None:
     elif case.parcel_geojson is None:
         st.caption("Choose a parcel to get the summary, the map pieces and the tables; "
                    "the case file and the dates can be downloaded now.")
-    exports_ui.download_buttons(exports_ui.export_files(case, analysis, layers, as_of=today),
+    found_plan = plan_inputs.checked(state.current_parcel(), layers)[0] if analysis is not None else None
+    exports_ui.download_buttons(exports_ui.export_files(case, analysis, layers, as_of=today, plan=found_plan),
                                 columns=1 if mode == state.PROJECTOR else 2)
     st.caption("The summary is worked out for today; the case file brings back the same analysis "
                "when it is imported.")

@@ -3,8 +3,9 @@
 The plan comes from a file (DXF, GeoPackage, GeoJSON, zipped shapefiles: read in the bounded worker, with the
 parcel files' limits) or from lots drawn on the map. The core checks each lot from its own land
 (``sloat_core.plan.check``, through the door); the page shows, in this order, the problems of the drawing, the map
-(each lot labelled, its answer as a pattern and a word), the lot table, the yield check (§ 402-48E), the open space
-(§ 402-48G(2)) and the lot table as CSV.
+(each lot labelled, its answer as a pattern and a word, over the constraint layers shown on the Parcel page's map),
+the lot table, the yield check (§ 402-48E), the open space
+(§ 402-48G(2)) and the lot table as a PDF, a web page (``sloat_core.outputs.plan_document``) and CSV.
 """
 
 from __future__ import annotations
@@ -14,13 +15,13 @@ import streamlit as st
 from streamlit_folium import st_folium
 
 from app_support import loaders
-from app_support.analysis_door import (DISCLAIMER, PLAN_KINDS, SloatInputError, csv_safe, plan_check,
-                                       plan_layer_names, to_wgs84_geojson)
+from app_support.analysis_door import DISCLAIMER, PLAN_KINDS, SloatInputError, csv_safe, plan_layer_names
 from app_support.frame import deep_links, state
 from app_support.frame.theme import MAP_HEIGHT_PX
 from app_support.inputs import plan_inputs as plans
 from app_support.map import mapping, plan_map
-from app_support.views import plan_view, results
+from app_support.map.parcel_map import ON_AT_START
+from app_support.views import plan_documents as plan_document, plan_view, results
 from app_support.widgets.citations import escape_markdown, law_link
 
 deep_links.require()  # a deep link opened first after a bare `streamlit run` still runs in app.py's frame
@@ -86,9 +87,9 @@ with st.expander("The plan", expanded=not large or plans.current() is None):
         kind = _kept(st.radio, plans.KIND, "Kind of plan", list(PLAN_KINDS), format_func=KIND_WORDS.get)
     with right:
         districts = getattr(loaders.settings(), "districts", None) or {}
-        district = _kept(st.selectbox, plans.DISTRICT, "Zoning district of the lots", [""] + sorted(districts),
-                         format_func=lambda c: c or "From the zoning map, lot by lot",
-                         help="Leave it to the zoning map unless the district is known to differ.") or None
+        _kept(st.selectbox, plans.DISTRICT, "Zoning district of the lots", [""] + sorted(districts),
+              format_func=lambda c: c or "From the zoning map, lot by lot",
+              help="Leave it to the zoning map unless the district is known to differ.")
     if kind == "cluster":
         plans.upload(plans.CONVENTIONAL, "Conventional plat, for the yield check (optional)",
                      help_text="The conforming lots of a conventional plat of the same parcel set the number of "
@@ -103,17 +104,10 @@ with st.expander("The plan", expanded=not large or plans.current() is None):
             st.rerun()
 
 plan = plans.current()
-conventional = plans.current(plans.CONVENTIONAL) if kind == "cluster" else None
-out = found = None
-if plan is not None:
-    try:
-        found = plan_check(parcel, layers, plan.drawing, plan.key, kind=kind, district=district,
-                           conventional=conventional.drawing if conventional else None,
-                           conventional_key=conventional.key if conventional else None,
-                           project=st.session_state.get(state.PROJECT) or None)
-        out = found.to_dict()
-    except SloatInputError as exc:
-        st.error(escape_markdown(str(exc)))
+found, problem = plans.checked(parcel, layers)  # the kind and district chosen above are the session's
+out = found.to_dict() if found is not None else None
+if problem:
+    st.error(escape_markdown(problem))
 
 st.subheader("Problems in the drawing" if not counter else "What is wrong in the drawing")
 if out is not None:
@@ -124,37 +118,36 @@ else:
 st.subheader("The lots on the map")
 if out is not None:
     st.markdown(escape_markdown(plan_view.summary(out, plain_words=counter)))
-outline = loaders.wgs84_outline(parcel.geometry)
-lots, others, present = [], {}, set()
-if found is not None:
-    lots = [(lot.label, lot.conforms, to_wgs84_geojson(lot.geometry)) for lot in found.lots]
-    present |= {lot.conforms for lot in found.lots}
-    for role in plan_map.ROLE_LOOKS:
-        shapes = [to_wgs84_geojson(f.geometry) for f in plan.drawing.of(role) if not f.geometry.is_empty]
-        if shapes:
-            others[role], present = shapes, present | {role}
+available = mapping.available_roles(layers)
+view = plan_map.plan_view(  # the constraint layers shown on the Parcel page's map, under the lots
+    parcel, layers, found, plan, shown=[r for r in st.session_state.get(state.LAYERS_SHOWN, ON_AT_START)
+                                        if r in available],
+    show_slope=bool(st.session_state.get(state.SLOPE_OVERLAY, True)), large=large,
+    basemap=st.session_state.get(state.BASEMAP), width_px=1200 if large else 860, height_px=MAP_HEIGHT_PX[mode])
 fmap = mapping.base_map(large=large)
 fmap.get_root().header.add_child(folium.Element(plan_map.LABEL_CSS))
-# the map opens on the lots of a plan read from a file; on the parcel while lots are drawn on it
-in_view = (plan_map.view_geometry([g for _l, _c, g in lots]) if plan is not None and not plan.drawn else None) or outline
-centre, zoom = mapping.view_for(in_view, width_px=1200 if large else 860, height_px=MAP_HEIGHT_PX[mode],
-                                max_zoom=20)  # the map spans the page; small lots come close enough for their labels
 drawn = st_folium(fmap, key="plan_map", height=MAP_HEIGHT_PX[mode], use_container_width=True,
-                  returned_objects=["all_drawings"], center=centre, zoom=zoom,
-                  feature_group_to_add=plan_map.groups(outline, lots, others, large=large,
-                                                       basemap=st.session_state.get(state.BASEMAP)),
-                  layer_control=folium.LayerControl(collapsed=True)) or {}
+                  returned_objects=["all_drawings"], center=view.centre, zoom=view.zoom,
+                  feature_group_to_add=view.groups, layer_control=folium.LayerControl(collapsed=True)) or {}
 if how == plans.DRAW and plans.take_drawings(drawn.get("all_drawings")):
     st.rerun()  # the drawn lots are the plan: checked and drawn again
-if key_rows := plan_map.legend_rows(present):
-    st.markdown(mapping.legend_html([], key_rows), unsafe_allow_html=True)
+if view.legend:
+    st.markdown(view.legend, unsafe_allow_html=True)
 results.show_layer_notice(layers)
 
 if out is not None:
     st.subheader("Lot by lot" if not counter else "Each lot")
     plan_view.show_lot_table(out)
-    st.download_button("Download the lot table (CSV)", plan_view.lots_csv(out, csv_safe), file_name="plan-lots.csv",
-                       mime="text/csv", key="plan_csv", icon=":material/download:")
+    with st.container(horizontal=True, wrap=True, gap="small"):  # side by side when there is room, never cut
+        st.download_button(plan_document.PDF_LABEL, lambda: plan_document.pdf(found), file_name="plan-lots.pdf",
+                           mime="application/pdf", key="plan_pdf", icon=":material/download:", on_click="ignore",
+                           width="content")
+        st.download_button(plan_document.HTML_LABEL, lambda: plan_document.html(found), file_name="plan-lots.html",
+                           mime="text/html", key="plan_html", icon=":material/language:", on_click="ignore",
+                           width="content", help="The lot table as an accessible web page.")
+        st.download_button("Download the lot table (CSV)", plan_view.lots_csv(out, csv_safe),
+                           file_name="plan-lots.csv", mime="text/csv", key="plan_csv", icon=":material/download:",
+                           width="content")
     st.subheader("Yield (§ 402-48E)" if not counter else "How many lots")
     plan_view.show_yield(out)
     st.subheader("Open space (§ 402-48G(2))" if not counter else "Open space")

@@ -1,4 +1,5 @@
-"""Board walk-through: parcel -> deductions -> net lot area and yield -> triggers -> permits -> timeline.
+"""Board walk-through: parcel -> deductions -> net lot area and yield -> triggers -> (the plan, lot by lot, when the
+session has one) -> permits -> timeline.
 
 One screen at a time, large type, previous / next, each screen with its §. The figures come from
 the same analysis as the other pages (with the case's project when it has one).
@@ -13,15 +14,17 @@ import streamlit as st
 from app_support import analysis_door, loaders
 from app_support.analysis_door import DISCLAIMER, ITEM_KINDS, SloatInputError, timeline_events, yield_phrase
 from app_support.frame import browser_nav, deep_links, state
-from app_support.views import approvals_ui, project_result, results, walkthrough
+from app_support.inputs import plan_inputs
+from app_support.views import approvals_ui, plan_walk, project_result, results, walkthrough
 from app_support.widgets import forms
 from app_support.widgets.citations import escape_markdown, law_link
 
 deep_links.require()  # a deep link opened first after a bare `streamlit run` still runs in app.py's frame
 
 mode = state.mode()
-step = walkthrough.current_step()
-screen = walkthrough.SCREENS[step]
+deck = walkthrough.screens(has_plan=plan_inputs.current() is not None)
+step = walkthrough.current_step(len(deck))
+screen = deck[step]
 parcel = state.current_parcel()
 browser_nav.install_walkthrough_keys()  # a presenter's clicker steps the screens
 # "◀ Previous" and "Next ▶" never cut; on the Board's screen the sidebar folds away, every screen fits 1920x1080
@@ -30,16 +33,15 @@ if mode == state.PROJECTOR:
     browser_nav.collapse_sidebar()
 
 nav_prev, nav_title, nav_next = st.columns([1, 6, 1], vertical_alignment="center")
-nav_prev.button(browser_nav.PREVIOUS_LABEL, key="wt_prev", on_click=walkthrough.go, args=(-1,),
+nav_prev.button(browser_nav.PREVIOUS_LABEL, key="wt_prev", on_click=walkthrough.go, args=(-1, len(deck)),
                 disabled=step == 0, width="stretch")
-nav_next.button(browser_nav.NEXT_LABEL, key="wt_next", on_click=walkthrough.go, args=(1,),
-                disabled=step == len(walkthrough.SCREENS) - 1, width="stretch")
+nav_next.button(browser_nav.NEXT_LABEL, key="wt_next", on_click=walkthrough.go, args=(1, len(deck)),
+                disabled=step == len(deck) - 1, width="stretch")
 with nav_title:
     st.title(screen.title)
     where, rule = st.columns([3, 2], vertical_alignment="center")
-    where.markdown(f"**{step + 1} of {len(walkthrough.SCREENS)}** · "
-                   + " → ".join(f"**{s.short}**" if i == step else s.short
-                                for i, s in enumerate(walkthrough.SCREENS)))
+    where.markdown(f"**{step + 1} of {len(deck)}** · "
+                   + " → ".join(f"**{s.short}**" if i == step else s.short for i, s in enumerate(deck)))
     with rule:
         law_link(screen.link, label=f"The rule: {screen.citation}")
 
@@ -92,6 +94,8 @@ elif screen.id == "triggers":
     half = (len(lines) + 1) // 2  # two columns: the whole list on one screen
     for column, part in zip(st.columns(2, gap="medium"), (lines[:half], lines[half:])):
         column.markdown("\n".join(part))
+elif screen.id == "plan":  # the session's plan: its map, its lot table, the yield and the open space
+    plan_walk.show(parcel, layers, mode)
 elif screen.id == "permits":  # Article IX's permits and the approvals around it, one list
     with st.container(key="wt_board"):  # the board's own spacing (walkthrough.PROJECTOR_CSS)
         approvals_ui.show_approvals_board(result, footnote=DISCLAIMER)  # the disclaimer in the last column

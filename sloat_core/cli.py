@@ -148,6 +148,8 @@ def _plan_drawing(path: str, roles: dict[str, str] | None):
 def cmd_plan(args) -> int:
     from sloat_core.plan.check import check_plan
 
+    if args.out is not None:  # refused before the plan is read
+        _document_path(args.out)
     roles = _roles(args.role)
     drawing = _plan_drawing(args.plan, roles)
     conventional = _plan_drawing(args.conventional, roles) if args.conventional else None
@@ -160,7 +162,23 @@ def cmd_plan(args) -> int:
         sys.stdout.write("\n")
     else:
         sys.stdout.write(_plan_summary(out))
+    if args.out is not None:
+        from sloat_core.outputs.plan_document import write_plan_document
+
+        write_plan_document(result, args.out, as_of=_date(args.as_of))
+        print(f"Wrote {args.out}.", file=sys.stderr)
     return 0
+
+
+def _document_path(path: str) -> Path:
+    """A document's path: a PDF, or a web page (.html, .htm), in a folder that exists."""
+    out = Path(path)
+    if out.suffix.lower() not in (".pdf", ".html", ".htm"):
+        raise SloatInputError(f"'{out.name}' must end in .pdf or .html: the plan's lot table is written as a PDF "
+                              "or a web page.")
+    if not out.parent.is_dir():
+        raise SloatInputError(f"The folder of '{path}' does not exist.")
+    return out
 
 
 def _plan_summary(r: dict) -> str:
@@ -397,6 +415,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="take the drawing's LAYER as ROLE (lots, envelopes, roads, open_space, disturbance)")
     pl.add_argument("--conventional", metavar="PLAN2", help="the conventional plat a cluster's yield is set by")
     pl.add_argument("--json", action="store_true", help="print one JSON object")
+    pl.add_argument("--out", metavar="FILE", help="also write the plan's lot table: FILE.pdf (PDF/UA-1) or FILE.html")
     pl.set_defaults(func=cmd_plan)
 
     t = sub.add_parser("timeline", help="deadlines and expirations from permit dates")

@@ -73,9 +73,9 @@ def case_events(case: Case, as_of: dt.date) -> list:
     return timeline_events(items, as_of) if items else []
 
 
-def pdf_bytes(case: Case, analysis, layers, *, as_of: dt.date) -> bytes:
+def pdf_bytes(case: Case, analysis, layers, *, as_of: dt.date, plan=None) -> bytes:
     """The pre-application summary of the case (``sloat_core.outputs.report.report_pdf_bytes``: its web page laid
-    out as a PDF)."""
+    out as a PDF), with the plan's lot table when the case has a plan (``plan``: its ``PlanResult``)."""
     from sloat_core.outputs.report import report_pdf_bytes
 
     try:
@@ -83,12 +83,12 @@ def pdf_bytes(case: Case, analysis, layers, *, as_of: dt.date) -> bytes:
     except SloatInputError:
         events = []
     return report_pdf_bytes(analysis, layers, timeline_events=events, notes=case.notes or None,
-                            title=case.title or None, as_of=as_of)
+                            title=case.title or None, as_of=as_of, plan=plan)
 
 
-def summary_html(case: Case, analysis, layers, *, as_of: dt.date) -> bytes:
+def summary_html(case: Case, analysis, layers, *, as_of: dt.date, plan=None) -> bytes:
     """The pre-application summary as an accessible web page, UTF-8: the HTML its PDF is made from
-    (``sloat_core.outputs.report.summary_html``), every text whole."""
+    (``sloat_core.outputs.report.summary_html``), every text whole; with the plan's lot table when ``plan``."""
     from sloat_core.outputs.report import summary_html as page
 
     try:
@@ -96,7 +96,7 @@ def summary_html(case: Case, analysis, layers, *, as_of: dt.date) -> bytes:
     except SloatInputError:
         events = []
     return page(analysis, layers, timeline_events=events, notes=case.notes or None, title=case.title or None,
-                as_of=as_of).encode("utf-8")
+                as_of=as_of, plan=plan).encode("utf-8")
 
 
 #: The handout's download button: always one page, its lists shortened with what they leave out counted.
@@ -123,7 +123,7 @@ def handout_extras(make_html: Callable[[], str]) -> None:
         st.iframe(print_page(make_html()), height=1, alt=PRINT_FRAME_TITLE)  # a frame named for what it holds
 
 
-def export_files(case: Case, analysis, layers, *, as_of: dt.date) -> list[ExportFile]:
+def export_files(case: Case, analysis, layers, *, as_of: dt.date, plan=None) -> list[ExportFile]:
     """Every download of the case; those that need a parcel only when it has one.
 
     Parameters
@@ -135,6 +135,8 @@ def export_files(case: Case, analysis, layers, *, as_of: dt.date) -> list[Export
     layers : LayerSet or None
     as_of : datetime.date
         The day the report and the deadlines are worked out for.
+    plan : sloat_core.plan.check.PlanResult, optional
+        The case's plan checked: the summary prints its lot table.
     """
     stem = f"sloatsburg-case-{case.id[:8]}"
     files: list[ExportFile] = []
@@ -142,9 +144,9 @@ def export_files(case: Case, analysis, layers, *, as_of: dt.date) -> list[Export
         result = analysis.result
         files += [
             ExportFile("dl_pdf", "Pre-application summary (PDF)", f"{stem}.pdf", "application/pdf",
-                       lambda: pdf_bytes(case, analysis, layers, as_of=as_of)),
+                       lambda: pdf_bytes(case, analysis, layers, as_of=as_of, plan=plan)),
             ExportFile("dl_html", "Download the summary as a web page (HTML)", f"{stem}.html", "text/html",
-                       lambda: summary_html(case, analysis, layers, as_of=as_of)),
+                       lambda: summary_html(case, analysis, layers, as_of=as_of, plan=plan)),
             ExportFile("dl_geojson", "Parcel, footprint and constraint pieces (GeoJSON)"
                        if getattr(analysis.project, "disturbance_footprint", None) is not None
                        else "Parcel and constraint pieces (GeoJSON)", f"{stem}-pieces.geojson",

@@ -19,14 +19,14 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from app_support.analysis_door import NoLotsLayerError, SloatInputError, read_plan
+from app_support.analysis_door import NoLotsLayerError, SloatInputError, plan_check, read_plan
 from app_support.inputs import drawing_intake
 from app_support.inputs.parcel_inputs import UPLOAD_MAX_MB
 from app_support.widgets.citations import escape_markdown
 
 __all__ = ["PLAN", "CONVENTIONAL", "KIND", "DISTRICT", "HOW", "UPLOAD", "DRAW", "PLAN_TYPES", "KEPT_AFTER_REFUSAL",
            "DRAWN_NAME", "PlanSource", "source_key", "current", "set_plan", "clear", "upload", "take_drawings",
-           "plan_geojson", "case_key", "case_value", "restore"]
+           "plan_geojson", "case_key", "case_value", "restore", "checked"]
 
 #: Session keys: the plan checked and the conventional plat (:class:`PlanSource` or None), and the options. All
 #: start with ``plan_``: a case loaded forgets them (``state.CASE_WIDGET_PREFIXES``) and puts its own back.
@@ -246,3 +246,26 @@ def restore(saved: dict | None) -> str | None:
     ss[KIND] = saved.get("kind") if saved.get("kind") in ("conventional", "cluster") else "conventional"
     ss[DISTRICT] = saved.get("district") or None
     return None
+
+
+def checked(parcel, layers):
+    """The session's plan checked on ``parcel`` with the session's options (its kind, its district, the conventional
+    plat of a cluster, the project): (the ``PlanResult``, None), (None, the sentence saying why it cannot be
+    checked), or (None, None) without a plan. The Plan page, the walk-through and the case's summary read the one
+    answer (the check runs once per distinct plan and facts, :func:`app_support.analysis_door.plan_check`)."""
+    from app_support.frame import state
+
+    plan = current()
+    if plan is None or parcel is None:
+        return None, None
+    ss = st.session_state
+    kind = ss.get(KIND) or "conventional"
+    conventional = current(CONVENTIONAL) if kind == "cluster" else None
+    try:
+        found = plan_check(parcel, layers, plan.drawing, plan.key, kind=kind, district=ss.get(DISTRICT) or None,
+                           conventional=conventional.drawing if conventional else None,
+                           conventional_key=conventional.key if conventional else None,
+                           project=ss.get(state.PROJECT) or None)
+    except SloatInputError as exc:
+        return None, str(exc)
+    return found, None

@@ -1,6 +1,10 @@
 """The Plan page's map: each lot labelled with its name and its answer in words, marked by a pattern as well as a
 colour, over the plan's envelopes, roads and open space and the parcel.
 
+Under the plan lie the constraint layers the Parcel page's map shows (wetlands, buffers, floodplain, the slope
+classes...: :func:`constraint_groups`, with the Parcel page's own layer builders), the lots on top; :func:`plan_view`
+builds the whole map (its groups, its view and its key) for the Plan page and the Board walk-through alike.
+
 The map opens on the lots (:func:`view_geometry`). A lot that conforms is drawn with a solid outline and a plain light fill; one that does not, with a solid outline
 and a cross-hatch; one whose answer is unknown, with a dashed outline and dots. Each lot carries a permanent label
 ("Lot 3" over "does not conform"), so the answer is read without colour and without hovering; the table below the map
@@ -10,13 +14,15 @@ says the same in words. Every label is the lot's name from the file, escaped for
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import folium
 
 from app_support.map import mapping
 from app_support.map.folium_templates import map_html_text
 
 __all__ = ["LOT_LOOKS", "LOT_LABEL_CLASS", "ROLE_LOOKS", "lot_word", "lot_label", "lot_label_html", "view_geometry",
-           "groups", "legend_rows",
+           "groups", "legend_rows", "constraint_groups", "plan_features", "PlanView", "plan_view",
            "LABEL_CSS", "LEGEND_WORDS"]
 
 #: conforms (True / False / None) -> (word, colour, hatch kind or None, outline dash or None)
@@ -99,9 +105,9 @@ def _style(colour: str, hatch: str | None, dash: str | None, fill_opacity: float
 
 
 def groups(parcel_outline: dict, lots: list[tuple[str, bool | None, dict]], others: dict[str, list[dict]], *,
-           large: bool = False, basemap: str | None = None) -> list:
-    """Feature groups for ``st_folium(feature_group_to_add=...)``: basemap, the parcel, the plan's other roles, then
-    the lots, each with its permanent label.
+           large: bool = False, basemap: str | None = None, under: list | None = None) -> list:
+    """Feature groups for ``st_folium(feature_group_to_add=...)``: basemap, the constraint layers ``under`` the plan
+    (:func:`constraint_groups`), the parcel, the plan's other roles, then the lots, each with its permanent label.
 
     Parameters
     ----------
@@ -112,6 +118,7 @@ def groups(parcel_outline: dict, lots: list[tuple[str, bool | None, dict]], othe
         role -> WGS84 GeoJSON geometries of the plan's envelopes, roads, open space and disturbance.
     """
     out = [g for g in [mapping.basemap_group(basemap or next(iter(mapping.BASEMAPS)))] if g is not None]
+    out += list(under or ())
     out.append(mapping.parcel_group(parcel_outline, large=large))
     weight = 5 if large else 3
     for role, (name, colour, hatch, dash, opacity) in ROLE_LOOKS.items():
@@ -147,3 +154,71 @@ def legend_rows(present: set) -> list[tuple[str, str, str | None]]:
             if flag in present]
     return rows + [(name, colour, hatch) for role, (name, colour, hatch, _d, _o) in ROLE_LOOKS.items()
                    if role in present]
+
+
+def constraint_groups(layers, parcel_geometry, shown: list[str], *, show_slope: bool) -> tuple[list, list[str], list]:
+    """The constraint layers under the plan, as the Parcel page's map draws them (its layer builders): each role of
+    ``shown`` the layer set has, then the slope classes of the parcel (``show_slope``, with an elevation model: a
+    picture laid under every line and area).
+    Returns (feature groups, the roles drawn, the slope classes' key rows). Nothing opens on a click: the map is
+    the plan's."""
+    from app_support.frame.theme import LAYER_LABELS
+    from app_support.map import layer_geojson
+    from app_support.map.slope_overlay import slope_group, slope_legend
+
+    available = set(mapping.available_roles(layers))
+    drawn, out = [], []
+    for role in shown:
+        if role in available and role in LAYER_LABELS and (gj := layer_geojson.display_geojson(layers, role)):
+            out.append(mapping.layer_group(role, gj, identify=False))
+            drawn.append(role)
+    extra = []
+    if show_slope and getattr(layers, "dem_path", None) and parcel_geometry is not None:
+        if (slope := slope_group(layers, parcel_geometry, zindex=-1)) is not None:  # under the lots' lines
+            out.append(slope)
+            extra = slope_legend()
+    return out, drawn, extra
+
+
+def plan_features(found, drawing) -> tuple[list, dict, set]:
+    """What the map draws of a checked plan: the lots as (label, conforms, WGS84 GeoJSON), the drawing's other roles
+    (role -> WGS84 GeoJSON geometries) and what is present (the lots' answers and the roles found), for the key."""
+    from app_support.analysis_door import to_wgs84_geojson
+
+    if found is None:
+        return [], {}, set()
+    lots = [(lot.label, lot.conforms, to_wgs84_geojson(lot.geometry)) for lot in found.lots]
+    present: set = {lot.conforms for lot in found.lots}
+    others = {}
+    for role in ROLE_LOOKS:
+        shapes = [to_wgs84_geojson(f.geometry) for f in drawing.of(role) if not f.geometry.is_empty]
+        if shapes:
+            others[role], present = shapes, present | {role}
+    return lots, others, present
+
+
+@dataclass
+class PlanView:
+    """The plan's map: its feature groups (constraint layers, parcel, plan, lots), where it opens and its key."""
+
+    groups: list
+    centre: tuple[float, float]
+    zoom: int
+    legend: str
+
+
+def plan_view(parcel, layers, found, plan, *, shown: list[str], show_slope: bool, large: bool, basemap: str | None,
+              width_px: int, height_px: int) -> PlanView:
+    """The whole map of a plan on ``parcel``: the constraint layers ``shown`` (and the slope classes) under the
+    plan's roles and its lots, labelled; it opens on the lots of a plan read from a file, else on the parcel (lots
+    being drawn on it). ``found`` is the plan's check (or None), ``plan`` the session's plan source (or None)."""
+    from app_support import loaders
+
+    outline = loaders.wgs84_outline(parcel.geometry)
+    lots, others, present = plan_features(found, plan.drawing if plan is not None else None)
+    under, drawn, slope_rows = constraint_groups(layers, parcel.geometry, shown, show_slope=show_slope)
+    in_view = (view_geometry([g for _l, _c, g in lots]) if plan is not None and not plan.drawn else None) or outline
+    # the map spans its column; small lots come close enough for their labels
+    centre, zoom = mapping.view_for(in_view, width_px=width_px, height_px=height_px, max_zoom=20)
+    feature_groups = groups(outline, lots, others, large=large, basemap=basemap, under=under)
+    return PlanView(feature_groups, centre, zoom, mapping.legend_html(drawn, legend_rows(present) + slope_rows))

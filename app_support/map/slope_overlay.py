@@ -59,8 +59,10 @@ def _picture(dem_path: str, bounds: tuple[float, float, float, float], max_size:
     return PALETTE[codes], latlon_bounds
 
 
-def slope_group(layers, geom) -> folium.FeatureGroup | None:
-    """The slope overlay clipped to ``geom`` (EPSG:2260), or None without a DEM or coverage."""
+def slope_group(layers, geom, *, zindex: int = 2) -> folium.FeatureGroup | None:
+    """The slope overlay clipped to ``geom`` (EPSG:2260), or None without a DEM or coverage. ``zindex``: its place
+    among the map's overlays (2: over the layers drawn, as on the Parcel page; -1: under every line and area, as
+    under a plan's lots)."""
     if layers is None or layers.dem_path is None or geom is None:
         return None
     request = picture_request(layers.dem_path, geom)
@@ -71,7 +73,7 @@ def slope_group(layers, geom) -> folium.FeatureGroup | None:
     url, latlon_bounds = made
     group = folium.FeatureGroup(name="Slope classes")
     folium.raster_layers.ImageOverlay(image=url, bounds=latlon_bounds, opacity=0.6,
-                                      interactive=False, zindex=2).add_to(group)
+                                      interactive=False, zindex=zindex).add_to(group)
     return group
 
 

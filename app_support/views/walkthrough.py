@@ -1,7 +1,8 @@
 """The Planning Board walk-through: a fixed sequence of projector screens with previous / next.
 
-parcel and constraints -> deductions -> net lot area and yield -> cluster triggers -> permits -> timeline.
-Each screen has a title, its § and draws from the analysis the other pages use (the project's,
+parcel and constraints -> deductions -> net lot area and yield -> cluster triggers -> permits -> timeline, and,
+when the session has a plan, "The plan, lot by lot" after the cluster triggers (:func:`screens`;
+:mod:`app_support.views.plan_walk`). Each screen has a title, its § and draws from the analysis the other pages use (the project's,
 when the case has a project). The screen number is in the link (``?step=3``), so a case link can
 open the Board straight on a screen; the display mode stays in the link as everywhere.
 """
@@ -14,7 +15,7 @@ import streamlit as st
 
 from app_support.frame import state
 
-__all__ = ["Screen", "SCREENS", "STEP_PARAM", "STEP", "FIGURE_HEIGHT_PX", "MAP_HEIGHT_PX", "NAV_CSS", "PROJECTOR_CSS",
+__all__ = ["Screen", "SCREENS", "PLAN_SCREEN", "screens", "STEP_PARAM", "STEP", "FIGURE_HEIGHT_PX", "MAP_HEIGHT_PX", "NAV_CSS", "PROJECTOR_CSS",
            "apply_css", "current_step", "go"]
 
 
@@ -38,6 +39,19 @@ SCREENS: tuple[Screen, ...] = (
     Screen("permits", "Permits and reviews", "§§ 402-49 to 402-57", "§ 402-57", "Permits"),
     Screen("timeline", "Timeline", "§ 402-55H and the permit clocks", "§ 402-55H", "Timeline"),
 )
+#: The screen of a session with a plan, after the cluster triggers (a walk-through without a plan has no such screen).
+PLAN_SCREEN = Screen("plan", "The plan, lot by lot", "§ 402-45A, § 402-48E", "§ 402-45A", "Plan")
+
+
+def screens(has_plan: bool = False) -> tuple[Screen, ...]:
+    """The screens shown, in order: :data:`SCREENS`, with :data:`PLAN_SCREEN` after the cluster triggers when the
+    session has a plan."""
+    if not has_plan:
+        return SCREENS
+    at = [s.id for s in SCREENS].index("triggers") + 1
+    return SCREENS[:at] + (PLAN_SCREEN,) + SCREENS[at:]
+
+
 #: The link's query parameter (1-based screen number) and the session key holding it (0-based).
 STEP_PARAM = state.STEP_PARAM
 STEP = state.WALKTHROUGH_STEP
@@ -91,28 +105,29 @@ def _step_in_link() -> int | None:
     return int(raw) - 1
 
 
-def _clamp(step: int) -> int:
-    return max(0, min(len(SCREENS) - 1, int(step)))
+def _clamp(step: int, count: int) -> int:
+    return max(0, min(count - 1, int(step)))
 
 
-def current_step() -> int:
+def current_step(count: int = len(SCREENS)) -> int:
     """The screen shown (0-based), read from the link on every run.
 
     The link is the source of truth, so Back and Forward (which rerun the page with that entry's link)
     show that entry's screen. A link without a step (the page chosen from the menu) opens the screen last
     shown in this session, or the first; the link is then corrected to name it (a replaced entry, not a
-    new one: see ``app_support.frame.browser_nav``).
+    new one: see ``app_support.frame.browser_nav``). ``count``: how many screens there are (:func:`screens`).
     """
     ss = st.session_state
     wanted = _step_in_link()
-    ss[STEP] = _clamp(wanted if wanted is not None else ss.get(STEP, 0))
+    ss[STEP] = _clamp(wanted if wanted is not None else ss.get(STEP, 0), count)
     if st.query_params.get(STEP_PARAM) != str(ss[STEP] + 1):
         st.query_params[STEP_PARAM] = str(ss[STEP] + 1)
     return ss[STEP]
 
 
-def go(delta: int) -> None:
-    """Button callback: move ``delta`` screens (kept within the sequence); the new step is a new history entry."""
+def go(delta: int, count: int = len(SCREENS)) -> None:
+    """Button callback: move ``delta`` screens (kept within the ``count`` screens); the new step is a new history
+    entry."""
     here = _step_in_link()
-    st.session_state[STEP] = _clamp((here if here is not None else st.session_state.get(STEP, 0)) + delta)
+    st.session_state[STEP] = _clamp((here if here is not None else st.session_state.get(STEP, 0)) + delta, count)
     st.query_params[STEP_PARAM] = str(st.session_state[STEP] + 1)

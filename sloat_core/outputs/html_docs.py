@@ -4,7 +4,9 @@ WeasyPrint lays out as the PDF (:mod:`sloat_core.outputs.pdf`).
 This module is the kit the documents are written with; each document has one builder of its own:
 
 * the pre-application summary: :func:`sloat_core.outputs.report.document.summary_html`;
-* the plain handout: :func:`sloat_core.outputs.handout.handout_html`.
+* the plain handout: :func:`sloat_core.outputs.handout.handout_html`;
+* the plan's lot table: :func:`sloat_core.outputs.plan_document.plan_html` (its section, printed in the summary too,
+  :func:`~sloat_core.outputs.plan_document.plan_section`).
 
 Every page is one self-contained HTML file (the map inlined as a PNG ``data:`` URI with its alternative text, no
 script, no outside resource): ``lang``, a ``<title>``, one ``<h1>`` and an ``<h2>`` per section, real tables with
@@ -12,7 +14,7 @@ script, no outside resource): ``lang``, a ``<title>``, one ``<h1>`` and an ``<h2
 each printed page, lists as lists, and a print style sheet (:func:`page`): Letter, its margins, a running header
 with the parcel and the date and a footer with the page number (CSS ``@page`` margin boxes), black on white.
 
-Adding a document (the plan's lot table, for one): write one builder, ``lot_table_html(plan, ...) -> str``,
+Adding a document (as the plan's lot table was): write one builder, ``plan_html(plan, ...) -> str``,
 that returns :func:`page` with the document's title, its body (:func:`table`, :func:`ul`, :func:`p`,
 :func:`img`), its running header (:func:`page`'s ``header_left`` / ``header_right``) and its own print rules
 (``print_css``); its PDF is then ``sloat_core.outputs.pdf.pdf_bytes(lot_table_html(...))``, and the tests of

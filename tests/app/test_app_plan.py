@@ -324,3 +324,65 @@ def test_a_case_file_whose_plan_is_not_a_plan_is_refused_in_one_sentence():
         with pytest.raises(SloatInputError, match="The case's plan cannot be used") as err:
             case_from_json(json.dumps(doc))
         assert words in str(err.value)
+
+
+def test_the_plan_page_offers_its_lot_table_as_a_pdf_and_a_web_page(tmp_path, sample_parcel, media):
+    from app_support.views import plan_documents
+
+    at = _open(sample_parcel)
+    _with_district(at, "R-15")
+    _upload(at, "plat.dxf", two_lots_dxf(tmp_path / "plat.dxf", labels=("A", "<b>B</b>")))
+    labels = {b.key: b.proto.label for b in at.get("download_button")}
+    assert labels["plan_pdf"] == plan_documents.PDF_LABEL == "Download the plan's lot table (PDF)"
+    assert labels["plan_html"] == plan_documents.HTML_LABEL
+    assert fx.download(at, media, "plan_pdf").startswith(b"%PDF-")
+    page = fx.download(at, media, "plan_html").decode("utf-8")
+    assert '<th scope="row">A</th>' in page and '<th scope="row">&lt;b&gt;B&lt;/b&gt;</th>' in page
+    assert "<td>yes</td>" in page and "<td>no</td>" in page  # A conforms, B falls 3,000 sq ft short
+
+
+def test_the_cases_summary_prints_the_plans_lot_table_when_the_session_has_a_plan(tmp_path, sample_parcel, media):
+    from sloat_core.outputs.plan_document import SECTION_HEADING
+
+    at = _open(sample_parcel)
+    at.switch_page("pages/case.py")
+    _run(at)
+    without = fx.download(at, media, "dl_html").decode("utf-8")
+    assert SECTION_HEADING not in without
+    at.switch_page("pages/plan.py")
+    _run(at)
+    _with_district(at, "R-15")
+    _upload(at, "plat.dxf", two_lots_dxf(tmp_path / "plat.dxf"))
+    at.switch_page("pages/case.py")
+    _run(at)
+    summary = fx.download(at, media, "dl_html").decode("utf-8")
+    assert f"<h2>{SECTION_HEADING}</h2>" in summary
+    assert '<th scope="row">A</th>' in summary and '<th scope="row">B</th>' in summary
+
+
+def test_the_plan_map_draws_the_parcel_pages_constraint_layers_under_the_lots(tmp_path, sample_parcel):
+    from app_support.frame.theme import LAYER_LABELS
+    from app_support.map import mapping
+    from app_support.map.parcel_map import ON_AT_START
+
+    fake = mock.MagicMock(return_value={})
+    at = _open(sample_parcel)
+    with fx.map_answers(fake):
+        _upload(at, "plat.dxf", two_lots_dxf(tmp_path / "plat.dxf"))
+    names = [g.layer_name for g in fake.call_args.kwargs["feature_group_to_add"]]
+    layers = load_manifest(SAMPLE)
+    shown = [LAYER_LABELS[r] for r in ON_AT_START if r in mapping.available_roles(layers) and r in LAYER_LABELS]
+    assert {"Wetlands", "100-year floodplain (FEMA)", "Wetland and watercourse buffers"} <= set(shown)  # the sample's
+    for name in shown:
+        assert name in names, name
+        assert names.index(name) < names.index("Lots of the plan")  # under the lots
+    assert any("slope" in n.lower() for n in names)  # the slope classes, from the elevation model
+    legend = next(m.value for m in at.markdown if 'class="sloat-legend"' in m.value)
+    assert all(name.split(" (")[0] in legend for name in shown)  # the key names each layer, and the lots
+    assert "Lot whose answer is unknown" in legend
+    # the layers follow the Parcel page's choice
+    at.session_state[state.LAYERS_SHOWN] = ["wetlands"]
+    with fx.map_answers(fake):
+        _run(at)
+    names = [g.layer_name for g in fake.call_args.kwargs["feature_group_to_add"]]
+    assert LAYER_LABELS["wetlands"] in names and not set(shown) - {LAYER_LABELS["wetlands"]} & set(names)

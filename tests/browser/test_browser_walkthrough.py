@@ -3,7 +3,9 @@
 Every screen fits 1920x1080 in Projector mode with the sidebar folded away (the main block's scroll height is
 measured); a presenter's clicker (PageDown / PageUp, arrow keys, space) steps it; each step is one history
 entry (``?step=N``) that Back and Forward restore; at 1366x768 "◀ Previous" is whole. The permits screen is the
-one list of Article IX's permits and the approvals around it, by who decides. Screenshots: tests/artifacts/.
+one list of Article IX's permits and the approvals around it, by who decides. With a plan of twelve lots uploaded
+on the Plan page, the screen "The plan, lot by lot" (its map, its table in large type, the yield and the open space)
+fits 1920x1080 too. Screenshots: tests/artifacts/.
 """
 
 from __future__ import annotations
@@ -11,9 +13,15 @@ from __future__ import annotations
 import re
 from urllib.parse import parse_qs, urlparse
 
+import sys
+from pathlib import Path
+
 import pytest
 
 from tests.browser.conftest import ARTIFACTS
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "plan"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "outputs"))
 
 ADDRESS, SBL = "297 Johnsontown Road", "155.06-1-42"
 #: The sample's largest constrained parcel: the tax parcel with the largest deducted area (gross minus net lot area,
@@ -161,3 +169,51 @@ def test_the_keys_do_nothing_outside_the_walk_through(sample_app, mode):
     page.keyboard.press("PageDown")
     app.settle()
     assert "step=" not in page.url and page.locator("h1").first.inner_text() == title
+
+
+PLAN_TITLE = "The plan, lot by lot"
+#: The lot table's cells on screen: [[cell, ...], ...] and their smallest type (px).
+PLAN_TABLE_JS = """() => { const t = document.querySelector('[data-testid="stTable"] table');
+  if (!t) return null;
+  const cells = [...t.querySelectorAll('td, th')];
+  return {rows: [...t.querySelectorAll('tbody tr')].map(r => [...r.querySelectorAll('th, td')].map(c => c.textContent.trim())),
+          px: Math.min(...cells.map(c => parseFloat(getComputedStyle(c).fontSize)))}; }"""
+
+
+def test_the_plan_screen_fits_1920x1080_in_projector_mode_with_twelve_lots(sample_app, tmp_path):
+    """A plan of twelve lots (the parcel cut by a 4 x 3 grid) uploaded on the Plan page: the walk-through gains the
+    plan's screen after the cluster triggers, and it fits 1920x1080 with the sidebar folded: the map with its lots
+    labelled, the twelve rows in type of at least 24 px, the yield and the open space in a line each."""
+    import plan_grid
+    from sample_lot import lot_geometry
+
+    app, page = sample_app, sample_app.page
+    _case_walkthrough(app, "projector", (1920, 1080))
+    case_id = parse_qs(urlparse(page.url).query)["case"][0]
+    plan = tmp_path / "twelve-lots.geojson"
+    plan.write_bytes(plan_grid.split_geojson(lot_geometry(SBL), 4, 3))
+    page.goto(f"{app.url}/plan?case={case_id}&mode=projector")
+    page.locator("h1").filter(has_text="Plan, lot by lot").wait_for(timeout=30_000)
+    app.settle()
+    page.locator('[data-testid="stFileUploader"] input[type="file"]').first.set_input_files(str(plan))
+    page.locator('[data-testid="stTable"]').first.wait_for(timeout=60_000)
+    app.settle()
+    page.goto(f"{app.url}/walkthrough?case={case_id}&mode=projector&step=5")  # the case keeps the plan
+    page.locator("h1").filter(has_text=PLAN_TITLE).wait_for(timeout=60_000)
+    page.locator('[data-testid="stTable"]').first.wait_for(timeout=30_000)
+    app.settle()
+    page.wait_for_function(f"() => ({SIDEBAR_RIGHT_JS})() <= 1", timeout=10_000)
+    labels = app.poll_map("() => document.querySelectorAll('.sloat-lot-label').length", lambda v: v == 12)
+    app.settle()
+    page.screenshot(path=str(ARTIFACTS / "walkthrough_projector_plan_12_lots_1920x1080.png"))
+    size = page.evaluate(HEIGHT_JS)
+    assert size["scroll"] <= 1080 and size["document"] <= 1080 and size["bottom"] <= 1080 + 1, size
+    table = page.evaluate(PLAN_TABLE_JS)
+    assert [r[0] for r in table["rows"]] == [str(n) for n in range(1, 13)], table
+    assert table["px"] >= 24, table
+    assert labels == 12
+    main = page.locator('[data-testid="stMain"]').inner_text()
+    assert "Yield (§ 402-48E)" in main and "Open space (§ 402-48G(2))" in main and "5 of 7" in main
+    page.get_by_role("button", name="Next ▶").click()
+    page.locator("h1").filter(has_text="Permits and reviews").wait_for(timeout=30_000)
+    assert not app.non_tile_blocked()

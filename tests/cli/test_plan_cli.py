@@ -121,3 +121,26 @@ def test_a_plan_that_cannot_be_checked_exits_2_with_one_sentence(world, case):
     assert r.returncode == 2
     assert r.stdout == ""
     assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("suffix", [".html", ".pdf"])
+def test_out_writes_the_plans_lot_table_as_a_web_page_or_a_pdf_besides_the_json(world, suffix):
+    out = world / f"lots{suffix}"
+    r = plan(world, write_plan(world / "plan.geojson", QUARTERS), "--out", out)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["lot_count"] == 4  # the JSON as without --out
+    assert f"Wrote {out}." in r.stderr
+    data = out.read_bytes()
+    if suffix == ".pdf":
+        assert data.startswith(b"%PDF-")
+    else:
+        page = data.decode("utf-8")
+        assert "<h1>The plan&#x27;s lot table</h1>" in page
+        assert page.count('<th scope="row">') >= 4 and "§ 402-48E" in page
+
+
+def test_out_of_another_kind_exits_2_in_one_sentence_before_the_plan_is_read(world):
+    r = plan(world, world / "no-such-plan.geojson", "--out", world / "lots.docx")
+    assert r.returncode == 2
+    assert r.stderr.strip().count("\n") == 0 and "must end in .pdf or .html" in r.stderr
+    assert not (world / "lots.docx").exists()

@@ -18,7 +18,7 @@ MAX_PAGES = 4
 
 
 def fitted_summary(analysis, layerset, *, timeline_events=None, notes: str | None = None,
-                   title: str | None = None, as_of: dt.date | None = None):
+                   title: str | None = None, as_of: dt.date | None = None, plan=None):
     """The summary laid out on at most :data:`MAX_PAGES` pages (:class:`sloat_core.outputs.pdf.Rendered`: its
     HTML and its PDF), at the first fitting level that holds them (the last level whatever its length)."""
     from sloat_core.outputs.pdf import render
@@ -28,14 +28,15 @@ def fitted_summary(analysis, layerset, *, timeline_events=None, notes: str | Non
     rendered = None
     for level, fit in enumerate(LEVELS):
         rendered = render(summary_html(analysis, layerset, timeline_events=timeline_events, notes=notes,
-                                       title=title, as_of=as_of, fit=fit, level=level, figure=figure))
+                                       title=title, as_of=as_of, fit=fit, level=level, figure=figure,
+                                       plan=plan))
         if rendered.pages <= MAX_PAGES:
             break
     return rendered
 
 
 def report_pdf_bytes(analysis, layerset, *, timeline_events=None, notes: str | None = None,
-                     as_of: dt.date | None = None, title: str | None = None) -> bytes:
+                     as_of: dt.date | None = None, title: str | None = None, plan=None) -> bytes:
     """The pre-application summary as PDF/UA-1 bytes (one to four Letter pages, :func:`fitted_summary`).
 
     Parameters
@@ -52,13 +53,15 @@ def report_pdf_bytes(analysis, layerset, *, timeline_events=None, notes: str | N
         The date printed on the report; default today.
     title : str, optional
         The case's title (printed as plain text).
+    plan : sloat_core.plan.check.PlanResult, optional
+        A checked plan: the summary prints its lot table (its section follows the cluster features).
 
     Returns
     -------
     bytes
     """
     return fitted_summary(analysis, layerset, timeline_events=timeline_events, notes=notes, title=title,
-                          as_of=as_of).pdf()
+                          as_of=as_of, plan=plan).pdf()
 
 
 def write_report(analysis, layerset, out_path, *, timeline_events=None, notes: str | None = None,

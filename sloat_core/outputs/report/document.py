@@ -92,13 +92,17 @@ PRINT_CSS = """
 
 def summary_html(analysis, layerset, *, timeline_events=None, notes: str | None = None, title: str | None = None,
                  as_of: dt.date | None = None, fit: Fit | None = None, level: int | None = None,
-                 figure=None) -> str:
+                 figure=None, plan=None) -> str:
     """The pre-application summary as one HTML page: the web page (``fit=None``: every text whole), or the page
     the PDF is made of (``fit`` one of :data:`LEVELS`, ``level`` its index).
 
     ``title`` is the case's title (escaped, like the notes); ``as_of`` the date printed (default today);
-    ``figure`` the map as :func:`sloat_core.outputs.report.map.map_png` returns it (drawn here without it).
+    ``figure`` the map as :func:`sloat_core.outputs.report.map.map_png` returns it (drawn here without it);
+    ``plan`` a checked plan (:class:`sloat_core.plan.check.PlanResult`): its section, the plan's lot table
+    (:func:`sloat_core.outputs.plan_document.plan_section`), follows the cluster features.
     """
+    from sloat_core.outputs.plan_document import plan_section
+
     as_of = as_of or dt.date.today()
     analysis = as_dict_analysis(analysis)  # the documents read the result's JSON
     r = analysis.result
@@ -106,7 +110,7 @@ def summary_html(analysis, layerset, *, timeline_events=None, notes: str | None 
                         else r.get("layers_illustrative"))
     png, _ = figure or map_png(analysis, layerset)
     b = [*_title_block(r, layerset, title, as_of, illustrative), *_parcel_and_district(r), *_lot_area(r, png),
-         *_deductions(r), *_cluster_features(r, fit),
+         *_deductions(r), *_cluster_features(r, fit), *(plan_section(plan) if plan is not None else ()),
          *(_approvals(r, fit) if r.get("approvals") or r.get("approvals_detail") else _permits(r, fit)),
          *_mitigation(r), *_deadlines(timeline_events, r, fit), *_notes(notes, fit),
          *_points_to_check(r, layerset, fit), *_law_quotes(r, fit, level),
