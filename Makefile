@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 ASSETS_STAMP := static/vendor/.stamp
 PORT ?= 8501
 
-.PHONY: run test test-install bench bench-baseline setup system-deps sample clean-venv
+.PHONY: run test test-install bench bench-baseline setup system-deps doc-deps sample clean-venv
 
 # A fresh Debian's python3 has no ensurepip until the python3-venv package is installed: install it then.
 $(STAMP): requirements.txt requirements-test.txt
@@ -43,11 +43,20 @@ system-deps:
 	    libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 >/dev/null; \
 	fi
 
+# The libraries WeasyPrint renders the PDFs with (Pango, HarfBuzz's subsetter): the app's downloads need them, so
+# `make run` installs them too (the tests' list above includes them).
+doc-deps:
+	@if ! ldconfig -p | grep -q libpangoft2-1.0.so.0 || ! ldconfig -p | grep -q libharfbuzz-subset.so.0; then \
+	  echo "Installing Debian packages: libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+	    libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 >/dev/null; \
+	fi
+
 sample: $(STAMP)
 	$(PY) tools/make_sample_data.py
 
 # `streamlit run app.py`, through a launcher that loads the layers before the first visitor (tools/serve.py).
-run: setup
+run: setup doc-deps
 	@echo "Starting the Sloatsburg environmental-controls dashboard on http://localhost:$(PORT)"
 	$(PY) tools/serve.py --server.port $(PORT)
 
