@@ -38,7 +38,8 @@ from sloat_core.approvals.facts import parse_approval_facts
 from sloat_core.approvals.state_law import all_state_facts
 from sloat_core.approvals.village_law import approval_events
 from sloat_core.engine.analysis import DISCLAIMER
-from sloat_core.engine.answer import lot_answer, permits_by_cause, what_if_sentence
+from sloat_core.engine import answer as _answer
+from sloat_core.engine.result import parcel_result
 from sloat_core.errors import NoLotsLayerError, SloatInputError
 from sloat_core.gis.parcels import to_wgs84_geojson
 from sloat_core.law import text as law_text
@@ -278,6 +279,25 @@ class AnalysisView:
 def view(parcel, layers, **facts) -> AnalysisView:
     """:class:`AnalysisView` of :func:`analysis`."""
     return AnalysisView.of(analysis(parcel, layers, **facts).result)
+
+
+def lot_answer(result):
+    """:func:`sloat_core.engine.answer.lot_answer` of the pages' result dict (read back as the typed result)."""
+    return _answer.lot_answer(parcel_result(result))
+
+
+def permits_by_cause(result) -> tuple[list[dict], list[dict]]:
+    """:func:`sloat_core.engine.answer.permits_by_cause` of the pages' result dict, the permits as dicts."""
+    mine, carried = _answer.permits_by_cause(parcel_result(result))
+    return [p.to_dict() for p in mine], [p.to_dict() for p in carried]
+
+
+def what_if_sentence(result) -> str | None:
+    """:func:`sloat_core.engine.answer.what_if_sentence` of the pages' result dict (None for a result without
+    the what-if)."""
+    if "min_lot_area_what_if" not in result:
+        return None
+    return _answer.what_if_sentence(parcel_result(result))
 
 
 def to_ics(events, **options) -> str:

@@ -14,6 +14,9 @@ import streamlit as st
 from app_support.widgets.citations import escape_markdown, law_link
 from app_support.widgets.unit_text import nb
 from sloat_core.engine import plain
+from sloat_core.engine.result import parcel_result
+from sloat_core.rules.permits import PROHIBITED_IDS
+from sloat_core.rules.sections.permit import Permit
 
 __all__ = [
     "show_plain_summary",
@@ -28,14 +31,15 @@ __all__ = [
 
 def show_plain_summary(result: dict) -> None:
     """Counter mode: what the resident will likely need, in plain sentences, and who decides."""
-    permits = plain.plain_permits(result)
-    cluster = plain.plain_cluster(result)
+    typed = parcel_result(result)
+    permits = plain.plain_permits(typed)
+    cluster = plain.plain_cluster(typed)
     with st.container(border=True):
         st.markdown(f"**{plain.PLAIN_TERMS['permits']}**")
         st.markdown("\n".join(f"- {escape_markdown(s)}" for s in permits))
         if cluster:
             st.markdown(escape_markdown(cluster))
-        st.markdown(f"*{escape_markdown(plain.screening_note(result))}*")
+        st.markdown(f"*{escape_markdown(plain.screening_note(typed))}*")
 
 
 def show_permits(result: dict) -> None:
@@ -64,7 +68,7 @@ def show_prohibitions(result: dict) -> None:
     for p in result.get("permits") or []:
         words = {**p, "title": escape_markdown(p.get("title") or p.get("id") or ""),
                  "reason": escape_markdown(p.get("reason") or "")}  # (the sentence's own words are markdown)
-        if (sentence := plain.prohibition_sentence(words, cite=False)) is not None:
+        if (sentence := plain.prohibition_sentence(Permit.from_dict(words), cite=False)) is not None:
             (st.error if p.get("required") else st.caption)(sentence)
             if p.get("citation"):
                 law_link(p["citation"])
@@ -111,13 +115,19 @@ def short_list(items: list[dict], detail_key: str, empty: str, *, lead: str | No
             law_link(item["citation"])
 
 
+def _missing_fact(item: dict) -> str | None:
+    """:func:`sloat_core.engine.plain.missing_fact` of a permit's or a cluster trigger's dict."""
+    return plain.missing_fact(Permit(id=item.get("id") or "", title="", required=item.get("required"),
+                                     reason=item.get("reason") or "", citation="", authority=""))
+
+
 def unknown_line(items: list[dict]) -> None:
     """Unknown answers, by what is missing: a fact of the project (named) or a map layer."""
-    layers = [i for i in items if plain.missing_fact(i) is None]
-    project = [i for i in items if plain.missing_fact(i) is not None]
+    layers = [i for i in items if _missing_fact(i) is None]
+    project = [i for i in items if _missing_fact(i) is not None]
     if project:
         st.caption(nb("Depends on the project: " + "; ".join(
-            f"{escape_markdown(i.get('title') or i.get('id') or '')} ({escape_markdown(plain.missing_fact(i))})"
+            f"{escape_markdown(i.get('title') or i.get('id') or '')} ({escape_markdown(_missing_fact(i))})"
             for i in project) + "."))
     if layers:
         names = ", ".join(i.get("title") or i.get("id") or "" for i in layers)
@@ -137,5 +147,5 @@ def status_words(permit: dict) -> str:
     >>> status_words({"id": "wetland_permit", "required": True})
     'needed'
     """
-    words = _PROHIBITION_WORDS if plain.is_prohibition(permit) else _STATUS_WORDS
+    words = _PROHIBITION_WORDS if (permit.get("id") or "") in PROHIBITED_IDS else _STATUS_WORDS
     return words[permit.get("required")]

@@ -20,6 +20,8 @@ from app_support.widgets.citations import escape_markdown, law_link
 from app_support.widgets.unit_text import nb
 from sloat_core.approvals.facts import ACCESSORY_KINDS, VARIANCE_TYPES
 from sloat_core.engine import plain
+from sloat_core.rules.permits import PROHIBITED_IDS
+from sloat_core.rules.sections.permit import Permit
 from sloat_core.engine.answer import PARCEL_HEADING, PROJECT_HEADING
 from sloat_core.law.params import fill
 from sloat_core.rules.sections.s402_55_steep_slopes.permit import DECLARATION as STEEP_SLOPES
@@ -132,7 +134,7 @@ def permits(result: dict, mode: str) -> None:
     for required in (True, None):
         for p in (p for p in mine if p["required"] is required):
             words = permits_view.status_words(p)
-            if required is None and (fact := plain.missing_fact(p)):
+            if required is None and (fact := plain.missing_fact(Permit.from_dict(p))):
                 words = f"{words}: {fact}"
             _permit(p, mode=mode, status=words, expanded=required is True and not large and answer is None)
     if not mine:
@@ -145,7 +147,7 @@ def permits(result: dict, mode: str) -> None:
             st.markdown("\n".join(f"- {nb(escape_markdown(s))}" for s in answer.parcel_carries))
         for p in carried:
             _permit(p, mode=mode, status="for work on that land", expanded=False)
-    others = [p["title"] for p in result["permits"] if p["required"] is False and not plain.is_prohibition(p)]
+    others = [p["title"] for p in result["permits"] if p["required"] is False and p["id"] not in PROHIBITED_IDS]
     if others:
         st.caption("Not needed on what is known: " + escape_markdown(", ".join(others)) + ".")
 

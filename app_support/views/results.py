@@ -22,6 +22,7 @@ from app_support.views import deduction_table, permits_view
 from app_support.widgets.citations import escape_markdown, law_link
 from app_support.widgets.unit_text import nb
 from sloat_core.engine import plain
+from sloat_core.engine.result import parcel_result
 
 __all__ = [
     "sqft_text",
@@ -106,7 +107,7 @@ def announcement(result: dict, note: str = "") -> str:
     from sloat_core.units import sqft_to_acres
 
     net = result.get("net_lot_area_sqft")
-    verdict = plain.plain_verdict(result) if state.mode() == state.COUNTER else verdict_sentence(result)
+    verdict = plain.plain_verdict(parcel_result(result)) if state.mode() == state.COUNTER else verdict_sentence(result)
     parts = [note.strip().rstrip(".")] if note and note.strip() else []
     parts.append("Net lot area unknown" if net is None else
                  f"Net lot area {net:,.0f} sq ft ({sqft_to_acres(net):,.2f} acres)")
@@ -311,7 +312,7 @@ def show_headline(result: dict, *, show_yield: bool = True, disclaimer: bool = T
     right.caption(f"{sqft_to_acres(net):,.2f} acres")
     meets = result.get("meets_min_lot_area")
     box = st.success if meets else (st.warning if meets is False else st.info)
-    box(escape_markdown(plain.plain_verdict(result)) if counter else verdict_sentence(result))
+    box(escape_markdown(plain.plain_verdict(parcel_result(result))) if counter else verdict_sentence(result))
     if show_yield and "conventional_yield" in result:
         from app_support.analysis_door import yield_phrase
 

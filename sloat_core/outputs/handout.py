@@ -28,7 +28,7 @@ import datetime as dt
 from pathlib import Path
 
 from sloat_core.engine.answer import LOT_LIMITS_HEADING, lot_answer
-from sloat_core.engine.result import as_dict_analysis
+from sloat_core.engine.result import as_dict_analysis, parcel_result
 from sloat_core.outputs import html_docs as H
 from sloat_core.outputs.report.map import map_and_legend
 from sloat_core.outputs.report.reading import map_alt
@@ -197,7 +197,7 @@ def handout_html(analysis, layerset, *, as_of: dt.date | None = None, size: floa
     small = max(MIN_PT, size - 1)
     analysis = as_dict_analysis(analysis)  # the documents read the result's JSON
     r = analysis.result
-    answer = lot_answer(r)
+    answer = lot_answer(parcel_result(r))
     png, _ratio, legend = figure or map_and_legend(analysis, layerset, width_in=2.9)
     parcel = r.get("parcel") or {}
     address = _shorten(parcel.get("address") or "", ADDRESS_CHARS)

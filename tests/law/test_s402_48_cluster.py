@@ -302,8 +302,10 @@ def test_each_of_the_ten_features_has_its_title_and_its_everyday_words_in_one_de
     assert [f.number for f in FEATURES] == list(range(1, 11))
     assert all(trigger_title(f.number) and f.words for f in FEATURES)
     assert {f.number for f in FEATURES if f.board_judgment} == {4, 5}  # historic eligibility, viewshed significance
-    said = plain_cluster({"cluster_applies": None, "cluster_triggers": [
-        {"id": f"402-48C({f.number})", "triggered": True} for f in FEATURES]})
+    from engine_world import result_with, trigger
+
+    said = plain_cluster(result_with(cluster_applies=None, cluster_triggers=[trigger(f.number, True)
+                                                                             for f in FEATURES]))
     assert all(TRIGGER_WORDS[f"402-48C({f.number})"] in said for f in FEATURES)
 
 

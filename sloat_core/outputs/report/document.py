@@ -27,6 +27,7 @@ from sloat_core.engine.plain import prohibition_sentence
 from sloat_core.errors import SloatInputError
 from sloat_core.law.text import LAW_TEXT_SHA256, clause
 from sloat_core.engine.result import as_dict_analysis
+from sloat_core.rules.sections.permit import Permit
 from sloat_core.outputs import html_docs as H
 from sloat_core.outputs.report import reading as S
 from sloat_core.outputs.report.map import map_png
@@ -249,7 +250,7 @@ def _approvals(r: dict, fit: Fit | None) -> list[str]:
            _approvals_table(r, None if fit is None else min(fit.reason_len, 110),
                             None if fit is None else fit.clock_len)]
     for permit in r.get("permits") or []:
-        if (sentence := prohibition_sentence(permit)) is not None:  # in bold when it applies
+        if (sentence := prohibition_sentence(Permit.from_dict(permit))) is not None:  # in bold when it applies
             out.append(f"<p><strong>{H.esc(sentence)}</strong></p>" if permit.get("required") else H.p(sentence))
     if others := S.not_needed_sentence(r):
         out.append(H.p(others))
