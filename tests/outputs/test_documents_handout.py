@@ -122,7 +122,7 @@ def one_page_with_nothing_silently_dropped(data: bytes, result) -> str:
     assert min(s for s, _ in text_sizes_pt(data)) >= MIN_PT - PT_TOL
     text = " ".join(reader.pages[0].extract_text().split())
     answer = lot_answer(result)
-    steps = handout_steps(result.to_dict(), answer.next_steps)
+    steps = handout_steps(result, answer.next_steps)
     sections = answer.sections(steps)
     starts, at = [], 0
     for heading, _, _ in sections:
@@ -256,7 +256,7 @@ def test_the_longest_of_every_list_at_once_is_one_page(sample):
     layers, analysis = sample
     worst = worst_case(analysis)
     answer = lot_answer(worst.result)
-    steps = handout_steps(worst.result.to_dict(), answer.next_steps)
+    steps = handout_steps(worst.result, answer.next_steps)
     # Each list as long as it gets: the case is what it says.
     assert answer.verdict == "unknown" and "What if" in answer.house
     assert len(answer.lot_limits) == 6 and len(answer.village_confirms) == 4
@@ -316,9 +316,9 @@ def test_the_map_key_is_text_fully_inside_the_page_and_never_cut(sample, long_ha
 
 def test_the_next_steps_carry_the_approvals_that_apply_in_plain_words(sample):
     _, analysis = sample
-    r = analysis.to_dict()
+    r = analysis.result
     before, during = approval_steps(r)
-    steps = handout_steps(r, lot_answer(analysis.result).next_steps)
+    steps = handout_steps(r, lot_answer(r).next_steps)
     assert steps[0].startswith("Bring this sheet")
     assert steps[-1].startswith("Then apply for the building permit")
     assert before and before[0].startswith("Before applying, ask") and "Army Corps" in before[0]
