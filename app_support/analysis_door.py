@@ -41,7 +41,7 @@ from sloat_core.approvals.facts import parse_approval_facts
 from sloat_core.approvals.state_law import all_state_facts
 from sloat_core.approvals.village_law import approval_events
 from sloat_core.engine.analysis import DISCLAIMER
-from sloat_core.engine import answer as _answer
+from sloat_core.engine.answer import lot_answer, permits_by_cause, what_if_sentence
 from sloat_core.engine.result import parcel_result
 from sloat_core.errors import NoLotsLayerError, SloatInputError
 from sloat_core.gis.parcels import to_wgs84_geojson
@@ -57,7 +57,7 @@ __all__ = ["analysis", "result", "copy_result", "prepared_result", "project_resu
            # the rest of the core the pages and the views use, passed on as the core declares it (same objects)
            "DISCLAIMER", "SloatInputError", "NoLotsLayerError", "ITEM_KINDS", "MAX_SQFT", "all_state_facts", "approval_events",
            "law_text", "lot_answer", "map_png", "mitigation", "not_modelled", "not_modelled_groups",
-           "parse_approval_facts", "parse_project", "permits_by_cause", "referral_bands_geojson",
+           "parcel_result", "parse_approval_facts", "parse_project", "permits_by_cause", "referral_bands_geojson",
            "timeline_events", "to_ics", "to_wgs84_geojson", "what_if_sentence", "yield_phrase", "csv_safe"]
 
 #: What pages and views take from the core besides the analysis: through this door, never from ``sloat_core``.
@@ -283,25 +283,6 @@ class AnalysisView:
 def view(parcel, layers, **facts) -> AnalysisView:
     """:class:`AnalysisView` of :func:`analysis`."""
     return AnalysisView.of(analysis(parcel, layers, **facts).to_dict())
-
-
-def lot_answer(result):
-    """:func:`sloat_core.engine.answer.lot_answer` of the pages' result dict (read back as the typed result)."""
-    return _answer.lot_answer(parcel_result(result))
-
-
-def permits_by_cause(result) -> tuple[list[dict], list[dict]]:
-    """:func:`sloat_core.engine.answer.permits_by_cause` of the pages' result dict, the permits as dicts."""
-    mine, carried = _answer.permits_by_cause(parcel_result(result))
-    return [p.to_dict() for p in mine], [p.to_dict() for p in carried]
-
-
-def what_if_sentence(result) -> str | None:
-    """:func:`sloat_core.engine.answer.what_if_sentence` of the pages' result dict (None for a result without
-    the what-if)."""
-    if "min_lot_area_what_if" not in result:
-        return None
-    return _answer.what_if_sentence(parcel_result(result))
 
 
 def to_ics(events, **options) -> str:
