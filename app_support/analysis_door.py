@@ -12,7 +12,10 @@ facts are the same, so no page works out a different answer for the same inputs.
 A plan (a proposed plat or site plan) is read and checked lot by lot here too (:func:`read_plan`,
 :func:`plan_check`): the check is run once per distinct plan, parcel and facts, like the analysis.
 
-The result dict keeps the shape the pages read (the command line's JSON contract);
+The run's analysis holds the typed result (:class:`sloat_core.engine.result.ParcelResult`, frozen: shared, never
+copied); the views read it by attribute, taking a result dict at their door too (:func:`parcel_result`). The pages
+still hand each other the result's dict (the command line's JSON contract: :func:`result`, :func:`project_result`,
+the session's last project result), which the walk-through page reads by key;
 :class:`AnalysisView` names the keys the app reads, typed, for code that wants them by attribute.
 
 It is the pages' only way into the core: what else a page (or a view drawing a result) takes from
@@ -39,6 +42,7 @@ from sloat_core.approvals.state_law import all_state_facts
 from sloat_core.approvals.village_law import approval_events
 from sloat_core.engine.analysis import DISCLAIMER
 from sloat_core.engine.answer import lot_answer, permits_by_cause, what_if_sentence
+from sloat_core.engine.result import parcel_result
 from sloat_core.errors import NoLotsLayerError, SloatInputError
 from sloat_core.gis.parcels import to_wgs84_geojson
 from sloat_core.law import text as law_text
@@ -53,7 +57,7 @@ __all__ = ["analysis", "result", "copy_result", "prepared_result", "project_resu
            # the rest of the core the pages and the views use, passed on as the core declares it (same objects)
            "DISCLAIMER", "SloatInputError", "NoLotsLayerError", "ITEM_KINDS", "MAX_SQFT", "all_state_facts", "approval_events",
            "law_text", "lot_answer", "map_png", "mitigation", "not_modelled", "not_modelled_groups",
-           "parse_approval_facts", "parse_project", "permits_by_cause", "referral_bands_geojson",
+           "parcel_result", "parse_approval_facts", "parse_project", "permits_by_cause", "referral_bands_geojson",
            "timeline_events", "to_ics", "to_wgs84_geojson", "what_if_sentence", "yield_phrase", "csv_safe"]
 
 #: What pages and views take from the core besides the analysis: through this door, never from ``sloat_core``.
@@ -75,11 +79,10 @@ def _run(pkey: str, lkey: str, skey: str, district: str | None, project_json: st
          mit_json: str, as_of: str, _parcel, _layers, _settings):
     from sloat_core.engine.analysis import analyze_parcel
 
-    # The pages read the result's dict (the command line's JSON contract): given here, once per run.
     return analyze_parcel(_parcel, _layers, district=district, project=json.loads(project_json) or None,
                           settings=_settings, as_of=dt.date.fromisoformat(as_of),
                           board_answers=json.loads(answers_json) or None,
-                          mitigation_input=json.loads(mit_json) or None).with_dict()
+                          mitigation_input=json.loads(mit_json) or None)
 
 
 def analysis(parcel, layers, *, district: str | None = None, project: dict | None = None,
@@ -87,7 +90,8 @@ def analysis(parcel, layers, *, district: str | None = None, project: dict | Non
              as_of: dt.date | None = None, settings=None, settings_id: str | None = None):
     """The engine's ``Analysis`` (result and geometry) for these facts, run once per distinct set of them.
 
-    The object is shared between sessions: read it, do not change it (:func:`result` gives a copy).
+    The object is shared between sessions: read it, do not change it (its result is frozen; :func:`result`
+    gives the result's dict, a new one).
 
     Parameters
     ----------
@@ -207,9 +211,10 @@ _DECODED_MAX = 32
 _DECODED_LOCK = threading.Lock()
 
 
-def copy_result(obj: dict) -> dict:
-    """A copy of a result dict the caller may change and keep (:func:`_copy`)."""
-    return _copy(obj)
+def copy_result(obj) -> dict:
+    """A result dict the caller may change and keep: the typed result's ``to_dict()`` (a new dict), or a copy of a
+    result dict (:func:`_copy`)."""
+    return obj.to_dict() if hasattr(obj, "to_dict") else _copy(obj)
 
 
 def result(parcel, layers, **facts) -> dict:
@@ -221,7 +226,7 @@ def result(parcel, layers, **facts) -> dict:
     if (not any(v for k, v in facts.items() if k != "district")
             and (found := prepared_result(parcel, layers, district)) is not None):
         return found
-    return _copy(analysis(parcel, layers, **facts).result)
+    return analysis(parcel, layers, **facts).to_dict()
 
 
 def project_result(parcel, layers, **facts) -> tuple[dict, dict]:
@@ -229,7 +234,7 @@ def project_result(parcel, layers, **facts) -> tuple[dict, dict]:
     ``wetland_sqft``, ``watercourse_sqft``, ``water_body_sqft``, ``buffer_sqft``, ``steep_slope_sqft``
     (None where the layer is missing; empty without a footprint)."""
     a = analysis(parcel, layers, **facts)
-    out = _copy(a.result)
+    out = a.to_dict()
     summary = out.get("footprint")
     touches: dict = {}
     if a.project.disturbance_footprint is not None and summary:
@@ -277,7 +282,7 @@ class AnalysisView:
 
 def view(parcel, layers, **facts) -> AnalysisView:
     """:class:`AnalysisView` of :func:`analysis`."""
-    return AnalysisView.of(analysis(parcel, layers, **facts).result)
+    return AnalysisView.of(analysis(parcel, layers, **facts).to_dict())
 
 
 def to_ics(events, **options) -> str:

@@ -95,9 +95,9 @@ if case is not None:
     if analysis is not None:
         r = analysis.result
         cols = st.columns(3)
-        cols[0].metric("Gross area", sqft_text(r["gross_area_sqft"]).split(" (")[0])
-        cols[1].metric("Net lot area", sqft_text(r["net_lot_area_sqft"]).split(" (")[0])
-        cols[2].metric("District", r.get("district") or "not known")
+        cols[0].metric("Gross area", sqft_text(r.gross_area_sqft).split(" (")[0])
+        cols[1].metric("Net lot area", sqft_text(r.net_lot_area_sqft).split(" (")[0])
+        cols[2].metric("District", r.district or "not known")
     elif case.parcel_geojson is None:
         st.caption("Choose a parcel to get the summary, the map pieces and the tables; "
                    "the case file and the dates can be downloaded now.")

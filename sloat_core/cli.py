@@ -301,8 +301,7 @@ def cmd_report(args) -> int:
 
     layerset, parcel, project = _analysis_inputs(args)
     as_of = _date(args.as_of)
-    # The printed documents still read the result's dict (``Analysis.with_dict``).
-    analysis = analyze_parcel(parcel, layerset, district=args.district, project=project, as_of=as_of).with_dict()
+    analysis = analyze_parcel(parcel, layerset, district=args.district, project=project, as_of=as_of)
     if getattr(args, "plain", False):
         from sloat_core.outputs.handout import write_handout
 

@@ -133,6 +133,14 @@ def analyze_in(world, project=None, parcel=SQUARE_400, district="R-40", **kw) ->
     return analyze(parcel, world, district=district, project=project, **kw)
 
 
+def result_in(world, project=None, parcel=SQUARE_400, district="R-40", **kw):
+    """The typed result (``analyze_parcel(...).result``) of ``parcel`` (default: the 400 ft square) in a
+    hand-built world."""
+    from sloat_core.engine.analysis import analyze_parcel
+
+    return analyze_parcel(parcel, world, district=district, project=project, **kw).result
+
+
 def permits_in(world, project=None, **kw) -> dict:
     """The permits of ``analyze_in``, by id."""
     return {p["id"]: p for p in analyze_in(world, project, **kw)["permits"]}
@@ -162,3 +170,64 @@ def plan_in(world, drawing, parcel=SQUARE_400, district="R-40", **kw) -> dict:
     from sloat_core.plan.check import check_plan
 
     return check_plan(parcel, drawing, world, district=district, **kw).to_dict()
+
+
+# --- Typed results to change: a real analysis, then the parts a test is about replaced -------------------------
+
+_BARE: dict = {}
+
+
+def bare_result():
+    """The typed result (:class:`sloat_core.engine.result.ParcelResult`) of a real analysis: the 400 ft square in
+    R-40 of a hand-built world with nothing on it (flat ground, every layer mapped and empty), on 1 December 2026.
+    Worked out once per process; the world's files live in a temporary folder removed at exit."""
+    if "result" not in _BARE:
+        import atexit
+        import datetime as dt
+        import tempfile
+
+        from sloat_core.engine.analysis import analyze_parcel
+
+        folder = tempfile.TemporaryDirectory(prefix="sloat-bare-world-")
+        atexit.register(folder.cleanup)
+        world = make_world(Path(folder.name), {}, dem=0)
+        _BARE["result"] = analyze_parcel(SQUARE_400, world, district="R-40", as_of=dt.date(2026, 12, 1)).result
+    return _BARE["result"]
+
+
+def result_with(base=None, **over):
+    """``base`` (default :func:`bare_result`) with the fields in ``over`` replaced (``dataclasses.replace``): a
+    list becomes the result's tuple; parts are the result's own records (:func:`deduction`, :func:`permit`,
+    :func:`trigger`)."""
+    import dataclasses
+
+    over = {k: tuple(v) if isinstance(v, list) else v for k, v in over.items()}
+    return dataclasses.replace(bare_result() if base is None else base, **over)
+
+
+def deduction(constraint: str, label: str, area_sqft: float | None, deducted_sqft: float | None,
+              countable_fraction: float, **kw):
+    """One row of the deduction table (:class:`sloat_core.engine.result.Deduction`); ``total_area_sqft`` defaults
+    to ``area_sqft``, ``status`` to "known" (or "unknown" when the area is None)."""
+    from sloat_core.engine.result import Deduction
+
+    row = {"total_area_sqft": area_sqft, "citation": "§ 402-45A",
+           "status": "known" if area_sqft is not None else "unknown", **kw}
+    return Deduction(constraint=constraint, label=label, area_sqft=area_sqft, deducted_sqft=deducted_sqft,
+                     countable_fraction=countable_fraction, **row)
+
+
+def permit(id: str, required: bool | None, reason: str = "", **kw):
+    """One permit's answer (:class:`sloat_core.rules.sections.permit.Permit`); title, citation and authority
+    default to empty."""
+    from sloat_core.rules.sections.permit import Permit
+
+    return Permit(**{"id": id, "required": required, "reason": reason, "title": "", "citation": "",
+                     "authority": "", **kw})
+
+
+def trigger(number: int, triggered: bool | None, evidence: str = ""):
+    """One cluster trigger of § 402-48C (:class:`sloat_core.rules.sections.s402_48_cluster.cluster.Trigger`)."""
+    from sloat_core.rules.sections.s402_48_cluster.cluster import Trigger
+
+    return Trigger(number, triggered, evidence)

@@ -83,7 +83,7 @@ def first_answer(layers, settings) -> None:
         return
     sbl = next((str(v) for v in lyr.gdf[meta.id_field] if v is not None and str(v).strip()), None)
     if sbl is not None:
-        lot_answer(analyze_parcel(parcel_input.parcel_by_sbl(layers, sbl), layers, settings=settings).to_dict())
+        lot_answer(analyze_parcel(parcel_input.parcel_by_sbl(layers, sbl), layers, settings=settings).result)
 
 
 def app_frame_first() -> None:

@@ -159,7 +159,7 @@ def export_files(case: Case, analysis, layers, *, as_of: dt.date, plan=None) -> 
             ExportFile("dl_triggers", "Cluster triggers (CSV)", f"{stem}-cluster-triggers.csv", "text/csv",
                        exports.triggers_csv(result)),
         ]
-        if (result.get("adjacent_owners") or {}).get("parcels"):
+        if result.adjacent_owners is not None and result.adjacent_owners.parcels:
             files.append(ExportFile("dl_owners", "Owners of adjacent lands, § 402-57K(4) (CSV)",
                                     f"{stem}-adjacent-owners.csv", "text/csv", exports.adjacent_owners_csv(result)))
     try:

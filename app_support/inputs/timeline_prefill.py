@@ -14,9 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sloat_core.engine.plain import is_prohibition
 from sloat_core.rules.clocks import CLOCKS, ITEM_KINDS
-from sloat_core.rules.permits import DECLARATIONS
+from sloat_core.rules.permits import DECLARATIONS, PROHIBITED_IDS
 
 __all__ = [
     "PERMIT_TIMELINE_KINDS",
@@ -135,7 +134,7 @@ def suggestions(result: dict | None, items: list[dict] | None = None) -> list[Su
     out: list[Suggestion] = []
     for wanted in (True, None):
         for p in result.get("permits") or []:
-            if p.get("required") is not wanted or is_prohibition(p):  # a prohibition is no permit to date
+            if p.get("required") is not wanted or p.get("id") in PROHIBITED_IDS:  # a prohibition is no permit to date
                 continue
             kinds = tuple(k for k in PERMIT_TIMELINE_KINDS.get(p["id"], ()) if k in ITEM_KINDS)
             on = tuple(k for k in kinds if k in present)

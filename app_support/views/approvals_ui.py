@@ -19,7 +19,7 @@ import re
 
 import streamlit as st
 
-from app_support.analysis_door import all_state_facts
+from app_support.analysis_door import all_state_facts, parcel_result
 from app_support.widgets.citations import escape_markdown
 from sloat_core.engine.plain import prohibition_sentence
 
@@ -162,7 +162,7 @@ def show_approvals_board(result: dict, *, columns: int = 3, chars_per_line: int 
     a = result.get("approvals_detail") or {}
     steps = " · ".join(f"{n} {w}" for n, w in SHORT_STEPS.items())
     notes = [f"Usual order, by step: {steps}."]
-    notes += [sentence for p in result.get("permits") or [] if (sentence := prohibition_sentence(p)) is not None]
+    notes += [sentence for p in parcel_result(result).permits if (sentence := prohibition_sentence(p)) is not None]
     if (a.get("seqr") or {}).get("question"):  # the Proposed project page asks it
         notes.append("The SEQR class needs one more fact about the project (Proposed project page).")
     if not groups:

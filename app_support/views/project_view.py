@@ -12,7 +12,7 @@ import datetime as dt
 
 import streamlit as st
 
-from app_support.analysis_door import lot_answer, permits_by_cause
+from app_support.analysis_door import lot_answer, parcel_result, permits_by_cause
 from app_support.frame import state
 from app_support.views import permits_view
 from app_support.widgets import forms
@@ -20,6 +20,7 @@ from app_support.widgets.citations import escape_markdown, law_link
 from app_support.widgets.unit_text import nb
 from sloat_core.approvals.facts import ACCESSORY_KINDS, VARIANCE_TYPES
 from sloat_core.engine import plain
+from sloat_core.rules.sections.permit import Permit, cited_item
 from sloat_core.engine.answer import PARCEL_HEADING, PROJECT_HEADING
 from sloat_core.law.params import fill
 from sloat_core.rules.sections.s402_55_steep_slopes.permit import DECLARATION as STEEP_SLOPES
@@ -100,37 +101,38 @@ def touches(t: dict) -> None:
                       "measured where it lies."))
 
 
-def _permit(p: dict, *, mode: str, status: str, expanded: bool) -> None:
-    with st.expander(f"{p['title']}: {status}", expanded=expanded):
-        st.markdown(nb(escape_markdown(p["reason"])))
-        st.markdown(f"**Who approves:** {escape_markdown(p['authority'])}")
-        law_link(p["citation"], label=f"The rule: {p['citation']}")
-        listed = {p["citation"], *(i["citation"] for i in p["submissions"])}
-        for c in (c for c in p["citations"] if c not in listed):
+def _permit(p: Permit, *, mode: str, status: str, expanded: bool) -> None:
+    with st.expander(f"{p.title}: {status}", expanded=expanded):
+        st.markdown(nb(escape_markdown(p.reason)))
+        st.markdown(f"**Who approves:** {escape_markdown(p.authority)}")
+        law_link(p.citation, label=f"The rule: {p.citation}")
+        listed = {p.citation, *p.submissions}
+        for c in (c for c in p.all_citations if c not in listed):
             law_link(c, label=f"Also: {c}")
-        if p["submissions"] and mode != state.COUNTER:
+        if p.submissions and mode != state.COUNTER:
             st.markdown("**What to submit**")
-            for item in p["submissions"]:
+            for item in (cited_item(c) for c in p.submissions):
                 link_col, text_col = st.columns([1, 3])
                 with link_col:
                     law_link(item["citation"])
                 text_col.markdown(escape_markdown(item["text"]))
-        if p["clocks"]:
+        if p.clocks:
             st.markdown("**Clocks**")
-            st.markdown("\n".join(f"- {escape_markdown(c)}" for c in p["clocks"]))
+            st.markdown("\n".join(f"- {escape_markdown(c)}" for c in p.clocks))
 
 
-def permits(result: dict, mode: str) -> None:
+def permits(result, mode: str) -> None:
     """What the project needs (its facts and footprint), then what the parcel carries for any later work,
     each permit once; the prohibitions apart, never among the permits; the rest named in one line."""
     large = mode == state.PROJECTOR
+    result = parcel_result(result)
     mine, carried = permits_by_cause(result)
     answer = lot_answer(result) if mode == state.COUNTER else None
     st.subheader(PROJECT_HEADING)
     if answer is not None:  # plain sentences for residents; the expert list below for the details
         st.markdown("\n".join(f"- {nb(escape_markdown(s))}" for s in answer.project_needs))
     for required in (True, None):
-        for p in (p for p in mine if p["required"] is required):
+        for p in (p for p in mine if p.required is required):
             words = permits_view.status_words(p)
             if required is None and (fact := plain.missing_fact(p)):
                 words = f"{words}: {fact}"
@@ -145,23 +147,24 @@ def permits(result: dict, mode: str) -> None:
             st.markdown("\n".join(f"- {nb(escape_markdown(s))}" for s in answer.parcel_carries))
         for p in carried:
             _permit(p, mode=mode, status="for work on that land", expanded=False)
-    others = [p["title"] for p in result["permits"] if p["required"] is False and not plain.is_prohibition(p)]
+    others = [p.title for p in result.permits if p.required is False and not plain.is_prohibition(p)]
     if others:
         st.caption("Not needed on what is known: " + escape_markdown(", ".join(others)) + ".")
 
 
-def design_limits(result: dict) -> None:
+def design_limits(result) -> None:
     """The § 402-55J checklist, where the steep slope permit (its declaration's id) may be needed."""
-    steep = next((p for p in result["permits"] if p["id"] == STEEP_SLOPES.id), None)
-    if steep is None or steep["required"] is False:
+    result = parcel_result(result)
+    steep = result.permit(STEEP_SLOPES.id)
+    if steep is None or steep.required is False:
         return
     with st.expander("Steep slope design limits (§ 402-55J): the engineer's checklist"):
-        for item in result["steep_slope_design_limits"]:
-            tick = {True: "met", False: "NOT met", None: "not checked"}[item["met"]]
-            if item.get("binding") is False and item["met"] is False:
+        for item in result.steep_slope_design_limits:
+            tick = {True: "met", False: "NOT met", None: "not checked"}[item.met]
+            if item.binding is False and item.met is False:
                 tick = "below the general distance (guidance)"
-            line = f"- **{tick}**: {escape_markdown(item['text'])} ({item['citation']})"
-            if item.get("figure") is not None:
-                line += f"  \n  {escape_markdown(item.get('comparison') or '')}"
+            line = f"- **{tick}**: {escape_markdown(item.text)} ({item.citation})"
+            if item.figure is not None:
+                line += f"  \n  {escape_markdown(item.comparison or '')}"
             st.markdown(line)
         law_link("§ 402-55J", label="The design standards: § 402-55J")

@@ -17,6 +17,7 @@ import re
 import plotly.graph_objects as go
 import streamlit as st
 
+from app_support.analysis_door import parcel_result
 from app_support.frame import announce, state
 from app_support.views import deduction_table, permits_view
 from app_support.widgets.citations import escape_markdown, law_link
@@ -72,7 +73,8 @@ def verdict_sentence(result: dict) -> str:
     if minimum is None:
         from app_support.analysis_door import what_if_sentence
 
-        what_if = what_if_sentence(result)  # the core's what-if at the dated candidate minimums, if any
+        # the core's what-if at the dated candidate minimums, if the result carries any
+        what_if = what_if_sentence(parcel_result(result)) if "min_lot_area_what_if" in result else None
         return (f"No minimum lot area is recorded for {district}, so the net lot area cannot be compared; "
                 "the Building Department can say which minimum applies." + (f" {what_if}" if what_if else ""))
     confirm = " (to confirm with the Village)" if result.get("min_lot_area_verify") else ""
@@ -106,7 +108,7 @@ def announcement(result: dict, note: str = "") -> str:
     from sloat_core.units import sqft_to_acres
 
     net = result.get("net_lot_area_sqft")
-    verdict = plain.plain_verdict(result) if state.mode() == state.COUNTER else verdict_sentence(result)
+    verdict = plain.plain_verdict(parcel_result(result)) if state.mode() == state.COUNTER else verdict_sentence(result)
     parts = [note.strip().rstrip(".")] if note and note.strip() else []
     parts.append("Net lot area unknown" if net is None else
                  f"Net lot area {net:,.0f} sq ft ({sqft_to_acres(net):,.2f} acres)")
@@ -311,7 +313,7 @@ def show_headline(result: dict, *, show_yield: bool = True, disclaimer: bool = T
     right.caption(f"{sqft_to_acres(net):,.2f} acres")
     meets = result.get("meets_min_lot_area")
     box = st.success if meets else (st.warning if meets is False else st.info)
-    box(escape_markdown(plain.plain_verdict(result)) if counter else verdict_sentence(result))
+    box(escape_markdown(plain.plain_verdict(parcel_result(result))) if counter else verdict_sentence(result))
     if show_yield and "conventional_yield" in result:
         from app_support.analysis_door import yield_phrase
 
@@ -407,12 +409,13 @@ def show_triggers_and_permits(result: dict) -> None:
     if state.mode() == state.COUNTER:
         permits_view.show_plain_summary(result)
         return
-    triggers = result.get("cluster_triggers") or []
-    permits_view.short_list([t for t in triggers if t.get("triggered")], "evidence",
+    r = parcel_result(result)
+    triggers = r.cluster_triggers
+    permits_view.short_list([t for t in triggers if t.triggered], "evidence",
                             "No trigger found on the layers available.",
                             lead="**Cluster development triggers (§ 402-48C)**")
-    permits_view.unknown_line([t for t in triggers if t.get("triggered") is None])
-    permits_view.show_permits(result)
+    permits_view.unknown_line([t for t in triggers if t.triggered is None])
+    permits_view.show_permits(r)
     st.caption(LAYER_NOTE)
 
 
@@ -468,7 +471,7 @@ def show_answer_card(result: dict, make_pdf=None, make_html=None) -> None:
     """
     from app_support.analysis_door import lot_answer
 
-    answer = lot_answer(result)
+    answer = lot_answer(parcel_result(result))
     box = {"likely": st.success, "unlikely": st.warning}.get(answer.verdict, st.info)
     with st.container(border=True, key="answer_card"):
         # First, in one row: the verdict in one plain sentence and, beside it, the handout's button. Under them,

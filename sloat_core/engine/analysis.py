@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 from dataclasses import dataclass, field
 
@@ -62,12 +61,6 @@ class Analysis:
 
     def to_dict(self) -> dict:
         return self.result.to_dict()
-
-    def with_dict(self) -> Analysis:
-        """This analysis with ``result`` as its dict (``to_dict()``), for the readers not yet moved to the typed
-        result, which read ``analysis.result[...]``: the printed documents (`sloat_core.outputs.report`,
-        `outputs.handout`, `outputs.html_docs`) and the app (through `app_support.analysis_door`)."""
-        return dataclasses.replace(self, result=self.to_dict())
 
 
 def _parcel_geometry(parcel) -> tuple[BaseGeometry, list[str], dict]:

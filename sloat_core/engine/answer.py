@@ -1,29 +1,30 @@
 """The counter's answer: "What this means for your lot", in plain words, from an analysis result.
 
-Reads the plain dict of :func:`sloat_core.engine.analysis.analyze` and computes no law: whether the
+Reads the typed result of :func:`sloat_core.engine.analysis.analyze_parcel`
+(:class:`sloat_core.engine.result.ParcelResult`, by attribute) and computes no law: whether the
 lot is big enough is the core's ``meets_min_lot_area``, the permits and their reasons are the core's.
 It arranges them as a resident asks: can I build a house, what stands in the way, what do I do
 next and in which order, what must the Village confirm, whom do I ask. The app's answer card and
-the one-page handout (:mod:`sloat_core.outputs.handout`) print the same :class:`LotAnswer`.
+the one-page handout (:mod:`sloat_core.outputs.handout`) print the same :class:`LotAnswer`: for a lot of
+45,000 sq ft that counts in R-40, ``verdict`` "likely", ``headline`` "A one-family house looks possible on this
+lot as far as its size goes." (whole answers: tests/engine/test_answer_handout.py).
 
->>> a = lot_answer({"gross_area_sqft": 50000.0, "net_lot_area_sqft": 45000.0, "district": "R-40",
-...     "min_lot_area_sqft": 40000.0, "meets_min_lot_area": True, "deductions": [], "permits": [],
-...     "lot_area_citation": "§ 402-45A"})
->>> a.verdict
-'likely'
->>> a.headline
+>>> HEADLINES["likely"]
 'A one-family house looks possible on this lot as far as its size goes.'
->>> a.house
-'A one-family house looks possible on this lot as far as its size goes: about 45,000 sq ft counts toward the lot size, and the R-40 district needs at least 40,000 sq ft.'
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from sloat_core.engine import plain
 from sloat_core.measure.rows import DEDUCTION_ROWS
 from sloat_core.rules.permits import DECLARATIONS
+
+if TYPE_CHECKING:
+    from sloat_core.engine.result import Deduction, ParcelResult
+    from sloat_core.rules.sections.permit import Permit
 
 __all__ = ["TITLE", "CONTACTS", "HEADLINES", "PROJECT_HEADING", "PARCEL_HEADING", "LOT_LIMITS_HEADING", "LotAnswer", "lot_answer", "permits_by_cause",
            "what_if_sentence", "figures_notes"]
@@ -58,7 +59,7 @@ _NEIGHBOUR_STUDY = ("a wetland scientist to mark the edge of the wetland or stre
                     "neighbour's land (only its buffer is on your lot), so ask the neighbour first")
 
 
-def permits_by_cause(result: dict) -> tuple[list[dict], list[dict]]:
+def permits_by_cause(result: ParcelResult) -> tuple[list[Permit], list[Permit]]:
     """The result's permits split by what triggers them: (what the project needs, what the parcel carries).
 
     A permit whose declaration has an answer from the land alone (``land=``) is the parcel's when the project
@@ -69,93 +70,82 @@ def permits_by_cause(result: dict) -> tuple[list[dict], list[dict]]:
     Unlisted actions) that the project does not need is in neither list: the project's class answered it (a Type II
     garage or house in the aquifer CEA carries no SEQRA review of the CEA).
     Prohibitions are neither (``plain.is_prohibition``). Not needed (False) is in neither list. With no
-    project described, the project needs nothing yet and the land's permits are the parcel's; a result
-    from before the land answers were kept (no ``land_permits``) lists every permit as the project's.
-
-    >>> flood = {"id": "flood_hazard_review", "required": True, "reason": "2,303 sq ft is in the SFHA."}
-    >>> trees = {"id": "tree_removal_permit", "required": True, "reason": "3 trees to be removed."}
-    >>> permits_by_cause({"project_described": True, "permits": [trees, flood], "land_permits": [flood]})
-    ([{'id': 'tree_removal_permit', 'required': True, 'reason': '3 trees to be removed.'}], [{'id': 'flood_hazard_review', 'required': True, 'reason': '2,303 sq ft is in the SFHA.'}])
+    project described, the project needs nothing yet and the land's permits are the parcel's. (Three trees to
+    cut on a lot in the flood zone: the tree permit is the project's, the flood review the parcel's:
+    tests/engine/test_answer_project_first.py.)
     """
-    permits = [p for p in result.get("permits") or [] if not plain.is_prohibition(p)]
-    if "land_permits" not in result:
-        return [p for p in permits if p.get("required") is not False], []
-    land = {p.get("id"): p for p in result.get("land_permits") or []}
-    described = bool(result.get("project_described"))
-    project: list[dict] = []
-    parcel: list[dict] = []
+    permits = [p for p in result.permits if not plain.is_prohibition(p)]
+    land = {p.id: p for p in result.land_permits}
+    described = bool(result.project_described)
+    project: list[Permit] = []
+    parcel: list[Permit] = []
     for p in permits:
-        bare = land.get(p.get("id"))
+        bare = land.get(p.id)
         if bare is None:
-            if described and p.get("required") is not False:
+            if described and p.required is not False:
                 project.append(p)
             continue
-        untouched = (bare.get("required"), bare.get("reason")) == (p.get("required"), p.get("reason"))
-        if described and not untouched and p.get("required") is not False:
+        untouched = (bare.required, bare.reason) == (p.required, p.reason)
+        if described and not untouched and p.required is not False:
             project.append(p)
-        elif described and p.get("required") is False and p.get("id") in _ACTION_REVIEWS:
+        elif described and p.required is False and p.id in _ACTION_REVIEWS:
             continue  # the project's kind of action answered it, for the whole lot
-        elif bare.get("required") is not False:
+        elif bare.required is not False:
             parcel.append(bare)
     return project, parcel
 
 
-def what_if_sentence(result: dict) -> str | None:
+def what_if_sentence(result: ParcelResult) -> str | None:
     """For a district without a minimum lot size: the answer at the candidate minimums, as a what-if.
 
     The candidates and the comparison are the core's (``min_lot_area_what_if``, from
-    ``data/settings/lot_size_what_if.yaml``, :mod:`sloat_core.engine.what_if`).
-
-    >>> what_if_sentence({"district": "VC-1", "min_lot_area_what_if": {"ask": "the Building Department",
-    ...     "effective": "2026-12-02", "cases": [{"min_lot_area_sqft": 10000, "meets_min_lot_area": True},
-    ...     {"min_lot_area_sqft": 15000, "meets_min_lot_area": False, "short_by_sqft": 3000.0}]}})
-    "What if (not the Village's figures): if the VC-1 minimum were 10,000 sq ft, the lot would look big enough; if it were 15,000 sq ft, about 3,000 sq ft short. Ask the Building Department for the real minimum (candidates to confirm with the Village, setting of 2026-12-02)."
+    ``data/settings/lot_size_what_if.yaml``, :mod:`sloat_core.engine.what_if`). For VC-1 at 12,000 sq ft: "What
+    if (not the Village's figures): if the VC-1 minimum were 10,000 sq ft, the lot would look big enough; if it
+    were 15,000 sq ft, about 3,000 sq ft short. Ask the Building Department for the real minimum (candidates to
+    confirm with the Village, setting of 2026-12-02)."
     """
-    w = result.get("min_lot_area_what_if")
-    if not w or not w.get("cases"):
+    w = result.min_lot_area_what_if
+    if not w or not w.cases:
         return None
     parts = []
-    for i, c in enumerate(w["cases"]):
-        m = c.get("min_lot_area_sqft") or 0
-        lead = f"if the {result.get('district')} minimum were {_sqft(m)}" if i == 0 else f"if it were {_sqft(m)}"
-        meets = c.get("meets_min_lot_area")
+    for i, c in enumerate(w.cases):
+        m = c.min_lot_area_sqft or 0
+        lead = f"if the {result.district} minimum were {_sqft(m)}" if i == 0 else f"if it were {_sqft(m)}"
+        meets = c.meets_min_lot_area
         outcome = ("the lot would look big enough" if meets is True and i == 0 else "big enough" if meets is True
-                   else f"about {_sqft(c.get('short_by_sqft') or 0.0)} short" if meets is False
+                   else f"about {_sqft(c.short_by_sqft or 0.0)} short" if meets is False
                    else "it could not be told (land not measured)")
         parts.append(f"{lead}, {outcome}")
-    return (f"What if (not the Village's figures): {'; '.join(parts)}. Ask {w.get('ask') or 'the Building Department'} "
-            f"for the real minimum (candidates to confirm with the Village, setting of {w.get('effective')}).")
+    return (f"What if (not the Village's figures): {'; '.join(parts)}. Ask {w.ask or 'the Building Department'} "
+            f"for the real minimum (candidates to confirm with the Village, setting of {w.effective}).")
 
 
-def figures_notes(result: dict) -> list[str]:
-    """Why one land shows two figures: all of it on the lot, and the part counted in its own row.
-
-    >>> figures_notes({"deductions": [{"constraint": "buffer", "label": "Buffer", "area_sqft": 5245.6,
-    ...     "total_area_sqft": 24007.0}]})
-    ["Land next to a wetland or stream: 24,007 sq ft of your lot in all, 5,246 sq ft in its own row (the rest is counted in a row above it: each piece of land counts once). The wetland permit's figure adds the wetland and streams themselves to it."]
-    """
+def figures_notes(result: ParcelResult) -> list[str]:
+    """Why one land shows two figures: all of it on the lot, and the part counted in its own row ("Land next to a
+    wetland or stream: 24,007 sq ft of your lot in all, 5,246 sq ft in its own row (the rest is counted in a row
+    above it: each piece of land counts once). The wetland permit's figure adds the wetland and streams themselves
+    to it.")."""
     out = []
-    for d in result.get("deductions") or []:
-        total, own = d.get("total_area_sqft"), d.get("area_sqft")
+    for d in result.deductions:
+        total, own = d.total_area_sqft, d.area_sqft
         if total is None or own is None or total - own < 0.5:
             continue
-        what = plain.plain_constraint(d.get("constraint") or "", d.get("label"))
+        what = plain.plain_constraint(d.constraint or "", d.label)
         also = (" The wetland permit's figure adds the wetland and streams themselves to it."
-                if d.get("constraint") == "buffer" else "")
+                if d.constraint == "buffer" else "")
         out.append(f"{what[:1].upper()}{what[1:]}: {_sqft(total)} of your lot in all, {_sqft(own)} in its own row "
                    f"(the rest is counted in a row above it: each piece of land counts once).{also}")
     return out
 
 
-def _neighbours_resource(result: dict) -> bool:
+def _neighbours_resource(result: ParcelResult) -> bool:
     """The lot has buffer land but none of the wetland, stream or pond it surrounds: the resource is next door."""
-    rows = {d.get("constraint"): d for d in result.get("deductions") or []}
-    buffer = rows.get("buffer") or {}
-    if (buffer.get("area_sqft") or 0.0) < 0.5:
+    rows = {d.constraint: d for d in result.deductions}
+    buffer = rows.get("buffer")
+    if buffer is None or (buffer.area_sqft or 0.0) < 0.5:
         return False
-    resources = [rows.get(r.id) for r in DEDUCTION_ROWS if r.id in _BUFFERED and rows.get(r.id)]
-    return bool(resources) and all((d.get("area_sqft") or 0.0) < 0.5 and d.get("area_sqft") is not None
-                                   for d in resources)
+    resources = [rows[r.id] for r in DEDUCTION_ROWS if r.id in _BUFFERED and r.id in rows]
+    return bool(resources) and all((d.area_sqft or 0.0) < 0.5 and d.area_sqft is not None for d in resources)
 
 
 @dataclass(frozen=True)
@@ -264,13 +254,13 @@ HEADLINES = {
 }
 
 
-def _house(result: dict) -> tuple[str, str]:
+def _house(result: ParcelResult) -> tuple[str, str]:
     """(the verdict, why: the land that counts against the district's minimum, and whom to ask)."""
-    net = result.get("net_lot_area_sqft") or 0.0
-    low = result.get("net_lot_area_min_sqft")
-    district = result.get("district")
-    minimum = result.get("min_lot_area_sqft")
-    meets = result.get("meets_min_lot_area")
+    net = result.net_lot_area_sqft or 0.0
+    low = result.net_lot_area_min_sqft
+    district = result.district
+    minimum = result.min_lot_area_sqft
+    meets = result.meets_min_lot_area
     if not district:
         return "unknown", ("The lot's zoning district is not known here. The Building Department can tell you the "
                            "district and its minimum lot size.")
@@ -315,12 +305,12 @@ def _studies_sentence(studies: list[str]) -> str:
     return people[0] if len(people) == 1 else "; ".join(people[:-1]) + "; and " + people[-1]
 
 
-def _first_step(result: dict) -> str:
+def _first_step(result: ParcelResult) -> str:
     """The first next step, about this lot: the district and minimum the answer assumed, for the Building
     Department to confirm (a lot in two districts names both; an unknown district is asked for). As short as
     the general step it replaced: at the counter it is on the first screen."""
-    names = list(dict.fromkeys(d.get("district") for d in result.get("districts") or [] if d.get("district")))
-    district, minimum = result.get("district"), result.get("min_lot_area_sqft")
+    names = list(dict.fromkeys(d.district for d in result.districts if d.district))
+    district, minimum = result.district, result.min_lot_area_sqft
     ask = "Bring this sheet to the Building Department to"
     if len(names) > 1:
         return f"{ask} confirm the {plain._join(names)} districts, the minimum lot size and which permits apply."
@@ -331,43 +321,43 @@ def _first_step(result: dict) -> str:
     return f"{ask} ask which zoning district the lot is in, its minimum lot size and which permits apply."
 
 
-def _row_words(d: dict, neighbours: bool) -> str:
+def _row_words(d: Deduction, neighbours: bool) -> str:
     """A deduction row's land in plain words (the buffer says when its wetland or stream is next door)."""
-    what = plain.plain_constraint(d.get("constraint") or "", d.get("label"))
-    if neighbours and d.get("constraint") == "buffer":
+    what = plain.plain_constraint(d.constraint or "", d.label)
+    if neighbours and d.constraint == "buffer":
         what += " (the wetland or stream itself is on the neighbour's land)"
     return what
 
 
-def _lot_limits(result: dict, neighbours: bool) -> list[tuple[float, str]]:
+def _lot_limits(result: ParcelResult, neighbours: bool) -> list[tuple[float, str]]:
     """Each deduction row that takes land off the lot size: the land it takes and one sentence, in the rows' order."""
     out = []
-    for d in result.get("deductions") or []:
-        deducted = d.get("deducted_sqft")
+    for d in result.deductions:
+        deducted = d.deducted_sqft
         what = _row_words(d, neighbours)
         if deducted is not None and deducted >= 0.5:
             out.append((deducted, f"{_sqft(deducted)} of {what} does not count toward the lot size "
-                                  f"({plain.plain_share(d.get('countable_fraction'))})."))
-        elif deducted is None and (at_least := d.get("known_deducted_sqft") or 0.0) >= 0.5:
+                                  f"({plain.plain_share(d.countable_fraction)})."))
+        elif deducted is None and (at_least := d.known_deducted_sqft or 0.0) >= 0.5:
             # The maps cover only part of the lot: what they show there is known, the rest is not.
             out.append((at_least, f"At least {_sqft(at_least)} of {what} does not count toward the lot size "
-                                  f"({plain.plain_share(d.get('countable_fraction'))}; the maps used here do not "
+                                  f"({plain.plain_share(d.countable_fraction)}; the maps used here do not "
                                   "cover all of your lot)."))
     return out
 
 
-def _studies(result: dict, neighbours: bool, needed: list[dict]) -> list[str]:
+def _studies(result: ParcelResult, neighbours: bool, needed: list[Permit]) -> list[str]:
     """The studies to commission before applying: those of the rows with land on the lot, then those of the
     permits needed, each once."""
     studies = []
-    for d in result.get("deductions") or []:
-        if (d.get("area_sqft") or 0.0) >= 0.5 and (s := _STUDY_OF_ROW.get(d.get("constraint") or "")):
-            studies.append(_NEIGHBOUR_STUDY if neighbours and d.get("constraint") == "buffer" else s)
-    studies += [s for p in needed if (s := _STUDY_OF_PERMIT.get(p.get("id") or ""))]
+    for d in result.deductions:
+        if (d.area_sqft or 0.0) >= 0.5 and (s := _STUDY_OF_ROW.get(d.constraint or "")):
+            studies.append(_NEIGHBOUR_STUDY if neighbours and d.constraint == "buffer" else s)
+    studies += [s for p in needed if (s := _STUDY_OF_PERMIT.get(p.id or ""))]
     return list(dict.fromkeys(studies))
 
 
-def _project_needs(result: dict, mine: list[dict], described: bool) -> list[str]:
+def _project_needs(result: ParcelResult, mine: list[Permit], described: bool) -> list[str]:
     """What the project needs, in sentences; how to describe it when it is not described yet."""
     needs = plain.plain_permits(result, mine)
     if not described:
@@ -393,7 +383,7 @@ def _top(asked: list[str], prohibited: list[str], limits: list[tuple[float, str]
     return list(dict.fromkeys([*prohibited, *likely, *largest, *parcel_carries, *questions, *in_the_way][:TOP]))
 
 
-def _next_steps(result: dict, studies: list[str], needed: list[dict]) -> list[str]:
+def _next_steps(result: ParcelResult, studies: list[str], needed: list[Permit]) -> list[str]:
     """What to do, in the usual order: confirm the lot, commission the studies, apply for the permits needed,
     then for the building permit."""
     steps = [_first_step(result)]
@@ -408,34 +398,34 @@ def _next_steps(result: dict, studies: list[str], needed: list[dict]) -> list[st
     return steps
 
 
-def _village_confirms(result: dict) -> list[str]:
+def _village_confirms(result: ParcelResult) -> list[str]:
     """What the Village must confirm before anyone relies on the answer: the settings assumed, the land not
     measured, the ground itself, and the sample maps."""
     confirms: list[str] = []
-    if result.get("min_lot_area_verify") and result.get("min_lot_area_sqft"):
-        confirms.append(f"The minimum lot size of the {result.get('district')} district "
-                        f"({_sqft(result['min_lot_area_sqft'])} is assumed here).")
-    width = result.get("buffer_width_ft")
-    if width and any((d.get("constraint") == "buffer") for d in result.get("deductions") or []):
+    if result.min_lot_area_verify and result.min_lot_area_sqft:
+        confirms.append(f"The minimum lot size of the {result.district} district "
+                        f"({_sqft(result.min_lot_area_sqft)} is assumed here).")
+    width = result.buffer_width_ft
+    if width and any(d.constraint == "buffer" for d in result.deductions):
         confirms.append(f"The width of the wetland and stream buffer ({width:,.0f} ft is assumed here).")
-    unmeasured = [plain.plain_constraint(d.get("constraint") or "", d.get("label"))
-                  for d in result.get("deductions") or [] if d.get("deducted_sqft") is None]
+    unmeasured = [plain.plain_constraint(d.constraint or "", d.label)
+                  for d in result.deductions if d.deducted_sqft is None]
     if unmeasured:
         confirms.append("How much of the lot is " + plain._join(unmeasured, "or")
                         + " (not measured on the maps used here).")
     confirms.append("Where the wetlands, streams, flood zone and steep slopes really are on the ground.")
-    if result.get("layers_illustrative"):
+    if result.layers_illustrative:
         confirms.append("Everything above: the maps used are an illustrative sample, not official data.")
     return confirms
 
 
-def lot_answer(result: dict) -> LotAnswer:
+def lot_answer(result: ParcelResult) -> LotAnswer:
     """The answer card for an analysis result (see the module's docstring).
 
     Parameters
     ----------
-    result : dict
-        ``analyze(...)`` output (the CLI JSON contract).
+    result : ParcelResult
+        The analysis result (``analyze_parcel(...).result``).
 
     Returns
     -------
@@ -448,15 +438,15 @@ def lot_answer(result: dict) -> LotAnswer:
     limits = _lot_limits(result, neighbours)
     lot_limits = [sentence for _, sentence in limits]
     mine, carried = permits_by_cause(result)
-    described = bool(result.get("project_described")) or "land_permits" not in result
+    described = bool(result.project_described)
     project_needs = _project_needs(result, mine, described)
     asked = project_needs if described else []
     parcel_carries = plain.plain_carried(carried)
-    prohibited = plain.plain_permits(result, [p for p in result.get("permits") or [] if plain.is_prohibition(p)])
+    prohibited = plain.plain_permits(result, [p for p in result.permits if plain.is_prohibition(p)])
     cluster = plain.plain_cluster(result)
     in_the_way = _in_the_way(asked, prohibited, lot_limits, parcel_carries, cluster)
-    needed = [p for p in mine if p.get("required") is True]
-    citations = [result.get("lot_area_citation") or ""] + [p.get("citation") or "" for p in needed]
+    needed = [p for p in mine if p.required is True]
+    citations = [result.lot_area_citation or ""] + [p.citation or "" for p in needed]
     largest = [x for _, x in sorted(limits, key=lambda t: -t[0])]
     return LotAnswer(verdict=verdict, house=house, headline=headline, why=why, in_the_way=in_the_way,
                      next_steps=_next_steps(result, _studies(result, neighbours, needed), needed),
@@ -464,5 +454,5 @@ def lot_answer(result: dict) -> LotAnswer:
                      citations=[c for c in dict.fromkeys(citations) if c], lot_limits=lot_limits,
                      largest_limits=largest,
                      project_needs=project_needs, parcel_carries=parcel_carries,
-                     prohibited=prohibited, cluster=cluster, project_described=bool(result.get("project_described")),
+                     prohibited=prohibited, cluster=cluster, project_described=bool(result.project_described),
                      figures=figures_notes(result), top=_top(asked, prohibited, limits, parcel_carries, in_the_way))

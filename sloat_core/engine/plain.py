@@ -1,27 +1,31 @@
 """Plain words for residents: the analysis result told in a few sentences.
 
 The counter of the Village office, the CLI and the printed summary can all say the same thing in
-the same words. Every function reads the plain dict that :func:`sloat_core.engine.analysis.analyze`
-returns (the CLI JSON contract) and computes no law: the numbers, the minimum lot area, the
+the same words. Every function reads the typed result of :func:`sloat_core.engine.analysis.analyze_parcel`
+(:class:`sloat_core.engine.result.ParcelResult`, by attribute; a permit is its
+:class:`sloat_core.rules.sections.permit.Permit`) and computes no law: the numbers, the minimum lot area, the
 permits and their reasons all come from the result. Expert terms are swapped for everyday ones
 ("land that counts toward your lot" for *net lot area*), and every summary ends by saying that it
-is a screening estimate and who decides.
+is a screening estimate and who decides. (Whole results in words: tests/engine/test_plain.py.)
 
->>> plain_summary({"gross_area_sqft": 50000.0, "net_lot_area_sqft": 45000.0,
-...     "net_lot_area_min_sqft": 45000.0, "district": "R-40", "min_lot_area_sqft": 40000.0,
-...     "meets_min_lot_area": True, "deductions": [], "permits": [],
-...     "disclaimer": "Screening estimate only."})[0]
-'Your lot is about 50,000 sq ft (1.15 acres). About 45,000 sq ft of it counts toward the lot size. The R-40 district needs at least 40,000 sq ft, so your lot looks big enough.'
+>>> plain_constraint("slope_25_40", "Slopes over 25% up to 40%"), plain_share(0.5)
+('steep ground (slopes over 25% up to 40%)', 'half of it counts')
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from sloat_core.measure.rows import DEDUCTION_ROWS
 from sloat_core.rules.permits import DECLARATIONS, PROHIBITED_IDS
 from sloat_core.rules.sections.s402_48_cluster.cluster import TRIGGER_WORDS
 from sloat_core.units import SQFT_PER_ACRE
+
+if TYPE_CHECKING:
+    from sloat_core.engine.result import ParcelResult
+    from sloat_core.rules.sections.permit import Permit
 
 __all__ = [
     "PLAIN_TERMS",
@@ -120,19 +124,19 @@ def plain_share(countable_fraction: float | None) -> str:
     return f"{fraction * 100:.0f}% of it counts"
 
 
-def _not_counted(result: dict) -> str:
+def _not_counted(result: ParcelResult) -> str:
     parts = []
-    for d in result.get("deductions") or []:
-        deducted, area = d.get("deducted_sqft"), d.get("area_sqft")
-        what = plain_constraint(d.get("constraint") or "", d.get("label"))
-        if deducted is None and (d.get("known_deducted_sqft") or 0.0) >= 0.5:
+    for d in result.deductions:
+        deducted, area = d.deducted_sqft, d.area_sqft
+        what = plain_constraint(d.constraint or "", d.label)
+        if deducted is None and (d.known_deducted_sqft or 0.0) >= 0.5:
             # Unknown where the map stops, but what it maps is known: at least that much does not count.
-            parts.append(f"at least {_sqft(d['known_deducted_sqft'])} of {what}")
+            parts.append(f"at least {_sqft(d.known_deducted_sqft)} of {what}")
             continue
         if deducted is None or deducted < 0.5:
             continue
         if area is not None and area - deducted >= 0.5:
-            half = abs((d.get("countable_fraction") or 0.0) - 0.5) < 1e-9
+            half = abs((d.countable_fraction or 0.0) - 0.5) < 1e-9
             share = "half" if half else f"{deducted:,.0f}"
             parts.append(f"{share} of the {_sqft(area)} of {what}")
         else:
@@ -140,33 +144,28 @@ def _not_counted(result: dict) -> str:
     return f" Not counted: {_join(parts)}." if parts else ""
 
 
-def _unmeasured(result: dict) -> list[str]:
-    return [plain_constraint(d.get("constraint") or "", d.get("label"))
-            for d in result.get("deductions") or [] if d.get("deducted_sqft") is None]
+def _unmeasured(result: ParcelResult) -> list[str]:
+    return [plain_constraint(d.constraint or "", d.label) for d in result.deductions if d.deducted_sqft is None]
 
 
-def plain_verdict(result: dict) -> str:
+def plain_verdict(result: ParcelResult) -> str:
     """One paragraph: how big the lot is, how much counts, and whether that meets the district minimum.
 
     Parameters
     ----------
-    result : dict
-        The analysis result (``analyze(...)`` / the CLI JSON).
+    result : ParcelResult
+        The analysis result.
 
     Returns
     -------
     str
-        Plain sentences; the comparison is the core's own ``meets_min_lot_area``.
-
-    >>> plain_verdict({"gross_area_sqft": 30000.0, "net_lot_area_sqft": 20000.0, "district": "R-40",
-    ...     "min_lot_area_sqft": 40000.0, "meets_min_lot_area": False, "deductions": [
-    ...     {"constraint": "wetlands", "label": "Wetlands", "area_sqft": 10000.0, "deducted_sqft": 10000.0,
-    ...      "countable_fraction": 0.0}]})
-    'Your lot is about 30,000 sq ft (0.69 acres). About 20,000 sq ft of it counts toward the lot size. Not counted: 10,000 sq ft of wetland. The R-40 district needs at least 40,000 sq ft, so your lot is about 20,000 sq ft short.'
+        Plain sentences; the comparison is the core's own ``meets_min_lot_area``. For example "Your lot is about
+        30,000 sq ft (0.69 acres). About 20,000 sq ft of it counts toward the lot size. Not counted: 10,000 sq ft
+        of wetland. The R-40 district needs at least 40,000 sq ft, so your lot is about 20,000 sq ft short."
     """
-    gross = result.get("gross_area_sqft") or 0.0
-    net = result.get("net_lot_area_sqft") or 0.0
-    low = result.get("net_lot_area_min_sqft")
+    gross = result.gross_area_sqft or 0.0
+    net = result.net_lot_area_sqft or 0.0
+    low = result.net_lot_area_min_sqft
     text = f"Your lot is about {_sqft(gross)} ({gross / SQFT_PER_ACRE:,.2f} acres)."
     unmeasured = _unmeasured(result)
     if low is not None and net - low >= 0.5:
@@ -175,17 +174,17 @@ def plain_verdict(result: dict) -> str:
     else:
         text += f" About {_sqft(net)} of it counts toward the lot size."
     text += _not_counted(result)
-    district = result.get("district")
-    minimum = result.get("min_lot_area_sqft")
+    district = result.district
+    minimum = result.min_lot_area_sqft
     if not district:
         return text + (" We could not tell which zoning district the lot is in, so it cannot be compared "
                        "with a minimum lot size; the Building Inspector can tell you.")
     if minimum is None:
         return text + (f" No minimum lot size is recorded here for the {district} district, so it cannot be "
                        "compared; the Building Inspector can tell you.")
-    confirm = " (a figure to confirm with the Village)" if result.get("min_lot_area_verify") else ""
+    confirm = " (a figure to confirm with the Village)" if result.min_lot_area_verify else ""
     needs = f" The {district} district needs at least {_sqft(minimum)}{confirm}"
-    meets = result.get("meets_min_lot_area")
+    meets = result.meets_min_lot_area
     if meets is True:
         return text + needs + ", so your lot looks big enough."
     if meets is False:  # with unmeasured land, the net area is an upper bound: the gap is a lower bound
@@ -217,60 +216,71 @@ def _plain_reason(reason: str) -> str:
     return _lower_first(text.strip().rstrip(".").strip())
 
 
-def _needed(permit: dict) -> tuple[str, str]:
-    words = _PERMIT_WORDS.get(permit.get("id") or "")
+def _needed(permit: Permit) -> tuple[str, str]:
+    words = _PERMIT_WORDS.get(permit.id or "")
     if words is not None:
         return words
-    title = permit.get("title") or permit.get("id") or "a permit"
-    authority = re.sub(r"\s*\([^()]*\)", "", permit.get("authority") or "").strip()
+    title = permit.title or permit.id or "a permit"
+    authority = re.sub(r"\s*\([^()]*\)", "", permit.authority or "").strip()
     return f"a {_lower_first(title)}", f"from {authority}" if authority else ""
 
 
-def is_prohibition(permit: dict) -> bool:
+def is_prohibition(permit: Permit) -> bool:
     """A rule that forbids the work (its declaration's ``prohibited`` kind, § 402-52): told apart, never a permit.
 
-    >>> is_prohibition({"id": "commercial_excavation_prohibited"}), is_prohibition({"id": "wetland_permit"})
+    >>> from sloat_core.rules.sections.permit import Permit
+    >>> def permit(id, required=None, **kw):
+    ...     return Permit(id=id, title=kw.get("title", ""), required=required, reason=kw.get("reason", ""),
+    ...                   citation=kw.get("citation", ""), authority="")
+    >>> is_prohibition(permit("commercial_excavation_prohibited")), is_prohibition(permit("wetland_permit"))
     (True, False)
     """
-    return (permit.get("id") or "") in PROHIBITED_IDS
+    return (permit.id or "") in PROHIBITED_IDS
 
 
-def prohibition_sentence(permit: dict, *, cite: bool = True) -> str | None:
+def prohibition_sentence(permit: Permit, *, cite: bool = True) -> str | None:
     """What a prohibition means for the project, apart from the permits; None for a permit, or a prohibition the
     project does not touch. ``cite``: the § in brackets (where it is not a link of its own).
 
-    >>> prohibition_sentence({"id": "commercial_excavation_prohibited", "title": "Commercial excavation (prohibited)",
-    ...                       "required": None, "citation": "§ 402-52"})
+    >>> from sloat_core.rules.sections.permit import Permit
+    >>> def permit(id, required=None, **kw):
+    ...     return Permit(id=id, title=kw.get("title", ""), required=required, reason=kw.get("reason", ""),
+    ...                   citation=kw.get("citation", ""), authority="")
+    >>> prohibition_sentence(permit("commercial_excavation_prohibited", title="Commercial excavation (prohibited)",
+    ...                             citation="§ 402-52"))
     'Not allowed at all, if the project includes it: Commercial excavation (prohibited) (§ 402-52).'
-    >>> prohibition_sentence({"id": "commercial_excavation_prohibited", "title": "Commercial excavation",
-    ...                       "required": True, "reason": "Prohibited.", "citation": "§ 402-52"}, cite=False)
+    >>> prohibition_sentence(permit("commercial_excavation_prohibited", True, title="Commercial excavation",
+    ...                             reason="Prohibited.", citation="§ 402-52"), cite=False)
     'Not allowed at all, with or without a permit: Commercial excavation. Prohibited.'
-    >>> prohibition_sentence({"id": "commercial_excavation_prohibited", "required": False}) is None
+    >>> prohibition_sentence(permit("commercial_excavation_prohibited", False)) is None
     True
     """
-    if not is_prohibition(permit) or permit.get("required") is False:
+    if not is_prohibition(permit) or permit.required is False:
         return None
-    title = permit.get("title") or permit.get("id")
-    where = f" ({permit['citation']})" if cite and permit.get("citation") else ""
-    if permit.get("required"):
-        return f"Not allowed at all, with or without a permit: {title}{where}. {permit.get('reason') or ''}".strip()
+    title = permit.title or permit.id
+    where = f" ({permit.citation})" if cite and permit.citation else ""
+    if permit.required:
+        return f"Not allowed at all, with or without a permit: {title}{where}. {permit.reason or ''}".strip()
     return f"Not allowed at all, if the project includes it: {title}{where}."
 
 
-def missing_fact(permit: dict) -> str | None:
+def missing_fact(permit: Permit) -> str | None:
     """What is missing for an unknown answer, in words: the project fact to give, or where the work happens.
 
     None when the answer is not unknown or the unknown is the maps' (a layer not loaded).
 
-    >>> missing_fact({"required": None, "reason": "Unknown: say how many trees will be removed."})
+    >>> from sloat_core.rules.sections.permit import Permit
+    >>> def unknown(reason):
+    ...     return Permit(id="x", title="", required=None, reason=reason, citation="", authority="")
+    >>> missing_fact(unknown("Unknown: say how many trees will be removed."))
     'say how many trees will be removed'
-    >>> missing_fact({"required": None, "reason": "The parcel has 500 sq ft of wetland; it depends on where the work happens (draw the disturbance footprint)."})
+    >>> missing_fact(unknown("The parcel has 500 sq ft of wetland; it depends on where the work happens (draw the disturbance footprint)."))
     'where the work happens (draw it on the map)'
-    >>> missing_fact({"required": None, "reason": "Unknown: the wetland layer is not loaded."}) is None
+    >>> missing_fact(unknown("Unknown: the wetland layer is not loaded.")) is None
     True
     """
-    reason = permit.get("reason") or ""
-    if permit.get("required") is not None or re.search(r"\blayers?\b", reason.split(". ")[0]):
+    reason = permit.reason or ""
+    if permit.required is not None or re.search(r"\blayers?\b", reason.split(". ")[0]):
         return None
     if "depends on where the work happens" in reason:
         return "where the work happens (draw it on the map)"
@@ -285,13 +295,13 @@ def missing_fact(permit: dict) -> str | None:
     return "details of the work that are not known yet"
 
 
-def _sentences(permits: list[dict]) -> list[str]:
+def _sentences(permits: Iterable[Permit]) -> list[str]:
     sentences, later = [], []
     for p in permits:
-        required, reason = p.get("required"), p.get("reason") or ""
+        required, reason = p.required, p.reason or ""
         if is_prohibition(p):
             if required:
-                sentences.append(f"{_PROHIBITED[p['id']]}, because {_plain_reason(reason)}.")
+                sentences.append(f"{_PROHIBITED[p.id]}, because {_plain_reason(reason)}.")
             continue
         what, who = _needed(p)
         name = f"{what} {who}" if what == "a review" else what  # "a review by the Rockland County ..."
@@ -307,14 +317,15 @@ def _sentences(permits: list[dict]) -> list[str]:
     return sentences
 
 
-def plain_permits(result: dict, permits: list[dict] | None = None) -> list[str]:
+def plain_permits(result: ParcelResult | None, permits: Iterable[Permit] | None = None) -> list[str]:
     """One sentence per permit or review the result says is likely needed, and one per open question.
 
     Parameters
     ----------
-    result : dict
+    result : ParcelResult
         The analysis result; its ``permits`` carry ``id``, ``required`` (True / None / False) and ``reason``.
-    permits : list of dict, optional
+        Not read when ``permits`` is given.
+    permits : iterable of Permit, optional
         Only these permits (default: all of the result's), e.g. the project's of
         :func:`sloat_core.engine.answer.permits_by_cause`.
 
@@ -325,30 +336,32 @@ def plain_permits(result: dict, permits: list[dict] | None = None) -> list[str]:
         "You may need ..." for the permits that depend on where the work happens, then one sentence
         per permit that depends on a fact of the project not given yet, naming that fact.
 
-    >>> plain_permits({"permits": [{"id": "flood_hazard_review", "required": True,
-    ...     "reason": "2,303 sq ft is in the FEMA Special Flood Hazard Area (FIRMs effective March 3, 2014)."}]})
+    >>> from sloat_core.rules.sections.permit import Permit
+    >>> plain_permits(None, [Permit(id="flood_hazard_review", title="", required=True, citation="", authority="",
+    ...     reason="2,303 sq ft is in the FEMA Special Flood Hazard Area (FIRMs effective March 3, 2014).")])
     ['You will likely need a flood zone review under the Flood Hazard Regulations of the Village, because 2,303 sq ft of your lot is in the FEMA Special Flood Hazard Area.']
     """
-    sentences = _sentences(result.get("permits") or [] if permits is None else permits)
+    sentences = _sentences(result.permits if permits is None else permits)
     if not sentences and permits is None:
         sentences.append("No permit under these rules shows up on the maps used here.")
     return sentences
 
 
-def plain_carried(permits: list[dict]) -> list[str]:
+def plain_carried(permits: Iterable[Permit]) -> list[str]:
     """The permits the land carries for any later work (not this project's), one sentence each.
 
-    >>> plain_carried([{"id": "flood_hazard_review", "required": True,
-    ...     "reason": "2,303 sq ft of the lot is in the FEMA Special Flood Hazard Area (FIRMs effective March 3, 2014)."}])
+    >>> from sloat_core.rules.sections.permit import Permit
+    >>> plain_carried([Permit(id="flood_hazard_review", title="", required=True, citation="", authority="",
+    ...     reason="2,303 sq ft of the lot is in the FEMA Special Flood Hazard Area (FIRMs effective March 3, 2014).")])
     ['Work in that land would need a flood zone review under the Flood Hazard Regulations of the Village: 2,303 sq ft of your lot is in the FEMA Special Flood Hazard Area.']
     """
     out, unknown = [], []
     for p in permits:
-        if is_prohibition(p) or p.get("required") is False:
+        if is_prohibition(p) or p.required is False:
             continue
         what, who = _needed(p)
-        reason = _plain_reason((p.get("reason") or "").split("; it depends on where the work happens")[0])
-        if p.get("required") is None and reason.lower().startswith("unknown"):  # the maps cannot tell
+        reason = _plain_reason((p.reason or "").split("; it depends on where the work happens")[0])
+        if p.required is None and reason.lower().startswith("unknown"):  # the maps cannot tell
             unknown.append(f"{what} {who}" if what == "a review" else what)
             continue
         out.append(f"Work in that land would need {what} {who}: {reason}.".replace("  ", " "))
@@ -357,46 +370,42 @@ def plain_carried(permits: list[dict]) -> list[str]:
     return out
 
 
-def plain_cluster(result: dict) -> str | None:
-    """The cluster rule in one sentence, when the lot shows a feature that lets the Board ask for it.
-
-    >>> plain_cluster({"cluster_applies": None, "cluster_triggers": [{"id": "402-48C(3)", "triggered": True}]})
-    'Because your lot has flood zone, the Planning Board may ask that any new houses be grouped on part of the land (a cluster layout) if you divide the lot or file a site plan.'
-    >>> plain_cluster({"cluster_applies": False, "cluster_triggers": [{"id": "402-48C(3)", "triggered": True}]})
+def plain_cluster(result: ParcelResult) -> str | None:
+    """The cluster rule in one sentence, when the lot shows a feature that lets the Board ask for it (a trigger
+    of § 402-48C found, and the cluster rule not ruled out): "Because your lot has flood zone, the Planning Board
+    may ask that any new houses be grouped on part of the land (a cluster layout) if you divide the lot or file a
+    site plan."
     """
-    if result.get("cluster_applies") is False:
+    if result.cluster_applies is False:
         return None
-    found = [TRIGGER_WORDS.get(t.get("id") or "", _lower_first(t.get("title") or ""))
-             for t in result.get("cluster_triggers") or [] if t.get("triggered")]
+    found = [TRIGGER_WORDS.get(t.id or "", _lower_first(t.title or ""))
+             for t in result.cluster_triggers if t.triggered]
     if not found:
         return None
     return (f"Because your lot has {_join(found)}, the Planning Board may ask that any new houses be grouped "
             "on part of the land (a cluster layout) if you divide the lot or file a site plan.")
 
 
-def screening_note(result: dict) -> str:
-    """That this is a screening estimate, who decides, and whether the maps are only a sample.
-
-    >>> screening_note({"disclaimer": "Screening estimate only.", "layers_illustrative": True})
-    'Screening estimate only. The maps used are an illustrative sample, not official data.'
-    """
-    text = result.get("disclaimer")
+def screening_note(result: ParcelResult) -> str:
+    """That this is a screening estimate, who decides, and whether the maps are only a sample (the result's
+    disclaimer, then "The maps used are an illustrative sample, not official data." on sample maps)."""
+    text = result.disclaimer
     if not text:
         from sloat_core.engine.analysis import DISCLAIMER
 
         text = DISCLAIMER
-    if result.get("layers_illustrative"):
+    if result.layers_illustrative:
         text += " The maps used are an illustrative sample, not official data."
     return text
 
 
-def plain_summary(result: dict) -> list[str]:
+def plain_summary(result: ParcelResult) -> list[str]:
     """The whole result in plain sentences: lot size, permits, cluster, and who decides.
 
     Parameters
     ----------
-    result : dict
-        The analysis result (``analyze(...)`` / the CLI JSON contract).
+    result : ParcelResult
+        The analysis result.
 
     Returns
     -------

@@ -30,7 +30,7 @@ from sloat_core.rules.sections.s402_48_cluster.cluster import Trigger
 __all__ = ["ParcelResult", "ParcelMeta", "DistrictArea", "Deduction", "DistrictPart", "ClusterLotRule",
            "OpenSpaceRule", "LotSizeWhatIf", "WhatIfCase", "DesignLimitCheck", "CitedItem", "Mitigation",
            "MitigationGate", "MitigationForms", "MonitoringYears", "AdjacentOwners", "AdjacentLot", "Footprint",
-           "ApprovalGroup", "ApprovalsDetail", "parcel_result", "as_dict_analysis"]
+           "ApprovalGroup", "ApprovalsDetail", "parcel_result"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -365,13 +365,7 @@ class ParcelResult(Record):
 
 def parcel_result(result: ParcelResult | Mapping) -> ParcelResult:
     """``result`` as the typed result: itself, or a result dict (``to_dict()``: the command line's JSON, a saved
-    case's snapshot) read back strictly. The door for the readers that still hold the dict (the printed
-    documents, the app); the core's own readers take the typed result."""
+    case's snapshot) read back strictly. The door for the readers that may be handed the dict (the printed
+    documents); the core's own readers take the typed result."""
     return result if isinstance(result, ParcelResult) else ParcelResult.from_dict(result)
 
-
-def as_dict_analysis(analysis):
-    """``analysis`` (an :class:`sloat_core.engine.analysis.Analysis`) with its ``result`` as the command line's
-    JSON: itself when it already holds the dict, else ``analysis.with_dict()``. The door for the readers not yet
-    moved to attributes (the printed documents, the app's pages)."""
-    return analysis if isinstance(analysis.result, Mapping) else analysis.with_dict()

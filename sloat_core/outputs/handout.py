@@ -28,7 +28,7 @@ import datetime as dt
 from pathlib import Path
 
 from sloat_core.engine.answer import LOT_LIMITS_HEADING, lot_answer
-from sloat_core.engine.result import as_dict_analysis
+from sloat_core.engine.result import ParcelResult, parcel_result
 from sloat_core.outputs import html_docs as H
 from sloat_core.outputs.report.map import map_and_legend
 from sloat_core.outputs.report.reading import map_alt
@@ -59,15 +59,15 @@ def _plain_reason(text: str) -> str:
     return text[:1].lower() + text[1:]
 
 
-def approval_steps(r: dict) -> tuple[list[str], list[str]]:
+def approval_steps(r: ParcelResult) -> tuple[list[str], list[str]]:
     """The approvals around Article IX that apply (the analysis's ``approvals``) as plain next steps:
     those to ask before applying (the State and the Army Corps), and those that come with the application (the
     SEQR class, the county referral, the Village Law time limits). Article IX's own permits are in the answer
     card's steps already (:func:`sloat_core.engine.answer.lot_answer`)."""
     before, during = [], []
     clocks = []
-    for group in r.get("approvals") or []:
-        for item in group.get("items") or []:
+    for group in r.approvals:
+        for item in group.items:
             if item.get("law") == "Article IX":
                 continue
             iid, clause = item.get("id"), item.get("clause") or item.get("law") or ""
@@ -104,7 +104,7 @@ def approval_steps(r: dict) -> tuple[list[str], list[str]]:
     return before, during
 
 
-def handout_steps(r: dict, next_steps: list[str]) -> list[str]:
+def handout_steps(r: ParcelResult, next_steps: list[str]) -> list[str]:
     """The answer card's next steps with the approvals that apply put in their usual place: what to ask the
     State and the Army Corps after the first step, the SEQR class, the county referral and the time limits
     before the last (the building permit)."""
@@ -195,17 +195,15 @@ def handout_html(analysis, layerset, *, as_of: dt.date | None = None, size: floa
     as_of = as_of or dt.date.today()
     size = max(MIN_PT, float(size))
     small = max(MIN_PT, size - 1)
-    analysis = as_dict_analysis(analysis)  # the documents read the result's JSON
-    r = analysis.result
+    r = parcel_result(analysis.result)
     answer = lot_answer(r)
     png, _ratio, legend = figure or map_and_legend(analysis, layerset, width_in=2.9)
-    parcel = r.get("parcel") or {}
-    address = _shorten(parcel.get("address") or "", ADDRESS_CHARS)
-    sbl = f"tax parcel {parcel['sbl']}" if parcel.get("sbl") else None
-    where = " · ".join(b for b in (address, sbl, f"zoning district {r['district']}" if r.get("district") else None)
-                       if b)
+    parcel = r.parcel
+    address = _shorten(parcel.address or "", ADDRESS_CHARS)
+    sbl = f"tax parcel {parcel.sbl}" if parcel.sbl else None
+    where = " · ".join(b for b in (address, sbl, f"zoning district {r.district}" if r.district else None) if b)
     b = [f"<h1>{H.esc(HANDOUT_TITLE)}</h1>", H.p(where or "The lot you drew or brought", "where")]
-    if r.get("layers_illustrative"):
+    if r.layers_illustrative:
         b.append(H.p("ILLUSTRATIVE SAMPLE MAPS, NOT OFFICIAL DATA", "notice"))
     # The map's column (floated left when printed): the map, then its key as text, one entry a line.
     b.append(f'<figure class="side">{H.img(png, map_alt(r))}</figure>')
@@ -215,7 +213,7 @@ def handout_html(analysis, layerset, *, as_of: dt.date | None = None, size: floa
         f'{base64.b64encode(swatch).decode("ascii")})"></span> {H.esc(label)}</li>' for label, swatch in legend)
         + "</ul>")
     b.append(f'<p class="house"><strong>{H.esc(answer.house)}</strong></p>')
-    gross, net = r.get("gross_area_sqft") or 0.0, r.get("net_lot_area_sqft") or 0.0
+    gross, net = r.gross_area_sqft or 0.0, r.net_lot_area_sqft or 0.0
     b.append(H.p(f"Your whole lot: about {gross:,.0f} sq ft. Land that counts toward the lot size: about {net:,.0f} "
                  f"sq ft." + _yield_sentence(r)))
     for heading, items, numbered in bounded_sections(answer, handout_steps(r, answer.next_steps), cap,
@@ -270,15 +268,13 @@ def _print_css(size: float, small: float) -> str:
 """
 
 
-def _yield_sentence(r: dict) -> str:
+def _yield_sentence(r: ParcelResult) -> str:
     """The conventional yield (§ 402-48E, per district § 402-48I) in one sentence, a range kept a range."""
     from sloat_core.rules.sections.s402_48_cluster.cluster import yield_phrase
 
-    if "conventional_yield" not in r:
-        return ""
-    cite = r.get("yield_citation") or "§ 402-48E"
+    cite = r.yield_citation or "§ 402-48E"
     text = f" Lots it could be divided into, as a first estimate: {yield_phrase(r)} ({cite}; the Planning Board decides)."
-    if r.get("conventional_yield_status") == "unknown":
+    if r.conventional_yield_status == "unknown":
         text = f" How many lots it could be divided into is not known yet ({cite})."
     return text
 

@@ -95,11 +95,11 @@ def test_a_case_is_the_store_s_analysis_with_its_overrides(world):
                 parcel_meta={"sbl": fx.P1_SBL, "source": "tax parcel"}, project={"trees_removed": 3},
                 settings_overrides={"buffer_width_ft": 50})
     got = cases_ui.case_analysis(case, as_of=DAY)
-    same(got.result, analyze_case(case, layers, as_of=DAY).to_dict())
+    same(got.to_dict(), analyze_case(case, layers, as_of=DAY).to_dict())
     plain = Case(id="B" * 22, parcel_geojson=case.parcel_geojson, parcel_meta=case.parcel_meta,
                  project={"trees_removed": 3})
     other = cases_ui.case_analysis(plain, as_of=DAY)
-    same(other.result, analyze_case(plain, layers, as_of=DAY).to_dict())
+    same(other.to_dict(), analyze_case(plain, layers, as_of=DAY).to_dict())
     assert other is not got  # the overrides are part of the key
 
 

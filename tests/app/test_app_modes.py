@@ -28,7 +28,7 @@ from app_support.frame.theme import colour_for  # noqa: E402
 from sloat_core.gis import parcels as parcel_input
 from sloat_core.engine import plain  # noqa: E402
 from sloat_core.engine.answer import lot_answer  # noqa: E402
-from sloat_core.engine.analysis import DISCLAIMER, analyze  # noqa: E402
+from sloat_core.engine.analysis import DISCLAIMER, analyze, analyze_parcel  # noqa: E402
 from sloat_core.gis.layers import load_manifest  # noqa: E402
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -109,7 +109,7 @@ def test_standard_and_counter_are_not_projector_size(manifest):
 def test_counter_speaks_plain_words_and_hides_expert_controls(manifest):
     at = _run(manifest, state.COUNTER)
     layers = load_manifest(manifest)
-    result = analyze(parcel_input.parcel_by_sbl(layers, fx.P1_SBL), layers, district="R-15")
+    result = analyze_parcel(parcel_input.parcel_by_sbl(layers, fx.P1_SBL), layers, district="R-15").result
     text = _text(at).replace("\u00a0", " ")  # the app keeps a number and its unit together (unit_text.nb)
     answer = lot_answer(result)  # each sentence once: the verdict, the answer card, the screening note
     for sentence in [plain.plain_verdict(result), answer.headline, answer.why, *answer.top, *answer.project_needs,

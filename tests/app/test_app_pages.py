@@ -489,10 +489,11 @@ def test_projector_mode_uses_html_tables_in_large_type(manifest):
 
 def test_counter_mode_says_the_permits_in_plain_words_on_the_project_page(manifest):
     from sloat_core.engine.answer import lot_answer
+    from sloat_core.engine.result import parcel_result
 
     at = _page("pages/project.py", parcel=_p1(manifest), mode=state.COUNTER)
     result = analyze(_p1(manifest), load_manifest(manifest), project=at.session_state[state.PROJECT])
-    answer = lot_answer(result)  # what the project needs, then what the parcel carries
+    answer = lot_answer(parcel_result(result))  # what the project needs, then what the parcel carries
     sentences = answer.project_needs + answer.parcel_carries
     assert sentences
     text = _text(at).replace("\u00a0", " ")

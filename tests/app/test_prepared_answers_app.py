@@ -97,7 +97,7 @@ def test_the_answer_read_ahead_is_the_one_the_engine_gives(world, data_dir):
     prepare(layers, data_dir, as_of=dt.date.today())
     stored = analysis_door.prepared_result(p1, layers, p1.district)
     assert stored is not None
-    worked_out = analysis_door.analysis(p1, layers, district=p1.district).result
+    worked_out = analysis_door.analysis(p1, layers, district=p1.district).to_dict()
     assert stored == json.loads(json.dumps(worked_out))
     assert analysis_door.result(p1, layers, district=p1.district) == stored
 
@@ -131,7 +131,7 @@ def test_with_any_other_fact_the_answer_is_worked_out_not_read(fact, world, data
     facts = {"district": p1.district, **FACTS[fact]()}
     got = analysis_door.result(p1, layers, **facts)
     assert got["net_lot_area_sqft"] != MARKER
-    assert got == analysis_door.analysis(p1, layers, **facts).result
+    assert got == analysis_door.analysis(p1, layers, **facts).to_dict()
     assert analysis_door.result(p1, layers, district=p1.district)["net_lot_area_sqft"] == MARKER  # the control
 
 
@@ -204,7 +204,7 @@ def test_without_an_answers_file_the_answer_is_worked_out(world, data_dir):
     assert not (data_dir / ANSWERS_FILE).exists()
     assert analysis_door.prepared_result(p1, layers, p1.district) is None
     got = analysis_door.result(p1, layers, district=p1.district)
-    assert got == analysis_door.analysis(p1, layers, district=p1.district).result
+    assert got == analysis_door.analysis(p1, layers, district=p1.district).to_dict()
 
 
 # --- the slope picture on the map ---------------------------------------------------------------------------

@@ -41,14 +41,15 @@ def test_a_prohibition_the_project_may_touch_is_a_permit_answer_and_never_an_app
 
 
 def test_the_report_says_the_prohibition_apart_and_lists_no_approval_for_it(manifest):
+    from sloat_core.engine.analysis import analyze_parcel
     from sloat_core.engine.plain import prohibition_sentence
     from sloat_core.outputs.report.reading import approval_rows
 
-    result = _result(manifest, True)
+    layers = load_manifest(manifest)
+    result = analyze_parcel(parcel_by_sbl(layers, fx.P1_SBL), layers, project={"commercial_excavation": True}).result
     rows = approval_rows(result, 0, 60)
     assert rows and not [r for r in rows if "excavation" in r[1].lower()]
-    permit = next(p for p in result["permits"] if p["id"] == PROHIBITION)
-    assert prohibition_sentence(permit).startswith(
+    assert prohibition_sentence(result.permit(PROHIBITION)).startswith(
         "Not allowed at all, with or without a permit: Commercial excavation (prohibited) (§ 402-52).")
 
 

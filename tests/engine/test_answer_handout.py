@@ -1,6 +1,7 @@
 """The counter's answer ("What this means for your lot"), the one-page plain handout, and the search words.
 
-Core tests on hand-built results and the AppTest layer set (tests/app_fixtures.py).
+Core tests on real results with their parts replaced (tests/engine_world.py: ``result_with``) and the AppTest
+layer set (tests/app_fixtures.py).
 """
 
 from __future__ import annotations
@@ -14,14 +15,23 @@ from pypdf import PdfReader
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
+from engine_world import deduction, permit, result_with  # noqa: E402
 
-from sloat_core.engine.answer import TITLE, lot_answer  # noqa: E402
+from sloat_core.engine.answer import TITLE  # noqa: E402
+from sloat_core.engine.answer import lot_answer as typed_answer  # noqa: E402
+from sloat_core.engine.result import DistrictArea  # noqa: E402
 from sloat_core.gis.layers import load_manifest  # noqa: E402
 from sloat_core.gis.parcels import normalise_address, search_parcels  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
-BASE = {"gross_area_sqft": 30000.0, "district": "R-15", "min_lot_area_sqft": 15000.0, "deductions": [],
-        "permits": [], "lot_area_citation": "§ 402-45A"}
+BASE = {"gross_area_sqft": 30000.0, "district": "R-15", "districts": [DistrictArea("R-15", 30000.0)],
+        "min_lot_area_sqft": 15000.0, "deductions": [], "permits": [], "land_permits": [],
+        "lot_area_citation": "§ 402-45A"}
+
+
+def lot_answer(fields: dict):
+    """The answer for a real result with ``fields`` replaced (the net area's floor is the net area unless given)."""
+    return typed_answer(result_with(**{"net_lot_area_min_sqft": fields.get("net_lot_area_sqft"), **fields}))
 
 
 def test_a_lot_that_meets_the_minimum_looks_possible_for_a_house():
@@ -39,7 +49,7 @@ def test_the_first_step_names_this_lots_district_and_minimum_for_the_building_de
                       "meets_min_lot_area": True}).next_steps[0]
     assert "confirm the R-15 district, its 15,000 sq ft minimum" in r15
     assert "confirm the R-40 district, its 40,000 sq ft minimum" in r40 and r15 != r40
-    split = lot_answer({**BASE, "districts": [{"district": "R-15"}, {"district": "R-40"}],
+    split = lot_answer({**BASE, "districts": [DistrictArea("R-15", 15000.0), DistrictArea("R-40", 15000.0)],
                         "net_lot_area_sqft": 20000.0, "meets_min_lot_area": True}).next_steps[0]
     assert "the R-15 and R-40 districts" in split and "15,000" not in split  # no one minimum claimed for both
     unknown = lot_answer({**BASE, "district": None, "min_lot_area_sqft": None, "net_lot_area_sqft": 20000.0,
@@ -59,10 +69,9 @@ def test_a_district_without_a_minimum_sends_the_resident_to_the_building_departm
 
 def test_wetland_on_the_lot_calls_for_a_delineation_and_the_permit_in_order():
     result = {**BASE, "net_lot_area_sqft": 20000.0, "meets_min_lot_area": True,
-              "deductions": [{"constraint": "wetlands", "label": "Wetlands", "area_sqft": 10000.0,
-                              "deducted_sqft": 10000.0, "countable_fraction": 0.0}],
-              "permits": [{"id": "wetland_permit", "required": True, "citation": "§ 402-57G",
-                           "reason": "The disturbance footprint touches 500 sq ft of wetland."}]}
+              "deductions": [deduction("wetlands", "Wetlands", 10000.0, 10000.0, 0.0)],
+              "permits": [permit("wetland_permit", True, "The disturbance footprint touches 500 sq ft of wetland.",
+                                 citation="§ 402-57G")], "project_described": True}
     a = lot_answer(result)
     assert "10,000 sq ft of wetland does not count toward the lot size (none of it counts)." in a.in_the_way
     studies = next(s for s in a.next_steps if s.startswith("Before applying"))

@@ -19,8 +19,10 @@ from shapely.geometry import box, mapping
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from sloat_core.engine.analysis import analyze  # noqa: E402
+from engine_world import deduction, result_with  # noqa: E402
+from sloat_core.engine.analysis import analyze, analyze_parcel  # noqa: E402
 from sloat_core.engine.answer import PARCEL_HEADING, PROJECT_HEADING, lot_answer, permits_by_cause  # noqa: E402
+from sloat_core.engine.result import LotSizeWhatIf  # noqa: E402
 from sloat_core.engine.what_if import load_what_if, what_if  # noqa: E402
 from sloat_core.errors import SloatInputError  # noqa: E402
 from sloat_core.gis.layers import load_manifest  # noqa: E402
@@ -38,7 +40,12 @@ def sample():
 
 
 def _ids(permits):
-    return {p["id"] for p in permits}
+    return {p.id for p in permits}
+
+
+def typed(parcel, layers, **kw):
+    """The typed result of the parcel's analysis (``analyze_parcel(...).result``), as the answer reads it."""
+    return analyze_parcel(parcel, layers, **kw).result
 
 
 def _wgs84(geom) -> dict:
@@ -57,9 +64,9 @@ def _far_from_the_floodplain(layers, parcel):
 
 def test_cutting_three_trees_needs_the_tree_permit_not_the_flood_review_the_county_or_seqra(sample):
     layers, parcel = sample
-    r = analyze(parcel, layers, project={"trees_removed": 3})
+    r = typed(parcel, layers, project={"trees_removed": 3})
     mine, carried = permits_by_cause(r)
-    likely = {p["id"] for p in mine if p["required"] is True}
+    likely = {p.id for p in mine if p.required is True}
     assert likely == {"tree_removal_permit"}
     assert {"flood_hazard_review", "rcda_review", "seqra_cea"}.isdisjoint(likely)
     assert "flood_hazard_review" in _ids(carried)  # the land's, for any later work
@@ -80,13 +87,13 @@ def test_cutting_three_trees_needs_the_tree_permit_not_the_flood_review_the_coun
 def test_a_garage_drawn_far_from_the_floodplain_leaves_the_flood_review_to_the_parcel(sample):
     layers, parcel = sample
     garage = _far_from_the_floodplain(layers, parcel)
-    r = analyze(parcel, layers, project={"application_type": "building_permit", "new_structure": True,
+    r = typed(parcel, layers, project={"application_type": "building_permit", "new_structure": True,
                                          "accessory_structure": "garage", "disturbance_footprint": _wgs84(garage)})
-    flood = next(p for p in r["permits"] if p["id"] == "flood_hazard_review")
-    assert flood["required"] is False  # the rule's answer for the drawn work (§ 402-49B)
+    flood = r.permit("flood_hazard_review")
+    assert flood.required is False  # the rule's answer for the drawn work (§ 402-49B)
     mine, carried = permits_by_cause(r)
     assert "flood_hazard_review" not in _ids(mine)
-    assert next(p for p in carried if p["id"] == "flood_hazard_review")["required"] is True
+    assert next(p for p in carried if p.id == "flood_hazard_review").required is True
     assert "commercial_excavation_prohibited" not in _ids(mine) | _ids(carried)  # prohibitions apart
     a = lot_answer(r)
     assert not any("flood" in s for s in a.project_needs)
@@ -95,7 +102,7 @@ def test_a_garage_drawn_far_from_the_floodplain_leaves_the_flood_review_to_the_p
 
 def test_with_no_project_the_project_needs_nothing_yet_and_the_land_permits_are_the_parcels(sample):
     layers, parcel = sample
-    r = analyze(parcel, layers)
+    r = typed(parcel, layers)
     mine, carried = permits_by_cause(r)
     assert mine == [] and {"flood_hazard_review", "rcda_review", "seqra_cea"} <= _ids(carried)
     a = lot_answer(r)
@@ -106,7 +113,7 @@ def test_with_no_project_the_project_needs_nothing_yet_and_the_land_permits_are_
 
 def test_an_unknown_that_is_the_projects_names_the_fact_to_give(sample):
     layers, parcel = sample
-    a = lot_answer(analyze(parcel, layers, project={"trees_removed": 3}))
+    a = lot_answer(typed(parcel, layers, project={"trees_removed": 3}))
     sewer = next(s for s in a.project_needs if "sewer or septic" in s)
     assert sewer.endswith("depends on the project: say whether a new structure needs sanitary facilities.")
     assert not any("Unknown on the layers" in s or "not known yet" in s for s in a.project_needs)
@@ -118,13 +125,13 @@ def test_three_trees_cut_for_a_house_on_an_approved_lot_in_the_cea_are_not_told_
     Unlisted actions). Without the approved lot the class is unknown and the counter asks that one question."""
     layers, parcel = sample
     house = {"application_type": "building_permit", "one_family_dwelling": True, "trees_removed": 3}
-    r = analyze(parcel, layers, project={**house, "on_approved_lot": True})
-    assert r["approvals_detail"]["seqr"]["class"] == "Type II"
+    r = typed(parcel, layers, project={**house, "on_approved_lot": True})
+    assert r.approvals_detail.seqr["class"] == "Type II"
     a = lot_answer(r)
     said = [s for _, items, _ in a.sections() for s in items]
     assert not any("SEQRA" in s for s in said), [s for s in said if "SEQRA" in s]
     assert a.project_needs[0].startswith("You will likely need a tree removal permit")
-    unknown = lot_answer(analyze(parcel, layers, project=house))
+    unknown = lot_answer(typed(parcel, layers, project=house))
     seqra = [s for s in unknown.project_needs if "SEQRA" in s]
     assert len(seqra) == 1 and "depends on the project" in seqra[0] and "approved lot" in seqra[0]
 
@@ -135,17 +142,18 @@ def test_the_headings_are_the_issues_words():
 
 
 def test_a_neighbours_wetland_is_said_to_be_the_neighbours_before_the_wetland_scientist():
-    rows = [{"constraint": c, "label": c, "area_sqft": a, "deducted_sqft": a * f, "countable_fraction": 1 - f}
+    rows = [deduction(c, c, a, a * f, 1 - f)
             for c, a, f in (("water_bodies", 0.0, 1), ("watercourses", 0.0, 1), ("wetlands", 0.0, 1),
                             ("buffer", 4000.0, 0.5))]
-    a = lot_answer({"gross_area_sqft": 30000.0, "net_lot_area_sqft": 28000.0, "district": "R-15",
-                    "min_lot_area_sqft": 15000.0, "meets_min_lot_area": True, "deductions": rows, "permits": []})
+    lot = {"gross_area_sqft": 30000.0, "net_lot_area_sqft": 28000.0, "net_lot_area_min_sqft": 28000.0,
+           "district": "R-15", "min_lot_area_sqft": 15000.0, "meets_min_lot_area": True, "permits": [],
+           "land_permits": []}
+    a = lot_answer(result_with(**lot, deductions=rows))
     studies = next(s for s in a.next_steps if s.startswith("Before applying"))
     assert "neighbour's land" in studies and studies.index("neighbour") < studies.index("ask the neighbour")
     assert any("neighbour's land" in s for s in a.lot_limits)
-    rows[2]["area_sqft"] = 100.0  # a wetland on the lot itself: the usual delineation
-    b = lot_answer({"gross_area_sqft": 30000.0, "net_lot_area_sqft": 28000.0, "district": "R-15",
-                    "min_lot_area_sqft": 15000.0, "meets_min_lot_area": True, "deductions": rows, "permits": []})
+    rows[2] = deduction("wetlands", "wetlands", 100.0, 100.0, 0)  # a wetland on the lot itself: the usual delineation
+    b = lot_answer(result_with(**lot, deductions=rows))
     assert not any("neighbour" in s for s in b.next_steps + b.lot_limits)
 
 
@@ -158,9 +166,9 @@ def test_a_district_without_a_minimum_gets_a_what_if_at_the_dated_candidates_and
     assert w["cases"][1]["short_by_sqft"] == pytest.approx(3000.0, abs=0.01)
     assert what_if("VC-1", 12000.0, 9000.0)["cases"][0]["meets_min_lot_area"] is None  # unknown land: no answer
     assert what_if("R-40", 12000.0, 12000.0) is None  # not listed: a district with a minimum
-    a = lot_answer({"gross_area_sqft": 12000.0, "net_lot_area_sqft": 12000.0, "net_lot_area_min_sqft": 12000.0,
-                    "district": "VC-1", "min_lot_area_sqft": None, "meets_min_lot_area": None, "deductions": [],
-                    "permits": [], "min_lot_area_what_if": w})
+    a = lot_answer(result_with(gross_area_sqft=12000.0, net_lot_area_sqft=12000.0, net_lot_area_min_sqft=12000.0,
+                               district="VC-1", min_lot_area_sqft=None, meets_min_lot_area=None, deductions=[],
+                               permits=[], land_permits=[], min_lot_area_what_if=LotSizeWhatIf.from_dict(w)))
     assert a.verdict == "unknown"  # a what-if is never the verdict
     assert "What if (not the Village's figures)" in a.house and "Building Department" in a.house
     assert "10,000 sq ft, the lot would look big enough" in a.house and "3,000 sq ft short" in a.house

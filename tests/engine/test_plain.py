@@ -1,7 +1,7 @@
 """Plain-language summaries (sloat_core.engine.plain): what a resident reads at the counter.
 
-Hand-built result dicts check each branch of the wording; one real analysis of the app's
-hand-built layer set (40,000 sq ft lot, 10,000 sq ft of wetland) checks that the sentences carry
+A real analysis of a bare hand-built world, its parts replaced (tests/engine_world.py: ``result_with``), checks
+each branch of the wording; one real analysis of the app's hand-built layer set (40,000 sq ft lot, 10,000 sq ft of wetland) checks that the sentences carry
 the core's own numbers and verdict on both sides of the district minimum.
 """
 
@@ -14,9 +14,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
+from engine_world import deduction, permit, result_with, trigger  # noqa: E402
 
 from sloat_core.gis import parcels as parcel_input  # noqa: E402
-from sloat_core.engine.analysis import DISCLAIMER, analyze  # noqa: E402
+from sloat_core.engine.analysis import DISCLAIMER, analyze_parcel  # noqa: E402
 from sloat_core.gis.layers import load_manifest  # noqa: E402
 from sloat_core.engine.plain import (  # noqa: E402
     PLAIN_TERMS,
@@ -30,20 +31,17 @@ from sloat_core.engine.plain import (  # noqa: E402
 )
 
 
-def _result(**over) -> dict:
+def _result(**over):
     base = {"gross_area_sqft": 50_000.0, "net_lot_area_sqft": 42_000.0, "net_lot_area_min_sqft": 42_000.0,
             "district": "R-40", "min_lot_area_sqft": 40_000.0, "min_lot_area_verify": False,
             "meets_min_lot_area": True, "deductions": [
-                {"constraint": "wetlands", "label": "Wetlands", "area_sqft": 6_000.0, "deducted_sqft": 6_000.0,
-                 "countable_fraction": 0.0},
-                {"constraint": "slope_25_40", "label": "Slopes over 25% up to 40%", "area_sqft": 4_000.0,
-                 "deducted_sqft": 2_000.0, "countable_fraction": 0.5},
-                {"constraint": "rock_outcrops", "label": "Rock outcrops over 50 sq ft", "area_sqft": 0.0,
-                 "deducted_sqft": 0.0, "countable_fraction": 0.5}],
+                deduction("wetlands", "Wetlands", 6_000.0, 6_000.0, 0.0),
+                deduction("slope_25_40", "Slopes over 25% up to 40%", 4_000.0, 2_000.0, 0.5),
+                deduction("rock_outcrops", "Rock outcrops over 50 sq ft", 0.0, 0.0, 0.5)],
             "permits": [], "cluster_triggers": [], "cluster_applies": None, "disclaimer": DISCLAIMER,
             "layers_illustrative": False}
     base.update(over)
-    return base
+    return result_with(**base)
 
 
 def test_verdict_names_what_counts_and_what_does_not():
@@ -66,8 +64,7 @@ def test_verdict_below_the_minimum_says_how_far_short():
 def test_verdict_follows_the_core_not_its_own_arithmetic():
     # The core decides; the sentence only reports it (here the core said "cannot tell").
     text = plain_verdict(_result(meets_min_lot_area=None, net_lot_area_min_sqft=30_000.0, deductions=[
-        {"constraint": "floodplain", "label": "100-year floodplain (FEMA)", "area_sqft": None,
-         "deducted_sqft": None, "countable_fraction": 0.0}]))
+        deduction("floodplain", "100-year floodplain (FEMA)", None, None, 0.0)]))
     assert "Between 30,000 and 42,000 sq ft of it counts" in text
     assert "flood zone (100-year floodplain) could not be measured" in text
     assert text.endswith("so we cannot tell yet whether your lot is big enough.")
@@ -87,20 +84,18 @@ def test_a_minimum_to_confirm_says_so():
 
 def test_permits_in_plain_words_with_who_and_why():
     result = _result(permits=[
-        {"id": "wetland_permit", "title": "Wetland permit", "required": True,
-         "reason": "The disturbance footprint touches 1,200 sq ft of wetland, watercourse or 100-ft buffer "
-                   "(buffer width: local setting).", "authority": "Planning Board approval (§ 402-57G)"},
-        {"id": "steep_slope_permit", "title": "Steep slope permit", "required": None,
-         "reason": "The parcel has 3,000 sq ft of slopes of 25% or greater; it depends on where the work "
-                   "happens (draw the disturbance footprint).", "authority": "Planning Board"},
-        {"id": "tree_removal_permit", "title": "Tree removal permit", "required": None,
-         "reason": "Unknown: say how many trees will be removed.", "authority": "Planning Board (§ 402-53B)"},
-        {"id": "rcda_review", "title": "Rockland County Drainage Agency review", "required": False,
-         "reason": "The parcel is not in the Rockland County Drainage Agency stream jurisdiction.",
-         "authority": "RCDA"},
-        {"id": "commercial_excavation_prohibited", "title": "Commercial excavation (prohibited)",
-         "required": True, "reason": "Material is to be excavated for commercial sale (§ 402-56D).",
-         "authority": "Building Inspector"},
+        permit("wetland_permit", True, "The disturbance footprint touches 1,200 sq ft of wetland, watercourse or "
+               "100-ft buffer (buffer width: local setting).", title="Wetland permit",
+               authority="Planning Board approval (§ 402-57G)"),
+        permit("steep_slope_permit", None, "The parcel has 3,000 sq ft of slopes of 25% or greater; it depends on "
+               "where the work happens (draw the disturbance footprint).", title="Steep slope permit",
+               authority="Planning Board"),
+        permit("tree_removal_permit", None, "Unknown: say how many trees will be removed.",
+               title="Tree removal permit", authority="Planning Board (§ 402-53B)"),
+        permit("rcda_review", False, "The parcel is not in the Rockland County Drainage Agency stream "
+               "jurisdiction.", title="Rockland County Drainage Agency review", authority="RCDA"),
+        permit("commercial_excavation_prohibited", True, "Material is to be excavated for commercial sale "
+               "(§ 402-56D).", title="Commercial excavation (prohibited)", authority="Building Inspector"),
     ])
     sentences = plain_permits(result)
     assert sentences[0] == ("You will likely need a wetland permit from the Planning Board (the Building Inspector "
@@ -121,8 +116,7 @@ def test_no_permits_found_is_said_plainly():
 
 
 def test_cluster_sentence_only_when_a_feature_is_found_and_cluster_may_apply():
-    triggers = [{"id": "402-48C(2)", "title": "Freshwater wetlands", "triggered": True},
-                {"id": "402-48C(5)", "title": "Significant viewsheds", "triggered": None}]
+    triggers = [trigger(2, True), trigger(5, None)]
     text = plain_cluster(_result(cluster_triggers=triggers))
     assert text.startswith("Because your lot has wetland, the Planning Board may ask")
     assert "viewshed" not in text.lower()  # unknown is not found
@@ -136,7 +130,7 @@ def test_every_summary_ends_with_the_screening_note_and_who_decides():
     last = sentences[-1]
     assert last.startswith("Screening estimate only.") and "Planning Board" in last
     assert last.endswith("The maps used are an illustrative sample, not official data.")
-    assert screening_note({}) == DISCLAIMER  # the core's disclaimer when the result has none
+    assert screening_note(_result(disclaimer="")) == DISCLAIMER  # the core's disclaimer when the result has none
 
 
 def test_words_for_terms_and_shares():
@@ -156,9 +150,9 @@ def test_real_analysis_on_both_sides_of_the_minimum(tmp_path, district, ending):
     # at most 20,000 sq ft counts; with no floodplain, water or slope layer it could be as little as 0.
     # R-15 needs 15,000: the core cannot tell. R-40 needs 40,000: short by 20,000 even at best.
     layers = load_manifest(fx.write_layerset(tmp_path))
-    result = analyze(parcel_input.parcel_by_sbl(layers, fx.P1_SBL), layers, district=district)
-    assert result["net_lot_area_sqft"] == pytest.approx(20_000.0)
-    assert result["meets_min_lot_area"] is (None if district == "R-15" else False)
+    result = analyze_parcel(parcel_input.parcel_by_sbl(layers, fx.P1_SBL), layers, district=district).result
+    assert result.net_lot_area_sqft == pytest.approx(20_000.0)
+    assert result.meets_min_lot_area is (None if district == "R-15" else False)
     text = plain_summary(result)[0]
     assert text.startswith("Your lot is about 40,000 sq ft (0.92 acres). Between 0 and 20,000 sq ft of it counts")
     assert "flood zone (100-year floodplain)" in text  # named as not measured
@@ -169,9 +163,9 @@ def test_real_analysis_on_both_sides_of_the_minimum(tmp_path, district, ending):
 def test_a_lot_the_layers_map_in_part_looks_big_enough_on_the_land_they_map(tmp_path):
     # The wetland and floodplain layers map the west 300 ft of a 400 ft square in R-40: at worst the east
     # 100 ft counts nothing and the buffer a wetland there could cast counts half, which leaves 100,000 sq ft.
-    from engine_world import WEST_300_FT, analyze_in, make_world
+    from engine_world import WEST_300_FT, make_world, result_in
 
     world = make_world(tmp_path, {}, dem=0, coverage={"wetlands": WEST_300_FT, "floodplain": WEST_300_FT})
-    text = plain_verdict(analyze_in(world))
+    text = plain_verdict(result_in(world))
     assert "Between 100,000 and 160,000 sq ft of it counts toward the lot size" in text
     assert text.endswith("so your lot looks big enough.")

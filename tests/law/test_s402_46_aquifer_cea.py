@@ -10,7 +10,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine_world import make_world, sq  # noqa: E402
-from sloat_core.engine.analysis import analyze  # noqa: E402
+from sloat_core.engine.analysis import analyze, analyze_parcel  # noqa: E402
 from sloat_core.engine.plain import plain_permits  # noqa: E402
 from sloat_core.law.text import clause  # noqa: E402
 
@@ -20,6 +20,12 @@ PARCEL = sq(0, 0, 400)
 def _analyze(tmp_path, project, cea=True):
     world = make_world(tmp_path, {"aquifer_cea": [sq(-100, -100, 600)] if cea else []}, dem=0)
     return analyze(PARCEL, world, district="R-40", project=project)
+
+
+def _typed(tmp_path, project, cea=True):
+    """The typed result (``analyze_parcel(...).result``), as the counter's words read it."""
+    world = make_world(tmp_path, {"aquifer_cea": [sq(-100, -100, 600)] if cea else []}, dem=0)
+    return analyze_parcel(PARCEL, world, district="R-40", project=project).result
 
 
 def _cea(tmp_path, project, cea=True):
@@ -83,7 +89,7 @@ def test_with_no_project_described_the_lot_in_the_cea_keeps_the_maps_answer_and_
 def test_neither_three_trees_nor_a_garage_is_told_you_will_likely_need_seqra(tmp_path):
     for i, project in enumerate(({"trees_removed": 3}, {"accessory_structure": "garage"})):
         (tmp_path / str(i)).mkdir()
-        said = " ".join(plain_permits(_analyze(tmp_path / str(i), project)))
+        said = " ".join(plain_permits(_typed(tmp_path / str(i), project)))
         assert "likely need an environmental review (SEQRA)" not in said, project
 
 
@@ -110,9 +116,9 @@ def test_a_type_ii_project_in_the_cea_leaves_no_cea_review_for_the_parcel_to_car
                                  {"application_type": "building_permit", "one_family_dwelling": True,
                                   "on_approved_lot": True})):
         (tmp_path / str(i)).mkdir()
-        r = _analyze(tmp_path / str(i), project)
-        assert r["approvals_detail"]["seqr"]["class"] == "Type II"
+        r = _typed(tmp_path / str(i), project)
+        assert r.approvals_detail.seqr["class"] == "Type II"
         mine, carried = permits_by_cause(r)
-        assert "seqra_cea" not in {p["id"] for p in mine + carried}, project
+        assert "seqra_cea" not in {p.id for p in mine + carried}, project
         said = " ".join(s for _, items, _ in lot_answer(r).sections() for s in items)
         assert "SEQRA" not in said, project

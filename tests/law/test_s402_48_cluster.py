@@ -226,7 +226,7 @@ def test_the_report_and_the_handout_print_the_summed_yield_of_a_split_parcel(tmp
     from sloat_core.outputs.report import report_pdf_bytes
 
     world = _split(tmp_path, "R-40", "R-80")
-    a = analyze_parcel(PARCEL, world, as_of=dt.date(2026, 12, 1)).with_dict()  # the printed documents read the result's dict
+    a = analyze_parcel(PARCEL, world, as_of=dt.date(2026, 12, 1))
     report = _pdf_text(report_pdf_bytes(a, world, as_of=dt.date(2026, 12, 1)))
     assert "3 lots (estimate)" in report
     assert "R-40: net 80,000 sq ft, 2 lots" in report and "R-80: net 80,000 sq ft, 1 lot" in report
@@ -242,7 +242,7 @@ def test_the_report_and_the_handout_print_a_yield_range_not_the_best_case(tmp_pa
     from sloat_core.outputs.report import report_pdf_bytes
 
     world = make_world(tmp_path, {}, dem=None, omit=("floodplain",))
-    a = analyze_parcel(PARCEL, world, district="R-40", as_of=dt.date(2026, 12, 1)).with_dict()  # the printed documents read the result's dict
+    a = analyze_parcel(PARCEL, world, district="R-40", as_of=dt.date(2026, 12, 1))
     report = _pdf_text(report_pdf_bytes(a, world, as_of=dt.date(2026, 12, 1)))
     assert "0 to 4 lots" in report
     handout = _pdf_text(handout_pdf_bytes(a, world, as_of=dt.date(2026, 12, 1)))
@@ -302,8 +302,10 @@ def test_each_of_the_ten_features_has_its_title_and_its_everyday_words_in_one_de
     assert [f.number for f in FEATURES] == list(range(1, 11))
     assert all(trigger_title(f.number) and f.words for f in FEATURES)
     assert {f.number for f in FEATURES if f.board_judgment} == {4, 5}  # historic eligibility, viewshed significance
-    said = plain_cluster({"cluster_applies": None, "cluster_triggers": [
-        {"id": f"402-48C({f.number})", "triggered": True} for f in FEATURES]})
+    from engine_world import result_with, trigger
+
+    said = plain_cluster(result_with(cluster_applies=None, cluster_triggers=[trigger(f.number, True)
+                                                                             for f in FEATURES]))
     assert all(TRIGGER_WORDS[f"402-48C({f.number})"] in said for f in FEATURES)
 
 

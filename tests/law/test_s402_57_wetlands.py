@@ -138,7 +138,7 @@ def test_the_pdf_lists_the_adjacent_parcels_and_their_owners(tmp_path):
     from sloat_core.outputs.report import report_pdf_bytes
 
     world = _world(tmp_path, {"2-1-1": sq(499, 0, 300, 400), "9-9-9": sq(0, 900, 100)})
-    a = analyze_parcel(parcel_input.parcel_by_sbl(world, "1-1-1"), world, district="R-40", as_of=dt.date(2026, 12, 1)).with_dict()  # the printed documents read the result's dict
+    a = analyze_parcel(parcel_input.parcel_by_sbl(world, "1-1-1"), world, district="R-40", as_of=dt.date(2026, 12, 1))
     text = _pdf_text(report_pdf_bytes(a, world, as_of=dt.date(2026, 12, 1)))
     assert "Appendix: owners of record of adjacent lands (§ 402-57K(4))" in text
     assert "2-1-1" in text and "Owner of 2-1-1" in text
@@ -153,7 +153,7 @@ def test_the_pdf_says_the_owners_come_from_the_assessment_roll_without_an_owner_
     from sloat_core.outputs.report import report_pdf_bytes
 
     world = _world(tmp_path, {"2-1-1": sq(499, 0, 300, 400)}, owner_field=None)
-    a = analyze_parcel(parcel_input.parcel_by_sbl(world, "1-1-1"), world, district="R-40", as_of=dt.date(2026, 12, 1)).with_dict()  # the printed documents read the result's dict
+    a = analyze_parcel(parcel_input.parcel_by_sbl(world, "1-1-1"), world, district="R-40", as_of=dt.date(2026, 12, 1))
     text = _pdf_text(report_pdf_bytes(a, world, as_of=dt.date(2026, 12, 1)))
     assert "2-1-1" in text and "owner from the assessment roll" in text
     assert "Owner of 2-1-1" not in text

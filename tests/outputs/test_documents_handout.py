@@ -14,7 +14,6 @@ too slow for a test).
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import io
 import math
@@ -113,7 +112,7 @@ def test_the_disclaimer_is_9_pt_too(long_handout):
     assert disclaimer and min(disclaimer) >= MIN_PT - PT_TOL
 
 
-def one_page_with_nothing_silently_dropped(data: bytes, result: dict) -> str:
+def one_page_with_nothing_silently_dropped(data: bytes, result) -> str:
     """The handout's one page, read in its reading order: each section of the answer under its heading, in order,
     with every item whole, or those left out counted there ("…and K more"); the verdict with the land that counts
     against the minimum, the first and the last step, whom to ask and the disclaimer always whole; nothing under
@@ -143,7 +142,7 @@ def one_page_with_nothing_silently_dropped(data: bytes, result: dict) -> str:
 
 def test_the_lot_with_most_to_explain_is_one_page_with_what_it_leaves_out_counted(sample, long_handout):
     _, analysis = sample
-    text = one_page_with_nothing_silently_dropped(long_handout.read_bytes(), analysis.to_dict())
+    text = one_page_with_nothing_silently_dropped(long_handout.read_bytes(), analysis.result)
     for heading in ("What your project needs", "What the parcel carries for any later work",
                     "Next steps, in the usual order", "What the Village must confirm", "Whom to ask"):
         assert heading in text
@@ -182,15 +181,15 @@ def sample_layers():
 def test_a_sample_lot_that_stretches_the_handout_is_one_page(sample_layers, sbl):
     """As the CLI's ``report SBL --plain`` makes it: the tax parcel with its address and district."""
     analysis = analyze_parcel(parcel_by_sbl(sample_layers, sbl), sample_layers, as_of=DAY)
-    one_page_with_nothing_silently_dropped(handout_pdf_bytes(analysis, sample_layers, as_of=DAY), analysis.to_dict())
+    one_page_with_nothing_silently_dropped(handout_pdf_bytes(analysis, sample_layers, as_of=DAY), analysis.result)
 
 
 def test_a_project_that_needs_many_permits_is_one_page(sample_layers):
     """The lot with most to explain with a subdivision: what the project needs is a list of its own."""
     analysis = analyze_parcel(parcel_by_sbl(sample_layers, MOST_TO_EXPLAIN), sample_layers, as_of=DAY,
                               project=SUBDIVISION)
-    assert len(lot_answer(analysis.to_dict()).project_needs) >= 5
-    one_page_with_nothing_silently_dropped(handout_pdf_bytes(analysis, sample_layers, as_of=DAY), analysis.to_dict())
+    assert len(lot_answer(analysis.result).project_needs) >= 5
+    one_page_with_nothing_silently_dropped(handout_pdf_bytes(analysis, sample_layers, as_of=DAY), analysis.result)
 
 
 #: A long address (the parcel layer's field is anyone's text): cut at 80 characters on the page.
@@ -207,47 +206,49 @@ def worst_case(analysis) -> object:
     from sloat_core.engine import plain
     from sloat_core.measure.rows import DEDUCTION_ROWS
     from sloat_core.rules.permits import DECLARATIONS
+    from sloat_core.rules.sections.permit import Permit
 
-    r = copy.deepcopy(analysis.to_dict())
-    r["parcel"] = {**(r.get("parcel") or {}), "sbl": MOST_TO_EXPLAIN, "address": LONG_ADDRESS}
-    r["districts"] = [{"district": "R-40", "area_sqft": 60_000.0}, {"district": "VC-2", "area_sqft": 19_694.0}]
-    r["district"] = "VC-2"
-    r["min_lot_area_sqft"], r["meets_min_lot_area"] = None, None
-    r["net_lot_area_min_sqft"] = 1_234.0
-    r["min_lot_area_what_if"] = {"ask": "the Building Department", "effective": "2026-12-02", "cases": [
-        {"min_lot_area_sqft": m, "meets_min_lot_area": False, "short_by_sqft": m - 11_111.0}
-        for m in (15_000, 20_000, 40_000)]}
-    r["deductions"] = [{"constraint": row.id, "label": row.label, "area_sqft": 11_111.0 * (i + 1),
-                        "total_area_sqft": 22_222.0 * (i + 1), "countable_fraction": 0.5,
-                        "deducted_sqft": None if i >= len(DEDUCTION_ROWS) - 2 else 5_555.0 * (i + 1),
-                        "citation": "§ 402-45A(1)", "status": "known"} for i, row in enumerate(DEDUCTION_ROWS)]
+    from sloat_core.engine.result import ApprovalGroup, Deduction, DistrictArea, LotSizeWhatIf, WhatIfCase
+
+    r = analysis.result
+    what_if = LotSizeWhatIf(district="VC-2", cases=tuple(WhatIfCase(m, False, m - 11_111.0)
+                                                         for m in (15_000, 20_000, 40_000)),
+                            ask="the Building Department", verify=True, effective="2026-12-02", version="", note="")
+    deductions = tuple(Deduction(constraint=row.id, label=row.label, area_sqft=11_111.0 * (i + 1),
+                                 total_area_sqft=22_222.0 * (i + 1), countable_fraction=0.5,
+                                 deducted_sqft=None if i >= len(DEDUCTION_ROWS) - 2 else 5_555.0 * (i + 1),
+                                 citation="§ 402-45A(1)", status="known") for i, row in enumerate(DEDUCTION_ROWS))
     long_reason = ("The project's footprint of 123,456 sq ft reaches 98,765 sq ft of the land this permit is for, "
                    "well over what the law lets be disturbed without one, and more of it lies next door.")
     permits, land = [], []
     for i, d in enumerate(DECLARATIONS):
-        p = {"id": d.id, "title": d.title, "required": True, "reason": long_reason, "citation": d.section,
-             "authority": "Planning Board (the Building Inspector issues it)"}
+        p = Permit(id=d.id, title=d.title, required=True, reason=long_reason, citation=d.section,
+                   authority="Planning Board (the Building Inspector issues it)")
         permits.append(p)
         if not plain.is_prohibition(p):  # even: changed by the project (its own); odd: the land's, untouched
-            land.append({**p, "reason": "The land has it." if i % 2 == 0 else long_reason})
-    r["permits"], r["land_permits"], r["project_described"] = permits, land, True
+            land.append(dataclasses.replace(p, reason="The land has it." if i % 2 == 0 else long_reason))
     wetlands = {"law": "ECL Article 24", "clause": "ECL Article 24; ECL § 24-0701(2)", "status": "unknown",
                 "name": "State wetland permit", "authority": "the NYSDEC (state)"}
-    r["approvals"] = [{"decides": "State and federal", "items": [
+    approvals = (ApprovalGroup(decides="State and federal", items=(
         {**wetlands, "id": "state_wetlands"},
         {**wetlands, "id": "federal_wetlands", "law": "Clean Water Act § 404", "clause": "Clean Water Act § 404",
-         "authority": "the Army Corps (New York District)"}]},
-        {"decides": "Planning Board", "items": [
+         "authority": "the Army Corps (New York District)"})),
+        ApprovalGroup(decides="Planning Board", items=(
             {"id": "seqr", "status": "unknown", "law": "6 NYCRR Part 617", "clause": None},
             {"id": "county_referral", "status": "required", "law": "GML § 239-m",
              "clause": "GML § 239-m(3)(b)(i), GML § 239-n(3)(a)(iv)"},
             {"id": "subdivision_hearing", "status": "clock", "law": "Village Law § 7-728",
              "clause": "Village Law § 7-728(5)(d)"},
             {"id": "site_plan_decision", "status": "clock", "law": "Village Law § 7-725-a",
-             "clause": "Village Law § 7-725-a(8)"}]}]
-    r["cluster_applies"] = None
-    r["cluster_triggers"] = [{**t, "triggered": True} for t in r.get("cluster_triggers") or []]
-    r["conventional_yield_status"] = "unknown"
+             "clause": "Village Law § 7-725-a(8)"})))
+    r = dataclasses.replace(
+        r, parcel=dataclasses.replace(r.parcel, sbl=MOST_TO_EXPLAIN, address=LONG_ADDRESS),
+        districts=(DistrictArea("R-40", 60_000.0), DistrictArea("VC-2", 19_694.0)), district="VC-2",
+        min_lot_area_sqft=None, meets_min_lot_area=None, net_lot_area_min_sqft=1_234.0, min_lot_area_what_if=what_if,
+        deductions=deductions, permits=tuple(permits), land_permits=tuple(land), project_described=True,
+        approvals=approvals, cluster_applies=None,
+        cluster_triggers=tuple(dataclasses.replace(t, triggered=True) for t in r.cluster_triggers),
+        conventional_yield_status="unknown")
     return dataclasses.replace(analysis, result=r)
 
 
@@ -315,7 +316,7 @@ def test_the_map_key_is_text_fully_inside_the_page_and_never_cut(sample, long_ha
 
 def test_the_next_steps_carry_the_approvals_that_apply_in_plain_words(sample):
     _, analysis = sample
-    r = analysis.to_dict()
+    r = analysis.result
     before, during = approval_steps(r)
     steps = handout_steps(r, lot_answer(r).next_steps)
     assert steps[0].startswith("Bring this sheet")

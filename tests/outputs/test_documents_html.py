@@ -130,9 +130,9 @@ def test_the_map_has_alternative_text_and_the_handouts_key_is_text(subdivision_l
 def test_the_handout_page_says_what_the_pdf_says(subdivision_lot, handout):
     _, analysis = subdivision_lot
     page = Page(handout)
-    answer = lot_answer(analysis.to_dict())
+    answer = lot_answer(analysis.result)
     items = [" ".join(li["text"].split()) for li in page.all("li")]
-    sections = answer.sections(handout_steps(analysis.to_dict(), answer.next_steps))
+    sections = answer.sections(handout_steps(analysis.result, answer.next_steps))
     for _, section_items, _ in sections:
         for item in section_items:
             assert " ".join(item.split()) in items

@@ -103,12 +103,12 @@ def test_the_report_carries_the_figures_the_analysis_found(report, analysis):
     assert 1 <= pages <= MAX_PAGES
     assert "Pre-application summary" in text
     assert "160,000 sq ft (3.67 acres)" in text
-    assert f"{r['net_lot_area_sqft']:,.0f} sq ft" in text
-    assert f"{r['deducted_sqft']:,.0f} sq ft" in text
+    assert f"{r.net_lot_area_sqft:,.0f} sq ft" in text
+    assert f"{r.deducted_sqft:,.0f} sq ft" in text
     assert "40,000 sq ft" in text and "MEETS the district minimum" in text
-    for d in r["deductions"]:
-        assert d["label"] in text
-        assert f"{d['deducted_sqft']:,.0f}" in text
+    for d in r.deductions:
+        assert d.label in text
+        assert f"{d.deducted_sqft:,.0f}" in text
 
 
 def test_the_report_cites_the_law_behind_each_figure(report, analysis):
@@ -116,9 +116,9 @@ def test_the_report_cites_the_law_behind_each_figure(report, analysis):
     for cite in ("§ 402-45A(1)", "§ 402-45A(2)(a)", "§ 402-45A(2)(b)", "§ 402-45A(3)", "§ 402-45A",
                  "§ 402-48C(1)", "§ 402-48C(2)", "§ 402-48C(10)", "§ 402-57P(2)"):
         assert cite in text, cite
-    for p in analysis.result["permits"]:
-        assert p["citation"] in text, p["citation"]
-        assert p["title"] in text
+    for p in analysis.result.permits:
+        assert p.citation in text, p.citation
+        assert p.title in text
     # Quoted clauses, not just numbers.
     assert "Slopes over 15% on 25% or more of the property." in text
     assert "by a ratio of at least 1.5 to one" in text

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from sloat_core.engine.plain import prohibition_sentence
 from sloat_core.errors import SloatInputError
 from sloat_core.law.text import LAW_TEXT_SHA256, clause
-from sloat_core.engine.result import as_dict_analysis
+from sloat_core.engine.result import ParcelResult, parcel_result
 from sloat_core.outputs import html_docs as H
 from sloat_core.outputs.report import reading as S
 from sloat_core.outputs.report.map import map_png
@@ -104,14 +104,13 @@ def summary_html(analysis, layerset, *, timeline_events=None, notes: str | None 
     from sloat_core.outputs.plan_document import plan_section
 
     as_of = as_of or dt.date.today()
-    analysis = as_dict_analysis(analysis)  # the documents read the result's JSON
-    r = analysis.result
+    r = parcel_result(analysis.result)
     illustrative = bool(getattr(layerset, "illustrative", None) if layerset is not None
-                        else r.get("layers_illustrative"))
+                        else r.layers_illustrative)
     png, _ = figure or map_png(analysis, layerset)
     b = [*_title_block(r, layerset, title, as_of, illustrative), *_parcel_and_district(r), *_lot_area(r, png),
          *_deductions(r), *_cluster_features(r, fit), *(plan_section(plan) if plan is not None else ()),
-         *(_approvals(r, fit) if r.get("approvals") or r.get("approvals_detail") else _permits(r, fit)),
+         *(_approvals(r, fit) if r.approvals or r.approvals_detail else _permits(r, fit)),
          *_mitigation(r), *_deadlines(timeline_events, r, fit), *_notes(notes, fit),
          *_points_to_check(r, layerset, fit), *_law_quotes(r, fit, level),
          *_please_note(r, as_of, illustrative), *_adjacent_owners(r)]
@@ -120,13 +119,13 @@ def summary_html(analysis, layerset, *, timeline_events=None, notes: str | None 
                   footer_left=FOOTER, margin_pt=7.0)
 
 
-def _parcel_words(r: dict) -> str:
-    parcel = r.get("parcel") or {}
-    bits = [f"SBL {parcel['sbl']}" if parcel.get("sbl") else None, parcel.get("address")]
+def _parcel_words(r: ParcelResult) -> str:
+    parcel = r.parcel
+    bits = [f"SBL {parcel.sbl}" if parcel.sbl else None, parcel.address]
     return " · ".join(str(x) for x in bits if x) or "Parcel given by the applicant"
 
 
-def _title_block(r: dict, layerset, title: str | None, as_of: dt.date, illustrative: bool) -> list[str]:
+def _title_block(r: ParcelResult, layerset, title: str | None, as_of: dt.date, illustrative: bool) -> list[str]:
     """The title, the Article IX it screens against (§§ 402-45 to 402-59), the dates and, on sample data, the
     illustrative-sample notice (said once: the layer set's own notice follows it, its opening words left out)."""
     b = [f"<h1>{H.esc(REPORT_TITLE)}</h1>"]
@@ -134,71 +133,68 @@ def _title_block(r: dict, layerset, title: str | None, as_of: dt.date, illustrat
         b.append(H.p(f"Case: {title}", "lead"))
     b.append(H.p("Environmental controls of the Village of Sloatsburg Code, Chapter 402, Article IX "
                  "(§§ 402-45 to 402-59)", "lead"))
-    b.append(H.p(f"Prepared {_date_text(as_of)} · analysis as of {r.get('as_of')}"))
+    b.append(H.p(f"Prepared {_date_text(as_of)} · analysis as of {r.as_of}"))
     if illustrative:
-        notice = str(r.get("layers_notice") or getattr(layerset, "notice", "") or "")
+        notice = str(r.layers_notice or getattr(layerset, "notice", "") or "")
         notice = re.sub(r"^\s*illustrative sample,? not official( data)?[.:;]?\s*", "", notice, flags=re.I)
         b.append(H.p("ILLUSTRATIVE SAMPLE, NOT OFFICIAL DATA. " + notice, "notice"))
     return b
 
 
-def _parcel_and_district(r: dict) -> list[str]:
+def _parcel_and_district(r: ParcelResult) -> list[str]:
     """The parcel (SBL, address, where its outline came from) and its zoning district, or each district of a split
     parcel with its area."""
-    parcel = r.get("parcel") or {}
-    bits = [f"SBL {parcel['sbl']}" if parcel.get("sbl") else None, parcel.get("address"),
-            f"outline: {parcel['source']}" if parcel.get("source") else None]
-    district = r.get("district") or "unknown"
-    if r.get("district_kind"):
-        district += f" ({str(r['district_kind']).replace('_', ' ')} district)"
-    if len(r.get("districts") or []) > 1:
-        district = "split: " + ", ".join(f"{d['district']} ({_sqft(d['area_sqft'])})" for d in r["districts"])
+    parcel = r.parcel
+    bits = [f"SBL {parcel.sbl}" if parcel.sbl else None, parcel.address,
+            f"outline: {parcel.source}" if parcel.source else None]
+    district = r.district or "unknown"
+    if r.district_kind:
+        district += f" ({str(r.district_kind).replace('_', ' ')} district)"
+    if len(r.districts) > 1:
+        district = "split: " + ", ".join(f"{d.district} ({_sqft(d.area_sqft)})" for d in r.districts)
     return ["<h2>Parcel and district</h2>",
             H.table("The parcel", ["", "Value"], [["Parcel", " · ".join(str(x) for x in bits if x)
                                                    or "outline given by the applicant"], ["District", district]],
                     cls="parcel")]
 
 
-def _lot_area(r: dict, png: bytes) -> list[str]:
+def _lot_area(r: ParcelResult, png: bytes) -> list[str]:
     """The map, the key figures of § 402-45A with the verdict (words, not colour), then the yield estimate
     (§ 402-48E), the per-district figures of a split parcel (§ 402-48I), the cluster features found (§ 402-48C)
     and the count of permits and reviews."""
     from sloat_core.rules.sections.s402_48_cluster.cluster import yield_phrase
 
-    net = r.get("net_lot_area_sqft")
-    mn = r.get("min_lot_area_sqft")
+    net = r.net_lot_area_sqft
+    mn = r.min_lot_area_sqft
     net_text = _sqft(net) + _acres(net)
-    if r.get("net_lot_area_min_sqft") is not None and net is not None and r["net_lot_area_min_sqft"] < net - 0.5:
-        net_text += f"; at least {_sqft(r['net_lot_area_min_sqft'])} if every unknown were constrained"
-    rows = [["Gross area", _sqft(r.get("gross_area_sqft")) + _acres(r.get("gross_area_sqft"))],
-            ["Deducted for environmental constraints", _sqft(r.get("deducted_sqft"))],
+    if r.net_lot_area_min_sqft is not None and net is not None and r.net_lot_area_min_sqft < net - 0.5:
+        net_text += f"; at least {_sqft(r.net_lot_area_min_sqft)} if every unknown were constrained"
+    rows = [["Gross area", _sqft(r.gross_area_sqft) + _acres(r.gross_area_sqft)],
+            ["Deducted for environmental constraints", _sqft(r.deducted_sqft)],
             ["Net lot area (counts toward the minimum)", net_text],
-            [f"District minimum lot area{' (' + r['district'] + ')' if r.get('district') else ''}",
+            [f"District minimum lot area{' (' + r.district + ')' if r.district else ''}",
              (_sqft(mn) if mn is not None else "not set")
-             + (" (local setting, to confirm with the Village)" if r.get("min_lot_area_verify") else "")]]
-    more = []
-    if "conventional_yield" in r:
-        more.append(["Lots of the district minimum the net area could hold",
-                     f"{yield_phrase(r)} (estimate). {r.get('yield_caveat') or ''}".strip()])
-    per = r.get("per_district") or []
+             + (" (local setting, to confirm with the Village)" if r.min_lot_area_verify else "")]]
+    more = [["Lots of the district minimum the net area could hold",
+             f"{yield_phrase(r)} (estimate). {r.yield_caveat or ''}".strip()]]
+    per = r.per_district
     if len(per) > 1:
         more.append(["Split parcel, computed per district (§ 402-48I)",
-                     "; ".join(f"{p['district']}: net {_sqft(p['net_lot_area_sqft'])}"
-                               + (f", {yield_phrase(p)}" if "conventional_yield" in p else "") for p in per)])
-    triggered = [t for t in r.get("cluster_triggers", []) if t.get("triggered") is True]
-    unknown_t = [t for t in r.get("cluster_triggers", []) if t.get("triggered") is None]
+                     "; ".join(f"{p.district}: net {_sqft(p.net_lot_area_sqft)}, {yield_phrase(p)}" for p in per)])
+    triggered = [t for t in r.cluster_triggers if t.triggered is True]
+    unknown_t = [t for t in r.cluster_triggers if t.triggered is None]
     if triggered:
         ctext = ("The Planning Board may require a cluster application: "
-                 + ", ".join(t["citation"].replace("§ 402-48C", "").strip() for t in triggered) + " present.")
+                 + ", ".join(t.citation.replace("§ 402-48C", "").strip() for t in triggered) + " present.")
     elif unknown_t:
         ctext = f"No feature found yet; {len(unknown_t)} unknown."
     else:
         ctext = "None of the ten features found."
-    if r.get("cluster_applies") is False:
+    if r.cluster_applies is False:
         ctext += " (§ 402-48 does not apply to this application type or district.)"
     more.append(["Cluster features (§ 402-48C)", ctext])
-    needed = [p for p in r.get("permits", []) if p.get("required") is True]
-    maybe = [p for p in r.get("permits", []) if p.get("required") is None]
+    needed = [p for p in r.permits if p.required is True]
+    maybe = [p for p in r.permits if p.required is None]
     more.append(["Permits and reviews", f"{len(needed)} needed, {len(maybe)} to be determined (see below)"
                  if needed or maybe else "None found"])
     return ["<h2>Lot area (§ 402-45A)</h2>",
@@ -209,7 +205,7 @@ def _lot_area(r: dict, png: bytes) -> list[str]:
             H.table("What else the analysis found", ["Figure", "Value"], more, cls="key more")]
 
 
-def _deductions(r: dict) -> list[str]:
+def _deductions(r: ParcelResult) -> list[str]:
     """The § 402-45 deduction table: each constraint's area in the parcel, the share that counts and the land
     deducted, then the gross area, the total deducted and the net lot area (§ 402-45A); how each layer's coverage
     is known."""
@@ -223,18 +219,18 @@ def _deductions(r: dict) -> list[str]:
             *[H.p(n, "small") for n in S.coverage_notes(r)]]
 
 
-def _cluster_features(r: dict, fit: Fit | None) -> list[str]:
+def _cluster_features(r: ParcelResult, fit: Fit | None) -> list[str]:
     """The ten sensitive features of § 402-48C, each present, absent, unknown or for the Board to decide, with its
     evidence (shortened at a fitting level, left out at its last); first, why § 402-48 applies or not."""
     b = ["<h2>Cluster development: sensitive features (§ 402-48C)</h2>"]
-    if r.get("cluster_applies_reason"):
-        b.append(H.p(r["cluster_applies_reason"]))
+    if r.cluster_applies_reason:
+        b.append(H.p(r.cluster_applies_reason))
     evidence_len = None if fit is None else fit.evidence_len
     rows = []
-    for t in r.get("cluster_triggers", []):
-        row = [t.get("citation", ""), t.get("title", ""), S.trigger_status(t)]
+    for t in r.cluster_triggers:
+        row = [t.citation, t.title, S.trigger_status(t)]
         if evidence_len != 0:
-            ev = t.get("evidence", "")
+            ev = t.evidence
             row.append(ev if evidence_len is None else _shorten(ev, evidence_len))
         rows.append(row)
     head = ["§", "Feature", "Present?"] + (["Evidence"] if evidence_len != 0 else [])
@@ -242,7 +238,7 @@ def _cluster_features(r: dict, fit: Fit | None) -> list[str]:
     return b
 
 
-def _approvals(r: dict, fit: Fit | None) -> list[str]:
+def _approvals(r: ParcelResult, fit: Fit | None) -> list[str]:
     """The one list of approvals: Article IX's permits and the approvals around it (SEQR class, county referral
     under GML § 239-m/n, the Village Law clocks, the NYSDEC and Army Corps screens), grouped by who decides, each
     with its clause, the clock it starts and the step at which it usually comes; then what the law forbids (a
@@ -252,27 +248,27 @@ def _approvals(r: dict, fit: Fit | None) -> list[str]:
     out = ["<h2>Permits, reviews and approvals, by who decides</h2>",
            _approvals_table(r, None if fit is None else min(fit.reason_len, 110),
                             None if fit is None else fit.clock_len)]
-    for permit in r.get("permits") or []:
+    for permit in r.permits:
         if (sentence := prohibition_sentence(permit)) is not None:  # in bold when it applies
-            out.append(f"<p><strong>{H.esc(sentence)}</strong></p>" if permit.get("required") else H.p(sentence))
+            out.append(f"<p><strong>{H.esc(sentence)}</strong></p>" if permit.required else H.p(sentence))
     if others := S.not_needed_sentence(r):
         out.append(H.p(others))
-    detail = r.get("approvals_detail") or {}
+    detail = r.approvals_detail
     if steps := S.usual_order(detail):
         out.append("<h3>The usual order (steps in the table; common practice, not law)</h3>")
         out.append(H.ul(steps, ordered=True))
     sentences = S.approval_sentences(r)
-    fed = (detail.get("wetland_screens") or {}).get("federal")
+    fed = ((detail.wetland_screens if detail is not None else None) or {}).get("federal")
     if fed:
         sentences.append(f"Federal waters ({fed.get('citation', 'CWA § 404')}): {fed.get('message', '')}. "
                          f"{fed.get('reason', '')} {fed.get('stated', '')}")
     out += [H.p(" ".join(s.split())) for s in sentences]
-    if detail.get("estimate"):
-        out.append(H.p(detail["estimate"], "note"))
+    if detail is not None and detail.estimate:
+        out.append(H.p(detail.estimate, "note"))
     return out
 
 
-def _approvals_table(r: dict, reason_len: int | None, clock_len: int | None) -> str:
+def _approvals_table(r: ParcelResult, reason_len: int | None, clock_len: int | None) -> str:
     """The approvals grouped by who decides: one ``<tbody>`` per decider, its name a row-group header."""
     head = ["Permit, review or approval", "Status", "Clause", "Clock it starts", "Usual step"]
     table = ['<table class="approvals">\n<caption>Article IX\'s permits and the approvals around it (SEQR, county '
@@ -280,10 +276,10 @@ def _approvals_table(r: dict, reason_len: int | None, clock_len: int | None) -> 
              "<thead><tr>" + "".join(f'<th scope="col">{h}</th>' for h in head) + "</tr></thead>"]
     rows = S.approval_rows(r, reason_len, clock_len)
     i = 0
-    for group in r.get("approvals") or []:
-        table.append(f'<tbody>\n<tr><th scope="rowgroup" colspan="{len(head)}">{H.esc(group.get("decides"))} '
+    for group in r.approvals:
+        table.append(f'<tbody>\n<tr><th scope="rowgroup" colspan="{len(head)}">{H.esc(group.decides)} '
                      "decides</th></tr>")
-        for _ in group.get("items") or []:
+        for _ in group.items:
             _who, name, status, clause_, clock, step = rows[i]
             i += 1
             if reason_len is not None:  # fitted to the pages: the step's number (its words are in the usual order)
@@ -297,49 +293,48 @@ def _approvals_table(r: dict, reason_len: int | None, clock_len: int | None) -> 
     return "\n".join(table)
 
 
-def _permits(r: dict, fit: Fit | None) -> list[str]:
+def _permits(r: ParcelResult, fit: Fit | None) -> list[str]:
     """Without the analysis's approvals (an older result): the permits table, each with whether it is needed
     (yes / no / unknown), its approval authority and the § that requires it."""
     reason_len = None if fit is None else fit.reason_len
     rows = []
-    for p in r.get("permits", []):
-        name = p.get("title", "")
-        if reason_len != 0 and p.get("reason"):
-            name += "\n" + (p["reason"] if reason_len is None else _shorten(p["reason"], reason_len))
-        rows.append([name, S._YES_NO.get(p.get("required"), str(p.get("required"))), p.get("authority", ""),
-                     p.get("citation", "")])
+    for p in r.permits:
+        name = p.title
+        if reason_len != 0 and p.reason:
+            name += "\n" + (p.reason if reason_len is None else _shorten(p.reason, reason_len))
+        rows.append([name, S._YES_NO.get(p.required, str(p.required)), p.authority, p.citation])
     return ["<h2>Permits and reviews</h2>",
             H.table("Permits and reviews", ["Permit or review", "Needed?", "Approval authority", "§"], rows)]
 
 
-def _mitigation(r: dict) -> list[str]:
+def _mitigation(r: ParcelResult) -> list[str]:
     """The wetland mitigation figures of § 402-57P, when a wetland impact is known: the impact, the replacement
     ratio and the replacement wetland required, the proposal and its shortfall, the buffer impact, then the gate,
     siting and monitoring years. Nothing when no impact is known."""
-    m = r.get("mitigation") or {}
-    if m.get("impacted_wetland_sqft") is None:
+    m = r.mitigation
+    if m is None or m.impacted_wetland_sqft is None:
         return []
-    rows = [["Wetland impacted", _sqft(m.get("impacted_wetland_sqft")),
-             "from the drawn footprint" if m.get("impact_source") == "footprint" else "as entered"],
-            ["Replacement ratio", f"at least {m.get('ratio', 0):g} to 1", m.get("citation", "")],
-            ["Replacement wetland required", _sqft(m.get("required_mitigation_sqft")), m.get("citation", "")]]
-    if m.get("proposed_mitigation_sqft") is not None:
-        rows += [["Proposed", _sqft(m.get("proposed_mitigation_sqft")), ""],
-                 ["Shortfall", _sqft(m.get("shortfall_sqft")),
-                  "meets the ratio" if m.get("meets_ratio") else "does not meet the ratio"]]
-    if m.get("impacted_buffer_sqft") is not None:
-        rows.append(["Buffer impacted", _sqft(m.get("impacted_buffer_sqft")), ""])
-    gate = (m.get("gate") or {}).get("text")
-    mon = m.get("monitoring_years") or {}
-    extra = " ".join(x for x in (gate, m.get("siting"),
-                                 f"Monitoring: {mon.get('min')} to {mon.get('max')} years ({mon.get('citation', '')})."
-                                 if mon else "") if x)
+    rows = [["Wetland impacted", _sqft(m.impacted_wetland_sqft),
+             "from the drawn footprint" if m.impact_source == "footprint" else "as entered"],
+            ["Replacement ratio", f"at least {m.ratio:g} to 1", m.citation],
+            ["Replacement wetland required", _sqft(m.required_mitigation_sqft), m.citation]]
+    if m.proposed_mitigation_sqft is not None:
+        rows += [["Proposed", _sqft(m.proposed_mitigation_sqft), ""],
+                 ["Shortfall", _sqft(m.shortfall_sqft),
+                  "meets the ratio" if m.meets_ratio else "does not meet the ratio"]]
+    if m.impacted_buffer_sqft is not None:
+        rows.append(["Buffer impacted", _sqft(m.impacted_buffer_sqft), ""])
+    gate = m.gate.text if m.gate is not None else None
+    mon = m.monitoring_years
+    extra = " ".join(x for x in (gate, m.siting,
+                                 f"Monitoring: {mon.min} to {mon.max} years ({mon.citation})."
+                                 if mon is not None else "") if x)
     return ["<h2>Wetland mitigation (§ 402-57P)</h2>",
             H.table("The mitigation figures", ["", "Figure", "Note / §"], rows, num_cols=(1,)),
             *([H.p(extra, "small")] if extra else [])]
 
 
-def _deadlines(timeline_events, r: dict, fit: Fit | None) -> list[str]:
+def _deadlines(timeline_events, r: ParcelResult, fit: Fit | None) -> list[str]:
     """The deadlines and expiry dates of the timeline and of the approvals' dated clocks, each with its status in
     words and its §; at a fitting level at most its number of dates, those still ahead first
     (:func:`~sloat_core.outputs.report.reading.events_to_show`), the rest left to the calendar download. Nothing
@@ -367,11 +362,11 @@ def _notes(notes: str | None, fit: Fit | None) -> list[str]:
     return ["<h2>Notes</h2>", H.p(text, "notes")]
 
 
-def _points_to_check(r: dict, layerset, fit: Fit | None) -> list[str]:
+def _points_to_check(r: ParcelResult, layerset, fit: Fit | None) -> list[str]:
     """The warnings to check (at a fitting level at most its number): the layer set's load warnings first, then
     the analysis's own. Nothing when there are none."""
     warnings = [f"Layer set: {w}" for w in (getattr(layerset, "warnings", ()) or ())]
-    warnings += [w for w in r.get("warnings") or [] if w not in warnings]
+    warnings += [w for w in r.warnings if w not in warnings]
     if not warnings:
         return []
     if fit is not None:
@@ -383,7 +378,7 @@ def _points_to_check(r: dict, layerset, fit: Fit | None) -> list[str]:
     return ["<h2>Points to check</h2>", H.ul(items)]
 
 
-def _law_quotes(r: dict, fit: Fit | None, level: int | None) -> list[str]:
+def _law_quotes(r: ParcelResult, fit: Fit | None, level: int | None) -> list[str]:
     """The clauses of Article IX behind the figures (:func:`~sloat_core.outputs.report.reading._citations_used`),
     each quoted in its own words from the law text (its first paragraph; a citation the law text does not hold is
     left out), shortened at a fitting level; at the last (3) only the § 402-45 clauses and § 402-48C."""
@@ -402,42 +397,42 @@ def _law_quotes(r: dict, fit: Fit | None, level: int | None) -> list[str]:
     return b
 
 
-def _please_note(r: dict, as_of: dt.date, illustrative: bool) -> list[str]:
+def _please_note(r: ParcelResult, as_of: dt.date, illustrative: bool) -> list[str]:
     """The disclaimer, who decides, the illustrative-sample warning on sample data, the local settings used (buffer
     width, minimum lot area, to confirm with the Village), then the date and the versions behind the figures."""
-    b = ["<h2>Please note</h2>", H.p(r.get("disclaimer") or ""),
+    b = ["<h2>Please note</h2>", H.p(r.disclaimer or ""),
          H.p("Who decides: the Planning Board, the Building Inspector and the Village Engineer, as named for each "
              "permit above; the County and State agencies listed decide their own reviews.")]
     if illustrative:
         b.append("<p><strong>Illustrative sample, not official data: the map layers are made up for demonstration. "
                  "Do not rely on them for any property.</strong></p>")
-    mn = r.get("min_lot_area_sqft")
-    if r.get("min_lot_area_verify") or r.get("buffer_width_ft") is not None:
-        width = r.get("buffer_width_ft")
+    mn = r.min_lot_area_sqft
+    if r.min_lot_area_verify or r.buffer_width_ft is not None:
+        width = r.buffer_width_ft
         b.append(H.p("Local settings used (to confirm with the Village): buffer width "
                      + (f"{width:g} ft" if width is not None else "unknown")
                      + (f"; minimum lot area {_sqft(mn)}" if mn is not None else "") + "."))
-    if r.get("buffer_note"):
-        b.append(H.p(r["buffer_note"]))
-    layers = f"{r.get('layers_name') or 'none'} version {r.get('layers_version') or 'unknown'}"
-    b.append(H.p(f"Date: {_date_text(as_of)}. Law parameters: {r.get('params_version')}. Law text sha256: "
+    if r.buffer_note:
+        b.append(H.p(r.buffer_note))
+    layers = f"{r.layers_name or 'none'} version {r.layers_version or 'unknown'}"
+    b.append(H.p(f"Date: {_date_text(as_of)}. Law parameters: {r.params_version}. Law text sha256: "
                  f"{LAW_TEXT_SHA256[:16]}. Data: {layers}{' (illustrative sample)' if illustrative else ''}. "
-                 f"sloat_core {r.get('tool_version')}.", "small"))
+                 f"sloat_core {r.tool_version}.", "small"))
     return b
 
 
-def _adjacent_owners(r: dict) -> list[str]:
+def _adjacent_owners(r: ParcelResult) -> list[str]:
     """Appendix, § 402-57K(4): the tax parcels adjacent to the wetland, watercourse and buffer of the work, with
     their owners of record where the parcel layer names them (else the assessment roll is named). Nothing when no
     wetland permit application is needed."""
-    a = r.get("adjacent_owners") or {}
-    if not a or a.get("applies") is False:
+    a = r.adjacent_owners
+    if a is None or a.applies is False:
         return []
-    b = [f"<h2>Appendix: owners of record of adjacent lands ({H.esc(a.get('citation', ''))})</h2>"]
-    if a.get("parcels"):
+    b = [f"<h2>Appendix: owners of record of adjacent lands ({H.esc(a.citation)})</h2>"]
+    if a.parcels:
         b.append(H.table("Adjacent tax parcels", ["SBL", "Address", "Owner of record"],
-                         [[x.get("sbl") or "no SBL", x.get("address") or "", x.get("owner")
-                           or "owner from the assessment roll"] for x in a["parcels"]]))
-    if a.get("reason"):
-        b.append(H.p(a["reason"], "small"))
+                         [[x.sbl or "no SBL", x.address or "", x.owner
+                           or "owner from the assessment roll"] for x in a.parcels]))
+    if a.reason:
+        b.append(H.p(a.reason, "small"))
     return b

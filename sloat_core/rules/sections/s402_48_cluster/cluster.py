@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -371,21 +372,25 @@ def _lots(n: int) -> str:
     return f"{n} lot{'s' * (n != 1)}"
 
 
-def yield_phrase(r: dict) -> str:
+def yield_phrase(r) -> str:
     """The yield (§ 402-48E) of a result or a district part in words: "3 lots", "0 to 4 lots", "not known".
+
+    ``r`` is the typed result or one of its district parts (:class:`sloat_core.engine.result.ParcelResult`,
+    ``DistrictPart``), read by attribute, or the yield's own dict while :func:`yield_estimate` builds it.
 
     >>> yield_phrase({"conventional_yield_status": "range", "conventional_yield_min": 0, "conventional_yield_max": 4})
     '0 to 4 lots (a range: part of the land is unknown)'
     """
-    status = r.get("conventional_yield_status")
+    get = r.get if isinstance(r, Mapping) else (lambda key: getattr(r, key, None))
+    status = get("conventional_yield_status")
     if status is None:  # a result written before the yield had a status: its one number, if any
-        y = r.get("conventional_yield")
+        y = get("conventional_yield")
         return "not known" if y is None else _lots(int(y))
     if status == "known":
-        return _lots(int(r["conventional_yield"]))
+        return _lots(int(get("conventional_yield")))
     if status == "range":
-        return f"{r['conventional_yield_min']} to {r['conventional_yield_max']} lots (a range: part of the land is " \
-               "unknown)"
+        return f"{get('conventional_yield_min')} to {get('conventional_yield_max')} lots (a range: part of the land " \
+               "is unknown)"
     return "not known"
 
 
