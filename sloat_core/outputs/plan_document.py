@@ -20,7 +20,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from sloat_core.engine.plain import is_prohibition
+from sloat_core.rules.permits import PROHIBITED_IDS
 from sloat_core.errors import SloatInputError
 from sloat_core.law.text import LAW_TEXT_SHA256, clause
 from sloat_core.outputs import html_docs as H
@@ -116,7 +116,7 @@ def _cited(p: dict) -> str:
 def _asked(lot, required) -> list[str]:
     """The lot's permits needed (``required`` True) or not known yet (None), each with its §; a prohibition (§ 402-52)
     is never a permit (said under the table)."""
-    return [_cited(p) for p in lot.permits if p.get("required") is required and not is_prohibition(p)]
+    return [_cited(p) for p in lot.permits if p.get("required") is required and p.get("id") not in PROHIBITED_IDS]
 
 
 def shared_unknowns(plan) -> list[str]:
@@ -185,7 +185,7 @@ def plan_section(plan, *, heading: str | None = SECTION_HEADING) -> list[str]:
     if shared := shared_unknowns(plan):
         b.append(H.p(f"Not known yet for every lot (they turn on what is built): {'; '.join(shared)}.", "small"))
     forbidden = dict.fromkeys(_cited(p) for lot in plan.lots for p in lot.permits
-                              if is_prohibition(p) and p.get("required") is not False)
+                              if p.get("id") in PROHIBITED_IDS and p.get("required") is not False)
     if forbidden:
         b.append(H.p(f"Not allowed at all, if the project includes it, with or without a permit: "
                      f"{'; '.join(forbidden)}.", "small"))
