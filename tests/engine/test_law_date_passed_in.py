@@ -101,3 +101,18 @@ def test_the_same_analysis_without_the_amendment_is_unchanged_by_its_date(tmp_pa
     b = analyze(sq(0, 0, 200), steep, district="R-40", as_of=CHANGED_ON)
     assert a["net_lot_area_sqft"] == b["net_lot_area_sqft"]
     assert _row(a, "slope_25_40")["label"] == _row(b, "slope_25_40")["label"]
+
+
+def test_the_village_screen_as_of_a_date_reads_the_law_of_that_date_and_agrees_with_the_analysis(tmp_path, amended):
+    from sloat_core.engine.screening import screen_rows
+
+    parcel = sq(0, 0, 200)
+    (tmp_path / "screen").mkdir()
+    world = make_world(tmp_path / "screen", {"parcels": [(parcel, {"SBL": "1-1-1", "ZONE": "R-40"})]},
+                       dem=lambda x, y: 500.0 + 0.20 * x)  # 20 % everywhere
+    old = next(screen_rows(world, as_of=DAY_BEFORE))
+    new = next(screen_rows(world, as_of=CHANGED_ON))
+    assert (old["trigger_1"], new["trigger_1"]) == ("yes", "no")  # over 15 %, not over 25 %
+    for row, on in ((old, DAY_BEFORE), (new, CHANGED_ON)):
+        result = analyze(parcel, world, district="R-40", as_of=on)
+        assert row["trigger_1"] == {True: "yes", False: "no", None: ""}[_t1(result)["triggered"]]
