@@ -290,7 +290,7 @@ def cmd_screen(args) -> int:
     parcels = layerset.get("parcels")
     with progress_bar(len(parcels) if parcels is not None else None, "Screening", "parcel",
                       quiet=args.quiet) as bar:
-        n = screen_to_csv(layerset, args.out, progress=bar.update)
+        n = screen_to_csv(layerset, args.out, progress=bar.update, as_of=_date(args.as_of))
     print(f"Screened {n} parcels into {args.out}.", file=sys.stderr)
     return 0
 
@@ -430,6 +430,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--layers")
     s.add_argument("--out", required=True)
     s.add_argument("--quiet", action="store_true", help="no progress bar (it shows only on a terminal anyway)")
+    s.add_argument("--as-of", dest="as_of", help="date of the law's numbers, YYYY-MM-DD (default: today)")
     s.set_defaults(func=cmd_screen)
 
     r = sub.add_parser("report", help="write the pre-application summary (or, with --plain, the one-page plain "

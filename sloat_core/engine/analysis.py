@@ -21,7 +21,7 @@ from sloat_core.errors import SloatInputError
 from sloat_core.measure.footprint import footprint_impacts, footprint_summary
 from sloat_core.measure.parcel import Findings, parcel_findings
 from sloat_core.gis.geometry import area_sqft, check_parcels, polygonal
-from sloat_core.law.params import PARAMS_VERSION, law_date
+from sloat_core.law.params import PARAMS_VERSION, one_reading
 from sloat_core.rules.sections.s402_57_wetlands.mitigation import mitigation
 from sloat_core.rules.permits import DECLARATIONS, Permit, can_be_subdivided, permits_for
 from sloat_core.rules.project import Project, parse_project
@@ -136,13 +136,13 @@ def analyze_parcel(
 ) -> Analysis:
     """Run every Article IX rule on a parcel. See `analyze` for the JSON shape.
 
-    The law's numbers are those in effect on ``as_of`` (default today), passed in to the permits
-    (``Facts.as_of``), the design limits and the approvals. The `law_date` block is for the code not yet given
-    the date: the measuring (slope classes, outcrops, deduction shares) and the cluster, mitigation, adjacent
-    owners and steep-slope design modules.
+    The law's numbers are those in effect on ``as_of`` (default today), passed in to every rule and
+    measurement: the measuring (slope classes, outcrops, deduction shares: ``Findings.as_of``), the permits
+    (``Facts.as_of``), the cluster rules, the mitigation, the adjacent owners, the design limits and the
+    approvals.
     """
     as_of = as_of or dt.date.today()
-    with law_date(as_of):
+    with one_reading():  # the parameters file read once for the whole analysis (speed)
         return _analyze_parcel(parcel, layerset, district=district, project=project, settings=settings,
                                as_of=as_of, board_answers=board_answers, mitigation_input=mitigation_input)
 
@@ -158,7 +158,8 @@ def _work_findings(f, geom, proj: Project, layerset, settings, ponds_buffered: b
     warnings.append(f"{outside:,.0f} sq ft of the disturbance footprint lies outside the parcel; it is "
                     "measured where it lies (work on neighbouring land needs the same permits).")
     return parcel_findings(polygonal(geom.union(proj.disturbance_footprint)), layerset,
-                           buffer_width_ft=float(settings.buffer_width_ft), buffer_water_bodies=ponds_buffered)
+                           buffer_width_ft=float(settings.buffer_width_ft), buffer_water_bodies=ponds_buffered,
+                           on=f.as_of)
 
 
 def _district_warnings(districts, primary, d, gross: float) -> list[str]:
@@ -176,7 +177,8 @@ def _district_warnings(districts, primary, d, gross: float) -> list[str]:
     return out
 
 
-def _per_district(districts, primary, geom, lot, gross: float, layerset, settings) -> tuple[list, list[dict]]:
+def _per_district(districts, primary, geom, lot, gross: float, layerset, settings,
+                  as_of: dt.date) -> tuple[list, list[dict]]:
     """Each district part's gross, net range, minimum and yield (§ 402-48I; the whole parcel's own figures,
     § 402-48E, when it lies in one district); with the parts themselves, as (district, geometry) pairs."""
     portions = [(c, part) for c, _, part in districts] if len(districts) > 1 else [(primary, geom)]
@@ -194,7 +196,8 @@ def _per_district(districts, primary, geom, lot, gross: float, layerset, setting
         else:
             part_gross = area_sqft(part)
             part_net = max(part_gross - deducted, 0.0)
-            part_floor = district_part_floor(part, part_net, layerset, settings, parcel_known=lot.fully_known)
+            part_floor = district_part_floor(part, part_net, layerset, settings, parcel_known=lot.fully_known,
+                                             on=as_of)
         mn = dd.min_lot_area_sqft if dd else None
         per_district.append({
             "district": code,
@@ -204,7 +207,7 @@ def _per_district(districts, primary, geom, lot, gross: float, layerset, setting
             "net_lot_area_min_sqft": round(part_floor, 2),
             "min_lot_area_sqft": mn,
             **part_yield(part_net, part_floor, mn),
-            "cluster": cluster_lot_rules(code, dd.kind if dd else None),
+            "cluster": cluster_lot_rules(code, dd.kind if dd else None, as_of),
             "citation": "§ 402-48I" if len(portions) > 1 else "§ 402-48E",
         })
     return portions, per_district
@@ -253,7 +256,7 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
 
     ponds_buffered = bool(getattr(settings, "buffer_around_water_bodies", True))
     f = parcel_findings(geom, layerset, buffer_width_ft=float(settings.buffer_width_ft),
-                        buffer_water_bodies=ponds_buffered)
+                        buffer_water_bodies=ponds_buffered, on=as_of)
     warnings += f.warnings
     lot = lot_area(f)
     gross = f.gross_area_sqft
@@ -264,7 +267,7 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
     d = settings.district(primary) if primary else None
     minimum = d.min_lot_area_sqft if d else None
     warnings += _district_warnings(districts, primary, d, gross)
-    portions, per_district = _per_district(districts, primary, geom, lot, gross, layerset, settings)
+    portions, per_district = _per_district(districts, primary, geom, lot, gross, layerset, settings, as_of)
 
     triggers = cluster_triggers(lot.measures, board_answers)
     kinds = [(settings.district(c).kind if c and settings.district(c) else None) for c, _, _ in districts]
@@ -294,12 +297,12 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
     wet = next((p for p in permits if p.id == WETLAND_PERMIT.id), None)
     owners = adjacent_owners(geom, layerset, footprint=proj.disturbance_footprint,
                              buffer_width_ft=float(settings.buffer_width_ft), buffer_water_bodies=ponds_buffered,
-                             permit_required=wet.required if wet else None, parcel_id=meta.get("sbl"))
+                             permit_required=wet.required if wet else None, parcel_id=meta.get("sbl"), on=as_of)
 
     # Wetland mitigation: the footprint's wetland (where it lies, on or off the parcel), else what was typed.
-    mit = mitigation(**footprint_impacts(work, proj.disturbance_footprint, mitigation_input))
+    mit = mitigation(**footprint_impacts(work, proj.disturbance_footprint, mitigation_input), on=as_of)
 
-    design, design_warnings = with_figures(design_checklist(proj, as_of), dict(proj.design_figures or ()))
+    design, design_warnings = with_figures(design_checklist(proj, as_of), dict(proj.design_figures or ()), as_of)
     warnings += design_warnings
     meets = meets_minimum(lot.net_lot_area_sqft, lot.net_lot_area_min_sqft, minimum)
     if meets is None and minimum is not None:
@@ -331,7 +334,7 @@ def _analyze_parcel(parcel, layerset, *, district, project, settings, as_of: dt.
         meets_min_lot_area=meets,
         lot_area_citation="§ 402-45A",
         **yield_estimate(per_district),
-        cluster_open_space=OpenSpaceRule(**open_space_rule()),
+        cluster_open_space=OpenSpaceRule(**open_space_rule(as_of)),
         per_district=tuple(DistrictPart.from_dict(p) for p in per_district),
         slope_area_sqft={k: round(v, 2) for k, v in f.slope_area_sqft.items()},
         buffer_width_ft=f.buffer_width_ft,

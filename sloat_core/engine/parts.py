@@ -6,6 +6,8 @@ One computation for the single-parcel analysis (`engine.analysis`) and the villa
 
 from __future__ import annotations
 
+import datetime as dt
+
 from shapely.geometry.base import BaseGeometry
 
 from sloat_core.measure.parcel import parcel_findings
@@ -14,7 +16,8 @@ from sloat_core.rules.deductions import lot_area
 __all__ = ["part_floor"]
 
 
-def part_floor(part: BaseGeometry, part_net: float, layerset, settings, *, parcel_known: bool) -> float:
+def part_floor(part: BaseGeometry, part_net: float, layerset, settings, *, parcel_known: bool,
+               on: dt.date | None = None) -> float:
     """The worst-case net of one district part: its net less the part's own uncertainty.
 
     Parameters
@@ -27,6 +30,8 @@ def part_floor(part: BaseGeometry, part_net: float, layerset, settings, *, parce
         The layers and the local settings (buffer width, whether ponds carry a buffer).
     parcel_known : bool
         The whole parcel's net is known (its floor equals its net): then so is every part's.
+    on : datetime.date, optional
+        The date the law is applied at (the analysis's ``as_of``; default today).
 
     Returns
     -------
@@ -41,5 +46,6 @@ def part_floor(part: BaseGeometry, part_net: float, layerset, settings, *, parce
     if parcel_known:
         return part_net
     alone = lot_area(parcel_findings(part, layerset, buffer_width_ft=float(settings.buffer_width_ft),
-                                     buffer_water_bodies=bool(getattr(settings, "buffer_around_water_bodies", True))))
+                                     buffer_water_bodies=bool(getattr(settings, "buffer_around_water_bodies", True)),
+                                     on=on))
     return max(part_net - max(alone.net_lot_area_sqft - alone.net_lot_area_min_sqft, 0.0), 0.0)

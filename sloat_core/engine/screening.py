@@ -27,6 +27,7 @@ non-numeric coordinates give an error row; an outline crossing itself is repaire
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import math
 import multiprocessing as mp
 import os
@@ -147,7 +148,8 @@ def _split_yields(pieces, settings, minimum, geoms, splits, sel, layerset, cols)
             m = block_measures(pieces, block_areas(pieces, shapes), shapely.area(shapes),
                                coverage_gaps(layerset, shapes) if layerset is not None else None)
             net = np.atleast_1d(net_lot_area(m))
-            floor = [part_floor(g, float(n), layerset, settings, parcel_known=known) for g, n in zip(shapes, net)]
+            floor = [part_floor(g, float(n), layerset, settings, parcel_known=known, on=pieces.as_of)
+                     for g, n in zip(shapes, net)]
         except Exception:  # noqa: BLE001 -- a part GEOS cannot cut: the yield is unknown, the row stands
             out[i] = {"conventional_yield": "", "conventional_yield_min": "", "conventional_yield_max": ""}
             continue
@@ -206,7 +208,7 @@ def _clean(v):
 
 
 def screen_rows(layerset, settings=None, *, parcels=None, block_size: int = 2000,
-                tile_cells: int = 40, workers: int | None = None) -> Iterator[dict]:
+                tile_cells: int = 40, workers: int | None = None, as_of: dt.date | None = None) -> Iterator[dict]:
     """Yield one row per tax parcel, in the parcels' order (a generator: rows go out block by block).
 
     Parameters
@@ -226,6 +228,9 @@ def screen_rows(layerset, settings=None, *, parcels=None, block_size: int = 2000
         Processes (fork start method only). Default: up to 2, for building the pieces and for measuring
         the blocks (at least one block each), when there are at least 500 parcels; else 1 (a pool costs
         more than it saves on small runs).
+    as_of : datetime.date, optional
+        The date the law is applied at (default today): every number of Article IX the measuring and the
+        rules read is the one in effect then.
 
     Yields
     ------
@@ -233,6 +238,7 @@ def screen_rows(layerset, settings=None, *, parcels=None, block_size: int = 2000
         Keys of :data:`SCREEN_COLUMNS`; ``error`` holds one plain sentence when a parcel failed.
     """
     settings = settings or load_settings()
+    as_of = as_of or dt.date.today()
     ids, dists, addrs, raw, splits = _parcel_table(layerset, parcels)
     if len(raw) == 0:
         return
@@ -246,7 +252,7 @@ def screen_rows(layerset, settings=None, *, parcels=None, block_size: int = 2000
         good = geoms[ok].astype(object)
         bounds = shapely.total_bounds(good)
         ptree = shapely.STRtree(good)
-        kw = dict(buffer_width_ft=float(settings.buffer_width_ft), tile_cells=tile_cells,
+        kw = dict(buffer_width_ft=float(settings.buffer_width_ft), tile_cells=tile_cells, on=as_of,
                   buffer_water_bodies=bool(getattr(settings, "buffer_around_water_bodies", True)),
                   workers=workers if workers is not None else (cores if len(raw) >= _PARALLEL_BUILD_MIN_PARCELS else 1))
         pieces = build_pieces(layerset, bounds, needed=lambda tile: len(ptree.query(tile, predicate="intersects")) > 0,

@@ -24,6 +24,7 @@ Where the DEM comes from and in which units: :mod:`sloat_core.gis.dem`. One parc
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 
 import numpy as np
@@ -31,7 +32,7 @@ import numpy as np
 from sloat_core.errors import SloatInputError
 from sloat_core.law.params import param
 
-__all__ = ["SLOPE_CLASS_COLORS", "horn_slope_percent", "slope_class_labels", "slope_classes"]
+__all__ = ["SLOPE_CLASS_COLORS", "horn_slope_percent", "slope_class_labels", "slope_classes", "thresholds_pct"]
 
 #: Overlay colours (RGBA) by class code: 0 unknown (transparent), then the four classes.
 SLOPE_CLASS_COLORS: dict[int, tuple[int, int, int, int]] = {
@@ -42,17 +43,19 @@ SLOPE_CLASS_COLORS: dict[int, tuple[int, int, int, int]] = {
     4: (200, 0, 0, 190),
 }
 
-def _thresholds_pct() -> tuple[float, float, float]:
-    """The three class edges (15, 25, 40 today), read from the parameters file."""
+def thresholds_pct(on: dt.date | None = None) -> tuple[float, float, float]:
+    """The three class edges (15, 25, 40 today), read from the parameters file as in effect on ``on`` (the date
+    the law is applied at; None: today, for the map's labels)."""
     return (
-        float(param("cluster_slope_threshold_pct").value),
-        float(param("steep_slope_deduction_threshold_pct").value),
-        float(param("very_steep_slope_threshold_pct").value),
+        float(param("cluster_slope_threshold_pct", on).value),
+        float(param("steep_slope_deduction_threshold_pct", on).value),
+        float(param("very_steep_slope_threshold_pct", on).value),
     )
 
 
-def slope_class_labels() -> tuple[str, str, str, str, str]:
-    """Names of the slope classes, built from the thresholds in the parameters file.
+def slope_class_labels(on: dt.date | None = None) -> tuple[str, str, str, str, str]:
+    """Names of the slope classes, built from the thresholds in the parameters file as in effect on ``on``
+    (None: today, for labels shown outside an analysis).
 
     Returns
     -------
@@ -60,7 +63,7 @@ def slope_class_labels() -> tuple[str, str, str, str, str]:
         ``("0-15", "15-25", "25-40", "over_40", "unknown")`` with today's parameters; the order is
         class codes 1, 2, 3, 4 then unknown (code 0).
     """
-    low, mid, high = (f"{t:g}" for t in _thresholds_pct())
+    low, mid, high = (f"{t:g}" for t in thresholds_pct(on))
     return (f"0-{low}", f"{low}-{mid}", f"{mid}-{high}", f"over_{high}", "unknown")
 
 
@@ -147,13 +150,13 @@ def horn_slope_percent(
     return out
 
 
-def slope_classes(slope_pct: np.ndarray) -> np.ndarray:
+def slope_classes(slope_pct: np.ndarray, on: dt.date | None = None) -> np.ndarray:
     """Class codes for percent slopes: 0 unknown (NaN), 1 ``0-15``, 2 ``15-25``, 3 ``25-40``, 4 ``over_40``.
 
     Edges: s <= 15 is 1; 15 < s <= 25 is 2; 25 < s <= 40 is 3; s > 40 is 4 (thresholds from the
-    parameters file).
+    parameters file, as in effect on ``on``; None: today, for the map's picture).
     """
-    low, mid, high = _thresholds_pct()
+    low, mid, high = thresholds_pct(on)
     s = np.asarray(slope_pct, dtype=np.float64)
     codes = np.zeros(s.shape, dtype=np.uint8)
     valid = np.isfinite(s)

@@ -8,6 +8,7 @@ DEM, a nodata cell, or a DEM edge cell) is "unknown". Geometries passed in and r
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ from sloat_core.errors import SloatInputError
 from sloat_core.gis.coverage import EdgePieces, edge_pieces, suffix_counts
 from sloat_core.gis.dem import DEM_READERS, window_for_bounds
 from sloat_core.gis.geometry import repair_outline
-from sloat_core.gis.slope import horn_slope_percent, slope_class_labels, slope_classes
+from sloat_core.gis.slope import horn_slope_percent, slope_class_labels, slope_classes, thresholds_pct
 
 __all__ = ["SlopeGrid", "slope_grid"]
 
@@ -71,10 +72,15 @@ class SlopeGrid:
 
     @property
     def classes(self) -> np.ndarray:
-        """Class codes per cell (see :func:`slope_classes`)."""
-        if "classes" not in self._cache:
-            self._cache["classes"] = slope_classes(self.slope_pct)
-        return self._cache["classes"]
+        """Class codes per cell with today's thresholds (see :func:`slope_classes`); `classes_on` for a date."""
+        return self.classes_on(None)
+
+    def classes_on(self, on: dt.date | None) -> np.ndarray:
+        """Class codes per cell with the thresholds in effect on ``on`` (cached per thresholds)."""
+        key = ("classes", thresholds_pct(on))
+        if key not in self._cache:
+            self._cache[key] = slope_classes(self.slope_pct, on)
+        return self._cache[key]
 
     # -- cell bookkeeping -------------------------------------------------------------------
     def _pieces(self, geom: BaseGeometry) -> EdgePieces:
@@ -101,10 +107,10 @@ class SlopeGrid:
         """
         return self._pieces(self.geom if geom is None else geom).dense()
 
-    def _class_cells(self, code: int) -> np.ndarray:
-        key = ("class", code)
+    def _class_cells(self, code: int, on: dt.date | None) -> np.ndarray:
+        key = ("class", code, thresholds_pct(on))
         if key not in self._cache:
-            self._cache[key] = self.classes == code
+            self._cache[key] = self.classes_on(on) == code
         return self._cache[key]
 
     def mask(self, *, gt: float | None = None, ge: float | None = None, le: float | None = None,
@@ -137,7 +143,7 @@ class SlopeGrid:
             return pieces.share_of() * self.cell_area_sqft
         return pieces.share_of(cells, self._suffix(cells)) * self.cell_area_sqft
 
-    def class_areas_sqft(self, geom: BaseGeometry | None = None) -> dict[str, float]:
+    def class_areas_sqft(self, geom: BaseGeometry | None = None, *, on: dt.date | None = None) -> dict[str, float]:
         """Area of ``geom`` (default: the parcel) in each slope class, in square feet.
 
         Parameters
@@ -145,6 +151,8 @@ class SlopeGrid:
         geom : shapely Polygon or MultiPolygon, optional
             An area in EPSG:2260, normally the parcel or a part of it. Parts of it outside the window
             read for the parcel count as unknown.
+        on : datetime.date, optional
+            The date the law is applied at: the classes' thresholds in effect then (default today).
 
         Returns
         -------
@@ -153,11 +161,11 @@ class SlopeGrid:
             to the area of ``geom``. Unknown is the part not covered by a cell with a valid slope.
         """
         geom = self.geom if geom is None else _check_geom(geom, "area")
-        labels = slope_class_labels()
+        labels = slope_class_labels(on)
         totals = np.zeros(5)
         pieces = self._pieces(geom)
         for k in range(1, 5):
-            cells = self._class_cells(k)
+            cells = self._class_cells(k, on)
             totals[k] = pieces.share_of(cells, self._suffix(cells)) * self.cell_area_sqft
         total_area = geom.area
         known = float(totals[1:].sum())

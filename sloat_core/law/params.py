@@ -8,9 +8,11 @@ unit known, value of the right type, citation resolving in the shipped law, each
 cited clause, and each value *agreeing with its quote* where the quote states a number (45 with "in
 excess of 40%" is refused). This module declares the file and gives its accessors.
 
-``param(name, on=date)`` gives the value in effect on that date; without ``on``, the date of the
-analysis being run (:func:`law_date`), else today. A date before the first known value gets the
-first value (the tool knows nothing older; see README "Readings").
+``param(name, on=date)`` gives the value in effect on that date (a value holds from its ``effective`` day,
+that day included). The date is always passed in: every rule and measurement is given the date it applies
+the law at (an analysis's ``as_of``) and passes it down. Without ``on`` the value is today's: for labels
+and texts shown outside an analysis (map legends, the law page). A date before the first known value gets
+the first value (the tool knows nothing older; see README "Readings").
 
 Entries no code reads are marked ``informational: true`` (shown on the law page, used by no rule).
 
@@ -56,7 +58,7 @@ __all__ = [
     "value",
     "all_params",
     "fill",
-    "law_date",
+    "one_reading",
     "using_params",
     "quote_numbers",
 ]
@@ -91,9 +93,7 @@ def _agrees(v: Any, unit: str, quote: str) -> bool | None:
     return agrees(v, unit, quote)
 
 
-# The date the rules not yet given one read the law at (the analysis date, or the day a clock starts): set by
-# `law_date` around them. Every rule given its date passes it (``on=``) instead.
-_LAW_DATE: contextvars.ContextVar[_dt.date | None] = contextvars.ContextVar("sloat_law_date", default=None)
+# One reading of the file for a whole analysis (`one_reading`): no date in it, only the table read.
 _PINNED: contextvars.ContextVar[FactTable | None] = contextvars.ContextVar("sloat_params_pinned", default=None)
 
 
@@ -103,7 +103,7 @@ def _table() -> FactTable:
 
 
 def _get(name: str, on: _dt.date | None) -> Parameter:
-    return _table().get(name, on or _LAW_DATE.get())
+    return _table().get(name, on)
 
 
 def load_history(path: str | Path | None = None) -> dict[str, tuple[Parameter, ...]]:
@@ -120,7 +120,7 @@ def load_params(path: str | Path | None = None, on: _dt.date | None = None) -> d
     True
     """
     table = ARTICLE_IX.table(path)
-    return {name: table.get(name, on or _LAW_DATE.get()) for name in table.history}
+    return {name: table.get(name, on) for name in table.history}
 
 
 def params_version(path: str | Path | None = None) -> str:
@@ -138,7 +138,7 @@ def all_params(on: _dt.date | None = None) -> dict[str, Parameter]:
 
 
 def param(name: str, on: _dt.date | None = None) -> Parameter:
-    """The named parameter as in effect on ``on`` (default: `law_date`, else today); KeyError if unknown.
+    """The named parameter as in effect on ``on`` (default: today); KeyError if unknown.
 
     >>> p = param("steep_slope_deduction_threshold_pct")
     >>> (p.value, p.unit, p.quote)
@@ -177,28 +177,22 @@ def fill(template: str, on: _dt.date | None = None) -> str:
     return template.format_map(_Values(on))
 
 
-def current_law_date() -> _dt.date | None:
-    """The date parameters are read as in effect on inside a `law_date` block (None outside one)."""
-    return _LAW_DATE.get()
-
-
 @contextlib.contextmanager
-def law_date(on: _dt.date | None):
-    """Within the block, parameters read without a date are read as in effect on ``on`` (the analysis date,
-    ``--as-of``), and from one reading of the file (no re-check of its date on every read).
+def one_reading():
+    """Within the block, parameters are read from one reading of the file: its date is not re-checked on
+    every read (a speed matter for an analysis that reads hundreds of values). Dateless: the date each
+    value is read at is still the one passed to `param` / `value` / `fill`.
 
     >>> import datetime
-    >>> with law_date(datetime.date(2026, 12, 1)):
-    ...     value("wetland_hearing_days")
+    >>> with one_reading():
+    ...     value("wetland_hearing_days", datetime.date(2026, 12, 1))
     62
     """
-    t1 = _LAW_DATE.set(on)
-    t2 = _PINNED.set(ARTICLE_IX.table())
+    token = _PINNED.set(ARTICLE_IX.table())
     try:
         yield
     finally:
-        _PINNED.reset(t2)
-        _LAW_DATE.reset(t1)
+        _PINNED.reset(token)
 
 
 def using_params(path: str | Path):

@@ -200,16 +200,17 @@ def measure_lot_area(f: Findings, net_lot_area, net_lot_area_floor) -> LotArea:
     def on_cells(g: BaseGeometry, cells) -> float:
         return 0.0 if g.is_empty or cells is None else grid.area_sqft(g, cells=cells)
 
-    for spec in deduction_order():
+    on = f.as_of  # the date the law is applied at: the shares, their order and the slope sets then
+    for spec in deduction_order(on):
         constraint, share_name = spec.id, spec.share
-        label = deduction_label(constraint)
-        share = float(value(share_name))
-        citation = param(share_name).citation
+        label = deduction_label(constraint, on)
+        share = float(value(share_name, on))
+        citation = param(share_name, on).citation
         if constraint in SLOPE_ROWS:
             if slopes_unknown:
                 rows.append(DeductionRow(constraint, label, None, None, share, None, citation))
                 continue
-            cells = grid.mask(**slope_sets()[constraint])
+            cells = grid.mask(**slope_sets(on)[constraint])
             new = cells if taken is None else cells & ~taken
             area = _clean(on_cells(parcel, new) - on_cells(union, new))
             total = on_cells(parcel, cells)
@@ -295,6 +296,7 @@ def _measures(f: Findings, rows, shapes_taken, union) -> Measures:
         row_slope_unknown_sqft=row_unknown,
         uncovered_sqft=findings_uncovered(f),
         evidence={"names": f.feature_names, "outcrop_sizes_sqft": tuple(f.outcrop_sizes_sqft)},
+        as_of=f.as_of,
     )
 
 
@@ -306,7 +308,7 @@ def _shapes(f: Findings):
         if not built:
             remaining = f.parcel
             out = {}
-            for spec in deduction_order():
+            for spec in deduction_order(f.as_of):
                 constraint = spec.id
                 if spec.land == "slope":
                     geom = None if _slopes_unknown(f) else f.slope_regions[constraint]

@@ -19,6 +19,7 @@ Unknown is ``nan`` in a measure: a missing layer, no elevation model. The record
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
@@ -31,7 +32,7 @@ from sloat_core.gis.geometry import EMPTY, GRID_FT, PRESENCE_MIN_SQFT, area_sqft
 from sloat_core.gis.roles import roles_of_kind
 from sloat_core.gis.slope_grid import SlopeGrid, slope_grid
 from sloat_core.law.params import value
-from sloat_core.measure.record import NAN, OVERLAY_ROLES, RESOURCE_ROLES, slope_sets
+from sloat_core.measure.record import NAN, OVERLAY_ROLES, RESOURCE_ROLES, SLOPE_SET_NAMES, slope_sets
 from sloat_core.measure.rows import DEDUCTION_ROWS
 
 #: The layer role of the outcrops (§ 402-45A(3), § 402-48C(9)), measured by their whole size.
@@ -48,19 +49,20 @@ class SlopeRegions(Mapping):
     report do. Turning cells into polygons is the slowest step of an analysis, so it waits for them.
     """
 
-    def __init__(self, grid: SlopeGrid):
+    def __init__(self, grid: SlopeGrid, on: dt.date | None):
         self._grid = grid
+        self._on = on  # the date the law is applied at: the slope sets' thresholds then
 
     def __getitem__(self, name: str) -> BaseGeometry:
         if name == "unknown":
             return self._grid.unknown_region()
-        return self._grid.region(**slope_sets()[name])
+        return self._grid.region(**slope_sets(self._on)[name])
 
     def __iter__(self):
-        return iter((*slope_sets(), "unknown"))
+        return iter((*SLOPE_SET_NAMES, "unknown"))
 
     def __len__(self) -> int:
-        return len(slope_sets()) + 1
+        return len(SLOPE_SET_NAMES) + 1
 
 
 @dataclass
@@ -90,6 +92,9 @@ class Findings:
     #: not cover all of it maps there what it maps, and all the land outside its coverage as its constraint.
     #: None when no layer a deduction reads leaves part of the parcel out. What the floor of the net reads.
     worst: Findings | None = field(default=None, repr=False)
+    #: The date the law is applied at in measuring (the slope sets' thresholds, the outcrop sizes); what the
+    #: deduction table and the rules over these findings read the law at too.
+    as_of: dt.date = field(default_factory=dt.date.today)
 
     def area(self, role: str) -> float | None:
         """Area in sq ft of a layer's land inside the parcel (None when the layer is missing)."""
@@ -113,8 +118,8 @@ class Findings:
         if name == "unknown":
             if within is None:
                 return self.slope_area_sqft.get("unknown", 0.0)
-            return self.slope.class_areas_sqft(geom)["unknown"]
-        return self.slope.area_sqft(geom, cells=self.slope.mask(**slope_sets()[name]))
+            return self.slope.class_areas_sqft(geom, on=self.as_of)["unknown"]
+        return self.slope.area_sqft(geom, cells=self.slope.mask(**slope_sets(self.as_of)[name]))
 
 
 #: Fields a feature's name is read from for evidence text, first present wins.
@@ -149,8 +154,9 @@ def _clip(layerset, role: str, geom: BaseGeometry):
     return inside, names
 
 
-def _outcrops(layerset, geom):
-    """Split outcrops touching the parcel by their whole size (not just the part inside)."""
+def _outcrops(layerset, geom, on: dt.date):
+    """Split outcrops touching the parcel by their whole size (not just the part inside), by the sizes in
+    effect on ``on``."""
     layer = layerset.get(OUTCROPS_ROLE) if layerset is not None else None
     if layer is None:
         return None, None, [], None
@@ -159,8 +165,8 @@ def _outcrops(layerset, geom):
         return EMPTY, EMPTY, [], 0.0
     # Touching or overlapping outcrop polygons are one outcrop: measure each dissolved part.
     whole = shapely.get_parts(shapely.union_all(layer.geoms[idx]))
-    threshold = value("rock_outcrop_min_area_sqft")
-    cluster_threshold = value("cluster_rock_outcrop_min_area_sqft")
+    threshold = value("rock_outcrop_min_area_sqft", on)
+    cluster_threshold = value("cluster_rock_outcrop_min_area_sqft", on)
     big, small, sizes = [], [], []
     cluster_sqft = 0.0
     for part in whole:
@@ -223,9 +229,13 @@ def buffer_band(resources, width_ft: float) -> BaseGeometry:
 
 
 def parcel_findings(parcel_geom: BaseGeometry, layerset, *, buffer_width_ft: float,
-                    buffer_water_bodies: bool = True) -> Findings:
+                    buffer_water_bodies: bool = True, on: dt.date | None = None) -> Findings:
     """Everything the layer set and DEM say about the land inside `parcel_geom` (EPSG:2260): the
-    constraints of § 402-45A and the features of § 402-48C, as geometry."""
+    constraints of § 402-45A and the features of § 402-48C, as geometry.
+
+    ``on`` is the date the law is applied at (the analysis's ``as_of``; default today): the slope classes'
+    thresholds and the outcrop sizes in effect then. The findings carry it (``as_of``)."""
+    on = on or dt.date.today()
     # Snap the parcel to the overlay grid once, so that the gross area and every piece cut from it
     # share one precision (see geometry.GRID_FT).
     snapped = polygonal(shapely.set_precision(parcel_geom, GRID_FT))
@@ -236,7 +246,7 @@ def parcel_findings(parcel_geom: BaseGeometry, layerset, *, buffer_width_ft: flo
     names: dict[str, list[str]] = {}
     for role in RESOURCE_ROLES + OVERLAY_ROLES:
         layers[role], names[role] = _clip(layerset, role, parcel_geom)
-    big, small, sizes, cluster_sqft = _outcrops(layerset, parcel_geom)
+    big, small, sizes, cluster_sqft = _outcrops(layerset, parcel_geom, on)
     buffer = _buffer(layerset, parcel_geom, buffer_width_ft, buffer_water_bodies)
     warnings: list[str] = []
     # Land outside a layer's coverage (another area, beyond the FIRM panels) is unknown for that
@@ -274,11 +284,11 @@ def parcel_findings(parcel_geom: BaseGeometry, layerset, *, buffer_width_ft: flo
         except SloatInputError as exc:  # no CRS, wrong CRS, unreadable: slopes unknown, never flat
             dem_problem = str(exc)
     if grid is not None:
-        slope_area = grid.class_areas_sqft(parcel_geom)
-        regions: Mapping[str, BaseGeometry] = SlopeRegions(grid)
+        slope_area = grid.class_areas_sqft(parcel_geom, on=on)
+        regions: Mapping[str, BaseGeometry] = SlopeRegions(grid, on)
     else:
         slope_area = {"0-15": 0.0, "15-25": 0.0, "25-40": 0.0, "over_40": 0.0, "unknown": gross}
-        regions = {k: EMPTY for k in slope_sets()}
+        regions = {k: EMPTY for k in SLOPE_SET_NAMES}
         regions["unknown"] = parcel_geom
         if dem_problem:
             warnings.append(f"The elevation model cannot be used, so slopes are unknown: {dem_problem}")
@@ -310,6 +320,7 @@ def parcel_findings(parcel_geom: BaseGeometry, layerset, *, buffer_width_ft: flo
         slope_regions=regions,
         feature_names=names,
         warnings=warnings,
+        as_of=on,
     )
     if worst is not None:
         found.worst = replace(found, layers=worst["layers"], outcrops_counted=worst["outcrops"],
@@ -369,7 +380,7 @@ def findings_areas(f: Findings, known: dict[str, float] | None = None) -> dict[s
         out["wetland_region"] = 0.0 if not known else area_sqft(
             known[0] if len(known) == 1 else polygonal(shapely.union_all(known)))
     out["outcrops_cluster"] = NAN if f.outcrops_cluster_sqft is None else f.outcrops_cluster_sqft
-    for name in slope_sets():
+    for name in SLOPE_SET_NAMES:
         if name in known_areas:
             out[name] = known_areas[name]
         else:

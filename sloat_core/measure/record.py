@@ -8,6 +8,7 @@ Unknown is ``nan`` in a measure: a missing layer, no elevation model.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,7 +18,7 @@ import numpy as np
 from sloat_core.gis.roles import roles_of_kind
 from sloat_core.law.params import value
 
-__all__ = ["RESOURCE_ROLES", "OVERLAY_ROLES", "slope_sets", "slope_set_cells", "NAN", "measured_areas", "Measures"]
+__all__ = ["RESOURCE_ROLES", "OVERLAY_ROLES", "SLOPE_SET_NAMES", "slope_sets", "slope_set_cells", "NAN", "measured_areas", "Measures"]
 
 #: Layers of land that § 402-45A(1) deducts in full, and that carry a buffer (declared in
 #: sloat_core.gis.roles). Water bodies carry one too: the river channel and ponds are mapped as polygons
@@ -28,19 +29,24 @@ RESOURCE_ROLES = roles_of_kind("resource")
 OVERLAY_ROLES = roles_of_kind("overlay")
 
 
-def slope_sets() -> dict[str, dict[str, float]]:
-    """The slope sets the rules read, as bounds on percent slope (thresholds from the parameters file).
+#: The names of the slope sets of `slope_sets` (whatever their thresholds on a date).
+SLOPE_SET_NAMES = ("slope_25_40", "slope_over_40", "slope_ge_25", "slope_over_15")
+
+
+def slope_sets(on: dt.date | None = None) -> dict[str, dict[str, float]]:
+    """The slope sets the rules read, as bounds on percent slope (thresholds from the parameters file, as in
+    effect on ``on``, the date the law is applied at; None: today).
 
     ``slope_25_40`` and ``slope_over_40`` are the § 402-45A(2) deductions ("in excess of"),
     ``slope_ge_25`` the steep slope permit's "25% or greater" (§ 402-55), ``slope_over_15`` the
     cluster trigger of § 402-48C(1).
     """
     return {
-        "slope_25_40": {"gt": value("steep_slope_deduction_threshold_pct"),
-                        "le": value("very_steep_slope_threshold_pct")},
-        "slope_over_40": {"gt": value("very_steep_slope_threshold_pct")},
-        "slope_ge_25": {"ge": value("steep_slope_permit_threshold_pct")},
-        "slope_over_15": {"gt": value("cluster_slope_threshold_pct")},
+        "slope_25_40": {"gt": value("steep_slope_deduction_threshold_pct", on),
+                        "le": value("very_steep_slope_threshold_pct", on)},
+        "slope_over_40": {"gt": value("very_steep_slope_threshold_pct", on)},
+        "slope_ge_25": {"ge": value("steep_slope_permit_threshold_pct", on)},
+        "slope_over_15": {"gt": value("cluster_slope_threshold_pct", on)},
     }
 
 
@@ -81,7 +87,7 @@ def measured_areas() -> tuple[str, ...]:
     >>> "wetland_region" in measured_areas() and "slope_ge_25" in measured_areas()
     True
     """
-    return RESOURCE_ROLES + OVERLAY_ROLES + ("wetland_region", "outcrops_cluster") + tuple(slope_sets())
+    return RESOURCE_ROLES + OVERLAY_ROLES + ("wetland_region", "outcrops_cluster") + SLOPE_SET_NAMES
 
 
 @dataclass(frozen=True)
@@ -132,6 +138,7 @@ class Measures:
     evidence: Mapping[str, Any] = field(default_factory=dict)
     worst: Measures | None = None
     best: Measures | None = None
+    as_of: dt.date = field(default_factory=dt.date.today)
 
     def area(self, key: str):
         """Land of a role, region or slope set inside the parcel (nan when unknown)."""

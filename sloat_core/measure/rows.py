@@ -11,6 +11,8 @@ answer card, the app's map and the report read these declarations.
 
 from __future__ import annotations
 
+import datetime as dt
+
 from dataclasses import dataclass
 
 from sloat_core.gis.roles import ROLE_DECLARATIONS, role, roles_of_kind
@@ -53,13 +55,14 @@ class RowSpec:
     words: str
     study: str
 
-    def legend_text(self) -> str:
-        """The printed legend's short name, law numbers filled in from the parameters.
+    def legend_text(self, on: dt.date | None = None) -> str:
+        """The printed legend's short name, law numbers filled in from the parameters as in effect on ``on``
+        (None: today).
 
         >>> ROW_SPECS["slope_25_40"].legend_text()
         'Slopes over 25% to 40%'
         """
-        return fill(self.legend)
+        return fill(self.legend, on)
 
     @property
     def role(self) -> str | None:
@@ -125,13 +128,14 @@ def row_on_map_layer(layer: str) -> RowSpec | None:
     return next((r for r in DEDUCTION_ROWS if r.map_layer == layer), None)
 
 
-def deduction_label(constraint: str) -> str:
-    """The plain label of a deduction row, its law numbers read from the parameters (§ 402-45A).
+def deduction_label(constraint: str, on: dt.date | None = None) -> str:
+    """The plain label of a deduction row, its law numbers read from the parameters as in effect on ``on``
+    (the date the law is applied at; None: today, for labels shown outside an analysis) (§ 402-45A).
 
     >>> deduction_label("slope_25_40"), deduction_label("rock_outcrops")
     ('Slopes over 25% up to 40%', 'Rock outcrops over 50 sq ft')
     """
-    return fill(ROW_SPECS[constraint].label)
+    return fill(ROW_SPECS[constraint].label, on)
 
 
 def _drawn_from_the_bottom(layer: str) -> tuple[int, int]:
@@ -154,8 +158,9 @@ SLOPE_ROWS = tuple(r.id for r in DEDUCTION_ROWS if r.land == "slope")
 LAYER_ROWS = tuple(r.id for r in DEDUCTION_ROWS if r.land != "slope")
 
 
-def deduction_order() -> list[RowSpec]:
-    """`DEDUCTION_ROWS` sorted by countable share (lowest first), ties in the fixed order.
+def deduction_order(on: dt.date | None = None) -> list[RowSpec]:
+    """`DEDUCTION_ROWS` sorted by countable share as in effect on ``on`` (lowest first; None: today), ties in the
+    fixed order.
 
     The order in which rows take land (§ 402-45: each piece counts once, at its lowest share). The
     single-parcel table and the bulk sweep both cut their pieces in this order.
@@ -163,4 +168,4 @@ def deduction_order() -> list[RowSpec]:
     >>> [r.id for r in deduction_order()][:2]
     ['water_bodies', 'watercourses']
     """
-    return [row for _, row in sorted(enumerate(DEDUCTION_ROWS), key=lambda item: (value(item[1].share), item[0]))]
+    return [row for _, row in sorted(enumerate(DEDUCTION_ROWS), key=lambda item: (value(item[1].share, on), item[0]))]

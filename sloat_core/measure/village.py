@@ -30,6 +30,7 @@ the record the single-parcel path builds, so the rules read it unchanged. Slope 
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 import multiprocessing as mp
 from dataclasses import dataclass
@@ -47,7 +48,7 @@ from sloat_core.gis.roles import roles_of_kind
 from sloat_core.gis.slope import horn_slope_percent
 from sloat_core.law.params import value
 from sloat_core.measure.parcel import DEDUCTION_READS, OUTCROPS_ROLE, buffer_band
-from sloat_core.measure.record import OVERLAY_ROLES, RESOURCE_ROLES, slope_set_cells, slope_sets
+from sloat_core.measure.record import OVERLAY_ROLES, RESOURCE_ROLES, SLOPE_SET_NAMES, slope_set_cells, slope_sets
 from sloat_core.measure.rows import DEDUCTION_ROWS, LAYER_ROWS, ROW_IDS, SLOPE_ROWS, deduction_order
 
 __all__ = ["ScreenPieces", "build_pieces"]
@@ -59,7 +60,7 @@ __all__ = ["ScreenPieces", "build_pieces"]
 _TOTAL_ROLES = RESOURCE_ROLES + OVERLAY_ROLES
 _OUTCROP_ROLES = roles_of_kind("outcrops")
 _OUTCROPS_ROW = next(r for r in DEDUCTION_ROWS if r.land == "outcrops")
-_SLOPE_SETS = tuple(slope_sets())
+_SLOPE_SETS = SLOPE_SET_NAMES
 _CODES = tuple(range(1, 2 ** len(_SLOPE_SETS)))  # code 0 (known, in no set) is never needed
 _UNKNOWN_CODE = 2 ** len(_SLOPE_SETS)
 _EXTRA_KINDS = (
@@ -95,6 +96,9 @@ class ScreenPieces:
         Kinds whose source is loaded (a kind not in it is unknown for every parcel, not absent).
     has_dem : bool
         True when slopes were read from a DEM.
+    as_of : datetime.date
+        The date the law was applied at in cutting them (the slope sets, the outcrop sizes, the deduction
+        shares and their order): the measures records met with them carry it.
     """
 
     geoms: np.ndarray
@@ -102,6 +106,7 @@ class ScreenPieces:
     tree: shapely.STRtree
     known: set
     has_dem: bool
+    as_of: dt.date
 
 
 def _role_geoms(layerset, role: str):
@@ -125,9 +130,10 @@ def _clip_union(layer, tile: BaseGeometry) -> BaseGeometry:
     return polygonal(shapely.union_all(parts))
 
 
-def _global_sources(layerset, width_ft: float, water_bodies: bool = True) -> dict:
+def _global_sources(layerset, width_ft: float, water_bodies: bool, on: dt.date) -> dict:
     """Layer-wide geometries that are not plain features, keyed by `RowSpec.land`: the buffer band and the
-    outcrops counted (with the outcrops over the cluster trigger's size, ``outcrops_cluster``)."""
+    outcrops counted (with the outcrops over the cluster trigger's size, ``outcrops_cluster``), by the sizes in
+    effect on ``on``."""
     out: dict = {}
     roles = [r for r in RESOURCE_ROLES if layerset.get(r) is not None and (water_bodies or r != "water_bodies")]
     if roles:
@@ -137,8 +143,8 @@ def _global_sources(layerset, width_ft: float, water_bodies: bool = True) -> dic
         if len(outcrops.geoms):
             whole = shapely.get_parts(shapely.union_all(outcrops.geoms))
             sizes = shapely.area(whole)
-            big = float(value("rock_outcrop_min_area_sqft"))
-            cl = float(value("cluster_rock_outcrop_min_area_sqft"))
+            big = float(value("rock_outcrop_min_area_sqft", on))
+            cl = float(value("cluster_rock_outcrop_min_area_sqft", on))
             out["outcrops"] = _as_tree_source(whole[sizes > big])  # "in excess of 50 square feet"
             out["outcrops_cluster"] = _as_tree_source(whole[sizes > cl])
         else:
@@ -213,7 +219,7 @@ def _union(geoms: list) -> BaseGeometry:
 
 def build_pieces(layerset, bounds, *, buffer_width_ft: float, tile_cells: int = 40,
                  needed=None, workers: int = 1, buffer_water_bodies: bool = True,
-                 worst: bool = False) -> ScreenPieces:
+                 worst: bool = False, on: dt.date | None = None) -> ScreenPieces:
     """Cut the layer set's constraint land over ``bounds`` into tiled, exclusive pieces.
 
     Parameters
@@ -236,14 +242,19 @@ def build_pieces(layerset, bounds, *, buffer_width_ft: float, tile_cells: int = 
         reads maps what it maps plus all the land outside its coverage, and the buffer is the band around
         the resources so grown. Only the deduction rows and the land of unknown slope of these pieces are
         read (`village_blocks.block_measures`' ``worst``).
+    on : datetime.date, optional
+        The date the law is applied at (the screen's ``as_of``; default today): the slope sets, the outcrop
+        sizes, the deduction shares and their order in effect then.
 
     Returns
     -------
     ScreenPieces
     """
-    order = deduction_order()
-    shares = {r.id: float(value(r.share)) for r in DEDUCTION_ROWS}
-    sources = _global_sources(layerset, buffer_width_ft, buffer_water_bodies)
+    on = on or dt.date.today()
+    order = deduction_order(on)
+    shares = {r.id: float(value(r.share, on)) for r in DEDUCTION_ROWS}
+    sets = slope_sets(on)  # the slope sets' bounds, read once for every tile
+    sources = _global_sources(layerset, buffer_width_ft, buffer_water_bodies, on)
     layers = {r: _role_geoms(layerset, r) for r in _TOTAL_ROLES}
     grow: dict = {}
     if worst:
@@ -291,7 +302,7 @@ def build_pieces(layerset, bounds, *, buffer_width_ft: float, tile_cells: int = 
     nty = max(1, math.ceil((row1 - row0) / n))
 
     args = (dem_path if has_dem else None, n, row0, col0, ntx, ox, oy, cw, ch, needed, layers, sources, order,
-            known, grow)
+            known, grow, sets)
     if workers > 1 and nty >= 4 and "fork" in mp.get_all_start_methods():
         # Halves of the strips in two processes (fork: the layers and the parcel index are inherited).
         cut = nty // 2
@@ -310,7 +321,7 @@ def build_pieces(layerset, bounds, *, buffer_width_ft: float, tile_cells: int = 
     parts, owner = shapely.get_parts(np.asarray(geoms, dtype=object), return_index=True)
     kinds_arr = np.asarray(kinds, dtype=np.intp)[owner]
     shapely.prepare(parts)
-    return ScreenPieces(parts, kinds_arr, shapely.STRtree(parts), known, has_dem)
+    return ScreenPieces(parts, kinds_arr, shapely.STRtree(parts), known, has_dem, on)
 
 
 def _build_worker(span):
@@ -320,10 +331,9 @@ def _build_worker(span):
 
 def _build_rows(args, ty0: int, ty1: int):
     """Pieces of the tile rows [ty0, ty1): (geometries, kind numbers)."""
-    dem_path, n, row0, col0, ntx, ox, oy, cw, ch, needed, layers, sources, order, known, grow = args
+    dem_path, n, row0, col0, ntx, ox, oy, cw, ch, needed, layers, sources, order, known, grow, sets = args
     geoms: list = []
     kinds: list = []
-    sets = slope_sets()  # the slope sets' bounds, read once for every tile
 
     def add(kind: str, g):
         if g is None or g.is_empty:

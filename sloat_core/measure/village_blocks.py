@@ -133,6 +133,7 @@ def _block_measures(pieces: ScreenPieces, a: np.ndarray, gross: np.ndarray, gaps
         row_slope_unknown_sqft={c: np.nan_to_num(col(f"unknown_row:{c}")) for c in LAYER_ROWS
                                 if f"unknown_row:{c}" in known},
         uncovered_sqft=uncovered,
+        as_of=pieces.as_of,
     )
     if any(k.startswith("row:") for k in unknown_at):
         # The best case of the coverage gaps (`Measures.best`): a row unknown for a gap holds the land its

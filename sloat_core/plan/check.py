@@ -24,7 +24,7 @@ from shapely.geometry.base import BaseGeometry
 from sloat_core.engine.result import ParcelResult
 from sloat_core.errors import SloatInputError
 from sloat_core.gis.geometry import GRID_FT, area_sqft, polygonal, repair_outline, union_all
-from sloat_core.law.params import law_date, param
+from sloat_core.law.params import one_reading, param
 from sloat_core.law.settings import load_settings
 from sloat_core.plan.drawing import PlanDrawing
 from sloat_core.plan.lots import KINDS, LotResult, conformity, lot_project, minimum_for
@@ -126,7 +126,7 @@ def _check_lot(label, geom, f, ctx) -> tuple[LotResult, Problem | None]:
     lf = lot_findings(f, geom, ctx["layerset"])
     la = lot_area(lf)
     parts = _lot_districts(geom, ctx)
-    answers = [(code, minimum_for(code, ctx["kind"], ctx["settings"])) for code, _ in parts]
+    answers = [(code, minimum_for(code, ctx["kind"], ctx["settings"], ctx["as_of"])) for code, _ in parts]
     found = [conformity(la, m) for _, m in answers]
     conforms, shortfall = found[0]
     if any(c != conforms for c, _ in found):  # its districts disagree: the Board or the Inspector decides
@@ -174,10 +174,11 @@ def yield_check(kind: str, lot_count: int, conventional: PlanResult | None, parc
             "status": status, "text": text, "citation": "§ 402-48E"}
 
 
-def open_space(drawing: PlanDrawing, parcel: BaseGeometry) -> dict:
+def open_space(drawing: PlanDrawing, parcel: BaseGeometry, on: dt.date | None = None) -> dict:
     """§ 402-48G(2): the open space drawn, less the private yards within the distance of any principal
-    structure (the plan's envelopes); counted. Without envelopes the yards cannot be placed: unknown."""
-    p = param("open_space_yard_exclusion_ft")
+    structure (the plan's envelopes); counted. Without envelopes the yards cannot be placed: unknown. The
+    distance is the one in effect on ``on`` (the check's ``as_of``; default today)."""
+    p = param("open_space_yard_exclusion_ft", on)
     space = _union(drawing.of("open_space"))
     envelopes = _union(drawing.of("envelopes"))
     gross = 0.0 if space is None else area_sqft(space)
@@ -218,7 +219,7 @@ def check_plan(parcel, drawing: PlanDrawing, layerset, *, district: str | None =
         raise SloatInputError(f"'{kind}' is not a kind of plan; write conventional or cluster.")
     as_of = as_of or dt.date.today()
     settings = settings or load_settings()
-    with law_date(as_of):
+    with one_reading():  # the parameters file read once for the whole check (speed)
         return _check(parcel, drawing, layerset, district, kind, conventional, project, as_of, settings)
 
 
@@ -234,7 +235,7 @@ def _check(parcel, drawing, layerset, district, kind, conventional, project, as_
     problems += outside_parcel(labels, geoms, parcel_geom)
     problems += overlaps(labels, geoms)
     outside = any(p.kind == "outside_parcel" for p in problems)
-    f = plan_findings(snapped(union_all([parcel_geom, *geoms])), layerset, settings) if outside else analysis.findings
+    f = plan_findings(snapped(union_all([parcel_geom, *geoms])), layerset, settings, as_of) if outside else analysis.findings
     result = analysis.result
     prepared = shapely.prepared.prep(parcel_geom.buffer(GRID_FT))
     ctx = {"layerset": layerset, "district": district, "parcel": result, "kind": kind, "settings": settings,
@@ -258,7 +259,7 @@ def _check(parcel, drawing, layerset, district, kind, conventional, project, as_
     return PlanResult(
         kind=kind, lots=tuple(lots), problems=tuple(sorted(problems, key=lambda p: PROBLEM_KINDS.index(p.kind))),
         yield_check=yield_check(kind, len(lots), checked_conventional, result),
-        open_space=open_space(drawing, parcel_geom),
+        open_space=open_space(drawing, parcel_geom, as_of),
         unallocated_sqft=area_sqft(polygonal(shapely.difference(parcel_geom, taken))),
         parcel=result, warnings=tuple(drawing.warnings))
 

@@ -16,6 +16,8 @@ on unknown land is unknown (never shown as conforming).
 
 from __future__ import annotations
 
+import datetime as dt
+
 import dataclasses
 from dataclasses import dataclass, field
 
@@ -43,11 +45,12 @@ class Minimum:
     gross: bool  # compared with the gross area (a cluster lot, § 402-48F), else with the net lot area
 
 
-def minimum_for(district: str | None, kind: str, settings) -> Minimum:
-    """The minimum of a lot in ``district`` in a plan of ``kind`` (see the module's notes)."""
+def minimum_for(district: str | None, kind: str, settings, on: dt.date | None = None) -> Minimum:
+    """The minimum of a lot in ``district`` in a plan of ``kind`` (see the module's notes); a cluster lot's
+    (§ 402-48F) as in effect on ``on`` (the check's ``as_of``; default today)."""
     d = settings.district(district) if district else None
     if kind == "cluster":
-        rules = cluster_lot_rules(district, d.kind if d else None)
+        rules = cluster_lot_rules(district, d.kind if d else None, on)
         lot = rules["cluster_min_lot_area_sqft"]
         reason = None if lot is not None else (
             "The lot's zoning district is unknown, so its cluster minimum is unknown." if district is None

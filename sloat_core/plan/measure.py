@@ -9,6 +9,8 @@ by their whole size, and the slope cells of the same grid.
 
 from __future__ import annotations
 
+import datetime as dt
+
 from dataclasses import replace
 
 import math
@@ -32,10 +34,11 @@ def snapped(geom: BaseGeometry) -> BaseGeometry:
     return geom if out.is_empty else out
 
 
-def plan_findings(area: BaseGeometry, layerset, settings) -> Findings:
-    """What the layers and the elevation model say about the whole plan's land, read once."""
+def plan_findings(area: BaseGeometry, layerset, settings, on: dt.date) -> Findings:
+    """What the layers and the elevation model say about the whole plan's land, read once; the law applied as
+    in effect on ``on`` (the check's ``as_of``)."""
     return parcel_findings(area, layerset, buffer_width_ft=float(settings.buffer_width_ft),
-                           buffer_water_bodies=bool(getattr(settings, "buffer_around_water_bodies", True)))
+                           buffer_water_bodies=bool(getattr(settings, "buffer_around_water_bodies", True)), on=on)
 
 
 def _cut(geom: BaseGeometry | None, lot: BaseGeometry) -> BaseGeometry | None:
@@ -53,7 +56,7 @@ def _cluster_outcrops(f: Findings, lot: BaseGeometry, counted: BaseGeometry | No
         return None
     if f.outcrops_cluster_sqft <= 0.0:
         return 0.0
-    if float(value("cluster_rock_outcrop_min_area_sqft")) <= float(value("rock_outcrop_min_area_sqft")):
+    if float(value("cluster_rock_outcrop_min_area_sqft", f.as_of)) <= float(value("rock_outcrop_min_area_sqft", f.as_of)):
         whole = [g for g in (counted, _cut(f.outcrops_small, lot)) if g is not None and not g.is_empty]
         return area_sqft(shapely.union_all(whole)) if whole else 0.0
     return None  # the cluster size is larger than the deduction's: not told apart by the cut
@@ -103,10 +106,10 @@ def lot_findings(f: Findings, lot: BaseGeometry, layerset=None) -> Findings:
     counted = _cut(f.outcrops_counted, lot)
     grid = _window(f.slope, lot)
     if grid is not None:
-        slope_area = grid.class_areas_sqft(lot)
+        slope_area = grid.class_areas_sqft(lot, on=f.as_of)
     else:
         slope_area = {k: (area_sqft(lot) if k == "unknown" else 0.0) for k in f.slope_area_sqft}
-    regions = SlopeRegions(grid) if grid is not None else {**{k: EMPTY for k in f.slope_regions}, "unknown": lot}
+    regions = SlopeRegions(grid, f.as_of) if grid is not None else {**{k: EMPTY for k in f.slope_regions}, "unknown": lot}
     layers = {role: _cut(g, lot) for role, g in f.layers.items()}
     names = {role: f.feature_names.get(role, []) for role, g in layers.items() if g is not None and not g.is_empty}
     out = Findings(
@@ -125,6 +128,7 @@ def lot_findings(f: Findings, lot: BaseGeometry, layerset=None) -> Findings:
         feature_names=names,
         warnings=[],
         unknown_land={role: _cut(g, lot) for role, g in f.unknown_land.items()},
+        as_of=f.as_of,
     )
     if f.worst is not None:
         out.worst = replace(out, layers={role: _cut(g, lot) for role, g in f.worst.layers.items()},

@@ -34,8 +34,9 @@ __all__ = ["DeductionRow", "LotArea", "lot_area", "conventional_yield", "GRID_FT
            "net_lot_area_floor", "meets_minimum"]
 
 
-def _share(constraint: str) -> float:
-    return float(value(ROW_SPECS[constraint].share))
+def _share(constraint: str, m: Measures) -> float:
+    """The row's countable share as in effect on the date the measures were taken at (``m.as_of``)."""
+    return float(value(ROW_SPECS[constraint].share, m.as_of))
 
 
 def _is_array(*xs) -> bool:
@@ -63,7 +64,7 @@ def deducted_sqft(m: Measures):
     `net_lot_area_floor`.
     """
     rows = (m if m.best is None else m.best).rows
-    return sum(_or_zero(rows[c]) * (1.0 - _share(c)) for c in ROW_IDS)
+    return sum(_or_zero(rows[c]) * (1.0 - _share(c, m)) for c in ROW_IDS)
 
 
 def net_lot_area(m: Measures):
@@ -129,7 +130,7 @@ def _floor(m: Measures):
     extra = 0.0
     zero_floor = False
     for c in LAYER_ROWS:
-        share = _share(c)
+        share = _share(c, m)
         unknown = _unknown(m.rows[c])
         if share == 0.0:
             zero_floor = zero_floor | unknown

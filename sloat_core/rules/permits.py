@@ -124,7 +124,8 @@ def permits_for(f: Findings, project: Project, *, settings, subdividable: bool |
     applied at (``Facts.as_of``).
     """
     m = measures if measures is not None else Measures(
-        f.gross_area_sqft, {}, findings_areas(f), f.slope_area_sqft_in("unknown"), 0.0, {}, findings_uncovered(f))
+        f.gross_area_sqft, {}, findings_areas(f), f.slope_area_sqft_in("unknown"), 0.0, {}, findings_uncovered(f),
+        as_of=f.as_of)
     x = Facts(f=f, project=project, settings=settings, work=work or f, subdividable=subdividable,
               cluster_applies=cluster_applies, any_trigger=any_trigger, measures=m, seqr=seqr, as_of=as_of)
     decided: dict[str, Permit] = {}

@@ -353,12 +353,26 @@ def test_param_gives_the_value_in_effect_on_the_date(tmp_path):
         assert params.value("wetland_hearing_notice_days", on=dt.date(2027, 5, 31)) == 15
         assert params.value("wetland_hearing_notice_days", on=dt.date(2027, 6, 1)) == 62  # on the day
         assert params.value("wetland_hearing_notice_days", on=dt.date(2020, 1, 1)) == 15  # before: the first
-        with params.law_date(dt.date(2028, 1, 1)):
-            assert params.value("wetland_hearing_notice_days") == 62
-            assert params.param("wetland_hearing_notice_days").effective == dt.date(2027, 6, 1)
+        assert params.param("wetland_hearing_notice_days", dt.date(2028, 1, 1)).effective == dt.date(2027, 6, 1)
         history = params.load_history()["wetland_hearing_notice_days"]
         assert [p.value for p in history] == [15, 62]
     assert params.value("wetland_hearing_notice_days", on=dt.date(2028, 1, 1)) == 15  # the shipped file again
+
+
+def test_the_date_is_passed_in_and_one_reading_of_the_file_sets_no_date(tmp_path):
+    """No context sets the date the law is read at: inside `one_reading` (one reading of the file for an
+    analysis) a value asked without a date is today's, one asked with a date is that date's."""
+    def mutate(doc):
+        _amended(doc, "wetland_hearing_notice_days", 62, "within 62 days of a complete application", on="2090-01-01")
+        doc["parameters"]["wetland_hearing_notice_days"]["citation"] = "§ 402-57L"
+
+    path = _write_copy(tmp_path, mutate)
+    assert not hasattr(params, "law_date") and not hasattr(params, "current_law_date")
+    with params.using_params(path), params.one_reading():
+        assert params.value("wetland_hearing_notice_days") == 15
+        assert params.value("wetland_hearing_notice_days", dt.date(2089, 12, 31)) == 15
+        assert params.value("wetland_hearing_notice_days", dt.date(2090, 1, 1)) == 62
+        assert params.fill("{wetland_hearing_notice_days} days", dt.date(2091, 1, 1)) == "62 days"
 
 
 def test_a_timeline_clock_runs_by_the_law_of_the_day_it_starts(tmp_path):

@@ -161,16 +161,16 @@ def test_the_state_law_facts_and_article_ix_s_numbers_are_read_by_one_loader_int
     assert referral.statement == referral.quote and hearing.quote == "within 62 days of a complete application"
 
 
-def test_a_state_law_fact_is_read_at_the_date_passed_in_not_at_an_article_ix_law_date_block(tmp_path):
-    """The SEQR parkland threshold becomes 10 % from 2090 in a copy: asked with no date inside a block that
-    sets Article IX's date to 2091, the fact is today's (25 %); asked with 2091, it is 10 %."""
-    from sloat_core.law.params import law_date
+def test_a_state_law_fact_is_read_at_the_date_passed_in_and_today_without_one(tmp_path):
+    """The SEQR parkland threshold becomes 10 % from 2090 in a copy: asked with no date, even inside one reading
+    of Article IX's parameters for an analysis, the fact is today's (25 %); asked with 2091, it is 10 %."""
+    from sloat_core.law.params import one_reading
 
     def edit(doc):
         doc["facts"]["seqr_parkland_threshold_pct"]["values"].append(
             {"effective": dt.date(2090, 1, 1), "value": 10,
              "statement": "any Unlisted action that exceeds 10 percent of any threshold"})
     with using_state_law(_copy(tmp_path, edit)):
-        with law_date(dt.date(2091, 1, 1)):
+        with one_reading():
             assert state_param("seqr_parkland_threshold_pct").value == 25
             assert state_param("seqr_parkland_threshold_pct", dt.date(2091, 1, 1)).value == 10

@@ -17,9 +17,10 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -73,13 +74,14 @@ TRIGGER_WORDS = {f"402-48C({f.number})": f.words for f in FEATURES}
 BOARD_JUDGMENT = {f.number for f in FEATURES if f.board_judgment}
 
 
-def trigger_title(number: int) -> str:
-    """Title of a § 402-48C feature, its numbers read from the parameters.
+def trigger_title(number: int, on: dt.date | None = None) -> str:
+    """Title of a § 402-48C feature, its numbers read from the parameters as in effect on ``on`` (the date the
+    law is applied at; None: today, for a title shown outside an analysis).
 
     >>> trigger_title(1)
     'Slopes over 15% on 25% or more of the property'
     """
-    return fill(TRIGGER_TITLES[number])
+    return fill(TRIGGER_TITLES[number], on)
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,9 @@ class Trigger:
     number: int
     triggered: bool | None
     evidence: str
+    #: The date the law was applied at (the title's numbers are those in effect then); None: today (a trigger
+    #: read back from a saved result).
+    as_of: dt.date | None = field(default=None, compare=False, repr=False)
 
     @property
     def id(self) -> str:
@@ -94,7 +99,7 @@ class Trigger:
 
     @property
     def title(self) -> str:
-        return trigger_title(self.number)
+        return trigger_title(self.number, self.as_of)
 
     @property
     def citation(self) -> str:
@@ -167,7 +172,7 @@ def trigger_answers(m: Measures, board_answers: dict | None = None) -> dict[int,
     (False, True, None)
     """
     gross = m.gross_area_sqft
-    need = float(value("cluster_slope_share_min"))
+    need = float(value("cluster_slope_share_min", m.as_of))
     steep = m.areas["slope_over_15"]
     unknown = m.slope_unknown_sqft
     out: dict[int, object] = {
@@ -208,7 +213,7 @@ def _slope_text(m: Measures, state) -> str:
     steep = m.areas["slope_over_15"]
     if steep != steep:
         return "Unknown: no elevation model is loaded."
-    p_slope, p_share = param("cluster_slope_threshold_pct"), param("cluster_slope_share_min")
+    p_slope, p_share = param("cluster_slope_threshold_pct", m.as_of), param("cluster_slope_share_min", m.as_of)
     text = (f"Slopes over {p_slope.value:g}%: {_share(steep, gross)}; the law's test is "
             f"{p_share.value:.0%} or more of the property.")
     unknown = m.slope_unknown_sqft
@@ -222,7 +227,8 @@ def _slope_text(m: Measures, state) -> str:
 def cluster_triggers(m: Measures, board_answers: dict | None = None) -> list[Trigger]:
     """§ 402-48C: the ten features for a parcel, each triggered / not / unknown with its evidence.
 
-    The answers are `trigger_answers` (the rule); this adds the evidence a person reads.
+    The answers are `trigger_answers` (the rule); this adds the evidence a person reads. The law is read as in
+    effect on the date the measures were taken at (``m.as_of``).
     """
     a = {n: answer(v) for n, v in trigger_answers(m, board_answers).items()}
     gross = m.gross_area_sqft
@@ -265,7 +271,7 @@ def cluster_triggers(m: Measures, board_answers: dict | None = None) -> list[Tri
     out.append(Trigger(7, a[7], _presence_text(m, "aquifer_cea", "Ramapo sole source aquifer", a[7])))
     out.append(Trigger(8, a[8], _presence_text(m, "habitats", "habitats", a[8])))
 
-    size = param("cluster_rock_outcrop_min_area_sqft").value
+    size = param("cluster_rock_outcrop_min_area_sqft", m.as_of).value
     if a[9] is None:
         out.append(Trigger(9, None, "Unknown: no rock outcrop layer is loaded."))
     else:
@@ -281,7 +287,7 @@ def cluster_triggers(m: Measures, board_answers: dict | None = None) -> list[Tri
 
     out.append(Trigger(10, a[10], _presence_text(m, "aquifer_cea",
                                                  "Ramapo River Sole Source Aquifer CEA (§ 402-46)", a[10])))
-    return out
+    return [replace(t, as_of=m.as_of) for t in out]  # each title's numbers as in effect on that date
 
 
 def cluster_applicability(district_kinds: list[str | None], application_type: str | None) -> tuple[bool | None, str]:
@@ -298,8 +304,9 @@ def cluster_applicability(district_kinds: list[str | None], application_type: st
     return False, "The parcel is not in a residence or mixed-use district (§ 402-48B)."
 
 
-def cluster_lot_rules(district: str | None, kind: str | None = "residence") -> dict:
-    """§ 402-48F: the cluster lot minimum and yards for a district.
+def cluster_lot_rules(district: str | None, kind: str | None = "residence", on: dt.date | None = None) -> dict:
+    """§ 402-48F: the cluster lot minimum and yards for a district, as in effect on ``on`` (the date the law is
+    applied at; default today).
 
     § 402-48F covers the OSR, R-80 and R-40 districts and "any other residential or mixed use district";
     a district of another kind (``kind`` from the local settings, e.g. IP) gets no cluster lot rule.
@@ -307,9 +314,9 @@ def cluster_lot_rules(district: str | None, kind: str | None = "residence") -> d
     >>> cluster_lot_rules("IP", "other")["lot_rule"].startswith("No cluster lot rule")
     True
     """
-    small_lot = [str(d) for d in value("cluster_small_lot_districts")]
-    p_lot = param("cluster_min_lot_area_sqft")
-    p_yard = param("cluster_min_yard_fraction")
+    small_lot = [str(d) for d in value("cluster_small_lot_districts", on)]
+    p_lot = param("cluster_min_lot_area_sqft", on)
+    p_yard = param("cluster_min_yard_fraction", on)
     if district not in small_lot and kind not in ("residence", "mixed_use", None):
         return {
             "district": district,
@@ -447,8 +454,9 @@ def yield_estimate(parts: list[dict]) -> dict:
     return out
 
 
-def open_space_rule() -> dict:
-    """§ 402-48G(2): what the required open space of a cluster may not include, with its number.
+def open_space_rule(on: dt.date | None = None) -> dict:
+    """§ 402-48G(2): what the required open space of a cluster may not include, with its number as in effect on
+    ``on`` (the date the law is applied at; default today).
 
     The tool draws no cluster layout, so it measures no open space; where it shows cluster figures it states
     the exclusion so that no one counts a house's yard as open space.
@@ -456,7 +464,7 @@ def open_space_rule() -> dict:
     >>> open_space_rule()["yard_exclusion_ft"]
     50.0
     """
-    p = param("open_space_yard_exclusion_ft")
+    p = param("open_space_yard_exclusion_ft", on)
     return {
         "yard_exclusion_ft": float(p.value),
         "text": (f"Required open space may not include private yards within {float(p.value):g} ft of any principal "

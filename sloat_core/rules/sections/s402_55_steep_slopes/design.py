@@ -139,8 +139,8 @@ def _item(limit_id: str, p, figure, limit, within, text, *, binding: bool = True
             "binding": binding, "quote": p.quote, "text": text}
 
 
-def _at_most(limit_id: str, figure: float | None, what: str) -> dict:
-    p = param(_BY_ID[limit_id].parameter)
+def _at_most(limit_id: str, figure: float | None, what: str, on: _dt.date | None) -> dict:
+    p = param(_BY_ID[limit_id].parameter, on)
     limit = float(p.value)
     if figure is None:
         return _item(limit_id, p, None, limit, None,
@@ -151,8 +151,9 @@ def _at_most(limit_id: str, figure: float | None, what: str) -> dict:
                  f"The {what} of {figure:g} ft is {verdict} the limit of {limit:g} ft ({p.citation}).")
 
 
-def design_comparisons(figures: dict | None) -> list[dict]:
-    """§ 402-55J(7), (11), (13), (14): each figure against its limit (``within`` True / False / None).
+def design_comparisons(figures: dict | None, on: _dt.date | None = None) -> list[dict]:
+    """§ 402-55J(7), (11), (13), (14): each figure against its limit as in effect on ``on`` (the date the law
+    is applied at; default today): ``within`` True / False / None.
 
     ``binding`` is False for J(14)'s "generally" distance (guidance for the approval authority).
 
@@ -163,11 +164,11 @@ def design_comparisons(figures: dict | None) -> list[dict]:
     """
     f = dict(figures or {})
     out = [
-        _at_most("retaining_wall_length", f.get("retaining_wall_length_ft"), "longest retaining wall"),
-        _at_most("retaining_wall_height", f.get("retaining_wall_height_ft"), "highest retaining wall"),
-        _at_most("cut_height", f.get("cut_height_ft"), "highest cut"),
+        _at_most("retaining_wall_length", f.get("retaining_wall_length_ft"), "longest retaining wall", on),
+        _at_most("retaining_wall_height", f.get("retaining_wall_height_ft"), "highest retaining wall", on),
+        _at_most("cut_height", f.get("cut_height_ft"), "highest cut", on),
     ]
-    p = param(_BY_ID["cut_fill_slope"].parameter)
+    p = param(_BY_ID["cut_fill_slope"].parameter, on)
     ratio = float(p.value)  # rise over run
     need_h = 1.0 / ratio
     h = f.get("cut_fill_slope_h_per_v")
@@ -182,7 +183,7 @@ def design_comparisons(figures: dict | None) -> list[dict]:
                 f"retaining walls, structural stabilization or other methods the Village Engineer accepts and "
                 f"the approval authority approves hold it ({p.citation}).")
         out.append(_item("cut_fill_slope", p, h, need_h, ok, text))
-    base, share = param(_BY_ID["cut_fill_setback"].parameter), param("cut_fill_setback_height_fraction")
+    base, share = param(_BY_ID["cut_fill_setback"].parameter, on), param("cut_fill_setback_height_fraction", on)
     setback, height = f.get("cut_fill_setback_ft"), f.get("cut_fill_height_at_structure_ft")
     if setback is None or height is None:
         missing = " and ".join(w for w, v in (("setback", setback), ("height of the cut or fill", height))
@@ -207,11 +208,12 @@ def design_comparisons(figures: dict | None) -> list[dict]:
     return out
 
 
-def with_figures(checklist: list[dict], figures: dict | None) -> tuple[list[dict], list[str]]:
+def with_figures(checklist: list[dict], figures: dict | None,
+                 on: _dt.date | None = None) -> tuple[list[dict], list[str]]:
     """§ 402-55J: the engineer's checklist with each limit's figure compared (the figure decides ``met`` where
     given; a tick the figure contradicts is reported), and the warnings. Items gain ``figure``, ``limit``,
-    ``binding`` and ``comparison``."""
-    by_id = {c["id"]: c for c in design_comparisons(figures)}
+    ``binding`` and ``comparison``. ``on``: the date the law is applied at (default today)."""
+    by_id = {c["id"]: c for c in design_comparisons(figures, on)}
     out, warnings = [], []
     for item in checklist:
         c = by_id.get(item["id"])

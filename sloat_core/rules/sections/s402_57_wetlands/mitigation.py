@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import datetime as _dt
 
 from sloat_core.validate import number
 from sloat_core.law.params import param, value
@@ -47,18 +48,22 @@ def mitigation(
     gate: dict | None = None,
     impact_source: str = "typed",
     impacted_water_body_sqft=None,
+    on: _dt.date | None = None,
 ) -> dict:
     """Required replacement, shortfall and the plan checklist for a wetland impact.
 
     ``impacted_water_body_sqft``: open water (a pond) the work fills. Whether § 402-57P counts it as
     wetland loss is for the Village: with any such impact the required area is unknown (None) and
     ``water_body_note`` says what it would be either way (reading, README "Readings").
+
+    ``on`` is the date the law is applied at (the analysis's ``as_of``; default today): the ratio and the
+    monitoring years in effect then.
     """
     impact = _area("impacted wetland area", impacted_wetland_sqft)
     pond = _area("impacted water body area", impacted_water_body_sqft)
     buffer_impact = _area("impacted buffer area", impacted_buffer_sqft)
     proposed = _area("proposed mitigation area", proposed_mitigation_sqft)
-    ratio_p = param("wetland_mitigation_ratio")
+    ratio_p = param("wetland_mitigation_ratio", on)
     ratio = float(ratio_p.value)
     required = None if impact is None else impact * ratio
     water_body_note = None
@@ -120,8 +125,8 @@ def mitigation(
         },
         "plan_contents": [cited_item(c) for c in PLAN_CONTENTS],
         "monitoring_years": {
-            "min": int(value("mitigation_monitoring_min_years")),
-            "max": int(value("mitigation_monitoring_max_years")),
-            "citation": param("mitigation_monitoring_min_years").citation,
+            "min": int(value("mitigation_monitoring_min_years", on)),
+            "max": int(value("mitigation_monitoring_max_years", on)),
+            "citation": param("mitigation_monitoring_min_years", on).citation,
         },
     }
