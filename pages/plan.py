@@ -131,8 +131,8 @@ drawn = st_folium(fmap, key="plan_map", height=MAP_HEIGHT_PX[mode], use_containe
                   feature_group_to_add=view.groups, layer_control=folium.LayerControl(collapsed=True)) or {}
 if how == plans.DRAW and plans.take_drawings(drawn.get("all_drawings")):
     st.rerun()  # the drawn lots are the plan: checked and drawn again
-if view.legend:
-    st.markdown(view.legend, unsafe_allow_html=True)
+if view.key_roles or view.key_rows:
+    st.markdown(mapping.legend_html(view.key_roles, view.key_rows), unsafe_allow_html=True)
 results.show_layer_notice(layers)
 
 if out is not None:
@@ -142,7 +142,7 @@ if out is not None:
         st.download_button(plan_document.PDF_LABEL, lambda: plan_document.pdf(found), file_name="plan-lots.pdf",
                            mime="application/pdf", key="plan_pdf", icon=":material/download:", on_click="ignore",
                            width="content")
-        st.download_button(plan_document.HTML_LABEL, lambda: plan_document.html(found), file_name="plan-lots.html",
+        st.download_button(plan_document.HTML_LABEL, lambda: plan_document.web_page(found), file_name="plan-lots.html",
                            mime="text/html", key="plan_html", icon=":material/language:", on_click="ignore",
                            width="content", help="The lot table as an accessible web page.")
         st.download_button("Download the lot table (CSV)", plan_view.lots_csv(out, csv_safe),

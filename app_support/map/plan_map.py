@@ -199,12 +199,15 @@ def plan_features(found, drawing) -> tuple[list, dict, set]:
 
 @dataclass
 class PlanView:
-    """The plan's map: its feature groups (constraint layers, parcel, plan, lots), where it opens and its key."""
+    """The plan's map: its feature groups (constraint layers, parcel, plan, lots), where it opens and its key's
+    rows (the layer roles drawn and the other rows: written by the reviewed `mapping.legend_html` where it is
+    shown, so the scan of `unsafe_allow_html` sees the builder)."""
 
     groups: list
     centre: tuple[float, float]
     zoom: int
-    legend: str
+    key_roles: list
+    key_rows: list
 
 
 def plan_view(parcel, layers, found, plan, *, shown: list[str], show_slope: bool, large: bool, basemap: str | None,
@@ -221,4 +224,4 @@ def plan_view(parcel, layers, found, plan, *, shown: list[str], show_slope: bool
     # the map spans its column; small lots come close enough for their labels
     centre, zoom = mapping.view_for(in_view, width_px=width_px, height_px=height_px, max_zoom=20)
     feature_groups = groups(outline, lots, others, large=large, basemap=basemap, under=under)
-    return PlanView(feature_groups, centre, zoom, mapping.legend_html(drawn, legend_rows(present) + slope_rows))
+    return PlanView(feature_groups, centre, zoom, list(drawn), legend_rows(present) + slope_rows)

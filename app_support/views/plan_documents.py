@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-__all__ = ["PDF_LABEL", "HTML_LABEL", "pdf", "html"]
+__all__ = ["PDF_LABEL", "HTML_LABEL", "pdf", "web_page"]
 
 #: The Plan page's buttons.
 PDF_LABEL = "Download the plan's lot table (PDF)"
@@ -20,7 +20,7 @@ def pdf(found, *, title: str | None = None, as_of: dt.date | None = None) -> byt
     return plan_pdf_bytes(found, title=title, as_of=as_of)
 
 
-def html(found, *, title: str | None = None, as_of: dt.date | None = None) -> bytes:
+def web_page(found, *, title: str | None = None, as_of: dt.date | None = None) -> bytes:
     """The plan's lot table as an accessible web page, UTF-8: the HTML its PDF is made from."""
     from sloat_core.outputs.plan_document import plan_html
 

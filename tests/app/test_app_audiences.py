@@ -219,7 +219,10 @@ def test_the_buffer_band_lies_around_the_wetland_at_the_local_width(manifest):
     expected = 250 * 400 - 50 * 200 - 4 * (1 - 3.141592653589793 / 4) * 100 ** 2
     assert band.area == pytest.approx(expected, rel=0.025)
     assert band.area <= expected + 1.0
-    assert band.intersection(wetland).area < 1.0
+    # The map's coordinates are kept to 1e-6 degree (app_support/map/layer_geojson.py): a vertex moves at most half
+    # of that, 0.19 ft north-south here (0.14 ft east-west), so the band's inner edge may cover the wetland by at
+    # most a strip that wide along the wetland's outline; a band laid over the wetland would cover far more.
+    assert band.intersection(wetland).area < wetland.length * 0.19
 
 
 def test_parcel_labels_go_in_as_text_not_html():
