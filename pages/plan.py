@@ -137,7 +137,7 @@ results.show_layer_notice(layers)
 
 if out is not None:
     st.subheader("Lot by lot" if not counter else "Each lot")
-    plan_view.show_lot_table(out)
+    plan_view.show_lot_table(found)
     with st.container(horizontal=True, wrap=True, gap="small"):  # side by side when there is room, never cut
         st.download_button(plan_document.PDF_LABEL, lambda: plan_document.pdf(found), file_name="plan-lots.pdf",
                            mime="application/pdf", key="plan_pdf", icon=":material/download:", on_click="ignore",

@@ -1,8 +1,10 @@
-"""The Plan page's answer drawn from the plan check's dict (``PlanResult.to_dict()``, the ``plan --json`` contract).
+"""The Plan page's answer drawn from the plan check (the lot table from the checked plan, ``PlanResult``; the rest
+from its dict, ``PlanResult.to_dict()``, the ``plan --json`` contract).
 
 Nothing here computes law: the problems of the drawing, the lot table (a row per lot: gross, net lot area -- a range
-where land is unknown --, the minimum, whether it conforms in a word, the shortfall, the permits, the §), the yield
-check of § 402-48E, the open space of § 402-48G(2) and the lot table as CSV. At the counter the headings and words
+where land is unknown --, the minimum, whether it conforms in a word, the shortfall, the permits, the §; its words
+are the core's, :mod:`sloat_core.plan.words`, as in the plan's document), the yield check of § 402-48E, the open
+space of § 402-48G(2) and the lot table as CSV. At the counter the headings and words
 are everyday ones; every § is a link to the Law page, as under the other tables.
 """
 
@@ -15,8 +17,9 @@ import streamlit as st
 
 from app_support.frame import state
 from app_support.widgets.citations import escape_markdown, law_link
+from sloat_core.plan import words
 
-__all__ = ["PROBLEM_WORDS", "CONFORMS_WORDS", "summary", "lot_columns", "lot_rows", "lots_csv", "show_problems",
+__all__ = ["PROBLEM_WORDS", "summary", "lot_columns", "lot_rows", "lots_csv", "show_problems",
            "show_lot_table", "show_yield", "show_open_space"]
 
 #: Each kind of problem in words: (Standard, Counter).
@@ -27,8 +30,6 @@ PROBLEM_WORDS = {
     "duplicate_label": ("Two lots with one label", "Two lots have the same name"),
     "not_closed": ("Outline not closed", "A lot's outline is not closed"),
 }
-#: Whether a lot conforms, in a word: (Standard, Counter).
-CONFORMS_WORDS = {True: ("Yes", "Yes, big enough"), False: ("No", "No, too small"), None: ("Unknown", "Not known")}
 _STATUS_WORDS = {"within": ("Within", "Yes"), "over": ("Over", "No, too many"), "unknown": ("Not known", "Not known")}
 
 
@@ -62,43 +63,24 @@ def lot_columns(*, plain_words: bool = False) -> list[str]:
             "Permits", "§"]
 
 
-def _net(lot: dict) -> str:
-    if lot.get("net_lot_area_sqft") is not None:
-        return _n(lot["net_lot_area_sqft"])
-    return f"{_n(lot.get('net_lot_area_min_sqft'))} to {_n(lot.get('net_lot_area_max_sqft'))}"
-
-
-def _minimum(lot: dict) -> str:
-    if lot.get("min_lot_area_sqft") is None:
-        return "not known"
-    return _n(lot["min_lot_area_sqft"]) + (" (gross)" if lot.get("compared_with") == "gross" else "")
-
-
-def _shortfall(lot: dict) -> str:
-    if lot.get("conforms") is True:
-        return "none"
-    return _n(lot.get("shortfall_sqft"))
-
-
 def _titles(lot: dict, required) -> list[str]:
     return [str(p.get("title") or p.get("id")) for p in lot.get("permits") or [] if p.get("required") is required]
 
 
-def _permits(lot: dict, plain_words: bool = False) -> str:
-    """The permits a lot needs by name, and how many are unknown (listed under the table, lot by lot)."""
-    words = _titles(lot, True)
-    if unknown := len(_titles(lot, None)):
-        words.append(f"{unknown} not known yet" if plain_words else f"{unknown} unknown")
-    return "; ".join(words) if words else "none"
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
-def lot_rows(out: dict, *, plain_words: bool = False) -> list[dict]:
-    """One row of text per lot, keyed by :func:`lot_columns`."""
+def lot_rows(found, *, plain_words: bool = False) -> list[dict]:
+    """One row of text per lot of the checked plan (``PlanResult``), keyed by :func:`lot_columns`: the words are
+    the core's (:mod:`sloat_core.plan.words`, as in the plan's document), each lot's § with it (a link under the
+    table); at the counter the permits are named without their §."""
     cols = lot_columns(plain_words=plain_words)
-    word = 1 if plain_words else 0
-    return [dict(zip(cols, [str(lot["lot"]), _n(lot["gross_sqft"]), _net(lot), _minimum(lot),
-                            CONFORMS_WORDS[lot.get("conforms")][word], _shortfall(lot), _permits(lot, plain_words),
-                            lot.get("citation") or ""], strict=True)) for lot in out.get("lots") or []]
+    shared = words.shared_unknowns(found.lots, cited=not plain_words)
+    return [dict(zip(cols, [str(lot.label), words.number_text(lot.lot.gross_area_sqft), words.net_text(lot),
+                            words.minimum_text(lot), _capital(words.conforms_text(lot, everyday=plain_words)),
+                            words.shortfall_text(lot), words.permits_text(lot, shared, cited=not plain_words),
+                            lot.minimum.citation or ""], strict=True)) for lot in found.lots]
 
 
 def lots_csv(out: dict, csv_safe) -> str:
@@ -137,24 +119,31 @@ def show_problems(out: dict) -> None:
                    f"{escape_markdown(lots)}{area}): {escape_markdown(p['text'])}", icon=":material/report:")
 
 
-def show_lot_table(out: dict) -> None:
-    """The lot table (one HTML table, its cells wrapped), the minimum's reasons where unknown, the § links."""
+def show_lot_table(found) -> None:
+    """The lot table of the checked plan (``PlanResult``; one HTML table, its cells wrapped), the permits not known
+    yet for every lot and the prohibitions said once under it, the minimum's reasons where unknown, the § links."""
     import pandas as pd
 
     mode = state.mode()
     counter = mode == state.COUNTER
-    rows = lot_rows(out, plain_words=counter)
+    rows = lot_rows(found, plain_words=counter)
     frame = pd.DataFrame(rows, columns=lot_columns(plain_words=counter))
     styled = frame.style.set_properties(subset=["§"], **{"white-space": "nowrap"}).hide(axis="index")
     st.table(styled)
-    reasons = dict.fromkeys(lot.get("min_lot_area_reason") for lot in out.get("lots") or []
-                            if lot.get("min_lot_area_reason"))
+    if shared := words.shared_unknowns(found.lots, cited=not counter):
+        st.caption(escape_markdown(("Not known yet for any lot (it depends on what is built): " if counter else
+                                    "Not known yet for every lot (they turn on what is built): ")
+                                   + "; ".join(shared) + "."))
+    if forbidden := words.prohibitions(found.lots, cited=not counter):
+        st.caption(escape_markdown("Not allowed at all, if the project includes it, with or without a permit: "
+                                   + "; ".join(forbidden) + "."))
+    reasons = dict.fromkeys(lot.minimum.reason for lot in found.lots if lot.minimum.reason)
     if reasons:
         st.caption(escape_markdown(" ".join(reasons)))
-    _permits_by_lot(out, counter)
+    _permits_by_lot(found, counter)
     if counter:
         return
-    citations = dict.fromkeys(lot.get("citation") for lot in out.get("lots") or [] if lot.get("citation"))
+    citations = dict.fromkeys(lot.minimum.citation for lot in found.lots if lot.minimum.citation)
     per_row = 2 if mode == state.PROJECTOR else 4
     cols = st.columns(per_row)
     for i, citation in enumerate(citations):
@@ -162,22 +151,22 @@ def show_lot_table(out: dict) -> None:
             law_link(citation, label=f"Minimum lot area: {citation}")
 
 
-def _permits_by_lot(out: dict, counter: bool) -> None:
+def _permits_by_lot(found, counter: bool) -> None:
     """Under the table, folded: each lot's permits needed and not known yet, each with its § (a link, but at the
-    counter, where the words stay plain)."""
-    lots = [lot for lot in out.get("lots") or [] if _titles(lot, True) or _titles(lot, None)]
+    counter, where the words stay plain); prohibitions are said under the table, never as a permit."""
+    lots = [lot for lot in found.lots if words.asked(lot, True) or words.asked(lot, None)]
     if not lots:
         return
     with st.expander("The permits lot by lot" if not counter else "Which permits each lot may need"):
         for lot in lots:
-            permits = [p for p in lot.get("permits") or [] if p.get("required") is not False]
-            st.markdown(f"**Lot {escape_markdown(str(lot['lot']))}**: " + "; ".join(
-                escape_markdown(f"{p.get('title') or p.get('id')} ({'needed' if p.get('required') else 'not known'}"
-                                + ("" if counter else f", {p.get('citation')}") + ")") for p in permits) + ".")
+            permits = words.asked(lot, True) + words.asked(lot, None)
+            st.markdown(f"**Lot {escape_markdown(str(lot.label))}**: " + "; ".join(
+                escape_markdown(f"{p.title or p.id} ({'needed' if p.required else 'not known'}"
+                                + ("" if counter else f", {p.citation}") + ")") for p in permits) + ".")
         if counter:
             return
-        citations = dict.fromkeys(p["citation"] for lot in lots for p in lot.get("permits") or []
-                                  if p.get("required") is not False and p.get("citation"))
+        citations = dict.fromkeys(p.citation for lot in lots for p in words.asked(lot, True) + words.asked(lot, None)
+                                  if p.citation)
         cols = st.columns(4)
         for i, citation in enumerate(citations):
             with cols[i % 4]:

@@ -4,7 +4,8 @@
 On one projector screen (1920 x 1080, the sidebar folded): the plan in one sentence (its kind, its lots, how many
 conform) and its problems counted, the lot map (the Plan page's own map, :func:`app_support.map.plan_map.plan_view`:
 the constraint layers under the lots, each lot labelled with its answer in words), the lot table in large type
-(lot, net lot area, minimum, conforms, shortfall: the Plan page has the gross area, the permits and the downloads),
+(lot, net lot area, minimum, conforms, shortfall, in the core's words, :mod:`sloat_core.plan.words`, as the
+plan's document and the Plan page say them; the Plan page has the gross area, the permits and the downloads),
 then the yield check (§ 402-48E) and the open space (§ 402-48G(2)) in one line each.
 
 Up to :data:`LOTS_PER_SCREEN` lots the table holds every lot; a larger plan's table is paged, that many lots at a
@@ -22,6 +23,7 @@ from app_support.inputs import plan_inputs as plans
 from app_support.map import mapping, plan_map
 from app_support.map.parcel_map import ON_AT_START
 from app_support.widgets.citations import escape_markdown
+from sloat_core.plan import words
 
 __all__ = ["LOTS_PER_SCREEN", "MAP_HEIGHT_PX", "PLAN_CSS", "COLUMNS", "NO_PLAN", "pages_of", "table_rows", "one_line", "show"]
 
@@ -45,13 +47,11 @@ _NO_DRAWING_TOOLS = "<style>.leaflet-draw{display:none !important;}</style>"
 COLUMNS = ["Lot", "Net lot area, sq ft", "Minimum, sq ft", "Conforms", "Shortfall, sq ft"]
 #: Said when the plan cannot be checked on the parcel (the sentence why follows).
 NO_PLAN = "The plan cannot be checked on this parcel"
-_WORDS = {True: "Yes", False: "No", None: "Unknown"}
 _STATUS = {"within": "within", "over": "over", "unknown": "not known against"}
 _KEY = "wt_plan_lots"
 
 
-def _n(value: float | None) -> str:
-    return "unknown" if value is None else f"{value:,.0f}"
+_n = words.number_text
 
 
 def pages_of(count: int, per: int = LOTS_PER_SCREEN) -> list[tuple[int, int]]:
@@ -67,14 +67,11 @@ def table_rows(found, first: int = 1, last: int | None = None) -> list[dict]:
     """The rows of lots ``first`` to ``last`` (1-based), keyed by :data:`COLUMNS`."""
     rows = []
     for lot in list(found.lots)[first - 1:last]:
-        la = lot.lot
-        net = _n(la.net_lot_area_sqft) if la.fully_known else f"{_n(la.net_lot_area_min_sqft)} to {_n(la.net_lot_area_sqft)}"
-        minimum = "not known" if lot.minimum.sqft is None else _n(lot.minimum.sqft) + (" (gross)" if lot.minimum.gross
-                                                                                       else "")
-        short = "none" if lot.conforms is True else _n(lot.shortfall_sqft)
         label = " ".join(str(lot.label).split())
-        rows.append(dict(zip(COLUMNS, [label[:24] + ("…" if len(label) > 24 else ""), net, minimum,
-                                       _WORDS[lot.conforms], short], strict=True)))
+        conforms = words.conforms_text(lot)
+        rows.append(dict(zip(COLUMNS, [label[:24] + ("…" if len(label) > 24 else ""), words.net_text(lot),
+                                       words.minimum_text(lot), conforms[:1].upper() + conforms[1:],
+                                       words.shortfall_text(lot)], strict=True)))
     return rows
 
 

@@ -20,11 +20,12 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from sloat_core.rules.permits import PROHIBITED_IDS
 from sloat_core.errors import SloatInputError
 from sloat_core.law.text import LAW_TEXT_SHA256, clause
 from sloat_core.outputs import html_docs as H
 from sloat_core.outputs.report.text import _date_text, _shorten, _sqft
+from sloat_core.plan import words
+from sloat_core.plan.words import CONFORMS_WORDS
 
 __all__ = ["PLAN_TITLE", "SECTION_HEADING", "CONFORMS_WORDS", "LOT_COLUMNS", "plan_summary", "lot_rows", "shared_unknowns",
            "plan_section", "plan_html", "plan_pdf_bytes", "write_plan_document"]
@@ -33,8 +34,6 @@ PLAN_TITLE = "The plan's lot table"
 #: The plan's section's heading (in the summary; the document's subsections stand on their own).
 SECTION_HEADING = "The plan, lot by lot"
 _FOOTER = "Screening estimate, not a determination (Sloatsburg Code ch. 402, Art. IX)"
-#: Whether a lot conforms, in a word.
-CONFORMS_WORDS = {True: "yes", False: "no", None: "unknown"}
 #: The lot table's column headings.
 LOT_COLUMNS = ["Lot", "District", "Gross (sq ft)", "Net lot area (sq ft)", "Minimum (sq ft)", "Conforms",
                "Shortfall (sq ft)", "Permits needed (§)", "§"]
@@ -64,8 +63,7 @@ PRINT_CSS = """
 """
 
 
-def _n(value: float | None) -> str:
-    return "unknown" if value is None else f"{value:,.0f}"
+_n = words.number_text
 
 
 def _label(label) -> str:
@@ -90,54 +88,17 @@ def plan_summary(plan) -> str:
     return f"{plan.kind.capitalize()} plan: {len(lots)} lot{'s' * (len(lots) != 1)}; " + ", ".join(parts) + "."
 
 
-def _net(lot) -> str:
-    la = lot.lot
-    if la.fully_known:
-        return _n(la.net_lot_area_sqft)
-    return f"{_n(la.net_lot_area_min_sqft)} to {_n(la.net_lot_area_sqft)}"
-
-
-def _minimum(lot) -> str:
-    if lot.minimum.sqft is None:
-        return "not known"
-    return _n(lot.minimum.sqft) + (" (gross)" if lot.minimum.gross else "")
-
-
-def _shortfall(lot) -> str:
-    if lot.conforms is True:
-        return "none"
-    return _n(lot.shortfall_sqft)
-
-
-def _cited(p: dict) -> str:
-    return f"{p.get('title') or p.get('id')} ({p.get('citation')})"
-
-
-def _asked(lot, required) -> list[str]:
-    """The lot's permits needed (``required`` True) or not known yet (None), each with its §; a prohibition (§ 402-52)
-    is never a permit (said under the table)."""
-    return [_cited(p) for p in lot.permits if p.get("required") is required and p.get("id") not in PROHIBITED_IDS]
-
-
 def shared_unknowns(plan) -> list[str]:
     """The permits not known yet for every lot of the plan (said once, under the table)."""
-    lists = [_asked(lot, None) for lot in plan.lots]
-    return [p for p in lists[0] if all(p in other for other in lists[1:])] if lists else []
-
-
-def _permits(lot, shared: list[str]) -> str:
-    """The permits the lot needs, each with its §, then those not known yet for this lot alone."""
-    words = "; ".join(_asked(lot, True)) or "none"
-    if own := [p for p in _asked(lot, None) if p not in shared]:
-        words += "\nnot known yet: " + "; ".join(own)
-    return words
+    return words.shared_unknowns(plan.lots)
 
 
 def lot_rows(plan) -> list[list[str]]:
     """One row of text per lot, in :data:`LOT_COLUMNS`' order."""
     shared = shared_unknowns(plan)
-    return [[_label(lot.label), lot.district or "unknown", _n(lot.lot.gross_area_sqft), _net(lot), _minimum(lot),
-             CONFORMS_WORDS[lot.conforms], _shortfall(lot), _permits(lot, shared), lot.minimum.citation]
+    return [[_label(lot.label), lot.district or "unknown", _n(lot.lot.gross_area_sqft), words.net_text(lot),
+             words.minimum_text(lot), words.conforms_text(lot), words.shortfall_text(lot),
+             words.permits_text(lot, shared), lot.minimum.citation]
             for lot in plan.lots]
 
 
@@ -184,9 +145,7 @@ def plan_section(plan, *, heading: str | None = SECTION_HEADING) -> list[str]:
     b += [H.p(r, "small") for r in reasons]
     if shared := shared_unknowns(plan):
         b.append(H.p(f"Not known yet for every lot (they turn on what is built): {'; '.join(shared)}.", "small"))
-    forbidden = dict.fromkeys(_cited(p) for lot in plan.lots for p in lot.permits
-                              if p.get("id") in PROHIBITED_IDS and p.get("required") is not False)
-    if forbidden:
+    if forbidden := words.prohibitions(plan.lots):
         b.append(H.p(f"Not allowed at all, if the project includes it, with or without a permit: "
                      f"{'; '.join(forbidden)}.", "small"))
     y = plan.yield_check
@@ -209,7 +168,7 @@ def _citations(plan) -> list[str]:
     """The clauses behind the plan's figures, each once, in the order a reader meets them."""
     cites = ["§ 402-45A", "§ 402-45B"] + [lot.minimum.citation for lot in plan.lots]
     cites += [plan.yield_check.get("citation"), plan.open_space.get("citation")]
-    cites += [p.get("citation") for lot in plan.lots for p in lot.permits if p.get("required") is not False]
+    cites += [p.citation for lot in plan.lots for p in lot.permits if p.required is not False]
     return [c for c in dict.fromkeys(cites) if c]
 
 

@@ -136,8 +136,7 @@ def _check_lot(label, geom, f, ctx) -> tuple[LotResult, Problem | None]:
     permits = permits_for(lf, own, settings=ctx["settings"], subdividable=result.subdividable,
                           cluster_applies=ctx["cluster_applies"], any_trigger=ctx["any_trigger"],
                           measures=la.measures, seqr=ctx["seqr"], as_of=ctx["as_of"])
-    result = LotResult(label, la, parts[0][0], answers[0][1], conforms, shortfall,
-                       tuple(p.to_dict() for p in permits), geom)
+    result = LotResult(label, la, parts[0][0], answers[0][1], conforms, shortfall, tuple(permits), geom)
     return result, two_districts(label, parts)
 
 

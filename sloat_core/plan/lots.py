@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from shapely.geometry.base import BaseGeometry
 
 from sloat_core.rules.deductions import LotArea, meets_minimum
-from sloat_core.rules.permits import can_be_subdivided
+from sloat_core.rules.permits import Permit, can_be_subdivided
 from sloat_core.rules.sections.s402_48_cluster.cluster import cluster_lot_rules
 
 __all__ = ["KINDS", "TOLERANCE_SQFT", "Minimum", "LotResult", "minimum_for", "conformity", "lot_project"]
@@ -108,7 +108,8 @@ class LotResult:
     minimum: Minimum
     conforms: bool | None
     shortfall_sqft: float | None
-    permits: tuple[dict, ...]
+    #: The permits its own envelope and disturbance need (the rules' answers; ``to_dict`` writes their rows).
+    permits: tuple[Permit, ...]
     geometry: BaseGeometry = field(repr=False, compare=False, default=None)
 
     @property
@@ -131,6 +132,6 @@ class LotResult:
             "conforms": self.conforms,
             "shortfall_sqft": None if self.shortfall_sqft is None else round(self.shortfall_sqft, 2),
             "deductions": [r.to_dict() for r in la.rows],
-            "permits": list(self.permits),
+            "permits": [p.to_dict() for p in self.permits],
             "citation": self.minimum.citation,
         }

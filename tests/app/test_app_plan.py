@@ -386,3 +386,23 @@ def test_the_plan_map_draws_the_parcel_pages_constraint_layers_under_the_lots(tm
         _run(at)
     names = [g.layer_name for g in fake.call_args.kwargs["feature_group_to_add"]]
     assert LAYER_LABELS["wetlands"] in names and not set(shown) - {LAYER_LABELS["wetlands"]} & set(names)
+
+
+def test_the_page_and_the_walk_through_say_the_lot_table_in_the_documents_words():
+    import plan_grid
+
+    from app_support.views import plan_view, plan_walk
+    from sloat_core.outputs.plan_document import LOT_COLUMNS, lot_rows
+
+    found = check_plan(pf.PARCEL, plan_grid.grid_drawing(4), load_manifest(SAMPLE), district=plan_grid.DISTRICT)
+    document = [dict(zip(LOT_COLUMNS, row, strict=True)) for row in lot_rows(found)]
+    page = plan_view.lot_rows(found)
+    walk = plan_walk.table_rows(found)
+    for doc_row, page_row, walk_row in zip(document, page, walk, strict=True):
+        assert (page_row["Net lot area, sq ft"], page_row["Minimum, sq ft"], page_row["Conforms"].lower(),
+                page_row["Shortfall, sq ft"], page_row["Permits"]) == (
+            doc_row["Net lot area (sq ft)"], doc_row["Minimum (sq ft)"], doc_row["Conforms"],
+            doc_row["Shortfall (sq ft)"], doc_row["Permits needed (§)"])
+        assert (walk_row["Net lot area, sq ft"], walk_row["Minimum, sq ft"], walk_row["Conforms"].lower(),
+                walk_row["Shortfall, sq ft"]) == (doc_row["Net lot area (sq ft)"], doc_row["Minimum (sq ft)"],
+                                                  doc_row["Conforms"], doc_row["Shortfall (sq ft)"])

@@ -167,3 +167,12 @@ def test_the_pdf_ua_checker_finds_nothing_to_fix(doc, tmp_path):
     report = Validator().validate(str(path))
     found = [(f.rule_id, f.message) for f in report.findings if f.severity >= Severity.WARNING]
     assert not found, (found[:5], pdfua.__version__)
+
+
+def test_each_lot_carries_the_rules_permits_and_its_json_writes_their_rows(plan):
+    from sloat_core.rules.permits import Permit
+
+    for lot in plan.lots:
+        assert lot.permits and all(isinstance(p, Permit) for p in lot.permits)
+        assert lot.to_dict()["permits"] == [p.to_dict() for p in lot.permits]
+        assert [Permit.from_dict(row) for row in lot.to_dict()["permits"]] == list(lot.permits)
