@@ -13,10 +13,10 @@ A plan (a proposed plat or site plan) is read and checked lot by lot here too (:
 :func:`plan_check`): the check is run once per distinct plan, parcel and facts, like the analysis.
 
 The run's analysis holds the typed result (:class:`sloat_core.engine.result.ParcelResult`, frozen: shared, never
-copied); the views read it by attribute, taking a result dict at their door too (:func:`parcel_result`). The pages
-still hand each other the result's dict (the command line's JSON contract: :func:`result`, :func:`project_result`,
-the session's last project result), which the walk-through page reads by key;
-:class:`AnalysisView` names the keys the app reads, typed, for code that wants them by attribute.
+copied): :func:`result`, :func:`project_result` and the session's last project result hand the pages that result,
+and the pages and views read it by attribute (a view takes a result dict at its door too, :func:`parcel_result`).
+Its dict (the command line's JSON contract, ``to_dict()``) is written only where it leaves the app: a case's
+snapshot in the store (:func:`copy_result`). :class:`AnalysisView` names the fields the app reads most.
 
 It is the pages' only way into the core: what else a page (or a view drawing a result) takes from
 ``sloat_core`` -- the screening disclaimer, the input error, the timeline's clocks, the Law page's text,
@@ -42,17 +42,19 @@ from sloat_core.approvals.state_law import all_state_facts
 from sloat_core.approvals.village_law import approval_events
 from sloat_core.engine.analysis import DISCLAIMER
 from sloat_core.engine.answer import lot_answer, permits_by_cause, what_if_sentence
-from sloat_core.engine.result import parcel_result
+from sloat_core.engine.result import Deduction, Mitigation, ParcelResult, parcel_result
 from sloat_core.errors import NoLotsLayerError, SloatInputError
 from sloat_core.gis.parcels import to_wgs84_geojson
 from sloat_core.law import text as law_text
 from sloat_core.law.not_modelled import not_modelled, not_modelled_groups
 from sloat_core.rules.clocks import ITEM_KINDS, timeline_events
-from sloat_core.rules.sections.s402_48_cluster.cluster import yield_phrase
 from sloat_core.rules.sections.s402_57_wetlands.mitigation import MAX_SQFT, mitigation
 from sloat_core.rules.project import parse_project
+from sloat_core.rules.sections.permit import Permit
+from sloat_core.rules.sections.s402_48_cluster.cluster import Trigger, yield_phrase
 
-__all__ = ["analysis", "result", "copy_result", "prepared_result", "project_result", "AnalysisView", "view",
+__all__ = ["analysis", "result", "copy_result", "prepared_result", "project_result", "mitigation_answer",
+           "AnalysisView", "view",
            "read_plan", "plan_check", "plan_layer_names", "PLAN_KINDS",
            # the rest of the core the pages and the views use, passed on as the core declares it (same objects)
            "DISCLAIMER", "SloatInputError", "NoLotsLayerError", "ITEM_KINDS", "MAX_SQFT", "all_state_facts", "approval_events",
@@ -90,8 +92,7 @@ def analysis(parcel, layers, *, district: str | None = None, project: dict | Non
              as_of: dt.date | None = None, settings=None, settings_id: str | None = None):
     """The engine's ``Analysis`` (result and geometry) for these facts, run once per distinct set of them.
 
-    The object is shared between sessions: read it, do not change it (its result is frozen; :func:`result`
-    gives the result's dict, a new one).
+    The object is shared between sessions: read it, do not change it (its result is frozen).
 
     Parameters
     ----------
@@ -164,9 +165,10 @@ def _generation(layers, day: dt.date) -> str:
     return found
 
 
-def prepared_result(parcel, layers, district: str | None) -> dict | None:
+def prepared_result(parcel, layers, district: str | None) -> ParcelResult | None:
     """The parcel's answer in ``district`` (no project, today, the local settings) from the answers worked out
-    ahead, if they hold it for this parcel, district, layer set, settings, code and day; else None. A copy."""
+    ahead, if they hold it for this parcel, district, layer set, settings, code and day; else None (frozen:
+    shared, read it)."""
     from sloat_core.engine.prepared import answer_key
     from sloat_core.store.sqlite import default_data_dir
 
@@ -187,7 +189,7 @@ def prepared_result(parcel, layers, district: str | None) -> dict | None:
             _DECODED[key] = found
             while len(_DECODED) > _DECODED_MAX:
                 _DECODED.popitem(last=False)
-    return found.to_dict()  # the typed result read back from the file, as the pages read it (a new dict)
+    return found  # the typed result read back from the file, as the pages read it
 
 
 def prepared_picture(layers, request) -> tuple[str, list[list[float]]] | None:
@@ -212,13 +214,14 @@ _DECODED_LOCK = threading.Lock()
 
 
 def copy_result(obj) -> dict:
-    """A result dict the caller may change and keep: the typed result's ``to_dict()`` (a new dict), or a copy of a
-    result dict (:func:`_copy`)."""
+    """A result dict the caller may change and keep (a case's snapshot, the JSON the store writes): the typed
+    result's ``to_dict()`` (a new dict), or a copy of a result dict (:func:`_copy`)."""
     return obj.to_dict() if hasattr(obj, "to_dict") else _copy(obj)
 
 
-def result(parcel, layers, **facts) -> dict:
-    """The result dict (the CLI's JSON contract) of :func:`analysis`: a copy this caller may change.
+def result(parcel, layers, **facts) -> ParcelResult:
+    """The typed result of :func:`analysis` (frozen: shared between sessions, read it; :func:`copy_result` for a
+    dict to keep).
 
     With no fact but the parcel and its district, the answer worked out ahead when there is one
     (:func:`prepared_result`)."""
@@ -226,34 +229,40 @@ def result(parcel, layers, **facts) -> dict:
     if (not any(v for k, v in facts.items() if k != "district")
             and (found := prepared_result(parcel, layers, district)) is not None):
         return found
-    return analysis(parcel, layers, **facts).to_dict()
+    return analysis(parcel, layers, **facts).result
 
 
-def project_result(parcel, layers, **facts) -> tuple[dict, dict]:
-    """The result and what the drawn footprint touches: ``footprint_sqft``, ``outside_parcel_sqft``,
+def project_result(parcel, layers, **facts) -> tuple[ParcelResult, dict]:
+    """The typed result (frozen, shared) and what the drawn footprint touches: ``footprint_sqft``, ``outside_parcel_sqft``,
     ``wetland_sqft``, ``watercourse_sqft``, ``water_body_sqft``, ``buffer_sqft``, ``steep_slope_sqft``
     (None where the layer is missing; empty without a footprint)."""
     a = analysis(parcel, layers, **facts)
-    out = a.to_dict()
-    summary = out.get("footprint")
+    out = a.result
+    summary = out.footprint
     touches: dict = {}
-    if a.project.disturbance_footprint is not None and summary:
+    if a.project.disturbance_footprint is not None and summary is not None:
         # The core's summary measures the footprint where it lies, on or off the parcel (§ 402-57G).
         touches = {
-            "footprint_sqft": summary["area_sqft"],
-            "outside_parcel_sqft": summary.get("outside_parcel_sqft"),
-            "wetland_sqft": summary["wetlands_sqft"],
-            "watercourse_sqft": summary["watercourses_sqft"],
-            "water_body_sqft": summary["water_bodies_sqft"],
-            "buffer_sqft": summary["buffer_sqft"],
-            "steep_slope_sqft": summary["slope_25_or_more_sqft"],
+            "footprint_sqft": summary.area_sqft,
+            "outside_parcel_sqft": summary.outside_parcel_sqft,
+            "wetland_sqft": summary.wetlands_sqft,
+            "watercourse_sqft": summary.watercourses_sqft,
+            "water_body_sqft": summary.water_bodies_sqft,
+            "buffer_sqft": summary.buffer_sqft,
+            "steep_slope_sqft": summary.slope_25_or_more_sqft,
         }
     return out, touches
 
 
+def mitigation_answer(**figures) -> Mitigation:
+    """:func:`sloat_core.rules.sections.s402_57_wetlands.mitigation.mitigation` of typed figures alone (no parcel),
+    as the typed result's part (:class:`sloat_core.engine.result.Mitigation`), read as a result's is."""
+    return Mitigation.from_dict(mitigation(**figures))
+
+
 @dataclass(frozen=True)
 class AnalysisView:
-    """The keys of the result the app reads most, typed (None where the result says unknown)."""
+    """The fields of the result the app reads most (None where the result says unknown)."""
 
     gross_area_sqft: float | None
     net_lot_area_sqft: float | None
@@ -261,28 +270,26 @@ class AnalysisView:
     meets_min_lot_area: bool | None
     district: str | None
     as_of: str
-    permits: tuple[dict, ...]
-    deductions: tuple[dict, ...]
-    cluster_triggers: tuple[dict, ...]
+    permits: tuple[Permit, ...]
+    deductions: tuple[Deduction, ...]
+    cluster_triggers: tuple[Trigger, ...]
     cluster_applies: bool | None
-    mitigation: dict
+    mitigation: Mitigation | None
     warnings: tuple[str, ...]
 
     @classmethod
-    def of(cls, result: dict) -> "AnalysisView":
+    def of(cls, result: ParcelResult) -> "AnalysisView":
         return cls(
-            gross_area_sqft=result.get("gross_area_sqft"), net_lot_area_sqft=result.get("net_lot_area_sqft"),
-            min_lot_area_sqft=result.get("min_lot_area_sqft"), meets_min_lot_area=result.get("meets_min_lot_area"),
-            district=result.get("district"), as_of=result["as_of"], permits=tuple(result.get("permits") or ()),
-            deductions=tuple(result.get("deductions") or ()),
-            cluster_triggers=tuple(result.get("cluster_triggers") or ()),
-            cluster_applies=result.get("cluster_applies"), mitigation=dict(result.get("mitigation") or {}),
-            warnings=tuple(result.get("warnings") or ()))
+            gross_area_sqft=result.gross_area_sqft, net_lot_area_sqft=result.net_lot_area_sqft,
+            min_lot_area_sqft=result.min_lot_area_sqft, meets_min_lot_area=result.meets_min_lot_area,
+            district=result.district, as_of=result.as_of.isoformat(), permits=result.permits,
+            deductions=result.deductions, cluster_triggers=result.cluster_triggers,
+            cluster_applies=result.cluster_applies, mitigation=result.mitigation, warnings=result.warnings)
 
 
 def view(parcel, layers, **facts) -> AnalysisView:
     """:class:`AnalysisView` of :func:`analysis`."""
-    return AnalysisView.of(analysis(parcel, layers, **facts).to_dict())
+    return AnalysisView.of(analysis(parcel, layers, **facts).result)
 
 
 def to_ics(events, **options) -> str:

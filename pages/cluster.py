@@ -53,8 +53,8 @@ except SloatInputError as exc:
     st.stop()
 
 st.subheader("Does § 402-48 apply?")
-applies = result["cluster_applies"]
-{True: st.success, False: st.info, None: st.warning}[applies](result["cluster_applies_reason"])
+applies = result.cluster_applies
+{True: st.success, False: st.info, None: st.warning}[applies](result.cluster_applies_reason)
 kind = project.get("application_type")
 st.caption("Application type: " + (kind.replace("_", " ") if kind else "not given yet") + ".")
 st.page_link("pages/project.py", label="Set the application type on the Proposed project page")
@@ -62,19 +62,19 @@ law_link("§ 402-48B")
 
 st.subheader("The ten features (§ 402-48C)")
 st.caption("The Planning Board may require a cluster application where the property shows one or more of them.")
-triggers = result["cluster_triggers"]
-found = [t for t in triggers if t["triggered"]]
-unknown = [t for t in triggers if t["triggered"] is None]
+triggers = result.cluster_triggers
+found = [t for t in triggers if t.triggered]
+unknown = [t for t in triggers if t.triggered is None]
 cols = st.columns(3)
 cols[0].metric("Found", len(found))
 cols[1].metric("Unknown", len(unknown))
 cols[2].metric("Not found", len(triggers) - len(found) - len(unknown))
 frame = pd.DataFrame([{
-    "§": t["citation"],
-    "Feature": t["title"],
-    "Found": FOUND[t["triggered"]],
-    "Evidence": t["evidence"],
-    "Board decides": "Yes" if t["needs_board_judgment"] else "",
+    "§": t.citation,
+    "Feature": t.title,
+    "Found": FOUND[t.triggered],
+    "Evidence": t.evidence,
+    "Board decides": "Yes" if t.needs_board_judgment else "",
 } for t in triggers])
 colours = {"Yes": "background-color:#fde0dd", "Unknown": "background-color:#fff4ce", "No": ""}
 if large:  # an HTML table takes the projector's type size; the grid does not
@@ -89,14 +89,14 @@ per_row = 2 if large else 5
 link_cols = st.columns(per_row)
 for i, t in enumerate(triggers):
     with link_cols[i % per_row]:
-        law_link(t["citation"], label=f"{t['citation']} {FOUND[t['triggered']].lower()}")
+        law_link(t.citation, label=f"{t.citation} {FOUND[t.triggered].lower()}")
 
 st.subheader("Yield and cluster lots")
-parts = result["per_district"]
+parts = result.per_district
 whole = st.columns([1, 2])
 whole[0].metric("Conventional yield of the parcel (estimate)", yield_phrase(result).split(" (")[0])
 with whole[1]:
-    st.markdown(escape_markdown(result["yield_caveat"]))
+    st.markdown(escape_markdown(result.yield_caveat))
     if len(parts) == 1:
         law_link("§ 402-48E", label="Yield: § 402-48E")
 if len(parts) > 1:
@@ -104,29 +104,29 @@ if len(parts) > 1:
             "part and may then be combined (§ 402-48I).")
     law_link("§ 402-48I")
 for part in parts:
-    code = part["district"] or "unknown district"
-    cluster = part["cluster"]
+    code = part.district or "unknown district"
+    cluster = part.cluster
     with st.container(border=True):
-        low = part.get("net_lot_area_min_sqft")
-        net_text = (f"{sqft_text(low)} to {sqft_text(part['net_lot_area_sqft'])} net (part of the land is unknown)"
-                    if low is not None and part["net_lot_area_sqft"] - low > 0.5
-                    else f"{sqft_text(part['net_lot_area_sqft'])} net")
-        st.markdown(f"**District {escape_markdown(code)}**: {sqft_text(part['gross_area_sqft'])} gross, "
+        low = part.net_lot_area_min_sqft
+        net_text = (f"{sqft_text(low)} to {sqft_text(part.net_lot_area_sqft)} net (part of the land is unknown)"
+                    if low is not None and part.net_lot_area_sqft - low > 0.5
+                    else f"{sqft_text(part.net_lot_area_sqft)} net")
+        st.markdown(f"**District {escape_markdown(code)}**: {sqft_text(part.gross_area_sqft)} gross, "
                     f"{net_text}.")
         c = st.columns(3)
-        minimum = part["min_lot_area_sqft"]
+        minimum = part.min_lot_area_sqft
         c[0].metric("District minimum lot", "not known" if minimum is None else f"{minimum:,.0f} sq ft")
         c[1].metric("Conventional yield (estimate)", yield_phrase(part).split(" (")[0])
-        lot = cluster["cluster_min_lot_area_sqft"]
+        lot = cluster.cluster_min_lot_area_sqft
         c[2].metric("Cluster lot minimum", "set by the Board" if lot is None else f"{lot:,.0f} sq ft gross")
-        st.markdown(escape_markdown(cluster["lot_rule"]) + " " + escape_markdown(cluster["yard_rule"]))
+        st.markdown(escape_markdown(cluster.lot_rule) + " " + escape_markdown(cluster.yard_rule))
         link_cols = st.columns(2)
         with link_cols[0]:
-            law_link(cluster["citation"], label=f"Cluster lots: {cluster['citation']}")
+            law_link(cluster.citation, label=f"Cluster lots: {cluster.citation}")
         with link_cols[1]:
-            law_link(part["citation"], label=f"Density: {part['citation']}")
-open_space = result.get("cluster_open_space")
-if open_space:
-    st.markdown("**Open space (§ 402-48G(2))**: " + escape_markdown(open_space["text"]))
-    law_link(open_space["citation"], label=f"Open space land: {open_space['citation']}")
+            law_link(part.citation, label=f"Density: {part.citation}")
+open_space = result.cluster_open_space
+if open_space is not None:
+    st.markdown("**Open space (§ 402-48G(2))**: " + escape_markdown(open_space.text))
+    law_link(open_space.citation, label=f"Open space land: {open_space.citation}")
 st.caption(DISCLAIMER)

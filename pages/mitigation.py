@@ -10,7 +10,7 @@ from __future__ import annotations
 import streamlit as st
 
 from app_support import loaders
-from app_support.analysis_door import DISCLAIMER, MAX_SQFT, SloatInputError, mitigation
+from app_support.analysis_door import DISCLAIMER, MAX_SQFT, SloatInputError, mitigation_answer
 from app_support.frame import deep_links, state
 from app_support.widgets import charts, forms, numbers
 from app_support.widgets.citations import escape_markdown, law_link
@@ -76,72 +76,72 @@ try:
         layers = loaders.layerset()
         result, _touches = forms.project_analysis(parcel, layers, st.session_state.get(state.DISTRICT), project,
                                                   mitigation_input=typed)
-        mit = result["mitigation"]
+        mit = result.mitigation
     else:
-        mit = mitigation(**{k: v for k, v in typed.items() if k != "impact_source"})
+        mit = mitigation_answer(**{k: v for k, v in typed.items() if k != "impact_source"})
 except SloatInputError as exc:
     st.error(str(exc))
-    mit = mitigation(onsite_possible=onsite, gate=gate)
+    mit = mitigation_answer(onsite_possible=onsite, gate=gate)
 
-ratio = mit["ratio"]
+ratio = mit.ratio
 st.subheader("Replacement required")
 if problems:  # each sentence is beside its field
     st.caption("No result is shown until every figure above is in range.")
 else:
-    impact, required = mit["impacted_wetland_sqft"], mit["required_mitigation_sqft"]
+    impact, required = mit.impacted_wetland_sqft, mit.required_mitigation_sqft
     cols = st.columns(4)
     cols[0].metric("Wetland lost", "not given" if impact is None else f"{impact:,.0f} sq ft")
     cols[1].metric("Ratio (at least)", f"{ratio:g} : 1")
     cols[2].metric("Required replacement", "not known" if required is None else f"{required:,.0f} sq ft")
-    shortfall = mit["shortfall_sqft"]
+    shortfall = mit.shortfall_sqft
     cols[3].metric("Shortfall", "not known" if shortfall is None else f"{shortfall:,.0f} sq ft")
     if required is not None:
         st.markdown(f"At least **{required:,.0f} sq ft** of replacement wetland: {ratio:g} times the "
                     f"{impact:,.0f} sq ft lost.")
-        if mit["meets_ratio"] is not None:
-            (st.success if mit["meets_ratio"] else st.warning)(
-                "The proposal reaches the required area." if mit["meets_ratio"]
+        if mit.meets_ratio is not None:
+            (st.success if mit.meets_ratio else st.warning)(
+                "The proposal reaches the required area." if mit.meets_ratio
                 else f"The proposal is {shortfall:,.0f} sq ft short of the required area.")
-        charts.show_chart(charts.mitigation_gauge(required, mit["proposed_mitigation_sqft"], large=large),
+        charts.show_chart(charts.mitigation_gauge(required, mit.proposed_mitigation_sqft, large=large),
                         width="stretch")
-    elif mit.get("water_body_note"):
-        st.info(escape_markdown(mit["water_body_note"]))
+    elif mit.water_body_note:
+        st.info(escape_markdown(mit.water_body_note))
     else:
         st.caption("Enter the wetland to be lost (or draw the footprint) to see the required replacement.")
-    if mit.get("impacted_buffer_sqft"):
-        st.caption(f"Buffer disturbed: {mit['impacted_buffer_sqft']:,.0f} sq ft (mitigated by the buffer forms below).")
-law_link(mit["citation"], label=f"Replacement ratio: {mit['citation']}")
+    if mit.impacted_buffer_sqft:
+        st.caption(f"Buffer disturbed: {mit.impacted_buffer_sqft:,.0f} sq ft (mitigated by the buffer forms below).")
+law_link(mit.citation, label=f"Replacement ratio: {mit.citation}")
 
 st.subheader("Is mitigation allowed here?")
-gate_result = mit["gate"]
-box = {True: st.success, False: st.error, None: st.info}[gate_result["met"]]
-box(gate_result["text"])
-law_link(gate_result["citation"])
-st.markdown(f"**Where:** {escape_markdown(mit['siting'])}")
+gate_result = mit.gate
+box = {True: st.success, False: st.error, None: st.info}[gate_result.met]
+box(gate_result.text)
+law_link(gate_result.citation)
+st.markdown(f"**Where:** {escape_markdown(mit.siting)}")
 law_link("§ 402-57P(2)")
 
 
-def _cited(items: list[dict], widths: tuple[int, int] = (1, 3)) -> None:
+def _cited(items, widths: tuple[int, int] = (1, 3)) -> None:
     for item in items:
         link_col, text_col = st.columns(list(widths))
         with link_col:
-            law_link(item["citation"])
-        text_col.markdown(escape_markdown(item["text"]))
+            law_link(item.citation)
+        text_col.markdown(escape_markdown(item.text))
 
 
 st.subheader("Forms of mitigation (§ 402-57P(3))")
 wet_col, buf_col = st.columns(2)
 with wet_col:
     st.markdown("**For lost wetland**")
-    _cited(mit["forms"]["wetland"], (2, 3))
+    _cited(mit.forms.wetland, (2, 3))
 with buf_col:
     st.markdown("**For disturbed buffer**")
-    _cited(mit["forms"]["buffer"], (2, 3))
+    _cited(mit.forms.buffer, (2, 3))
 
 with st.expander("What the mitigation plan must contain (§ 402-57P(4)(a)-(j))", expanded=not large):
-    _cited(mit["plan_contents"])
+    _cited(mit.plan_contents)
 
-years = mit["monitoring_years"]
-st.markdown(f"**Monitoring:** in general {years['min']} to {years['max']} years after the mitigation is built.")
-law_link(years["citation"])
+years = mit.monitoring_years
+st.markdown(f"**Monitoring:** in general {years.min} to {years.max} years after the mitigation is built.")
+law_link(years.citation)
 st.caption(DISCLAIMER)

@@ -124,7 +124,7 @@ if outcome is not None:
     result, touches = outcome
     project_view.touches(touches)
     project_view.permits(result, mode)
-    state_wetlands = result.get("state_wetlands")
+    state_wetlands = result.state_wetlands
     if state_wetlands:  # the NYSDEC map, by the state regime in force on the date (a screen, not a deduction)
         st.markdown("**New York State wetlands (NYSDEC map):** " + escape_markdown(state_wetlands["message"]) + ". "
                     + escape_markdown(state_wetlands["reason"]))
@@ -132,12 +132,12 @@ if outcome is not None:
     if mode != state.COUNTER:
         st.caption(results.LAYER_NOTE)
         project_view.design_limits(result)
-    if result["mitigation"].get("water_body_note"):
-        st.caption(escape_markdown(result["mitigation"]["water_body_note"]))
-    if result["mitigation"]["required_mitigation_sqft"]:
+    if result.mitigation.water_body_note:
+        st.caption(escape_markdown(result.mitigation.water_body_note))
+    if result.mitigation.required_mitigation_sqft:
         st.page_link("pages/mitigation.py", label="Wetland mitigation for this footprint")
-    show_approvals(result.get("approvals"), result.get("approvals_detail"), result["as_of"])
+    show_approvals(result.approvals, result.approvals_detail, result.as_of)
     if mode != state.COUNTER:
-        for warning in result["warnings"]:
+        for warning in result.warnings:
             st.caption(escape_markdown(warning))
 st.caption(DISCLAIMER)

@@ -68,10 +68,9 @@ if screen.id == "parcel":
     left.image(picture, width=int(walkthrough.MAP_HEIGHT_PX / max(ratio or 1.0, 0.2)),
                alt="Map of the parcel and its constraint pieces (listed beside it)")
     with right:
-        st.metric("Gross area, sq ft", f"{result.get('gross_area_sqft') or 0:,.0f}")
-        st.metric("Zoning district", result.get("district") or "unknown")
-        present = [d.get("label") for d in result.get("deductions") or []
-                   if (d.get("area_sqft") or d.get("known_area_sqft") or 0) >= 0.5]
+        st.metric("Gross area, sq ft", f"{result.gross_area_sqft or 0:,.0f}")
+        st.metric("Zoning district", result.district or "unknown")
+        present = [d.label for d in result.deductions if (d.area_sqft or d.known_area_sqft or 0) >= 0.5]
         st.markdown("**On the lot:** " + escape_markdown(", ".join(present) or "no constraint found"))
 elif screen.id == "deductions":  # the table and its chart side by side: both on the one screen
     table, chart = st.container(key="wt_side_by_side").columns([1, 1], gap="medium")
@@ -82,15 +81,14 @@ elif screen.id == "deductions":  # the table and its chart side by side: both on
     chart.plotly_chart(figure, width="stretch", theme=None)
 elif screen.id == "net":
     results.show_headline(result, show_yield=False)
-    if "conventional_yield" in result:
-        st.metric("Conventional yield (lots), estimate", yield_phrase(result))
-        st.caption(escape_markdown(result.get("yield_caveat") or ""))
+    st.metric("Conventional yield (lots), estimate", yield_phrase(result))
+    st.caption(escape_markdown(result.yield_caveat or ""))
 elif screen.id == "triggers":
     st.markdown("**§ 402-48C: the Planning Board may require a cluster layout where the property shows any of "
                 "these.**")
     marks = {True: "✔ Found", None: "? Unknown", False: "✘ Not found"}
-    lines = [f"- **{marks[t.get('triggered')]}**: {escape_markdown(t.get('title') or '')} ({escape_markdown(t.get('citation') or '')})"
-             for t in result.get("cluster_triggers") or []]
+    lines = [f"- **{marks[t.triggered]}**: {escape_markdown(t.title or '')} ({escape_markdown(t.citation or '')})"
+             for t in result.cluster_triggers]
     half = (len(lines) + 1) // 2  # two columns: the whole list on one screen
     for column, part in zip(st.columns(2, gap="medium"), (lines[:half], lines[half:])):
         column.markdown("\n".join(part))

@@ -366,7 +366,8 @@ def _snapshot(case: Case, parcel) -> dict | None:
     if case.parcel_geojson is None or parcel is None:
         return None
     if not (case.project or case.board_answers or case.mitigation_input or case.settings_overrides):
-        return analysis_door.result(parcel, loaders.layerset(), district=case.district)  # (a copy)
+        # the parcel page's own result, written as the store keeps it (a dict of its own)
+        return analysis_door.copy_result(analysis_door.result(parcel, loaders.layerset(), district=case.district))
     return analysis_door.copy_result(case_analysis(case).result)
 
 

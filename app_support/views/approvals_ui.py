@@ -37,38 +37,42 @@ def item_line(i: dict) -> str:
             + (f"; clock: {escape_markdown(i['clock'])}" if i.get("clock") else ""))
 
 
-def show_approvals(groups: list | None, a: dict | None, result_day: str) -> None:
-    """Article IX's permits and the approvals around it in one list, by who decides (sloat_core.approvals)."""
-    if not a or groups is None:
+def show_approvals(groups, a, result_day: dt.date) -> None:
+    """Article IX's permits and the approvals around it in one list, by who decides (sloat_core.approvals).
+
+    ``groups`` and ``a``: the result's ``approvals`` and ``approvals_detail`` (``ApprovalGroup`` records,
+    ``ApprovalsDetail`` or None); ``result_day``: the result's ``as_of``."""
+    if a is None or groups is None:
         return
     st.subheader("All approvals, by who decides")
-    seqr, ref = a["seqr"], a["county_referral"]
+    seqr, ref = a.seqr, a.county_referral
     rng = "" if len(seqr["possible"]) < 2 else f" ({' or '.join(seqr['possible'])})"
     st.markdown(escape_markdown(f"SEQR: {seqr['class']}{rng} ({seqr['clause'] or 'no clause decided it'}). "
                                 f"{seqr['reason']}"))
     if seqr.get("question"):
         st.info(escape_markdown(f"To settle the SEQR class: {seqr['question']}"))
     st.markdown(escape_markdown(ref["headline"]))
-    events = a["village_law"]["events"]
+    events = a.village_law["events"]
     if events:
         st.markdown("**Clocks (Village Law, GML § 239-m or § 239-n), counted by the General Construction Law**")
         st.markdown("\n".join(f"- {e['date']}: {escape_markdown(e['label'])}"
                               + (f" {escape_markdown(e['note'])}" if e["note"] else "") for e in events))
     for g in groups:
-        with st.expander(f"{g['decides']} ({len(g['items'])})", expanded=False):
-            st.markdown("\n".join(item_line(i) for i in g["items"]))
+        with st.expander(f"{g.decides} ({len(g.items)})", expanded=False):
+            st.markdown("\n".join(item_line(i) for i in g.items))
     with st.expander("The state and federal rules used (dated settings)"):
         st.markdown("\n".join(
             f"- {escape_markdown(f.description)} **{escape_markdown(str(f.value))}** ({escape_markdown(f.citation)}, "
             f"from {f.effective.isoformat()}){' — to confirm with the Village' if f.verify else ''}"
-            for f in all_state_facts(dt.date.fromisoformat(result_day)).values()))
-    st.caption(escape_markdown(a["estimate"] + " Items marked \"to confirm with the Village\" are dated settings."))
+            for f in all_state_facts(result_day).values()))
+    st.caption(escape_markdown(a.estimate + " Items marked \"to confirm with the Village\" are dated settings."))
 
 
-def board_items(result: dict) -> list[dict]:
-    """The groups of the one list: ``[{"decides": ..., "items": [...]}, ...]`` (a prohibition is never among them:
-    :func:`sloat_core.engine.approval_list.approvals_for` lists approvals only)."""
-    return [g for g in result.get("approvals") or [] if g["items"]]
+def board_items(result) -> list:
+    """The groups of the one list that hold items (``ApprovalGroup``: ``decides``, ``items``) of the typed result
+    (or a result dict, read back); a prohibition is never among them:
+    :func:`sloat_core.engine.approval_list.approvals_for` lists approvals only."""
+    return [g for g in parcel_result(result).approvals if g.items]
 
 
 _CLOCK_CITE = re.compile(r"\((?:GML |Village Law )?§[^()]*(?:\([^()]*\)[^()]*)*\)\.?$")
@@ -109,12 +113,12 @@ def _lines_of(text: str, chars_per_line: int) -> int:
     return sum(max(1, -(-len(part) // chars_per_line)) for part in text.split("  \n"))
 
 
-def _deal(groups: list[dict], columns: int, chars_per_line: int,
+def _deal(groups: list, columns: int, chars_per_line: int,
           tail_lines: int = 0) -> list[list[tuple[str, list[str]]]]:
     """Deal the deciders' items to ``columns`` columns, in order, so that the tallest column is as short as
     it can be; a decider whose items go on in the next column is named again there ("continued").
     ``tail_lines``: the lines of a note that goes under the last column (counted in that column's height)."""
-    lines = [(g["decides"], _board_line(i)) for g in groups for i in g["items"]]
+    lines = [(g.decides, _board_line(i)) for g in groups for i in g.items]
     sizes = [_lines_of(text, chars_per_line) for _who, text in lines]
 
     def height(a: int, b: int) -> int:  # items a..b-1 in one column, with a heading per decider
@@ -147,7 +151,7 @@ def _deal(groups: list[dict], columns: int, chars_per_line: int,
     return [[(heading, texts) for heading, texts, _who in column] for column in out]
 
 
-def show_approvals_board(result: dict, *, columns: int = 3, chars_per_line: int = 50,
+def show_approvals_board(result, *, columns: int = 3, chars_per_line: int = 50,
                          footnote: str | None = None) -> None:
     """The walk-through's permits screen: every decider's approvals at once, in ``columns`` columns.
 
@@ -158,12 +162,13 @@ def show_approvals_board(result: dict, *, columns: int = 3, chars_per_line: int 
     screen fits 1920x1080 on the sample's largest constrained parcel too. ``footnote`` (the screening
     disclaimer) goes under the note, in the last column, counted with it.
     """
+    result = parcel_result(result)
     groups = board_items(result)
-    a = result.get("approvals_detail") or {}
+    a = result.approvals_detail
     steps = " · ".join(f"{n} {w}" for n, w in SHORT_STEPS.items())
     notes = [f"Usual order, by step: {steps}."]
-    notes += [sentence for p in parcel_result(result).permits if (sentence := prohibition_sentence(p)) is not None]
-    if (a.get("seqr") or {}).get("question"):  # the Proposed project page asks it
+    notes += [sentence for p in result.permits if (sentence := prohibition_sentence(p)) is not None]
+    if a is not None and (a.seqr or {}).get("question"):  # the Proposed project page asks it
         notes.append("The SEQR class needs one more fact about the project (Proposed project page).")
     if not groups:
         st.markdown("No approval found on what is known.")

@@ -1,6 +1,7 @@
 """The deduction table: one row per deduction, its colour key, and the accessible HTML table drawn beside the map.
 
-Pure builders over the plain dict of the CLI JSON contract (no Streamlit, no law computed):
+Pure builders over the typed result (:class:`sloat_core.engine.result.ParcelResult`: its ``deductions``, read by
+attribute; no Streamlit, no law computed):
 :func:`deduction_rows` (Standard's six columns, or Counter's three in everyday words, areas as text),
 :func:`deduction_frame` (the same rows as a pandas frame), :func:`deduction_colours` (each row's
 map-legend colour) and :func:`deduction_html` (the table as one HTML element: a caption, column and
@@ -50,9 +51,10 @@ TABLE_CLASS = "sloat-dtable"
 _COLUMNS = [SWATCH, "Constraint", IN_ROW, "Counts", "Deducted, sq ft", CITATION]
 
 
-def is_present(d: dict) -> bool:
-    """A deduction that is on the parcel (some area) or could not be measured."""
-    area = d.get("area_sqft")
+def is_present(d) -> bool:
+    """A deduction (a :class:`sloat_core.engine.result.Deduction`) that is on the parcel (some area) or could not
+    be measured."""
+    area = d.area_sqft
     return area is None or area >= 0.5
 
 
@@ -64,13 +66,13 @@ def deduction_columns(*, plain_words: bool = False) -> list[str]:
     return list(_COLUMNS)
 
 
-def deduction_rows(result: dict, *, plain_words: bool = False, present_only: bool = False) -> list[dict]:
+def deduction_rows(result, *, plain_words: bool = False, present_only: bool = False) -> list[dict]:
     """The deduction table's rows: colour key (blank), constraint, area, counted share, deducted, §.
 
     Parameters
     ----------
-    result : dict
-        The analysis result.
+    result : ParcelResult
+        The analysis result (its ``deductions``).
     plain_words : bool
         Counter mode: everyday headings, three columns (what, how much, how much counts).
     present_only : bool
@@ -83,26 +85,26 @@ def deduction_rows(result: dict, *, plain_words: bool = False, present_only: boo
         is text (areas with thousands separators, "unknown" where not measured, "unknown, at least ..." where
         a layer maps the lot in part: the land it maps holds that much).
     """
-    rows = [d for d in result.get("deductions") or [] if is_present(d) or not present_only]
+    rows = [d for d in result.deductions if is_present(d) or not present_only]
     if plain_words:
         terms = plain.PLAIN_TERMS
         return [{
             SWATCH: "",
-            terms["constraint"]: plain.plain_constraint(d.get("constraint") or "", d.get("label")).capitalize(),
-            terms["area"]: _sqft_cell(d.get("area_sqft"), d.get("known_area_sqft")),
-            terms["counted_share"]: plain.plain_share(d.get("countable_fraction")).capitalize(),
+            terms["constraint"]: plain.plain_constraint(d.constraint or "", d.label).capitalize(),
+            terms["area"]: _sqft_cell(d.area_sqft, d.known_area_sqft),
+            terms["counted_share"]: plain.plain_share(d.countable_fraction).capitalize(),
         } for d in rows]
     return [{
         SWATCH: "",
-        "Constraint": d.get("label") or d.get("constraint"),
-        IN_ROW: _sqft_cell(d.get("area_sqft"), d.get("known_area_sqft")),
-        "Counts": f"{(d.get('countable_fraction') or 0.0) * 100:.0f}%",
-        "Deducted, sq ft": _sqft_cell(d.get("deducted_sqft"), d.get("known_deducted_sqft")),
-        CITATION: d.get("citation") or "",
+        "Constraint": d.label or d.constraint,
+        IN_ROW: _sqft_cell(d.area_sqft, d.known_area_sqft),
+        "Counts": f"{(d.countable_fraction or 0.0) * 100:.0f}%",
+        "Deducted, sq ft": _sqft_cell(d.deducted_sqft, d.known_deducted_sqft),
+        CITATION: d.citation or "",
     } for d in rows]
 
 
-def deduction_frame(result: dict, *, plain_words: bool = False, present_only: bool = False):
+def deduction_frame(result, *, plain_words: bool = False, present_only: bool = False):
     """:func:`deduction_rows` as a pandas DataFrame (same columns, same order)."""
     import pandas as pd
 
@@ -110,9 +112,9 @@ def deduction_frame(result: dict, *, plain_words: bool = False, present_only: bo
                         columns=deduction_columns(plain_words=plain_words))
 
 
-def deduction_colours(result: dict, *, present_only: bool = False) -> list[str]:
+def deduction_colours(result, *, present_only: bool = False) -> list[str]:
     """The legend colour of each row of :func:`deduction_rows` (same order and filter)."""
-    return [colour_for(d.get("constraint") or "") for d in result.get("deductions") or []
+    return [colour_for(d.constraint or "") for d in result.deductions
             if is_present(d) or not present_only]
 
 
@@ -150,7 +152,7 @@ def _cell(text: object) -> str:
     return escape(" ".join(str(text).split()), quote=True)
 
 
-def deduction_html(result: dict, *, plain_words: bool = False, present_only: bool = False,
+def deduction_html(result, *, plain_words: bool = False, present_only: bool = False,
                    look: str = "standard", caption: str | None = None) -> str:
     """The deduction table as one accessible HTML table (for ``st.markdown(..., unsafe_allow_html=True)``).
 
@@ -161,8 +163,8 @@ def deduction_html(result: dict, *, plain_words: bool = False, present_only: boo
 
     Parameters
     ----------
-    result : dict
-        The analysis result.
+    result : ParcelResult
+        The analysis result (its ``deductions``).
     plain_words, present_only : bool
         As :func:`deduction_rows`.
     look : str

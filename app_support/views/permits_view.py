@@ -4,7 +4,7 @@ Shared by the Parcel page (:func:`app_support.views.results.show_triggers_and_pe
 page (``app_support.views.project_view``) and the approvals list (``app_support.views.approvals_ui``). Every function
 reads the typed result (:class:`sloat_core.engine.result.ParcelResult`, by attribute: its permits are
 :class:`~sloat_core.rules.sections.permit.Permit`, its cluster triggers ``Trigger``); a result dict (the command
-line's JSON, as the pages still hand it) is read back at the door (``analysis_door.parcel_result``). Nothing here
+line's JSON, as a case's snapshot keeps it) is read back at the door (``analysis_door.parcel_result``). Nothing here
 computes law. A prohibition (§ 402-52, a declared kind) is never shown among the permits.
 """
 

@@ -41,8 +41,9 @@ def ensure_project_result() -> None:
     ss[forms.LAST_PROJECT_RESULT] = (key, outcome)
 
 
-def project_answer_result(parcel, district: str | None) -> dict | None:
-    """The analysis with the session's project, for the parcel's short answer (None without a project).
+def project_answer_result(parcel, district: str | None):
+    """The analysis with the session's project (the typed result), for the parcel's short answer (None without a
+    project).
 
     With a project described, the Parcel page's answer is about it (what it needs first, then what the
     parcel carries): the same result as the Proposed project page's.

@@ -1,7 +1,8 @@
 """Rendering of an ``analyze()`` result beside the map.
 
-Every function takes the plain dict of the CLI JSON contract and draws it; nothing here computes
-law. Numbers are formatted for reading (thousands separators, acres beside square feet), and
+Every function takes the typed result (:class:`sloat_core.engine.result.ParcelResult`, as the analysis door hands
+it; a result dict is read back at the door, :func:`parcel_result`) and draws it, reading it by attribute; nothing
+here computes law. Numbers are formatted for reading (thousands separators, acres beside square feet), and
 every § citation is a link to the Law page.
 
 Here: the headline and verdict, the deduction table drawn with its notes, the waterfall, the unknowns,
@@ -13,6 +14,7 @@ the district picker and Counter's answer card. The table's rows and styles are b
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 import plotly.graph_objects as go
 import streamlit as st
@@ -27,6 +29,7 @@ from sloat_core.engine import plain
 __all__ = [
     "sqft_text",
     "verdict_sentence",
+    "verdict_words",
     "waterfall_figure",
     "waterfall_part",
     "show_headline",
@@ -54,38 +57,44 @@ def sqft_text(area_sqft: float | None) -> str:
     return f"{area_sqft:,.0f} sq ft ({sqft_to_acres(area_sqft):,.2f} acres)"
 
 
-def verdict_sentence(result: dict) -> str:
-    """The plain verdict on minimum lot area.
+def verdict_words(*, district: str | None, minimum: float | None, meets: bool | None, verify: bool | None = None,
+                  low: float | None = None, high: float | None = None, what_if: str | None = None) -> str:
+    """The plain verdict on minimum lot area from its figures (:func:`verdict_sentence` reads them from a result).
 
-    >>> verdict_sentence({"meets_min_lot_area": None, "district": None})
+    >>> verdict_words(district=None, minimum=None, meets=None)
     'The zoning district is not known: choose it above to compare the net lot area with its minimum.'
-    >>> verdict_sentence({"meets_min_lot_area": None, "district": "VC-2"})
+    >>> verdict_words(district="VC-2", minimum=None, meets=None)
     'No minimum lot area is recorded for VC-2, so the net lot area cannot be compared; the Building Department can say which minimum applies.'
-    >>> verdict_sentence({"meets_min_lot_area": None, "district": "R-15", "min_lot_area_sqft": 15000,
-    ...     "net_lot_area_sqft": 20000, "net_lot_area_min_sqft": 0})
+    >>> verdict_words(district="R-15", minimum=15000, meets=None, high=20000, low=0)
     'Cannot tell yet: with the unknown constraints the net lot area lies between 0 and 20,000 sq ft, against the R-15 minimum of 15,000 sq ft.'
     """
-    meets = result.get("meets_min_lot_area")
-    district = result.get("district") or "this district"
-    minimum = result.get("min_lot_area_sqft")
-    if result.get("district") is None:
+    if district is None:
         return "The zoning district is not known: choose it above to compare the net lot area with its minimum."
+    district = district or "this district"
     if minimum is None:
-        from app_support.analysis_door import what_if_sentence
-
-        # the core's what-if at the dated candidate minimums, if the result carries any
-        what_if = what_if_sentence(parcel_result(result)) if "min_lot_area_what_if" in result else None
         return (f"No minimum lot area is recorded for {district}, so the net lot area cannot be compared; "
                 "the Building Department can say which minimum applies." + (f" {what_if}" if what_if else ""))
-    confirm = " (to confirm with the Village)" if result.get("min_lot_area_verify") else ""
+    confirm = " (to confirm with the Village)" if verify else ""
     if meets is None:
-        low = result.get("net_lot_area_min_sqft") or 0.0
-        high = result.get("net_lot_area_sqft") or 0.0
         return (f"Cannot tell yet: with the unknown constraints the net lot area lies between "
-                f"{low:,.0f} and {high:,.0f} sq ft, against the {district} minimum of "
+                f"{low or 0.0:,.0f} and {high or 0.0:,.0f} sq ft, against the {district} minimum of "
                 f"{minimum:,.0f} sq ft{confirm}.")
     word = "meets" if meets else "is below"
     return f"The net lot area {word} the {district} minimum of {minimum:,.0f} sq ft{confirm}."
+
+
+def verdict_sentence(result) -> str:
+    """The plain verdict on minimum lot area of a result (:func:`verdict_words`); with no minimum recorded for
+    the district, the core's what-if at the dated candidate minimums, if the result carries any."""
+    r = parcel_result(result)
+    what_if = None
+    if r.district is not None and r.min_lot_area_sqft is None:
+        from app_support.analysis_door import what_if_sentence
+
+        what_if = what_if_sentence(r)
+    return verdict_words(district=r.district, minimum=r.min_lot_area_sqft, meets=r.meets_min_lot_area,
+                         verify=r.min_lot_area_verify, low=r.net_lot_area_min_sqft, high=r.net_lot_area_sqft,
+                         what_if=what_if)
 
 
 #: Under the deduction table: why a layer's figure elsewhere (permits, cluster) can be larger.
@@ -98,17 +107,14 @@ LAYER_NOTE = ("Areas in the evidence and the permit reasons are each layer on th
               "so its row for the same layer can be smaller.")
 
 
-def announcement(result: dict, note: str = "") -> str:
-    """What the live region says of the answer: where, the net lot area and the verdict (plain text).
-
-    >>> announcement({"net_lot_area_sqft": 12000.4, "meets_min_lot_area": True, "district": "R-15",
-    ...               "min_lot_area_sqft": 10000}, "Tax parcel 1-2-3")[:60]
-    'Tax parcel 1-2-3. Net lot area 12,000 sq ft (0.28 acres). Th'
-    """
+def announcement(result, note: str = "") -> str:
+    """What the live region says of the answer: where, the net lot area and the verdict (plain text), e.g.
+    "Tax parcel 1-2-3. Net lot area 12,000 sq ft (0.28 acres). The net lot area meets ..."."""
     from sloat_core.units import sqft_to_acres
 
-    net = result.get("net_lot_area_sqft")
-    verdict = plain.plain_verdict(parcel_result(result)) if state.mode() == state.COUNTER else verdict_sentence(result)
+    result = parcel_result(result)
+    net = result.net_lot_area_sqft
+    verdict = plain.plain_verdict(result) if state.mode() == state.COUNTER else verdict_sentence(result)
     parts = [note.strip().rstrip(".")] if note and note.strip() else []
     parts.append("Net lot area unknown" if net is None else
                  f"Net lot area {net:,.0f} sq ft ({sqft_to_acres(net):,.2f} acres)")
@@ -116,10 +122,11 @@ def announcement(result: dict, note: str = "") -> str:
     return re.sub(r"\\(.)", r"\1", re.sub(r"\s+", " ", text)).strip()
 
 
-def announce_answer(result: dict, note: str = "") -> None:
+def announce_answer(result, note: str = "") -> None:
     """Before the answer: its focus target, the live region's words and, for a new parcel, the focus
     (:func:`app_support.frame.announce.answer`)."""
-    announce.answer(announcement(result, note), f"{note}|{result.get('gross_area_sqft')}")
+    result = parcel_result(result)
+    announce.answer(announcement(result, note), f"{note}|{result.gross_area_sqft}")
 
 
 def _wrap(label: str, width: int) -> str:
@@ -140,13 +147,18 @@ WATERFALL_FIELDS = ("gross_area_sqft", "net_lot_area_sqft", "min_lot_area_sqft")
 WATERFALL_DEDUCTION_FIELDS = ("constraint", "label", "deducted_sqft", "known_deducted_sqft")
 
 
-def waterfall_part(result: dict) -> dict:
-    """What :func:`waterfall_figure` reads of a result, and nothing else: it draws from this alone.
+def waterfall_part(result) -> dict:
+    """What :func:`waterfall_figure` reads of a result, and nothing else: it draws from this alone (a plain dict).
 
     The figure is shared by this part (``charts.shared_figure(waterfall_figure, waterfall_part(result))``): its
     JSON is a few hundred bytes, where the whole answer's is about 60 kB, hashed once a pick (0.6 ms) to find a
-    figure that a new parcel never has.
+    figure that a new parcel never has. ``result``: the typed result, read by attribute, or a dict (the part
+    itself, or a result dict), read by key.
     """
+    if not isinstance(result, Mapping):
+        return {**{name: getattr(result, name) for name in WATERFALL_FIELDS},
+                "deductions": [{name: getattr(d, name) for name in WATERFALL_DEDUCTION_FIELDS}
+                               for d in result.deductions]}
     return {**{name: result.get(name) for name in WATERFALL_FIELDS},
             "deductions": [{name: d.get(name) for name in WATERFALL_DEDUCTION_FIELDS}
                            for d in result.get("deductions") or []]}
@@ -158,7 +170,7 @@ def _drawn_sqft(d: dict) -> float:
     return (deducted if deducted is not None else d.get("known_deducted_sqft")) or 0.0
 
 
-def waterfall_figure(result: dict, *, large: bool = False, plain_words: bool = False) -> go.Figure:
+def waterfall_figure(result, *, large: bool = False, plain_words: bool = False) -> go.Figure:
     """Plotly waterfall from gross lot area through each deduction to net lot area.
 
     Bars stand upright for up to three deductions; with more, or in projector type, they lie
@@ -166,8 +178,8 @@ def waterfall_figure(result: dict, *, large: bool = False, plain_words: bool = F
 
     Parameters
     ----------
-    result : dict
-        The analysis result.
+    result : ParcelResult or dict
+        The analysis result, or its :func:`waterfall_part`.
     large : bool
         Projector type size (24 px text).
     plain_words : bool
@@ -269,11 +281,11 @@ def _figure(trace: dict, layout: dict) -> go.Figure:
     return go.Figure({"data": [trace], "layout": layout}, _validate=False)
 
 
-def show_screening(result: dict) -> None:
+def show_screening(result) -> None:
     """That the result is a screening estimate and who decides (the core's disclaimer)."""
     from app_support.analysis_door import DISCLAIMER
 
-    st.caption(escape_markdown(result.get("disclaimer") or DISCLAIMER))
+    st.caption(escape_markdown(parcel_result(result).disclaimer or DISCLAIMER))
 
 
 def show_layer_notice(layers) -> None:
@@ -283,7 +295,7 @@ def show_layer_notice(layers) -> None:
                     unsafe_allow_html=True)
 
 
-def show_headline(result: dict, *, show_yield: bool = True, disclaimer: bool = True) -> None:
+def show_headline(result, *, show_yield: bool = True, disclaimer: bool = True) -> None:
     """Gross area, net lot area (sq ft, acres beneath), the plain verdict and who decides.
 
     Beneath, the conventional yield (§ 402-48E; per district, § 402-48I), a range kept a range
@@ -294,10 +306,11 @@ def show_headline(result: dict, *, show_yield: bool = True, disclaimer: bool = T
     """
     from sloat_core.units import sqft_to_acres
 
+    result = parcel_result(result)
     counter = state.mode() == state.COUNTER
-    gross = result.get("gross_area_sqft") or 0.0
-    net = result.get("net_lot_area_sqft") or 0.0
-    low = result.get("net_lot_area_min_sqft")
+    gross = result.gross_area_sqft or 0.0
+    net = result.net_lot_area_sqft or 0.0
+    low = result.net_lot_area_min_sqft
     at_most = low is not None and low < net
     if counter:
         terms = plain.PLAIN_TERMS
@@ -311,28 +324,29 @@ def show_headline(result: dict, *, show_yield: bool = True, disclaimer: bool = T
     left.caption(f"{sqft_to_acres(gross):,.2f} acres")
     right.metric(net_label, f"{net:,.0f}")
     right.caption(f"{sqft_to_acres(net):,.2f} acres")
-    meets = result.get("meets_min_lot_area")
+    meets = result.meets_min_lot_area
     box = st.success if meets else (st.warning if meets is False else st.info)
-    box(escape_markdown(plain.plain_verdict(parcel_result(result))) if counter else verdict_sentence(result))
-    if show_yield and "conventional_yield" in result:
+    box(escape_markdown(plain.plain_verdict(result)) if counter else verdict_sentence(result))
+    if show_yield:
         from app_support.analysis_door import yield_phrase
 
         label = "Lots it could be divided into, first estimate" if counter else "Conventional yield (estimate)"
         st.markdown(f"**{label}:** {escape_markdown(yield_phrase(result))} "
-                    f"({escape_markdown(result.get('yield_citation') or '§ 402-48E')}; the Planning Board decides "
+                    f"({escape_markdown(result.yield_citation or '§ 402-48E')}; the Planning Board decides "
                     "from a conventional plat).")
     show_screening(result)
-    citation = result.get("lot_area_citation") or "§ 402-45A"
+    citation = result.lot_area_citation or "§ 402-45A"
     label = "The rule on land that counts" if counter else "Net lot area rule"
     law_link(citation, label=f"{label}: {citation}")
 
 
-def show_deductions(result: dict, *, fold_notes: bool = False) -> None:
+def show_deductions(result, *, fold_notes: bool = False) -> None:
     """The deduction table with a colour key matching the map legend, and a link to each § cited.
 
     Standard: every constraint, every column. Counter (everyday words, three columns) and
     Projector: only the constraints found on the parcel; the others are named in one line.
     """
+    result = parcel_result(result)
     mode = state.mode()
     compact = mode != state.STANDARD
     counter = mode == state.COUNTER
@@ -353,23 +367,23 @@ def show_deductions(result: dict, *, fold_notes: bool = False) -> None:
     _deduction_notes(result, mode, compact)
 
 
-def _overlap_note(deductions: list[dict]) -> str | None:
+def _overlap_note(deductions) -> str | None:
     """The rows whose land on the lot is more than the area counted in the row (another row counted the rest)."""
     overlaps = [d for d in deductions
-                if d.get("total_area_sqft") is not None and d.get("area_sqft") is not None
-                and d["total_area_sqft"] - d["area_sqft"] >= 0.5]
+                if d.total_area_sqft is not None and d.area_sqft is not None
+                and d.total_area_sqft - d.area_sqft >= 0.5]
     if not overlaps:
         return None
-    on_lot = "; ".join(f"{d.get('label')}: {d['total_area_sqft']:,.0f} sq ft on the lot, "
-                       f"{d['area_sqft']:,.0f} counted in this row" for d in overlaps)
+    on_lot = "; ".join(f"{d.label}: {d.total_area_sqft:,.0f} sq ft on the lot, "
+                       f"{d.area_sqft:,.0f} counted in this row" for d in overlaps)
     return escape_markdown(f"{RECONCILE_NOTE} {on_lot}.")
 
 
-def _absent_note(deductions: list[dict], mode: str) -> str | None:
+def _absent_note(deductions, mode: str) -> str | None:
     """The compact table's one line naming the constraints not on the parcel (everyday words at the counter)."""
     counter = mode == state.COUNTER
-    absent = [plain.plain_constraint(d.get("constraint") or "", d.get("label")) if counter
-              else d.get("label") or d.get("constraint")
+    absent = [plain.plain_constraint(d.constraint or "", d.label) if counter
+              else d.label or d.constraint
               for d in deductions if not deduction_table.is_present(d)]
     if not absent:
         return None
@@ -377,26 +391,26 @@ def _absent_note(deductions: list[dict], mode: str) -> str | None:
     return f"{lead}: " + escape_markdown(", ".join(absent)) + "."
 
 
-def _deduction_notes_text(result: dict, mode: str, compact: bool) -> list[str]:
+def _deduction_notes_text(result, mode: str, compact: bool) -> list[str]:
     """The notes under the deduction table, in reading order (Markdown, escaped)."""
-    deductions = result.get("deductions") or []
+    deductions = result.deductions
     counter = mode == state.COUNTER
     notes = [] if counter else [_overlap_note(deductions)]
     if compact:
         notes.append(_absent_note(deductions, mode))
-    if result.get("buffer_note") and not counter:
-        notes.append(escape_markdown(result["buffer_note"]))
-    notes += [escape_markdown(f"{d.get('label')}: {d['note']}") for d in deductions if d.get("note")]
+    if result.buffer_note and not counter:
+        notes.append(escape_markdown(result.buffer_note))
+    notes += [escape_markdown(f"{d.label}: {d.note}") for d in deductions if d.note]
     return [n for n in notes if n]
 
 
-def _deduction_notes(result: dict, mode: str, compact: bool) -> None:
+def _deduction_notes(result, mode: str, compact: bool) -> None:
     notes = _deduction_notes_text(result, mode, compact)
     if notes:  # one caption of paragraphs: the notes read one after another, as one element
         st.caption("\n\n".join(notes))
     if mode == state.COUNTER:
         return
-    citations = dict.fromkeys(d.get("citation") for d in result.get("deductions") or [])
+    citations = dict.fromkeys(d.citation for d in result.deductions)
     per_row = 2 if mode == state.PROJECTOR else 1
     cols = st.columns(per_row)
     for i, citation in enumerate(c for c in citations if c):
@@ -404,7 +418,7 @@ def _deduction_notes(result: dict, mode: str, compact: bool) -> None:
             law_link(citation)
 
 
-def show_triggers_and_permits(result: dict) -> None:
+def show_triggers_and_permits(result) -> None:
     """Cluster triggers and permits in short form (found / unknown), with § links."""
     if state.mode() == state.COUNTER:
         permits_view.show_plain_summary(result)
@@ -419,18 +433,19 @@ def show_triggers_and_permits(result: dict) -> None:
     st.caption(LAYER_NOTE)
 
 
-def show_unknowns(result: dict, missing_roles: list[str]) -> None:
+def show_unknowns(result, missing_roles: list[str]) -> None:
     """Name the constraint layers that are missing and the area of unknown slope."""
     from app_support.frame.theme import LAYER_LABELS
 
     if missing_roles:
         names = ", ".join(LAYER_LABELS.get(r, r) for r in missing_roles)
         st.warning(f"Unknown: no map layer for {names}. Those constraints are not measured.")
-    unknown_slope = (result.get("slope_area_sqft") or {}).get("unknown") or 0.0
+    result = parcel_result(result)
+    unknown_slope = (result.slope_area_sqft or {}).get("unknown") or 0.0
     if unknown_slope > 0.5:
         st.warning(f"Unknown slope on {unknown_slope:,.0f} sq ft of the parcel (no elevation data).")
     if state.mode() != state.COUNTER:
-        for warning in result.get("warnings") or []:
+        for warning in result.warnings:
             st.caption(escape_markdown(warning))  # warnings may quote names from a file
 
 
@@ -462,7 +477,7 @@ def district_picker(settings, parcel) -> str | None:
     return st.session_state[state.DISTRICT] or None
 
 
-def show_answer_card(result: dict, make_pdf=None, make_html=None) -> None:
+def show_answer_card(result, make_pdf=None, make_html=None) -> None:
     """Counter mode: "What this means for your lot" (``sloat_core.engine.answer``), first-screen first.
 
     The verdict in one sentence with the handout button beside it, then why, the next step and the (at most

@@ -436,14 +436,14 @@ def timeline_item_editor(kind: str, *, today: dt.date, key_prefix: str = "tl") -
 
 
 def project_analysis(parcel, layers, district, project: dict | None, *, board_answers: dict | None = None,
-                     mitigation_input: dict | None = None, as_of: dt.date | None = None) -> tuple[dict, dict]:
+                     mitigation_input: dict | None = None, as_of: dt.date | None = None) -> tuple:
     """``sloat_core.engine.analysis.analyze_parcel`` on the form's values, through the one door
     (:mod:`app_support.analysis_door`).
 
     Returns
     -------
-    tuple of (dict, dict)
-        The result (the CLI's JSON contract) and the areas the drawn footprint touches:
+    tuple of (ParcelResult, dict)
+        The typed result (frozen, shared: read it) and the areas the drawn footprint touches:
         ``footprint_sqft``, ``wetland_sqft``, ``watercourse_sqft``, ``water_body_sqft``,
         ``buffer_sqft``, ``steep_slope_sqft`` (None where the layer is missing; empty without a footprint).
 

@@ -12,6 +12,7 @@ from app_support.frame import announce
 from app_support.views import results
 from app_support.views.results import waterfall_figure
 from app_support.widgets import charts
+from result_sample import sample
 
 
 def test_the_waterfalls_twin_lists_gross_each_deduction_and_net():
@@ -59,8 +60,8 @@ def test_the_announcement_script_carries_text_only_as_json(hostile):
 
 
 def test_the_message_says_where_the_net_lot_area_and_the_verdict():
-    text = results.announcement({"net_lot_area_sqft": 9_500.0, "meets_min_lot_area": False, "district": "R-15",
-                                 "min_lot_area_sqft": 15_000, "net_lot_area_min_sqft": 9_500.0}, "Tax parcel 1-2-3")
+    text = results.announcement(sample(net_lot_area_sqft=9_500.0, meets_min_lot_area=False, district="R-15",
+                                       min_lot_area_sqft=15_000, net_lot_area_min_sqft=9_500.0), "Tax parcel 1-2-3")
     assert text.startswith("Tax parcel 1-2-3. Net lot area 9,500 sq ft (0.22 acres). ")
     assert "15,000" in text and "\\" not in text
-    assert results.announcement({"net_lot_area_sqft": None}, "").startswith("Net lot area unknown.")
+    assert results.announcement(sample(net_lot_area_sqft=None), "").startswith("Net lot area unknown.")

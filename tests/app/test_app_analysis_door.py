@@ -7,6 +7,7 @@ result is what the engine itself gives for those facts. Layer set: tests/app_fix
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import math
 import sys
@@ -58,7 +59,8 @@ def world(manifest):
 def test_the_parcel_answer_is_the_engines(world, manifest):
     layers, parcel = world
     got = analysis_door.result(parcel, layers, district=None)
-    same(got, analyze(parcel, load_manifest(manifest), settings=loaders.settings()))
+    assert got is analysis_door.analysis(parcel, layers).result  # the typed result itself, not a copy
+    same(got.to_dict(), analyze(parcel, load_manifest(manifest), settings=loaders.settings()))
     assert analysis_door.analysis(parcel, layers, district=None).result is analysis_door.analysis(parcel, layers).result
 
 
@@ -69,7 +71,7 @@ def test_the_project_answer_is_the_engines_and_the_footprint_touches_are_its_sum
     mit = {"proposed_mitigation_sqft": 4000.0, "impact_source": "footprint"}
     result, touches = forms.project_analysis(parcel, layers, None, project, board_answers=answers,
                                              mitigation_input=mit, as_of=DAY)
-    same(result, analyze(parcel, load_manifest(manifest), project=project, board_answers=answers,
+    same(result.to_dict(), analyze(parcel, load_manifest(manifest), project=project, board_answers=answers,
                          mitigation_input=mit, as_of=DAY, settings=loaders.settings()))
     assert touches["footprint_sqft"] == pytest.approx(10_000, abs=1)
     assert touches["wetland_sqft"] == pytest.approx(2_500, abs=1)
@@ -83,8 +85,11 @@ def test_same_facts_are_one_run_whichever_page_asks(world):
     b = analysis_door.analysis(parcel, layers, project={}, board_answers=None, mitigation_input={})
     assert a is b  # empty facts are no facts: one run, not three
     r1, _ = forms.project_analysis(parcel, layers, None, None)
-    r1["gross_area_sqft"] = -1  # a caller's copy: changing it changes nobody else's
-    assert analysis_door.result(parcel, layers, district=None)["gross_area_sqft"] == pytest.approx(40_000, abs=1)
+    with pytest.raises(dataclasses.FrozenInstanceError):  # shared by every page and session: nobody changes it
+        r1.gross_area_sqft = -1
+    kept = analysis_door.copy_result(r1)  # a dict of the caller's own (a case's snapshot)
+    kept["gross_area_sqft"] = -1
+    assert analysis_door.result(parcel, layers, district=None).gross_area_sqft == pytest.approx(40_000, abs=1)
     c = analysis_door.analysis(parcel, layers, project={"trees_removed": 3})
     assert c is not a and analysis_door.analysis(parcel, layers, project={"trees_removed": 3}) is c
 
@@ -107,4 +112,4 @@ def test_the_typed_view_reads_the_result(world):
     layers, parcel = world
     v = analysis_door.view(parcel, layers, project={"trees_removed": 3}, as_of=DAY)
     assert v.gross_area_sqft == pytest.approx(40_000, abs=1) and v.as_of == DAY.isoformat()
-    assert any(p["id"] == "tree_removal_permit" for p in v.permits)
+    assert any(p.id == "tree_removal_permit" for p in v.permits)

@@ -263,10 +263,10 @@ def test_the_permits_screen_is_one_list_of_every_approval_by_who_decides(manifes
     groups = approvals_ui.board_items(result)
     from sloat_core.engine.approval_list import DECIDERS
 
-    assert groups and {g["decides"] for g in groups} <= set(DECIDERS)
+    assert groups and {g.decides for g in groups} <= set(DECIDERS)
     for g in groups:
-        assert f"**{g['decides']}" in text, g["decides"]
-        for item in g["items"]:
+        assert f"**{g.decides}" in text, g.decides
+        for item in g.items:
             assert item["name"] in text, item["name"]
             if item.get("clause"):
                 assert item["clause"] in text, item["clause"]
@@ -277,7 +277,7 @@ def test_the_permits_screen_is_one_list_of_every_approval_by_who_decides(manifes
     assert "Not allowed at all, if the project includes it: Commercial excavation (prohibited) (§ 402-52)." in captions
     assert "Commercial excavation" not in text
     permits = {p["id"] for p in result["permits"] if p.get("required") is not False}
-    assert permits & {i["id"] for g in groups for i in g["items"]}, "Article IX's permits are in the list"
+    assert permits & {i["id"] for g in groups for i in g.items}, "Article IX's permits are in the list"
 
 
 def test_short_clock_keeps_the_first_clock_and_its_section():
@@ -297,12 +297,15 @@ def test_short_clock_keeps_the_first_clock_and_its_section():
 def test_the_board_deals_every_item_once_in_order_into_balanced_columns():
     from app_support.views import approvals_ui
 
-    groups = [{"decides": who, "items": [{"id": f"{who}{n}", "name": f"{who} item {n}", "status": "required",
-                                          "clause": "§ 402-57G", "step": 3, "clock": None} for n in range(k)]}
+    from sloat_core.engine.result import ApprovalGroup
+
+    groups = [ApprovalGroup(decides=who, items=tuple({"id": f"{who}{n}", "name": f"{who} item {n}",
+                                                      "status": "required", "clause": "§ 402-57G", "step": 3,
+                                                      "clock": None} for n in range(k)))
               for who, k in (("Planning Board", 9), ("Village Engineer", 2), ("County", 4), ("Federal", 1))]
     dealt = approvals_ui._deal(groups, 3, 50)
     names = [line for column in dealt for _heading, texts in column for line in texts]
-    expected = [approvals_ui._board_line(i) for g in groups for i in g["items"]]
+    expected = [approvals_ui._board_line(i) for g in groups for i in g.items]
     assert names == expected  # each once, in the core's order
     headings = [h for column in dealt for h, _t in column]
     assert headings.count("Planning Board") == 1 and "Planning Board (continued)" in headings

@@ -140,11 +140,11 @@ def test_a_whole_layer_area_under_the_rows_label_is_caught(monkeypatch):
     "counted in this row" column gives the floodplain row two values, and the check names both."""
     honest = deduction_table.deduction_rows
 
-    def whole_layer_in_the_row(result: dict, **kw) -> list[dict]:
+    def whole_layer_in_the_row(result, **kw) -> list[dict]:
         rows = honest(result, **kw)
-        for row, d in zip(rows, result.get("deductions") or []):  # Standard: every row, in order
+        for row, d in zip(rows, result.deductions):  # Standard: every row, in order
             if deduction_table.IN_ROW in row:
-                row[deduction_table.IN_ROW] = deduction_table._sqft_cell(d.get("total_area_sqft"))
+                row[deduction_table.IN_ROW] = deduction_table._sqft_cell(d.total_area_sqft)
         return rows
 
     monkeypatch.setattr(deduction_table, "deduction_rows", whole_layer_in_the_row)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import sys
 from pathlib import Path
@@ -13,6 +14,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
 import html_tables  # noqa: E402
+from result_sample import deduction, sample  # noqa: E402
 
 from app_support.frame import theme  # noqa: E402
 from app_support.inputs import drawing_intake  # noqa: E402
@@ -126,33 +128,28 @@ def test_markdown_escaping_keeps_text_literal():
 
 
 def test_verdict_and_deduction_table_from_a_result():
-    result = {"gross_area_sqft": 40000.0, "net_lot_area_sqft": 20000.0, "net_lot_area_min_sqft": 20000.0,
-              "min_lot_area_sqft": 15000.0, "meets_min_lot_area": True, "district": "R-15",
-              "deductions": [{"constraint": "wetlands", "label": "Wetlands", "area_sqft": 10000.0,
-                              "countable_fraction": 0.0, "deducted_sqft": 10000.0,
-                              "citation": "§ 402-45A(1)"},
-                             {"constraint": "floodplain", "label": "Floodplain", "area_sqft": None,
-                              "countable_fraction": 0.0, "deducted_sqft": None,
-                              "citation": "§ 402-45A(1)"}]}
+    result = sample(gross_area_sqft=40000.0, net_lot_area_sqft=20000.0, net_lot_area_min_sqft=20000.0,
+                    min_lot_area_sqft=15000.0, min_lot_area_verify=False, meets_min_lot_area=True, district="R-15",
+                    deductions=(deduction("wetlands", "Wetlands", 10000.0, 0.0, 10000.0, "§ 402-45A(1)"),
+                                deduction("floodplain", "Floodplain", None, 0.0, None, "§ 402-45A(1)")))
     assert results.verdict_sentence(result) == "The net lot area meets the R-15 minimum of 15,000 sq ft."
     frame = deduction_table.deduction_frame(result)
     assert list(frame["Deducted, sq ft"]) == ["10,000", "unknown"]
     assert list(frame["Counts"]) == ["0%", "0%"]
     fig = results.waterfall_figure(result)
     assert list(fig.data[0].y) == [40000.0, -10000.0, 20000.0]
-    below = dict(result, meets_min_lot_area=False, min_lot_area_sqft=25000.0)
+    below = dataclasses.replace(result, meets_min_lot_area=False, min_lot_area_sqft=25000.0)
     assert "is below the R-15 minimum of 25,000 sq ft" in results.verdict_sentence(below)
 
 
 def test_citation_column_never_wraps_and_its_css_takes_no_text_from_the_result():
     hostile = "§ 402-45A</style><script>alert(1)</script>"
-    result = {"deductions": [{"constraint": "wetlands", "label": "<b>x</b>\n\n**y**", "area_sqft": 1.0,
-                              "countable_fraction": 0.0, "deducted_sqft": 1.0, "citation": hostile}]}
+    result = sample(deductions=(deduction("wetlands", "<b>x</b>\n\n**y**", 1.0, 0.0, 1.0, hostile),))
     html = deduction_table.deduction_html(result)
     style, table = html.split("</style>", 1)
     # The style block is a constant of the look: no text from the result goes into the CSS.
     assert "script" not in style and "402" not in style and "<b>" not in style
-    assert all(deduction_table.deduction_html({}, look=look).split("</style>")[0] in
+    assert all(deduction_table.deduction_html(sample(deductions=()), look=look).split("</style>")[0] in
                deduction_table.deduction_html(result, look=look) for look in ("standard", "counter", "projector"))
     assert ".sloat-dtable .sloat-dcite{white-space:nowrap;}" in style
     # Every text from the result is escaped, on one line (a blank line would end markdown's HTML block).
@@ -168,12 +165,9 @@ def test_citation_column_never_wraps_and_its_css_takes_no_text_from_the_result()
 
 
 def test_the_deduction_table_is_an_accessible_html_table_with_the_frames_cells():
-    result = {"deductions": [{"constraint": "wetlands", "label": "Wetlands", "area_sqft": 10000.0,
-                              "countable_fraction": 0.0, "deducted_sqft": 10000.0, "citation": "§ 402-45A(1)"},
-                             {"constraint": "slope_over_40", "label": "Slopes over 40%", "area_sqft": None,
-                              "countable_fraction": 0.0, "deducted_sqft": None, "citation": "§ 402-45A(2)(b)"},
-                             {"constraint": "rock", "label": "Rock", "area_sqft": 0.0,
-                              "countable_fraction": 0.5, "deducted_sqft": 0.0, "citation": "§ 402-45A(3)"}]}
+    result = sample(deductions=(deduction("wetlands", "Wetlands", 10000.0, 0.0, 10000.0, "§ 402-45A(1)"),
+                                deduction("slope_over_40", "Slopes over 40%", None, 0.0, None, "§ 402-45A(2)(b)"),
+                                deduction("rock", "Rock", 0.0, 0.5, 0.0, "§ 402-45A(3)")))
     for plain_words, present_only in [(False, False), (True, True), (False, True)]:
         frame = deduction_table.deduction_frame(result, plain_words=plain_words, present_only=present_only)
         table = html_tables.parse(deduction_table.deduction_html(result, plain_words=plain_words,

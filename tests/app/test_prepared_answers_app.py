@@ -10,6 +10,7 @@ Layer set: tests/app_fixtures.py (P1, P2 in R-15).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 import os
@@ -86,10 +87,10 @@ def test_a_tax_parcels_answer_is_read_from_todays_file_and_the_engine_is_not_run
     prepared_and_marked(layers, p1, data_dir)
     engine_must_not_run(monkeypatch)
     got = analysis_door.result(p1, layers, district=p1.district or None)
-    assert got["net_lot_area_sqft"] == MARKER
-    assert got["as_of"] == dt.date.today().isoformat()
-    assert analysis_door.prepared_result(p1, layers, p1.district)["net_lot_area_sqft"] == MARKER
-    assert analysis_door.result(p2, layers, district=p2.district)["net_lot_area_sqft"] == pytest.approx(10_000)
+    assert got.net_lot_area_sqft == MARKER
+    assert got.as_of == dt.date.today()
+    assert analysis_door.prepared_result(p1, layers, p1.district).net_lot_area_sqft == MARKER
+    assert analysis_door.result(p2, layers, district=p2.district).net_lot_area_sqft == pytest.approx(10_000)
 
 
 def test_the_answer_read_ahead_is_the_one_the_engine_gives(world, data_dir):
@@ -98,19 +99,22 @@ def test_the_answer_read_ahead_is_the_one_the_engine_gives(world, data_dir):
     stored = analysis_door.prepared_result(p1, layers, p1.district)
     assert stored is not None
     worked_out = analysis_door.analysis(p1, layers, district=p1.district).to_dict()
-    assert stored == json.loads(json.dumps(worked_out))
-    assert analysis_door.result(p1, layers, district=p1.district) == stored
+    assert stored.to_dict() == json.loads(json.dumps(worked_out))
+    assert analysis_door.result(p1, layers, district=p1.district) is stored  # the typed result read ahead
 
 
-def test_the_answer_read_ahead_is_a_copy_the_caller_may_change(world, data_dir, monkeypatch):
+def test_the_answer_read_ahead_is_frozen_and_its_dict_a_copy_the_caller_may_change(world, data_dir, monkeypatch):
     layers, p1, _ = world
     prepared_and_marked(layers, p1, data_dir)
     engine_must_not_run(monkeypatch)
     first = analysis_door.result(p1, layers, district=p1.district)
-    first["net_lot_area_sqft"] = 1.0
-    first["permits"].clear()
+    with pytest.raises(dataclasses.FrozenInstanceError):  # shared by every session: nobody changes it
+        first.net_lot_area_sqft = 1.0
+    kept = analysis_door.copy_result(first)  # a dict of the caller's own (a case's snapshot)
+    kept["net_lot_area_sqft"] = 1.0
+    kept["permits"].clear()
     again = analysis_door.result(p1, layers, district=p1.district)
-    assert again["net_lot_area_sqft"] == MARKER and again["permits"]
+    assert again.net_lot_area_sqft == MARKER and again.permits
 
 
 FACTS = {
@@ -130,17 +134,17 @@ def test_with_any_other_fact_the_answer_is_worked_out_not_read(fact, world, data
     prepared_and_marked(layers, p1, data_dir)
     facts = {"district": p1.district, **FACTS[fact]()}
     got = analysis_door.result(p1, layers, **facts)
-    assert got["net_lot_area_sqft"] != MARKER
-    assert got == analysis_door.analysis(p1, layers, **facts).to_dict()
-    assert analysis_door.result(p1, layers, district=p1.district)["net_lot_area_sqft"] == MARKER  # the control
+    assert got.net_lot_area_sqft != MARKER
+    assert got is analysis_door.analysis(p1, layers, **facts).result
+    assert analysis_door.result(p1, layers, district=p1.district).net_lot_area_sqft == MARKER  # the control
 
 
 def test_another_days_answers_are_not_read(world, data_dir):
     layers, p1, _ = world
     prepared_and_marked(layers, p1, data_dir, day=dt.date.today() - dt.timedelta(days=1))
     got = analysis_door.result(p1, layers, district=p1.district)
-    assert got["net_lot_area_sqft"] != MARKER
-    assert got["as_of"] == dt.date.today().isoformat()
+    assert got.net_lot_area_sqft != MARKER
+    assert got.as_of == dt.date.today()
     assert analysis_door.prepared_result(p1, layers, p1.district) is None
 
 
@@ -150,7 +154,7 @@ def test_answers_made_before_the_settings_file_changed_are_not_read(world, data_
     edited = tmp_path / "local.yaml"
     edited.write_bytes(loaders.SETTINGS_FILE.read_bytes() + b"\n# edited after the answers were made\n")
     monkeypatch.setattr(loaders, "SETTINGS_FILE", edited)
-    assert analysis_door.result(p1, layers, district=p1.district)["net_lot_area_sqft"] != MARKER
+    assert analysis_door.result(p1, layers, district=p1.district).net_lot_area_sqft != MARKER
 
 
 @pytest.mark.parametrize("module, env", [("sloat_core.approvals.state_law", "STATE_LAW_ENV"),
@@ -168,17 +172,17 @@ def test_answers_read_before_another_settings_file_was_edited_are_not_read_after
     monkeypatch.setenv(getattr(mod, env), str(named))
     layers, p1, _ = world
     prepared_and_marked(layers, p1, data_dir)
-    assert analysis_door.result(p1, layers, district=p1.district)["net_lot_area_sqft"] == MARKER
+    assert analysis_door.result(p1, layers, district=p1.district).net_lot_area_sqft == MARKER
     named.write_bytes(named.read_bytes() + b"\n# edited after the answers were made\n")
-    assert analysis_door.result(p1, layers, district=p1.district)["net_lot_area_sqft"] != MARKER
+    assert analysis_door.result(p1, layers, district=p1.district).net_lot_area_sqft != MARKER
 
 
 def test_answers_replaced_by_a_new_days_file_are_noticed(world, data_dir):
     layers, p1, _ = world
     prepared_and_marked(layers, p1, data_dir)
-    assert analysis_door.result(p1, layers, district=p1.district)["net_lot_area_sqft"] == MARKER
+    assert analysis_door.result(p1, layers, district=p1.district).net_lot_area_sqft == MARKER
     prepare(layers, data_dir, as_of=dt.date.today() - dt.timedelta(days=1))  # replaces the file whole
-    assert analysis_door.result(p1, layers, district=p1.district)["net_lot_area_sqft"] != MARKER
+    assert analysis_door.result(p1, layers, district=p1.district).net_lot_area_sqft != MARKER
 
 
 def test_a_drawn_parcel_never_reads_the_answers(world, data_dir, monkeypatch):
@@ -189,14 +193,14 @@ def test_a_drawn_parcel_never_reads_the_answers(world, data_dir, monkeypatch):
     for district in (None, "R-15"):  # answers stored under the drawing's own keys
         mark(data_dir, answer_key(drawn, district))
     for district in (None, "R-15"):
-        assert analysis_door.result(drawn, layers, district=district)["net_lot_area_sqft"] != MARKER
+        assert analysis_door.result(drawn, layers, district=district).net_lot_area_sqft != MARKER
     assert analysis_door.prepared_result(drawn, layers, None) is None
 
     def no_store(*args, **kwargs):
         raise AssertionError("the answers file was opened for a drawn parcel")
 
     monkeypatch.setattr(analysis_door, "_prepared_store", no_store)
-    assert analysis_door.result(drawn, layers, district="R-15")["gross_area_sqft"] == pytest.approx(40_000, abs=1)
+    assert analysis_door.result(drawn, layers, district="R-15").gross_area_sqft == pytest.approx(40_000, abs=1)
 
 
 def test_without_an_answers_file_the_answer_is_worked_out(world, data_dir):
@@ -204,7 +208,7 @@ def test_without_an_answers_file_the_answer_is_worked_out(world, data_dir):
     assert not (data_dir / ANSWERS_FILE).exists()
     assert analysis_door.prepared_result(p1, layers, p1.district) is None
     got = analysis_door.result(p1, layers, district=p1.district)
-    assert got == analysis_door.analysis(p1, layers, district=p1.district).to_dict()
+    assert got is analysis_door.analysis(p1, layers, district=p1.district).result
 
 
 # --- the slope picture on the map ---------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from streamlit.testing.v1 import AppTest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
+from result_sample import sample  # noqa: E402
 
 from app_support.frame import state  # noqa: E402
 from app_support.widgets import forms  # noqa: E402
@@ -37,19 +38,24 @@ from sloat_core.gis import parcels as parcel_input  # noqa: E402
 from sloat_core.gis.layers import load_manifest  # noqa: E402
 from sloat_core.law.params import value  # noqa: E402
 from sloat_core.rules.permits import PERMIT_IDS  # noqa: E402
+from sloat_core.rules.sections.permit import Permit  # noqa: E402
 from sloat_core.rules.clocks import ITEM_KINDS, timeline_events  # noqa: E402
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 FOOTPRINT = box(fx.X0 + 25, fx.Y0 + 50, fx.X0 + 125, fx.Y0 + 150)  # 2,500 sq ft of it in the wetland
 
 
-def _permit(pid: str, required, citation: str = "§ 402-00X", title: str | None = None) -> dict:
-    return {"id": pid, "title": title or pid.replace("_", " ").capitalize(), "required": required,
-            "reason": f"Because of {pid}.", "citation": citation, "authority": "Planning Board",
-            "submissions": [], "clocks": [], "citations": [citation]}
+def _permit(pid: str, required, citation: str = "§ 402-00X", title: str | None = None) -> Permit:
+    return Permit(id=pid, title=title or pid.replace("_", " ").capitalize(), required=required,
+                  reason=f"Because of {pid}.", citation=citation, authority="Planning Board", citations=(citation,))
 
 
-RESULT = {"permits": [
+def _result(*permits: Permit):
+    """A real typed result (P1's) holding these permits."""
+    return sample(permits=permits)
+
+
+RESULT = _result(
     _permit("steep_slope_permit", None, "§ 402-55C(2)"),
     _permit("wetland_permit", True, "§ 402-57G", "Wetland permit"),
     _permit("tree_removal_permit", False, "§ 402-53B"),
@@ -57,7 +63,7 @@ RESULT = {"permits": [
     _permit("biodiversity_study", None, "§ 402-54B"),
     _permit("seqra_cea", True, "§ 402-46C"),
     _permit("flood_hazard_review", None, "§ 402-49B"),
-]}
+)
 
 
 # ---------------------------------------------------------------------------------------- pure mapping
@@ -87,7 +93,7 @@ def test_required_first_then_maybe_and_not_required_left_out():
 
 
 def test_a_not_required_permit_is_offered_nothing_even_with_a_clock():
-    only_no = {"permits": [_permit("tree_removal_permit", False), _permit("wetland_permit", False)]}
+    only_no = _result(_permit("tree_removal_permit", False), _permit("wetland_permit", False))
     assert suggestions(only_no) == []
     assert addable_kinds(suggestions(only_no)) == []
 
@@ -116,11 +122,11 @@ def test_an_application_on_the_timeline_still_offers_the_permit():
 
 
 def test_no_result_gives_no_suggestions():
-    assert suggestions(None) == [] and suggestions({}) == [] and suggestions({"permits": []}) == []
+    assert suggestions(None) == [] and suggestions(_result()) == []
 
 
 def test_stored_result_only_for_the_parcel_under_study():
-    result = {"permits": [_permit("swppp", True)]}
+    result = _result(_permit("swppp", True))
     last = ("key-1", (result, {}))
     assert stored_result(last, "key-1") is result
     assert stored_result(last, "key-2") is None
@@ -191,15 +197,15 @@ def test_without_an_analysis_the_page_says_where_to_get_one(manifest):
 def test_after_an_analysis_the_page_lists_the_permits_and_adds_one_with_its_clocks(manifest):
     at = _analysed(manifest)
     result = at.session_state[forms.LAST_PROJECT_RESULT][1][0]
-    wetland = next(p for p in result["permits"] if p["id"] == "wetland_permit")
-    assert wetland["required"] is True
+    wetland = next(p for p in result.permits if p.id == "wetland_permit")
+    assert wetland.required is True
     assert "From your project" in [h.value for h in at.subheader]
     text = _text(at)
     assert "your project needs:" in text and "It may also need these" in text
-    assert f"Wetland permit** ({wetland['citation']})" in text
-    for p in result["permits"]:
-        if p["required"] is not False and p["id"] not in PROHIBITED_IDS:  # a prohibition is no permit to date
-            assert p["citation"] in text, p["id"]
+    assert f"Wetland permit** ({wetland.citation})" in text
+    for p in result.permits:
+        if p.required is not False and p.id not in PROHIBITED_IDS:  # a prohibition is no permit to date
+            assert p.citation in text, p.id
     assert "Add its dates below: wetland delineation, wetland permit application, wetland permit." in text
     assert KIND_LABELS["wetland_permit"] in at.selectbox(key="tlp_kind").options
     assert not at.session_state[forms.TIMELINE_ITEMS] if forms.TIMELINE_ITEMS in at.session_state else True
@@ -263,9 +269,7 @@ def test_a_result_for_another_district_is_not_offered(manifest):
 
 
 def test_a_prohibition_is_not_offered_as_a_permit_to_put_on_the_timeline():
-    result = {"permits": [
-        {"id": "commercial_excavation_prohibited", "title": "Commercial excavation (prohibited)", "required": None,
-         "reason": "Unknown: say whether the work is commercial excavation.", "citation": "§ 402-52"},
-        {"id": "tree_removal_permit", "title": "Tree removal permit", "required": None, "reason": "Unknown.",
-         "citation": "§ 402-53B"}]}
+    result = _result(
+        _permit("commercial_excavation_prohibited", None, "§ 402-52", "Commercial excavation (prohibited)"),
+        _permit("tree_removal_permit", None, "§ 402-53B", "Tree removal permit"))
     assert [s.permit_id for s in suggestions(result)] == ["tree_removal_permit"]
