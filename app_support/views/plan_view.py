@@ -18,6 +18,7 @@ import streamlit as st
 from app_support.frame import state
 from app_support.widgets.citations import escape_markdown, law_link
 from sloat_core.plan import words
+from sloat_core.rules.permits import PROHIBITED_IDS
 
 __all__ = ["PROBLEM_WORDS", "summary", "lot_columns", "lot_rows", "lots_csv", "show_problems",
            "show_lot_table", "show_yield", "show_open_space"]
@@ -64,7 +65,16 @@ def lot_columns(*, plain_words: bool = False) -> list[str]:
 
 
 def _titles(lot: dict, required) -> list[str]:
-    return [str(p.get("title") or p.get("id")) for p in lot.get("permits") or [] if p.get("required") is required]
+    """The lot's permits needed (``required`` True) or not known yet (None); a prohibition (§ 402-52) is never a
+    permit (`_prohibited`)."""
+    return [str(p.get("title") or p.get("id")) for p in lot.get("permits") or []
+            if p.get("required") is required and p.get("id") not in PROHIBITED_IDS]
+
+
+def _prohibited(lot: dict) -> list[str]:
+    """What the law forbids on the lot if the project includes it (§ 402-52), unless known not to apply."""
+    return [str(p.get("title") or p.get("id")) for p in lot.get("permits") or []
+            if p.get("id") in PROHIBITED_IDS and p.get("required") is not False]
 
 
 def _capital(text: str) -> str:
@@ -87,7 +97,7 @@ def lots_csv(out: dict, csv_safe) -> str:
     """The lot table as CSV (numbers as numbers, a yes / no / unknown answer; ``csv_safe`` defuses each cell)."""
     header = ["lot", "gross_sqft", "net_lot_area_sqft", "net_lot_area_min_sqft", "net_lot_area_max_sqft", "district",
               "min_lot_area_sqft", "compared_with", "min_lot_area_reason", "conforms", "shortfall_sqft",
-              "permits_required", "permits_unknown", "citation"]
+              "permits_required", "permits_unknown", "prohibited_if_included", "citation"]
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\r\n")
     writer.writerow(header)
@@ -96,7 +106,7 @@ def lots_csv(out: dict, csv_safe) -> str:
                lot.get("net_lot_area_max_sqft"), lot.get("district"), lot.get("min_lot_area_sqft"),
                lot.get("compared_with"), lot.get("min_lot_area_reason"), lot.get("conforms"),
                lot.get("shortfall_sqft"),
-               "; ".join(_titles(lot, True)), "; ".join(_titles(lot, None)),
+               "; ".join(_titles(lot, True)), "; ".join(_titles(lot, None)), "; ".join(_prohibited(lot)),
                lot.get("citation")]
         writer.writerow([csv_safe(v) for v in row])
     return buf.getvalue()

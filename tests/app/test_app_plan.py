@@ -242,6 +242,9 @@ def test_the_csv_download_holds_the_lot_table_with_numbers_and_a_defused_label(t
     assert [float(r["gross_sqft"]) for r in rows] == [15_000.0, 12_000.0]
     assert [r["conforms"] for r in rows] == ["yes", "no"] and rows[1]["shortfall_sqft"] == "3000.0"
     assert rows[0]["citation"] == "§ 402-45A"
+    # A prohibition (§ 402-52) is never listed as a permit: it has a column of its own.
+    assert all("excavation" not in (r["permits_required"] + r["permits_unknown"]).lower() for r in rows)
+    assert all("excavation" in r["prohibited_if_included"].lower() for r in rows)
 
 
 def test_a_cluster_plan_takes_its_yield_from_the_conforming_lots_of_the_conventional_plat(tmp_path, sample_parcel):
