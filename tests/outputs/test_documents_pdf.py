@@ -205,24 +205,28 @@ def _html_text(html_page: str) -> tuple[list[str], str]:
     return headings, text
 
 
-@pytest.mark.parametrize("which", ["report_doc", "handout_doc"])
-def test_the_pdf_says_what_its_html_says_every_heading_in_order_and_its_words(which, request):
-    doc = request.getfixturevalue(which)
-    headings, text = _html_text(doc.html)
-    reader = PdfReader(io.BytesIO(doc.pdf()))
-    pdf = " ".join(" ".join(p.extract_text().split()) for p in reader.pages)
+def assert_pdf_says(data: bytes, headings: list[str], text: str) -> None:
+    """Every heading of the HTML is in the PDF, in order, and every word of its body, in order (pypdf may glue two
+    table cells together: the spaces are set aside; the PDF's running header and footer, list marks and repeated
+    table heads come between them)."""
+    pdf = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(io.BytesIO(data)).pages)
     at = 0
     for heading in headings:
         found = pdf.find(heading, at)
         assert found >= 0, f"heading {heading!r} missing, or out of order, in the PDF"
         at = found + len(heading)
-    # Its words, in the HTML's order (pypdf may glue two table cells together: the spaces are set aside; the PDF's
-    # running header and footer, list marks and repeated table heads come between them).
     flat, at = "".join(pdf.split()), 0
     for n, word in enumerate(_words(text)):
         found = flat.find(word, at)
         assert found >= 0, f"word {n} {word!r} of the HTML missing, or out of order, in the PDF: {flat[at:at + 80]!r}"
         at = found + len(word)
+
+
+@pytest.mark.parametrize("which", ["report_doc", "handout_doc"])
+def test_the_pdf_says_what_its_html_says_every_heading_in_order_and_its_words(which, request):
+    doc = request.getfixturevalue(which)
+    headings, text = _html_text(doc.html)
+    assert_pdf_says(doc.pdf(), headings, text)
 
 
 def test_the_pdf_ua_checker_finds_nothing_to_fix(report_doc, handout_doc, tmp_path):

@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "plan"))
 import plan_files as pf  # noqa: E402
 import plan_grid  # noqa: E402
 from sample_lot import DAY, SAMPLE  # noqa: E402
-from test_documents_pdf import Tree, _html_text, _obj, _rows, _words  # noqa: E402
+from test_documents_pdf import Tree, _html_text, _obj, _rows, assert_pdf_says  # noqa: E402
 
 from sloat_core.gis.layers import load_manifest  # noqa: E402
 from sloat_core.outputs.pdf import render  # noqa: E402
@@ -115,17 +115,7 @@ def test_the_pdf_says_what_its_html_says_every_heading_in_order_and_its_words(do
     headings, text = _html_text(doc.html)
     assert headings[:4] == [PLAN_TITLE, "Parcel and plan", "Problems in the drawing", "Lot by lot"]
     assert {"Yield (§ 402-48E)", "Open space (§ 402-48G(2))", "Please note"} <= set(headings)
-    pdf = " ".join(_pdf_text(doc.pdf()))
-    at = 0
-    for heading in headings:
-        found = pdf.find(heading, at)
-        assert found >= 0, f"heading {heading!r} missing, or out of order, in the PDF"
-        at = found + len(heading)
-    flat, at = "".join(pdf.split()), 0
-    for n, word in enumerate(_words(text)):
-        found = flat.find(word, at)
-        assert found >= 0, f"word {n} {word!r} of the HTML missing, or out of order, in the PDF: {flat[at:at + 80]!r}"
-        at = found + len(word)
+    assert_pdf_says(doc.pdf(), headings, text)
 
 
 def test_a_long_table_repeats_its_head_on_every_page_and_never_splits_a_row(long_doc):
