@@ -32,6 +32,7 @@ import importlib.util
 import io
 import json
 import math
+import multiprocessing.util
 import os
 import re
 import resource
@@ -100,6 +101,12 @@ def _in_process_hook(event, args):
 
 
 sys.addaudithook(_in_process_hook)  # audit hooks cannot be removed; it records only during a call
+
+# multiprocessing keeps one private folder per process (``pymp-*``, for a fork server's socket), made the first time
+# a fork server starts and removed at the process's exit. The product makes it outside whatever folder ``tempfile``
+# points at (gis/bounded_parse.py), but ``tempfile`` then reads TMPDIR, which an in-process call below sets to its
+# sandbox: made here first, the test process's own folder never appears in a sandbox as the command's leftover.
+multiprocessing.util.get_temp_dir()
 
 
 def _call_main(args: list[str], cwd: Path, tmp: Path) -> tuple[int, str, str, list]:
