@@ -79,3 +79,43 @@ def test_a_plat_uploaded_shows_its_table_and_its_labelled_lots_and_the_page_is_a
     page.locator(MAP_IFRAME).first.scroll_into_view_if_needed()
     app.shot("plan_map_projector")
     assert app.non_tile_blocked() == []
+
+
+#: Two lots drawn side by side in the middle of P1, as offsets in pixels from the map's centre (the map opens on
+#: the parcel when the lots are drawn, so both lie on its land).
+DRAWN_LOTS = [[(-130, -60), (-20, -60), (-20, 60), (-130, 60)], [(20, -60), (130, -60), (130, 60), (20, 60)]]
+
+
+def test_two_lots_drawn_with_the_pointer_make_a_two_lot_plan_and_the_file_upload_is_still_offered(app):
+    """Drawing the lots is the pointer's way to a plan: each polygon drawn with Leaflet.draw's toolbar is one lot,
+    and the lot table shows both. Drawing needs a pointer, so the page keeps its way without one: uploading a plan
+    file (the radio's other choice, a file input reached by the keyboard), and it says so beside the map."""
+    page = app.page
+    page.set_viewport_size({"width": 1366, "height": 900})
+    app.open()
+    app.wait_map()
+    app.choose_parcel(fx.P1_SBL)
+    _open_page(app, "Plan, lot by lot", "Plan, lot by lot")
+    page.get_by_text("Draw the lots on the map", exact=True).click()
+    app.settle()
+    app.wait_text("Without a mouse, upload a plan file instead.")
+    page.locator(MAP_IFRAME).first.scroll_into_view_if_needed()
+    for number, lot in enumerate(DRAWN_LOTS, start=1):
+        app.draw_polygon(lot)
+        app.settle()
+        app.wait_text(f"{number} lot outline(s)")
+    page.locator('[data-testid="stTable"]').first.wait_for(timeout=30_000)
+    app.settle()
+    rows = page.evaluate(TABLE_JS)
+    assert [r[0] for r in rows] == ["1", "2"], rows
+    labels = app.poll_map(LABELS_JS, lambda v: v and len(v) == 2)
+    assert [label.split("\n")[0] for label in labels] == ["Lot 1", "Lot 2"], labels
+    app.shot("plan_drawn")
+    # the way without a pointer: the upload's choice is still there, and its file input with it
+    page.get_by_text("Upload a plan file", exact=True).click()
+    app.settle()
+    uploader = page.locator('[data-testid="stFileUploader"] input[type="file"]').first
+    uploader.wait_for(state="attached", timeout=30_000)
+    assert uploader.count() == 1
+    assert [r[0] for r in page.evaluate(TABLE_JS)] == ["1", "2"]  # the drawn plan stays while the upload is offered
+    assert app.non_tile_blocked() == []
