@@ -7,8 +7,9 @@ plan checked before, and its answer, as they were. A file with no layer recognis
 a select box; the one chosen is read as the lots (``roles={"lots": layer}``).
 
 Lots drawn on the map become a GeoJSON plan of the ``lots`` layer, read the same way, so a drawn lot is checked
-exactly as an uploaded one. The case keeps a plan as the features read, in GeoJSON (:func:`plan_geojson`), and
-reopens it with :func:`restore`.
+exactly as an uploaded one; the map's drawing layer holds the drawn plan's lots, so that a lot drawn is added to
+them (:mod:`app_support.map.plan_drawing`). The case keeps a plan as the features read, in GeoJSON
+(:func:`plan_geojson`), and reopens it with :func:`restore` (a drawn plan in the drawing mode).
 """
 
 from __future__ import annotations
@@ -158,9 +159,14 @@ def take_drawings(all_drawings) -> bool:
     """The lots drawn on the map (each polygon or rectangle a lot) as the session's plan; True when it changed.
 
     The drawings come from the browser: they are checked first (:func:`drawing_intake.drawing_problem`). With no
-    drawing left, a drawn plan is forgotten."""
+    drawing left, a drawn plan is forgotten. ``None`` is a map that has sent nothing since it was made (a case
+    reopened, the page visited again): the plan stays as it is. The map's drawing layer holds the drawn plan's
+    lots (:func:`app_support.map.plan_drawing.drawing_layer_group`), so the drawings sent next are those lots and
+    the ones drawn since, and a lot drawn is added to the plan."""
     ss = st.session_state
-    signature = drawing_intake.drawings_signature(all_drawings)
+    if all_drawings is None:
+        return False
+    signature = drawing_intake.drawings_signature(all_drawings) or "nothing drawn"
     if signature == ss.get("plan_drawn_seen"):
         return False
     ss["plan_drawn_seen"] = signature
@@ -245,6 +251,8 @@ def restore(saved: dict | None) -> str | None:
         return f"The case's plan could not be read again: {exc}"
     ss[KIND] = saved.get("kind") if saved.get("kind") in ("conventional", "cluster") else "conventional"
     ss[DISTRICT] = saved.get("district") or None
+    if saved.get("drawn"):
+        ss[HOW] = DRAW  # a drawn plan reopens with its lots on the drawing layer, ready to be drawn to
     return None
 
 

@@ -84,12 +84,17 @@ def test_a_plat_uploaded_shows_its_table_and_its_labelled_lots_and_the_page_is_a
 #: Two lots drawn side by side in the middle of P1, as offsets in pixels from the map's centre (the map opens on
 #: the parcel when the lots are drawn, so both lie on its land).
 DRAWN_LOTS = [[(-130, -60), (-20, -60), (-20, 60), (-130, 60)], [(20, -60), (130, -60), (130, 60), (20, 60)]]
+#: A third lot, below the two.
+THIRD_LOT = [(-50, 75), (50, 75), (50, 120), (-50, 120)]
+#: The shapes on Leaflet.draw's layer (what the map sends back as its drawings).
+DRAWING_LAYER_JS = "() => window.drawnItems && window.drawnItems.getLayers ? window.drawnItems.getLayers().length : -1"
 
 
 def test_two_lots_drawn_with_the_pointer_make_a_two_lot_plan_and_the_file_upload_is_still_offered(app):
     """Drawing the lots is the pointer's way to a plan: each polygon drawn with Leaflet.draw's toolbar is one lot,
     and the lot table shows both. Drawing needs a pointer, so the page keeps its way without one: uploading a plan
-    file (the radio's other choice, a file input reached by the keyboard), and it says so beside the map."""
+    file (the radio's other choice, a file input reached by the keyboard), and it says so beside the map. On the
+    page again later, the map is made afresh with the plan's lots on its drawing layer: a lot drawn is added."""
     page = app.page
     page.set_viewport_size({"width": 1366, "height": 900})
     app.open()
@@ -118,4 +123,15 @@ def test_two_lots_drawn_with_the_pointer_make_a_two_lot_plan_and_the_file_upload
     uploader.wait_for(state="attached", timeout=30_000)
     assert uploader.count() == 1
     assert [r[0] for r in page.evaluate(TABLE_JS)] == ["1", "2"]  # the drawn plan stays while the upload is offered
+    # another page and back: the map is made afresh, the two lots on its drawing layer, and a lot drawn is added
+    _open_page(app, "Case & exports", "")
+    _open_page(app, "Plan, lot by lot", "Plan, lot by lot")
+    page.get_by_text("Draw the lots on the map", exact=True).click()
+    app.settle()
+    page.locator(MAP_IFRAME).first.scroll_into_view_if_needed()
+    assert app.poll_map(DRAWING_LAYER_JS, lambda n: n == 2) == 2
+    app.draw_polygon(THIRD_LOT)
+    app.settle()
+    app.wait_text("3 lot outline(s)")
+    assert [r[0] for r in page.evaluate(TABLE_JS)] == ["1", "2", "3"]
     assert app.non_tile_blocked() == []
