@@ -132,6 +132,8 @@ drawn = st_folium(fmap, key="plan_map", height=MAP_HEIGHT_PX[mode], use_containe
                   layer_control=folium.LayerControl(collapsed=True)) or {}
 if how == plans.DRAW and plans.take_drawings(drawn.get("all_drawings")):
     st.rerun()  # the drawn lots are the plan: checked and drawn again
+if view.label_note:
+    st.caption(escape_markdown(view.label_note))
 if view.key_roles or view.key_rows:
     st.markdown(mapping.legend_html(view.key_roles, view.key_rows), unsafe_allow_html=True)
 results.show_layer_notice(layers)

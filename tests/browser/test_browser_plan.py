@@ -114,7 +114,8 @@ def test_two_lots_drawn_with_the_pointer_make_a_two_lot_plan_and_the_file_upload
     rows = page.evaluate(TABLE_JS)
     assert [r[0] for r in rows] == ["1", "2"], rows
     labels = app.poll_map(LABELS_JS, lambda v: v and len(v) == 2)
-    assert [label.split("\n")[0] for label in labels] == ["Lot 1", "Lot 2"], labels
+    # each lot labelled: in full where the label fits in it at the map's zoom, else by its name alone
+    assert [label.split("\n")[0].removeprefix("Lot ") for label in labels] == ["1", "2"], labels
     app.shot("plan_drawn")
     # the way without a pointer: the upload's choice is still there, and its file input with it
     page.get_by_text("Upload a plan file", exact=True).click()
@@ -135,3 +136,52 @@ def test_two_lots_drawn_with_the_pointer_make_a_two_lot_plan_and_the_file_upload
     app.wait_text("3 lot outline(s)")
     assert [r[0] for r in page.evaluate(TABLE_JS)] == ["1", "2", "3"]
     assert app.non_tile_blocked() == []
+
+
+#: The lots' labels shown in the map's frame: [[text, left, top, right, bottom], ...] in the frame's pixels.
+SHOWN_LABELS_JS = f"""() => [...document.querySelectorAll('.{LOT_LABEL_CLASS}')]
+  .filter(e => getComputedStyle(e).visibility !== 'hidden')
+  .map(e => {{ const r = e.getBoundingClientRect(); return [e.innerText.trim(), r.left, r.top, r.right, r.bottom]; }})"""
+
+
+def _overlapping(labels: list) -> list:
+    return [(a[0], b[0]) for i, a in enumerate(labels) for b in labels[i + 1:]
+            if a[1] < b[3] and b[1] < a[3] and a[2] < b[4] and b[2] < a[4]]
+
+
+def test_a_plat_of_tiny_lots_shows_no_two_labels_overlapping_and_each_within_its_estimated_box(app, tmp_path):
+    """P1 cut into 64 lots of 25 x 25 ft: too small for "Lot 12 / does not conform" at the zoom the map opens at,
+    so each shows its name alone; no two labels overlap, zoomed in or out, and each is no larger than the box its
+    place was fitted with (the estimate of app_support.map.lot_labels.text_box)."""
+    from app_support.map.lot_labels import text_box
+
+    doc = pf.new_dxf()
+    msp = doc.modelspace()
+    for i in range(8):
+        for j in range(8):
+            pf.add_rect(msp, box(fx.X0 + 25 * i, fx.Y0 + 25 * j, fx.X0 + 25 * (i + 1), fx.Y0 + 25 * (j + 1)), "LOTS")
+    page = app.page
+    page.set_viewport_size({"width": 1366, "height": 900})
+    app.open()
+    app.wait_map()
+    app.choose_parcel(fx.P1_SBL)
+    _open_page(app, "Plan, lot by lot", "Plan, lot by lot")
+    page.locator('[data-testid="stFileUploader"] input[type="file"]').first.set_input_files(
+        str(pf.save(doc, tmp_path / "tiny.dxf")))
+    page.locator('[data-testid="stTable"]').first.wait_for(timeout=30_000)
+    app.settle()
+    app.wait_text("Too small for their labels at this scale")
+    page.locator(MAP_IFRAME).first.scroll_into_view_if_needed()
+    labels = app.poll_map(SHOWN_LABELS_JS, lambda v: v and len(v) == 64)
+    assert len(labels) == 64, labels
+    assert _overlapping(labels) == []
+    for text, left, top, right, bottom in labels:
+        width, height = text_box(text.split("\n"))
+        assert right - left <= width and bottom - top <= height, (text, right - left, bottom - top, width, height)
+    app.shot("plan_tiny_lots")
+    frame = app.wait_map()
+    for _ in range(2):  # zoomed out: fewer labels, or none, never two on each other
+        frame.locator(".leaflet-control-zoom-out").click()
+        page.wait_for_timeout(600)  # the zoom's animation (0.25 s) and the labels' check on its end
+        shown = app.map_frame().evaluate(SHOWN_LABELS_JS)
+        assert _overlapping(shown) == [], shown
