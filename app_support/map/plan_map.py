@@ -24,9 +24,8 @@ from app_support.map import lot_labels, mapping
 from app_support.map.folium_templates import map_html_text
 
 __all__ = ["LOT_LOOKS", "LOT_LABEL_CLASS", "ROLE_LOOKS", "lot_word", "lot_label", "lot_name", "lot_label_html",
-           "lot_name_html",
-           "label_places", "view_geometry", "groups", "legend_rows", "constraint_groups", "plan_features", "PlanView", "plan_view",
-           "LABEL_CSS", "LEGEND_WORDS"]
+           "lot_name_html", "label_places", "view_geometry", "groups", "legend_rows", "constraint_groups",
+           "plan_features", "PlanView", "plan_view", "LABEL_CSS", "LEGEND_WORDS"]
 
 #: conforms (True / False / None) -> (word, colour, hatch kind or None, outline dash or None)
 LOT_LOOKS = {
