@@ -19,7 +19,7 @@ from app_support.analysis_door import DISCLAIMER, PLAN_KINDS, SloatInputError, c
 from app_support.frame import deep_links, state
 from app_support.frame.theme import MAP_HEIGHT_PX
 from app_support.inputs import plan_inputs as plans
-from app_support.map import mapping, plan_map
+from app_support.map import mapping, plan_drawing, plan_map
 from app_support.map.parcel_map import ON_AT_START
 from app_support.views import plan_documents as plan_document, plan_view, results
 from app_support.widgets.citations import escape_markdown, law_link
@@ -128,9 +128,12 @@ fmap = mapping.base_map(large=large)
 fmap.get_root().header.add_child(folium.Element(plan_map.LABEL_CSS))
 drawn = st_folium(fmap, key="plan_map", height=MAP_HEIGHT_PX[mode], use_container_width=True,
                   returned_objects=["all_drawings"], center=view.centre, zoom=view.zoom,
-                  feature_group_to_add=view.groups, layer_control=folium.LayerControl(collapsed=True)) or {}
+                  feature_group_to_add=[*view.groups, plan_drawing.drawing_layer_group(plan)],  # drawn lots: editable
+                  layer_control=folium.LayerControl(collapsed=True)) or {}
 if how == plans.DRAW and plans.take_drawings(drawn.get("all_drawings")):
     st.rerun()  # the drawn lots are the plan: checked and drawn again
+if view.label_note:
+    st.caption(escape_markdown(view.label_note))
 if view.key_roles or view.key_rows:
     st.markdown(mapping.legend_html(view.key_roles, view.key_rows), unsafe_allow_html=True)
 results.show_layer_notice(layers)

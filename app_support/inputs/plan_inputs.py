@@ -7,8 +7,10 @@ plan checked before, and its answer, as they were. A file with no layer recognis
 a select box; the one chosen is read as the lots (``roles={"lots": layer}``).
 
 Lots drawn on the map become a GeoJSON plan of the ``lots`` layer, read the same way, so a drawn lot is checked
-exactly as an uploaded one. The case keeps a plan as the features read, in GeoJSON (:func:`plan_geojson`), and
-reopens it with :func:`restore`.
+exactly as an uploaded one; the map's drawing layer holds the drawn plan's lots, so that a lot drawn is added to
+them (:mod:`app_support.map.plan_drawing`). The case keeps a plan as the features read, in GeoJSON
+(:func:`plan_geojson`) with what the reader said of the file (its units, say), and reopens it with
+:func:`restore` (a drawn plan in the drawing mode, the reader's warnings shown again).
 """
 
 from __future__ import annotations
@@ -72,11 +74,21 @@ def current(slot: str = PLAN) -> PlanSource | None:
 
 
 def set_plan(slot: str, name: str, data: bytes, roles: dict | None = None, *, drawn: bool = False,
-             filename: str | None = None) -> PlanSource:
+             filename: str | None = None, kept_warnings: list | tuple = ()) -> PlanSource:
     """Read ``data`` (a file called ``filename``, by default ``name``) and make it the session's plan in ``slot``;
-    raises (NoLotsLayerError, SloatInputError) and leaves the slot as it was when it cannot be read."""
+    raises (NoLotsLayerError, SloatInputError) and leaves the slot as it was when it cannot be read.
+
+    ``kept_warnings``: what the reader said when the plan's own file was read (a case reopened keeps them: its
+    features, in feet already, cannot say them again), put before the warnings of this reading."""
+    import dataclasses
+
     drawing = read_plan(data, filename or name, roles=roles)
-    source = PlanSource(name, data, dict(roles) if roles else None, drawing, drawn, source_key(data, roles))
+    key = source_key(data, roles)
+    if kept_warnings:
+        kept = tuple(dict.fromkeys([*(str(w) for w in kept_warnings), *drawing.warnings]))
+        drawing = dataclasses.replace(drawing, warnings=kept)
+        key = source_key(data + b"\0" + json.dumps(kept).encode(), roles)  # the warnings go in the documents
+    source = PlanSource(name, data, dict(roles) if roles else None, drawing, drawn, key)
     st.session_state[slot] = source
     return source
 
@@ -158,9 +170,14 @@ def take_drawings(all_drawings) -> bool:
     """The lots drawn on the map (each polygon or rectangle a lot) as the session's plan; True when it changed.
 
     The drawings come from the browser: they are checked first (:func:`drawing_intake.drawing_problem`). With no
-    drawing left, a drawn plan is forgotten."""
+    drawing left, a drawn plan is forgotten. ``None`` is a map that has sent nothing since it was made (a case
+    reopened, the page visited again): the plan stays as it is. The map's drawing layer holds the drawn plan's
+    lots (:func:`app_support.map.plan_drawing.drawing_layer_group`), so the drawings sent next are those lots and
+    the ones drawn since, and a lot drawn is added to the plan."""
     ss = st.session_state
-    signature = drawing_intake.drawings_signature(all_drawings)
+    if all_drawings is None:
+        return False
+    signature = drawing_intake.drawings_signature(all_drawings) or "nothing drawn"
     if signature == ss.get("plan_drawn_seen"):
         return False
     ss["plan_drawn_seen"] = signature
@@ -217,10 +234,24 @@ def case_value() -> dict | None:
     if plan is None:
         return None
     ss = st.session_state
-    return {"name": plan.name[:200], "drawn": plan.drawn, "kind": ss.get(KIND) or "conventional",
-            "district": ss.get(DISTRICT) or None, "plan": plan_geojson(plan),
-            "conventional": plan_geojson(current(CONVENTIONAL)),
-            "conventional_name": (current(CONVENTIONAL).name[:200] if current(CONVENTIONAL) else None)}
+    conventional = current(CONVENTIONAL)
+    value = {"name": plan.name[:200], "drawn": plan.drawn, "kind": ss.get(KIND) or "conventional",
+             "district": ss.get(DISTRICT) or None, "plan": plan_geojson(plan),
+             "conventional": plan_geojson(conventional),
+             "conventional_name": (conventional.name[:200] if conventional else None)}
+    for key, source in (("warnings", plan), ("conventional_warnings", conventional)):
+        if source is not None and source.drawing.warnings:
+            value[key] = _kept_warnings(source.drawing.warnings)
+    return value
+
+
+def _kept_warnings(warnings) -> list[str]:
+    """A plan's reader warnings as a case keeps them (:data:`sloat_core.store.case.MAX_PLAN_WARNINGS` sentences of
+    at most 500 characters)."""
+    from sloat_core.store.case import MAX_PLAN_WARNINGS
+
+    return [w if len(w) <= 500 else w[:499] + "…" for w in dict.fromkeys(str(w) for w in warnings)][
+        :MAX_PLAN_WARNINGS]
 
 
 def restore(saved: dict | None) -> str | None:
@@ -238,13 +269,16 @@ def restore(saved: dict | None) -> str | None:
             if saved.get(key):
                 data = json.dumps(saved[key]).encode()
                 set_plan(slot, str(saved.get(name_key) or "Saved plan"), data, filename="saved.geojson",
-                         drawn=bool(saved.get("drawn")) and slot == PLAN)
+                         drawn=bool(saved.get("drawn")) and slot == PLAN,
+                         kept_warnings=saved.get("warnings" if slot == PLAN else "conventional_warnings") or ())
     except SloatInputError as exc:
         clear(PLAN)
         clear(CONVENTIONAL)
         return f"The case's plan could not be read again: {exc}"
     ss[KIND] = saved.get("kind") if saved.get("kind") in ("conventional", "cluster") else "conventional"
     ss[DISTRICT] = saved.get("district") or None
+    if saved.get("drawn"):
+        ss[HOW] = DRAW  # a drawn plan reopens with its lots on the drawing layer, ready to be drawn to
     return None
 
 

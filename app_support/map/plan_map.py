@@ -8,8 +8,10 @@ builds the whole map (its groups, its view and its key) for the Plan page and th
 The map opens on the lots (:func:`view_geometry`). A lot that conforms is drawn with a solid outline and a plain light fill; one that does not, with a solid outline
 and a cross-hatch; one whose answer is unknown, with a dashed outline and dots. Each lot carries a permanent label
 ("Lot 3" over "does not conform"), so the answer is read without colour and without hovering; the table below the map
-says the same in words. Every label is the lot's name from the file, escaped for the map's HTML
-(:func:`~app_support.map.folium_templates.map_html_text`).
+says the same in words. A label goes inside its lot, and only where it fits at the map's zoom
+(:mod:`app_support.map.lot_labels`): a lot too small for it is labelled by its name alone, or not at all, and the
+page names those lots under the map (``PlanView.label_note``). Every label is the lot's name from the file, escaped
+for the map's HTML (:func:`~app_support.map.folium_templates.map_html_text`).
 """
 
 from __future__ import annotations
@@ -18,12 +20,12 @@ from dataclasses import dataclass
 
 import folium
 
-from app_support.map import mapping
+from app_support.map import lot_labels, mapping
 from app_support.map.folium_templates import map_html_text
 
-__all__ = ["LOT_LOOKS", "LOT_LABEL_CLASS", "ROLE_LOOKS", "lot_word", "lot_label", "lot_label_html", "view_geometry",
-           "groups", "legend_rows", "constraint_groups", "plan_features", "PlanView", "plan_view",
-           "LABEL_CSS", "LEGEND_WORDS"]
+__all__ = ["LOT_LOOKS", "LOT_LABEL_CLASS", "ROLE_LOOKS", "lot_word", "lot_label", "lot_name", "lot_label_html",
+           "lot_name_html", "label_places", "view_geometry", "groups", "legend_rows", "constraint_groups",
+           "plan_features", "PlanView", "plan_view", "LABEL_CSS", "LEGEND_WORDS"]
 
 #: conforms (True / False / None) -> (word, colour, hatch kind or None, outline dash or None)
 LOT_LOOKS = {
@@ -68,10 +70,17 @@ def lot_label(label: str, conforms: bool | None) -> str:
     >>> lot_label("3", False)
     'Lot 3: does not conform'
     """
+    return f"Lot {lot_name(label)}: {lot_word(conforms)}"
+
+
+def lot_name(label: str) -> str:
+    """A lot's name as the map says it: on one line, cut at 40 characters (plain text).
+
+    >>> lot_name("  3   A ")
+    '3 A'
+    """
     name = " ".join(str(label).split())
-    if len(name) > _MAX_LABEL_CHARS:
-        name = name[:_MAX_LABEL_CHARS - 1] + "…"
-    return f"Lot {name}: {lot_word(conforms)}"
+    return name if len(name) <= _MAX_LABEL_CHARS else name[:_MAX_LABEL_CHARS - 1] + "…"
 
 
 def lot_label_html(label: str, conforms: bool | None) -> str:
@@ -104,10 +113,33 @@ def _style(colour: str, hatch: str | None, dash: str | None, fill_opacity: float
     return style
 
 
+def lot_name_html(label: str) -> str:
+    """A lot's label on the map when only its name fits (the name alone, as the table says it), escaped (the name
+    comes from the file).
+
+    >>> lot_name_html("<3>")
+    '&lt;3&gt;'
+    """
+    return map_html_text(lot_name(label))
+
+
+def label_places(lots: list[tuple[str, bool | None, dict]], zoom: int | None, *, large: bool = False) -> list:
+    """Where each lot's label goes at ``zoom`` (:func:`app_support.map.lot_labels.place_labels`): inside its lot,
+    only where it fits."""
+    texts = []
+    for label, conforms, geom in lots:
+        name, word = lot_label(label, conforms).rsplit(": ", 1)
+        texts.append(([name, word], [lot_name(label)], geom))
+    return lot_labels.place_labels(texts, zoom, large=large)
+
+
 def groups(parcel_outline: dict, lots: list[tuple[str, bool | None, dict]], others: dict[str, list[dict]], *,
-           large: bool = False, basemap: str | None = None, under: list | None = None) -> list:
+           large: bool = False, basemap: str | None = None, under: list | None = None,
+           zoom: int | None = None, places: list | None = None) -> list:
     """Feature groups for ``st_folium(feature_group_to_add=...)``: basemap, the constraint layers ``under`` the plan
-    (:func:`constraint_groups`), the parcel, the plan's other roles, then the lots, each with its permanent label.
+    (:func:`constraint_groups`), the parcel, the plan's other roles, then the lots, each with its permanent label
+    where it fits at ``zoom`` (``places``, by default :func:`label_places`; without a zoom, every label at its
+    lot's inside point).
 
     Parameters
     ----------
@@ -133,16 +165,18 @@ def groups(parcel_outline: dict, lots: list[tuple[str, bool | None, dict]], othe
         out.append(group)
     if lots:
         group = folium.FeatureGroup(name="Lots of the plan")
-        for label, conforms, geom in lots:
+        css = LOT_LABEL_CLASS + (" sloat-lot-large" if large else "")
+        places = places if places is not None else label_places(lots, zoom, large=large)
+        for (label, conforms, geom), place in zip(lots, places, strict=True):
             _word, colour, hatch, dash = LOT_LOOKS[conforms]
             style = _style(colour, hatch, dash, 0.12, weight)
             feature = {"type": "Feature", "properties": {"label": lot_label_html(label, conforms)},
                        "geometry": geom}
-            folium.GeoJson(feature, style_function=lambda _f, s=style: s,
-                           tooltip=folium.GeoJsonTooltip(fields=["label"], labels=False, permanent=True,
-                                                         direction="center", sticky=False,
-                                                         class_name=LOT_LABEL_CLASS
-                                                         + (" sloat-lot-large" if large else ""))).add_to(group)
+            hover = None if place is not None and place.kind == lot_labels.FULL else folium.GeoJsonTooltip(
+                fields=["label"], labels=False, sticky=True)  # a lot labelled by its name only, or not at all
+            layer = folium.GeoJson(feature, style_function=lambda _f, s=style: s, tooltip=hover).add_to(group)
+            if place is not None:
+                layer.add_child(lot_labels.LotLabel(lot_label_html(label, conforms), lot_name_html(label), place, css))
         out.append(group)
     return out
 
@@ -208,6 +242,7 @@ class PlanView:
     zoom: int
     key_roles: list
     key_rows: list
+    label_note: str | None = None  # the lots whose answer the map does not write at its zoom (plain text), or None
 
 
 def plan_view(parcel, layers, found, plan, *, shown: list[str], show_slope: bool, large: bool, basemap: str | None,
@@ -223,5 +258,9 @@ def plan_view(parcel, layers, found, plan, *, shown: list[str], show_slope: bool
     in_view = (view_geometry([g for _l, _c, g in lots]) if plan is not None and not plan.drawn else None) or outline
     # the map spans its column; small lots come close enough for their labels
     centre, zoom = mapping.view_for(in_view, width_px=width_px, height_px=height_px, max_zoom=20)
-    feature_groups = groups(outline, lots, others, large=large, basemap=basemap, under=under)
-    return PlanView(feature_groups, centre, zoom, list(drawn), legend_rows(present) + slope_rows)
+    places = label_places(lots, zoom, large=large)
+    feature_groups = groups(outline, lots, others, large=large, basemap=basemap, under=under, zoom=zoom,
+                            places=places)
+    note = lot_labels.unlabelled_note([lot_name(label) for label, _c, _g in lots],
+                                      [p.kind if p is not None else None for p in places])
+    return PlanView(feature_groups, centre, zoom, list(drawn), legend_rows(present) + slope_rows, note)

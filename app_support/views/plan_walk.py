@@ -140,6 +140,8 @@ def _map(parcel, layers, found, large: bool) -> None:
     fmap.get_root().header.add_child(folium.Element(plan_map.LABEL_CSS + _NO_DRAWING_TOOLS))
     st_folium(fmap, key="wt_plan_map", height=MAP_HEIGHT_PX, use_container_width=True, returned_objects=[],
               center=view.centre, zoom=view.zoom, feature_group_to_add=view.groups)
+    if view.label_note:
+        st.caption(escape_markdown(view.label_note))
     if view.key_roles or view.key_rows:
         st.markdown(mapping.legend_html(view.key_roles, view.key_rows), unsafe_allow_html=True)
 

@@ -28,7 +28,7 @@ from sloat_core.plan import words
 from sloat_core.plan.words import CONFORMS_WORDS
 
 __all__ = ["PLAN_TITLE", "SECTION_HEADING", "CONFORMS_WORDS", "LOT_COLUMNS", "plan_summary", "lot_rows", "shared_unknowns",
-           "plan_section", "plan_html", "plan_pdf_bytes", "write_plan_document"]
+           "more_lots_sentence", "plan_section", "plan_html", "plan_pdf_bytes", "write_plan_document"]
 
 PLAN_TITLE = "The plan's lot table"
 #: The plan's section's heading (in the summary; the document's subsections stand on their own).
@@ -121,23 +121,46 @@ def _kept(table: str) -> str:
     return f'<div style="break-inside: avoid">{table}</div>'
 
 
-def plan_section(plan, *, heading: str | None = SECTION_HEADING) -> list[str]:
+def more_lots_sentence(more: int) -> str:
+    """Said under a lot table shortened to fit the summary's pages: how many lots are left out, and where they all are.
+
+    >>> more_lots_sentence(40)
+    "… and 40 more lots: the full lot table is the plan's own document, “The plan's lot table” (the Plan page's PDF and web page)."
+    """
+    return (f"… and {more:,} more lot{'s' * (more != 1)}: the full lot table is the plan's own document, "
+            f"“{PLAN_TITLE}” (the Plan page's PDF and web page).")
+
+
+def plan_section(plan, *, heading: str | None = SECTION_HEADING, max_lots: int | None = None) -> list[str]:
     """The plan's section: its kind and lot counts, the problems of the drawing, the lot table, the yield check and
     the open space. Under ``heading`` (an ``<h2>``) its parts are ``<h3>``; without it (the plan's own document)
-    they are ``<h2>``."""
+    they are ``<h2>``. With ``max_lots`` (the summary's PDF, fitted to its pages) the table lists the first
+    ``max_lots`` lots, and the problems as many, each followed by how many more there are and where they all are
+    (:func:`more_lots_sentence`); the counts, the yield and the open space are always the whole plan's."""
     sub = "h3" if heading else "h2"
     b = [f"<h2>{H.esc(heading)}</h2>"] if heading else []
     b.append(H.p(plan_summary(plan), "lead"))
     b.append(f"<{sub}>Problems in the drawing</{sub}>")
-    if plan.problems:
-        b.append(H.ul(p.text for p in plan.problems))
+    problems = [p.text for p in plan.problems]
+    if problems:
+        b.append(H.ul(problems[:max_lots]))
+        if max_lots is not None and len(problems) > max_lots:
+            more = len(problems) - max_lots
+            b.append(H.p(f"… and {more:,} more problem{'s' * (more != 1)}: the plan's own document, “{PLAN_TITLE}”, "
+                         "lists them all.", "note"))
     else:
         b.append(H.p("No problem found in the drawing: no lots overlap, none lies outside the parcel or in two "
                      "districts, every lot has its own label and a closed outline."))
     b.append(f"<{sub}>Lot by lot</{sub}>")
-    b.append(H.table("Each lot from its own land: gross, net lot area (a range where land is unknown), the minimum it "
-                     "must meet, whether it conforms, the shortfall and the permits it needs",
-                     LOT_COLUMNS, lot_rows(plan), num_cols=(2, 3, 4, 6), cls="lots"))
+    rows = lot_rows(plan)
+    shown = rows if max_lots is None else rows[:max_lots]
+    caption = ("Each lot from its own land: gross, net lot area (a range where land is unknown), the minimum it must "
+               "meet, whether it conforms, the shortfall and the permits it needs")
+    if len(shown) < len(rows):
+        caption += f" (the first {len(shown):,} of {len(rows):,} lots)"
+    b.append(H.table(caption, LOT_COLUMNS, shown, num_cols=(2, 3, 4, 6), cls="lots"))
+    if len(shown) < len(rows):
+        b.append(H.p(more_lots_sentence(len(rows) - len(shown)), "note"))
     b.append(H.p("The net lot area leaves out the land that does not count toward minimum lot area (§ 402-45A); a "
                  "cluster lot's minimum is compared with its gross area (§ 402-48F). A lot whose answer turns on "
                  "land not yet known is unknown, never shown as conforming.", "note"))

@@ -93,7 +93,9 @@ class Case:
         The Plan page's plan: ``name``, ``kind`` (conventional or cluster), ``district`` (or null: the zoning
         map), ``drawn``, and the features read as GeoJSON FeatureCollections in EPSG:2260 (``plan`` and, for a
         cluster's yield, ``conventional`` with its ``conventional_name``), each feature's ``layer`` its role and
-        ``lot`` its label. Read again through the plan reader when the case reopens.
+        ``lot`` its label. Read again through the plan reader when the case reopens. ``warnings`` (and
+        ``conventional_warnings``) keep what the reader assumed or repaired when the file itself was read (its
+        units, say), one sentence each: the features kept are in feet already and cannot say it again.
     analysis : dict or None
         Snapshot of the last analysis result (the JSON contract).
     params_version, law_text_sha256, layers_name, layers_version : str or None
@@ -402,7 +404,10 @@ def _check_parcel_outline(data: dict) -> None:
 
 
 #: The keys of a case's plan (:attr:`Case.plan`).
-PLAN_KEYS = ("name", "kind", "district", "drawn", "plan", "conventional", "conventional_name")
+PLAN_KEYS = ("name", "kind", "district", "drawn", "plan", "conventional", "conventional_name", "warnings",
+             "conventional_warnings")
+#: Most sentences a plan's ``warnings`` keep (a reader's notes: a handful).
+MAX_PLAN_WARNINGS = 50
 #: Largest plan a case keeps, as JSON (its drawings are read again, under the plan reader's own limits, when
 #: the case reopens).
 MAX_PLAN_JSON_BYTES = 4 * 1024 * 1024
@@ -424,6 +429,12 @@ def _check_plan(data: dict) -> None:
             raise _refuse("plan", f"the {k.replace('_', ' ')} must be a short text")
     if not isinstance(plan.get("drawn", False), bool):
         raise _refuse("plan", "whether it was drawn must be true or false")
+    for k in ("warnings", "conventional_warnings"):
+        v = plan.get(k, [])
+        if not isinstance(v, list) or len(v) > MAX_PLAN_WARNINGS or not all(
+                isinstance(w, str) and len(w) <= _MAX_TEXT_CHARS for w in v):
+            raise _refuse("plan", f"its {k.replace('_', ' ')} must be a list of at most {MAX_PLAN_WARNINGS} short "
+                                  "texts")
     text = json.dumps(plan, allow_nan=False)
     if len(text.encode("utf-8")) > MAX_PLAN_JSON_BYTES:
         raise _refuse("plan", f"it is larger than {MAX_PLAN_JSON_BYTES // (1024 * 1024)} MB")

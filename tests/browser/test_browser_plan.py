@@ -79,3 +79,109 @@ def test_a_plat_uploaded_shows_its_table_and_its_labelled_lots_and_the_page_is_a
     page.locator(MAP_IFRAME).first.scroll_into_view_if_needed()
     app.shot("plan_map_projector")
     assert app.non_tile_blocked() == []
+
+
+#: Two lots drawn side by side in the middle of P1, as offsets in pixels from the map's centre (the map opens on
+#: the parcel when the lots are drawn, so both lie on its land).
+DRAWN_LOTS = [[(-130, -60), (-20, -60), (-20, 60), (-130, 60)], [(20, -60), (130, -60), (130, 60), (20, 60)]]
+#: A third lot, below the two.
+THIRD_LOT = [(-50, 75), (50, 75), (50, 120), (-50, 120)]
+#: The shapes on Leaflet.draw's layer (what the map sends back as its drawings).
+DRAWING_LAYER_JS = "() => window.drawnItems && window.drawnItems.getLayers ? window.drawnItems.getLayers().length : -1"
+
+
+def test_two_lots_drawn_with_the_pointer_make_a_two_lot_plan_and_the_file_upload_is_still_offered(app):
+    """Drawing the lots is the pointer's way to a plan: each polygon drawn with Leaflet.draw's toolbar is one lot,
+    and the lot table shows both. Drawing needs a pointer, so the page keeps its way without one: uploading a plan
+    file (the radio's other choice, a file input reached by the keyboard), and it says so beside the map. On the
+    page again later, the map is made afresh with the plan's lots on its drawing layer: a lot drawn is added."""
+    page = app.page
+    page.set_viewport_size({"width": 1366, "height": 900})
+    app.open()
+    app.wait_map()
+    app.choose_parcel(fx.P1_SBL)
+    _open_page(app, "Plan, lot by lot", "Plan, lot by lot")
+    page.get_by_text("Draw the lots on the map", exact=True).click()
+    app.settle()
+    app.wait_text("Without a mouse, upload a plan file instead.")
+    page.locator(MAP_IFRAME).first.scroll_into_view_if_needed()
+    for number, lot in enumerate(DRAWN_LOTS, start=1):
+        app.draw_polygon(lot)
+        app.settle()
+        app.wait_text(f"{number} lot outline(s)")
+    page.locator('[data-testid="stTable"]').first.wait_for(timeout=30_000)
+    app.settle()
+    rows = page.evaluate(TABLE_JS)
+    assert [r[0] for r in rows] == ["1", "2"], rows
+    labels = app.poll_map(LABELS_JS, lambda v: v and len(v) == 2)
+    # each lot labelled: in full where the label fits in it at the map's zoom, else by its name alone
+    assert [label.split("\n")[0].removeprefix("Lot ") for label in labels] == ["1", "2"], labels
+    app.shot("plan_drawn")
+    # the way without a pointer: the upload's choice is still there, and its file input with it
+    page.get_by_text("Upload a plan file", exact=True).click()
+    app.settle()
+    uploader = page.locator('[data-testid="stFileUploader"] input[type="file"]').first
+    uploader.wait_for(state="attached", timeout=30_000)
+    assert uploader.count() == 1
+    assert [r[0] for r in page.evaluate(TABLE_JS)] == ["1", "2"]  # the drawn plan stays while the upload is offered
+    # another page and back: the map is made afresh, the two lots on its drawing layer, and a lot drawn is added
+    _open_page(app, "Case & exports", "")
+    _open_page(app, "Plan, lot by lot", "Plan, lot by lot")
+    page.get_by_text("Draw the lots on the map", exact=True).click()
+    app.settle()
+    page.locator(MAP_IFRAME).first.scroll_into_view_if_needed()
+    assert app.poll_map(DRAWING_LAYER_JS, lambda n: n == 2) == 2
+    app.draw_polygon(THIRD_LOT)
+    app.settle()
+    app.wait_text("3 lot outline(s)")
+    assert [r[0] for r in page.evaluate(TABLE_JS)] == ["1", "2", "3"]
+    assert app.non_tile_blocked() == []
+
+
+#: The lots' labels shown in the map's frame: [[text, left, top, right, bottom], ...] in the frame's pixels.
+SHOWN_LABELS_JS = f"""() => [...document.querySelectorAll('.{LOT_LABEL_CLASS}')]
+  .filter(e => getComputedStyle(e).visibility !== 'hidden')
+  .map(e => {{ const r = e.getBoundingClientRect(); return [e.innerText.trim(), r.left, r.top, r.right, r.bottom]; }})"""
+
+
+def _overlapping(labels: list) -> list:
+    return [(a[0], b[0]) for i, a in enumerate(labels) for b in labels[i + 1:]
+            if a[1] < b[3] and b[1] < a[3] and a[2] < b[4] and b[2] < a[4]]
+
+
+def test_a_plat_of_tiny_lots_shows_no_two_labels_overlapping_and_each_within_its_estimated_box(app, tmp_path):
+    """P1 cut into 64 lots of 25 x 25 ft: too small for "Lot 12 / does not conform" at the zoom the map opens at,
+    so each shows its name alone; no two labels overlap, zoomed in or out, and each is no larger than the box its
+    place was fitted with (the estimate of app_support.map.lot_labels.text_box)."""
+    from app_support.map.lot_labels import text_box
+
+    doc = pf.new_dxf()
+    msp = doc.modelspace()
+    for i in range(8):
+        for j in range(8):
+            pf.add_rect(msp, box(fx.X0 + 25 * i, fx.Y0 + 25 * j, fx.X0 + 25 * (i + 1), fx.Y0 + 25 * (j + 1)), "LOTS")
+    page = app.page
+    page.set_viewport_size({"width": 1366, "height": 900})
+    app.open()
+    app.wait_map()
+    app.choose_parcel(fx.P1_SBL)
+    _open_page(app, "Plan, lot by lot", "Plan, lot by lot")
+    page.locator('[data-testid="stFileUploader"] input[type="file"]').first.set_input_files(
+        str(pf.save(doc, tmp_path / "tiny.dxf")))
+    page.locator('[data-testid="stTable"]').first.wait_for(timeout=30_000)
+    app.settle()
+    app.wait_text("Too small for their labels at this scale")
+    page.locator(MAP_IFRAME).first.scroll_into_view_if_needed()
+    labels = app.poll_map(SHOWN_LABELS_JS, lambda v: v and len(v) == 64)
+    assert len(labels) == 64, labels
+    assert _overlapping(labels) == []
+    for text, left, top, right, bottom in labels:
+        width, height = text_box(text.split("\n"))
+        assert right - left <= width and bottom - top <= height, (text, right - left, bottom - top, width, height)
+    app.shot("plan_tiny_lots")
+    frame = app.wait_map()
+    for _ in range(2):  # zoomed out: fewer labels, or none, never two on each other
+        frame.locator(".leaflet-control-zoom-out").click()
+        page.wait_for_timeout(600)  # the zoom's animation (0.25 s) and the labels' check on its end
+        shown = app.map_frame().evaluate(SHOWN_LABELS_JS)
+        assert _overlapping(shown) == [], shown

@@ -166,3 +166,36 @@ def test_each_lot_carries_the_rules_permits_and_its_json_writes_their_rows(plan)
         assert lot.permits and all(isinstance(p, Permit) for p in lot.permits)
         assert lot.to_dict()["permits"] == [p.to_dict() for p in lot.permits]
         assert [Permit.from_dict(row) for row in lot.to_dict()["permits"]] == list(lot.permits)
+
+
+def test_a_sixty_lot_plan_is_shortened_in_the_summarys_pdf_to_fit_its_four_pages_and_names_the_full_table(layers):
+    from sloat_core.engine.analysis import analyze_parcel
+    from sloat_core.outputs.html_docs import esc
+    from sloat_core.outputs.plan_document import more_lots_sentence
+    from sloat_core.outputs.report import summary_html
+    from sloat_core.outputs.report.build import MAX_PAGES, fitted_summary
+    from sloat_core.outputs.report.document import LEVELS
+
+    plan = check_plan(pf.PARCEL, plan_grid.grid_drawing(60, cell=(80, 120)), layers, district=plan_grid.DISTRICT,
+                      as_of=DAY)
+    assert len(plan.lots) == 60
+    analysis = analyze_parcel(pf.PARCEL, layers, district=plan_grid.DISTRICT, as_of=DAY)
+    fitted = fitted_summary(analysis, layers, as_of=DAY, plan=plan)
+    assert fitted.pages <= MAX_PAGES
+    level = next(fit for fit in LEVELS if f"(the first {fit.max_lots} of 60 lots)" in fitted.html)
+    shown = _section(fitted.html)
+    assert shown.count('<th scope="row">L') == level.max_lots  # the first lots, L1 on
+    assert '<th scope="row">L1</th>' in shown and f'<th scope="row">L{level.max_lots + 1}</th>' not in shown
+    sentence = more_lots_sentence(60 - level.max_lots)
+    assert esc(sentence) in shown
+    assert sentence.split(":")[0] in " ".join(_pdf_text(fitted.pdf()))  # "… and K more lots", in the PDF's text
+    assert "“The plan's lot table”" in sentence
+    # the web page holds every lot, and the counts are the whole plan's at every level
+    page = summary_html(analysis, layers, as_of=DAY, figure=(b"png", 1.0), plan=plan)
+    assert _section(page).count('<th scope="row">L') == 60 and "more lots" not in page
+    assert "Conventional plan: 60 lots;" in fitted.html
+
+
+def _section(page: str) -> str:
+    """The plan's section of a summary page (up to the next section)."""
+    return page.split(f"<h2>{SECTION_HEADING}</h2>", 1)[1].split("<h2>", 1)[0]

@@ -14,38 +14,39 @@ import plan_files as pf
 DISTRICT = "R-15"
 
 
-def grid_lots(n: int, labels: list[str] | None = None) -> list[tuple[str, object]]:
-    """(label, EPSG:2260 outline) of ``n`` lots, by default labelled L1..Ln."""
+def grid_lots(n: int, labels: list[str] | None = None, *, cell: tuple[float, float] = (100, 150)
+              ) -> list[tuple[str, object]]:
+    """(label, EPSG:2260 outline) of ``n`` lots, by default labelled L1..Ln (the cells ``cell`` ft wide and high)."""
     minx, miny, maxx, maxy = pf.PARCEL.bounds
     cells = []
     y = miny
     while y < maxy and len(cells) < n:
         x = minx
         while x < maxx and len(cells) < n:
-            cell = box(x, y, x + 100, y + 150)
-            if pf.PARCEL.contains(cell):
-                cells.append(cell)
-            x += 100
-        y += 150
+            outline = box(x, y, x + cell[0], y + cell[1])
+            if pf.PARCEL.contains(outline):
+                cells.append(outline)
+            x += cell[0]
+        y += cell[1]
     assert len(cells) == n, f"the sample parcel holds {len(cells)} whole cells, not {n}"
     labels = labels or [f"L{i + 1}" for i in range(n)]
-    return [(label, cell.buffer(-20, join_style=2) if i % 3 == 0 else cell)
-            for i, (label, cell) in enumerate(zip(labels, cells, strict=True))]
+    return [(label, outline.buffer(-20, join_style=2) if i % 3 == 0 else outline)
+            for i, (label, outline) in enumerate(zip(labels, cells, strict=True))]
 
 
-def grid_geojson(n: int, labels: list[str] | None = None) -> bytes:
+def grid_geojson(n: int, labels: list[str] | None = None, *, cell: tuple[float, float] = (100, 150)) -> bytes:
     """The lots as a GeoJSON plan in EPSG:2260 (a ``crs`` member names it), each feature on the ``lots`` layer."""
     features = [{"type": "Feature", "properties": {"layer": "lots", "lot": label}, "geometry": mapping(g)}
-                for label, g in grid_lots(n, labels)]
+                for label, g in grid_lots(n, labels, cell=cell)]
     return json.dumps({"type": "FeatureCollection", "crs": {"type": "name", "properties": {
         "name": "urn:ogc:def:crs:EPSG::2260"}}, "features": features}).encode("utf-8")
 
 
-def grid_drawing(n: int, labels: list[str] | None = None):
+def grid_drawing(n: int, labels: list[str] | None = None, *, cell: tuple[float, float] = (100, 150)):
     """The lots read by the plan reader, as an uploaded GeoJSON plan is."""
     from sloat_core.plan.reading import read_plan
 
-    return read_plan(grid_geojson(n, labels), filename="plan.geojson")
+    return read_plan(grid_geojson(n, labels, cell=cell), filename="plan.geojson")
 
 
 def split_geojson(outline, cols: int, rows: int) -> bytes:

@@ -9,8 +9,8 @@ appendix of adjacent owners (§ 402-57K(4)). Each section's words are read from 
 (:mod:`sloat_core.outputs.report.reading`), never re-derived.
 
 The web page holds everything, whole (``fit=None``); the PDF is the same page at the first fitting level
-(:data:`LEVELS`) whose long texts (quotes, evidence and reasons, notes, the number of dates and warnings listed)
-are short enough for it to hold in :data:`sloat_core.outputs.report.build.MAX_PAGES` pages.
+(:data:`LEVELS`) whose long texts (quotes, evidence and reasons, notes, the number of dates, warnings and a
+plan's lots listed) are short enough for it to hold in :data:`sloat_core.outputs.report.build.MAX_PAGES` pages.
 
 Printing in black and white: the map's constraints each have a hatch pattern *and* a grey level, named in the
 legend; statuses are words (yes / no / unknown), never colour alone. Everything typed by a user or read from a
@@ -50,15 +50,20 @@ class Fit:
     max_events: int
     max_warnings: int
     clock_len: int
+    max_lots: int  # of a plan: the lots (and the problems of its drawing) its section lists
 
 
 #: The fitting levels of the PDF, fullest first; the PDF takes the first that fits in its pages. At the last,
 #: only the § 402-45 clauses and § 402-48C are quoted.
 LEVELS = (
-    Fit(quote_len=420, reason_len=170, evidence_len=150, notes_len=2500, max_events=60, max_warnings=12, clock_len=120),
-    Fit(quote_len=220, reason_len=110, evidence_len=100, notes_len=1500, max_events=30, max_warnings=8, clock_len=110),
-    Fit(quote_len=160, reason_len=80, evidence_len=70, notes_len=800, max_events=16, max_warnings=5, clock_len=80),
-    Fit(quote_len=130, reason_len=0, evidence_len=0, notes_len=400, max_events=8, max_warnings=3, clock_len=60),
+    Fit(quote_len=420, reason_len=170, evidence_len=150, notes_len=2500, max_events=60, max_warnings=12, clock_len=120,
+        max_lots=24),
+    Fit(quote_len=220, reason_len=110, evidence_len=100, notes_len=1500, max_events=30, max_warnings=8, clock_len=110,
+        max_lots=12),
+    Fit(quote_len=160, reason_len=80, evidence_len=70, notes_len=800, max_events=16, max_warnings=5, clock_len=80,
+        max_lots=8),
+    Fit(quote_len=130, reason_len=0, evidence_len=0, notes_len=400, max_events=8, max_warnings=3, clock_len=60,
+        max_lots=5),
 )
 
 #: The summary's print rules: 8 pt body, the tables a little smaller, the map at the left of the key figures.
@@ -99,7 +104,8 @@ def summary_html(analysis, layerset, *, timeline_events=None, notes: str | None 
     ``title`` is the case's title (escaped, like the notes); ``as_of`` the date printed (default today);
     ``figure`` the map as :func:`sloat_core.outputs.report.map.map_png` returns it (drawn here without it);
     ``plan`` a checked plan (:class:`sloat_core.plan.check.PlanResult`): its section, the plan's lot table
-    (:func:`sloat_core.outputs.plan_document.plan_section`), follows the cluster features.
+    (:func:`sloat_core.outputs.plan_document.plan_section`), follows the cluster features; at a fitting level it
+    lists the level's number of lots (``max_lots``) and names the plan's own document for the rest.
     """
     from sloat_core.outputs.plan_document import plan_section
 
@@ -109,7 +115,8 @@ def summary_html(analysis, layerset, *, timeline_events=None, notes: str | None 
                         else r.layers_illustrative)
     png, _ = figure or map_png(analysis, layerset)
     b = [*_title_block(r, layerset, title, as_of, illustrative), *_parcel_and_district(r), *_lot_area(r, png),
-         *_deductions(r), *_cluster_features(r, fit), *(plan_section(plan) if plan is not None else ()),
+         *_deductions(r), *_cluster_features(r, fit),
+         *(plan_section(plan, max_lots=None if fit is None else fit.max_lots) if plan is not None else ()),
          *(_approvals(r, fit) if r.approvals or r.approvals_detail else _permits(r, fit)),
          *_mitigation(r), *_deadlines(timeline_events, r, fit), *_notes(notes, fit),
          *_points_to_check(r, layerset, fit), *_law_quotes(r, fit, level),
