@@ -218,7 +218,7 @@ def unlabelled_note(names: list[str], kinds: list[str | None]) -> str | None:
     """The sentence under the map naming the lots whose answer is not written on the map (plain text), or None.
 
     >>> unlabelled_note(["1", "2", "3"], ["full", "name", None])
-    'Too small for their labels at this scale: lot 2 is labelled by its name only, lot 3 not at all; zoom in on the map, or read each answer in the table below.'
+    'Too small for their labels at this scale: lot 2 is labelled by its name only, lot 3 not at all; zoom in on the map, or read each answer in the lot table.'
     """
     named = [n for n, k in zip(names, kinds, strict=True) if k == NAME]
     bare = [n for n, k in zip(names, kinds, strict=True) if k is None]
@@ -236,4 +236,4 @@ def unlabelled_note(names: list[str], kinds: list[str | None]) -> str | None:
     if bare:
         parts.append(f"{lots(bare)} not at all")
     return ("Too small for their labels at this scale: " + ", ".join(parts)
-            + "; zoom in on the map, or read each answer in the table below.")
+            + "; zoom in on the map, or read each answer in the lot table.")

@@ -83,7 +83,7 @@ def test_at_the_opening_zoom_the_large_lot_is_labelled_in_full_and_the_tiny_ones
     assert all(dict(p.levels)[20] is not None for p in places)  # closest in, every lot has a label
     note = lot_labels.unlabelled_note([label for label, _c, _g in lots], [p.kind for p in places])
     assert note.startswith("Too small for their labels at this scale: lots 1, 2, 3")
-    assert "and 12 more" in note and "read each answer in the table below" in note
+    assert "and 12 more" in note and "read each answer in the lot table" in note
 
 
 def test_two_lots_on_the_same_land_do_not_get_labels_on_top_of_each_other():
@@ -132,7 +132,7 @@ def test_the_plan_page_names_under_its_map_the_lots_too_small_for_their_labels(t
     at.run()
     assert not at.exception
     notes = [c.value.replace("\\", "") for c in at.caption if "Too small for their labels" in c.value]
-    assert len(notes) == 1 and "read each answer in the table below" in notes[0]
+    assert len(notes) == 1 and "read each answer in the lot table" in notes[0]
 
 
 @pytest.fixture(autouse=True)
