@@ -48,7 +48,7 @@ def mitigation(
     gate: dict | None = None,
     impact_source: str = "typed",
     impacted_water_body_sqft=None,
-    on: _dt.date | None = None,
+    on: _dt.date,
 ) -> dict:
     """Required replacement, shortfall and the plan checklist for a wetland impact.
 
@@ -56,7 +56,7 @@ def mitigation(
     wetland loss is for the Village: with any such impact the required area is unknown (None) and
     ``water_body_note`` says what it would be either way (reading, README "Readings").
 
-    ``on`` is the date the law is applied at (the analysis's ``as_of``; default today): the ratio and the
+    ``on`` is the date the law is applied at (the analysis's ``as_of``, or the app's day): the ratio and the
     monitoring years in effect then.
     """
     impact = _area("impacted wetland area", impacted_wetland_sqft)
