@@ -13,9 +13,10 @@ Every number and clause is a dated setting (``data/settings/state_law.yaml``); t
 617.5(c) are "to confirm with the Village". The lead agency classifies the action; this is a screening estimate.
 
 >>> from sloat_core.approvals.facts import parse_approval_facts as f
->>> seqr_class(None, f({"accessory_structure": "garage"})).seqr_class
+>>> day = _dt.date(2026, 12, 1)
+>>> seqr_class(None, f({"accessory_structure": "garage"}), on=day).seqr_class
 'Type II'
->>> seqr_class(None, f({"lots": 30, "public_water_sewer": False, "parkland_contiguous": True})).clause
+>>> seqr_class(None, f({"lots": 30, "public_water_sewer": False, "parkland_contiguous": True}), on=day).clause
 '6 NYCRR 617.4(b)(10)'
 """
 

@@ -10,7 +10,8 @@
   wetland or in-kind creation, each at least 1.5 : 1).
 * P(4)(a)-(j): the plan's contents; P(5): monitoring, in general three to five years.
 
->>> m = mitigation(impacted_wetland_sqft=1000, proposed_mitigation_sqft=1200)
+>>> import datetime
+>>> m = mitigation(impacted_wetland_sqft=1000, proposed_mitigation_sqft=1200, on=datetime.date(2026, 12, 1))
 >>> m["required_mitigation_sqft"], m["shortfall_sqft"]
 (1500.0, 300.0)
 """
