@@ -24,7 +24,7 @@ from sloat_core.validate import number
 from sloat_core.law.params import param, value
 from sloat_core.rules.sections.permit import cited_item
 
-__all__ = ["mitigation", "PLAN_CONTENTS", "GATE", "MAX_SQFT"]
+__all__ = ["mitigation", "check_figures", "PLAN_CONTENTS", "GATE", "MAX_SQFT"]
 
 PLAN_CONTENTS = tuple(f"§ 402-57P(4)({c})" for c in "abcdefghij")
 GATE = {
@@ -38,6 +38,18 @@ MAX_SQFT = _MAX_SQFT = 1e10
 
 def _area(name: str, x) -> float | None:
     return number(x, name.replace("_", " "), maximum=_MAX_SQFT, unit_hint=" of square feet")
+
+
+def check_figures(*, impacted_wetland_sqft=None, impacted_buffer_sqft=None, proposed_mitigation_sqft=None,
+                  onsite_possible: bool | None = None, gate: dict | None = None, impact_source: str = "typed",
+                  impacted_water_body_sqft=None) -> None:
+    """The figures of :func:`mitigation` checked as it checks them (each area a number of square feet in range,
+    else :class:`sloat_core.errors.SloatInputError` in one sentence), without reading the law: what a saved case's
+    figures must pass whatever the date."""
+    _area("impacted wetland area", impacted_wetland_sqft)
+    _area("impacted water body area", impacted_water_body_sqft)
+    _area("impacted buffer area", impacted_buffer_sqft)
+    _area("proposed mitigation area", proposed_mitigation_sqft)
 
 
 def mitigation(
