@@ -53,7 +53,7 @@ from sloat_core.rules.project import parse_project
 from sloat_core.rules.sections.permit import Permit
 from sloat_core.rules.sections.s402_48_cluster.cluster import Trigger, yield_phrase
 
-__all__ = ["analysis", "result", "copy_result", "prepared_result", "project_result", "mitigation_answer",
+__all__ = ["law_day", "analysis", "result", "copy_result", "prepared_result", "project_result", "mitigation_answer",
            "AnalysisView", "view",
            "read_plan", "plan_check", "plan_layer_names", "PLAN_KINDS",
            # the rest of the core the pages and the views use, passed on as the core declares it (same objects)
@@ -64,6 +64,16 @@ __all__ = ["analysis", "result", "copy_result", "prepared_result", "project_resu
 
 #: What pages and views take from the core besides the analysis: through this door, never from ``sloat_core``.
 CORE_NAMES = tuple(__all__[__all__.index("DISCLAIMER"):])
+
+
+def law_day(as_of: dt.date | None = None) -> dt.date:
+    """The day the app applies the law at: ``as_of`` when a page gives one, else today.
+
+    The app's one "today" for the law: every analysis, plan check, mitigation figure and map label of the app
+    reads Article IX (and the state law around it) as in effect on this day, passed down to the core, which
+    never reads today itself.
+    """
+    return as_of or dt.date.today()
 
 
 def _dumps(obj) -> str:
@@ -109,7 +119,7 @@ def analysis(parcel, layers, *, district: str | None = None, project: dict | Non
         settings, skey = loaders.settings(), "local"
     else:
         skey = settings_id or f"object {id(settings)}"
-    day = (as_of or dt.date.today()).isoformat()
+    day = law_day(as_of).isoformat()
     return _run(_parcel_key(parcel), loaders.layers_key(layers), skey, district or None, _dumps(project),
                 _dumps(board_answers), _dumps(mitigation_input), day, parcel, layers, settings)
 
@@ -178,7 +188,7 @@ def prepared_result(parcel, layers, district: str | None) -> ParcelResult | None
     stamp = reader.file_stamp()
     if stamp is None:
         return None  # no file: nothing worked out ahead (a damaged or foreign one is found by get())
-    key = (stamp, _generation(layers, dt.date.today()), answer_key(parcel, district))
+    key = (stamp, _generation(layers, law_day()), answer_key(parcel, district))
     with _DECODED_LOCK:
         found = _DECODED.get(key)
     if found is None:  # a pick reads its answer twice (the case's snapshot, the page): decoded once
@@ -204,7 +214,7 @@ def prepared_picture(layers, request) -> tuple[str, list[list[float]]] | None:
     reader = _prepared_store(str(default_data_dir().resolve()))
     if reader.file_stamp() is None:
         return None
-    return reader.picture(_generation(layers, dt.date.today()), picture_key(request))
+    return reader.picture(_generation(layers, law_day()), picture_key(request))
 
 
 #: Answers read from the file lately, decoded (the file's stamp, the app's generation, the parcel's key -> result).
@@ -254,10 +264,11 @@ def project_result(parcel, layers, **facts) -> tuple[ParcelResult, dict]:
     return out, touches
 
 
-def mitigation_answer(**figures) -> Mitigation:
+def mitigation_answer(*, on: dt.date | None = None, **figures) -> Mitigation:
     """:func:`sloat_core.rules.sections.s402_57_wetlands.mitigation.mitigation` of typed figures alone (no parcel),
-    as the typed result's part (:class:`sloat_core.engine.result.Mitigation`), read as a result's is."""
-    return Mitigation.from_dict(mitigation(**figures))
+    as the typed result's part (:class:`sloat_core.engine.result.Mitigation`), read as a result's is; by the law
+    of ``on`` (default: the app's day, :func:`law_day`)."""
+    return Mitigation.from_dict(mitigation(**figures, on=law_day(on)))
 
 
 @dataclass(frozen=True)
@@ -360,7 +371,7 @@ def plan_check(parcel, layers, drawing, drawing_key: str, *, conventional=None, 
     """
     if kind not in PLAN_KINDS:
         raise SloatInputError(f"'{kind}' is not a kind of plan; choose conventional or cluster.")
-    day = (as_of or dt.date.today()).isoformat()
+    day = law_day(as_of).isoformat()
     return _plan_run(_parcel_key(parcel), loaders.layers_key(layers), drawing_key,
                      conventional_key if conventional is not None else None, district or None, kind,
                      _dumps(project), day, parcel, layers, drawing, conventional, loaders.settings())

@@ -17,6 +17,8 @@ It reads parameters through ``sloat_core.law.params`` so that both sides use the
 
 from __future__ import annotations
 
+import datetime as dt
+
 import geopandas as gpd
 import numpy as np
 import pandas as pd
@@ -53,15 +55,15 @@ def _overlay(a: gpd.GeoDataFrame, b: gpd.GeoDataFrame, how: str) -> gpd.GeoDataF
     return out[["geometry"]]
 
 
-def _slope_regions(dem_path, parcel) -> dict[str, gpd.GeoDataFrame]:
+def _slope_regions(dem_path, parcel, on: dt.date) -> dict[str, gpd.GeoDataFrame]:
     """Whole-DEM slope; the cells the parcel touches, by class, as polygons."""
     with rasterio.open(dem_path) as src:
         z = src.read(1, out_dtype=np.float64)  # the whole DEM
         t = src.transform
         slope = horn_slope_percent(z, t.a, t.e, nodata=src.nodata)
     touched = ~rasterio.features.geometry_mask([parcel], out_shape=slope.shape, transform=t, all_touched=True)
-    over40 = float(value("very_steep_slope_threshold_pct"))
-    over25 = float(value("steep_slope_deduction_threshold_pct"))
+    over40 = float(value("very_steep_slope_threshold_pct", on))
+    over25 = float(value("steep_slope_deduction_threshold_pct", on))
     masks = {
         "slope_over_40": touched & np.isfinite(slope) & (slope > over40),
         "slope_25_40": touched & np.isfinite(slope) & (slope > over25) & (slope <= over40),
@@ -73,8 +75,8 @@ def _slope_regions(dem_path, parcel) -> dict[str, gpd.GeoDataFrame]:
     return out
 
 
-def naive_lot_area(parcel, layerset, *, buffer_width_ft: float) -> dict:
-    """Gross, per-row land and net of § 402-45 for ``parcel`` (EPSG:2260), the naive way.
+def naive_lot_area(parcel, layerset, *, buffer_width_ft: float, on: dt.date) -> dict:
+    """Gross, per-row land and net of § 402-45 for ``parcel`` (EPSG:2260), the naive way, by the law of ``on``.
 
     Returns
     -------
@@ -100,15 +102,15 @@ def naive_lot_area(parcel, layerset, *, buffer_width_ft: float) -> dict:
         constraint["rock_outcrops"] = None
     else:
         dissolved = outcrops.gdf[["geometry"]].dissolve().explode(index_parts=False)
-        big = dissolved[dissolved.geometry.area > float(value("rock_outcrop_min_area_sqft"))]
+        big = dissolved[dissolved.geometry.area > float(value("rock_outcrop_min_area_sqft", on))]
         constraint["rock_outcrops"] = _overlay(p, big, "intersection")
     if layerset.dem_path is not None:
-        for name, cells in _slope_regions(layerset.dem_path, parcel).items():
+        for name, cells in _slope_regions(layerset.dem_path, parcel, on).items():
             constraint[name] = _overlay(p, cells, "intersection")
     else:
         constraint["slope_over_40"] = constraint["slope_25_40"] = None
 
-    order = sorted(enumerate(DEDUCTION_ROWS), key=lambda item: (value(item[1].share), item[0]))
+    order = sorted(enumerate(DEDUCTION_ROWS), key=lambda item: (value(item[1].share, on), item[0]))
     remaining = p
     rows: dict[str, float | None] = {}
     deducted = 0.0
@@ -121,7 +123,7 @@ def naive_lot_area(parcel, layerset, *, buffer_width_ft: float) -> dict:
         piece = _overlay(c, remaining, "intersection")
         area = _area(piece)
         rows[cid] = area
-        deducted += area * (1.0 - float(value(share_name)))
+        deducted += area * (1.0 - float(value(share_name, on)))
         if area > 0:
             remaining = _overlay(remaining, piece, "difference")
     gross = float(parcel.area)

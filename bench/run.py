@@ -29,6 +29,7 @@ as the new baseline.
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import json
 import os
 import platform
@@ -117,11 +118,12 @@ def naive_comparison(layerset, settings, cases) -> list[dict]:
     from sloat_core.engine.analysis import analyze_parcel
 
     out = []
+    day = dt.date.today()  # both read the law of the day the bench runs
     for c in cases:
         t0 = time.perf_counter()
-        naive = naive_lot_area(c["geom"], layerset, buffer_width_ft=float(settings.buffer_width_ft))
+        naive = naive_lot_area(c["geom"], layerset, buffer_width_ft=float(settings.buffer_width_ft), on=day)
         naive_s = time.perf_counter() - t0
-        live = analyze_parcel(c["geom"], layerset, settings=settings)
+        live = analyze_parcel(c["geom"], layerset, settings=settings, as_of=day)
         gross = live.lot.gross_area_sqft
         diffs = {"gross": abs(gross - naive["gross_area_sqft"])}
         # A row the live analysis calls unknown (a layer that does not cover part of the parcel)
@@ -210,7 +212,8 @@ def screen_agreement(layerset, settings, limit: int | None) -> dict:
             import shapely
 
             lot = lot_area(parcel_findings(gdf.geometry.iloc[i], layerset,
-                                           buffer_width_ft=float(settings.buffer_width_ft)))
+                                           buffer_width_ft=float(settings.buffer_width_ft),
+                                           on=dt.date.fromisoformat(res["as_of"])))
             pieces = [r.geometry for r in lot.rows if r.geometry is not None and not r.geometry.is_empty]
             double = sum(r.area_sqft or 0.0 for r in lot.rows) - (shapely.union_all(pieces).area if pieces else 0)
             details.append({"sbl": row["sbl"], "net_difference_share": round(d, 4),

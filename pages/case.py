@@ -11,12 +11,10 @@ its notes cannot be edited, and "Start a new case from this one" makes a copy wi
 
 from __future__ import annotations
 
-import datetime as dt
-
 import streamlit as st
 
 from app_support import loaders
-from app_support.analysis_door import DISCLAIMER, SloatInputError
+from app_support.analysis_door import DISCLAIMER, SloatInputError, law_day
 from app_support.cases import cases_ui, exports_ui, staff_ui
 from app_support.frame import deep_links, state
 from app_support.inputs import plan_inputs
@@ -30,7 +28,7 @@ mode = state.mode()
 st.title("Case & exports")
 cases_ui.autosave(inline=True)  # what is shown below is what is saved now
 case = cases_ui.current_case()
-today = dt.date.today()
+today = law_day()  # the app's day: the case is analysed by the law in force then, and its files dated it
 
 
 def _guarded(action) -> None:

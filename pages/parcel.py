@@ -109,7 +109,7 @@ def map_and_results() -> None:
             layers, parcel, on_map, basemap=base, show_slope=slope,
             picking=bool(st.session_state.get(state.PICK_BY_CLICK)),  # clicks go through to pick a parcel
             large=mode == state.PROJECTOR, drawn=st.session_state.get(state.PARCEL_NOTE) == parcel_events.DRAWN,
-            height_px=MAP_HEIGHT_PX[mode])
+            height_px=MAP_HEIGHT_PX[mode], on=analysis_door.law_day())
         # The component reads returned_objects once, when it mounts: clicks always come back
         # (drawing clicks do not reach the map) and are used only when picking is on.
         returned = ["all_drawings", "last_clicked"]
@@ -120,7 +120,7 @@ def map_and_results() -> None:
                      height=MAP_HEIGHT_PX[mode], returned_objects=returned, feature_group_to_add=view.groups,
                      layer_control=folium.LayerControl(collapsed=True), center=view.centre, zoom=view.zoom)
         parcel_events.take_map_events(out or {}, layers)
-        extra = slope_legend() if slope and parcel is not None and layers.dem_path else []
+        extra = slope_legend(analysis_door.law_day()) if slope and parcel is not None and layers.dem_path else []
         legend = mapping.legend_html([r for r in on_map if r in LAYER_LABELS], extra)
         if legend:
             st.markdown(legend, unsafe_allow_html=True)

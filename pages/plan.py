@@ -15,7 +15,7 @@ import streamlit as st
 from streamlit_folium import st_folium
 
 from app_support import loaders
-from app_support.analysis_door import DISCLAIMER, PLAN_KINDS, SloatInputError, csv_safe, plan_layer_names
+from app_support.analysis_door import DISCLAIMER, PLAN_KINDS, SloatInputError, csv_safe, law_day, plan_layer_names
 from app_support.frame import deep_links, state
 from app_support.frame.theme import MAP_HEIGHT_PX
 from app_support.inputs import plan_inputs as plans
@@ -123,7 +123,8 @@ view = plan_map.plan_view(  # the constraint layers shown on the Parcel page's m
     parcel, layers, found, plan, shown=[r for r in st.session_state.get(state.LAYERS_SHOWN, ON_AT_START)
                                         if r in available],
     show_slope=bool(st.session_state.get(state.SLOPE_OVERLAY, True)), large=large,
-    basemap=st.session_state.get(state.BASEMAP), width_px=1200 if large else 860, height_px=MAP_HEIGHT_PX[mode])
+    basemap=st.session_state.get(state.BASEMAP), width_px=1200 if large else 860, height_px=MAP_HEIGHT_PX[mode],
+    on=law_day())
 fmap = mapping.base_map(large=large)
 fmap.get_root().header.add_child(folium.Element(plan_map.LABEL_CSS))
 drawn = st_folium(fmap, key="plan_map", height=MAP_HEIGHT_PX[mode], use_container_width=True,

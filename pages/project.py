@@ -15,7 +15,7 @@ from shapely.geometry import shape
 from streamlit_folium import st_folium
 
 from app_support import loaders
-from app_support.analysis_door import (DISCLAIMER, SloatInputError, parse_approval_facts, parse_project,
+from app_support.analysis_door import (DISCLAIMER, SloatInputError, law_day, parse_approval_facts, parse_project,
                                        referral_bands_geojson, to_wgs84_geojson)
 from app_support.frame import deep_links, state
 from app_support.frame.theme import MAP_HEIGHT_PX
@@ -50,10 +50,10 @@ with form_col:
 
 
 def _footprint_groups(layers) -> list:
-    out = footprint_map.groups(layers, parcel, st.session_state.get(forms.FOOTPRINT))  # every constraint
+    out = footprint_map.groups(layers, parcel, st.session_state.get(forms.FOOTPRINT), law_day())  # every constraint
     try:  # the 500-ft band of each county referral trigger that applies (GML § 239-m(3)(b))
         bands = referral_bands_geojson(parcel.geometry, layers, application_type=values.get("application_type"),
-                                       facts=parse_approval_facts(values))
+                                       facts=parse_approval_facts(values), on=law_day())
     except SloatInputError:
         bands = {}
     if bands:
@@ -122,7 +122,7 @@ except SloatInputError as exc:
 
 if outcome is not None:
     result, touches = outcome
-    project_view.touches(touches)
+    project_view.touches(touches, result.as_of)
     project_view.permits(result, mode)
     state_wetlands = result.state_wetlands
     if state_wetlands:  # the NYSDEC map, by the state regime in force on the date (a screen, not a deduction)

@@ -227,7 +227,9 @@ def permit(id: str, required: bool | None, reason: str = "", **kw):
 
 
 def trigger(number: int, triggered: bool | None, evidence: str = ""):
-    """One cluster trigger of § 402-48C (:class:`sloat_core.rules.sections.s402_48_cluster.cluster.Trigger`)."""
+    """One cluster trigger of § 402-48C (:class:`sloat_core.rules.sections.s402_48_cluster.cluster.Trigger`), its
+    title's numbers as in effect on the tests' day."""
+    from law_day import LAW_DAY
     from sloat_core.rules.sections.s402_48_cluster.cluster import Trigger
 
-    return Trigger(number, triggered, evidence)
+    return Trigger(number, triggered, evidence, as_of=LAW_DAY)

@@ -11,7 +11,7 @@ import streamlit as st
 
 from app_support.frame import state
 from sloat_core.gis.roles import DERIVED_STYLES, ROLE_DECLARATIONS
-from sloat_core.measure.rows import DEDUCTION_ROWS, deduction_label
+from sloat_core.measure.rows import DEDUCTION_ROWS
 
 __all__ = ["COLOURS", "LAYER_LABELS", "colour_for", "MAP_HEIGHT_PX", "BODY_FONT_PX", "stylesheet", "apply_mode",
            "CAPTION_COLOUR", "FOCUS_COLOUR", "CONTROL_BORDER_COLOUR", "LINK_COLOUR", "contrast_ratio"]
@@ -24,9 +24,12 @@ COLOURS.update({d.id: d.colour for d in DERIVED_STYLES})
 
 LAYER_LABELS: dict[str, str] = {r.id: r.label for r in ROLE_DECLARATIONS}
 # A deduction row drawn from the layer set with no role of its own (the buffer band around wetlands and
-# watercourses) is a map layer too, named by its row's label.
-LAYER_LABELS.update({r.map_layer: deduction_label(r.id) for r in DEDUCTION_ROWS
-                     if r.map_layer is not None and r.map_layer not in LAYER_LABELS})
+# watercourses) is a map layer too, named by its row's label. A layer's name is the same on every date: such a
+# row's label states no number of the law (a label with one, "{...}", would need the date it is read at).
+_ROWS_AS_LAYERS = [r for r in DEDUCTION_ROWS if r.map_layer is not None and r.map_layer not in LAYER_LABELS]
+if any("{" in r.label for r in _ROWS_AS_LAYERS):
+    raise ValueError("A map layer's name states a number of the law; name it by the date it is read at.")
+LAYER_LABELS.update({r.map_layer: r.label for r in _ROWS_AS_LAYERS})
 #: Roles the map draws only as the offline base (never in the constraint-layer list), from their `WebLook`.
 BASE_ONLY_ROLES = frozenset(r.id for r in ROLE_DECLARATIONS if r.web.base_only)
 

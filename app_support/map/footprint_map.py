@@ -22,15 +22,16 @@ __all__ = ["CONSTRAINT_ROLES", "groups"]
 CONSTRAINT_ROLES = (*MAP_LAYERS, "parcels")
 
 
-def groups(layers, parcel, footprint: dict | None) -> list:
-    """Feature groups for ``st_folium(feature_group_to_add=...)`` on the project page."""
+def groups(layers, parcel, footprint: dict | None, on) -> list:
+    """Feature groups for ``st_folium(feature_group_to_add=...)`` on the project page; the slope classes by the law
+    of ``on`` (the day the page's answer is worked out for)."""
     large = state.mode() == state.PROJECTOR
     basemap = st.session_state.get(state.BASEMAP) or next(iter(mapping.BASEMAPS))
     out = [g for g in [mapping.basemap_group(basemap), mapping.offline_base_group(
         layer_geojson.display_geojson(layers, "village_boundary"), layer_geojson.display_geojson(layers, "roads"),
         mapping.offline_credit(layers))]
         if g is not None]
-    if (slopes := slope_group(layers, parcel.geometry)) is not None:
+    if (slopes := slope_group(layers, parcel.geometry, on)) is not None:
         out.append(slopes)
     out += [mapping.layer_group(r, gj) for r in CONSTRAINT_ROLES if (gj := layer_geojson.display_geojson(layers, r))]
     out.append(mapping.parcel_group(parcel_input.to_wgs84_geojson(parcel.geometry), large=large))

@@ -8,10 +8,12 @@ draws belongs with the maps. Every text that reaches the map's HTML goes through
 
 from __future__ import annotations
 
+import datetime as dt
 import threading
 
 import streamlit as st
 
+from app_support.analysis_door import law_day
 from app_support.loaders import layers_key, settings
 from app_support.map.folium_templates import map_html_text
 
@@ -47,24 +49,25 @@ def _feature_collection(geoms, props: dict, ids) -> dict:
 _NAME_FIELDS = ("name", "NAME", "Name", "label", "FLD_ZONE", "WETLAND_TYPE", "WETLAND_TY", "ATTRIBUTE")
 
 
-def identify_row(role: str) -> tuple[str, str]:
+def identify_row(role: str, on: dt.date) -> tuple[str, str]:
     """What a click on a feature of ``role`` says: (its deduction row or "no lot-area deduction", §).
 
-    The row and its § come from the core's deduction rows (`RowSpec.map_layer`) and the law's parameters.
+    The row and its § come from the core's deduction rows (`RowSpec.map_layer`) and the law's parameters as in
+    effect ``on`` a date (the app's day, :func:`app_support.analysis_door.law_day`).
     """
     from sloat_core.law.params import param
     from sloat_core.measure.rows import deduction_label, row_on_map_layer
 
     row = row_on_map_layer(role)
     if row is not None:
-        fraction = param(row.share).value
-        counts = "none of it counts" if not fraction else f"at most {fraction:.0%} of it counts"
-        return f"Lot-area deduction row: {deduction_label(row.id)} ({counts})", param(row.share).citation
+        share = param(row.share, on)
+        counts = "none of it counts" if not share.value else f"at most {share.value:.0%} of it counts"
+        return f"Lot-area deduction row: {deduction_label(row.id, on)} ({counts})", share.citation
     return "No lot-area deduction (shown for the permits, reviews and cluster triggers)", ""
 
 
 @st.cache_resource(show_spinner=False, max_entries=64)
-def _display_geojson(lkey: str, role: str, _layers) -> dict | None:
+def _display_geojson(lkey: str, role: str, on: dt.date, _layers) -> dict | None:
     from app_support.frame.theme import LAYER_LABELS
 
     gdf = _layers.display_gdf(role, simplify_ft=_DISPLAY_SIMPLIFY_FT)
@@ -74,7 +77,7 @@ def _display_geojson(lkey: str, role: str, _layers) -> dict | None:
     name_col = next((c for c in _NAME_FIELDS if c in gdf.columns), None)
     names = gdf[name_col].tolist() if name_col else [""] * len(gdf)
     # The identify pop-up: the layer, the feature's attributes (at most six), its deduction row and §.
-    row, cite = identify_row(role)
+    row, cite = identify_row(role, on)
     attrs = [c for c in gdf.columns if c != gdf.geometry.name and not str(c).startswith("_")][:6]
     columns = {c: gdf[c].tolist() for c in attrs}
     n = len(gdf)
@@ -90,7 +93,7 @@ def _display_geojson(lkey: str, role: str, _layers) -> dict | None:
 
 
 @st.cache_resource(show_spinner=False, max_entries=8)
-def _buffer_geojson(lkey: str, width_ft: float, _layers) -> dict | None:
+def _buffer_geojson(lkey: str, width_ft: float, on: dt.date, _layers) -> dict | None:
     import geopandas as gpd
     import shapely
 
@@ -103,7 +106,7 @@ def _buffer_geojson(lkey: str, width_ft: float, _layers) -> dict | None:
     resource = shapely.union_all(geoms)
     band = resource.buffer(width_ft, quad_segs=8).difference(resource)
     band = shapely.simplify(band, _DISPLAY_SIMPLIFY_FT, preserve_topology=True)
-    row, cite = identify_row("buffer")
+    row, cite = identify_row("buffer", on)
     label = f"Wetland and watercourse buffer ({width_ft:,.0f} ft)"
     props = {"label": [map_html_text(label)], "details": [map_html_text(
         f"{width_ft:,.0f} ft around wetlands, streams and ponds (outside them)")],
@@ -115,9 +118,9 @@ def buffer_geojson(layers) -> dict | None:
     """The band of the local buffer width around wetlands, watercourses and ponds, over the whole set.
 
     Drawn from the layer set with the same width the analysis uses (local settings); None when
-    the set has none of those layers.
+    the set has none of those layers. Its pop-up states the deduction row as in effect on the app's day.
     """
-    return _buffer_geojson(layers_key(layers), float(settings().buffer_width_ft), layers)
+    return _buffer_geojson(layers_key(layers), float(settings().buffer_width_ft), law_day(), layers)
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)
@@ -144,15 +147,17 @@ def display_geojson(layers, role: str) -> dict | None:
     """Simplified WGS84 GeoJSON of one layer, with escaped ``label``, ``details``, ``row``, ``citation``.
 
     ``role`` "buffer" is the band drawn by :func:`buffer_geojson`. Returns None when the layer set
-    does not have ``role``.
+    does not have ``role``. A pop-up's deduction row states the law of the app's day
+    (:func:`app_support.analysis_door.law_day`): the layer is made again when the day changes.
     """
     if role == "buffer":
         return buffer_geojson(layers)
-    key = (layers_key(layers), role)
+    day = law_day()
+    key = (layers_key(layers), role, day)
     found = _DISPLAY_SHARED.get(key)
     if found is not None:
         return found
-    found = _parcel_lines(key[0], layers) if role == "parcels" else _display_geojson(key[0], role, layers)
+    found = _parcel_lines(key[0], layers) if role == "parcels" else _display_geojson(key[0], role, day, layers)
     if found is not None:
         with _DISPLAY_LOCK:
             while len(_DISPLAY_SHARED) >= _DISPLAY_SHARED_MAX:
@@ -161,10 +166,10 @@ def display_geojson(layers, role: str) -> dict | None:
     return found
 
 
-#: (layer set key, role) -> the shared GeoJSON ``st.cache_resource`` gave for it: the map asks for every
+#: (layer set key, role, the app's day) -> the shared GeoJSON ``st.cache_resource`` gave for it: the map asks for every
 #: layer on every run, and Streamlit's cache look-up (hashing the arguments, its locks) costs about 0.45 ms
 #: a call under cProfile (about 0.1 ms plain); the object is the very one the cache holds. The buffer band (it follows the settings) is not kept.
-_DISPLAY_SHARED: dict[tuple[str, str], dict] = {}
+_DISPLAY_SHARED: dict[tuple[str, str, dt.date], dict] = {}
 _DISPLAY_SHARED_MAX = 64
 _DISPLAY_LOCK = threading.Lock()
 

@@ -45,8 +45,9 @@ class MapView:
 
 
 def feature_groups(layers, parcel, shown: list[str], *, basemap: str, show_slope: bool, picking: bool,
-                   large: bool, drawn: bool, height_px: int) -> MapView:
-    """The map's feature groups, in drawing order, and its view.
+                   large: bool, drawn: bool, height_px: int, on) -> MapView:
+    """The map's feature groups, in drawing order, and its view; the slope classes by the law of ``on`` (the day
+    the page's answer is worked out for, :func:`app_support.analysis_door.law_day`).
 
     ``picking``: clicks go through to pick a tax parcel, so the layers give no pop-up of their own. ``large``: the
     projector's thick outline. ``drawn``: the parcel was drawn on the map, which is already in view, so the view
@@ -62,7 +63,7 @@ def feature_groups(layers, parcel, shown: list[str], *, basemap: str, show_slope
     if parcel is not None:
         outline = loaders.wgs84_outline(parcel.geometry)  # kept per geometry, projected on a warm thread
         groups.append(mapping.parcel_group(outline, large=large))
-        if show_slope and (slope := slope_group(layers, parcel.geometry)) is not None:
+        if show_slope and (slope := slope_group(layers, parcel.geometry, on)) is not None:
             groups.append(slope)
         if not drawn:
             view.centre, view.zoom = mapping.view_for(outline, height_px=height_px)

@@ -190,12 +190,12 @@ def legend_rows(present: set) -> list[tuple[str, str, str | None]]:
                    if role in present]
 
 
-def constraint_groups(layers, parcel_geometry, shown: list[str], *, show_slope: bool) -> tuple[list, list[str], list]:
+def constraint_groups(layers, parcel_geometry, shown: list[str], *, show_slope: bool, on) -> tuple[list, list[str], list]:
     """The constraint layers under the plan, as the Parcel page's map draws them (its layer builders): each role of
     ``shown`` the layer set has, then the slope classes of the parcel (``show_slope``, with an elevation model: a
     picture laid under every line and area).
-    Returns (feature groups, the roles drawn, the slope classes' key rows). Nothing opens on a click: the map is
-    the plan's."""
+    Returns (feature groups, the roles drawn, the slope classes' key rows, named by the law of ``on``: the day the
+    plan is checked for). Nothing opens on a click: the map is the plan's."""
     from app_support.frame.theme import LAYER_LABELS
     from app_support.map import layer_geojson
     from app_support.map.slope_overlay import slope_group, slope_legend
@@ -208,9 +208,9 @@ def constraint_groups(layers, parcel_geometry, shown: list[str], *, show_slope: 
             drawn.append(role)
     extra = []
     if show_slope and getattr(layers, "dem_path", None) and parcel_geometry is not None:
-        if (slope := slope_group(layers, parcel_geometry, zindex=-1)) is not None:  # under the lots' lines
+        if (slope := slope_group(layers, parcel_geometry, on, zindex=-1)) is not None:  # under the lots' lines
             out.append(slope)
-            extra = slope_legend()
+            extra = slope_legend(on)
     return out, drawn, extra
 
 
@@ -246,15 +246,16 @@ class PlanView:
 
 
 def plan_view(parcel, layers, found, plan, *, shown: list[str], show_slope: bool, large: bool, basemap: str | None,
-              width_px: int, height_px: int) -> PlanView:
+              width_px: int, height_px: int, on) -> PlanView:
     """The whole map of a plan on ``parcel``: the constraint layers ``shown`` (and the slope classes) under the
     plan's roles and its lots, labelled; it opens on the lots of a plan read from a file, else on the parcel (lots
-    being drawn on it). ``found`` is the plan's check (or None), ``plan`` the session's plan source (or None)."""
+    being drawn on it). ``found`` is the plan's check (or None), ``plan`` the session's plan source (or None);
+    ``on`` the day the plan is checked for (the slope classes' law)."""
     from app_support import loaders
 
     outline = loaders.wgs84_outline(parcel.geometry)
     lots, others, present = plan_features(found, plan.drawing if plan is not None else None)
-    under, drawn, slope_rows = constraint_groups(layers, parcel.geometry, shown, show_slope=show_slope)
+    under, drawn, slope_rows = constraint_groups(layers, parcel.geometry, shown, show_slope=show_slope, on=on)
     in_view = (view_geometry([g for _l, _c, g in lots]) if plan is not None and not plan.drawn else None) or outline
     # the map spans its column; small lots come close enough for their labels
     centre, zoom = mapping.view_for(in_view, width_px=width_px, height_px=height_px, max_zoom=20)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import folium
 import streamlit as st
 
+from app_support.analysis_door import law_day
 from app_support.frame import state
 from app_support.frame.theme import LAYER_LABELS
 from app_support.inputs import plan_inputs as plans
@@ -135,7 +136,7 @@ def _map(parcel, layers, found, large: bool) -> None:
     view = plan_map.plan_view(parcel, layers, found, plans.current(), shown=shown,
                               show_slope=bool(st.session_state.get(state.SLOPE_OVERLAY, True)), large=large,
                               basemap=st.session_state.get(state.BASEMAP), width_px=1000 if large else 700,
-                              height_px=MAP_HEIGHT_PX)
+                              height_px=MAP_HEIGHT_PX, on=law_day())
     fmap = mapping.base_map(large=large)
     fmap.get_root().header.add_child(folium.Element(plan_map.LABEL_CSS + _NO_DRAWING_TOOLS))
     st_folium(fmap, key="wt_plan_map", height=MAP_HEIGHT_PX, use_container_width=True, returned_objects=[],

@@ -80,8 +80,9 @@ def _area(value) -> str:
     return "unknown (no map layer)" if value is None else f"{value:,.0f} sq ft"
 
 
-def touches(t: dict) -> None:
-    """What the drawn footprint touches: wetland, buffer, steep slopes, water, the part off the parcel."""
+def touches(t: dict, on) -> None:
+    """What the drawn footprint touches: wetland, buffer, steep slopes, water, the part off the parcel; the steep
+    slopes' threshold as in effect ``on`` the day the answer is worked out for (the result's ``as_of``)."""
     st.subheader("What the footprint touches")
     if not t:
         st.caption("Draw the footprint on the map to measure the wetland, buffer and steep slopes it touches.")
@@ -91,7 +92,7 @@ def touches(t: dict) -> None:
     cols[1].metric("Wetland", _area(t["wetland_sqft"]))
     cols[2].metric("Wetland/watercourse buffer", _area(t["buffer_sqft"]))
     steep = t["steep_slope_sqft"]
-    cols[3].metric(fill("Slopes of {steep_slope_permit_threshold_pct:g}% or more"),
+    cols[3].metric(fill("Slopes of {steep_slope_permit_threshold_pct:g}% or more", on),
                    "unknown (no elevation data)" if steep is None else _area(steep))
     water = (t.get("watercourse_sqft") or 0) + (t.get("water_body_sqft") or 0)
     if water > 0:

@@ -146,7 +146,7 @@ def _line_of(name: str) -> str:
     return f"{'' if name.lower().startswith('the ') else 'the '}{name} line"
 
 
-def boundary_line_name(parcel: BaseGeometry, layerset, on: _dt.date | None = None) -> tuple[str, bool]:
+def boundary_line_name(parcel: BaseGeometry, layerset, on: _dt.date) -> tuple[str, bool]:
     """The municipal line nearest the parcel, named for the municipality across it, and whether the name is
     a setting to confirm: from the boundary layer's features (a NEIGHBOUR, NEIGHBOR or ADJ_MUNI field), else
     from the dated ``municipal_neighbours`` setting (the sector of the line, seen from the village's centre,
@@ -176,7 +176,7 @@ def boundary_line_name(parcel: BaseGeometry, layerset, on: _dt.date | None = Non
 
 
 def distance_to_role(parcel: BaseGeometry, layerset, role: str,
-                     on: _dt.date | None = None) -> tuple[float | None, str | None]:
+                     on: _dt.date) -> tuple[float | None, str | None]:
     """The distance in feet (EPSG:2260) from the parcel to the nearest feature of ``role`` and its name.
 
     ``(None, None)`` when the layer is missing or empty. The village boundary is measured to its line, named
@@ -205,7 +205,7 @@ def distance_to_role(parcel: BaseGeometry, layerset, role: str,
 
 
 def _answer(parcel: BaseGeometry, layerset, trig: Trigger, reach: float, actions: tuple[str, ...],
-            on: _dt.date | None = None) -> TriggerAnswer:
+            on: _dt.date) -> TriggerAnswer:
     if actions and set(actions) == {"area_variance"} and not trig.area_variance:
         return TriggerAnswer(trig.id, trig.label, trig.clause, "not_applicable", None, None,
                              "This trigger does not apply to an area variance.")
@@ -294,7 +294,7 @@ def _for_a_later_application(yes: list[TriggerAnswer], unknown: list[TriggerAnsw
 
 
 def _trigger_answers(parcel: BaseGeometry, layerset, reach: float, actions: tuple[str, ...], statute: str | None,
-                     on: _dt.date | None) -> list[TriggerAnswer]:
+                     on: _dt.date) -> list[TriggerAnswer]:
     """Each trigger of § 239-m(3)(b) answered, its clause numbered as the statute that applies numbers it."""
     answers = []
     for trig in TRIGGERS:
@@ -346,7 +346,7 @@ def _clock(days_p, days_clause: str, received: _dt.date | None) -> dict:
     return clock
 
 
-def _to_confirm(parcel: BaseGeometry, layerset, on: _dt.date | None, statute: str | None, params: tuple,
+def _to_confirm(parcel: BaseGeometry, layerset, on: _dt.date, statute: str | None, params: tuple,
                 days_p, days_clause: str, answers: list[TriggerAnswer]) -> tuple[str, ...]:
     """The settings to confirm with the Village: each setting used that says so, the § 239-n paragraph read from the
     settings' source, and the municipality across a boundary line named from the settings."""
@@ -361,7 +361,7 @@ def _to_confirm(parcel: BaseGeometry, layerset, on: _dt.date | None, statute: st
 
 
 def county_referral(parcel: BaseGeometry, layerset, *, application_type: str | None = None,
-                    facts: ApprovalFacts | None = None, on: _dt.date | None = None) -> ReferralResult:
+                    facts: ApprovalFacts | None = None, on: _dt.date) -> ReferralResult:
     """Whether the project must be referred to the county, trigger by trigger, with the county's clock.
 
     ``parcel`` is a polygon in EPSG:2260; ``application_type`` one of the project form's types.
@@ -409,7 +409,7 @@ def trigger_bands(parcel: BaseGeometry, layerset, result: ReferralResult) -> dic
 
 
 def referral_bands_geojson(parcel: BaseGeometry, layerset, *, application_type: str | None = None,
-                           facts: ApprovalFacts | None = None, on: _dt.date | None = None,
+                           facts: ApprovalFacts | None = None, on: _dt.date,
                            simplify_ft: float = 5.0) -> dict[str, dict]:
     """The 500-ft band of each trigger that applies, as WGS84 GeoJSON geometries for the map (simplified)."""
     result = county_referral(parcel, layerset, application_type=application_type, facts=facts, on=on)

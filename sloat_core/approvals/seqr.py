@@ -13,9 +13,10 @@ Every number and clause is a dated setting (``data/settings/state_law.yaml``); t
 617.5(c) are "to confirm with the Village". The lead agency classifies the action; this is a screening estimate.
 
 >>> from sloat_core.approvals.facts import parse_approval_facts as f
->>> seqr_class(None, f({"accessory_structure": "garage"})).seqr_class
+>>> day = _dt.date(2026, 12, 1)
+>>> seqr_class(None, f({"accessory_structure": "garage"}), on=day).seqr_class
 'Type II'
->>> seqr_class(None, f({"lots": 30, "public_water_sewer": False, "parkland_contiguous": True})).clause
+>>> seqr_class(None, f({"lots": 30, "public_water_sewer": False, "parkland_contiguous": True}), on=day).clause
 '6 NYCRR 617.4(b)(10)'
 """
 
@@ -68,16 +69,17 @@ class SeqrResult:
                 "estimate": "Screening estimate: the lead agency classifies the action."}
 
 
-def parkland_contiguity(facts: ApprovalFacts, distance_ft: float | None, on: _dt.date | None = None) -> bool | None:
+def parkland_contiguity(facts: ApprovalFacts, distance_ft: float | None, on: _dt.date) -> bool | None:
     """Within or substantially contiguous to public parkland: what the form says, else the map.
 
     The map answers yes when the parcel touches or lies in mapped parkland, no when it is farther than the
     reading distance (a setting to confirm), and leaves "substantially contiguous" unknown in between.
 
     >>> from sloat_core.approvals.facts import ApprovalFacts
-    >>> parkland_contiguity(ApprovalFacts(), 0.0), parkland_contiguity(ApprovalFacts(), 120.0)
+    >>> day = _dt.date(2026, 12, 1)
+    >>> parkland_contiguity(ApprovalFacts(), 0.0, day), parkland_contiguity(ApprovalFacts(), 120.0, day)
     (True, None)
-    >>> parkland_contiguity(ApprovalFacts(), 5000.0), parkland_contiguity(ApprovalFacts(), None)
+    >>> parkland_contiguity(ApprovalFacts(), 5000.0, day), parkland_contiguity(ApprovalFacts(), None, day)
     (False, None)
     """
     if facts.parkland_contiguous is not None:
@@ -119,7 +121,7 @@ class _Action:
     subdivision: bool
     disturbed: float | None
     park: bool | None
-    on: _dt.date | None
+    on: _dt.date
     used: dict
 
 
@@ -307,7 +309,7 @@ def _classify(project, facts: ApprovalFacts, park: bool | None, on) -> SeqrResul
 
 
 def seqr_class(project, facts: ApprovalFacts, *, parkland_distance_ft: float | None = None,
-               in_cea: bool | None = None, on: _dt.date | None = None) -> SeqrResult:
+               in_cea: bool | None = None, on: _dt.date) -> SeqrResult:
     """The SEQR class of a project (a :class:`~sloat_core.rules.project.Project` or None) and its facts.
 
     ``parkland_distance_ft`` is the parcel's distance to mapped public parkland (None: no parkland layer);

@@ -9,7 +9,7 @@ the source that states it. The statute's text is not shipped, so a statement is 
 value (``"sixty-two days"`` refuses 60). The file also holds the NYSDEC wetland regimes and the village's
 neighbours, dated too. This module declares the file and gives its accessors.
 
-``state_param(name, on=date)`` gives the value in effect on the date passed in (without one, today). The
+``state_param(name, on)`` gives the value in effect on the date passed in (always passed: no today here). The
 file read is the shipped one, or the one named by the ``SLOAT_STATE_LAW`` environment variable, or the one
 given to :func:`using_state_law`.
 
@@ -184,27 +184,28 @@ def _table() -> FactTable:
     return STATE_LAW.table()
 
 
-def _on(regs, day: _dt.date | None):
-    idx = bisect.bisect_right([r.effective for r in regs], day or _dt.date.today()) - 1
+def _on(regs, day: _dt.date):
+    if not isinstance(day, _dt.date):
+        raise TypeError(f"The date the law is applied at is needed (given {day!r}).")
+    idx = bisect.bisect_right([r.effective for r in regs], day) - 1
     return regs[max(idx, 0)]
 
 
-def state_param(name: str, on: _dt.date | None = None) -> StateFact:
-    """The named fact as in effect on ``on`` (the date the rule is applied at; without one, today); KeyError if
-    unknown.
+def state_param(name: str, on: _dt.date) -> StateFact:
+    """The named fact as in effect on ``on`` (the date the rule is applied at); KeyError if unknown.
 
     A date before the first value gets the first value, as for the Article IX parameters.
     """
     return _table().get(name, on)
 
 
-def state_value(name: str, on: _dt.date | None = None) -> Any:
+def state_value(name: str, on: _dt.date) -> Any:
     """Shortcut for ``state_param(name, on).value``."""
     return state_param(name, on).value
 
 
-def all_state_facts(on: _dt.date | None = None) -> dict[str, StateFact]:
-    """Every fact as in effect on a date (without one, today)."""
+def all_state_facts(on: _dt.date) -> dict[str, StateFact]:
+    """Every fact as in effect on a date."""
     table = _table()
     return {name: table.get(name, on) for name in table.history}
 
@@ -214,9 +215,8 @@ def regimes() -> tuple[Regime, ...]:
     return _table().sections["regimes"]
 
 
-def regime_on(day: _dt.date | None = None) -> Regime:
-    """The NYSDEC wetland regime in force on ``day`` (the latest entry effective on or before it; without a day,
-    today).
+def regime_on(day: _dt.date) -> Regime:
+    """The NYSDEC wetland regime in force on ``day`` (the latest entry effective on or before it).
 
     >>> regime_on(_dt.date(2024, 6, 1)).maps
     'regulatory'
@@ -228,8 +228,8 @@ def regime_on(day: _dt.date | None = None) -> Regime:
     return _on(regimes(), day)
 
 
-def neighbours_on(day: _dt.date | None = None) -> NeighbourSet | None:
-    """The village's neighbours in force on ``day`` (None when the file names none; without a day, today).
+def neighbours_on(day: _dt.date) -> NeighbourSet | None:
+    """The village's neighbours in force on ``day`` (None when the file names none).
 
     >>> neighbours_on(_dt.date(2026, 12, 1)).across(90.0).name
     'Town of Ramapo'

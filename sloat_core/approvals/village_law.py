@@ -55,10 +55,10 @@ class ClockRule:
                             "§ 24 (public holidays)"}
 
 
-def clock_rules(application_type: str | None, on: _dt.date | None = None) -> list[ClockRule]:
+def clock_rules(application_type: str | None, on: _dt.date) -> list[ClockRule]:
     """The Village Law clocks an application of this type starts (both kinds when the type is not given).
 
-    >>> [r.id for r in clock_rules("site_plan")]
+    >>> [r.id for r in clock_rules("site_plan", _dt.date(2026, 12, 1))]
     ['site_plan_decision']
     """
     out: list[ClockRule] = []

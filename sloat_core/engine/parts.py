@@ -17,7 +17,7 @@ __all__ = ["part_floor"]
 
 
 def part_floor(part: BaseGeometry, part_net: float, layerset, settings, *, parcel_known: bool,
-               on: dt.date | None = None) -> float:
+               on: dt.date) -> float:
     """The worst-case net of one district part: its net less the part's own uncertainty.
 
     Parameters
@@ -30,8 +30,8 @@ def part_floor(part: BaseGeometry, part_net: float, layerset, settings, *, parce
         The layers and the local settings (buffer width, whether ponds carry a buffer).
     parcel_known : bool
         The whole parcel's net is known (its floor equals its net): then so is every part's.
-    on : datetime.date, optional
-        The date the law is applied at (the analysis's ``as_of``; default today).
+    on : datetime.date
+        The date the law is applied at (the analysis's ``as_of``).
 
     Returns
     -------

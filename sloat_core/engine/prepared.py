@@ -79,9 +79,10 @@ def answer_key(parcel, district: str | None) -> str:
 
 def picture_key(request) -> str:
     """The key of a slope picture: its :func:`sloat_core.gis.slope_web.picture_request` (DEM, padded bounds, size,
-    clip outline)."""
-    dem_path, bounds, max_size, clip_wkb = request
-    digest = hashlib.sha256(json.dumps([str(dem_path), [float(b).hex() for b in bounds], int(max_size)]).encode())
+    clip outline, the date whose law its classes are read at)."""
+    dem_path, bounds, max_size, clip_wkb, on = request
+    digest = hashlib.sha256(json.dumps([str(dem_path), [float(b).hex() for b in bounds], int(max_size),
+                                        on.isoformat()]).encode())
     digest.update(clip_wkb or b"")
     return digest.hexdigest()
 
@@ -331,7 +332,7 @@ def _write_answers(tmp: Path, layers, gen: str, as_of: dt.date) -> tuple[int, di
                                 (answer_key(parcel, district), sbl,
                                  zlib.compress(json.dumps(result.to_dict()).encode("utf-8"), 6)))
                     count += 1
-                    pictures += _write_picture(con, layers, parcel)
+                    pictures += _write_picture(con, layers, parcel, as_of)
                     continue
             refused[sbl] = problem or "not analysed"
         con.executemany("INSERT INTO meta VALUES (?, ?)", [
@@ -345,16 +346,17 @@ def _write_answers(tmp: Path, layers, gen: str, as_of: dt.date) -> tuple[int, di
     return count, refused, pictures
 
 
-def _write_picture(con, layers, parcel) -> int:
-    """The slope picture the web map shows over the parcel (:mod:`sloat_core.gis.slope_web`), stored as its PNG
-    and WGS84 bounds; 1 if stored, 0 without a DEM, off the DEM or when it cannot be made (the app makes it)."""
+def _write_picture(con, layers, parcel, as_of: dt.date) -> int:
+    """The slope picture the web map shows over the parcel (:mod:`sloat_core.gis.slope_web`), its classes by the law
+    of the answers' date, stored as its PNG and WGS84 bounds; 1 if stored, 0 without a DEM, off the DEM or when it
+    cannot be made (the app makes it)."""
     from rasterio.errors import RasterioError
 
     from sloat_core.gis.slope_web import class_picture, indexed_png, picture_request
 
     if getattr(layers, "dem_path", None) is None:
         return 0
-    request = picture_request(layers.dem_path, parcel.geometry)
+    request = picture_request(layers.dem_path, parcel.geometry, as_of)
     try:
         made = class_picture(*request)
     except (OSError, ValueError, RasterioError) as exc:

@@ -20,6 +20,7 @@ the deduction rows, in the table and in the printed legend, are the rows' own (`
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, fields
 
 from sloat_core.gis.slope import SLOPE_CLASS_COLORS
@@ -134,9 +135,10 @@ class LayerRole:
     extent: bool = False
     kept_whole: bool = False
 
-    def legend_text(self) -> str:
-        """The legend name, law numbers filled in from the parameters."""
-        return fill(self.legend)
+    def legend_text(self, on: dt.date) -> str:
+        """The legend name, law numbers filled in from the parameters as in effect on ``on`` (the date of the
+        analysis the map draws)."""
+        return fill(self.legend, on)
 
     @property
     def drawn_filled(self) -> bool:

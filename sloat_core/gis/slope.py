@@ -43,9 +43,9 @@ SLOPE_CLASS_COLORS: dict[int, tuple[int, int, int, int]] = {
     4: (200, 0, 0, 190),
 }
 
-def thresholds_pct(on: dt.date | None = None) -> tuple[float, float, float]:
+def thresholds_pct(on: dt.date) -> tuple[float, float, float]:
     """The three class edges (15, 25, 40 today), read from the parameters file as in effect on ``on`` (the date
-    the law is applied at; None: today, for the map's labels)."""
+    the law is applied at)."""
     return (
         float(param("cluster_slope_threshold_pct", on).value),
         float(param("steep_slope_deduction_threshold_pct", on).value),
@@ -53,9 +53,8 @@ def thresholds_pct(on: dt.date | None = None) -> tuple[float, float, float]:
     )
 
 
-def slope_class_labels(on: dt.date | None = None) -> tuple[str, str, str, str, str]:
-    """Names of the slope classes, built from the thresholds in the parameters file as in effect on ``on``
-    (None: today, for labels shown outside an analysis).
+def slope_class_labels(on: dt.date) -> tuple[str, str, str, str, str]:
+    """Names of the slope classes, built from the thresholds in the parameters file as in effect on ``on``.
 
     Returns
     -------
@@ -150,11 +149,11 @@ def horn_slope_percent(
     return out
 
 
-def slope_classes(slope_pct: np.ndarray, on: dt.date | None = None) -> np.ndarray:
+def slope_classes(slope_pct: np.ndarray, on: dt.date) -> np.ndarray:
     """Class codes for percent slopes: 0 unknown (NaN), 1 ``0-15``, 2 ``15-25``, 3 ``25-40``, 4 ``over_40``.
 
     Edges: s <= 15 is 1; 15 < s <= 25 is 2; 25 < s <= 40 is 3; s > 40 is 4 (thresholds from the
-    parameters file, as in effect on ``on``; None: today, for the map's picture).
+    parameters file, as in effect on ``on``).
     """
     low, mid, high = thresholds_pct(on)
     s = np.asarray(slope_pct, dtype=np.float64)

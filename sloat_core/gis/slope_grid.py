@@ -70,12 +70,7 @@ class SlopeGrid:
         """Area of one DEM cell in square feet."""
         return abs(self.transform.a * self.transform.e)
 
-    @property
-    def classes(self) -> np.ndarray:
-        """Class codes per cell with today's thresholds (see :func:`slope_classes`); `classes_on` for a date."""
-        return self.classes_on(None)
-
-    def classes_on(self, on: dt.date | None) -> np.ndarray:
+    def classes_on(self, on: dt.date) -> np.ndarray:
         """Class codes per cell with the thresholds in effect on ``on`` (cached per thresholds)."""
         key = ("classes", thresholds_pct(on))
         if key not in self._cache:
@@ -107,7 +102,7 @@ class SlopeGrid:
         """
         return self._pieces(self.geom if geom is None else geom).dense()
 
-    def _class_cells(self, code: int, on: dt.date | None) -> np.ndarray:
+    def _class_cells(self, code: int, on: dt.date) -> np.ndarray:
         key = ("class", code, thresholds_pct(on))
         if key not in self._cache:
             self._cache[key] = self.classes_on(on) == code
@@ -143,7 +138,7 @@ class SlopeGrid:
             return pieces.share_of() * self.cell_area_sqft
         return pieces.share_of(cells, self._suffix(cells)) * self.cell_area_sqft
 
-    def class_areas_sqft(self, geom: BaseGeometry | None = None, *, on: dt.date | None = None) -> dict[str, float]:
+    def class_areas_sqft(self, geom: BaseGeometry | None = None, *, on: dt.date) -> dict[str, float]:
         """Area of ``geom`` (default: the parcel) in each slope class, in square feet.
 
         Parameters
@@ -151,8 +146,8 @@ class SlopeGrid:
         geom : shapely Polygon or MultiPolygon, optional
             An area in EPSG:2260, normally the parcel or a part of it. Parts of it outside the window
             read for the parcel count as unknown.
-        on : datetime.date, optional
-            The date the law is applied at: the classes' thresholds in effect then (default today).
+        on : datetime.date
+            The date the law is applied at: the classes' thresholds in effect then.
 
         Returns
         -------

@@ -6,6 +6,7 @@ very large area, read decimated) so it stays small enough to draw.
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,7 +51,7 @@ class SlopeOverlay:
 
 
 def slope_class_raster(
-    dem_path: str | Path, bounds: tuple[float, float, float, float], *, max_size: int = 1000
+    dem_path: str | Path, bounds: tuple[float, float, float, float], *, max_size: int = 1000, on: dt.date
 ) -> SlopeOverlay | None:
     """Slope classes over a rectangle, downsampled for a map overlay.
 
@@ -67,6 +68,8 @@ def slope_class_raster(
         (minx, miny, maxx, maxy) in EPSG:2260.
     max_size : int, default 1000
         Largest number of picture cells on either side.
+    on : datetime.date
+        The date whose law the classes' thresholds are read at (the analysis's, or the app's day).
 
     Returns
     -------
@@ -88,7 +91,7 @@ def slope_class_raster(
         else:
             z = src.read(1, window=win, out_dtype=np.float64)
         slope = horn_slope_percent(z, wt.a, wt.e, nodata=src.nodata)
-    codes = slope_classes(slope)
+    codes = slope_classes(slope, on)
     step = max(1, math.ceil(max(codes.shape) / max_size))
     codes = codes[::step, ::step]
     palette = np.array([SLOPE_CLASS_COLORS[k] for k in range(5)], dtype=np.uint8)
@@ -98,4 +101,4 @@ def slope_class_raster(
     maxy = wt.f
     maxx = minx + codes.shape[1] * cell_w
     miny = maxy - codes.shape[0] * cell_h
-    return SlopeOverlay(rgba, codes, (minx, miny, maxx, maxy), float(cell_w), slope_class_labels())
+    return SlopeOverlay(rgba, codes, (minx, miny, maxx, maxy), float(cell_w), slope_class_labels(on))

@@ -12,6 +12,7 @@ The numbers beside the map come from the analysis, never from this picture.
 from __future__ import annotations
 
 import base64
+import datetime as dt
 import functools
 import math
 import struct
@@ -37,14 +38,16 @@ _LATTICE = 16
 #: RGBA by class code; code 0 (unknown) is fully transparent, and so is every pixel left unpainted.
 PALETTE = np.array([SLOPE_CLASS_COLORS[k] for k in range(5)], dtype=np.uint8)
 
-#: (DEM path, (minx, miny, maxx, maxy) in EPSG:2260, max size, clip polygon as WKB or None).
-PictureRequest = tuple[str, tuple[float, float, float, float], int, "bytes | None"]
+#: (DEM path, (minx, miny, maxx, maxy) in EPSG:2260, max size, clip polygon as WKB or None, the date whose law
+#: the classes' thresholds are read at).
+PictureRequest = tuple[str, tuple[float, float, float, float], int, "bytes | None", dt.date]
 
 
-def picture_request(dem_path, geom) -> PictureRequest:
-    """The picture of the outline ``geom`` (EPSG:2260): its bounds padded by :data:`PAD_FT`, clipped to it."""
+def picture_request(dem_path, geom, on: dt.date) -> PictureRequest:
+    """The picture of the outline ``geom`` (EPSG:2260): its bounds padded by :data:`PAD_FT`, clipped to it, its
+    classes by the law in effect ``on`` a date (the analysis's, or the app's day)."""
     minx, miny, maxx, maxy = geom.bounds
-    return (str(dem_path), (minx - PAD_FT, miny - PAD_FT, maxx + PAD_FT, maxy + PAD_FT), MAX_SIZE, geom.wkb)
+    return (str(dem_path), (minx - PAD_FT, miny - PAD_FT, maxx + PAD_FT, maxy + PAD_FT), MAX_SIZE, geom.wkb, on)
 
 
 @functools.cache
@@ -54,11 +57,12 @@ def _transformer(src: str, dst: str) -> Transformer:
     return Transformer.from_crs(src, dst, always_xy=True)
 
 
-def png_data_url(dem_path: str, bounds: tuple[float, float, float, float], max_size: int = MAX_SIZE,
-                 clip_wkb: bytes | None = None) -> tuple[str, list[list[float]]] | None:
+def png_data_url(dem_path: str, bounds: tuple[float, float, float, float], max_size: int,
+                 clip_wkb: bytes | None, on: dt.date) -> tuple[str, list[list[float]]] | None:
     """The picture of :func:`class_picture` as a PNG data URL (lossless: it decodes to the same RGBA), and its
-    WGS84 bounds [[south, west], [north, east]]; None when the rectangle misses the DEM."""
-    made = class_picture(dem_path, bounds, max_size, clip_wkb)
+    WGS84 bounds [[south, west], [north, east]]; None when the rectangle misses the DEM. The arguments are a
+    :func:`picture_request`'s."""
+    made = class_picture(dem_path, bounds, max_size, clip_wkb, on)
     if made is None:
         return None
     codes, latlon_bounds = made
@@ -85,15 +89,15 @@ def indexed_png(codes: np.ndarray) -> bytes:
 
 
 def class_picture(dem_path: str, bounds: tuple[float, float, float, float], max_size: int,
-                   clip_wkb: bytes | None) -> tuple[np.ndarray, list[list[float]]] | None:
+                   clip_wkb: bytes | None, on: dt.date) -> tuple[np.ndarray, list[list[float]]] | None:
     """The slope class codes on a Web Mercator grid (0 where transparent) and its WGS84 bounds.
 
     Nearest neighbour, in numpy: the grid covers the source rectangle's bounds in EPSG:3857 (edges
     densified), with square pixels sized so that the diagonal has as many pixels as the source's
     (the rule of GDAL's suggested warp output); each pixel takes the source cell under its centre's
-    inverse projection, or nothing outside the source.
+    inverse projection, or nothing outside the source. The classes' thresholds are those in effect ``on`` a date.
     """
-    overlay = slope_class_raster(dem_path, bounds, max_size=max_size)
+    overlay = slope_class_raster(dem_path, bounds, max_size=max_size, on=on)
     if overlay is None:
         return None
     rows, cols = overlay.classes.shape

@@ -13,8 +13,9 @@ with the words of the source that state it. One loader reads and checks both; ea
   its units, and the words of its messages (each file's messages are its own, word for word);
 * sections of the file that are not facts (the state-law file's wetland regimes and the village's neighbours).
 
-A fact is read as in effect on a date that is passed in (:meth:`FactTable.get`): the latest value effective on
-or before it; a date before the first value gets the first value (the tool knows nothing older).
+A fact is read as in effect on a date that is passed in, always (:meth:`FactTable.get`: no date, no fact): the
+latest value effective on or before it; a date before the first value gets the first value (the tool knows
+nothing older).
 
 >>> agrees(45, "percent", "a slope in excess of 40%")
 False
@@ -220,15 +221,21 @@ class FactTable:
     notice: str = ""
     sections: dict[str, Any] = field(default_factory=dict)
 
-    def get(self, name: str, on: _dt.date | None) -> Fact:
-        """The fact as in effect on ``on`` (None: today); KeyError naming the file if unknown."""
+    def get(self, name: str, on: _dt.date) -> Fact:
+        """The fact as in effect on ``on``; KeyError naming the file if unknown.
+
+        The date is always passed in (the date the law is applied at): there is no "today" here, only at the
+        outer doors (the command line, the app's analysis door, the top of an analysis or a plan check).
+        """
+        if not isinstance(on, _dt.date):
+            raise TypeError(f"The date the law is applied at is needed to read {name!r} (given {on!r}).")
         try:
             values = self.history[name]
         except KeyError:
             raise KeyError(self.file.unknown.format(name=name)) from None
         if len(values) == 1:
             return values[0]
-        return values[max(bisect.bisect_right(self.starts[name], on or _dt.date.today()) - 1, 0)]
+        return values[max(bisect.bisect_right(self.starts[name], on) - 1, 0)]
 
 
 @dataclass(frozen=True, eq=False)

@@ -8,26 +8,29 @@ unit known, value of the right type, citation resolving in the shipped law, each
 cited clause, and each value *agreeing with its quote* where the quote states a number (45 with "in
 excess of 40%" is refused). This module declares the file and gives its accessors.
 
-``param(name, on=date)`` gives the value in effect on that date (a value holds from its ``effective`` day,
-that day included). The date is always passed in: every rule and measurement is given the date it applies
-the law at (an analysis's ``as_of``) and passes it down. Without ``on`` the value is today's: for labels
-and texts shown outside an analysis (map legends, the law page). A date before the first known value gets
-the first value (the tool knows nothing older; see README "Readings").
+``param(name, on)`` gives the value in effect on that date (a value holds from its ``effective`` day,
+that day included). The date is always passed in, and required: every rule, measurement and label is given
+the date it applies the law at (an analysis's ``as_of``, a plan check's, the app's day) and passes it down;
+only the outer doors (the command line, the app's analysis door, the top of an analysis, a screen or a plan
+check) choose today when no date is given. A date before the first known value gets the first value (the
+tool knows nothing older; see README "Readings").
 
 Entries no code reads are marked ``informational: true`` (shown on the law page, used by no rule).
 
 The file read is ``data/law/parameters.yaml``, or the file named by the ``SLOAT_PARAMS``
 environment variable, or the one given to :func:`using_params` (tests).
 
->>> param("wetland_extension_request_days").value
+>>> import datetime
+>>> day = datetime.date(2026, 12, 1)
+>>> param("wetland_extension_request_days", day).value
 90
->>> param("wetland_extension_request_days").citation
+>>> param("wetland_extension_request_days", day).citation
 '§ 402-57J(4)'
->>> value("steep_slope_countable_fraction")
+>>> value("steep_slope_countable_fraction", day)
 0.5
->>> value("cluster_small_lot_districts")
+>>> value("cluster_small_lot_districts", day)
 ['OSR', 'R-80', 'R-40']
->>> fill("slopes over {very_steep_slope_threshold_pct:g}%")
+>>> fill("slopes over {very_steep_slope_threshold_pct:g}%", day)
 'slopes over 40%'
 """
 
@@ -102,7 +105,7 @@ def _table() -> FactTable:
     return pinned if pinned is not None else ARTICLE_IX.table()
 
 
-def _get(name: str, on: _dt.date | None) -> Parameter:
+def _get(name: str, on: _dt.date) -> Parameter:
     return _table().get(name, on)
 
 
@@ -111,12 +114,13 @@ def load_history(path: str | Path | None = None) -> dict[str, tuple[Parameter, .
     return dict(ARTICLE_IX.table(path).history)
 
 
-def load_params(path: str | Path | None = None, on: _dt.date | None = None) -> dict[str, Parameter]:
-    """Read and check a parameters file (default: the one in use); the values in effect ``on`` a date.
+def load_params(path: str | Path | None, on: _dt.date) -> dict[str, Parameter]:
+    """Read and check a parameters file (None: the one in use); the values in effect ``on`` a date.
 
     Cached per file and modification time. Raises :class:`sloat_core.errors.ParametersError` naming the first faulty entry.
 
-    >>> len(load_params()) >= 49
+    >>> import datetime
+    >>> len(load_params(None, datetime.date(2026, 12, 1))) >= 49
     True
     """
     table = ARTICLE_IX.table(path)
@@ -132,25 +136,27 @@ def params_version(path: str | Path | None = None) -> str:
     return ARTICLE_IX.table(path).version
 
 
-def all_params(on: _dt.date | None = None) -> dict[str, Parameter]:
+def all_params(on: _dt.date) -> dict[str, Parameter]:
     """Every parameter of the file in use, by name, as in effect on a date (a fresh dict)."""
     return load_params(None, on)
 
 
-def param(name: str, on: _dt.date | None = None) -> Parameter:
-    """The named parameter as in effect on ``on`` (default: today); KeyError if unknown.
+def param(name: str, on: _dt.date) -> Parameter:
+    """The named parameter as in effect on ``on`` (the date the law is applied at); KeyError if unknown.
 
-    >>> p = param("steep_slope_deduction_threshold_pct")
+    >>> import datetime
+    >>> p = param("steep_slope_deduction_threshold_pct", datetime.date(2026, 12, 1))
     >>> (p.value, p.unit, p.quote)
     (25, 'percent', 'steep slopes in excess of 25%')
     """
     return _get(name, on)
 
 
-def value(name: str, on: _dt.date | None = None) -> Any:
+def value(name: str, on: _dt.date) -> Any:
     """Shortcut for ``param(name, on).value`` (lists are copied).
 
-    >>> value("wetland_mitigation_ratio")
+    >>> import datetime
+    >>> value("wetland_mitigation_ratio", datetime.date(2026, 12, 1))
     1.5
     """
     v = _get(name, on).value
@@ -165,13 +171,15 @@ class _Values:
         return value(name, self.on)
 
 
-def fill(template: str, on: _dt.date | None = None) -> str:
-    """A text with its law numbers filled in from the parameters: ``{name}`` or ``{name:format}``.
+def fill(template: str, on: _dt.date) -> str:
+    """A text with its law numbers filled in from the parameters as in effect ``on`` a date: ``{name}`` or
+    ``{name:format}``.
 
     Labels and sentences that state a number of Article IX are written this way, so changing the
-    parameter changes every text that states it.
+    parameter changes every text that states it, from the day it changes.
 
-    >>> fill("rock outcrops over {rock_outcrop_min_area_sqft:,g} sq ft")
+    >>> import datetime
+    >>> fill("rock outcrops over {rock_outcrop_min_area_sqft:,g} sq ft", datetime.date(2026, 12, 1))
     'rock outcrops over 50 sq ft'
     """
     return template.format_map(_Values(on))

@@ -49,7 +49,7 @@ class SlopeRegions(Mapping):
     report do. Turning cells into polygons is the slowest step of an analysis, so it waits for them.
     """
 
-    def __init__(self, grid: SlopeGrid, on: dt.date | None):
+    def __init__(self, grid: SlopeGrid, on: dt.date):
         self._grid = grid
         self._on = on  # the date the law is applied at: the slope sets' thresholds then
 
@@ -94,7 +94,7 @@ class Findings:
     worst: Findings | None = field(default=None, repr=False)
     #: The date the law is applied at in measuring (the slope sets' thresholds, the outcrop sizes); what the
     #: deduction table and the rules over these findings read the law at too.
-    as_of: dt.date = field(default_factory=dt.date.today)
+    as_of: dt.date = field(kw_only=True)
 
     def area(self, role: str) -> float | None:
         """Area in sq ft of a layer's land inside the parcel (None when the layer is missing)."""
@@ -229,13 +229,12 @@ def buffer_band(resources, width_ft: float) -> BaseGeometry:
 
 
 def parcel_findings(parcel_geom: BaseGeometry, layerset, *, buffer_width_ft: float,
-                    buffer_water_bodies: bool = True, on: dt.date | None = None) -> Findings:
+                    buffer_water_bodies: bool = True, on: dt.date) -> Findings:
     """Everything the layer set and DEM say about the land inside `parcel_geom` (EPSG:2260): the
     constraints of § 402-45A and the features of § 402-48C, as geometry.
 
-    ``on`` is the date the law is applied at (the analysis's ``as_of``; default today): the slope classes'
-    thresholds and the outcrop sizes in effect then. The findings carry it (``as_of``)."""
-    on = on or dt.date.today()
+    ``on`` is the date the law is applied at (the analysis's ``as_of``): the slope classes' thresholds and the
+    outcrop sizes in effect then. The findings carry it (``as_of``)."""
     # Snap the parcel to the overlay grid once, so that the gross area and every piece cut from it
     # share one precision (see geometry.GRID_FT).
     snapped = polygonal(shapely.set_precision(parcel_geom, GRID_FT))

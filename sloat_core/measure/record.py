@@ -33,9 +33,9 @@ OVERLAY_ROLES = roles_of_kind("overlay")
 SLOPE_SET_NAMES = ("slope_25_40", "slope_over_40", "slope_ge_25", "slope_over_15")
 
 
-def slope_sets(on: dt.date | None = None) -> dict[str, dict[str, float]]:
+def slope_sets(on: dt.date) -> dict[str, dict[str, float]]:
     """The slope sets the rules read, as bounds on percent slope (thresholds from the parameters file, as in
-    effect on ``on``, the date the law is applied at; None: today).
+    effect on ``on``, the date the law is applied at).
 
     ``slope_25_40`` and ``slope_over_40`` are the § 402-45A(2) deductions ("in excess of"),
     ``slope_ge_25`` the steep slope permit's "25% or greater" (§ 402-55), ``slope_over_15`` the
@@ -50,16 +50,18 @@ def slope_sets(on: dt.date | None = None) -> dict[str, dict[str, float]]:
     }
 
 
-def slope_set_cells(slope_pct: np.ndarray, name: str, sets: Mapping | None = None) -> np.ndarray:
-    """Cells of a slope array (percent, nan where unknown) in the slope set ``name`` of `slope_sets`
-    (§ 402-45A(2), § 402-48C(1), § 402-55A).
+def slope_set_cells(slope_pct: np.ndarray, name: str, sets: Mapping) -> np.ndarray:
+    """Cells of a slope array (percent, nan where unknown) in the slope set ``name`` of ``sets`` (`slope_sets`
+    of the date the law is applied at, read once by a caller of many calls) (§ 402-45A(2), § 402-48C(1),
+    § 402-55A).
 
     The same bounds as :meth:`SlopeGrid.mask`: known cells only, ``gt`` strict, ``ge`` / ``le`` inclusive.
 
-    >>> slope_set_cells(np.array([25.0, 25.5, 40.0, 41.0, np.nan]), "slope_25_40").tolist()
+    >>> sets = slope_sets(dt.date(2026, 12, 1))
+    >>> slope_set_cells(np.array([25.0, 25.5, 40.0, 41.0, np.nan]), "slope_25_40", sets).tolist()
     [False, True, True, False, False]
     """
-    bounds = (sets or slope_sets())[name]  # ``sets``: `slope_sets()` read once by a caller of many calls
+    bounds = sets[name]
     m = np.isfinite(slope_pct)
     with np.errstate(invalid="ignore"):
         if "gt" in bounds:
@@ -138,7 +140,7 @@ class Measures:
     evidence: Mapping[str, Any] = field(default_factory=dict)
     worst: Measures | None = None
     best: Measures | None = None
-    as_of: dt.date = field(default_factory=dt.date.today)
+    as_of: dt.date = field(kw_only=True)
 
     def area(self, key: str):
         """Land of a role, region or slope set inside the parcel (nan when unknown)."""

@@ -55,11 +55,11 @@ class RowSpec:
     words: str
     study: str
 
-    def legend_text(self, on: dt.date | None = None) -> str:
+    def legend_text(self, on: dt.date) -> str:
         """The printed legend's short name, law numbers filled in from the parameters as in effect on ``on``
-        (None: today).
+        (the date of the analysis the map draws).
 
-        >>> ROW_SPECS["slope_25_40"].legend_text()
+        >>> ROW_SPECS["slope_25_40"].legend_text(dt.date(2026, 12, 1))
         'Slopes over 25% to 40%'
         """
         return fill(self.legend, on)
@@ -128,11 +128,12 @@ def row_on_map_layer(layer: str) -> RowSpec | None:
     return next((r for r in DEDUCTION_ROWS if r.map_layer == layer), None)
 
 
-def deduction_label(constraint: str, on: dt.date | None = None) -> str:
+def deduction_label(constraint: str, on: dt.date) -> str:
     """The plain label of a deduction row, its law numbers read from the parameters as in effect on ``on``
-    (the date the law is applied at; None: today, for labels shown outside an analysis) (§ 402-45A).
+    (the date the law is applied at: the analysis's, or the app's day for its map) (§ 402-45A).
 
-    >>> deduction_label("slope_25_40"), deduction_label("rock_outcrops")
+    >>> day = dt.date(2026, 12, 1)
+    >>> deduction_label("slope_25_40", day), deduction_label("rock_outcrops", day)
     ('Slopes over 25% up to 40%', 'Rock outcrops over 50 sq ft')
     """
     return fill(ROW_SPECS[constraint].label, on)
@@ -158,14 +159,13 @@ SLOPE_ROWS = tuple(r.id for r in DEDUCTION_ROWS if r.land == "slope")
 LAYER_ROWS = tuple(r.id for r in DEDUCTION_ROWS if r.land != "slope")
 
 
-def deduction_order(on: dt.date | None = None) -> list[RowSpec]:
-    """`DEDUCTION_ROWS` sorted by countable share as in effect on ``on`` (lowest first; None: today), ties in the
-    fixed order.
+def deduction_order(on: dt.date) -> list[RowSpec]:
+    """`DEDUCTION_ROWS` sorted by countable share as in effect on ``on`` (lowest first), ties in the fixed order.
 
     The order in which rows take land (§ 402-45: each piece counts once, at its lowest share). The
     single-parcel table and the bulk sweep both cut their pieces in this order.
 
-    >>> [r.id for r in deduction_order()][:2]
+    >>> [r.id for r in deduction_order(dt.date(2026, 12, 1))][:2]
     ['water_bodies', 'watercourses']
     """
     return [row for _, row in sorted(enumerate(DEDUCTION_ROWS), key=lambda item: (value(item[1].share, on), item[0]))]

@@ -164,11 +164,11 @@ def _as_tree_source(geoms) -> _Src:
     return _Src(geoms, shapely.STRtree(geoms))
 
 
-def _slope_codes(slope: np.ndarray, sets: dict | None = None) -> np.ndarray:
+def _slope_codes(slope: np.ndarray, sets: dict) -> np.ndarray:
     """Each cell's slope code: bit i set when the cell is in the i-th set of `measures.slope_sets`
     (the rules' own sets, so the sweep has no class scheme of its own); ``_UNKNOWN_CODE`` where the
-    slope is unknown. Sums over codes give every slope set's land exactly. ``sets``: `slope_sets()`, read
-    once per sweep (each read of the parameters checks the file).
+    slope is unknown. Sums over codes give every slope set's land exactly. ``sets``: `slope_sets` of the
+    screen's date, read once per sweep (each read of the parameters checks the file).
     """
     code = np.zeros(slope.shape, dtype=np.uint8)
     for bit, name in enumerate(_SLOPE_SETS):
@@ -219,7 +219,7 @@ def _union(geoms: list) -> BaseGeometry:
 
 def build_pieces(layerset, bounds, *, buffer_width_ft: float, tile_cells: int = 40,
                  needed=None, workers: int = 1, buffer_water_bodies: bool = True,
-                 worst: bool = False, on: dt.date | None = None) -> ScreenPieces:
+                 worst: bool = False, on: dt.date) -> ScreenPieces:
     """Cut the layer set's constraint land over ``bounds`` into tiled, exclusive pieces.
 
     Parameters
@@ -242,15 +242,14 @@ def build_pieces(layerset, bounds, *, buffer_width_ft: float, tile_cells: int = 
         reads maps what it maps plus all the land outside its coverage, and the buffer is the band around
         the resources so grown. Only the deduction rows and the land of unknown slope of these pieces are
         read (`village_blocks.block_measures`' ``worst``).
-    on : datetime.date, optional
-        The date the law is applied at (the screen's ``as_of``; default today): the slope sets, the outcrop
+    on : datetime.date
+        The date the law is applied at (the screen's ``as_of``): the slope sets, the outcrop
         sizes, the deduction shares and their order in effect then.
 
     Returns
     -------
     ScreenPieces
     """
-    on = on or dt.date.today()
     order = deduction_order(on)
     shares = {r.id: float(value(r.share, on)) for r in DEDUCTION_ROWS}
     sets = slope_sets(on)  # the slope sets' bounds, read once for every tile
@@ -412,7 +411,7 @@ def _tile_slope_codes(tile, tx, n, strip, geo) -> dict:
     """The tile's DEM cells by slope code (``_UNKNOWN_CODE`` for the land of unknown slope)."""
     x0, y1, cw, ch = geo[:4]
     sub = strip[:, tx * n:(tx + 1) * n]
-    codes = _slope_codes(sub, geo[4] if len(geo) > 4 else None)
+    codes = _slope_codes(sub, geo[4])
     tr = rasterio.transform.Affine(cw, 0.0, x0, 0.0, -ch, y1)
     return _cells_by_code(codes, tr, tile)
 

@@ -20,6 +20,7 @@ unknown (its layer missing or not covering the parcel) gets none either, and eac
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import tempfile
 import zipfile
@@ -51,11 +52,10 @@ class CadLayer:
     aci: int
     holds: str
 
-    @property
-    def what(self) -> str:
-        """What the layer holds: a deduction row's own label (its law numbers read from the parameters) with the
-        row's clause, or the words declared for the other layers."""
-        return f"{deduction_label(self.key)}, {self.holds}" if self.key in ROW_IDS else self.holds
+    def what(self, on: dt.date) -> str:
+        """What the layer holds: a deduction row's own label (its law numbers read from the parameters as in effect
+        ``on`` the analysis's date) with the row's clause, or the words declared for the other layers."""
+        return f"{deduction_label(self.key, on)}, {self.holds}" if self.key in ROW_IDS else self.holds
 
 
 #: Every layer the files can hold, in drawing order (bottom first), declared once: name, ACI colour (each
@@ -90,11 +90,13 @@ NOTE_HEIGHT_FT = 4.0
 
 @dataclass(frozen=True)
 class Piece:
-    """One layer's land and its attributes (the GeoPackage's and shapefiles' fields)."""
+    """One layer's land, its attributes (the GeoPackage's and shapefiles' fields) and what the layer holds, in
+    words (`CadLayer.what` on the analysis's date: the DXF layer's description, the ``what`` field)."""
 
     layer: CadLayer
     geometry: BaseGeometry  # Polygon or MultiPolygon, EPSG:2260
     attributes: dict
+    what: str
 
 
 @dataclass(frozen=True)
@@ -148,6 +150,7 @@ def constraint_layers(analysis) -> ConstraintLayers:
         is unknown is a note.
     """
     r = parcel_result(analysis.result)
+    on = r.as_of  # the layers' words state the law the analysis applied
     rows = {row.constraint: row for row in analysis.lot.rows}
     pieces: dict[str, Piece] = {}
     omitted: list[str] = []
@@ -167,7 +170,7 @@ def constraint_layers(analysis) -> ConstraintLayers:
         pieces[constraint] = Piece(layer, geom, {
             "constraint": constraint, "label": row.label, "area_sqft": round(row.area_sqft, 2),
             "countable": row.countable_fraction, "ded_sqft": round(row.deducted_sqft or 0.0, 2),
-            "citation": row.citation})
+            "citation": row.citation}, layer.what(on))
         shown = status.get(constraint)
         if shown is not None and shown.status == "partial" and shown.note:
             cautions.append(f"{row.label} ({layer.name}): {shown.note}")
@@ -178,13 +181,14 @@ def constraint_layers(analysis) -> ConstraintLayers:
             "constraint": "not_counted", "label": "Land that does not count toward minimum lot area",
             "area_sqft": round(sum(p.attributes["area_sqft"] for p in pieces.values()), 2), "countable": None,
             "ded_sqft": round(sum(p.attributes["ded_sqft"] for p in pieces.values()), 2),
-            "citation": "§ 402-45A"})
+            "citation": "§ 402-45A"}, _BY_KEY["not_counted"].what(on))
     if unknown and taken:
         cautions.append("The land that does not count (SLOAT-NOT-COUNTED) leaves out what is unknown.")
     pieces["parcel"] = Piece(_BY_KEY["parcel"], polygonal(analysis.parcel), {
         "constraint": "parcel", "label": "Parcel", "area_sqft": round(r.gross_area_sqft or area_sqft(analysis.parcel), 2),
         "countable": None, "ded_sqft": None, "citation": r.lot_area_citation or "§ 402-45",
-        "sbl": r.parcel.sbl, "district": r.district, "net_sqft": _round(r.net_lot_area_sqft)})
+        "sbl": r.parcel.sbl, "district": r.district, "net_sqft": _round(r.net_lot_area_sqft)},
+        _BY_KEY["parcel"].what(on))
     caveat = ["Article IX screening estimate (Sloatsburg Code ch. 402), not a survey: "
               "EPSG:2260, US survey feet; each piece of land on one layer, at its lowest countable share."]
     if r.layers_illustrative:
@@ -220,10 +224,11 @@ def constraints_dxf(analysis, layers: ConstraintLayers | None = None) -> bytes:
     doc.header["$INSUNITS"] = INSUNITS_US_SURVEY_FEET
     doc.header["$MEASUREMENT"] = MEASUREMENT_IMPERIAL
     msp = doc.modelspace()
+    whats = {p.layer.key: p.what for p in layers.pieces}
     for c in (*CAD_LAYERS, NOTES_LAYER):
-        if c is NOTES_LAYER or any(p.layer is c for p in layers.pieces):
+        if c is NOTES_LAYER or c.key in whats:
             entry = doc.layers.add(c.name, color=c.aci)
-            entry.description = c.what
+            entry.description = whats.get(c.key, c.holds)
     for p in layers.pieces:
         for poly in _polygons(p.geometry):
             poly = orient(poly, 1.0)  # outline counter-clockwise, holes clockwise
@@ -245,7 +250,7 @@ def _frames(layers: ConstraintLayers):
 
     for p in layers.pieces:
         attrs = {k: [v] for k, v in p.attributes.items()}
-        attrs["what"] = [p.layer.what]
+        attrs["what"] = [p.what]
         yield p.layer.name, gpd.GeoDataFrame(attrs, geometry=[p.geometry], crs=WORK_CRS)
 
 
@@ -279,7 +284,7 @@ def constraints_zip(analysis, layers: ConstraintLayers | None = None) -> bytes:
                 zf.write(part, part.name)
         readme = ["The parcel and its Article IX constraint lines, one shapefile per layer (EPSG:2260, US survey "
                   "feet; the .prj beside each .shp).", ""]
-        readme += [f"{p.layer.name}.shp: {p.layer.what}" for p in layers.pieces]
+        readme += [f"{p.layer.name}.shp: {p.what}" for p in layers.pieces]
         readme += [""] + layers.notes
         zf.writestr("README.txt", "\r\n".join(readme) + "\r\n")
     return buf.getvalue()

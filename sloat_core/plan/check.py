@@ -173,10 +173,10 @@ def yield_check(kind: str, lot_count: int, conventional: PlanResult | None, parc
             "status": status, "text": text, "citation": "§ 402-48E"}
 
 
-def open_space(drawing: PlanDrawing, parcel: BaseGeometry, on: dt.date | None = None) -> dict:
+def open_space(drawing: PlanDrawing, parcel: BaseGeometry, on: dt.date) -> dict:
     """§ 402-48G(2): the open space drawn, less the private yards within the distance of any principal
     structure (the plan's envelopes); counted. Without envelopes the yards cannot be placed: unknown. The
-    distance is the one in effect on ``on`` (the check's ``as_of``; default today)."""
+    distance is the one in effect on ``on`` (the check's ``as_of``)."""
     p = param("open_space_yard_exclusion_ft", on)
     space = _union(drawing.of("open_space"))
     envelopes = _union(drawing.of("envelopes"))

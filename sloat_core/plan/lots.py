@@ -45,9 +45,9 @@ class Minimum:
     gross: bool  # compared with the gross area (a cluster lot, § 402-48F), else with the net lot area
 
 
-def minimum_for(district: str | None, kind: str, settings, on: dt.date | None = None) -> Minimum:
+def minimum_for(district: str | None, kind: str, settings, on: dt.date) -> Minimum:
     """The minimum of a lot in ``district`` in a plan of ``kind`` (see the module's notes); a cluster lot's
-    (§ 402-48F) as in effect on ``on`` (the check's ``as_of``; default today)."""
+    (§ 402-48F) as in effect on ``on`` (the check's ``as_of``)."""
     d = settings.district(district) if district else None
     if kind == "cluster":
         rules = cluster_lot_rules(district, d.kind if d else None, on)

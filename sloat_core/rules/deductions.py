@@ -70,16 +70,17 @@ def deducted_sqft(m: Measures):
 def net_lot_area(m: Measures):
     """§ 402-45A: net lot area, the gross area less the deductions (never below zero).
 
+    >>> import datetime; DAY = datetime.date(2026, 12, 1)
     >>> rows = {c: 0.0 for c in ROW_IDS} | {"wetlands": 10_000.0, "buffer": 4_000.0}
-    >>> m = Measures(50_000.0, rows, {}, 0.0, 0.0, {})
+    >>> m = Measures(50_000.0, rows, {}, 0.0, 0.0, {}, as_of=DAY)
     >>> net_lot_area(m)
     38000.0
 
     The top of the range on a parcel a layer maps in part: the constraints known on the land it maps are
     deducted, the land outside its coverage is taken as free (its row stays unknown):
 
-    >>> gap = Measures(160_000.0, {c: 0.0 for c in ROW_IDS} | {"wetlands": NAN}, {}, 0.0, 0.0, {})
-    >>> best = Measures(160_000.0, {c: 0.0 for c in ROW_IDS} | {"wetlands": 10_000.0}, {}, 0.0, 0.0, {})
+    >>> gap = Measures(160_000.0, {c: 0.0 for c in ROW_IDS} | {"wetlands": NAN}, {}, 0.0, 0.0, {}, as_of=DAY)
+    >>> best = Measures(160_000.0, {c: 0.0 for c in ROW_IDS} | {"wetlands": 10_000.0}, {}, 0.0, 0.0, {}, as_of=DAY)
     >>> net_lot_area(gap), net_lot_area(Measures(**{**vars(gap), "best": best}))
     (160000.0, 150000.0)
     """
@@ -102,16 +103,17 @@ def net_lot_area_floor(m: Measures):
     * a missing outcrop layer (§ 402-45A(3)) could take its share of the land left, known slope;
     * land a loaded layer does not cover could be that layer's constraint (loses 1 - its share).
 
+    >>> import datetime; DAY = datetime.date(2026, 12, 1)
     >>> rows = {c: 0.0 for c in ROW_IDS} | {"rock_outcrops": NAN}
-    >>> m = Measures(40_000.0, rows, {}, 0.0, 0.0, {})
+    >>> m = Measures(40_000.0, rows, {}, 0.0, 0.0, {}, as_of=DAY)
     >>> net_lot_area_floor(m)
     20000.0
 
     The wetland layer maps a quarter of a 160,000 sq ft parcel out (its row unknown); in the worst case of
     that quarter (40,000 sq ft of wetland) the floor is what the mapped three quarters keep:
 
-    >>> gap = Measures(160_000.0, {c: 0.0 for c in ROW_IDS} | {"wetlands": NAN}, {}, 0.0, 0.0, {})
-    >>> worst = Measures(160_000.0, {c: 0.0 for c in ROW_IDS} | {"wetlands": 40_000.0}, {}, 0.0, 0.0, {})
+    >>> gap = Measures(160_000.0, {c: 0.0 for c in ROW_IDS} | {"wetlands": NAN}, {}, 0.0, 0.0, {}, as_of=DAY)
+    >>> worst = Measures(160_000.0, {c: 0.0 for c in ROW_IDS} | {"wetlands": 40_000.0}, {}, 0.0, 0.0, {}, as_of=DAY)
     >>> net_lot_area_floor(gap), net_lot_area_floor(Measures(**{**vars(gap), "worst": worst}))
     (0.0, 120000.0)
     """

@@ -37,6 +37,7 @@ Readings encoded here (see each clause's comment; all are in README's "Readings"
 from __future__ import annotations
 
 import dataclasses
+import datetime as _dt
 
 from sloat_core.measure.parcel import Findings, findings_areas, findings_uncovered
 from sloat_core.measure.record import Measures
@@ -110,7 +111,7 @@ def land_permits(m: Measures) -> dict[str, object]:
 
 def permits_for(f: Findings, project: Project, *, settings, subdividable: bool | None,
                 cluster_applies: bool | None, any_trigger: bool | None, work: Findings | None = None,
-                measures: Measures | None = None, seqr=None, as_of=None) -> list[Permit]:
+                measures: Measures | None = None, seqr=None, as_of: _dt.date) -> list[Permit]:
     """Every permit and review of `PERMIT_IDS`, in that order.
 
     Each is decided after the permits it depends on (its ``depends_on``), whose answers it reads in

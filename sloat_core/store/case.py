@@ -348,10 +348,10 @@ def _check_mitigation_input(data: dict) -> None:
         if not isinstance(gate, dict) or set(gate) - set(GATE) or not all(_tri(v) for v in gate.values()):
             raise _refuse("mitigation figures", "the § 402-57P(1) criteria must be yes, no or unknown")
     if mit:
-        from sloat_core.rules.sections.s402_57_wetlands.mitigation import mitigation
+        from sloat_core.rules.sections.s402_57_wetlands.mitigation import check_figures
 
         try:
-            mitigation(**mit)
+            check_figures(**mit)
         except SloatInputError as exc:
             raise _refuse("mitigation figures", str(exc)) from None
 

@@ -24,6 +24,7 @@ from app_support.map import leaflet_elements, mapping  # noqa: E402
 from sloat_core.gis.layers import load_manifest  # noqa: E402
 from sloat_core.gis.parcels import parcel_by_sbl, to_wgs84_geojson  # noqa: E402
 from sloat_core.store import Case, CaseStore  # noqa: E402
+from app_support.analysis_door import law_day  # noqa: E402
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
@@ -209,7 +210,7 @@ def test_the_buffer_band_lies_around_the_wetland_at_the_local_width(manifest):
     import geopandas as gpd
 
     layers = load_manifest(manifest)
-    gj = _buffer_geojson.__wrapped__("k", 100.0, layers)
+    gj = _buffer_geojson.__wrapped__("k", 100.0, law_day(), layers)
     band = gpd.GeoSeries([shape(f["geometry"]) for f in gj["features"]], crs=WGS84).to_crs(WORK_CRS).union_all()
     wetland = layers.get("wetlands").geoms[0]
     # A 50 ft x 200 ft strip: its 100 ft band is (250 x 400 - 50 x 200) less the rounded corners' cut
@@ -244,8 +245,8 @@ def test_the_slope_overlay_is_clipped_to_the_parcel():
     cx, cy = (left + right) / 2, (bottom + top) / 2
     triangle = Polygon([(cx - 200, cy - 200), (cx + 200, cy - 200), (cx - 200, cy + 200)])
     bounds = (cx - 230, cy - 230, cx + 230, cy + 230)
-    whole, _ = slope_picture.__wrapped__(str(dem), bounds)
-    clipped, _ = slope_picture.__wrapped__(str(dem), bounds, clip_wkb=triangle.wkb)
+    whole, _ = slope_picture.__wrapped__(str(dem), bounds, on=law_day())
+    clipped, _ = slope_picture.__wrapped__(str(dem), bounds, clip_wkb=triangle.wkb, on=law_day())
     painted_whole = np.count_nonzero(whole[:, :, 3])
     painted_clipped = np.count_nonzero(clipped[:, :, 3])
     # The triangle is 80,000 of the 211,600 sq ft read: under half the picture stays painted (flat
@@ -303,8 +304,8 @@ def test_the_offline_base_is_drawn_from_the_layer_set_and_waits_for_a_tile_error
     assert sample.has("roads") and sample.has("village_boundary")  # the sample's illustrative roads
     from app_support.map.layer_geojson import _display_geojson
 
-    roads = _display_geojson.__wrapped__("k", "roads", sample)
-    boundary = _display_geojson.__wrapped__("k", "village_boundary", sample)
+    roads = _display_geojson.__wrapped__("k", "roads", law_day(), sample)
+    boundary = _display_geojson.__wrapped__("k", "village_boundary", law_day(), sample)
     group = mapping.offline_base_group(boundary, roads)
     fmap = mapping.base_map()
     group.add_to(fmap)
@@ -326,7 +327,7 @@ def test_the_maps_credit_says_what_is_drawn_the_layer_set_offline_and_the_tiles_
 
     def map_html(basemap: str) -> tuple[str, list]:
         view = parcel_map.feature_groups(sample, None, [], basemap=basemap, show_slope=False, picking=False,
-                                         large=False, drawn=False, height_px=560)
+                                         large=False, drawn=False, height_px=560, on=law_day())
         fmap = mapping.base_map()
         offline = [g for g in view.groups if g.layer_name == "Village base (offline)"]
         assert len(offline) == 1

@@ -31,6 +31,7 @@ from sloat_core.engine.analysis import analyze  # noqa: E402
 from sloat_core.errors import SloatInputError  # noqa: E402
 from sloat_core.gis.layers import load_manifest  # noqa: E402
 from sloat_core.law.params import value  # noqa: E402
+from app_support.analysis_door import law_day  # noqa: E402
 
 PAGES = ["pages/project.py", "pages/cluster.py", "pages/mitigation.py", "pages/timeline.py"]
 FOOTPRINT = box(fx.X0 + 25, fx.Y0 + 50, fx.X0 + 125, fx.Y0 + 150)
@@ -124,7 +125,7 @@ def test_mitigation_typed_in_shows_required_area_at_the_law_ratio(manifest):
     at = _page("pages/mitigation.py")
     at.number_input(key="mit_wetland").set_value(1000.0)
     _after(at)
-    ratio = float(value("wetland_mitigation_ratio"))
+    ratio = float(value("wetland_mitigation_ratio", law_day()))
     metrics = _metrics(at)
     assert metrics["Required replacement"] == f"{1000 * ratio:,.0f} sq ft" == "1,500 sq ft"
     assert metrics["Ratio (at least)"] == f"{ratio:g} : 1"
@@ -181,7 +182,7 @@ def test_mitigation_from_the_drawn_footprint(manifest):
     project = {"disturbance_footprint": fx.wgs84_feature(FOOTPRINT)["geometry"]}
     at = _page("pages/mitigation.py", parcel=_p1(manifest), **{state.PROJECT: project})
     assert at.radio(key="mit_source").value == "From the drawn footprint"
-    ratio = float(value("wetland_mitigation_ratio"))
+    ratio = float(value("wetland_mitigation_ratio", law_day()))
     metrics = _metrics(at)
     assert metrics["Wetland lost"] == "2,500 sq ft"
     assert metrics["Required replacement"] == f"{2500 * ratio:,.0f} sq ft"
@@ -351,7 +352,7 @@ def test_cluster_applicability_follows_the_application_type(manifest):
     assert "A subdivision or site plan in a residence or mixed-use district" in _text(at)
     metrics = _metrics(at)
     assert metrics["District minimum lot"] == "40,000 sq ft"
-    assert metrics["Cluster lot minimum"] == f"{value('cluster_min_lot_area_sqft'):,.0f} sq ft gross"
+    assert metrics["Cluster lot minimum"] == f"{value('cluster_min_lot_area_sqft', law_day()):,.0f} sq ft gross"
     at = _page("pages/cluster.py", parcel=_p1(manifest), **{state.PROJECT: {"application_type": "building_permit"}})
     assert "subdivision and site plan applications only" in _text(at)
 
@@ -388,8 +389,9 @@ def test_timeline_adds_a_permit_and_shows_its_clocks(manifest):
     at.date_input(key="tl_as_of").set_value(dt.date(2026, 6, 1))
     _after(at)
     _add_wetland_permit(at, dt.date(2026, 3, 1))
-    expires = dt.date(2026, 3, 1) + relativedelta(years=value("wetland_permit_term_years"))
-    ask_by = expires - relativedelta(days=value("wetland_extension_request_days"))
+    issued = dt.date(2026, 3, 1)  # a clock reads the law of the day it starts
+    expires = issued + relativedelta(years=value("wetland_permit_term_years", issued))
+    ask_by = expires - relativedelta(days=value("wetland_extension_request_days", issued))
     table = at.dataframe[0].value
     rows = {r["Date"]: r for _i, r in table.iterrows()}
     assert rows[expires.isoformat()]["Status"] == "Active"

@@ -23,6 +23,7 @@ from app_support.views import deduction_table, results  # noqa: E402
 from app_support.widgets.citations import escape_markdown  # noqa: E402
 from sloat_core.gis.roles import DERIVED_STYLES, ROLE_DECLARATIONS, style  # noqa: E402
 from sloat_core.gis.layers import load_manifest  # noqa: E402
+from app_support.analysis_door import law_day  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -69,7 +70,7 @@ def test_tooltips_carry_escaped_text_only(tmp_path):
     layers = load_manifest(fx.write_layerset(tmp_path))
     from app_support.map.layer_geojson import _display_geojson
 
-    geojson = _display_geojson.__wrapped__("k", "wetlands", layers)
+    geojson = _display_geojson.__wrapped__("k", "wetlands", law_day(), layers)
     labels = [f["properties"]["label"] for f in geojson["features"]]
     assert labels == ["Wetlands: Test &lt;b&gt;marsh&lt;/b&gt;"]
     props = geojson["features"][0]["properties"]
@@ -82,11 +83,11 @@ def test_tooltips_carry_escaped_text_only(tmp_path):
 def test_identify_row_names_the_deduction_row_and_its_section():
     from app_support.map.layer_geojson import identify_row
 
-    assert identify_row("buffer") == ("Lot-area deduction row: Wetland and watercourse buffers "
+    assert identify_row("buffer", law_day()) == ("Lot-area deduction row: Wetland and watercourse buffers "
                                       "(at most 50% of it counts)", "§ 402-45A(1)")
-    assert identify_row("aquifer_cea")[1] == ""  # an overlay: no deduction row
+    assert identify_row("aquifer_cea", law_day())[1] == ""  # an overlay: no deduction row
     # The row's label has its law numbers filled in (the template's braces never reach the pop-up).
-    assert identify_row("rock_outcrops") == ("Lot-area deduction row: Rock outcrops over 50 sq ft "
+    assert identify_row("rock_outcrops", law_day()) == ("Lot-area deduction row: Rock outcrops over 50 sq ft "
                                              "(at most 50% of it counts)", "§ 402-45A(3)")
 
 

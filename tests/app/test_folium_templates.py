@@ -20,6 +20,7 @@ import app_fixtures as fx
 from app_support.map.layer_geojson import _display_geojson
 from app_support.map import folium_templates, mapping
 from sloat_core.gis.layers import load_manifest
+from app_support.analysis_door import law_day
 
 
 @pytest.mark.parametrize("text", [
@@ -42,7 +43,7 @@ def _parcel_page_map_html(layers) -> dict:
     """Everything the Parcel page's st_folium call sends to the browser, for the hand-built layers."""
     groups = [mapping.layer_group(role, gj, identify=True)
               for role in ["wetlands", "watercourses", "water", "floodplain", "outcrops"]
-              if (gj := _display_geojson.__wrapped__("k", role, layers)) is not None]
+              if (gj := _display_geojson.__wrapped__("k", role, law_day(), layers)) is not None]
     outline = {"type": "Feature", "properties": {}, "geometry": {
         "type": "Polygon", "coordinates": [[[-74.19, 41.16], [-74.18, 41.16], [-74.18, 41.17], [-74.19, 41.16]]]}}
     groups.append(mapping.parcel_group(outline))
@@ -110,7 +111,7 @@ def test_the_shared_layer_scripts_are_what_streamlit_folium_makes():
     group on the map, with pop-ups or without, and element ids do not leak into it (the shipped sample)."""
     layers = load_manifest(Path(__file__).resolve().parents[2] / "data" / "sample" / "layers.yaml")
     roles = ["wetlands", "watercourses", "water_bodies", "floodplain", "village_boundary", "roads"]
-    geojson = {r: _display_geojson.__wrapped__("k", r, layers) for r in roles}
+    geojson = {r: _display_geojson.__wrapped__("k", r, law_day(), layers) for r in roles}
     assert all(geojson[r] for r in ["wetlands", "watercourses", "water_bodies", "floodplain"])
     sets = _layer_sets(geojson)
     mapping.uninstall_group_cache()
@@ -132,8 +133,8 @@ def test_a_shared_script_is_not_reused_for_another_geojson(tmp_path):
     """The key holds the GeoJSON's identity and the entry keeps that object alive: a different layer text
     (a new layer set) gets its own script, even with the same role and place."""
     layers = load_manifest(fx.write_layerset(tmp_path))
-    first = _display_geojson.__wrapped__("k", "wetlands", layers)
-    second = _display_geojson.__wrapped__("k", "wetlands", layers)
+    first = _display_geojson.__wrapped__("k", "wetlands", law_day(), layers)
+    second = _display_geojson.__wrapped__("k", "wetlands", law_day(), layers)
     second["features"][0]["properties"]["label"] = "Wetlands: renamed in the new layer set"
     a = _page_map([mapping.layer_group("wetlands", first)], 0)["feature_group"]
     b = _page_map([mapping.layer_group("wetlands", second)], 0)["feature_group"]
@@ -171,7 +172,7 @@ def test_a_layer_whose_names_hold_jinja_syntax_still_draws_and_shows_them(tmp_pa
     gpd.GeoDataFrame({"name": HOSTILE_NAMES}, geometry=[fx.WETLAND.buffer(-i) for i in range(len(HOSTILE_NAMES))],
                      crs=WORK_CRS).to_file(tmp_path / "wetlands.gpkg", layer="wetlands", driver="GPKG")
     layers = load_manifest(path)
-    geojson = _display_geojson.__wrapped__("k", "wetlands", layers)
+    geojson = _display_geojson.__wrapped__("k", "wetlands", law_day(), layers)
     labels = sorted(f["properties"]["label"] for f in geojson["features"])
     assert "Wetlands: &#123;% bad tag" in labels and "Wetlands: a &#123;b&#125; c" in labels
     sent = _render([mapping.layer_group("wetlands", geojson, identify=True)])

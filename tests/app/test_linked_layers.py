@@ -21,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from app_support.map.layer_geojson import _display_geojson  # noqa: E402
 from app_support.map import linked_layers, mapping  # noqa: E402
 from sloat_core.gis.layers import load_manifest  # noqa: E402
+from app_support.analysis_door import law_day  # noqa: E402
 
 SAMPLE = Path(__file__).resolve().parents[2] / "data" / "sample" / "layers.yaml"
 
@@ -28,7 +29,7 @@ SAMPLE = Path(__file__).resolve().parents[2] / "data" / "sample" / "layers.yaml"
 @pytest.fixture(scope="module")
 def sample_geojson():
     layers = load_manifest(SAMPLE)
-    return {r: _display_geojson.__wrapped__("k", r, layers) for r in ("wetlands", "roads", "village_boundary")}
+    return {r: _display_geojson.__wrapped__("k", r, law_day(), layers) for r in ("wetlands", "roads", "village_boundary")}
 
 
 @pytest.fixture

@@ -19,6 +19,7 @@ import app_fixtures as fx
 from app_support.map.layer_geojson import _display_geojson
 from app_support.map import map_component, mapping
 from sloat_core.gis.layers import load_manifest
+from app_support.analysis_door import law_day
 
 OUTLINE = {"type": "Feature", "properties": {}, "geometry": {
     "type": "Polygon", "coordinates": [[[-74.19, 41.16], [-74.18, 41.16], [-74.18, 41.17], [-74.19, 41.16]]]}}
@@ -32,7 +33,7 @@ def layers(tmp_path_factory):
 
 def _groups(layers, with_parcel: bool):
     groups = [mapping.layer_group(role, gj, identify=True) for role in ["wetlands", "watercourses", "floodplain"]
-              if (gj := _display_geojson.__wrapped__("k", role, layers)) is not None]
+              if (gj := _display_geojson.__wrapped__("k", role, law_day(), layers)) is not None]
     if with_parcel:
         groups.append(mapping.parcel_group(OUTLINE))
     return groups

@@ -29,6 +29,7 @@ from app_support import analysis_door, loaders  # noqa: E402
 from sloat_core.engine import analysis as engine  # noqa: E402
 from sloat_core.engine.prepared import ANSWERS_FILE, answer_key, prepare  # noqa: E402
 from sloat_core.gis.parcels import parcel_by_sbl, parcel_from_geojson  # noqa: E402
+from app_support.analysis_door import law_day  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 MARKER = 123.0
@@ -240,8 +241,8 @@ def test_a_tax_parcels_slope_picture_is_the_one_made_ahead_and_an_edited_outline
     layers = loaders.layerset()
     p1 = parcel_by_sbl(layers, fx.P1_SBL)
     assert prepare(layers, data_dir, as_of=dt.date.today()).pictures == 2
-    key = picture_key(picture_request(layers.dem_path, p1.geometry))
-    marker = png_data_url(*picture_request(layers.dem_path, fx.P2))[0]  # another parcel's picture
+    key = picture_key(picture_request(layers.dem_path, p1.geometry, law_day()))
+    marker = png_data_url(*picture_request(layers.dem_path, fx.P2, law_day()))[0]  # another parcel's picture
     path = data_dir / ANSWERS_FILE
     copy = data_dir / "marked.sqlite3"
     shutil.copyfile(path, copy)
@@ -255,12 +256,12 @@ def test_a_tax_parcels_slope_picture_is_the_one_made_ahead_and_an_edited_outline
     os.replace(copy, path)
     made = []
     monkeypatch.setattr(slope_overlay, "png_data_url", lambda *a: made.append(a) or png_data_url(*a))
-    assert _overlay_url(slope_overlay.slope_group(layers, p1.geometry)) == marker and made == []
+    assert _overlay_url(slope_overlay.slope_group(layers, p1.geometry, law_day())) == marker and made == []
     from shapely.geometry import box
 
     edited = box(fx.X0, fx.Y0, fx.X0 + 150, fx.Y0 + 200)
-    url = _overlay_url(slope_overlay.slope_group(layers, edited))
-    assert len(made) == 1 and url == png_data_url(*picture_request(layers.dem_path, edited))[0] != marker
+    url = _overlay_url(slope_overlay.slope_group(layers, edited, law_day()))
+    assert len(made) == 1 and url == png_data_url(*picture_request(layers.dem_path, edited, law_day()))[0] != marker
     analysis_door._prepared_store.clear()
     slope_overlay.slope_picture_url.clear()
     loaders._layerset.clear()

@@ -24,6 +24,7 @@ from pyproj import Transformer
 from rasterio.warp import Resampling, calculate_default_transform, reproject
 from shapely.geometry import Polygon
 
+from app_support.analysis_door import law_day
 from app_support.map import slope_overlay
 from sloat_core.gis.terrain import SLOPE_CLASS_COLORS, slope_class_raster
 from sloat_core.units import WGS84, WORK_CRS
@@ -67,7 +68,7 @@ def _grid(picture, box):
 
 def _expected(picture, box, bounds, clip=None):
     """Per pixel: the class under its centre (-1 outside the source), and which pixels are fit to judge."""
-    overlay = slope_class_raster(str(DEM), bounds, max_size=500)
+    overlay = slope_class_raster(str(DEM), bounds, max_size=500, on=law_day())
     rows, cols = overlay.classes.shape
     minx, miny, maxx, maxy = overlay.bounds
     mx, my, _ = _grid(picture, box)
@@ -88,7 +89,8 @@ def _expected(picture, box, bounds, clip=None):
 
 
 def _picture(bounds, clip=None):
-    return slope_overlay.slope_picture.__wrapped__(str(DEM), bounds, clip_wkb=None if clip is None else clip.wkb)
+    return slope_overlay.slope_picture.__wrapped__(str(DEM), bounds, clip_wkb=None if clip is None else clip.wkb,
+                                                   on=law_day())
 
 
 CASES = [(0, 0, False), (0, 0, True), (-900, 650, True), (1400, -700, False), (1400, -700, True)]
@@ -158,7 +160,7 @@ def test_a_rectangle_off_the_dem_has_no_picture():
     left, bottom, right, top = _dem_bounds()
     off = (right + 100, bottom + 500, right + 600, bottom + 1000)
     assert _picture(off) is None
-    assert slope_overlay.slope_picture_url.__wrapped__(str(DEM), off) is None
+    assert slope_overlay.slope_picture_url.__wrapped__(str(DEM), off, slope_overlay.MAX_SIZE, None, law_day()) is None
 
 
 @pytest.mark.parametrize("corner", ["west edge", "south-west corner", "north-east corner"])
@@ -195,7 +197,7 @@ def test_gdal_warp_agrees_on_nearly_every_pixel(dx, dy):
     nearest-neighbour boundary may move by a pixel between the two: not all pixels agree, 97% must."""
     _cx, _cy, bounds = _rect(dx, dy)
     picture, box = _picture(bounds)
-    overlay = slope_class_raster(str(DEM), bounds, max_size=500)
+    overlay = slope_class_raster(str(DEM), bounds, max_size=500, on=law_day())
     rows, cols = overlay.classes.shape
     src_transform = rasterio.transform.from_bounds(*overlay.bounds, cols, rows)
     dst_transform, width, height = calculate_default_transform(WORK_CRS, "EPSG:3857", cols, rows, *overlay.bounds)
@@ -219,8 +221,8 @@ def test_the_png_handed_to_the_map_is_the_picture_exactly(clipped):
     cx, cy, bounds = _rect(-900, 650)
     clip = _triangle(cx, cy) if clipped else None
     picture, box = _picture(bounds, clip)
-    url, url_box = slope_overlay.slope_picture_url.__wrapped__(str(DEM), bounds, clip_wkb=None if clip is None
-                                                               else clip.wkb)
+    url, url_box = slope_overlay.slope_picture_url.__wrapped__(str(DEM), bounds, slope_overlay.MAX_SIZE,
+                                                               None if clip is None else clip.wkb, law_day())
     assert url.startswith("data:image/png;base64,") and url_box == box
     decoded = np.asarray(Image.open(io.BytesIO(base64.b64decode(url.split(",", 1)[1]))).convert("RGBA"))
     assert decoded.shape == picture.shape and np.array_equal(decoded, picture)  # lossless

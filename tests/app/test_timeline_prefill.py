@@ -216,8 +216,8 @@ def test_after_an_analysis_the_page_lists_the_permits_and_adds_one_with_its_cloc
     assert "Added: wetland permit." in [s.value for s in at.success]
     assert "**Wetland permit** (§ 402-57G). " in _text(at) and "Already on your timeline." in _text(at)
     assert KIND_LABELS["wetland_permit"] not in at.selectbox(key="tlp_kind").options
-    expires = issued + relativedelta(years=value("wetland_permit_term_years"))
-    ask_by = expires - relativedelta(days=value("wetland_extension_request_days"))
+    expires = issued + relativedelta(years=value("wetland_permit_term_years", issued))  # the law of the clock's start
+    ask_by = expires - relativedelta(days=value("wetland_extension_request_days", issued))
     expected = {e.date.isoformat() for e in timeline_events([{"id": "wetland_permit", "issued": issued}],
                                                             dt.date(2026, 6, 1))}
     rows = {r["Date"]: r for _i, r in at.dataframe[0].value.iterrows()}

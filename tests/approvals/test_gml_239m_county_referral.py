@@ -15,6 +15,7 @@ from sloat_core.approvals.facts import parse_approval_facts
 from sloat_core.approvals.state_law import state_param
 
 from engine_world import X0, Y0, make_world, sq
+from law_day import LAW_DAY
 
 PARCEL = sq(0, 0, 100)
 #: A village far larger than every search zone, so each layer's coverage holds the land within 500 ft.
@@ -30,12 +31,12 @@ def _world(tmp_path, extra, *, village=BIG_VILLAGE, omit=()):
 
 
 def _answers(ls, application_type="site_plan", **facts):
-    r = county_referral(PARCEL, ls, application_type=application_type, facts=parse_approval_facts(facts))
+    r = county_referral(PARCEL, ls, application_type=application_type, facts=parse_approval_facts(facts), on=LAW_DAY)
     return r, {a.trigger: a for a in r.triggers}
 
 
 def test_the_referral_distance_is_500_ft_a_dated_setting_with_its_clause():
-    p = state_param("county_referral_distance_ft")
+    p = state_param("county_referral_distance_ft", LAW_DAY)
     assert (p.value, p.unit, p.citation) == (500, "ft", "GML § 239-m(3)(b)")
 
 

@@ -10,6 +10,7 @@ from sloat_core.approvals.wetland_screens import state_wetland_screen
 from sloat_core.gis import parcels as parcel_input
 from sloat_core.gis.layers import load_manifest
 from sloat_core.units import SQFT_PER_ACRE
+from law_day import LAW_DAY
 
 SAMPLE = Path(__file__).resolve().parents[2] / "data" / "sample"
 
@@ -42,7 +43,7 @@ def test_the_sample_nysdec_wetlands_are_of_the_mapped_size():
 
 
 def test_the_village_centre_lot_is_within_500_ft_of_ny_17(sample):
-    r = county_referral(_parcel("village_centre_lot.kml"), sample, application_type="site_plan")
+    r = county_referral(_parcel("village_centre_lot.kml"), sample, application_type="site_plan", on=LAW_DAY)
     road = next(t for t in r.triggers if t.trigger == "state_county_road")
     assert road.answer == "yes" and road.distance_ft < 500 and r.required is True
     assert all(t.answer in ("yes", "no") for t in r.triggers), [t.reason for t in r.triggers]

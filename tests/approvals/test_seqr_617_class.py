@@ -9,18 +9,19 @@ from sloat_core.approvals.seqr import UNLISTED_CLAUSE, parkland_contiguity, seqr
 from sloat_core.approvals.state_law import state_param
 from sloat_core.errors import SloatInputError
 from sloat_core.rules.project import parse_project
+from law_day import LAW_DAY
 
 
 def classify(project=None, *, parkland_distance_ft=None, in_cea=None, **facts):
     return seqr_class(parse_project(project or {}), parse_approval_facts(facts),
-                      parkland_distance_ft=parkland_distance_ft, in_cea=in_cea)
+                      parkland_distance_ft=parkland_distance_ft, in_cea=in_cea, on=LAW_DAY)
 
 
 @pytest.mark.parametrize("kind", ["garage", "carport", "deck", "swimming_pool", "storage_shed", "fence", True])
 def test_a_garage_or_other_minor_accessory_residential_structure_is_type_ii(kind):
     r = classify({"application_type": "building_permit"}, accessory_structure=kind)
     assert r.seqr_class == "Type II"
-    assert r.clause == state_param("seqr_type2_accessory").citation == "6 NYCRR 617.5(c)(12)"
+    assert r.clause == state_param("seqr_type2_accessory", LAW_DAY).citation == "6 NYCRR 617.5(c)(12)"
     assert r.verify, "the paragraph numbers of 617.5(c) are to confirm"
     assert "to confirm with the Village" in r.reason
     assert any("No SEQR review" in c for c in r.checklist) and r.cea_review is None
@@ -135,10 +136,10 @@ def test_100_lots_with_water_and_sewer_unknown_ask_about_water_and_sewer():
 
 def test_parkland_contiguity_is_the_form_s_answer_else_the_map_s():
     f = parse_approval_facts({"parkland_contiguous": False})
-    assert parkland_contiguity(f, 0.0) is False
-    far = state_param("seqr_parkland_contiguity_ft").value
-    assert parkland_contiguity(parse_approval_facts({}), far + 1) is False
-    assert parkland_contiguity(parse_approval_facts({}), far) is None
+    assert parkland_contiguity(f, 0.0, LAW_DAY) is False
+    far = state_param("seqr_parkland_contiguity_ft", LAW_DAY).value
+    assert parkland_contiguity(parse_approval_facts({}), far + 1, LAW_DAY) is False
+    assert parkland_contiguity(parse_approval_facts({}), far, LAW_DAY) is None
 
 
 # -- other activities: physical alteration of 10 acres (617.4(b)(6)(i))

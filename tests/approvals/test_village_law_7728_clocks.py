@@ -10,6 +10,7 @@ import pytest
 from sloat_core.approvals.facts import parse_approval_facts
 from sloat_core.approvals.state_law import state_param
 from sloat_core.approvals.village_law import approval_events, clock_rules, village_law_events
+from law_day import LAW_DAY
 
 AS_OF = dt.date(2026, 9, 1)
 
@@ -21,7 +22,7 @@ def events(app, as_of=AS_OF, **facts):
 def test_the_periods_are_62_days_dated_settings_to_confirm():
     for name in ("subdivision_hearing_days", "subdivision_decision_days", "final_plat_filing_days",
                  "site_plan_decision_days"):
-        p = state_param(name)
+        p = state_param(name, LAW_DAY)
         assert p.value == 62 and p.unit == "days" and p.verify
 
 
@@ -89,7 +90,7 @@ def test_a_site_plan_has_no_default_approval():
     ev = events("site_plan", as_of=dt.date(2027, 3, 1), hearing_closed_date="2026-10-25")
     assert not any(e.kind == "default_approval" for e in ev.values())
     assert "No default approval" in ev["site-plan-decision-deadline"].detail
-    (rule,) = clock_rules("site_plan")
+    (rule,) = clock_rules("site_plan", LAW_DAY)
     assert rule.default_approval is False
 
 
@@ -107,7 +108,7 @@ def test_lincoln_s_birthday_and_washington_s_birthday_both_carry_a_deadline():
 
 
 def test_the_clock_rules_state_who_starts_each_clock_and_what_ends_it():
-    rules = {r.id: r for r in clock_rules("subdivision")}
+    rules = {r.id: r for r in clock_rules("subdivision", LAW_DAY)}
     assert set(rules) == {"subdivision_hearing", "subdivision_decision", "final_plat_filing"}
     assert rules["subdivision_decision"].default_approval is True
     assert "deemed granted approval" in rules["subdivision_decision"].ends

@@ -57,6 +57,7 @@ from sloat_core.errors import SloatInputError  # noqa: E402
 from sloat_core.rules.sections.s402_57_wetlands.mitigation import mitigation  # noqa: E402
 from sloat_core.gis.safe_files import MAX_UPLOAD_BYTES  # noqa: E402
 from sloat_core import cli  # noqa: E402
+from law_day import LAW_DAY  # noqa: E402
 
 TIMEOUT_S = 30
 MEMORY_LIMIT_BYTES = 3 * 1024**3
@@ -528,13 +529,13 @@ def test_zero_and_blank_project_numbers_are_accepted(text, tmp_path):
 @pytest.mark.parametrize("field", ["impacted_wetland_sqft", "impacted_buffer_sqft", "proposed_mitigation_sqft"])
 def test_mitigation_calculator_refuses_bad_numbers(field, value, needle):
     with pytest.raises(SloatInputError, match=needle):
-        mitigation(**{field: value})
+        mitigation(**{field: value}, on=LAW_DAY)
 
 
 def test_mitigation_calculator_zero_and_huge_but_real_numbers():
-    zero = mitigation(impacted_wetland_sqft=0, proposed_mitigation_sqft=0)
+    zero = mitigation(impacted_wetland_sqft=0, proposed_mitigation_sqft=0, on=LAW_DAY)
     assert zero["required_mitigation_sqft"] == 0.0 and zero["shortfall_sqft"] == 0.0
-    big = mitigation(impacted_wetland_sqft=1e9, proposed_mitigation_sqft="1e9")
+    big = mitigation(impacted_wetland_sqft=1e9, proposed_mitigation_sqft="1e9", on=LAW_DAY)
     assert big["required_mitigation_sqft"] == pytest.approx(1.5e9)
     assert big["shortfall_sqft"] == pytest.approx(0.5e9)
     assert math.isfinite(big["required_mitigation_sqft"])
@@ -657,7 +658,7 @@ def test_cell_areas_of_a_many_vertex_outline_match_the_direct_intersection():
     slope = np.full((80, 80), 30.0)
     slope[:40] = 10.0
     grid = terrain.SlopeGrid(geom, slope, from_origin(800, 1200, 5, 5), Path("x.tif"))
-    areas = grid.class_areas_sqft()
+    areas = grid.class_areas_sqft(on=LAW_DAY)
     assert sum(areas.values()) == pytest.approx(geom.area, rel=1e-9)
     north = shapely.box(800, 1000, 1200, 1200).intersection(geom).area  # rows 0-39 (slope 10 %)
     assert areas["0-15"] == pytest.approx(north, rel=1e-9)
@@ -686,7 +687,7 @@ def test_unknown_region_equals_the_parcel_minus_the_known_cells():
     hole = shapely.box(825, 1100, 950, 1150).intersection(geom).area
     outside = geom.difference(shapely.box(800, 950, 1100, 1200)).area
     assert unknown.area == pytest.approx(hole + outside, rel=1e-9)
-    assert grid.class_areas_sqft()["unknown"] == pytest.approx(unknown.area, rel=1e-9)
+    assert grid.class_areas_sqft(on=LAW_DAY)["unknown"] == pytest.approx(unknown.area, rel=1e-9)
 
 
 def test_the_in_process_write_audit_sees_a_write(tmp_path):

@@ -5,6 +5,7 @@ import inspect
 from pathlib import Path
 
 from sloat_core.errors import SloatError, SloatInputError
+from law_day import LAW_DAY
 
 CORE = Path(__file__).resolve().parents[2] / "sloat_core"
 
@@ -57,7 +58,7 @@ def test_a_broken_parameters_file_raises_the_parameters_error(tmp_path):
     path = tmp_path / "parameters.yaml"
     path.write_text("version: test\nparameters: 5\n", encoding="utf-8")
     try:
-        params.load_params(path)
+        params.load_params(path, LAW_DAY)
     except SloatInputError as exc:
         assert isinstance(exc, ParametersError) and isinstance(exc, ValueError)
         assert str(exc) == "The parameters file parameters.yaml has no “parameters” mapping."

@@ -6,6 +6,9 @@ own clause, as the loader requires; see tests/law/test_law_in_text.py): the stee
 § 402-45A(2)(a) becomes 50 % (a measuring value: which land the deduction row takes), the cluster slope
 threshold of § 402-48C(1) becomes 25 % (a measuring value: the slope set the trigger reads) and the cluster lot
 minimum of § 402-48F becomes 50 sq ft (a rule value). A value holds from its effective day, that day included.
+
+The labels too (the CAD export's layer words, the printed map's legend) state the law of the analysis's date:
+with the same amendments in force from today, an analysis as of yesterday states the old numbers.
 """
 
 import copy
@@ -28,15 +31,20 @@ AMENDMENTS = {
 }
 
 
-@pytest.fixture
-def amended(tmp_path):
+def _amended_copy(folder, effective: dt.date):
+    """A copy of parameters.yaml in ``folder`` with the `AMENDMENTS` in force from ``effective``."""
     doc = copy.deepcopy(yaml.safe_load(params.PARAMS_PATH.read_text(encoding="utf-8")))
     for name, (val, quote) in AMENDMENTS.items():
-        doc["parameters"][name]["values"].append({"effective": CHANGED_ON, "value": val, "quote": quote})
-    path = tmp_path / "parameters.yaml"
+        doc["parameters"][name]["values"].append({"effective": effective, "value": val, "quote": quote})
+    path = folder / "parameters.yaml"
     path.write_text(yaml.safe_dump(doc, allow_unicode=True, sort_keys=False), encoding="utf-8")
-    with params.using_params(path):
-        yield path
+    return path
+
+
+@pytest.fixture
+def amended(tmp_path):
+    with params.using_params(_amended_copy(tmp_path, CHANGED_ON)):
+        yield
 
 
 def _world(tmp_path, name: str, slope_fraction: float):
@@ -116,3 +124,31 @@ def test_the_village_screen_as_of_a_date_reads_the_law_of_that_date_and_agrees_w
     for row, on in ((old, DAY_BEFORE), (new, CHANGED_ON)):
         result = analyze(parcel, world, district="R-40", as_of=on)
         assert row["trigger_1"] == {True: "yes", False: "no", None: ""}[_t1(result)["triggered"]]
+
+
+def test_the_cad_layers_and_the_printed_legend_state_the_law_of_the_analysis_date_not_of_today(tmp_path):
+    from sloat_core.engine.analysis import analyze_parcel
+    from sloat_core.outputs.cad import CAD_LAYERS, constraint_layers, constraints_dxf
+    from sloat_core.outputs.report.map import map_and_legend
+
+    # The amendments in force from today (after the shipped values' day, should the clock say otherwise): the law
+    # of today deducts slopes over 50 %, an analysis as of yesterday slopes over 25 %.
+    today = max(dt.date.today(), dt.date(2026, 11, 30))
+    yesterday = today - dt.timedelta(days=1)
+    (tmp_path / "copy").mkdir()
+    with params.using_params(_amended_copy(tmp_path / "copy", today)):
+        steep = _world(tmp_path, "cad", 0.30)  # 30 % everywhere: deducted under the old threshold only
+        analysis = analyze_parcel(sq(0, 0, 200), steep, district="R-40", as_of=yesterday)
+        files = constraint_layers(analysis)
+        words = {p.layer.key: p.what for p in files.pieces}
+        assert words["slope_25_40"] == "Slopes over 25% up to 40%, § 402-45A(2)(a)"
+        assert "Slopes over 25% up to 40%, § 402-45A(2)(a)" in constraints_dxf(analysis, files).decode("utf-8")
+        _png, _ratio, legend = map_and_legend(analysis, steep)
+        assert "Slopes over 25% to 40%: counts 50%" in [label for label, _swatch in legend]
+
+        # The same parcel as of today: nothing over 50 % (no layer, no legend entry), and the words of today.
+        today_files = constraint_layers(analyze_parcel(sq(0, 0, 200), steep, district="R-40", as_of=today))
+        assert "slope_25_40" not in {p.layer.key for p in today_files.pieces}
+        layer = next(c for c in CAD_LAYERS if c.key == "slope_25_40")
+        assert (layer.what(yesterday), layer.what(today)) == ("Slopes over 25% up to 40%, § 402-45A(2)(a)",
+                                                              "Slopes over 50% up to 40%, § 402-45A(2)(a)")

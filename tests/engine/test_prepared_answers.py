@@ -429,11 +429,11 @@ def test_each_tax_parcels_slope_picture_is_stored_as_the_web_map_would_make_it(d
     assert report.pictures == len(SBLS) == 3 and "with 3 slope pictures" in report.summary()
     reader = PreparedAnswers(answers_dir)
     for sbl in SBLS:
-        request = picture_request(layers.dem_path, parcel_by_sbl(layers, sbl).geometry)
+        request = picture_request(layers.dem_path, parcel_by_sbl(layers, sbl).geometry, DAY)
         stored = reader.picture(report.generation, picture_key(request))
         # the same code on the same machine: the same PNG byte for byte, the same bounds (JSON keeps floats)
         assert stored == png_data_url(*request), sbl
-    other = picture_request(layers.dem_path, box(fx.X0, fx.Y0, fx.X0 + 150, fx.Y0 + 200))  # an edited outline
+    other = picture_request(layers.dem_path, box(fx.X0, fx.Y0, fx.X0 + 150, fx.Y0 + 200), DAY)  # an edited outline
     assert reader.picture(report.generation, picture_key(other)) is None
     assert reader.picture(generation(dem_manifest, NEXT_DAY), picture_key(request)) is None
 
@@ -444,7 +444,7 @@ def test_without_an_elevation_model_no_picture_is_stored_and_the_answers_are(lay
     report = prepare(layers, answers_dir, as_of=DAY)
     assert layers.dem_path is None and report.pictures == 0 and report.answers == 3
     assert "slope pictures" not in report.summary()
-    request = picture_request(ROOT / "data" / "sample" / "dem.tif", parcel_by_sbl(layers, fx.P1_SBL).geometry)
+    request = picture_request(ROOT / "data" / "sample" / "dem.tif", parcel_by_sbl(layers, fx.P1_SBL).geometry, DAY)
     assert PreparedAnswers(answers_dir).picture(report.generation, picture_key(request)) is None
 
 
@@ -459,7 +459,7 @@ def test_a_damaged_stored_picture_gives_none(png, bounds, dem_manifest, answers_
 
     layers = load_manifest(dem_manifest)
     report = prepare(layers, answers_dir, as_of=DAY)
-    key = picture_key(picture_request(layers.dem_path, parcel_by_sbl(layers, fx.P1_SBL).geometry))
+    key = picture_key(picture_request(layers.dem_path, parcel_by_sbl(layers, fx.P1_SBL).geometry, DAY))
     rewrite(report.path, "UPDATE pictures SET png = ?, bounds = ? WHERE picture_key = ?", (png, bounds, key))
     assert PreparedAnswers(answers_dir).picture(report.generation, key) is None
 

@@ -21,6 +21,7 @@ from sloat_core.errors import SloatInputError
 from sloat_core.measure.parcel import parcel_findings
 from sloat_core.gis.layers import Layer, LayerSet
 from sloat_core.units import WORK_CRS
+from law_day import LAW_DAY
 
 ROLES = ("water_bodies", "watercourses", "wetlands", "floodplain", "rock_outcrops")
 
@@ -43,7 +44,7 @@ FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthChe
 
 
 def net(parcel, layers, width=100.0):
-    return lot_area(parcel_findings(parcel, layers, buffer_width_ft=width))
+    return lot_area(parcel_findings(parcel, layers, buffer_width_ft=width, on=LAW_DAY))
 
 
 def overlay_tolerance_sqft(lot) -> float:

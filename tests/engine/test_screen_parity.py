@@ -25,6 +25,7 @@ from sloat_core.rules.deductions import net_lot_area, net_lot_area_floor
 from sloat_core.measure.record import Measures, measured_areas
 from sloat_core.rules.measures import answer
 from sloat_core.rules.permits import LAND_PERMITS, land_permits
+from law_day import LAW_DAY
 
 SAMPLE = Path(__file__).resolve().parents[2] / "data" / "sample" / "layers.yaml"
 FLAG = {True: "yes", False: "no", None: ""}
@@ -125,7 +126,7 @@ def test_both_paths_build_the_same_measures_record(tmp_path):
     geoms = np.array([g for g, _ in PARCELS], dtype=object)
     import shapely
 
-    pieces = build_pieces(world, shapely.total_bounds(geoms), buffer_width_ft=float(settings.buffer_width_ft))
+    pieces = build_pieces(world, shapely.total_bounds(geoms), buffer_width_ft=float(settings.buffer_width_ft), on=LAW_DAY)
     bulk = block_measures(pieces, block_areas(pieces, geoms), shapely.area(geoms))
     for j, (geom, _) in enumerate(PARCELS):
         one = analyze_parcel(geom, world, settings=settings).lot.measures
@@ -143,7 +144,7 @@ def test_both_paths_build_the_same_measures_record(tmp_path):
 def _record(**areas) -> Measures:
     base = {k: 0.0 for k in measured_areas()}
     rows = {c: 0.0 for c in ROW_IDS}
-    return Measures(100_000.0, rows, base | areas, 0.0, 0.0, {})
+    return Measures(100_000.0, rows, base | areas, 0.0, 0.0, {}, as_of=LAW_DAY)
 
 
 def test_one_rule_serves_one_parcel_or_a_population():
@@ -154,7 +155,7 @@ def test_one_rule_serves_one_parcel_or_a_population():
     population = Measures(
         np.array([r.gross_area_sqft for r in records]),
         {c: np.array([r.rows[c] for r in records]) for c in ROW_IDS},
-        {k: np.array([r.areas[k] for r in records]) for k in keys}, np.zeros(5), np.zeros(5), {})
+        {k: np.array([r.areas[k] for r in records]) for k in keys}, np.zeros(5), np.zeros(5), {}, as_of=LAW_DAY)
     together_t = trigger_answers(population)
     together_p = land_permits(population)
     for j, r in enumerate(records):
@@ -170,7 +171,7 @@ def test_land_a_layer_does_not_cover_is_unknown_not_absent():
     """Where a loaded layer does not cover the land (its coverage), absence cannot be claimed."""
     covered = _record()
     half = Measures(covered.gross_area_sqft, covered.rows, covered.areas, 0.0, 0.0, {},
-                    uncovered_sqft={"wetlands": 50_000.0, "wetland_region": 50_000.0})
+                    uncovered_sqft={"wetlands": 50_000.0, "wetland_region": 50_000.0}, as_of=LAW_DAY)
     assert answer(trigger_answers(covered)[2]) is False
     assert answer(trigger_answers(half)[2]) is None
     assert answer(land_permits(half)["wetland_permit"]) is None

@@ -20,6 +20,7 @@ from sloat_core.approvals.county_referral import county_referral
 from sloat_core.gis.layers import load_manifest
 from sloat_core.gis.official.pipeline import state_county_roads
 from sloat_core.gis.official_sources import RIS_STATE_COUNTY_CODES, SOURCES, SUPPLIED
+from law_day import LAW_DAY
 
 
 def _fetch(tmp_path, folder=RECORDED):
@@ -86,7 +87,7 @@ def test_a_road_answer_without_jurisdiction_leaves_the_roads_unknown_and_says_wh
     ls = load_manifest(out / "layers.yaml")
     assert ls.get("state_county_roads") is None
     c = ls.village_boundary.centroid
-    r = county_referral(shapely.box(c.x, c.y, c.x + 100, c.y + 100), ls, application_type="site_plan")
+    r = county_referral(shapely.box(c.x, c.y, c.x + 100, c.y + 100), ls, application_type="site_plan", on=LAW_DAY)
     assert {a.trigger: a.answer for a in r.triggers}["state_county_road"] == "unknown"
 
 

@@ -27,6 +27,7 @@ from sloat_core.gis.terrain import (
     slope_classes,
     slope_grid,
 )
+from law_day import LAW_DAY
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE_DEM = ROOT / "data" / "sample" / "dem.tif"
@@ -137,7 +138,7 @@ def test_arrays_smaller_than_the_kernel_have_no_slope():
 
 
 def test_class_names_follow_the_parameters_file():
-    assert slope_class_labels() == CLASSES
+    assert slope_class_labels(LAW_DAY) == CLASSES
 
 
 @pytest.mark.parametrize(
@@ -148,7 +149,7 @@ def test_class_names_follow_the_parameters_file():
     ],
 )
 def test_class_edges_on_both_sides(slope, expected):
-    assert slope_classes(np.array([slope]))[0] == expected
+    assert slope_classes(np.array([slope]), LAW_DAY)[0] == expected
 
 
 @pytest.mark.parametrize(
@@ -165,7 +166,7 @@ def test_class_edges_on_both_sides(slope, expected):
 def test_a_parcel_on_a_uniform_plane_lands_wholly_in_one_class(tmp_path, cell_ft, rise_per_cell, expected_class):
     dem = write_dem(tmp_path / "plane.tif", plane_east(12, 12, rise_per_cell), cell_ft)
     parcel = box(X0 + 2 * cell_ft, Y0 - 10 * cell_ft, X0 + 10 * cell_ft, Y0 - 2 * cell_ft)
-    areas = slope_grid(dem, parcel).class_areas_sqft(parcel)
+    areas = slope_grid(dem, parcel).class_areas_sqft(parcel, on=LAW_DAY)
     assert set(areas) == set(CLASSES)
     assert areas[expected_class] == pytest.approx(parcel.area, rel=1e-12)
     assert sum(v for k, v in areas.items() if k != expected_class) == pytest.approx(0.0, abs=1e-6)
@@ -211,7 +212,7 @@ def test_a_parcel_half_covering_cells_counts_half_their_area(tmp_path):
     # x from the middle of column 4 (10%) through column 5 (20%) to the middle of column 6 (30%);
     # rows 2-5 whole (40 ft tall).
     parcel = box(X0 + 45, Y0 - 60, X0 + 65, Y0 - 20)
-    areas = slope_grid(dem, parcel).class_areas_sqft(parcel)
+    areas = slope_grid(dem, parcel).class_areas_sqft(parcel, on=LAW_DAY)
     assert areas["0-15"] == pytest.approx(5 * 40, rel=1e-12)   # half of column 4
     assert areas["15-25"] == pytest.approx(10 * 40, rel=1e-12)  # all of column 5
     assert areas["25-40"] == pytest.approx(5 * 40, rel=1e-12)   # half of column 6
@@ -223,7 +224,7 @@ def test_a_parcel_reaching_half_a_cell_into_the_dem_edge_counts_that_half_as_unk
     dem = write_dem(tmp_path / "plane.tif", plane_east(10, 10, 1.000004), 4.0)
     # column 0 is the DEM edge (no slope); the parcel starts in its middle
     parcel = box(X0 + 2, Y0 - 36, X0 + 20, Y0 - 4)
-    areas = slope_grid(dem, parcel).class_areas_sqft(parcel)
+    areas = slope_grid(dem, parcel).class_areas_sqft(parcel, on=LAW_DAY)
     assert areas["unknown"] == pytest.approx(2 * 32, rel=1e-9)
     assert areas["25-40"] == pytest.approx(16 * 32, rel=1e-12)
 
@@ -235,7 +236,7 @@ def test_a_parcel_partly_outside_the_dem_has_the_outside_part_unknown(tmp_path):
     valid_box = box(X0 + cell, Y0 - 9 * cell, X0 + 9 * cell, Y0 - cell)  # inside the edge ring
     parcel = box(X0 + 8, Y0 - 30, X0 + 70, Y0 - 10)  # runs 30 ft past the east edge
     grid = slope_grid(dem, parcel)
-    areas = grid.class_areas_sqft(parcel)
+    areas = grid.class_areas_sqft(parcel, on=LAW_DAY)
     outside = parcel.difference(dem_box).area
     in_edge_ring = parcel.intersection(dem_box).difference(valid_box).area
     assert outside == pytest.approx(30 * 20)
@@ -249,7 +250,7 @@ def test_a_parcel_wholly_outside_the_dem_is_all_unknown(tmp_path):
     dem = write_dem(tmp_path / "plane.tif", plane_east(10, 10, 1.0), 4.0)
     parcel = box(X0 + 1000, Y0 - 100, X0 + 1100, Y0)
     grid = slope_grid(dem, parcel)
-    areas = grid.class_areas_sqft()
+    areas = grid.class_areas_sqft(on=LAW_DAY)
     assert areas["unknown"] == pytest.approx(parcel.area)
     assert sum(areas.values()) == pytest.approx(parcel.area)
     assert grid.region(gt=0).is_empty
@@ -260,7 +261,7 @@ def test_an_all_nodata_dem_leaves_everything_unknown(tmp_path):
     dem = write_dem(tmp_path / "empty.tif", np.full((20, 20), -9999.0), 5.0, nodata=-9999.0)
     parcel = box(X0 + 12, Y0 - 80, X0 + 77, Y0 - 13)
     grid = slope_grid(dem, parcel)
-    areas = grid.class_areas_sqft(parcel)
+    areas = grid.class_areas_sqft(parcel, on=LAW_DAY)
     assert areas["unknown"] == pytest.approx(parcel.area, rel=1e-12)
     assert all(areas[k] == 0.0 for k in CLASSES[:4])
     assert grid.region(ge=0).is_empty
@@ -269,7 +270,7 @@ def test_an_all_nodata_dem_leaves_everything_unknown(tmp_path):
 
 def brute_force_areas(slope: np.ndarray, transform, geom) -> dict[str, float]:
     """Oracle: intersect every cell's square with the parcel one by one."""
-    codes = slope_classes(slope)
+    codes = slope_classes(slope, LAW_DAY)
     out = dict.fromkeys(CLASSES, 0.0)
     for r in range(slope.shape[0]):
         for c in range(slope.shape[1]):
@@ -290,7 +291,7 @@ def test_class_areas_match_cell_by_cell_intersection_on_rough_terrain_with_a_hol
     parcel = outer.difference(box(X0 + 130, Y0 - 170, X0 + 171.3, Y0 - 133.7))  # a hole off the grid lines
     parcel = shapely.affinity.rotate(parcel, 17, origin="centroid")
     grid = slope_grid(dem, parcel)
-    got = grid.class_areas_sqft(parcel)
+    got = grid.class_areas_sqft(parcel, on=LAW_DAY)
     want = brute_force_areas(grid.slope_pct, grid.transform, parcel)
     for k in CLASSES:
         assert got[k] == pytest.approx(want[k], rel=1e-9, abs=1e-6), k
@@ -302,7 +303,7 @@ def test_regions_have_the_same_areas_as_the_classes_and_stay_inside_the_parcel(t
     dem = write_dem(tmp_path / "rough.tif", rough_dem(80, 80), 5.0)
     parcel = shapely.Polygon([(X0 + 20, Y0 - 30), (X0 + 350, Y0 - 60), (X0 + 300, Y0 - 370), (X0 + 40, Y0 - 300)])
     grid = slope_grid(dem, parcel)
-    areas = grid.class_areas_sqft()
+    areas = grid.class_areas_sqft(on=LAW_DAY)
     pieces = {
         "0-15": grid.region(le=15),
         "15-25": grid.region(gt=15, le=25),
@@ -333,7 +334,7 @@ def test_a_100_acre_parcel_on_5_ft_cells_sums_to_its_area(tmp_path):
     dem = write_dem(tmp_path / "big.tif", rough_dem(side, side), 5.0, dtype="float32")
     parcel = shapely.Point(X0 + side * 2.5, Y0 - side * 2.5).buffer(1177.5, quad_segs=64)  # ~100 acres
     assert parcel.area / 43_560 == pytest.approx(100, rel=0.01)
-    areas = slope_grid(dem, parcel).class_areas_sqft()
+    areas = slope_grid(dem, parcel).class_areas_sqft(on=LAW_DAY)
     assert sum(areas.values()) == pytest.approx(parcel.area, rel=1e-6)
 
 
@@ -373,7 +374,7 @@ def test_a_line_is_not_a_parcel(tmp_path):
 
 def test_the_overlay_is_at_most_max_size_a_side_and_colours_each_class(tmp_path):
     dem = write_dem(tmp_path / "kink.tif", kinked_dem(), 10.0)
-    ov = slope_class_raster(dem, (X0, Y0 - 100, X0 + 100, Y0))
+    ov = slope_class_raster(dem, (X0, Y0 - 100, X0 + 100, Y0), on=LAW_DAY)
     assert ov.classes.shape == (10, 10)
     assert ov.rgba.shape == (10, 10, 4) and ov.rgba.dtype == np.uint8
     assert tuple(ov.rgba[4, 3]) == SLOPE_CLASS_COLORS[1]
@@ -381,10 +382,10 @@ def test_the_overlay_is_at_most_max_size_a_side_and_colours_each_class(tmp_path)
     assert tuple(ov.rgba[4, 7]) == SLOPE_CLASS_COLORS[3]
     assert ov.bounds == pytest.approx((X0, Y0 - 100, X0 + 100, Y0))
     big = write_dem(tmp_path / "big.tif", rough_dem(900, 700), 5.0, dtype="float32")
-    ov = slope_class_raster(big, (X0, Y0 - 4500, X0 + 3500, Y0), max_size=300)
+    ov = slope_class_raster(big, (X0, Y0 - 4500, X0 + 3500, Y0), max_size=300, on=LAW_DAY)
     assert max(ov.classes.shape) <= 300
     assert ov.cell_size_ft == 15.0
-    assert slope_class_raster(big, (X0 - 900, Y0 - 100, X0 - 800, Y0)) is None
+    assert slope_class_raster(big, (X0 - 900, Y0 - 100, X0 - 800, Y0), on=LAW_DAY) is None
 
 
 # --------------------------------------------------------------------------------------------
@@ -442,7 +443,7 @@ def test_a_very_large_overlay_area_is_read_decimated_and_still_fits(tmp_path, mo
 
     monkeypatch.setattr(picture, "_OVERLAY_FULL_RES_MAX_CELLS", 10_000)  # pretend 200 x 200 is huge
     dem = write_dem(tmp_path / "p25.tif", plane_east(200, 200, 1.000004), 4.0)
-    ov = slope_class_raster(dem, (X0, Y0 - 800, X0 + 800, Y0), max_size=50)
+    ov = slope_class_raster(dem, (X0, Y0 - 800, X0 + 800, Y0), max_size=50, on=LAW_DAY)
     assert max(ov.classes.shape) <= 50
     inner = ov.classes[1:-1, 1:-1]
     assert (inner == 3).all()  # a uniform 25.0001% plane stays in the 25-40 class when decimated
@@ -456,11 +457,11 @@ def test_a_dem_replaced_on_disk_is_read_again(tmp_path):
     path = tmp_path / "dem.tif"
     parcel = box(X0 + 8, Y0 - 40, X0 + 40, Y0 - 8)
     write_dem(path, plane_east(12, 12, 1.0), 4.0)  # 25 %
-    assert slope_grid(path, parcel).class_areas_sqft()["15-25"] == pytest.approx(parcel.area)
+    assert slope_grid(path, parcel).class_areas_sqft(on=LAW_DAY)["15-25"] == pytest.approx(parcel.area)
     replacement = tmp_path / "new.tif"
     write_dem(replacement, plane_east(12, 12, 2.0), 4.0)  # 50 %
     replacement.replace(path)  # as a deploy would: a new file under the same name
-    assert slope_grid(path, parcel).class_areas_sqft()["over_40"] == pytest.approx(parcel.area)
+    assert slope_grid(path, parcel).class_areas_sqft(on=LAW_DAY)["over_40"] == pytest.approx(parcel.area)
 
 
 def test_a_dem_deleted_while_open_says_it_is_not_found(tmp_path):

@@ -8,6 +8,7 @@ from pathlib import Path
 from sloat_core.law import params
 from sloat_core.law import text as law
 from sloat_core.law.not_modelled import not_modelled, not_modelled_clauses, not_modelled_markdown
+from law_day import LAW_DAY
 
 ROOT = Path(__file__).resolve().parents[2]
 _CITE = re.compile(r"§\s*402-\d+(?:[A-Z](?:\(\w{1,2}\)|\[\d+\])*)?(?:\s*-\s*(?:\(\w{1,2}\)|[A-Z]\b|\[\d+\])+)?")
@@ -28,7 +29,7 @@ def _code_citations() -> set[str]:
 
 
 def _param_citations(*, read_only: bool = False) -> set[str]:
-    return {c.citation for p in params.all_params().values() if not (read_only and p.informational)
+    return {c.citation for p in params.all_params(LAW_DAY).values() if not (read_only and p.informational)
             for c in law._resolve(p.citation)}
 
 

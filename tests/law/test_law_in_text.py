@@ -9,6 +9,7 @@ requirement"). Hypothetical amendments, chosen only because the shipped clauses 
 """
 
 import copy
+import datetime as dt
 
 import pytest
 import yaml
@@ -18,6 +19,7 @@ from sloat_core.engine.analysis import analyze
 from sloat_core.law import params
 from sloat_core.outputs.report import _map_label
 from sloat_core.measure.rows import deduction_label
+from law_day import LAW_DAY
 
 CHANGES = {
     "cluster_slope_threshold_pct": (25, "on 25% or more of the property"),
@@ -59,6 +61,7 @@ def _texts(obj) -> list[str]:
 
 def _stated(world, district="R-40"):
     r = analyze(sq(0, 0, 200), world, district=district)
+    on = dt.date.fromisoformat(r["as_of"])  # the legend and the label read the law of the analysis's date
     rows = {d["constraint"]: d["label"] for d in r["deductions"]}
     t1 = next(t for t in r["cluster_triggers"] if t["id"] == "402-48C(1)")
     return r, {
@@ -66,8 +69,8 @@ def _stated(world, district="R-40"):
         "trigger title": t1["title"],
         "trigger evidence": t1["evidence"].split(":")[0],
         "cluster lot rule": r["per_district"][0]["cluster"]["lot_rule"],
-        "report legend": _map_label("slope_25_40"),
-        "label function": deduction_label("slope_25_40"),
+        "report legend": _map_label("slope_25_40", on),
+        "label function": deduction_label("slope_25_40", on),
     }
 
 
@@ -123,6 +126,6 @@ def test_a_copy_stating_a_value_its_quote_does_not_is_refused(tmp_path):
 
 def test_the_environment_variable_names_the_copy(amended, monkeypatch):
     monkeypatch.setenv(params.PARAMS_ENV, str(amended))
-    assert params.value("cluster_slope_threshold_pct") == 25
+    assert params.value("cluster_slope_threshold_pct", LAW_DAY) == 25
     monkeypatch.delenv(params.PARAMS_ENV)
-    assert params.value("cluster_slope_threshold_pct") == 15
+    assert params.value("cluster_slope_threshold_pct", LAW_DAY) == 15

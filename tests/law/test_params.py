@@ -10,6 +10,7 @@ import yaml
 from sloat_core.law import text as law
 from sloat_core.law import params
 from sloat_core.errors import SloatInputError
+from law_day import LAW_DAY
 
 # The names and values agreed in notes/interfaces.md.
 AGREED = {
@@ -126,7 +127,7 @@ def test_entry_has_every_field_and_its_quote_is_in_the_cited_clause(name):
 
 
 def test_every_agreed_name_present_with_agreed_value():
-    loaded = params.all_params()
+    loaded = params.all_params(LAW_DAY)
     for name, expected in AGREED.items():
         assert name in loaded, name
         assert loaded[name].value == expected, name
@@ -135,7 +136,7 @@ def test_every_agreed_name_present_with_agreed_value():
 @pytest.mark.parametrize("name, expected", sorted(EXTRA.items()))
 def test_extra_numbers_present_and_cited(name, expected):
     val, citation = expected
-    p = params.param(name)
+    p = params.param(name, LAW_DAY)
     assert p.value == val
     assert p.citation == citation
 
@@ -156,11 +157,11 @@ def test_extra_numbers_present_and_cited(name, expected):
     ],
 )
 def test_spot_check_values(name, val):
-    assert params.value(name) == val
+    assert params.value(name, LAW_DAY) == val
 
 
 def test_types_follow_units():
-    for p in params.all_params().values():
+    for p in params.all_params(LAW_DAY).values():
         if p.unit in ("fraction", "ratio"):
             assert type(p.value) is float, p.name
         elif p.unit in ("years", "months", "weeks", "days", "hours", "count", "usd"):
@@ -172,27 +173,27 @@ def test_types_follow_units():
         else:
             assert type(p.value) in (int, float), p.name
         assert isinstance(p.effective, dt.date)
-    assert params.value("surface_water_countable_fraction") == 0.0
-    assert type(params.value("surface_water_countable_fraction")) is float
+    assert params.value("surface_water_countable_fraction", LAW_DAY) == 0.0
+    assert type(params.value("surface_water_countable_fraction", LAW_DAY)) is float
 
 
 def test_effective_date_is_the_text_edition_and_header_says_so():
-    assert {p.effective for p in params.all_params().values()} == {dt.date(2026, 11, 29)}
+    assert {p.effective for p in params.all_params(LAW_DAY).values()} == {dt.date(2026, 11, 29)}
     header = params.PARAMS_PATH.read_text(encoding="utf-8").split("version:")[0]
     assert "Village Clerk" in header and "2026-11-29" in header
 
 
 def test_param_api():
-    p = params.param("wetland_extension_request_days")
+    p = params.param("wetland_extension_request_days", LAW_DAY)
     assert isinstance(p, params.Parameter)
     assert (p.name, p.unit, p.citation) == ("wetland_extension_request_days", "days", "§ 402-57J(4)")
     with pytest.raises(KeyError):
-        params.param("no_such_parameter")
+        params.param("no_such_parameter", LAW_DAY)
     with pytest.raises(AttributeError):
         p.value = 91  # frozen
-    districts = params.value("cluster_small_lot_districts")
+    districts = params.value("cluster_small_lot_districts", LAW_DAY)
     districts.append("R-10")
-    assert params.value("cluster_small_lot_districts") == ["OSR", "R-80", "R-40"]
+    assert params.value("cluster_small_lot_districts", LAW_DAY) == ["OSR", "R-80", "R-40"]
 
 
 def test_params_version_is_declared_version_plus_hash():
@@ -213,22 +214,22 @@ def _write_copy(tmp_path, mutate):
 
 def test_unbroken_copy_loads(tmp_path):
     path = _write_copy(tmp_path, lambda doc: None)
-    loaded = params.load_params(path)
-    assert loaded == params.all_params()
+    loaded = params.load_params(path, LAW_DAY)
+    assert loaded == params.all_params(LAW_DAY)
 
 
 @pytest.mark.parametrize("field", params.REQUIRED_FIELDS)
 def test_missing_field_fails_naming_the_entry(tmp_path, field):
     path = _write_copy(tmp_path, lambda doc: doc["parameters"]["wetland_hearing_days"].pop(field))
     with pytest.raises(SloatInputError, match="wetland_hearing_days"):
-        params.load_params(path)
+        params.load_params(path, LAW_DAY)
 
 
 @pytest.mark.parametrize("field", params.VALUE_FIELDS)
 def test_missing_field_of_a_dated_value_fails_naming_the_entry(tmp_path, field):
     path = _write_copy(tmp_path, lambda doc: doc["parameters"]["wetland_hearing_days"]["values"][0].pop(field))
     with pytest.raises(SloatInputError, match="wetland_hearing_days"):
-        params.load_params(path)
+        params.load_params(path, LAW_DAY)
 
 
 @pytest.mark.parametrize(
@@ -256,7 +257,7 @@ def test_broken_entry_fails(tmp_path, change, match):
 
     path = _write_copy(tmp_path, mutate)
     with pytest.raises(SloatInputError, match=match) as exc:
-        params.load_params(path)
+        params.load_params(path, LAW_DAY)
     assert "wetland_hearing_days" in str(exc.value)
 
 
@@ -272,18 +273,18 @@ def test_broken_entry_fails(tmp_path, change, match):
 def test_badly_typed_value_fails(tmp_path, name, bad):
     path = _write_copy(tmp_path, lambda doc: doc["parameters"][name]["values"][0].update(value=bad))
     with pytest.raises(SloatInputError, match=name):
-        params.load_params(path)
+        params.load_params(path, LAW_DAY)
 
 
 def test_file_without_version_or_parameters_fails(tmp_path):
     path = _write_copy(tmp_path, lambda doc: doc.pop("version"))
     with pytest.raises(SloatInputError, match="version"):
-        params.load_params(path)
+        params.load_params(path, LAW_DAY)
     path.write_text("version: x\n", encoding="utf-8")
     with pytest.raises(SloatInputError, match="parameters"):
-        params.load_params(path)
+        params.load_params(path, LAW_DAY)
     with pytest.raises(SloatInputError):
-        params.load_params(tmp_path / "missing.yaml")
+        params.load_params(tmp_path / "missing.yaml", LAW_DAY)
 
 
 def test_docstring_examples_run():
@@ -301,7 +302,7 @@ def test_badly_named_entry_fails(tmp_path):
 
     path = _write_copy(tmp_path, rename)
     with pytest.raises(SloatInputError, match="Wetland Hearing Days"):
-        params.load_params(path)
+        params.load_params(path, LAW_DAY)
 
 
 # ---------------------------------------------------------------- values agree with their quotes
@@ -322,7 +323,7 @@ def test_badly_named_entry_fails(tmp_path):
 def test_a_value_its_quote_does_not_state_is_refused(tmp_path, name, bad):
     path = _write_copy(tmp_path, lambda doc: doc["parameters"][name]["values"][0].update(value=bad))
     with pytest.raises(SloatInputError, match=f"{name}.*does not state"):
-        params.load_params(path)
+        params.load_params(path, LAW_DAY)
 
 
 def test_every_shipped_value_agrees_with_its_quote_or_the_quote_states_no_number():
@@ -369,7 +370,7 @@ def test_the_date_is_passed_in_and_one_reading_of_the_file_sets_no_date(tmp_path
     path = _write_copy(tmp_path, mutate)
     assert not hasattr(params, "law_date") and not hasattr(params, "current_law_date")
     with params.using_params(path), params.one_reading():
-        assert params.value("wetland_hearing_notice_days") == 15
+        assert params.value("wetland_hearing_notice_days", LAW_DAY) == 15
         assert params.value("wetland_hearing_notice_days", dt.date(2089, 12, 31)) == 15
         assert params.value("wetland_hearing_notice_days", dt.date(2090, 1, 1)) == 62
         assert params.fill("{wetland_hearing_notice_days} days", dt.date(2091, 1, 1)) == "62 days"
@@ -402,7 +403,7 @@ def test_a_timeline_clock_runs_by_the_law_of_the_day_it_starts(tmp_path):
 def test_two_values_on_one_date_are_refused(tmp_path):
     path = _write_copy(tmp_path, lambda doc: _amended(doc, on="2026-11-29"))
     with pytest.raises(SloatInputError, match="wetland_hearing_days.*same effective date"):
-        params.load_params(path)
+        params.load_params(path, LAW_DAY)
 
 
 def test_an_analysis_reads_the_parameters_of_its_date(tmp_path):
@@ -440,7 +441,7 @@ def test_every_parameter_is_read_by_code_or_marked_informational():
     import re
 
     code = _code_text()
-    for name, p in params.all_params().items():
+    for name, p in params.all_params(LAW_DAY).items():
         read = re.search(rf"\b{name}\b", code) is not None
         assert read != p.informational, f"{name}: read by code={read}, informational={p.informational}"
 

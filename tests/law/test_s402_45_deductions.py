@@ -10,12 +10,13 @@ from engine_world import SQUARE_400, WEST_300_FT, analyze_in, make_world, sq
 from sloat_core.law.text import quote_in_clause
 from sloat_core.measure.parcel import parcel_findings
 from sloat_core.rules.deductions import conventional_yield, lot_area, meets_minimum
+from law_day import LAW_DAY
 
 PARCEL = sq(0, 0, 400)  # 400 ft x 400 ft = 160,000 sq ft
 
 
 def rows_of(layerset, parcel=PARCEL, width=100.0):
-    lot = lot_area(parcel_findings(parcel, layerset, buffer_width_ft=width))
+    lot = lot_area(parcel_findings(parcel, layerset, buffer_width_ft=width, on=LAW_DAY))
     return lot, {r.constraint: r for r in lot.rows}
 
 
@@ -121,7 +122,7 @@ def test_a_missing_layer_is_unknown_not_zero(tmp_path):
 def test_land_beyond_the_elevation_model_is_unknown_not_flat(tmp_path):
     world = make_world(tmp_path, {}, dem=50)
     parcel = sq(1100, 0, 200, 100)  # the DEM covers x < 1200: half of this parcel is beyond it
-    f = parcel_findings(parcel, world, buffer_width_ft=100)
+    f = parcel_findings(parcel, world, buffer_width_ft=100, on=LAW_DAY)
     assert f.slope_area_sqft["unknown"] == pytest.approx(10_000, rel=0.06)
     lot = lot_area(f)
     assert lot.net_lot_area_min_sqft < lot.net_lot_area_sqft

@@ -16,6 +16,7 @@ from engine_world import analyze_in, make_world, permits_in, sq  # noqa: E402
 from sloat_core.engine.analysis import analyze  # noqa: E402
 from sloat_core.law.params import param, value  # noqa: E402
 from sloat_core.rules.sections.s402_48_cluster.cluster import part_yield, yield_estimate, yield_phrase  # noqa: E402
+from law_day import LAW_DAY  # noqa: E402
 
 PARCEL = sq(0, 0, 400)  # 400 ft x 400 ft = 160,000 sq ft
 
@@ -278,7 +279,7 @@ def test_the_ip_district_gets_no_cluster_lot_rule(tmp_path):
     assert cluster["cluster_min_lot_area_sqft"] is None and "residence and mixed-use districts only" in \
         cluster["lot_rule"]
     assert analyze_in(world, district="R-15")["per_district"][0]["cluster"]["min_yard_fraction"] == \
-        float(param("cluster_min_yard_fraction").value)
+        float(param("cluster_min_yard_fraction", LAW_DAY).value)
 
 
 def test_a_required_cluster_names_the_written_resolution_and_the_open_space_requirements(tmp_path):
@@ -290,7 +291,7 @@ def test_a_required_cluster_names_the_written_resolution_and_the_open_space_requ
     assert "§ 402-48D" in c["citations"] and "in writing, by resolution" in c["reason"]
     subs = [s["citation"] for s in c["submissions"]]
     assert "§ 402-48G(3)(b)" in subs and "§ 402-48G(3)(c)" in subs
-    assert any("§ 402-48G(3)(f)[2]" in k and f"{value('open_space_lien_days')} days" in k for k in c["clocks"])
+    assert any("§ 402-48G(3)(f)[2]" in k and f"{value('open_space_lien_days', LAW_DAY)} days" in k for k in c["clocks"])
 
 
 # § 402-48C: each of the ten features declared once, its title and its everyday words together ----------
@@ -300,7 +301,7 @@ def test_each_of_the_ten_features_has_its_title_and_its_everyday_words_in_one_de
     from sloat_core.rules.sections.s402_48_cluster.cluster import FEATURES, TRIGGER_WORDS, trigger_title
 
     assert [f.number for f in FEATURES] == list(range(1, 11))
-    assert all(trigger_title(f.number) and f.words for f in FEATURES)
+    assert all(trigger_title(f.number, LAW_DAY) and f.words for f in FEATURES)
     assert {f.number for f in FEATURES if f.board_judgment} == {4, 5}  # historic eligibility, viewshed significance
     from engine_world import result_with, trigger
 
@@ -392,7 +393,7 @@ def test_open_space_within_50_ft_of_a_building_envelope_is_not_counted(tmp_path)
     assert space["gross_sqft"] == pytest.approx(80_000, abs=0.01)
     assert space["yards_excluded_sqft"] == pytest.approx(20_000, rel=1e-4)
     assert space["counted_sqft"] == pytest.approx(60_000, rel=1e-4)
-    assert space["citation"] == param("open_space_yard_exclusion_ft").citation == "§ 402-48G(2)"
+    assert space["citation"] == param("open_space_yard_exclusion_ft", LAW_DAY).citation == "§ 402-48G(2)"
     assert out["unallocated_sqft"] == pytest.approx(0, abs=0.01)
 
 

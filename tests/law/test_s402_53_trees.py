@@ -16,6 +16,7 @@ from sloat_core.engine.analysis import analyze  # noqa: E402
 from sloat_core.errors import SloatInputError  # noqa: E402
 from sloat_core.law.params import param  # noqa: E402
 from sloat_core.rules.project import parse_project  # noqa: E402
+from law_day import LAW_DAY  # noqa: E402
 
 PARCEL = sq(0, 0, 400)
 
@@ -31,10 +32,10 @@ def _tree(world, **project):
 
 
 def test_the_numbers_are_the_parameters_quoted_from_the_clauses():
-    assert (param("substantial_tree_dbh_in").value, param("substantial_tree_dbh_in").citation) == (8, "§ 402-53A")
-    assert param("substantial_tree_measure_height_ft").value == 4
-    assert param("tree_planting_min_caliper_low_in").value == 2.5
-    assert param("tree_planting_min_caliper_high_in").citation == "§ 402-53F"
+    assert (param("substantial_tree_dbh_in", LAW_DAY).value, param("substantial_tree_dbh_in", LAW_DAY).citation) == (8, "§ 402-53A")
+    assert param("substantial_tree_measure_height_ft", LAW_DAY).value == 4
+    assert param("tree_planting_min_caliper_low_in", LAW_DAY).value == 2.5
+    assert param("tree_planting_min_caliper_high_in", LAW_DAY).citation == "§ 402-53F"
 
 
 def test_the_answer_states_the_surveys_definition_and_the_planting_caliper_with_their_numbers(world):

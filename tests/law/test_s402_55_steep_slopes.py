@@ -11,19 +11,20 @@ from sloat_core.law.params import param, value
 from sloat_core.law.text import quote_in_clause
 from sloat_core.rules.project import parse_project
 from sloat_core.rules.sections.s402_55_steep_slopes.design import design_comparisons
+from law_day import LAW_DAY
 
 
 def _check(**figures) -> dict:
-    return {c["id"]: c for c in design_comparisons(figures)}
+    return {c["id"]: c for c in design_comparisons(figures, LAW_DAY)}
 
 
 def test_the_numbers_are_the_parameters_quoted_from_their_clauses():
-    assert (param("retaining_wall_max_length_ft").value, param("retaining_wall_max_length_ft").citation) == (
+    assert (param("retaining_wall_max_length_ft", LAW_DAY).value, param("retaining_wall_max_length_ft", LAW_DAY).citation) == (
         100, "§ 402-55J(7)")
-    assert param("retaining_wall_max_height_ft").value == 6
-    assert (param("cut_max_height_ft").value, param("cut_max_height_ft").citation) == (20, "§ 402-55J(11)")
-    assert param("cut_fill_max_slope_ratio").quote == "a slope of one vertical to two horizontal"
-    assert "six feet plus 1/2 the height" in param("cut_fill_setback_base_ft").quote
+    assert param("retaining_wall_max_height_ft", LAW_DAY).value == 6
+    assert (param("cut_max_height_ft", LAW_DAY).value, param("cut_max_height_ft", LAW_DAY).citation) == (20, "§ 402-55J(11)")
+    assert param("cut_fill_max_slope_ratio", LAW_DAY).quote == "a slope of one vertical to two horizontal"
+    assert "six feet plus 1/2 the height" in param("cut_fill_setback_base_ft", LAW_DAY).quote
 
 
 def test_a_retaining_wall_of_100_linear_feet_is_within_j7_and_one_longer_is_not():
@@ -135,9 +136,9 @@ def test_the_steep_slope_design_limits_are_a_checklist_built_from_the_parameters
                           "cut_fill_setback"}
     assert items["cut_height"]["met"] is True and items["cut_fill_slope"]["met"] is False
     assert items["retaining_wall_length"]["met"] is None  # not ticked yet: unknown
-    assert f"{value('retaining_wall_max_length_ft')} linear feet" in items["retaining_wall_length"]["text"]
-    assert f"{value('cut_max_height_ft')} feet" in items["cut_height"]["text"]
-    assert str(value("cut_fill_max_slope_ratio")) in items["cut_fill_slope"]["text"]
+    assert f"{value('retaining_wall_max_length_ft', LAW_DAY)} linear feet" in items["retaining_wall_length"]["text"]
+    assert f"{value('cut_max_height_ft', LAW_DAY)} feet" in items["cut_height"]["text"]
+    assert str(value("cut_fill_max_slope_ratio", LAW_DAY)) in items["cut_fill_slope"]["text"]
     assert items["cut_fill_setback"]["citation"] == "§ 402-55J(14)" and "one half of" in items["cut_fill_setback"]["text"]
 
 
@@ -150,10 +151,10 @@ def test_each_design_limit_is_declared_once_with_its_clause_and_the_parameter_qu
 
     assert [d.id for d in LIMITS] == list(DESIGN_LIMITS) == list(DESIGN_TICK_WORDS)
     for d in LIMITS:
-        assert param(d.parameter).citation == d.citation, d.id
-        assert quote_in_clause(param(d.parameter).quote, d.citation), d.id
-    assert [i["id"] for i in design_checklist(Project())] == list(DESIGN_LIMITS)
-    assert {c["id"] for c in design_comparisons({})} == set(DESIGN_LIMITS)
+        assert param(d.parameter, LAW_DAY).citation == d.citation, d.id
+        assert quote_in_clause(param(d.parameter, LAW_DAY).quote, d.citation), d.id
+    assert [i["id"] for i in design_checklist(Project(), LAW_DAY)] == list(DESIGN_LIMITS)
+    assert {c["id"] for c in design_comparisons({}, LAW_DAY)} == set(DESIGN_LIMITS)
     assert set(DESIGN_FIGURES) == {f.key for d in LIMITS for f in d.figures}
     assert dict(parse_project({"design_figures": {k: 1 for k in DESIGN_FIGURES}}).design_figures) == {
         k: 1.0 for k in DESIGN_FIGURES}

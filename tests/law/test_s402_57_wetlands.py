@@ -18,6 +18,7 @@ from sloat_core.engine.analysis import analyze  # noqa: E402
 from sloat_core.gis.layers import load_manifest  # noqa: E402
 from sloat_core.law.params import param  # noqa: E402
 from sloat_core.law.text import quote_in_clause  # noqa: E402
+from law_day import LAW_DAY  # noqa: E402
 
 PARCEL = sq(0, 0, 400)
 WETLAND = sq(300, 175, 600, 50)
@@ -43,7 +44,7 @@ def _owners(world, **kw):
 
 
 def test_the_distance_is_the_parameters_100_ft_quoted_from_the_clause():
-    p = param("wetland_adjacent_owner_radius_ft")
+    p = param("wetland_adjacent_owner_radius_ft", LAW_DAY)
     assert (p.value, p.citation) == (100, "§ 402-57K(4)")
     assert "within 100 feet of the boundary of the property" in p.quote
 

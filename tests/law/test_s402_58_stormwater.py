@@ -17,6 +17,7 @@ from sloat_core.engine.analysis import analyze  # noqa: E402
 from sloat_core.law.text import clause, quote_in_clause  # noqa: E402
 from sloat_core.rules.project import parse_project  # noqa: E402
 from sloat_core.units import SQFT_PER_ACRE  # noqa: E402
+from law_day import LAW_DAY  # noqa: E402
 
 PARCEL = sq(0, 0, 1200)
 
@@ -92,7 +93,7 @@ def _storm(**item):
 def test_the_storm_threshold_is_the_parameters_half_inch_quoted_from_the_clause():
     from sloat_core.law.params import param
 
-    p = param("swppp_storm_event_inches")
+    p = param("swppp_storm_event_inches", LAW_DAY)
     assert (p.value, p.citation) == (0.5, "§ 402-58G(1)(b)")
     assert "0.5 inches of precipitation or more" in p.quote
 
@@ -133,7 +134,7 @@ def _phasing(world, **project):
 def test_the_limit_is_the_parameters_five_acres_quoted_from_the_clause():
     from sloat_core.law.params import param
 
-    p = param("max_disturbed_at_once_acres")
+    p = param("max_disturbed_at_once_acres", LAW_DAY)
     assert (p.value, p.citation) == (5, "§ 402-58E(1)(d)")
 
 

@@ -16,6 +16,7 @@ from sloat_core.approvals.facts import parse_approval_facts
 from sloat_core.approvals.seqr import seqr_class
 from sloat_core.approvals.state_law import STATE_LAW_PATH, all_state_facts, state_param, using_state_law
 from sloat_core.errors import SloatInputError
+from law_day import LAW_DAY
 
 APPROVALS = Path(state_law.__file__).parent
 
@@ -29,7 +30,7 @@ def _copy(tmp_path, edit) -> Path:
 
 
 def test_every_fact_has_its_clause_source_unit_and_a_verify_flag():
-    facts = all_state_facts()
+    facts = all_state_facts(LAW_DAY)
     assert len(facts) >= 20
     for f in facts.values():
         assert f.citation and f.source and f.description and isinstance(f.verify, bool)
@@ -40,8 +41,8 @@ def test_what_law_facts_marks_verify_stays_to_confirm():
     for name in ("subdivision_hearing_days", "subdivision_decision_days", "final_plat_filing_days",
                  "site_plan_decision_days", "seqr_parkland_threshold_pct", "seqr_type2_residence",
                  "seqr_type2_accessory", "rockland_executive_order"):
-        assert state_param(name).verify, name
-    assert not state_param("county_referral_distance_ft").verify
+        assert state_param(name, LAW_DAY).verify, name
+    assert not state_param("county_referral_distance_ft", LAW_DAY).verify
 
 
 def test_no_approval_module_writes_a_law_number_in_its_code():
@@ -99,8 +100,8 @@ def test_an_edited_copy_changes_the_referral_distance(tmp_path):
         doc["facts"]["county_referral_distance_ft"]["values"][0].update(
             value=600, statement="within a distance of six hundred feet")
     with using_state_law(_copy(tmp_path, edit)):
-        assert state_param("county_referral_distance_ft").value == 600
-    assert state_param("county_referral_distance_ft").value == 500
+        assert state_param("county_referral_distance_ft", LAW_DAY).value == 600
+    assert state_param("county_referral_distance_ft", LAW_DAY).value == 500
 
 
 def test_the_regimes_are_dated_and_each_names_its_status_and_source():
@@ -172,5 +173,5 @@ def test_a_state_law_fact_is_read_at_the_date_passed_in_and_today_without_one(tm
              "statement": "any Unlisted action that exceeds 10 percent of any threshold"})
     with using_state_law(_copy(tmp_path, edit)):
         with one_reading():
-            assert state_param("seqr_parkland_threshold_pct").value == 25
+            assert state_param("seqr_parkland_threshold_pct", LAW_DAY).value == 25
             assert state_param("seqr_parkland_threshold_pct", dt.date(2091, 1, 1)).value == 10

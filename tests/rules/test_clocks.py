@@ -14,6 +14,7 @@ from sloat_core.law.text import quote_in_clause
 from sloat_core.outputs.ics import to_ics
 from sloat_core.law.events import Event, status_as_of
 from sloat_core.rules.clocks import CLOCKS, ITEM_KINDS, timeline_events
+from law_day import LAW_DAY
 
 D = dt.date
 AS_OF = D(2026, 1, 1)
@@ -289,7 +290,7 @@ def test_every_item_kind_is_exercised_and_every_citation_is_in_the_shipped_law()
 
 
 def test_the_hearing_clock_follows_the_parameters_file():
-    days = param("wetland_hearing_days").value
+    days = param("wetland_hearing_days", LAW_DAY).value
     ev = events_for({"id": "wetland_permit_application", "complete": "2026-03-01"})
     assert ev["hearing_deadline"].date == D(2026, 3, 1) + dt.timedelta(days=days)
 
@@ -487,7 +488,7 @@ def test_new_timeline_ids_are_the_cli_contract():
                                            ("2026-06-01", "reached")])
 def test_the_earliest_day_to_clear_is_a_not_before_day_with_its_own_words(as_of, status):
     # § 402-55J(20): vegetation may be disturbed "not more than" so many days before grading begins.
-    days = value("vegetation_clearing_max_days_before_grading")
+    days = value("vegetation_clearing_max_days_before_grading", LAW_DAY)
     start = dt.date(2026, 5, 1) + dt.timedelta(days=days)
     e = events_for({"id": "clearing", "grading_start": start.isoformat()}, as_of)["clearing_earliest_start"]
     assert e.date == dt.date(2026, 5, 1) and e.status == status

@@ -12,6 +12,7 @@ from sloat_core.law.text import citation_exists
 from sloat_core.law.params import param
 from sloat_core.measure import record as measures
 from sloat_core.measure.rows import DEDUCTION_ROWS, ROW_IDS, ROW_LANDS, deduction_label
+from law_day import LAW_DAY
 
 ALL_KEYS = [r.id for r in roles.ROLE_DECLARATIONS] + [d.id for d in roles.DERIVED_STYLES]
 
@@ -21,7 +22,7 @@ def test_every_role_declaration_is_complete(decl):
     assert re.fullmatch(r"[a-z_]+", decl.id)
     assert decl.label.strip()
     # the printed legend names a role's own land; a deducted role's land is shown as its row, under the row's name
-    assert bool(decl.legend_text().strip()) == (decl.deduction is None), decl.id
+    assert bool(decl.legend_text(LAW_DAY).strip()) == (decl.deduction is None), decl.id
     assert re.fullmatch(r"#[0-9a-f]{6}", decl.colour)
     assert 0.0 <= float(decl.face) <= 1.0
     assert decl.kind in roles.KINDS and decl.geometry in roles.GEOMETRIES
@@ -52,9 +53,9 @@ def test_every_deduction_row_has_one_style():
 def test_every_deduction_row_declaration_is_complete(row):
     """Label, share (a parameter of the law with its §), where its land comes from, plain words, study."""
     assert row.land in ROW_LANDS
-    assert deduction_label(row.id).strip() and "{" not in deduction_label(row.id)
-    assert row.legend_text().strip() and "{" not in row.legend_text()
-    assert param(row.share).citation.startswith("§ 402-45A")
+    assert deduction_label(row.id, LAW_DAY).strip() and "{" not in deduction_label(row.id, LAW_DAY)
+    assert row.legend_text(LAW_DAY).strip() and "{" not in row.legend_text(LAW_DAY)
+    assert param(row.share, LAW_DAY).citation.startswith("§ 402-45A")
     assert row.words.strip() and row.words == row.words.lower()
     assert row.study.strip()
     if row.land in ("layer", "outcrops"):  # read from a role's layer: that role names this row
@@ -63,7 +64,7 @@ def test_every_deduction_row_declaration_is_complete(row):
     else:
         assert row.role is None
     if row.land == "slope":
-        assert row.id in measures.slope_sets() and row.reads == () and row.map_layer is None
+        assert row.id in measures.slope_sets(LAW_DAY) and row.reads == () and row.map_layer is None
     if row.land == "buffer":
         assert row.reads == roles.roles_of_kind("resource") and row.map_layer == row.id
 
@@ -75,8 +76,8 @@ def test_a_deduction_row_is_named_only_by_its_own_declaration():
 
     assert [r.id for r in roles.ROLE_DECLARATIONS if r.deduction is not None and r.legend] == []
     assert [d.id for d in roles.DERIVED_STYLES if hasattr(d, "legend")] == []
-    assert [report_map._map_label(r.id) for r in DEDUCTION_ROWS] == [r.legend_text() for r in DEDUCTION_ROWS]
-    assert report_map._map_label("slope_25_40") == "Slopes over 25% to 40%"  # the legend's short form
+    assert [report_map._map_label(r.id, LAW_DAY) for r in DEDUCTION_ROWS] == [r.legend_text(LAW_DAY) for r in DEDUCTION_ROWS]
+    assert report_map._map_label("slope_25_40", LAW_DAY) == "Slopes over 25% to 40%"  # the legend's short form
 
 
 def test_line_roles_are_drawn_as_lines_on_the_web_map():

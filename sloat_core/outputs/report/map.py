@@ -7,6 +7,7 @@ The styles come from the role declarations (:mod:`sloat_core.gis.roles`).
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 from typing import Any
 
@@ -32,9 +33,10 @@ PIECE_STYLES: dict[str, dict[str, str]] = {
 }
 
 
-def _map_label(constraint: str) -> str:
-    """Short legend name of a deduction row, declared with the row (its law numbers filled in from the parameters)."""
-    return ROW_SPECS[constraint].legend_text()
+def _map_label(constraint: str, on: dt.date) -> str:
+    """Short legend name of a deduction row, declared with the row (its law numbers filled in from the parameters
+    as in effect ``on`` the analysis's date)."""
+    return ROW_SPECS[constraint].legend_text(on)
 
 
 #: Context outside the parcel: the same patterns, lighter (the roles whose land is deducted).
@@ -153,6 +155,7 @@ def _map(analysis, layerset, *, width_in: float, dpi: int, legend: bool):
         The PNG, its height/width ratio, the legend entries (empty when the legend is drawn).
     """
     parcel = analysis.parcel
+    on = analysis.result.as_of  # the legend's law numbers: those the analysis applied
     view = _view_box(parcel)
     handles: list[Any] = []
     with plt.rc_context({"hatch.linewidth": 0.5, "font.family": "DejaVu Sans"}):
@@ -200,7 +203,7 @@ def _map(analysis, layerset, *, width_in: float, dpi: int, legend: bool):
                     drawn = True
             covers = geom.covers(parcel)
             if drawn or covers:
-                text = fill(label) + (" (covers the parcel)" if covers else "")
+                text = fill(label, on) + (" (covers the parcel)" if covers else "")
                 overlay_handles.append(Line2D([], [], color="black", lw=0.8, linestyle=dash, label=text))
 
         for row in analysis.lot.rows:
@@ -208,7 +211,7 @@ def _map(analysis, layerset, *, width_in: float, dpi: int, legend: bool):
                 continue
             st = PIECE_STYLES.get(row.constraint, {"face": "0.8", "hatch": "//"})
             _draw(ax, row.geometry, facecolor=st["face"], edgecolor="black", hatch=st["hatch"], lw=0.3, zorder=4)
-            short = _map_label(row.constraint)
+            short = _map_label(row.constraint, on)
             handles.append(Patch(facecolor=st["face"], edgecolor="black", hatch=st["hatch"],
                                  label=f"{short}: counts {row.countable_fraction:.0%}"))
         _draw(ax, parcel, facecolor="none", edgecolor="black", lw=2.0, zorder=8)

@@ -82,7 +82,7 @@ class ClockDeclaration:
         return next(f for f in self.fields if f.key == key)
 
 
-def cite(name: str, on: _dt.date | None = None) -> str:
+def cite(name: str, on: _dt.date) -> str:
     """The citation of a parameter as in effect on ``on``: the clause that sets a clock's number."""
     return param(name, on).citation
 
@@ -91,7 +91,7 @@ class Reader:
     """One input item read through its clock's fields, with plain error messages naming it; ``on`` is the date
     its clock's law is read at (the day the clock starts: `rules.clocks.timeline_events`)."""
 
-    def __init__(self, raw: dict, clock: ClockDeclaration, ref: str | None, on: _dt.date | None = None):
+    def __init__(self, raw: dict, clock: ClockDeclaration, ref: str | None, on: _dt.date):
         self.raw = raw
         self.clock = clock
         self.on = on

@@ -126,7 +126,7 @@ class Facts:
     #: class of their own. None when the caller gave none (the rule then asks `approvals.seqr.seqr_class`).
     seqr: Any = None
     #: The date the rules are applied at (the analysis date, ``--as-of``): the law is read as in effect on it.
-    as_of: _dt.date | None = None
+    as_of: _dt.date = field(kw_only=True)
 
 
 @dataclass(frozen=True)
@@ -278,7 +278,7 @@ def acres_text(sqft: float) -> str:
     return f"{sqft / SQFT_PER_ACRE:,.2f} acres"
 
 
-def month_day_text(name: str, on: _dt.date | None = None) -> str:
+def month_day_text(name: str, on: _dt.date) -> str:
     """A "MM-DD" parameter (as in effect on ``on``) as "15 December"."""
     month, day = (int(v) for v in str(value(name, on)).split("-"))
     return f"{day} {_dt.date(2000, month, 1):%B}"

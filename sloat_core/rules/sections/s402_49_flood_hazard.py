@@ -20,7 +20,7 @@ from sloat_core.rules.sections.permit import (
 _LAND = on_the_map("floodplain")
 
 
-def _flood_text(on: _dt.date | None) -> str:
+def _flood_text(on: _dt.date) -> str:
     p = param("flood_maps_effective_date", on)
     day = p.value if isinstance(p.value, _dt.date) else _dt.date.fromisoformat(str(p.value))
     return ("{area} sq ft of the lot is in the FEMA Special Flood Hazard Area (FIRMs effective "

@@ -53,7 +53,7 @@ def _tree_rule(x: Facts) -> Ruling:
                   reason=f"{trees} tree{'' if trees == 1 else 's'} to be removed (§ 402-53B).{of} {_checklist(x.as_of)}")
 
 
-def _checklist(on: _dt.date | None) -> str:
+def _checklist(on: _dt.date) -> str:
     """What the survey locates and what is planted, with the law's numbers as in effect on ``on`` (§ 402-53A,
     B, F)."""
     dbh, at = value("substantial_tree_dbh_in", on), value("substantial_tree_measure_height_ft", on)

@@ -20,7 +20,7 @@ from sloat_core.rules.sections.permit import (
 )
 
 
-def biodiversity_required(acres, one_family_dwelling: bool | None, on: _dt.date | None = None):
+def biodiversity_required(acres, one_family_dwelling: bool | None, on: _dt.date):
     """§ 402-54B: "applications involving 10 acres or more" (inclusive), except "the development of a
     one-family dwelling" (unknown while the proposal is not described); one parcel or arrays of parcels; the
     threshold as in effect on ``on``."""
@@ -85,7 +85,7 @@ DECLARATION = PermitDeclaration(
     submissions=lambda: ("§ 402-54B",),
     exceptions=(ExceptionClause("§ 402-54B", "the development of a one-family dwelling", _one_family_dwelling),),
     clocks=(STUDY_CLOCK,), timeline=(STUDY_CLOCK,), plain=("a biodiversity study", "for the Planning Board"),
-    land=from_the_land(lambda m: biodiversity_required(m.gross_area_sqft / SQFT_PER_ACRE, None)),
+    land=from_the_land(lambda m: biodiversity_required(m.gross_area_sqft / SQFT_PER_ACRE, None, m.as_of)),
     study="a biologist for the biodiversity study")
 
 

@@ -74,11 +74,11 @@ TRIGGER_WORDS = {f"402-48C({f.number})": f.words for f in FEATURES}
 BOARD_JUDGMENT = {f.number for f in FEATURES if f.board_judgment}
 
 
-def trigger_title(number: int, on: dt.date | None = None) -> str:
+def trigger_title(number: int, on: dt.date) -> str:
     """Title of a § 402-48C feature, its numbers read from the parameters as in effect on ``on`` (the date the
-    law is applied at; None: today, for a title shown outside an analysis).
+    law is applied at).
 
-    >>> trigger_title(1)
+    >>> trigger_title(1, dt.date(2026, 12, 1))
     'Slopes over 15% on 25% or more of the property'
     """
     return fill(TRIGGER_TITLES[number], on)
@@ -89,9 +89,11 @@ class Trigger:
     number: int
     triggered: bool | None
     evidence: str
-    #: The date the law was applied at (the title's numbers are those in effect then); None: today (a trigger
-    #: read back from a saved result).
+    #: The date the law was applied at (the title's numbers are those in effect then); None for a trigger read
+    #: back from a saved result, whose title is the one it states (``stated``).
     as_of: dt.date | None = field(default=None, compare=False, repr=False)
+    #: The title as a saved result states it (read back by `from_dict`); None for a trigger worked out here.
+    stated: str | None = field(default=None, compare=False, repr=False)
 
     @property
     def id(self) -> str:
@@ -99,6 +101,9 @@ class Trigger:
 
     @property
     def title(self) -> str:
+        """The feature's title, its numbers as in effect on ``as_of`` (a saved result's: the title it states)."""
+        if self.stated is not None:
+            return self.stated
         return trigger_title(self.number, self.as_of)
 
     @property
@@ -127,7 +132,7 @@ class Trigger:
         m = re.fullmatch(r"402-48C\((\d+)\)", str(d["id"]))
         if m is None or int(m.group(1)) not in TRIGGER_TITLES:
             raise ResultShapeError(f"Trigger: {d['id']!r} is not a cluster trigger of § 402-48C.")
-        return cls(number=int(m.group(1)), triggered=d["triggered"], evidence=d["evidence"])
+        return cls(number=int(m.group(1)), triggered=d["triggered"], evidence=d["evidence"], stated=str(d["title"]))
 
 
 def _share(a: float, gross: float) -> str:
@@ -166,7 +171,7 @@ def trigger_answers(m: Measures, board_answers: dict | None = None) -> dict[int,
 
     >>> from sloat_core.measure.record import measured_areas
     >>> areas = {k: 0.0 for k in measured_areas()} | {"wetlands": 5_000.0}
-    >>> m = Measures(100_000.0, {}, areas, 0.0, 0.0, {})
+    >>> m = Measures(100_000.0, {}, areas, 0.0, 0.0, {}, as_of=dt.date(2026, 12, 1))
     >>> a = trigger_answers(m)
     >>> a[1], a[2], a[5]
     (False, True, None)
@@ -304,14 +309,14 @@ def cluster_applicability(district_kinds: list[str | None], application_type: st
     return False, "The parcel is not in a residence or mixed-use district (§ 402-48B)."
 
 
-def cluster_lot_rules(district: str | None, kind: str | None = "residence", on: dt.date | None = None) -> dict:
+def cluster_lot_rules(district: str | None, kind: str | None, on: dt.date) -> dict:
     """§ 402-48F: the cluster lot minimum and yards for a district, as in effect on ``on`` (the date the law is
-    applied at; default today).
+    applied at).
 
     § 402-48F covers the OSR, R-80 and R-40 districts and "any other residential or mixed use district";
     a district of another kind (``kind`` from the local settings, e.g. IP) gets no cluster lot rule.
 
-    >>> cluster_lot_rules("IP", "other")["lot_rule"].startswith("No cluster lot rule")
+    >>> cluster_lot_rules("IP", "other", dt.date(2026, 12, 1))["lot_rule"].startswith("No cluster lot rule")
     True
     """
     small_lot = [str(d) for d in value("cluster_small_lot_districts", on)]
@@ -454,14 +459,14 @@ def yield_estimate(parts: list[dict]) -> dict:
     return out
 
 
-def open_space_rule(on: dt.date | None = None) -> dict:
+def open_space_rule(on: dt.date) -> dict:
     """§ 402-48G(2): what the required open space of a cluster may not include, with its number as in effect on
-    ``on`` (the date the law is applied at; default today).
+    ``on`` (the date the law is applied at).
 
     The tool draws no cluster layout, so it measures no open space; where it shows cluster figures it states
     the exclusion so that no one counts a house's yard as open space.
 
-    >>> open_space_rule()["yard_exclusion_ft"]
+    >>> open_space_rule(dt.date(2026, 12, 1))["yard_exclusion_ft"]
     50.0
     """
     p = param("open_space_yard_exclusion_ft", on)

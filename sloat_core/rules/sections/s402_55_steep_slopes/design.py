@@ -63,11 +63,11 @@ class DesignLimit:
     citation: str
     parameter: str
     tick: str
-    text: Callable[[_dt.date | None], str]
+    text: Callable[[_dt.date], str]
     figures: tuple[DesignFigure, ...]
 
 
-def _fraction(name: str, on: _dt.date | None) -> str:
+def _fraction(name: str, on: _dt.date) -> str:
     v = float(value(name, on))
     return {0.5: "one half of", 0.25: "one quarter of"}.get(v, f"{v:g} times")
 
@@ -116,14 +116,14 @@ class Ticked(Protocol):
     design_limits: tuple[tuple[str, bool | None], ...] | None
 
 
-def design_checklist(project: Ticked, on: _dt.date | None = None) -> list[dict]:
+def design_checklist(project: Ticked, on: _dt.date) -> list[dict]:
     """§ 402-55J(7), (11), (13), (14): the numeric design limits, each with the engineer's tick.
 
     ``met`` is the tick from the project (True / False) or None (not checked yet). Text is built from
     the parameters as in effect on ``on`` (the date the rules are applied at), never typed.
 
     >>> from sloat_core.rules.project import Project
-    >>> [i["id"] for i in design_checklist(Project())][:2]
+    >>> [i["id"] for i in design_checklist(Project(), _dt.date(2026, 12, 1))][:2]
     ['retaining_wall_length', 'retaining_wall_height']
     """
     ticks = dict(project.design_limits or ())
@@ -139,7 +139,7 @@ def _item(limit_id: str, p, figure, limit, within, text, *, binding: bool = True
             "binding": binding, "quote": p.quote, "text": text}
 
 
-def _at_most(limit_id: str, figure: float | None, what: str, on: _dt.date | None) -> dict:
+def _at_most(limit_id: str, figure: float | None, what: str, on: _dt.date) -> dict:
     p = param(_BY_ID[limit_id].parameter, on)
     limit = float(p.value)
     if figure is None:
@@ -151,15 +151,16 @@ def _at_most(limit_id: str, figure: float | None, what: str, on: _dt.date | None
                  f"The {what} of {figure:g} ft is {verdict} the limit of {limit:g} ft ({p.citation}).")
 
 
-def design_comparisons(figures: dict | None, on: _dt.date | None = None) -> list[dict]:
+def design_comparisons(figures: dict | None, on: _dt.date) -> list[dict]:
     """§ 402-55J(7), (11), (13), (14): each figure against its limit as in effect on ``on`` (the date the law
-    is applied at; default today): ``within`` True / False / None.
+    is applied at): ``within`` True / False / None.
 
     ``binding`` is False for J(14)'s "generally" distance (guidance for the approval authority).
 
-    >>> [(c["id"], c["within"]) for c in design_comparisons({"retaining_wall_length_ft": 100})][:2]
+    >>> day = _dt.date(2026, 12, 1)
+    >>> [(c["id"], c["within"]) for c in design_comparisons({"retaining_wall_length_ft": 100}, day)][:2]
     [('retaining_wall_length', True), ('retaining_wall_height', None)]
-    >>> design_comparisons({"retaining_wall_length_ft": 100.5})[0]["within"]
+    >>> design_comparisons({"retaining_wall_length_ft": 100.5}, day)[0]["within"]
     False
     """
     f = dict(figures or {})
@@ -209,10 +210,10 @@ def design_comparisons(figures: dict | None, on: _dt.date | None = None) -> list
 
 
 def with_figures(checklist: list[dict], figures: dict | None,
-                 on: _dt.date | None = None) -> tuple[list[dict], list[str]]:
+                 on: _dt.date) -> tuple[list[dict], list[str]]:
     """§ 402-55J: the engineer's checklist with each limit's figure compared (the figure decides ``met`` where
     given; a tick the figure contradicts is reported), and the warnings. Items gain ``figure``, ``limit``,
-    ``binding`` and ``comparison``. ``on``: the date the law is applied at (default today)."""
+    ``binding`` and ``comparison``. ``on``: the date the law is applied at."""
     by_id = {c["id"]: c for c in design_comparisons(figures, on)}
     out, warnings = [], []
     for item in checklist:

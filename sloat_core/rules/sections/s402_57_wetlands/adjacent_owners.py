@@ -86,14 +86,14 @@ def _text(v) -> str | None:
 
 def adjacent_owners(parcel: BaseGeometry, layerset, *, footprint: BaseGeometry | None = None,
                     buffer_width_ft: float, buffer_water_bodies: bool = True, permit_required=None,
-                    parcel_id: str | None = None, on: _dt.date | None = None) -> dict:
+                    parcel_id: str | None = None, on: _dt.date) -> dict:
     """§ 402-57K(4): the tax parcels (and, with an owner field, their owners of record) adjacent to the wetland,
     watercourse and buffer where the work is, within the parameters' distance of the property's boundary.
 
     ``permit_required`` is the wetland permit's answer (§ 402-57G): False means no application, so no list.
     Returns ``applies`` (True / False / None), ``parcels`` ([{sbl, address, owner}] or None when unknown),
     ``owner_field``, ``owners_source``, ``reason`` and the clause with its number and quote. ``on`` is the date
-    the law is applied at (the analysis's ``as_of``; default today): the distance in effect then.
+    the law is applied at (the analysis's ``as_of``): the distance in effect then.
     """
     p = param("wetland_adjacent_owner_radius_ft", on)
     radius = float(p.value)

@@ -10,7 +10,8 @@
   wetland or in-kind creation, each at least 1.5 : 1).
 * P(4)(a)-(j): the plan's contents; P(5): monitoring, in general three to five years.
 
->>> m = mitigation(impacted_wetland_sqft=1000, proposed_mitigation_sqft=1200)
+>>> import datetime
+>>> m = mitigation(impacted_wetland_sqft=1000, proposed_mitigation_sqft=1200, on=datetime.date(2026, 12, 1))
 >>> m["required_mitigation_sqft"], m["shortfall_sqft"]
 (1500.0, 300.0)
 """
@@ -23,7 +24,7 @@ from sloat_core.validate import number
 from sloat_core.law.params import param, value
 from sloat_core.rules.sections.permit import cited_item
 
-__all__ = ["mitigation", "PLAN_CONTENTS", "GATE", "MAX_SQFT"]
+__all__ = ["mitigation", "check_figures", "PLAN_CONTENTS", "GATE", "MAX_SQFT"]
 
 PLAN_CONTENTS = tuple(f"§ 402-57P(4)({c})" for c in "abcdefghij")
 GATE = {
@@ -39,6 +40,18 @@ def _area(name: str, x) -> float | None:
     return number(x, name.replace("_", " "), maximum=_MAX_SQFT, unit_hint=" of square feet")
 
 
+def check_figures(*, impacted_wetland_sqft=None, impacted_buffer_sqft=None, proposed_mitigation_sqft=None,
+                  onsite_possible: bool | None = None, gate: dict | None = None, impact_source: str = "typed",
+                  impacted_water_body_sqft=None) -> None:
+    """The figures of :func:`mitigation` checked as it checks them (each area a number of square feet in range,
+    else :class:`sloat_core.errors.SloatInputError` in one sentence), without reading the law: what a saved case's
+    figures must pass whatever the date."""
+    _area("impacted wetland area", impacted_wetland_sqft)
+    _area("impacted water body area", impacted_water_body_sqft)
+    _area("impacted buffer area", impacted_buffer_sqft)
+    _area("proposed mitigation area", proposed_mitigation_sqft)
+
+
 def mitigation(
     *,
     impacted_wetland_sqft=None,
@@ -48,7 +61,7 @@ def mitigation(
     gate: dict | None = None,
     impact_source: str = "typed",
     impacted_water_body_sqft=None,
-    on: _dt.date | None = None,
+    on: _dt.date,
 ) -> dict:
     """Required replacement, shortfall and the plan checklist for a wetland impact.
 
@@ -56,7 +69,7 @@ def mitigation(
     wetland loss is for the Village: with any such impact the required area is unknown (None) and
     ``water_body_note`` says what it would be either way (reading, README "Readings").
 
-    ``on`` is the date the law is applied at (the analysis's ``as_of``; default today): the ratio and the
+    ``on`` is the date the law is applied at (the analysis's ``as_of``, or the app's day): the ratio and the
     monitoring years in effect then.
     """
     impact = _area("impacted wetland area", impacted_wetland_sqft)
