@@ -49,7 +49,8 @@ from sloat_core.gis.slope import horn_slope_percent
 from sloat_core.law.params import value
 from sloat_core.measure.parcel import DEDUCTION_READS, OUTCROPS_ROLE, buffer_band
 from sloat_core.measure.record import OVERLAY_ROLES, RESOURCE_ROLES, SLOPE_SET_NAMES, slope_set_cells, slope_sets
-from sloat_core.measure.rows import DEDUCTION_ROWS, LAYER_ROWS, ROW_IDS, SLOPE_ROWS, deduction_order
+from sloat_core.measure.rows import DEDUCTION_ROWS, LAYER_ROWS, ROW_IDS, deduction_order
+from sloat_core.measure.village_cells import CodeGrid
 
 __all__ = ["ScreenPieces", "build_pieces"]
 
@@ -99,6 +100,15 @@ class ScreenPieces:
     as_of : datetime.date
         The date the law was applied at in cutting them (the slope sets, the outcrop sizes, the deduction
         shares and their order): the measures records met with them carry it.
+    signs : ndarray of float, optional
+        +1 for a piece whose land adds to its kind, -1 for one whose land is taken off it (the part of a
+        slope row's cells an earlier layer row took; the land of unknown slope a row took). None: all +1.
+    cells : CodeGrid, optional
+        The DEM cells' slope codes (with a DEM): a parcel's area on each code is measured from the cells
+        (`village_cells.code_areas`) and added to the kinds of ``cell_kinds``.
+    cell_kinds : ndarray of float, (codes, kinds), optional
+        What a sq ft on a cell of each code adds to each kind: its slope code, the slope row whose cells it
+        is (before what earlier layer rows took), the land of unknown slope.
     """
 
     geoms: np.ndarray
@@ -107,6 +117,9 @@ class ScreenPieces:
     known: set
     has_dem: bool
     as_of: dt.date
+    signs: np.ndarray | None = None
+    cells: CodeGrid | None = None
+    cell_kinds: np.ndarray | None = None
 
 
 def _role_geoms(layerset, role: str):
@@ -312,36 +325,75 @@ def build_pieces(layerset, bounds, *, buffer_width_ft: float, tile_cells: int = 
                 done = pool.map(_build_worker, [(0, cut), (cut, nty)])
         finally:
             _SHARED.pop("build_args", None)
-        geoms = np.concatenate([shapely.from_wkb(w) for w, _ in done])
-        kinds = np.concatenate([k for _, k in done])
+        geoms = np.concatenate([shapely.from_wkb(w) for w, _, _, _ in done])
+        kinds = np.concatenate([k for _, k, _, _ in done])
+        signs = np.concatenate([s for _, _, s, _ in done])
+        codes = np.concatenate([c for _, _, _, c in done]) if has_dem else None
     else:
-        geoms, kinds = _build_rows(args, 0, nty)
+        geoms, kinds, signs, codes = _build_rows(args, 0, nty)
     # One polygon per piece: a parcel then meets only the parts its box touches, not a whole
     # multipart tile of slope cells.
     parts, owner = shapely.get_parts(np.asarray(geoms, dtype=object), return_index=True)
     kinds_arr = np.asarray(kinds, dtype=np.intp)[owner]
+    signs_arr = np.asarray(signs, dtype=float)[owner]
     shapely.prepare(parts)
-    return ScreenPieces(parts, kinds_arr, shapely.STRtree(parts), known, has_dem, on)
+    cells = cell_kinds = None
+    if has_dem:
+        cells = CodeGrid(codes, ox + col0 * cw, oy - row0 * ch, cw, ch, _UNKNOWN_CODE + 1)
+        cell_kinds = _cell_kinds(order)
+    return ScreenPieces(parts, kinds_arr, shapely.STRtree(parts), known, has_dem, on, signs_arr, cells, cell_kinds)
+
+
+def _slope_row_codes(order) -> dict[str, tuple[int, ...]]:
+    """The slope codes whose cells each slope row takes: those in its slope set and in no set of a slope row
+    before it (in ``order``): the slope rows' own part of the overlap rule, settled cell by cell."""
+    out: dict = {}
+    before = 0
+    for spec in order:
+        if spec.land != "slope":
+            continue
+        bit = 1 << _SLOPE_SETS.index(spec.id)
+        out[spec.id] = tuple(c for c in _CODES if c & bit and not c & before)
+        before |= bit
+    return out
+
+
+def _cell_kinds(order) -> np.ndarray:
+    """(codes, kinds): what a sq ft on a cell of each code adds to each kind (see `ScreenPieces.cell_kinds`)."""
+    w = np.zeros((_UNKNOWN_CODE + 1, len(_KINDS)))
+    for c in _CODES:
+        w[c, _K[f"slope_code:{c}"]] = 1.0
+    for cid, codes in _slope_row_codes(order).items():
+        w[list(codes), _K[f"row:{cid}"]] = 1.0
+    w[_UNKNOWN_CODE, _K["unknown"]] = 1.0
+    w[_UNKNOWN_CODE, _K["unknown_free"]] = 1.0
+    return w
 
 
 def _build_worker(span):
-    geoms, kinds = _build_rows(_SHARED["build_args"], *span)
-    return shapely.to_wkb(np.asarray(geoms, dtype=object)), np.asarray(kinds, dtype=np.intp)
+    geoms, kinds, signs, codes = _build_rows(_SHARED["build_args"], *span)
+    return shapely.to_wkb(np.asarray(geoms, dtype=object)), np.asarray(kinds, dtype=np.intp), \
+        np.asarray(signs, dtype=float), codes
 
 
 def _build_rows(args, ty0: int, ty1: int):
-    """Pieces of the tile rows [ty0, ty1): (geometries, kind numbers)."""
+    """Pieces of the tile rows [ty0, ty1): (geometries, kind numbers, signs, the cells' slope codes of those
+    rows (None without a DEM))."""
     dem_path, n, row0, col0, ntx, ox, oy, cw, ch, needed, layers, sources, order, known, grow, sets = args
     geoms: list = []
     kinds: list = []
+    signs: list = []
+    codes = np.zeros(((ty1 - ty0) * n, ntx * n), dtype=np.uint8) if dem_path is not None else None
+    slope_codes = _slope_row_codes(order)
 
-    def add(kind: str, g):
+    def add(kind: str, g, sign: float = 1.0):
         if g is None or g.is_empty:
             return
         g = polygonal(g)
         if not g.is_empty and g.area > 0:
             geoms.append(g)
             kinds.append(_K[kind])
+            signs.append(sign)
 
     with rasterio.Env():  # one GDAL environment for the whole pass (not one per call)
         src = rasterio.open(dem_path) if dem_path is not None else None
@@ -357,11 +409,16 @@ def _build_rows(args, ty0: int, ty1: int):
                     tile = shapely.box(x0, y0, x1, y1)
                     if needed is not None and not needed(tile):
                         continue
-                    _tile_pieces(tile, tx, n, strip, (x0, y1, cw, ch, sets), layers, sources, order, add, known, grow)
+                    lab = None
+                    if strip is not None:
+                        lab = _slope_codes(strip[:, tx * n:(tx + 1) * n], sets)
+                        codes[(ty - ty0) * n:(ty - ty0 + 1) * n, tx * n:(tx + 1) * n] = lab
+                    tr = rasterio.transform.Affine(cw, 0.0, x0, 0.0, -ch, y1)
+                    _tile_pieces(tile, lab, tr, layers, sources, order, slope_codes, add, known, grow)
         finally:
             if src is not None:
                 src.close()
-    return geoms, kinds
+    return geoms, kinds, signs, codes
 
 
 def _read_strip(src, r_a: int, r_b: int, c_a: int, c_b: int) -> np.ndarray:
@@ -382,24 +439,29 @@ def _read_strip(src, r_a: int, r_b: int, c_a: int, c_b: int) -> np.ndarray:
     return out
 
 
-def _tile_pieces(tile, tx, n, strip, geo, layers, sources, order, add, known, grow=None) -> None:
-    """The pieces of one tile, each handed to ``add(kind, geometry)``: the deduction rows (exclusive, in
-    ``order``), the whole layers, the slope land by code, the land of unknown slope, the wetland permit's
-    region and the outcrops over the cluster trigger's size."""
-    # Slope land in this tile, as unions of whole DEM cells.
-    by_code = _tile_slope_codes(tile, tx, n, strip, geo) if strip is not None else None
-    slope_rows = _slope_rows(by_code) if by_code is not None else {}
-    unknown = by_code[_UNKNOWN_CODE] if by_code is not None else tile
+def _tile_pieces(tile, lab, tr, layers, sources, order, slope_codes, add, known, grow=None) -> None:
+    """The pieces of one tile, each handed to ``add(kind, geometry, sign)``: the deduction rows (exclusive, in
+    ``order``), the whole layers, the wetland permit's region and the outcrops over the cluster trigger's size.
+
+    With a DEM (``lab``: the tile's cells' slope codes, ``tr`` their transform) the slope land is measured from
+    the cells (`ScreenPieces.cells`): a slope row's cells, and the land of unknown slope, are polygons here only
+    where a layer row has land in the tile, for what the layer rows take from them and they from the layer
+    rows. Without a DEM the land of unknown slope is the whole tile."""
     clipped = _tile_layers(tile, layers, sources, grow)
-    taken, row_piece = _tile_rows(order, slope_rows, clipped, add)
+    if lab is None:
+        taken, row_piece = _tile_rows(order, {}, clipped, add)
+        _tile_unknown(tile, taken, row_piece, known, add, cells=False)
+    elif any(spec.land != "slope" and not _empty(_row_land(spec, {}, clipped)) for spec in order):
+        by_code = _cells_by_code(lab, tr, tile)
+        slope_rows = {cid: _union([by_code[c] for c in codes]) for cid, codes in slope_codes.items()}
+        taken, row_piece = _tile_rows(order, slope_rows, clipped, add)
+        unknown = by_code[_UNKNOWN_CODE]
+        if not unknown.is_empty:
+            _tile_unknown(unknown, taken, row_piece, known, add, cells=True)
+    # Else no layer row has land here: each slope row is its cells, and no row takes land of unknown slope.
     for r in _TOTAL_ROLES:
         if clipped.get(r) is not None:
             add(f"total:{r}", clipped[r])
-    if by_code is not None:
-        for c in _CODES:  # the codes partition the tile: sums of them give every slope set
-            add(f"slope_code:{c}", by_code[c])
-    if not unknown.is_empty:
-        _tile_unknown(unknown, taken, row_piece, known, add)
     wet = [clipped.get(r) for r in RESOURCE_ROLES + ("buffer",)]  # the wetland permit's region
     wet = [g for g in wet if g is not None and not g.is_empty]
     if wet:
@@ -408,22 +470,8 @@ def _tile_pieces(tile, tx, n, strip, geo, layers, sources, order, add, known, gr
         add("outcrops_cluster", clipped["outcrops_cluster"])
 
 
-def _tile_slope_codes(tile, tx, n, strip, geo) -> dict:
-    """The tile's DEM cells by slope code (``_UNKNOWN_CODE`` for the land of unknown slope)."""
-    x0, y1, cw, ch = geo[:4]
-    sub = strip[:, tx * n:(tx + 1) * n]
-    codes = _slope_codes(sub, geo[4] if len(geo) > 4 else None)
-    tr = rasterio.transform.Affine(cw, 0.0, x0, 0.0, -ch, y1)
-    return _cells_by_code(codes, tr, tile)
-
-
-def _slope_rows(by_code: dict) -> dict:
-    """The land of each slope deduction row: the cells of every code in its slope set."""
-    slope_rows = {}
-    for cid in SLOPE_ROWS:
-        bit = 1 << _SLOPE_SETS.index(cid)
-        slope_rows[cid] = _union([by_code[c] for c in _CODES if c & bit])
-    return slope_rows
+def _empty(g) -> bool:
+    return g is None or g.is_empty
 
 
 def _tile_layers(tile, layers, sources, grow=None) -> dict:
@@ -498,21 +546,30 @@ def _worst_world(layerset, bounds, sources: dict, layers: dict, width_ft: float,
 
 
 def _row_land(spec, slope_rows: dict, clipped: dict):
-    """A deduction row's land in the tile (None when its layer is not loaded)."""
+    """A deduction row's land in the tile (None when its layer is not loaded); a slope row's: the cells it
+    takes (`_slope_row_codes`)."""
     if spec.land == "slope":
         return slope_rows.get(spec.id)
     return clipped.get(spec.role if spec.land == "layer" else spec.land)
 
 
 def _tile_rows(order, slope_rows: dict, clipped: dict, add) -> tuple:
-    """The exclusive deduction-row pieces: each row gets its land minus what earlier rows took.
-    Returns (the land taken, {row id: its piece})."""
+    """The exclusive deduction-row pieces: each row gets its land minus what earlier rows took. A slope row's
+    land is measured from its cells: its piece here is the part of its cells the layer rows before it took,
+    taken off (sign -1). Returns (the land taken, {layer row id: its piece})."""
     taken = EMPTY
+    layers_taken = EMPTY  # the land the layer rows took (the slope rows' cells exclude each other's)
     row_piece = {}
     for spec in order:
         cid = spec.id
         g = _row_land(spec, slope_rows, clipped)
         if g is None:
+            continue
+        if spec.land == "slope":
+            if not g.is_empty:
+                if not layers_taken.is_empty:
+                    add(f"row:{cid}", polygonal(g.intersection(layers_taken)), -1.0)
+                taken = polygonal(shapely.union(taken, g))
             continue
         if g.is_empty:
             row_piece[cid] = EMPTY
@@ -522,14 +579,19 @@ def _tile_rows(order, slope_rows: dict, clipped: dict, add) -> tuple:
         add(f"row:{cid}", piece)
         if not piece.is_empty:
             taken = polygonal(shapely.union(taken, piece))
+            layers_taken = polygonal(shapely.union(layers_taken, piece))
     return taken, row_piece
 
 
-def _tile_unknown(unknown, taken, row_piece: dict, known, add) -> None:
-    """The land of unknown slope: all of it, the part no row took, and the part of each layer row on it."""
-    add("unknown", unknown)
-    free = polygonal(unknown.difference(taken)) if not taken.is_empty else unknown
-    add("unknown_free", free)
+def _tile_unknown(unknown, taken, row_piece: dict, known, add, cells: bool) -> None:
+    """The land of unknown slope: all of it, the part no row took, and the part of each layer row on it.
+    With ``cells`` the first two are measured from the cells: here only what the rows took is taken off."""
+    if cells:
+        if not taken.is_empty:
+            add("unknown_free", polygonal(unknown.intersection(taken)), -1.0)
+    else:
+        add("unknown", unknown)
+        add("unknown_free", polygonal(unknown.difference(taken)) if not taken.is_empty else unknown)
     for cid in LAYER_ROWS:
         if f"unknown_row:{cid}" not in known:
             continue

@@ -12,18 +12,24 @@ import shapely
 
 from sloat_core.measure.record import RESOURCE_ROLES, Measures
 from sloat_core.measure.rows import DEDUCTION_ROWS, LAYER_ROWS, ROW_IDS, SLOPE_ROWS
+from sloat_core.measure.village_cells import code_areas
 from sloat_core.measure.village import _CODES, _K, _KINDS, _OUTCROP_ROLES, _SLOPE_SETS, _TOTAL_ROLES, ScreenPieces
 
 __all__ = ["block_areas", "block_measures", "coverage_gaps", "with_worst", "worst_measures", "worst_positions"]
 
 
 def block_areas(pieces: ScreenPieces, geoms: np.ndarray) -> np.ndarray:
-    """(len(geoms), len(_KINDS)) areas of each parcel inside each piece kind."""
+    """(len(geoms), len(_KINDS)) areas of each parcel inside each piece kind: its areas in the pieces (a piece
+    of sign -1 taken off its kind) plus, with a DEM, its areas on the cells of each slope code."""
     nb = len(geoms)
-    totals = np.zeros(nb * len(_KINDS))
-    if nb == 0 or len(pieces.geoms) == 0:
-        return totals.reshape(nb, len(_KINDS))
-    pi, pj = pieces.tree.query(geoms)
+    k = len(_KINDS)
+    totals = np.zeros(nb * k)
+    if nb == 0:
+        return totals.reshape(nb, k)
+    if len(pieces.geoms):
+        pi, pj = pieces.tree.query(geoms)
+    else:
+        pi = pj = np.zeros(0, dtype=np.intp)
     if len(pi):
         # A parcel wholly inside a piece (a quarter of the pairs for small lots) is measured by its own area:
         # the (prepared) containment test costs a small part of an intersection.
@@ -31,8 +37,15 @@ def block_areas(pieces: ScreenPieces, geoms: np.ndarray) -> np.ndarray:
         areas = shapely.area(geoms[pi])
         cut = ~whole
         areas[cut] = shapely.area(shapely.intersection(geoms[pi[cut]], pieces.geoms[pj[cut]]))
-        totals += np.bincount(pi * len(_KINDS) + pieces.kinds[pj], weights=areas, minlength=nb * len(_KINDS))
-    return totals.reshape(nb, len(_KINDS))
+        if pieces.signs is not None:
+            areas *= pieces.signs[pj]
+        totals += np.bincount(pi * k + pieces.kinds[pj], weights=areas, minlength=nb * k)
+    totals = totals.reshape(nb, k)
+    if pieces.cells is not None:
+        totals += code_areas(geoms, pieces.cells) @ pieces.cell_kinds
+        # A slope row's cells less what the layer rows took can come out a rounding error below nothing.
+        np.maximum(totals, 0.0, out=totals)
+    return totals
 
 
 def block_measures(pieces: ScreenPieces, a: np.ndarray, gross: np.ndarray, gaps: list | None = None,
