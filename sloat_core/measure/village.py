@@ -49,7 +49,7 @@ from sloat_core.gis.slope import horn_slope_percent
 from sloat_core.law.params import value
 from sloat_core.measure.parcel import DEDUCTION_READS, OUTCROPS_ROLE, buffer_band
 from sloat_core.measure.record import OVERLAY_ROLES, RESOURCE_ROLES, SLOPE_SET_NAMES, slope_set_cells, slope_sets
-from sloat_core.measure.rows import DEDUCTION_ROWS, LAYER_ROWS, ROW_IDS, deduction_order
+from sloat_core.measure.rows import DEDUCTION_ROWS, LAYER_ROWS, ROW_IDS, SLOPE_ROWS, deduction_order
 from sloat_core.measure.village_cells import CodeGrid
 
 __all__ = ["ScreenPieces", "build_pieces"]
@@ -453,8 +453,10 @@ def _tile_pieces(tile, lab, tr, layers, sources, order, slope_codes, add, known,
         _tile_unknown(tile, taken, row_piece, known, add, cells=False)
     elif any(spec.land != "slope" and not _empty(_row_land(spec, {}, clipped)) for spec in order):
         by_code = _cells_by_code(lab, tr, tile)
-        slope_rows = {cid: _union([by_code[c] for c in codes]) for cid, codes in slope_codes.items()}
-        taken, row_piece = _tile_rows(order, slope_rows, clipped, add)
+        slope_rows = _slope_rows(by_code)
+        own = {cid: slope_rows[cid] if set(codes) == set(_set_codes(cid)) else _union([by_code[c] for c in codes])
+               for cid, codes in slope_codes.items()}
+        taken, row_piece = _tile_rows(order, slope_rows, clipped, add, own)
         unknown = by_code[_UNKNOWN_CODE]
         if not unknown.is_empty:
             _tile_unknown(unknown, taken, row_piece, known, add, cells=True)
@@ -468,6 +470,16 @@ def _tile_pieces(tile, lab, tr, layers, sources, order, slope_codes, add, known,
         add("wetland_region", shapely.union_all(wet))
     if clipped.get("outcrops_cluster") is not None:
         add("outcrops_cluster", clipped["outcrops_cluster"])
+
+
+def _set_codes(cid: str) -> tuple[int, ...]:
+    bit = 1 << _SLOPE_SETS.index(cid)
+    return tuple(c for c in _CODES if c & bit)
+
+
+def _slope_rows(by_code: dict) -> dict:
+    """The land of each slope deduction row: the cells of every code in its slope set."""
+    return {cid: _union([by_code[c] for c in _set_codes(cid)]) for cid in SLOPE_ROWS}
 
 
 def _empty(g) -> bool:
@@ -553,48 +565,56 @@ def _row_land(spec, slope_rows: dict, clipped: dict):
     return clipped.get(spec.role if spec.land == "layer" else spec.land)
 
 
-def _tile_rows(order, slope_rows: dict, clipped: dict, add) -> tuple:
-    """The exclusive deduction-row pieces: each row gets its land minus what earlier rows took. A slope row's
-    land is measured from its cells: its piece here is the part of its cells the layer rows before it took,
-    taken off (sign -1). Returns (the land taken, {layer row id: its piece})."""
+def _tile_rows(order, slope_rows: dict, clipped: dict, add, own_cells: dict | None = None) -> tuple:
+    """The exclusive deduction-row pieces: each row gets its land minus what earlier rows took.
+
+    With ``own_cells`` ({slope row: the cells it takes, `_slope_row_codes`}) a slope row's land is measured
+    from its cells, and its pieces here are the parts of those cells each layer row before it took (their
+    pieces are exclusive, so the parts add up), taken off (sign -1). Returns (the land taken, {row id: its
+    piece})."""
     taken = EMPTY
-    layers_taken = EMPTY  # the land the layer rows took (the slope rows' cells exclude each other's)
     row_piece = {}
+    layer_pieces = []  # the pieces of the layer rows so far
     for spec in order:
         cid = spec.id
         g = _row_land(spec, slope_rows, clipped)
         if g is None:
-            continue
-        if spec.land == "slope":
-            if not g.is_empty:
-                if not layers_taken.is_empty:
-                    add(f"row:{cid}", polygonal(g.intersection(layers_taken)), -1.0)
-                taken = polygonal(shapely.union(taken, g))
             continue
         if g.is_empty:
             row_piece[cid] = EMPTY
             continue
         piece = polygonal(g.difference(taken)) if not taken.is_empty else g
         row_piece[cid] = piece
-        add(f"row:{cid}", piece)
+        if spec.land == "slope" and own_cells is not None:
+            own = own_cells[cid]
+            for earlier in layer_pieces:
+                add(f"row:{cid}", polygonal(own.intersection(earlier)), -1.0)
+        else:
+            add(f"row:{cid}", piece)
+            if spec.land != "slope" and not piece.is_empty:
+                layer_pieces.append(piece)
         if not piece.is_empty:
             taken = polygonal(shapely.union(taken, piece))
-            layers_taken = polygonal(shapely.union(layers_taken, piece))
     return taken, row_piece
 
 
 def _tile_unknown(unknown, taken, row_piece: dict, known, add, cells: bool) -> None:
     """The land of unknown slope: all of it, the part no row took, and the part of each layer row on it.
-    With ``cells`` the first two are measured from the cells: here only what the rows took is taken off."""
-    if cells:
-        if not taken.is_empty:
-            add("unknown_free", polygonal(unknown.intersection(taken)), -1.0)
-    else:
+
+    With ``cells`` the first two are measured from the cells; here the part of it each layer row took is
+    taken off the part no row took (slope rows take no land of unknown slope; the layer rows' pieces are
+    exclusive)."""
+    if not cells:
         add("unknown", unknown)
         add("unknown_free", polygonal(unknown.difference(taken)) if not taken.is_empty else unknown)
     for cid in LAYER_ROWS:
-        if f"unknown_row:{cid}" not in known:
-            continue
         piece = row_piece.get(cid)
-        if piece is not None and not piece.is_empty:
-            add(f"unknown_row:{cid}", polygonal(piece.intersection(unknown)))
+        if piece is None or piece.is_empty:
+            continue
+        if not cells and f"unknown_row:{cid}" not in known:
+            continue
+        on = polygonal(piece.intersection(unknown))
+        if f"unknown_row:{cid}" in known:
+            add(f"unknown_row:{cid}", on)
+        if cells:
+            add("unknown_free", on, -1.0)
