@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import io
 import math
 import multiprocessing as mp
 import os
@@ -237,6 +238,15 @@ def screen_rows(layerset, settings=None, *, parcels=None, block_size: int = 2000
     dict
         Keys of :data:`SCREEN_COLUMNS`; ``error`` holds one plain sentence when a parcel failed.
     """
+    for block in _screen_blocks(layerset, settings, parcels=parcels, block_size=block_size, tile_cells=tile_cells,
+                                workers=workers, as_of=as_of):
+        yield from block
+
+
+def _screen_blocks(layerset, settings=None, *, parcels=None, block_size: int = 2000, tile_cells: int = 40,
+                   workers: int | None = None, as_of: dt.date | None = None, text: bool = False) -> Iterator:
+    """`screen_rows`' rows block by block: a list of rows each; with ``text`` and two processes, the block's CSV
+    lines instead ((text, number of rows): the rows made and written by the process that measured them)."""
     settings = settings or load_settings()
     as_of = as_of or dt.date.today()
     ids, dists, addrs, raw, splits = _parcel_table(layerset, parcels)
@@ -273,15 +283,20 @@ def screen_rows(layerset, settings=None, *, parcels=None, block_size: int = 2000
         block_size = min(block_size, -(-len(raw) // workers))
     spans = [(start, min(start + block_size, len(raw))) for start in range(0, len(raw), block_size)]
     if workers > 1 and len(spans) > 1 and "fork" in mp.get_all_start_methods():
-        # Workers inherit the pieces and parcels by fork; only block numbers and area tables travel.
-        _SHARED.update(pieces=pieces, geoms=geoms, errors=list(errors), worst=worst, wanted=wanted)
+        # Workers inherit the pieces and parcels by fork; only block numbers and area tables (or, for the CSV,
+        # the block's lines: the rows made where they were measured) travel.
+        _SHARED.update(pieces=pieces, geoms=geoms, errors=list(errors), worst=worst, wanted=wanted,
+                       rows=(settings, rules, ids, dists, addrs, splits, gaps, layerset))
         try:
             with mp.get_context("fork").Pool(workers) as pool:
+                if text:
+                    yield from pool.imap(_csv_of_span, spans)
+                    return
                 for (start, stop), (areas, failed, worst_areas) in zip(spans, pool.imap(_areas_of_span, spans)):
                     for i in failed:
                         errors[i] = _MEASURE_ERROR
-                    yield from _block_rows(pieces, settings, rules, ids, dists, addrs, geoms, errors, areas,
-                                           start, stop, splits, gaps, layerset, (worst, worst_areas))
+                    yield list(_block_rows(pieces, settings, rules, ids, dists, addrs, geoms, errors, areas,
+                                           start, stop, splits, gaps, layerset, (worst, worst_areas)))
         finally:
             _SHARED.clear()
         return
@@ -289,8 +304,8 @@ def screen_rows(layerset, settings=None, *, parcels=None, block_size: int = 2000
         areas, failed, worst_areas = _span_areas(pieces, geoms, errors, start, stop, worst, wanted)
         for i in failed:
             errors[i] = _MEASURE_ERROR
-        yield from _block_rows(pieces, settings, rules, ids, dists, addrs, geoms, errors, areas, start, stop, splits,
-                               gaps, layerset, (worst, worst_areas))
+        yield list(_block_rows(pieces, settings, rules, ids, dists, addrs, geoms, errors, areas, start, stop, splits,
+                               gaps, layerset, (worst, worst_areas)))
 
 
 _MEASURE_ERROR = "The parcel's shape could not be measured against the layers."
@@ -303,6 +318,22 @@ def _areas_of_span(span):
     start, stop = span
     return _span_areas(_SHARED["pieces"], _SHARED["geoms"], _SHARED["errors"], start, stop, _SHARED["worst"],
                        _SHARED["wanted"])
+
+
+def _csv_of_span(span) -> tuple[str, int]:
+    """The CSV lines of the parcels [start, stop), measured and written in this (pool) process, and how many
+    rows they are."""
+    start, stop = span
+    errors = _SHARED["errors"]  # this process's copy: the block's own failures are marked in it
+    areas, failed, worst_areas = _areas_of_span(span)
+    for i in failed:
+        errors[i] = _MEASURE_ERROR
+    settings, rules, ids, dists, addrs, splits, gaps, layerset = _SHARED["rows"]
+    rows = _block_rows(_SHARED["pieces"], settings, rules, ids, dists, addrs, _SHARED["geoms"], errors, areas, start,
+                       stop, splits, gaps, layerset, (_SHARED["worst"], worst_areas))
+    out = io.StringIO()
+    n = _write_rows(csv.writer(out), rows)
+    return out.getvalue(), n
 
 
 def _span_areas(pieces, geoms, errors, start, stop, worst=None, wanted=None) -> tuple[dict, list, dict]:
@@ -420,9 +451,23 @@ def screen_to_csv(layerset, out_path, settings=None, *, parcels=None, progress=N
     with out.open("w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh)  # what csv.DictWriter writes (restval "", extra keys ignored), without its checks
         w.writerow(SCREEN_COLUMNS)
-        for row in screen_rows(layerset, settings, parcels=parcels, **kw):
-            w.writerow(map(row.get, SCREEN_COLUMNS, _BLANKS))
-            n += 1
+        for block in _screen_blocks(layerset, settings, parcels=parcels, text=True, **kw):
+            if isinstance(block, tuple):  # the block's lines, written by the process that measured it
+                fh.write(block[0])
+                done = block[1]
+            else:
+                done = _write_rows(w, block)
+            n += done
             if progress is not None:
-                progress(1)
+                for _ in range(done):
+                    progress(1)
     return n
+
+
+def _write_rows(w, rows) -> int:
+    """Write rows (dicts) with a csv writer, each as `csv.DictWriter` would; returns how many."""
+    k = 0
+    for row in rows:
+        w.writerow(map(row.get, SCREEN_COLUMNS, _BLANKS))
+        k += 1
+    return k

@@ -42,7 +42,9 @@ def block_areas(pieces: ScreenPieces, geoms: np.ndarray) -> np.ndarray:
         totals += np.bincount(pi * k + pieces.kinds[pj], weights=areas, minlength=nb * k)
     totals = totals.reshape(nb, k)
     if pieces.cells is not None:
-        totals += code_areas(geoms, pieces.cells) @ pieces.cell_kinds
+        on_codes = code_areas(geoms, pieces.cells)
+        for code, kind in zip(*np.nonzero(pieces.cell_kinds), strict=True):  # (not a matrix product: BLAS'
+            totals[:, kind] += on_codes[:, code] * pieces.cell_kinds[code, kind]  # threads cost more here)
         # A slope row's cells less what the layer rows took can come out a rounding error below nothing.
         np.maximum(totals, 0.0, out=totals)
     return totals

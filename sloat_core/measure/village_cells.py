@@ -49,23 +49,36 @@ class CodeGrid:
     n_codes: int
 
 
-def _cuts(a0: np.ndarray, a1: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(edge index, t) of every point where the coordinate goes across an integer, strictly inside the edge."""
+def _split(a0: np.ndarray, a1: np.ndarray, top: int):
+    """Cut segments from ``a0`` to ``a1`` where the coordinate goes across an integer in [0, top], strictly
+    inside the segment, in order along each segment: (segment index, position t along it from and to, the
+    coordinate at both ends; a cut's coordinate is the integer itself) of each part."""
     lo, hi = np.minimum(a0, a1), np.maximum(a0, a1)
-    first = np.floor(lo) + 1.0
-    count = np.maximum(np.ceil(hi) - first, 0).astype(np.int64)
-    total = int(count.sum())
-    if total == 0:
-        return np.zeros(0, dtype=np.int64), np.zeros(0)
-    edge = np.repeat(np.arange(len(a0)), count)
-    starts = np.cumsum(count) - count
-    k = first[edge] + (np.arange(total) - starts[edge])
-    return edge, (k - a0[edge]) / (a1[edge] - a0[edge])
+    first = np.maximum(np.floor(lo) + 1.0, 0.0)
+    last = np.minimum(np.ceil(hi) - 1.0, float(top))
+    count = np.maximum(last - first + 1.0, 0.0).astype(np.int64)
+    parts = count + 1
+    seg = np.repeat(np.arange(len(a0)), parts)
+    m = np.arange(int(parts.sum())) - np.repeat(np.cumsum(parts) - parts, parts)  # the part's place along it
+    up = a1[seg] > a0[seg]
+    n = count[seg]
+    f, la = first[seg], last[seg]
+    start = m == 0
+    end = m == n
+    ca = np.where(start, a0[seg], np.where(up, f + (m - 1), la - (m - 1)))
+    cb = np.where(end, a1[seg], np.where(up, f + m, la - m))
+    span = a1[seg] - a0[seg]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ta = np.where(start, 0.0, (ca - a0[seg]) / span)
+        tb = np.where(end, 1.0, (cb - a0[seg]) / span)
+    return seg, ta, tb, ca, cb
 
 
 def _outline_pieces(geoms: np.ndarray, grid: CodeGrid):
     """Every parcel's outline cut at the grid lines: (parcel, row, col, partial, dv) of each piece, in grid
-    units (``col == cols`` for a piece right of the grid; pieces above or below it are dropped)."""
+    units (``col == cols`` for a piece right of the grid, 0 for one left of it; pieces above or below it are
+    dropped). Each edge is cut at the row lines, then each of its parts at the column lines: the parts come
+    in order along the edge, with no sorting."""
     n_rows, n_cols = grid.codes.shape
     parts, owner = shapely.get_parts(geoms, return_index=True)
     poly = shapely.get_type_id(parts) == shapely.GeometryType.POLYGON
@@ -82,29 +95,27 @@ def _outline_pieces(geoms: np.ndarray, grid: CodeGrid):
     u0, v0, u1, v1 = u[:-1][same], v[:-1][same], u[1:][same], v[1:][same]
     keep = v0 != v1  # horizontal edges add nothing
     u0, v0, u1, v1, who = u0[keep], v0[keep], u1[keep], v1[keep], who[keep]
-    n = len(u0)
-    if n == 0:
+    if len(u0) == 0:
         return nothing
-    eu, tu = _cuts(u0, u1)
-    ev, tv = _cuts(v0, v1)
-    edge = np.concatenate([np.arange(n), np.arange(n), eu, ev])
-    t = np.concatenate([np.zeros(n), np.ones(n), tu, tv])
-    order = np.lexsort((t, edge))
-    edge, t = edge[order], t[order]
-    same = edge[:-1] == edge[1:]
-    i = edge[:-1][same]
-    ta, tb = t[:-1][same], t[1:][same]
-    du, dvv = u1[i] - u0[i], v1[i] - v0[i]
-    ua, ub = u0[i] + ta * du, u0[i] + tb * du
-    va, vb = v0[i] + ta * dvv, v0[i] + tb * dvv
-    va, vb = np.clip(va, 0, n_rows), np.clip(vb, 0, n_rows)
-    dv = vb - va
+    # Each edge cut at the row lines: parts lying in one row each (those above or below the grid dropped).
+    e, ta, tb, va, vb = _split(v0, v1, n_rows)
+    r = np.floor((va + vb) / 2).astype(np.int64)
+    on = (r >= 0) & (r < n_rows)
+    e, ta, tb, va, vb, r = e[on], ta[on], tb[on], va[on], vb[on], r[on]
+    du = u1[e] - u0[e]
+    ua = np.where(ta == 0.0, u0[e], u0[e] + ta * du)
+    ub = np.where(tb == 1.0, u1[e], u0[e] + tb * du)
+    # Each part cut at the column lines: pieces lying in one cell each (or left or right of the grid).
+    k, sa, sb, pa, pb = _split(ua, ub, n_cols)
+    dvk = vb[k] - va[k]
+    ya = np.where(sa == 0.0, va[k], va[k] + sa * dvk)
+    yb = np.where(sb == 1.0, vb[k], va[k] + sb * dvk)
+    dv = yb - ya
     live = dv != 0
-    ua, ub, va, vb, dv, i = ua[live], ub[live], va[live], vb[live], dv[live], i[live]
-    um = np.clip((ua + ub) / 2, 0, n_cols)
-    r = np.minimum(np.floor((va + vb) / 2).astype(np.int64), n_rows - 1)
+    k, pa, pb, dv = k[live], pa[live], pb[live], dv[live]
+    um = np.clip((pa + pb) / 2, 0, n_cols)
     c = np.minimum(np.floor(um).astype(np.int64), n_cols)
-    return who[i], r, c, dv * (c + 1 - um), dv
+    return who[e[k]], r[k], c, dv * (c + 1 - um), dv
 
 
 def code_areas(geoms: np.ndarray, grid: CodeGrid) -> np.ndarray:
