@@ -129,20 +129,6 @@ def _role_geoms(layerset, role: str):
     return layer
 
 
-def _clip_union(layer, tile: BaseGeometry) -> BaseGeometry:
-    """Union of a layer's features clipped to a tile box (empty polygon when none)."""
-    if layer is None:
-        return EMPTY
-    idx = layer.tree.query(tile)
-    if len(idx) == 0:
-        return EMPTY
-    parts = shapely.intersection(layer.geoms[idx], tile)
-    parts = parts[~shapely.is_empty(parts)]
-    if len(parts) == 0:
-        return EMPTY
-    return polygonal(shapely.union_all(parts))
-
-
 def _global_sources(layerset, width_ft: float, water_bodies: bool, on: dt.date) -> dict:
     """Layer-wide geometries that are not plain features, keyed by `RowSpec.land`: the buffer band and the
     outcrops counted (with the outcrops over the cluster trigger's size, ``outcrops_cluster``), by the sizes in
@@ -317,20 +303,20 @@ def build_pieces(layerset, bounds, *, buffer_width_ft: float, tile_cells: int = 
     args = (dem_path if has_dem else None, n, row0, col0, ntx, ox, oy, cw, ch, needed, layers, sources, order,
             known, grow, sets)
     if workers > 1 and nty >= 4 and "fork" in mp.get_all_start_methods():
-        # Halves of the strips in two processes (fork: the layers and the parcel index are inherited).
-        cut = nty // 2
+        # The rows of tiles dealt out in turn to two processes (fork: the layers and the parcel index are
+        # inherited), so that each gets its share of the costly rows (those with layer land).
         _SHARED["build_args"] = args
         try:
             with mp.get_context("fork").Pool(2) as pool:
-                done = pool.map(_build_worker, [(0, cut), (cut, nty)])
+                done = pool.map(_build_worker, [list(range(0, nty, 2)), list(range(1, nty, 2))])
         finally:
             _SHARED.pop("build_args", None)
         geoms = np.concatenate([shapely.from_wkb(w) for w, _, _, _ in done])
         kinds = np.concatenate([k for _, k, _, _ in done])
         signs = np.concatenate([s for _, _, s, _ in done])
-        codes = np.concatenate([c for _, _, _, c in done]) if has_dem else None
+        strips = {ty: c for _, _, _, part in done for ty, c in part.items()}
     else:
-        geoms, kinds, signs, codes = _build_rows(args, 0, nty)
+        geoms, kinds, signs, strips = _build_rows(args, range(nty))
     # One polygon per piece: a parcel then meets only the parts its box touches, not a whole
     # multipart tile of slope cells.
     parts, owner = shapely.get_parts(np.asarray(geoms, dtype=object), return_index=True)
@@ -339,6 +325,9 @@ def build_pieces(layerset, bounds, *, buffer_width_ft: float, tile_cells: int = 
     shapely.prepare(parts)
     cells = cell_kinds = None
     if has_dem:
+        codes = np.zeros((nty * n, ntx * n), dtype=np.uint8)  # tiles no parcel touches: code 0
+        for ty, c in strips.items():
+            codes[ty * n:(ty + 1) * n] = c
         cells = CodeGrid(codes, ox + col0 * cw, oy - row0 * ch, cw, ch, _UNKNOWN_CODE + 1)
         cell_kinds = _cell_kinds(order)
     return ScreenPieces(parts, kinds_arr, shapely.STRtree(parts), known, has_dem, on, signs_arr, cells, cell_kinds)
@@ -370,20 +359,20 @@ def _cell_kinds(order) -> np.ndarray:
     return w
 
 
-def _build_worker(span):
-    geoms, kinds, signs, codes = _build_rows(_SHARED["build_args"], *span)
+def _build_worker(tys):
+    geoms, kinds, signs, codes = _build_rows(_SHARED["build_args"], tys)
     return shapely.to_wkb(np.asarray(geoms, dtype=object)), np.asarray(kinds, dtype=np.intp), \
         np.asarray(signs, dtype=float), codes
 
 
-def _build_rows(args, ty0: int, ty1: int):
-    """Pieces of the tile rows [ty0, ty1): (geometries, kind numbers, signs, the cells' slope codes of those
-    rows (None without a DEM))."""
+def _build_rows(args, tys):
+    """Pieces of the tile rows ``tys``: (geometries, kind numbers, signs, {tile row: its cells' slope codes}
+    (empty without a DEM))."""
     dem_path, n, row0, col0, ntx, ox, oy, cw, ch, needed, layers, sources, order, known, grow, sets = args
     geoms: list = []
     kinds: list = []
     signs: list = []
-    codes = np.zeros(((ty1 - ty0) * n, ntx * n), dtype=np.uint8) if dem_path is not None else None
+    codes: dict = {}
     slope_codes = _slope_row_codes(order)
 
     def add(kind: str, g, sign: float = 1.0):
@@ -398,23 +387,30 @@ def _build_rows(args, ty0: int, ty1: int):
     with rasterio.Env():  # one GDAL environment for the whole pass (not one per call)
         src = rasterio.open(dem_path) if dem_path is not None else None
         try:
-            for ty in range(ty0, ty1):
+            for ty in tys:
                 r_a = row0 + ty * n
                 r_b = r_a + n
-                strip = None if src is None else _read_strip(src, r_a, r_b, col0, col0 + ntx * n)
+                y1, y0 = oy - r_a * ch, oy - r_b * ch
+                tiles = []
                 for tx in range(ntx):
                     c_a = col0 + tx * n
-                    x0, x1 = ox + c_a * cw, ox + (c_a + n) * cw
-                    y1, y0 = oy - r_a * ch, oy - r_b * ch
-                    tile = shapely.box(x0, y0, x1, y1)
-                    if needed is not None and not needed(tile):
-                        continue
+                    tile = shapely.box(ox + c_a * cw, y0, ox + (c_a + n) * cw, y1)
+                    if needed is None or needed(tile):
+                        tiles.append((tx, tile))
+                if not tiles:
+                    continue
+                strip = None if src is None else _read_strip(src, r_a, r_b, col0, col0 + ntx * n)
+                if strip is not None:
+                    codes[ty] = np.zeros((n, ntx * n), dtype=np.uint8)
+                cut = _strip_layers([t for _, t in tiles], layers, sources)
+                for (tx, tile), clipped in zip(tiles, cut, strict=True):
+                    x0 = ox + (col0 + tx * n) * cw
                     lab = None
                     if strip is not None:
                         lab = _slope_codes(strip[:, tx * n:(tx + 1) * n], sets)
-                        codes[(ty - ty0) * n:(ty - ty0 + 1) * n, tx * n:(tx + 1) * n] = lab
+                        codes[ty][:, tx * n:(tx + 1) * n] = lab
                     tr = rasterio.transform.Affine(cw, 0.0, x0, 0.0, -ch, y1)
-                    _tile_pieces(tile, lab, tr, layers, sources, order, slope_codes, add, known, grow)
+                    _tile_pieces(tile, lab, tr, _grown(tile, clipped, grow), order, slope_codes, add, known)
         finally:
             if src is not None:
                 src.close()
@@ -439,15 +435,15 @@ def _read_strip(src, r_a: int, r_b: int, c_a: int, c_b: int) -> np.ndarray:
     return out
 
 
-def _tile_pieces(tile, lab, tr, layers, sources, order, slope_codes, add, known, grow=None) -> None:
+def _tile_pieces(tile, lab, tr, clipped, order, slope_codes, add, known) -> None:
     """The pieces of one tile, each handed to ``add(kind, geometry, sign)``: the deduction rows (exclusive, in
     ``order``), the whole layers, the wetland permit's region and the outcrops over the cluster trigger's size.
 
     With a DEM (``lab``: the tile's cells' slope codes, ``tr`` their transform) the slope land is measured from
     the cells (`ScreenPieces.cells`): a slope row's cells, and the land of unknown slope, are polygons here only
     where a layer row has land in the tile, for what the layer rows take from them and they from the layer
-    rows. Without a DEM the land of unknown slope is the whole tile."""
-    clipped = _tile_layers(tile, layers, sources, grow)
+    rows. Without a DEM the land of unknown slope is the whole tile. ``clipped``: the layers cut to the tile
+    (`_strip_layers`, `_grown`)."""
     if lab is None:
         taken, row_piece = _tile_rows(order, {}, clipped, add)
         _tile_unknown(tile, taken, row_piece, known, add, cells=False)
@@ -486,16 +482,57 @@ def _empty(g) -> bool:
     return g is None or g.is_empty
 
 
-def _tile_layers(tile, layers, sources, grow=None) -> dict:
-    """Each layer, the buffer and the outcrops cut to the tile (None for a layer not loaded); with ``grow``
-    ({layer or "outcrops": its coverage}, the worst case), each grown by the tile's land outside its coverage."""
-    clipped = {r: (_clip_union(layers[r], tile) if layers[r] is not None else None) for r in layers}
+def _strip_layers(tiles: list, layers, sources) -> list[dict]:
+    """Each layer, the buffer and the outcrops cut to each tile of one row of tiles (None for a layer not
+    loaded). Each source is cut to the row's box first, so that a long feature (the river's band, a
+    floodplain) is walked once per row of tiles, not once per tile; then to the tiles, all at once."""
+    boxes = np.asarray(tiles, dtype=object)
+    minx, miny, _, _ = shapely.bounds(boxes[0])
+    _, _, maxx, maxy = shapely.bounds(boxes[-1])
+    row_box = shapely.box(minx, miny, maxx, maxy)
+    out = [{} for _ in tiles]
+    srcs = dict(layers)
     if "buffer" in sources:
-        clipped["buffer"] = polygonal(sources["buffer"].intersection(tile)) if not sources["buffer"].is_empty \
-            else EMPTY
+        band = sources["buffer"]
+        srcs["buffer"] = _as_tree_source([] if band.is_empty else [band])
     for key in ("outcrops", "outcrops_cluster"):
         if key in sources:
-            clipped[key] = _clip_union(sources[key], tile)
+            srcs[key] = sources[key]
+    for key, src in srcs.items():
+        if src is None:
+            for d in out:
+                d[key] = None
+            continue
+        for d, g in zip(out, _clip_tiles(src, row_box, boxes), strict=True):
+            d[key] = g
+    return out
+
+
+def _clip_tiles(src, row_box, boxes: np.ndarray) -> list:
+    """A source's features cut to each tile box (the union of their parts; empty polygon when none), through
+    the features cut to ``row_box``, the box of all the tiles."""
+    got = [EMPTY] * len(boxes)
+    idx = src.tree.query(row_box)
+    if len(idx) == 0:
+        return got
+    in_row = shapely.intersection(src.geoms[idx], row_box)
+    in_row = in_row[~shapely.is_empty(in_row)]
+    if len(in_row) == 0:
+        return got
+    ti, fi = shapely.STRtree(in_row).query(boxes)
+    if len(ti) == 0:
+        return got
+    parts = shapely.intersection(in_row[fi], boxes[ti])
+    live = ~shapely.is_empty(parts)
+    ti, parts = ti[live], parts[live]
+    for t in np.unique(ti):
+        got[t] = polygonal(shapely.union_all(parts[ti == t]))
+    return got
+
+
+def _grown(tile, clipped: dict, grow=None) -> dict:
+    """With ``grow`` ({layer or "outcrops": its coverage}, the worst case), each layer cut to the tile grown by
+    the tile's land outside its coverage."""
     outside: dict = {}  # the tile's land outside a coverage, cut once per distinct coverage
     for key, cov in (grow or {}).items():
         if clipped.get(key) is None:
@@ -522,7 +559,7 @@ def _worst_world(layerset, bounds, sources: dict, layers: dict, width_ft: float,
                  margin: float) -> dict:
     """The worst case of the layers' coverage, as `parcel._worst_case` makes it for one parcel: returns
     {layer role or "outcrops": its coverage} for each layer a deduction reads that is limited to a coverage
-    (grown tile by tile in `_tile_layers`), and makes ``sources["buffer"]`` the band around the resources
+    (grown tile by tile in `_grown`), and makes ``sources["buffer"]`` the band around the resources
     plus all the land outside each resource layer's coverage (an unmapped wetland's buffer reaches into
     mapped land). One geometry object per distinct coverage, so a tile cuts each once."""
     distinct: dict = {}
