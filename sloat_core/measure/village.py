@@ -447,8 +447,22 @@ def _tile_pieces(tile, lab, tr, clipped, order, slope_codes, add, known) -> None
     if lab is None:
         taken, row_piece = _tile_rows(order, {}, clipped, add)
         _tile_unknown(tile, taken, row_piece, known, add, cells=False)
-    elif any(spec.land != "slope" and not _empty(_row_land(spec, {}, clipped)) for spec in order):
-        by_code = _cells_by_code(lab, tr, tile)
+    elif lands := [g for spec in order if spec.land != "slope" and not _empty(g := _row_land(spec, {}, clipped))]:
+        # Only the cells under the layer rows' land matter (what they take from the slope rows, what later rows
+        # take of what is left): the cells of its bounding box, in whole cells.
+        minx, miny, maxx, maxy = shapely.total_bounds(np.asarray(lands, dtype=object))
+        n_r, n_c = lab.shape
+        c0 = min(max(math.floor((minx - tr.c) / tr.a), 0), n_c)
+        c1 = min(max(math.ceil((maxx - tr.c) / tr.a), c0), n_c)
+        r0 = min(max(math.floor((tr.f - maxy) / -tr.e), 0), n_r)
+        r1 = min(max(math.ceil((tr.f - miny) / -tr.e), r0), n_r)
+        if (r0, c0, r1, c1) == (0, 0, n_r, n_c):
+            by_code = _cells_by_code(lab, tr, tile)
+        else:
+            x0, y1 = tr.c + c0 * tr.a, tr.f + r0 * tr.e
+            window = shapely.box(x0, tr.f + r1 * tr.e, tr.c + c1 * tr.a, y1)
+            by_code = _cells_by_code(lab[r0:r1, c0:c1], rasterio.transform.Affine(tr.a, 0.0, x0, 0.0, tr.e, y1),
+                                     window)
         slope_rows = _slope_rows(by_code)
         own = {cid: slope_rows[cid] if set(codes) == set(_set_codes(cid)) else _union([by_code[c] for c in codes])
                for cid, codes in slope_codes.items()}
