@@ -281,6 +281,12 @@ def build_pieces(layerset, bounds, *, buffer_width_ft: float, tile_cells: int = 
         known.add("outcrops_cluster")
     if any(layers[r] is not None for r in RESOURCE_ROLES):
         known.add("wetland_region")
+    if worst:
+        # Only the deduction rows and the land of unknown slope of the worst case are read: the layers no row
+        # reads are not cut, and what is not cut is not known (unknown, never absent).
+        known = {k for k in known if k.startswith(("row:", "unknown", "slope_code:"))}
+        layers = {r: (g if r in DEDUCTION_READS else None) for r, g in layers.items()}
+        sources = {k: g for k, g in sources.items() if k != "outcrops_cluster"}
 
     minx, miny, maxx, maxy = bounds
     if has_dem:
@@ -472,13 +478,13 @@ def _tile_pieces(tile, lab, tr, clipped, order, slope_codes, add, known) -> None
             _tile_unknown(unknown, taken, row_piece, known, add, cells=True)
     # Else no layer row has land here: each slope row is its cells, and no row takes land of unknown slope.
     for r in _TOTAL_ROLES:
-        if clipped.get(r) is not None:
+        if clipped.get(r) is not None and f"total:{r}" in known:
             add(f"total:{r}", clipped[r])
     wet = [clipped.get(r) for r in RESOURCE_ROLES + ("buffer",)]  # the wetland permit's region
     wet = [g for g in wet if g is not None and not g.is_empty]
-    if wet:
+    if wet and "wetland_region" in known:
         add("wetland_region", shapely.union_all(wet))
-    if clipped.get("outcrops_cluster") is not None:
+    if clipped.get("outcrops_cluster") is not None and "outcrops_cluster" in known:
         add("outcrops_cluster", clipped["outcrops_cluster"])
 
 

@@ -193,8 +193,14 @@ def coverage_gaps(layerset, geoms: np.ndarray) -> list[tuple[str, ...]]:
     for cov, roles in by_cov.values():
         shapely.prepare(cov)
         inside = np.zeros(len(geoms), dtype=bool)
+        meets = np.zeros(len(geoms), dtype=bool)
         inside[valid] = shapely.covers(cov, geoms[valid].astype(object))
-        for i in np.nonzero(valid & ~inside)[0]:
+        meets[valid] = shapely.intersects(cov, geoms[valid].astype(object))
+        # A parcel wholly off the coverage is left out whole (no cut of the coverage's long outline needed).
+        for i in np.nonzero(valid & ~meets)[0]:
+            if geoms[i].area > 1.0:
+                gaps[i].extend(roles)
+        for i in np.nonzero(valid & meets & ~inside)[0]:
             try:
                 if geoms[i].difference(cov).area > 1.0:
                     gaps[i].extend(roles)
