@@ -109,6 +109,9 @@ class ScreenPieces:
     cell_kinds : ndarray of float, (codes, kinds), optional
         What a sq ft on a cell of each code adds to each kind: its slope code, the slope row whose cells it
         is (before what earlier layer rows took), the land of unknown slope.
+    boxes : ndarray of bool, optional
+        The pieces that are exactly an axis-aligned rectangle (a layer covering a whole tile): a parcel is cut
+        to them by a rectangle clip (`shapely.clip_by_rect`), not an overlay.
     """
 
     geoms: np.ndarray
@@ -120,6 +123,7 @@ class ScreenPieces:
     signs: np.ndarray | None = None
     cells: CodeGrid | None = None
     cell_kinds: np.ndarray | None = None
+    boxes: np.ndarray | None = None
 
 
 def _role_geoms(layerset, role: str):
@@ -336,7 +340,25 @@ def build_pieces(layerset, bounds, *, buffer_width_ft: float, tile_cells: int = 
             codes[ty * n:(ty + 1) * n] = c
         cells = CodeGrid(codes, ox + col0 * cw, oy - row0 * ch, cw, ch, _UNKNOWN_CODE + 1)
         cell_kinds = _cell_kinds(order)
-    return ScreenPieces(parts, kinds_arr, shapely.STRtree(parts), known, has_dem, on, signs_arr, cells, cell_kinds)
+    return ScreenPieces(parts, kinds_arr, shapely.STRtree(parts), known, has_dem, on, signs_arr, cells, cell_kinds,
+                        _rectangles(parts))
+
+
+def _rectangles(geoms: np.ndarray) -> np.ndarray:
+    """Which geometries are exactly an axis-aligned rectangle (four corners, each on its bounding box's
+    corners: a whole tile, or a tile's part cut by grid lines only)."""
+    out = np.zeros(len(geoms), dtype=bool)
+    cand = np.flatnonzero((shapely.get_type_id(geoms) == shapely.GeometryType.POLYGON)
+                          & (shapely.get_num_coordinates(geoms) == 5)
+                          & (shapely.get_num_interior_rings(geoms) == 0))
+    if len(cand) == 0:
+        return out
+    xy = shapely.get_coordinates(geoms[cand]).reshape(len(cand), 5, 2)
+    b = shapely.bounds(geoms[cand])
+    on_x = (xy[:, :, 0] == b[:, [0]]) | (xy[:, :, 0] == b[:, [2]])
+    on_y = (xy[:, :, 1] == b[:, [1]]) | (xy[:, :, 1] == b[:, [3]])
+    out[cand] = on_x.all(axis=1) & on_y.all(axis=1) & (b[:, 2] > b[:, 0]) & (b[:, 3] > b[:, 1])
+    return out
 
 
 def _slope_row_codes(order) -> dict[str, tuple[int, ...]]:

@@ -36,6 +36,18 @@ def block_areas(pieces: ScreenPieces, geoms: np.ndarray) -> np.ndarray:
         whole = shapely.contains(pieces.geoms[pj], geoms[pi])
         areas = shapely.area(geoms[pi])
         cut = ~whole
+        if pieces.boxes is not None:
+            # A rectangle piece (a layer over a whole tile): the parcel clipped to it, no overlay needed.
+            box = cut & pieces.boxes[pj]
+            cut &= ~box
+            if box.any():
+                at = np.flatnonzero(box)
+                order = at[np.argsort(pj[at], kind="stable")]
+                starts = np.flatnonzero(np.r_[True, pj[order][1:] != pj[order][:-1]])
+                for a, b in zip(starts, np.r_[starts[1:], len(order)], strict=True):
+                    rows = order[a:b]
+                    x0, y0, x1, y1 = pieces.geoms[pj[rows[0]]].bounds
+                    areas[rows] = shapely.area(shapely.clip_by_rect(geoms[pi[rows]], x0, y0, x1, y1))
         areas[cut] = shapely.area(shapely.intersection(geoms[pi[cut]], pieces.geoms[pj[cut]]))
         if pieces.signs is not None:
             areas *= pieces.signs[pj]
