@@ -18,14 +18,18 @@ the record the single-parcel path builds, so the rules read it unchanged. Slope 
   piece is small; slopes are read from the DEM one strip of tiles at a time (a window with one cell of
   padding, so Horn's kernel sees the same neighbours as in the single-parcel window: the slopes are the
   same numbers). Slope-class land is the union of whole DEM cells, as in
-  :class:`sloat_core.gis.slope_grid.SlopeGrid`, and the parcel is intersected with it exactly: partial cells
-  count for the part inside the parcel, with no extra rule.
+  :class:`sloat_core.gis.slope_grid.SlopeGrid`, and a parcel's share of it is measured from the cells
+  (`village_cells.code_areas`, the single-parcel path's cut of an outline at the grid lines): partial cells
+  count for the part inside the parcel, with no extra rule. A slope row is its cells less what the layer rows
+  before it took; those parts are pieces of sign -1, made (with polygons of the cells) only where a layer row
+  has land in the tile. The land of unknown slope likewise.
 * The worst case of the layers' coverage (``build_pieces(worst=True)``) is the same sweep over another world: each
   layer a deduction reads maps, besides its features, all the land outside its coverage, and the buffer is the
   band around the resources so grown; the parcels a coverage leaves part of read their floor from those pieces.
 * Parcels go through in blocks: one bulk ``STRtree.query`` of the block against the pieces gives
-  (parcel, piece) pairs, one vectorised ``shapely.intersection`` their areas, and a ``bincount`` sums them
-  per parcel and piece kind.
+  (parcel, piece) pairs, one vectorised ``shapely.intersection`` their areas (a rectangle clip for a piece that
+  is a rectangle), and a ``bincount`` sums them per parcel and piece kind, with their signs; the cells' areas
+  by code are added to the kinds they make up.
 """
 
 from __future__ import annotations
