@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import io
 import math
 import multiprocessing as mp
 import os
@@ -237,6 +238,15 @@ def screen_rows(layerset, settings=None, *, parcels=None, block_size: int = 2000
     dict
         Keys of :data:`SCREEN_COLUMNS`; ``error`` holds one plain sentence when a parcel failed.
     """
+    for block in _screen_blocks(layerset, settings, parcels=parcels, block_size=block_size, tile_cells=tile_cells,
+                                workers=workers, as_of=as_of):
+        yield from block
+
+
+def _screen_blocks(layerset, settings=None, *, parcels=None, block_size: int = 2000, tile_cells: int = 40,
+                   workers: int | None = None, as_of: dt.date | None = None, text: bool = False) -> Iterator:
+    """`screen_rows`' rows block by block: a list of rows each; with ``text``, the block's CSV lines instead
+    ((text, number of rows): with two processes, the rows made and written by the process that measured them)."""
     settings = settings or load_settings()
     as_of = as_of or dt.date.today()
     ids, dists, addrs, raw, splits = _parcel_table(layerset, parcels)
@@ -273,15 +283,20 @@ def screen_rows(layerset, settings=None, *, parcels=None, block_size: int = 2000
         block_size = min(block_size, -(-len(raw) // workers))
     spans = [(start, min(start + block_size, len(raw))) for start in range(0, len(raw), block_size)]
     if workers > 1 and len(spans) > 1 and "fork" in mp.get_all_start_methods():
-        # Workers inherit the pieces and parcels by fork; only block numbers and area tables travel.
-        _SHARED.update(pieces=pieces, geoms=geoms, errors=list(errors), worst=worst, wanted=wanted)
+        # Workers inherit the pieces and parcels by fork; only block numbers and area tables (or, for the CSV,
+        # the block's lines: the rows made where they were measured) travel.
+        _SHARED.update(pieces=pieces, geoms=geoms, errors=list(errors), worst=worst, wanted=wanted,
+                       rows=(settings, rules, ids, dists, addrs, splits, gaps, layerset))
         try:
             with mp.get_context("fork").Pool(workers) as pool:
+                if text:
+                    yield from pool.imap(_csv_of_span, spans)
+                    return
                 for (start, stop), (areas, failed, worst_areas) in zip(spans, pool.imap(_areas_of_span, spans)):
                     for i in failed:
                         errors[i] = _MEASURE_ERROR
-                    yield from _block_rows(pieces, settings, rules, ids, dists, addrs, geoms, errors, areas,
-                                           start, stop, splits, gaps, layerset, (worst, worst_areas))
+                    yield list(_block_rows(pieces, settings, rules, ids, dists, addrs, geoms, errors, areas,
+                                           start, stop, splits, gaps, layerset, (worst, worst_areas)))
         finally:
             _SHARED.clear()
         return
@@ -289,8 +304,15 @@ def screen_rows(layerset, settings=None, *, parcels=None, block_size: int = 2000
         areas, failed, worst_areas = _span_areas(pieces, geoms, errors, start, stop, worst, wanted)
         for i in failed:
             errors[i] = _MEASURE_ERROR
-        yield from _block_rows(pieces, settings, rules, ids, dists, addrs, geoms, errors, areas, start, stop, splits,
-                               gaps, layerset, (worst, worst_areas))
+        if text:
+            cells = _block_cells(pieces, settings, rules, ids, dists, addrs, geoms, errors, areas, start, stop,
+                                 splits, gaps, layerset, (worst, worst_areas))
+            out = io.StringIO()
+            csv.writer(out).writerows(cells)
+            yield out.getvalue(), len(cells)
+            continue
+        yield list(_block_rows(pieces, settings, rules, ids, dists, addrs, geoms, errors, areas, start, stop, splits,
+                               gaps, layerset, (worst, worst_areas)))
 
 
 _MEASURE_ERROR = "The parcel's shape could not be measured against the layers."
@@ -303,6 +325,22 @@ def _areas_of_span(span):
     start, stop = span
     return _span_areas(_SHARED["pieces"], _SHARED["geoms"], _SHARED["errors"], start, stop, _SHARED["worst"],
                        _SHARED["wanted"])
+
+
+def _csv_of_span(span) -> tuple[str, int]:
+    """The CSV lines of the parcels [start, stop), measured and written in this (pool) process, and how many
+    rows they are."""
+    start, stop = span
+    errors = _SHARED["errors"]  # this process's copy: the block's own failures are marked in it
+    areas, failed, worst_areas = _areas_of_span(span)
+    for i in failed:
+        errors[i] = _MEASURE_ERROR
+    settings, rules, ids, dists, addrs, splits, gaps, layerset = _SHARED["rows"]
+    cells = _block_cells(_SHARED["pieces"], settings, rules, ids, dists, addrs, _SHARED["geoms"], errors, areas,
+                         start, stop, splits, gaps, layerset, (_SHARED["worst"], worst_areas))
+    out = io.StringIO()
+    csv.writer(out).writerows(cells)
+    return out.getvalue(), len(cells)
 
 
 def _span_areas(pieces, geoms, errors, start, stop, worst=None, wanted=None) -> tuple[dict, list, dict]:
@@ -347,8 +385,10 @@ def _minimums(settings):
     return minimum
 
 
-def _block_rows(pieces, settings, minimum, ids, dists, addrs, geoms, errors, areas, start, stop,
-                splits=None, gaps=None, layerset=None, worst=(None, None)) -> Iterable[dict]:
+def _block_columns(pieces, settings, minimum, dists, geoms, errors, areas, start, stop, splits=None, gaps=None,
+                   layerset=None, worst=(None, None)) -> tuple[list, dict]:
+    """The parcels [start, stop) measured (those that passed the checks and were measured) and their measured
+    columns ({column: a list, one cell per such parcel})."""
     sel = [i for i in range(start, stop) if errors[i] is None and i in areas]
     cols: dict = {}
     if sel:
@@ -362,6 +402,13 @@ def _block_rows(pieces, settings, minimum, ids, dists, addrs, geoms, errors, are
         for i, cells in _split_yields(pieces, settings, minimum, geoms, splits, sel, layerset, cols).items():
             for k, v in cells.items():  # § 402-48I: a split parcel's yield is its parts' whole lots added
                 cols[k][sel.index(i)] = v
+    return sel, cols
+
+
+def _block_rows(pieces, settings, minimum, ids, dists, addrs, geoms, errors, areas, start, stop,
+                splits=None, gaps=None, layerset=None, worst=(None, None)) -> Iterable[dict]:
+    sel, cols = _block_columns(pieces, settings, minimum, dists, geoms, errors, areas, start, stop, splits, gaps,
+                               layerset, worst)
     at = {i: j for j, i in enumerate(sel)}
     names = list(cols)
     measured = list(zip(*cols.values())) if cols else []  # each parcel's cells, in the order of ``names``
@@ -378,6 +425,43 @@ def _block_rows(pieces, settings, minimum, ids, dists, addrs, geoms, errors, are
         else:
             row["error"] = errors[i] or "The parcel could not be screened."
         yield row
+
+
+def _block_cells(pieces, settings, minimum, ids, dists, addrs, geoms, errors, areas, start, stop,
+                 splits=None, gaps=None, layerset=None, worst=(None, None)) -> list[tuple]:
+    """The rows of `_block_rows` as the CSV writes them: each a tuple of cells in the order of
+    `SCREEN_COLUMNS` (a column a row lacks: ""), made column by column rather than row by row."""
+    sel, cols = _block_columns(pieces, settings, minimum, dists, geoms, errors, areas, start, stop, splits, gaps,
+                               layerset, worst)
+    measured = iter(())
+    if sel:
+        coverage: dict = {}  # a village has a handful of distinct gaps: each one's columns made once
+        for i in sel:
+            gap = gaps[i] if gaps else ()
+            if gap not in coverage:
+                coverage[gap] = _coverage_columns(layerset, gap)
+        cov = [coverage[gaps[i] if gaps else ()] for i in sel]
+        fixed = {"sbl": [ids[i] for i in sel], "address": [_clean(addrs[i]) for i in sel],
+                 "district": [_clean(dists[i]) for i in sel],
+                 "districts": [splits[i] for i in sel] if splits else [""] * len(sel)}
+        seqs = []
+        for c in SCREEN_COLUMNS:
+            if c in fixed:
+                seqs.append(fixed[c])
+            elif c in cov[0]:
+                seqs.append([d[c] for d in cov])
+            else:
+                seqs.append(cols.get(c, [""] * len(sel)))
+        measured = zip(*seqs, strict=True)
+    at = set(sel)
+    out = []
+    for i in range(start, stop):
+        if i in at:
+            out.append(next(measured))
+        else:
+            out.append((ids[i], _clean(addrs[i]), _clean(dists[i]), splits[i] if splits else "")
+                       + ("",) * (len(SCREEN_COLUMNS) - 5) + (errors[i] or "The parcel could not be screened.",))
+    return out
 
 
 def _worst_record(worst, sel: list, gross: np.ndarray) -> tuple | None:
@@ -405,7 +489,6 @@ def _coverage_columns(layerset, gaps: tuple[str, ...]) -> dict[str, str]:
     return out
 
 
-_BLANKS = ("",) * len(SCREEN_COLUMNS)  # a column a row lacks is written empty (DictWriter's restval)
 
 
 def screen_to_csv(layerset, out_path, settings=None, *, parcels=None, progress=None, **kw) -> int:
@@ -420,9 +503,10 @@ def screen_to_csv(layerset, out_path, settings=None, *, parcels=None, progress=N
     with out.open("w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh)  # what csv.DictWriter writes (restval "", extra keys ignored), without its checks
         w.writerow(SCREEN_COLUMNS)
-        for row in screen_rows(layerset, settings, parcels=parcels, **kw):
-            w.writerow(map(row.get, SCREEN_COLUMNS, _BLANKS))
-            n += 1
+        for text, done in _screen_blocks(layerset, settings, parcels=parcels, text=True, **kw):
+            fh.write(text)  # the block's lines (`_block_cells`), written where it was measured
+            n += done
             if progress is not None:
-                progress(1)
+                for _ in range(done):
+                    progress(1)
     return n

@@ -18,14 +18,18 @@ the record the single-parcel path builds, so the rules read it unchanged. Slope 
   piece is small; slopes are read from the DEM one strip of tiles at a time (a window with one cell of
   padding, so Horn's kernel sees the same neighbours as in the single-parcel window: the slopes are the
   same numbers). Slope-class land is the union of whole DEM cells, as in
-  :class:`sloat_core.gis.slope_grid.SlopeGrid`, and the parcel is intersected with it exactly: partial cells
-  count for the part inside the parcel, with no extra rule.
+  :class:`sloat_core.gis.slope_grid.SlopeGrid`, and a parcel's share of it is measured from the cells
+  (`village_cells.code_areas`, the single-parcel path's cut of an outline at the grid lines): partial cells
+  count for the part inside the parcel, with no extra rule. A slope row is its cells less what the layer rows
+  before it took; those parts are pieces of sign -1, made (with polygons of the cells) only where a layer row
+  has land in the tile. The land of unknown slope likewise.
 * The worst case of the layers' coverage (``build_pieces(worst=True)``) is the same sweep over another world: each
   layer a deduction reads maps, besides its features, all the land outside its coverage, and the buffer is the
   band around the resources so grown; the parcels a coverage leaves part of read their floor from those pieces.
 * Parcels go through in blocks: one bulk ``STRtree.query`` of the block against the pieces gives
-  (parcel, piece) pairs, one vectorised ``shapely.intersection`` their areas, and a ``bincount`` sums them
-  per parcel and piece kind.
+  (parcel, piece) pairs, one vectorised ``shapely.intersection`` their areas (a rectangle clip for a piece that
+  is a rectangle), and a ``bincount`` sums them per parcel and piece kind, with their signs; the cells' areas
+  by code are added to the kinds they make up.
 """
 
 from __future__ import annotations
@@ -50,6 +54,7 @@ from sloat_core.law.params import value
 from sloat_core.measure.parcel import DEDUCTION_READS, OUTCROPS_ROLE, buffer_band
 from sloat_core.measure.record import OVERLAY_ROLES, RESOURCE_ROLES, SLOPE_SET_NAMES, slope_set_cells, slope_sets
 from sloat_core.measure.rows import DEDUCTION_ROWS, LAYER_ROWS, ROW_IDS, SLOPE_ROWS, deduction_order
+from sloat_core.measure.village_cells import CodeGrid
 
 __all__ = ["ScreenPieces", "build_pieces"]
 
@@ -99,6 +104,18 @@ class ScreenPieces:
     as_of : datetime.date
         The date the law was applied at in cutting them (the slope sets, the outcrop sizes, the deduction
         shares and their order): the measures records met with them carry it.
+    signs : ndarray of float, optional
+        +1 for a piece whose land adds to its kind, -1 for one whose land is taken off it (the part of a
+        slope row's cells an earlier layer row took; the land of unknown slope a row took). None: all +1.
+    cells : CodeGrid, optional
+        The DEM cells' slope codes (with a DEM): a parcel's area on each code is measured from the cells
+        (`village_cells.code_areas`) and added to the kinds of ``cell_kinds``.
+    cell_kinds : ndarray of float, (codes, kinds), optional
+        What a sq ft on a cell of each code adds to each kind: its slope code, the slope row whose cells it
+        is (before what earlier layer rows took), the land of unknown slope.
+    boxes : ndarray of bool, optional
+        The pieces that are exactly an axis-aligned rectangle (a layer covering a whole tile): a parcel is cut
+        to them by a rectangle clip (`shapely.clip_by_rect`), not an overlay.
     """
 
     geoms: np.ndarray
@@ -107,6 +124,10 @@ class ScreenPieces:
     known: set
     has_dem: bool
     as_of: dt.date
+    signs: np.ndarray | None = None
+    cells: CodeGrid | None = None
+    cell_kinds: np.ndarray | None = None
+    boxes: np.ndarray | None = None
 
 
 def _role_geoms(layerset, role: str):
@@ -114,20 +135,6 @@ def _role_geoms(layerset, role: str):
     if layer is None:
         return None
     return layer
-
-
-def _clip_union(layer, tile: BaseGeometry) -> BaseGeometry:
-    """Union of a layer's features clipped to a tile box (empty polygon when none)."""
-    if layer is None:
-        return EMPTY
-    idx = layer.tree.query(tile)
-    if len(idx) == 0:
-        return EMPTY
-    parts = shapely.intersection(layer.geoms[idx], tile)
-    parts = parts[~shapely.is_empty(parts)]
-    if len(parts) == 0:
-        return EMPTY
-    return polygonal(shapely.union_all(parts))
 
 
 def _global_sources(layerset, width_ft: float, water_bodies: bool, on: dt.date) -> dict:
@@ -281,6 +288,12 @@ def build_pieces(layerset, bounds, *, buffer_width_ft: float, tile_cells: int = 
         known.add("outcrops_cluster")
     if any(layers[r] is not None for r in RESOURCE_ROLES):
         known.add("wetland_region")
+    if worst:
+        # Only the deduction rows and the land of unknown slope of the worst case are read: the layers no row
+        # reads are not cut, and what is not cut is not known (unknown, never absent).
+        known = {k for k in known if k.startswith(("row:", "unknown", "slope_code:"))}
+        layers = {r: (g if r in DEDUCTION_READS else None) for r, g in layers.items()}
+        sources = {k: g for k, g in sources.items() if k != "outcrops_cluster"}
 
     minx, miny, maxx, maxy = bounds
     if has_dem:
@@ -303,64 +316,136 @@ def build_pieces(layerset, bounds, *, buffer_width_ft: float, tile_cells: int = 
     args = (dem_path if has_dem else None, n, row0, col0, ntx, ox, oy, cw, ch, needed, layers, sources, order,
             known, grow, sets)
     if workers > 1 and nty >= 4 and "fork" in mp.get_all_start_methods():
-        # Halves of the strips in two processes (fork: the layers and the parcel index are inherited).
-        cut = nty // 2
+        # The rows of tiles dealt out in turn to two processes (fork: the layers and the parcel index are
+        # inherited), so that each gets its share of the costly rows (those with layer land).
         _SHARED["build_args"] = args
         try:
             with mp.get_context("fork").Pool(2) as pool:
-                done = pool.map(_build_worker, [(0, cut), (cut, nty)])
+                done = pool.map(_build_worker, [list(range(0, nty, 2)), list(range(1, nty, 2))])
         finally:
             _SHARED.pop("build_args", None)
-        geoms = np.concatenate([shapely.from_wkb(w) for w, _ in done])
-        kinds = np.concatenate([k for _, k in done])
+        geoms = np.concatenate([shapely.from_wkb(w) for w, _, _, _ in done])
+        kinds = np.concatenate([k for _, k, _, _ in done])
+        signs = np.concatenate([s for _, _, s, _ in done])
+        strips = {ty: c for _, _, _, part in done for ty, c in part.items()}
     else:
-        geoms, kinds = _build_rows(args, 0, nty)
+        geoms, kinds, signs, strips = _build_rows(args, range(nty))
     # One polygon per piece: a parcel then meets only the parts its box touches, not a whole
     # multipart tile of slope cells.
     parts, owner = shapely.get_parts(np.asarray(geoms, dtype=object), return_index=True)
     kinds_arr = np.asarray(kinds, dtype=np.intp)[owner]
+    signs_arr = np.asarray(signs, dtype=float)[owner]
     shapely.prepare(parts)
-    return ScreenPieces(parts, kinds_arr, shapely.STRtree(parts), known, has_dem, on)
+    cells = cell_kinds = None
+    if has_dem:
+        codes = np.zeros((nty * n, ntx * n), dtype=np.uint8)  # tiles no parcel touches: code 0
+        for ty, c in strips.items():
+            codes[ty * n:(ty + 1) * n] = c
+        cells = CodeGrid(codes, ox + col0 * cw, oy - row0 * ch, cw, ch, _UNKNOWN_CODE + 1)
+        cell_kinds = _cell_kinds(order)
+    return ScreenPieces(parts, kinds_arr, shapely.STRtree(parts), known, has_dem, on, signs_arr, cells, cell_kinds,
+                        _rectangles(parts))
 
 
-def _build_worker(span):
-    geoms, kinds = _build_rows(_SHARED["build_args"], *span)
-    return shapely.to_wkb(np.asarray(geoms, dtype=object)), np.asarray(kinds, dtype=np.intp)
+def _rectangles(geoms: np.ndarray) -> np.ndarray:
+    """Which geometries are exactly an axis-aligned rectangle (four corners, each on its bounding box's
+    corners: a whole tile, or a tile's part cut by grid lines only)."""
+    out = np.zeros(len(geoms), dtype=bool)
+    cand = np.flatnonzero((shapely.get_type_id(geoms) == shapely.GeometryType.POLYGON)
+                          & (shapely.get_num_coordinates(geoms) == 5)
+                          & (shapely.get_num_interior_rings(geoms) == 0))
+    if len(cand) == 0:
+        return out
+    xy = shapely.get_coordinates(geoms[cand]).reshape(len(cand), 5, 2)
+    b = shapely.bounds(geoms[cand])
+    on_x = (xy[:, :, 0] == b[:, [0]]) | (xy[:, :, 0] == b[:, [2]])
+    on_y = (xy[:, :, 1] == b[:, [1]]) | (xy[:, :, 1] == b[:, [3]])
+    out[cand] = on_x.all(axis=1) & on_y.all(axis=1) & (b[:, 2] > b[:, 0]) & (b[:, 3] > b[:, 1])
+    return out
 
 
-def _build_rows(args, ty0: int, ty1: int):
-    """Pieces of the tile rows [ty0, ty1): (geometries, kind numbers)."""
+def _slope_row_codes(order) -> dict[str, tuple[int, ...]]:
+    """The slope codes whose cells each slope row takes: those in its slope set and in no set of a slope row
+    before it (in ``order``): the slope rows' own part of the overlap rule, settled cell by cell."""
+    out: dict = {}
+    before = 0
+    for spec in order:
+        if spec.land != "slope":
+            continue
+        bit = 1 << _SLOPE_SETS.index(spec.id)
+        out[spec.id] = tuple(c for c in _CODES if c & bit and not c & before)
+        before |= bit
+    return out
+
+
+def _cell_kinds(order) -> np.ndarray:
+    """(codes, kinds): what a sq ft on a cell of each code adds to each kind (see `ScreenPieces.cell_kinds`)."""
+    w = np.zeros((_UNKNOWN_CODE + 1, len(_KINDS)))
+    for c in _CODES:
+        w[c, _K[f"slope_code:{c}"]] = 1.0
+    for cid, codes in _slope_row_codes(order).items():
+        w[list(codes), _K[f"row:{cid}"]] = 1.0
+    w[_UNKNOWN_CODE, _K["unknown"]] = 1.0
+    w[_UNKNOWN_CODE, _K["unknown_free"]] = 1.0
+    return w
+
+
+def _build_worker(tys):
+    geoms, kinds, signs, codes = _build_rows(_SHARED["build_args"], tys)
+    return shapely.to_wkb(np.asarray(geoms, dtype=object)), np.asarray(kinds, dtype=np.intp), \
+        np.asarray(signs, dtype=float), codes
+
+
+def _build_rows(args, tys):
+    """Pieces of the tile rows ``tys``: (geometries, kind numbers, signs, {tile row: its cells' slope codes}
+    (empty without a DEM))."""
     dem_path, n, row0, col0, ntx, ox, oy, cw, ch, needed, layers, sources, order, known, grow, sets = args
     geoms: list = []
     kinds: list = []
+    signs: list = []
+    codes: dict = {}
+    slope_codes = _slope_row_codes(order)
 
-    def add(kind: str, g):
+    def add(kind: str, g, sign: float = 1.0):
         if g is None or g.is_empty:
             return
         g = polygonal(g)
         if not g.is_empty and g.area > 0:
             geoms.append(g)
             kinds.append(_K[kind])
+            signs.append(sign)
 
     with rasterio.Env():  # one GDAL environment for the whole pass (not one per call)
         src = rasterio.open(dem_path) if dem_path is not None else None
         try:
-            for ty in range(ty0, ty1):
+            for ty in tys:
                 r_a = row0 + ty * n
                 r_b = r_a + n
-                strip = None if src is None else _read_strip(src, r_a, r_b, col0, col0 + ntx * n)
+                y1, y0 = oy - r_a * ch, oy - r_b * ch
+                tiles = []
                 for tx in range(ntx):
                     c_a = col0 + tx * n
-                    x0, x1 = ox + c_a * cw, ox + (c_a + n) * cw
-                    y1, y0 = oy - r_a * ch, oy - r_b * ch
-                    tile = shapely.box(x0, y0, x1, y1)
-                    if needed is not None and not needed(tile):
-                        continue
-                    _tile_pieces(tile, tx, n, strip, (x0, y1, cw, ch, sets), layers, sources, order, add, known, grow)
+                    tile = shapely.box(ox + c_a * cw, y0, ox + (c_a + n) * cw, y1)
+                    if needed is None or needed(tile):
+                        tiles.append((tx, tile))
+                if not tiles:
+                    continue
+                strip = None if src is None else _read_strip(src, r_a, r_b, col0, col0 + ntx * n)
+                if strip is not None:
+                    codes[ty] = np.zeros((n, ntx * n), dtype=np.uint8)
+                cut = _strip_layers([t for _, t in tiles], layers, sources)
+                for (tx, tile), clipped in zip(tiles, cut, strict=True):
+                    x0 = ox + (col0 + tx * n) * cw
+                    lab = None
+                    if strip is not None:
+                        lab = _slope_codes(strip[:, tx * n:(tx + 1) * n], sets)
+                        codes[ty][:, tx * n:(tx + 1) * n] = lab
+                    tr = rasterio.transform.Affine(cw, 0.0, x0, 0.0, -ch, y1)
+                    _tile_pieces(tile, lab, tr, _grown(tile, clipped, grow), order, slope_codes, add, known)
         finally:
             if src is not None:
                 src.close()
-    return geoms, kinds
+    return geoms, kinds, signs, codes
 
 
 def _read_strip(src, r_a: int, r_b: int, c_a: int, c_b: int) -> np.ndarray:
@@ -381,60 +466,118 @@ def _read_strip(src, r_a: int, r_b: int, c_a: int, c_b: int) -> np.ndarray:
     return out
 
 
-def _tile_pieces(tile, tx, n, strip, geo, layers, sources, order, add, known, grow=None) -> None:
-    """The pieces of one tile, each handed to ``add(kind, geometry)``: the deduction rows (exclusive, in
-    ``order``), the whole layers, the slope land by code, the land of unknown slope, the wetland permit's
-    region and the outcrops over the cluster trigger's size."""
-    # Slope land in this tile, as unions of whole DEM cells.
-    by_code = _tile_slope_codes(tile, tx, n, strip, geo) if strip is not None else None
-    slope_rows = _slope_rows(by_code) if by_code is not None else {}
-    unknown = by_code[_UNKNOWN_CODE] if by_code is not None else tile
-    clipped = _tile_layers(tile, layers, sources, grow)
-    taken, row_piece = _tile_rows(order, slope_rows, clipped, add)
+def _tile_pieces(tile, lab, tr, clipped, order, slope_codes, add, known) -> None:
+    """The pieces of one tile, each handed to ``add(kind, geometry, sign)``: the deduction rows (exclusive, in
+    ``order``), the whole layers, the wetland permit's region and the outcrops over the cluster trigger's size.
+
+    With a DEM (``lab``: the tile's cells' slope codes, ``tr`` their transform) the slope land is measured from
+    the cells (`ScreenPieces.cells`): a slope row's cells, and the land of unknown slope, are polygons here only
+    where a layer row has land in the tile, for what the layer rows take from them and they from the layer
+    rows. Without a DEM the land of unknown slope is the whole tile. ``clipped``: the layers cut to the tile
+    (`_strip_layers`, `_grown`)."""
+    if lab is None:
+        taken, row_piece = _tile_rows(order, {}, clipped, add)
+        _tile_unknown(tile, taken, row_piece, known, add, cells=False)
+    elif lands := [g for spec in order if spec.land != "slope" and not _empty(g := _row_land(spec, {}, clipped))]:
+        # Only the cells under the layer rows' land matter (what they take from the slope rows, what later rows
+        # take of what is left): the cells of its bounding box, in whole cells.
+        minx, miny, maxx, maxy = shapely.total_bounds(np.asarray(lands, dtype=object))
+        n_r, n_c = lab.shape
+        c0 = min(max(math.floor((minx - tr.c) / tr.a), 0), n_c)
+        c1 = min(max(math.ceil((maxx - tr.c) / tr.a), c0), n_c)
+        r0 = min(max(math.floor((tr.f - maxy) / -tr.e), 0), n_r)
+        r1 = min(max(math.ceil((tr.f - miny) / -tr.e), r0), n_r)
+        if (r0, c0, r1, c1) == (0, 0, n_r, n_c):
+            by_code = _cells_by_code(lab, tr, tile)
+        else:
+            x0, y1 = tr.c + c0 * tr.a, tr.f + r0 * tr.e
+            window = shapely.box(x0, tr.f + r1 * tr.e, tr.c + c1 * tr.a, y1)
+            by_code = _cells_by_code(lab[r0:r1, c0:c1], rasterio.transform.Affine(tr.a, 0.0, x0, 0.0, tr.e, y1),
+                                     window)
+        slope_rows = _slope_rows(by_code)
+        own = {cid: slope_rows[cid] if set(codes) == set(_set_codes(cid)) else _union([by_code[c] for c in codes])
+               for cid, codes in slope_codes.items()}
+        taken, row_piece = _tile_rows(order, slope_rows, clipped, add, own)
+        unknown = by_code[_UNKNOWN_CODE]
+        if not unknown.is_empty:
+            _tile_unknown(unknown, taken, row_piece, known, add, cells=True)
+    # Else no layer row has land here: each slope row is its cells, and no row takes land of unknown slope.
     for r in _TOTAL_ROLES:
-        if clipped.get(r) is not None:
+        if clipped.get(r) is not None and f"total:{r}" in known:
             add(f"total:{r}", clipped[r])
-    if by_code is not None:
-        for c in _CODES:  # the codes partition the tile: sums of them give every slope set
-            add(f"slope_code:{c}", by_code[c])
-    if not unknown.is_empty:
-        _tile_unknown(unknown, taken, row_piece, known, add)
     wet = [clipped.get(r) for r in RESOURCE_ROLES + ("buffer",)]  # the wetland permit's region
     wet = [g for g in wet if g is not None and not g.is_empty]
-    if wet:
+    if wet and "wetland_region" in known:
         add("wetland_region", shapely.union_all(wet))
-    if clipped.get("outcrops_cluster") is not None:
+    if clipped.get("outcrops_cluster") is not None and "outcrops_cluster" in known:
         add("outcrops_cluster", clipped["outcrops_cluster"])
 
 
-def _tile_slope_codes(tile, tx, n, strip, geo) -> dict:
-    """The tile's DEM cells by slope code (``_UNKNOWN_CODE`` for the land of unknown slope)."""
-    x0, y1, cw, ch = geo[:4]
-    sub = strip[:, tx * n:(tx + 1) * n]
-    codes = _slope_codes(sub, geo[4])
-    tr = rasterio.transform.Affine(cw, 0.0, x0, 0.0, -ch, y1)
-    return _cells_by_code(codes, tr, tile)
+def _set_codes(cid: str) -> tuple[int, ...]:
+    bit = 1 << _SLOPE_SETS.index(cid)
+    return tuple(c for c in _CODES if c & bit)
 
 
 def _slope_rows(by_code: dict) -> dict:
     """The land of each slope deduction row: the cells of every code in its slope set."""
-    slope_rows = {}
-    for cid in SLOPE_ROWS:
-        bit = 1 << _SLOPE_SETS.index(cid)
-        slope_rows[cid] = _union([by_code[c] for c in _CODES if c & bit])
-    return slope_rows
+    return {cid: _union([by_code[c] for c in _set_codes(cid)]) for cid in SLOPE_ROWS}
 
 
-def _tile_layers(tile, layers, sources, grow=None) -> dict:
-    """Each layer, the buffer and the outcrops cut to the tile (None for a layer not loaded); with ``grow``
-    ({layer or "outcrops": its coverage}, the worst case), each grown by the tile's land outside its coverage."""
-    clipped = {r: (_clip_union(layers[r], tile) if layers[r] is not None else None) for r in layers}
+def _empty(g) -> bool:
+    return g is None or g.is_empty
+
+
+def _strip_layers(tiles: list, layers, sources) -> list[dict]:
+    """Each layer, the buffer and the outcrops cut to each tile of one row of tiles (None for a layer not
+    loaded). Each source is cut to the row's box first, so that a long feature (the river's band, a
+    floodplain) is walked once per row of tiles, not once per tile; then to the tiles, all at once."""
+    boxes = np.asarray(tiles, dtype=object)
+    minx, miny, _, _ = shapely.bounds(boxes[0])
+    _, _, maxx, maxy = shapely.bounds(boxes[-1])
+    row_box = shapely.box(minx, miny, maxx, maxy)
+    out = [{} for _ in tiles]
+    srcs = dict(layers)
     if "buffer" in sources:
-        clipped["buffer"] = polygonal(sources["buffer"].intersection(tile)) if not sources["buffer"].is_empty \
-            else EMPTY
+        band = sources["buffer"]
+        srcs["buffer"] = _as_tree_source([] if band.is_empty else [band])
     for key in ("outcrops", "outcrops_cluster"):
         if key in sources:
-            clipped[key] = _clip_union(sources[key], tile)
+            srcs[key] = sources[key]
+    for key, src in srcs.items():
+        if src is None:
+            for d in out:
+                d[key] = None
+            continue
+        for d, g in zip(out, _clip_tiles(src, row_box, boxes), strict=True):
+            d[key] = g
+    return out
+
+
+def _clip_tiles(src, row_box, boxes: np.ndarray) -> list:
+    """A source's features cut to each tile box (the union of their parts; empty polygon when none), through
+    the features cut to ``row_box``, the box of all the tiles."""
+    got = [EMPTY] * len(boxes)
+    idx = src.tree.query(row_box)
+    if len(idx) == 0:
+        return got
+    in_row = shapely.intersection(src.geoms[idx], row_box)
+    in_row = in_row[~shapely.is_empty(in_row)]
+    if len(in_row) == 0:
+        return got
+    ti, fi = shapely.STRtree(in_row).query(boxes)
+    if len(ti) == 0:
+        return got
+    parts = shapely.intersection(in_row[fi], boxes[ti])
+    live = ~shapely.is_empty(parts)
+    ti, parts = ti[live], parts[live]
+    for t in np.unique(ti):
+        got[t] = polygonal(shapely.union_all(parts[ti == t]))
+    return got
+
+
+def _grown(tile, clipped: dict, grow=None) -> dict:
+    """With ``grow`` ({layer or "outcrops": its coverage}, the worst case), each layer cut to the tile grown by
+    the tile's land outside its coverage."""
     outside: dict = {}  # the tile's land outside a coverage, cut once per distinct coverage
     for key, cov in (grow or {}).items():
         if clipped.get(key) is None:
@@ -461,7 +604,7 @@ def _worst_world(layerset, bounds, sources: dict, layers: dict, width_ft: float,
                  margin: float) -> dict:
     """The worst case of the layers' coverage, as `parcel._worst_case` makes it for one parcel: returns
     {layer role or "outcrops": its coverage} for each layer a deduction reads that is limited to a coverage
-    (grown tile by tile in `_tile_layers`), and makes ``sources["buffer"]`` the band around the resources
+    (grown tile by tile in `_grown`), and makes ``sources["buffer"]`` the band around the resources
     plus all the land outside each resource layer's coverage (an unmapped wetland's buffer reaches into
     mapped land). One geometry object per distinct coverage, so a tile cuts each once."""
     distinct: dict = {}
@@ -497,17 +640,23 @@ def _worst_world(layerset, bounds, sources: dict, layers: dict, width_ft: float,
 
 
 def _row_land(spec, slope_rows: dict, clipped: dict):
-    """A deduction row's land in the tile (None when its layer is not loaded)."""
+    """A deduction row's land in the tile (None when its layer is not loaded); a slope row's: the cells it
+    takes (`_slope_row_codes`)."""
     if spec.land == "slope":
         return slope_rows.get(spec.id)
     return clipped.get(spec.role if spec.land == "layer" else spec.land)
 
 
-def _tile_rows(order, slope_rows: dict, clipped: dict, add) -> tuple:
+def _tile_rows(order, slope_rows: dict, clipped: dict, add, own_cells: dict | None = None) -> tuple:
     """The exclusive deduction-row pieces: each row gets its land minus what earlier rows took.
-    Returns (the land taken, {row id: its piece})."""
+
+    With ``own_cells`` ({slope row: the cells it takes, `_slope_row_codes`}) a slope row's land is measured
+    from its cells, and its pieces here are the parts of those cells each layer row before it took (their
+    pieces are exclusive, so the parts add up), taken off (sign -1). Returns (the land taken, {row id: its
+    piece})."""
     taken = EMPTY
     row_piece = {}
+    layer_pieces = []  # the pieces of the layer rows so far
     for spec in order:
         cid = spec.id
         g = _row_land(spec, slope_rows, clipped)
@@ -518,20 +667,36 @@ def _tile_rows(order, slope_rows: dict, clipped: dict, add) -> tuple:
             continue
         piece = polygonal(g.difference(taken)) if not taken.is_empty else g
         row_piece[cid] = piece
-        add(f"row:{cid}", piece)
+        if spec.land == "slope" and own_cells is not None:
+            own = own_cells[cid]
+            for earlier in layer_pieces:
+                add(f"row:{cid}", polygonal(own.intersection(earlier)), -1.0)
+        else:
+            add(f"row:{cid}", piece)
+            if spec.land != "slope" and not piece.is_empty:
+                layer_pieces.append(piece)
         if not piece.is_empty:
             taken = polygonal(shapely.union(taken, piece))
     return taken, row_piece
 
 
-def _tile_unknown(unknown, taken, row_piece: dict, known, add) -> None:
-    """The land of unknown slope: all of it, the part no row took, and the part of each layer row on it."""
-    add("unknown", unknown)
-    free = polygonal(unknown.difference(taken)) if not taken.is_empty else unknown
-    add("unknown_free", free)
+def _tile_unknown(unknown, taken, row_piece: dict, known, add, cells: bool) -> None:
+    """The land of unknown slope: all of it, the part no row took, and the part of each layer row on it.
+
+    With ``cells`` the first two are measured from the cells; here the part of it each layer row took is
+    taken off the part no row took (slope rows take no land of unknown slope; the layer rows' pieces are
+    exclusive)."""
+    if not cells:
+        add("unknown", unknown)
+        add("unknown_free", polygonal(unknown.difference(taken)) if not taken.is_empty else unknown)
     for cid in LAYER_ROWS:
-        if f"unknown_row:{cid}" not in known:
-            continue
         piece = row_piece.get(cid)
-        if piece is not None and not piece.is_empty:
-            add(f"unknown_row:{cid}", polygonal(piece.intersection(unknown)))
+        if piece is None or piece.is_empty:
+            continue
+        if not cells and f"unknown_row:{cid}" not in known:
+            continue
+        on = polygonal(piece.intersection(unknown))
+        if f"unknown_row:{cid}" in known:
+            add(f"unknown_row:{cid}", on)
+        if cells:
+            add("unknown_free", on, -1.0)

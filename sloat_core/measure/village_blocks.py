@@ -12,27 +12,54 @@ import shapely
 
 from sloat_core.measure.record import RESOURCE_ROLES, Measures
 from sloat_core.measure.rows import DEDUCTION_ROWS, LAYER_ROWS, ROW_IDS, SLOPE_ROWS
+from sloat_core.measure.village_cells import code_areas
 from sloat_core.measure.village import _CODES, _K, _KINDS, _OUTCROP_ROLES, _SLOPE_SETS, _TOTAL_ROLES, ScreenPieces
 
 __all__ = ["block_areas", "block_measures", "coverage_gaps", "with_worst", "worst_measures", "worst_positions"]
 
 
 def block_areas(pieces: ScreenPieces, geoms: np.ndarray) -> np.ndarray:
-    """(len(geoms), len(_KINDS)) areas of each parcel inside each piece kind."""
+    """(len(geoms), len(_KINDS)) areas of each parcel inside each piece kind: its areas in the pieces (a piece
+    of sign -1 taken off its kind) plus, with a DEM, its areas on the cells of each slope code."""
     nb = len(geoms)
-    totals = np.zeros(nb * len(_KINDS))
-    if nb == 0 or len(pieces.geoms) == 0:
-        return totals.reshape(nb, len(_KINDS))
-    pi, pj = pieces.tree.query(geoms)
+    k = len(_KINDS)
+    totals = np.zeros(nb * k)
+    if nb == 0:
+        return totals.reshape(nb, k)
+    if len(pieces.geoms):
+        pi, pj = pieces.tree.query(geoms)
+    else:
+        pi = pj = np.zeros(0, dtype=np.intp)
     if len(pi):
         # A parcel wholly inside a piece (a quarter of the pairs for small lots) is measured by its own area:
         # the (prepared) containment test costs a small part of an intersection.
         whole = shapely.contains(pieces.geoms[pj], geoms[pi])
         areas = shapely.area(geoms[pi])
         cut = ~whole
+        if pieces.boxes is not None:
+            # A rectangle piece (a layer over a whole tile): the parcel clipped to it, no overlay needed.
+            box = cut & pieces.boxes[pj]
+            cut &= ~box
+            if box.any():
+                at = np.flatnonzero(box)
+                order = at[np.argsort(pj[at], kind="stable")]
+                starts = np.flatnonzero(np.r_[True, pj[order][1:] != pj[order][:-1]])
+                for a, b in zip(starts, np.r_[starts[1:], len(order)], strict=True):
+                    rows = order[a:b]
+                    x0, y0, x1, y1 = pieces.geoms[pj[rows[0]]].bounds
+                    areas[rows] = shapely.area(shapely.clip_by_rect(geoms[pi[rows]], x0, y0, x1, y1))
         areas[cut] = shapely.area(shapely.intersection(geoms[pi[cut]], pieces.geoms[pj[cut]]))
-        totals += np.bincount(pi * len(_KINDS) + pieces.kinds[pj], weights=areas, minlength=nb * len(_KINDS))
-    return totals.reshape(nb, len(_KINDS))
+        if pieces.signs is not None:
+            areas *= pieces.signs[pj]
+        totals += np.bincount(pi * k + pieces.kinds[pj], weights=areas, minlength=nb * k)
+    totals = totals.reshape(nb, k)
+    if pieces.cells is not None:
+        on_codes = code_areas(geoms, pieces.cells)
+        for code, kind in zip(*np.nonzero(pieces.cell_kinds), strict=True):  # (not a matrix product: BLAS'
+            totals[:, kind] += on_codes[:, code] * pieces.cell_kinds[code, kind]  # threads cost more here)
+        # A slope row's cells less what the layer rows took can come out a rounding error below nothing.
+        np.maximum(totals, 0.0, out=totals)
+    return totals
 
 
 def block_measures(pieces: ScreenPieces, a: np.ndarray, gross: np.ndarray, gaps: list | None = None,
@@ -178,8 +205,14 @@ def coverage_gaps(layerset, geoms: np.ndarray) -> list[tuple[str, ...]]:
     for cov, roles in by_cov.values():
         shapely.prepare(cov)
         inside = np.zeros(len(geoms), dtype=bool)
+        meets = np.zeros(len(geoms), dtype=bool)
         inside[valid] = shapely.covers(cov, geoms[valid].astype(object))
-        for i in np.nonzero(valid & ~inside)[0]:
+        meets[valid] = shapely.intersects(cov, geoms[valid].astype(object))
+        # A parcel wholly off the coverage is left out whole (no cut of the coverage's long outline needed).
+        for i in np.nonzero(valid & ~meets)[0]:
+            if geoms[i].area > 1.0:
+                gaps[i].extend(roles)
+        for i in np.nonzero(valid & meets & ~inside)[0]:
             try:
                 if geoms[i].difference(cov).area > 1.0:
                     gaps[i].extend(roles)

@@ -180,3 +180,25 @@ def test_a_missing_output_folder_is_refused(world, tmp_path):
 def test_every_deduction_row_has_a_share_column():
     assert all(f"share_{c}" in SCREEN_COLUMNS for c in ROW_IDS)
     assert shapely.geos_version >= (3, 10, 0)
+
+
+@pytest.mark.filterwarnings("ignore:invalid value encountered")
+@pytest.mark.parametrize("workers", [1, 2])
+def test_the_csv_says_what_the_rows_say_cell_for_cell_error_rows_included(world, tmp_path, workers):
+    import csv
+
+    parcels = gpd.GeoDataFrame(
+        {"SBL": [f"lot-{k}" for k in range(6)] + ["line"], "ZONE": ["R-40"] * 6 + ["R-10"],
+         "ADDRESS": ["1 Test Rd, rear", "2 \"Test\" Rd"] + [f"{k} Test Rd" for k in range(4)] + [""]},
+        geometry=[sq(60 * k, 60 * k, 55) for k in range(6)] + [LineString([(X0, Y0), (X0 + 50, Y0)])],
+        crs=WORK_CRS,
+    )
+    out = tmp_path / "screen.csv"
+    n = screen_to_csv(world, out, parcels=parcels, workers=workers, block_size=2)
+    with out.open(newline="", encoding="utf-8") as fh:
+        got = list(csv.reader(fh))
+    rows = list(screen_rows(world, parcels=parcels, workers=1, block_size=2))
+    want = [[("" if row.get(c) is None else str(row.get(c, ""))) for c in SCREEN_COLUMNS] for row in rows]
+    assert n == len(parcels) and got[0] == SCREEN_COLUMNS
+    assert got[1:] == want
+    assert got[-1][-1] == "The parcel must be a polygon, not a point or a line."
