@@ -353,3 +353,16 @@ def app(contexts, app_url, request):
 def sample_app(contexts, sample_app_url, request):
     """A fresh offline page on the app with the illustrative sample layers."""
     yield from _offline_page(contexts, sample_app_url, request)
+
+
+@pytest.fixture(scope="session")
+def a11y_visits(contexts, app_url):
+    """One visitor's session (parcel P1, a footprint drawn, one timeline item) whose every (mode, page) is visited
+    once and measured for all the accessibility claims that read it (tests/browser/a11y_visit.py)."""
+    from browser.a11y_visit import Visits, build_visitor
+
+    page = contexts.for_url(app_url).new_page()
+    app = OfflinePage(page, app_url, [])
+    build_visitor(app)
+    yield Visits(app)
+    page.close()
