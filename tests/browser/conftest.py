@@ -47,9 +47,12 @@ def layer_manifest(tmp_path_factory) -> Path:
     return fx.write_layerset(tmp_path_factory.mktemp("browser_layers"))
 
 
-#: The options every test server runs with: local only, no telemetry, no file watcher.
+#: The options every test server runs with: local only, no telemetry, no file watcher, and no full garbage collection
+#: after each script run (as tools/serve.py serves the app: SERVING_DEFAULTS; with the layer sets in the process
+#: that collection took several times the run's own CPU, and held the server while it ran).
 SERVER_OPTIONS = ["--server.headless", "true", "--server.address", "127.0.0.1",
-                  "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
+                  "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
+                  "--runner.postScriptGC", "false"]
 
 
 def start_server(port: int, env: dict, log, *, launcher: bool = False) -> subprocess.Popen:
