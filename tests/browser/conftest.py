@@ -47,9 +47,12 @@ def layer_manifest(tmp_path_factory) -> Path:
     return fx.write_layerset(tmp_path_factory.mktemp("browser_layers"))
 
 
-#: The options every test server runs with: local only, no telemetry, no file watcher.
+#: The options every test server runs with: local only, no telemetry, no file watcher, and no full garbage collection
+#: after each script run (as tools/serve.py serves the app: SERVING_DEFAULTS; with the layer sets in the process
+#: that collection took several times the run's own CPU, and held the server while it ran).
 SERVER_OPTIONS = ["--server.headless", "true", "--server.address", "127.0.0.1",
-                  "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
+                  "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
+                  "--runner.postScriptGC", "false"]
 
 
 def start_server(port: int, env: dict, log, *, launcher: bool = False) -> subprocess.Popen:
@@ -325,8 +328,8 @@ def contexts(browser):
         context.close()
 
 
-def _offline_page(contexts, url, request):
-    """A fresh page (a new Streamlit session) on ``url``; requests that leave the machine are recorded."""
+def new_offline_page(contexts, url) -> OfflinePage:
+    """A new page (a new Streamlit session) on ``url``; requests that leave the machine are recorded."""
     page = contexts.for_url(url).new_page()
     blocked: list[str] = []
 
@@ -335,12 +338,22 @@ def _offline_page(contexts, url, request):
             blocked.append(req.url)
 
     page.on("requestfailed", failed)
-    offline = OfflinePage(page, url, blocked)
-    yield offline
+    return OfflinePage(page, url, blocked)
+
+
+def shot_if_failed(request, offline: OfflinePage) -> None:
+    """A screenshot of ``offline`` named for the test, if the test failed."""
     report = request.node.stash.get(_REPORT, None)
     if report is not None and report.failed:
         offline.shot(f"FAILED_{request.node.name}")
-    page.close()
+
+
+def _offline_page(contexts, url, request):
+    """A fresh page (a new Streamlit session) on ``url``, closed after the test."""
+    offline = new_offline_page(contexts, url)
+    yield offline
+    shot_if_failed(request, offline)
+    offline.page.close()
 
 
 @pytest.fixture()
@@ -353,3 +366,42 @@ def app(contexts, app_url, request):
 def sample_app(contexts, sample_app_url, request):
     """A fresh offline page on the app with the illustrative sample layers."""
     yield from _offline_page(contexts, sample_app_url, request)
+
+
+#: The sample parcel most of these tests look up: its address as people type it (the sample layer spells it
+#: "297 Johnsontown Rd"), and its SBL.
+SAMPLE_ADDRESS, SAMPLE_SBL = "297 Johnsontown Road", "155.06-1-42"
+
+
+@pytest.fixture(scope="session")
+def sample_case(contexts, sample_app_url) -> str:
+    """The id of a case on the sample server, made as a visitor makes one: 297 Johnsontown Road found by its
+    address. The tests that open a case by its link share it; none of them changes it."""
+    from urllib.parse import parse_qs, urlparse
+
+    app = new_offline_page(contexts, sample_app_url)
+    try:
+        app.open("/?mode=standard")
+        app.settle()
+        box = app.page.get_by_label("Tax parcel (SBL", exact=False)
+        box.fill(SAMPLE_ADDRESS)
+        box.press("Enter")
+        app.wait_text(f"Tax parcel {SAMPLE_SBL}")
+        app.settle()
+        app.page.wait_for_function("() => location.search.includes('case=')", timeout=30_000)
+        return parse_qs(urlparse(app.page.url).query)["case"][0]
+    finally:
+        app.page.close()
+
+
+@pytest.fixture(scope="session")
+def a11y_visits(contexts, app_url):
+    """One visitor's session (parcel P1, a footprint drawn, one timeline item) whose every (mode, page) is visited
+    once and measured for all the accessibility claims that read it (tests/browser/a11y_visit.py)."""
+    from browser.a11y_visit import Visits, build_visitor
+
+    page = contexts.for_url(app_url).new_page()
+    app = OfflinePage(page, app_url, [])
+    build_visitor(app)
+    yield Visits(app)
+    page.close()

@@ -69,6 +69,8 @@ PROBE_JS = """([answerId, centre]) => {
 }""".replace("HANDOUT", repr(HANDOUT))
 
 #: Where every control of the main part is (to compare before and after the focus leaves the target).
+#: Resolves once the page has painted the next frame (a frame's callbacks run before its paint: two frames).
+PAINTED_JS = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
 PLACES_JS = """() => [...document.querySelectorAll('[data-testid="stMain"] button, [data-testid="stMain"] a[href],'
   + ' [data-testid="stMain"] summary, [data-testid="stMain"] input')]
   .map(e => { const b = e.getBoundingClientRect(); return [Math.round(b.left), Math.round(b.top)]; })"""
@@ -87,7 +89,7 @@ def _focus_target(app) -> None:
     app.settle()
     page.evaluate(f"() => document.getElementById('{announce.ANSWER_ID}').focus()")
     page.wait_for_function(f"() => document.activeElement.id === '{announce.ANSWER_ID}'", timeout=15_000)
-    page.wait_for_timeout(200)  # the focus style's one repaint (no transition is declared)
+    page.evaluate(PAINTED_JS)  # the focus style's one repaint (no transition is declared)
 
 
 @pytest.mark.parametrize("mode", MODES)

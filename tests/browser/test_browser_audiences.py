@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from browser.conftest import MAP_IFRAME
+from browser.conftest import MAP_IFRAME, SAMPLE_ADDRESS, SAMPLE_SBL, new_offline_page, shot_if_failed
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 
 VIEWPORTS = [(1366, 768), (1920, 1080)]
 MODES = ["standard", "counter", "projector"]
-ADDRESS, SBL = "297 Johnsontown Road", "155.06-1-42"  # the sample layer spells it "297 Johnsontown Rd"
+ADDRESS, SBL = SAMPLE_ADDRESS, SAMPLE_SBL  # the sample layer spells it "297 Johnsontown Rd"
 
 
 #: Back to the top of the page: the window and Streamlit's own scrolling container (the map was scrolled into view).
@@ -103,16 +103,13 @@ def test_search_by_road_the_answer_and_the_map_layers(sample_app, mode):
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_board_walk_through_from_the_case_link(sample_app, mode):
-    """The walk-through opened from a case's link: six screens with previous / next, each with its §."""
-    from urllib.parse import parse_qs, urlparse
-
-    app = _open(sample_app, mode, (1920, 1080))
+def test_board_walk_through_from_the_case_link(sample_app, sample_case, mode):
+    """The walk-through opened from a case's link: six screens with previous / next, each with its §. (The case:
+    the sample parcel found by its address, conftest.sample_case.)"""
+    app = sample_app
     page = app.page
-    _find_by_address(app)
-    page.wait_for_function("() => location.search.includes('case=')", timeout=30_000)
-    case_id = parse_qs(urlparse(page.url).query)["case"][0]
-    page.goto(f"{app.url}/walkthrough?case={case_id}&mode={mode}&step=1")
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.goto(f"{app.url}/walkthrough?case={sample_case}&mode={mode}&step=1")
     page.locator("h1").filter(has_text="The parcel and its constraints").wait_for(timeout=30_000)
     app.settle()
     titles = ["The parcel and its constraints", "Land that does not count", "Net lot area and yield",
@@ -234,10 +231,30 @@ def _counter_answer(sample_app, size: tuple[int, int]):
     return app
 
 
-def test_counter_answer_fits_the_first_screen_at_1366x768(sample_app):
+@pytest.fixture(scope="module")
+def _counter_page(contexts, sample_app_url):
+    """One page for the claims about the Counter's answer at 1366x768 after the search by address (each reads it as
+    the search left it, and puts back what it unfolds)."""
+    app = new_offline_page(contexts, sample_app_url)
+    _counter_answer(app, (1366, 768))
+    yield app
+    app.page.close()
+
+
+@pytest.fixture()
+def counter_answer(_counter_page, request):
+    """The Counter at 1366x768 after the search by address, its answer shown and the page scrolled to its top."""
+    app = _counter_page
+    app.page.evaluate(TO_TOP_JS)
+    app.settle()
+    yield app
+    shot_if_failed(request, app)
+
+
+def test_counter_answer_fits_the_first_screen_at_1366x768(counter_answer):
     """After the search, with no scrolling, the verdict, the three things in the way, the
     next step and the handout button are all within the 768 px window; the rest folds below (expanders)."""
-    app = _counter_answer(sample_app, (1366, 768))
+    app = counter_answer
     page = app.page
     boxes = _boxes(page)
     page.screenshot(path=str(ARTIFACTS / "i24_counter_answer_1366x768_first_screen.png"))
@@ -253,22 +270,26 @@ def test_counter_answer_fits_the_first_screen_at_1366x768(sample_app):
     assert text.count("Screening estimate only.") == 1, text.count("Screening estimate only.")
     card.get_by_text("The whole answer: what your project needs", exact=False).click()
     app.settle()
-    card.screenshot(path=str(ARTIFACTS / "i24_counter_answer_1366x768_unfolded.png"))  # the whole card
-    whole = card.inner_text()
+    try:
+        card.screenshot(path=str(ARTIFACTS / "i24_counter_answer_1366x768_unfolded.png"))  # the whole card
+        whole = card.inner_text()
+        sentences = [s for s in re.split(r"\n+", page.locator('[data-testid="stMain"]').inner_text())
+                     if s.startswith("Work in that land would need")]
+    finally:  # folded again, as the other claims on this page find it
+        card.get_by_text("The whole answer: what your project needs", exact=False).click()
+        app.settle()
     assert "What your project needs" in whole and "What the parcel carries for any later work" in whole
     assert whole.index("What your project needs") < whole.index("What the parcel carries for any later work")
     assert "in its own row" in whole  # the buffer's two figures explained in a word
-    sentences = [s for s in re.split(r"\n+", page.locator('[data-testid="stMain"]').inner_text())
-                 if s.startswith("Work in that land would need")]
     assert sentences and len(sentences) == len(set(sentences))
     assert not app.non_tile_blocked()
 
 
-def test_counter_verdict_is_one_sentence_beside_the_handout_button_on_the_first_screen(sample_app):
+def test_counter_verdict_is_one_sentence_beside_the_handout_button_on_the_first_screen(counter_answer):
     """At 1366x768, after the search by address and with no scrolling: one plain sentence says whether a
     one-family house can fit, and the handout's button stands beside it, in the same row, both whole in the 768 px
     window."""
-    app = _counter_answer(sample_app, (1366, 768))
+    app = counter_answer
     page = app.page
     verdict = page.locator(".st-key-answer_verdict").first
     button = page.locator(".st-key-handout_pdf button").first
@@ -307,10 +328,9 @@ def test_counter_answer_first_sentence_on_a_phones_first_screen(sample_app):
     assert not app.non_tile_blocked()
 
 
-def test_counter_handout_button_label_is_whole_at_1366x768(sample_app):
+def test_counter_handout_button_label_is_whole_at_1366x768(counter_answer):
     """The button says what it does, whole, beside the next step."""
-    app = _open(sample_app, "counter", (1366, 768))
-    _find_by_address(app)
+    app = counter_answer
     button = app.page.locator(".st-key-handout_pdf button").first
     button.wait_for(state="visible", timeout=30_000)
     assert button.inner_text().strip().endswith("Download the one-page handout (PDF)")
@@ -319,11 +339,10 @@ def test_counter_handout_button_label_is_whole_at_1366x768(sample_app):
     assert not clipped
 
 
-def test_counter_district_menu_shows_every_option_whole(sample_app):
+def test_counter_district_menu_shows_every_option_whole(counter_answer):
     """The Counter district menu is not cut off (each option whole, the list on screen)."""
-    app = _open(sample_app, "counter", (1366, 768))
+    app = counter_answer
     page = app.page
-    _find_by_address(app)
     picker = page.locator('[data-testid="stSelectbox"]').filter(has_text="Zoning district").first
     picker.scroll_into_view_if_needed(timeout=30_000)
     chosen = picker.locator('input[role="combobox"]')
@@ -338,15 +357,17 @@ def test_counter_district_menu_shows_every_option_whole(sample_app):
             if attempt == 2:
                 raise
             app.settle()
-    texts = options.all_inner_texts()
+    try:
+        texts = options.all_inner_texts()
+        cut = page.evaluate("""() => [...document.querySelectorAll('[role="option"]')].filter(o =>
+            [...o.querySelectorAll('*'), o].some(e => e.scrollWidth > e.clientWidth + 1)).map(o => o.innerText)""")
+        page.screenshot(path=str(ARTIFACTS / "i24_counter_district_menu_1366x768.png"))
+        box = page.get_by_role("listbox").bounding_box()
+    finally:  # closed, as the other claims on this page find it
+        page.keyboard.press("Escape")
     assert "VC-2 Village Center Extension" in texts and "From the zoning map" in texts, texts
-    cut = page.evaluate("""() => [...document.querySelectorAll('[role="option"]')].filter(o =>
-        [...o.querySelectorAll('*'), o].some(e => e.scrollWidth > e.clientWidth + 1)).map(o => o.innerText)""")
-    page.screenshot(path=str(ARTIFACTS / "i24_counter_district_menu_1366x768.png"))
     assert cut == [], cut
-    box = page.get_by_role("listbox").bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 1366, box
-    page.keyboard.press("Escape")
 
 
 def test_counter_project_page_tells_the_project_first_then_the_parcel(sample_app):

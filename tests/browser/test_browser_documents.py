@@ -71,9 +71,9 @@ def test_the_counters_handout_downloads_prints_in_one_click_and_has_a_web_page(s
                 continue
         return out
 
-    for _ in range(60):
+    for _ in range(300):
         if printed():
             break
-        page.wait_for_timeout(500)
+        page.wait_for_timeout(100)  # polling interval (at most 30 s in all)
     assert printed() == [HANDOUT_TITLE]  # the dialog opened once, on the handout itself
     sample_app.shot("i24_6_print_the_handout_1366x768")

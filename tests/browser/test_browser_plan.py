@@ -21,7 +21,8 @@ import plan_files as pf  # noqa: E402
 
 from app_support.map.plan_map import LOT_LABEL_CLASS  # noqa: E402
 from browser.conftest import MAP_IFRAME  # noqa: E402
-from browser.test_browser_axe import _judge, _open_page, _wait_frames, axe_violations  # noqa: E402
+from browser.a11y_visit import axe_violations, open_page, wait_frames  # noqa: E402
+from browser.test_browser_axe import _judge  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -49,7 +50,7 @@ def test_a_plat_uploaded_shows_its_table_and_its_labelled_lots_and_the_page_is_a
     app.open()
     app.wait_map()
     app.choose_parcel(fx.P1_SBL)
-    _open_page(app, "Plan, lot by lot", "Plan, lot by lot")
+    open_page(app, "Plan, lot by lot", "Plan, lot by lot")
     page.locator('[data-testid="stFileUploader"] input[type="file"]').first.set_input_files(str(_plat(tmp_path / "p.dxf")))
     page.locator('[data-testid="stTable"]').first.wait_for(timeout=30_000)
     app.settle()
@@ -62,7 +63,7 @@ def test_a_plat_uploaded_shows_its_table_and_its_labelled_lots_and_the_page_is_a
     page.locator(MAP_IFRAME).first.scroll_into_view_if_needed()
     app.shot("plan_map")
     page.locator('[data-testid="stTable"]').first.scroll_into_view_if_needed()
-    _wait_frames(page)
+    wait_frames(page)
     app.shot("plan_page")
     failing, _kept = _judge(axe_violations(page))
     assert not failing, [(v["id"], v["impact"], v["frame"], v["nodes"][:1]) for v in failing]

@@ -18,12 +18,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import ARTIFACTS
+from tests.browser.conftest import ARTIFACTS, SAMPLE_ADDRESS, SAMPLE_SBL
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "plan"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "outputs"))
 
-ADDRESS, SBL = "297 Johnsontown Road", "155.06-1-42"
+ADDRESS, SBL = SAMPLE_ADDRESS, SAMPLE_SBL
 #: The sample's largest constrained parcel: the tax parcel with the largest deducted area (gross minus net lot area,
 #: from `python -m sloat_core screen` on data/sample/layers.yaml): 221,902 sq ft, the whole lot, under floodplain
 #: and wetland. Its deduction table, chart and notes are the longest the Board is shown.
@@ -44,20 +44,22 @@ SIDEBAR_RIGHT_JS = "() => document.querySelector('[data-testid=\"stSidebar\"]').
 
 
 def _case_walkthrough(app, mode: str, size: tuple[int, int], step: int = 1,
-                      parcel: tuple[str, str] = (ADDRESS, SBL)) -> None:
-    """Find a sample parcel by its address or SBL (a case starts), then open the case's walk-through link on ``step``."""
+                      parcel: tuple[str, str] = (ADDRESS, SBL), case: str | None = None) -> None:
+    """Open a case's walk-through link on ``step``: of ``case``, or else of a case started here by finding a sample
+    parcel by its address or SBL."""
     page = app.page
     page.set_viewport_size({"width": size[0], "height": size[1]})
-    app.open(f"/?mode={mode}")
-    app.settle()
-    box = page.get_by_label("Tax parcel (SBL", exact=False)
-    box.fill(parcel[0])
-    box.press("Enter")
-    app.wait_text(f"Tax parcel {parcel[1]}")
-    app.settle()
-    page.wait_for_function("() => location.search.includes('case=')", timeout=30_000)
-    case_id = parse_qs(urlparse(page.url).query)["case"][0]
-    page.goto(f"{app.url}/walkthrough?case={case_id}&mode={mode}&step={step}")
+    if case is None:
+        app.open(f"/?mode={mode}")
+        app.settle()
+        box = page.get_by_label("Tax parcel (SBL", exact=False)
+        box.fill(parcel[0])
+        box.press("Enter")
+        app.wait_text(f"Tax parcel {parcel[1]}")
+        app.settle()
+        page.wait_for_function("() => location.search.includes('case=')", timeout=30_000)
+        case = parse_qs(urlparse(page.url).query)["case"][0]
+    page.goto(f"{app.url}/walkthrough?case={case}&mode={mode}&step={step}")
     _on_screen(app, step)
 
 
@@ -68,13 +70,14 @@ def _on_screen(app, n: int) -> None:
 
 
 @pytest.mark.parametrize("parcel", [(ADDRESS, SBL), LARGEST_CONSTRAINED, ("155.09-1-2", "155.09-1-2")], ids=["297_johnsontown", "largest_constrained", "most_rows"])
-def test_every_screen_fits_1920x1080_in_projector_mode_with_the_sidebar_folded(sample_app, parcel):
+def test_every_screen_fits_1920x1080_in_projector_mode_with_the_sidebar_folded(sample_app, request, parcel):
     """Screens 1, 2, 4 and 5 were 1,226-1,866 px tall with a 380 px sidebar; now each is at most 1,080 px (the
     main block's and the document's scroll heights, and the last element's bottom), the deductions chart is on
     screen 2's first screen, and the permits screen shows every decider. On the sample's largest constrained
     parcel screen 2 ran to 1,311 px."""
     app, page = sample_app, sample_app.page
-    _case_walkthrough(app, "projector", (1920, 1080), parcel=parcel)
+    case = request.getfixturevalue("sample_case") if parcel == (ADDRESS, SBL) else None  # its case is shared
+    _case_walkthrough(app, "projector", (1920, 1080), parcel=parcel, case=case)
     page.wait_for_function(f"() => ({SIDEBAR_RIGHT_JS})() <= 1", timeout=10_000)  # the sidebar folded away
     too_tall = []
     for n, title in enumerate(TITLES, start=1):
@@ -100,11 +103,11 @@ def test_every_screen_fits_1920x1080_in_projector_mode_with_the_sidebar_folded(s
     assert not app.non_tile_blocked()
 
 
-def test_a_clicker_steps_the_walk_through_and_back_returns_one_screen(sample_app):
+def test_a_clicker_steps_the_walk_through_and_back_returns_one_screen(sample_app, sample_case):
     """PageDown, Right and Space go forward, PageUp and Left back; each step is one history entry in the link,
     Back and Forward move one step, and the page reads the step from the link it comes back to."""
     app, page = sample_app, sample_app.page
-    _case_walkthrough(app, "projector", (1920, 1080))
+    _case_walkthrough(app, "projector", (1920, 1080), case=sample_case)
     start = page.evaluate("() => history.length")
     for n, key in ((2, "PageDown"), (3, "ArrowRight"), (4, " ")):
         page.keyboard.press(key)
@@ -130,10 +133,10 @@ def test_a_clicker_steps_the_walk_through_and_back_returns_one_screen(sample_app
     page.screenshot(path=str(ARTIFACTS / "i24_3_walkthrough_back_to_2.png"))
 
 
-def test_walk_through_steps_with_the_buttons_and_back_goes_back_a_screen(sample_app):
+def test_walk_through_steps_with_the_buttons_and_back_goes_back_a_screen(sample_app, sample_case):
     """Steps 1 -> 2 -> 3 with Next; Back shows screen 2, Back again screen 1 (Standard mode, at 1366x768)."""
     app, page = sample_app, sample_app.page
-    _case_walkthrough(app, "standard", (1366, 768))
+    _case_walkthrough(app, "standard", (1366, 768), case=sample_case)
     for n in (2, 3):
         page.get_by_role("button", name="Next ▶").click()
         _on_screen(app, n)
@@ -143,10 +146,10 @@ def test_walk_through_steps_with_the_buttons_and_back_goes_back_a_screen(sample_
     _on_screen(app, 1)
 
 
-def test_previous_is_whole_at_1366x768_in_projector_mode(sample_app):
+def test_previous_is_whole_at_1366x768_in_projector_mode(sample_app, sample_case):
     """The "◀ Previous" button was cut to "◂ Previ…": its whole label is on one line, inside the button."""
     app, page = sample_app, sample_app.page
-    _case_walkthrough(app, "projector", (1366, 768), step=2)
+    _case_walkthrough(app, "projector", (1366, 768), step=2, case=sample_case)
     button = page.get_by_role("button", name="◀ Previous")
     button.wait_for(state="visible", timeout=15_000)
     assert button.inner_text().strip() == "◀ Previous"

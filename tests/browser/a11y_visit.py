@@ -1,0 +1,387 @@
+"""One visitor's session walked once over every page in every mode; what each visit measured, kept for the tests.
+
+The session is built the way a visitor builds it: tax parcel P1 found by its SBL, the Proposed project page with a
+footprint drawn on the map, and a timeline item added. Each (mode, page) is then visited once, when a test first
+asks for it (the mode switched in the sidebar, the page opened from the sidebar's menu), and on that visit, in this
+order:
+
+- at 1366 x 900: a screenshot (``axe_<mode>_<page>.png``); axe-core in the top document and, injected separately,
+  in every frame; every frame's title, aria-label, aria-hidden and height, and axe's frame-title rule alone in the
+  top document; each kind of control's border as painted; on the Parcel page, axe's title and language rules inside
+  the map's frame;
+- the window narrowed to 320 x 256 and then 640 x 512 CSS px (400 % and 200 % zoom of a 1280 x 1024 window): what
+  pokes out of the window, and a screenshot of the whole page at each width; on the Parcel page also at 320 x 800
+  (the first reflow check, with its own rule of what may poke out);
+- back to 1366 px, once the sidebar has come to rest.
+
+Each measurement is kept on its own: one that raised is raised again to each test that reads it, and the others of
+the same visit still answer (a test fails on its own page's problem only). test_browser_axe.py and
+test_browser_a11y_reflow.py read these visits; both are one xdist group, so one worker walks the pages once.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import app_fixtures as fx  # noqa: E402
+
+from browser.conftest import ARTIFACTS, ROOT, OfflinePage  # noqa: E402
+
+AXE_PATH = ROOT / "static" / "vendor" / "axe-core" / "axe.min.js"
+TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+MODES = ["Standard", "Counter", "Projector"]
+PARCEL = "Parcel & constraints"
+CASE = "Case & exports"
+PAGES = [  # (sidebar label, text of the page's h1)
+    (PARCEL, "Parcel & constraints"),
+    ("Proposed project", "Proposed project"),
+    ("Cluster", "Cluster"),
+    ("Plan, lot by lot", "Plan, lot by lot"),
+    ("Wetland mitigation", "Wetland mitigation"),
+    ("Timeline", "Timeline"),
+    ("Board walk-through", ""),
+    ("Law", "Article IX"),
+    (CASE, ""),
+]
+#: (mode, sidebar label, h1) of every page in every mode, a mode's pages one after another.
+MODE_PAGES = [(mode, label, heading) for mode in MODES for label, heading in PAGES]
+#: The pages whose controls' borders are measured (between them every kind of control is shown).
+BORDER_PAGES = ("Proposed project", "Timeline", PARCEL)
+#: (CSS px wide, high): 400 % and 200 % zoom of a 1280x1024 window.
+WIDTHS = [(320, 256), (640, 512)]
+
+#: Elements shown per violation in the report (SLOAT_AXE_NODES=50 shows more).
+NODES_SHOWN = int(os.environ.get("SLOAT_AXE_NODES", "3"))
+#: axe run in one document only (frames are visited one by one): violations with up to 3 elements each.
+RUN_AXE_JS = """async ([tags, most]) => {
+  const r = await axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations'],
+                                     iframes: false});
+  return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help, count: v.nodes.length,
+    nodes: v.nodes.slice(0, most).map(n => ({target: n.target.join(' '), summary: (n.failureSummary || '')
+      .replace(/\\s+/g, ' ').slice(0, 300), html: n.html.slice(0, 160)}))}));
+}"""
+
+#: Every visible control's border as painted: [kind, border colour, background behind it]; a control whose parts
+#: all have no border gives its kind with None (a failure: nothing outlines it).
+CONTROL_BORDERS_JS = """() => {
+  const kinds = {'text box': '[data-testid="stTextInputRootElement"]', 'number': '[data-testid="stNumberInputContainer"]',
+    'date': '[data-testid="stDateInputField"]', 'menu': '[data-testid="stSelectbox"]',
+    'multi menu': '[data-testid="stMultiSelect"]', 'radio': '[data-testid="stRadioOption"]',
+    'check box': '[data-testid="stCheckbox"] label', 'upload': '[data-testid="stFileUploaderDropzone"]'};
+  const bgOf = (el) => { for (let e = el; e; e = e.parentElement) { const b = getComputedStyle(e).backgroundColor;
+      if (b && !b.endsWith(', 0)') && b !== 'transparent') return b; } return 'rgb(255, 255, 255)'; };
+  const out = [];
+  for (const [kind, sel] of Object.entries(kinds)) {
+    for (const root of document.querySelectorAll(sel)) {
+      if (!root.getClientRects().length) continue;
+      let best = null;
+      for (const el of [root, ...root.querySelectorAll('*')]) {
+        const c = getComputedStyle(el);
+        if (c.borderTopStyle !== 'none' && parseFloat(c.borderTopWidth) >= 1 && !c.borderTopColor.endsWith(', 0)')) {
+          best = [kind, c.borderTopColor, bgOf(el.parentElement || el)]; break; }
+      }
+      out.push(best || [kind, null, null]);
+      break;  // one of each kind per page
+    }
+  }
+  return out;
+}"""
+
+#: Every frame of the page: [its title, its aria-label, aria-hidden, height in px].
+FRAMES_JS = """() => [...document.querySelectorAll('iframe')].map(f =>
+  [f.getAttribute('title') || '', f.getAttribute('aria-label'), f.getAttribute('aria-hidden'),
+   f.getBoundingClientRect().height])"""
+#: axe's frame-title rule alone, in the top document: [frames it passed, the frames it failed].
+FRAME_TITLE_JS = """async () => {
+  const r = await axe.run(document, {runOnly: {type: 'rule', values: ['frame-title']},
+                                     resultTypes: ['passes', 'violations'], iframes: false});
+  return [r.passes.reduce((n, v) => n + v.nodes.length, 0), r.violations.flatMap(v => v.nodes.map(x => x.html))];
+}"""
+
+#: axe's page-level language and title rules, run inside one document: {rule: "passed" | "failed" | "not run"}.
+TITLE_AND_LANG_JS = """async () => {
+  const rules = ['document-title', 'html-has-lang', 'html-lang-valid'];
+  const r = await axe.run(document, {runOnly: {type: 'rule', values: rules},
+                                     resultTypes: ['passes', 'violations'], iframes: false});
+  const out = Object.fromEntries(rules.map(id => [id, 'not run']));
+  r.passes.forEach(v => { out[v.id] = 'passed'; });
+  r.violations.forEach(v => { out[v.id] = 'failed'; });
+  return {rules: out, title: document.title, lang: document.documentElement.lang};
+}"""
+
+#: The first reflow check (the Parcel page at 320 x 800): elements wider than the window (a horizontal scroll),
+#: outside the map's frame, charts and tables: [test id, left, right, words]; and the page's scrollers wider than
+#: their box.
+PARCEL_OVERFLOW_JS = """() => {
+  const width = document.documentElement.clientWidth, out = [];
+  for (const el of document.querySelectorAll('[data-testid="stMain"] *')) {
+    if (el.closest('iframe, svg, .js-plotly-plot, [data-testid="stDataFrame"], [data-testid="stTable"], .sloat-dtable')) continue;
+    const box = el.getBoundingClientRect();
+    if (box.width && (box.right > width + 1 || box.left < -1)) {
+      const owner = el.closest('[data-testid]');
+      out.push([owner ? owner.getAttribute('data-testid') : el.tagName, Math.round(box.left), Math.round(box.right),
+                (el.textContent || '').trim().slice(0, 40)]);
+    }
+  }
+  const scrollers = [document.scrollingElement, ...document.querySelectorAll('[data-testid="stMain"], [data-testid="stAppViewContainer"]')];
+  const scrolls = scrollers.filter(s => s && s.scrollWidth > s.clientWidth + 1).map(s => [s.tagName, s.scrollWidth, s.clientWidth]);
+  return {out: out.slice(0, 10), scrolls};
+}"""
+#: What pokes out of the window: [test id, left, right, words] of each element outside it, unless it is inside a
+#: box that scrolls or pans on its own (the map's frame, a chart, a data grid, a table, a box with overflow-x
+#: auto or scroll that itself fits the window); and each of the page's scrollers wider than its box.
+OVERFLOW_JS = """() => {
+  const width = document.documentElement.clientWidth, out = [];
+  const own = 'iframe, svg, .js-plotly-plot, [data-testid="stDataFrame"], [data-testid="stTable"], .sloat-dtable';
+  const inScrollBox = (el) => {
+    for (let e = el.parentElement; e && e.getAttribute('data-testid') !== 'stMain'; e = e.parentElement) {
+      const c = getComputedStyle(e), b = e.getBoundingClientRect();
+      if (['auto', 'scroll'].includes(c.overflowX) && b.left >= -1 && b.right <= width + 1) return true;
+    }
+    return false;
+  };
+  for (const el of document.querySelectorAll('[data-testid="stMain"] *')) {
+    if (el.closest(own) || inScrollBox(el)) continue;
+    const box = el.getBoundingClientRect();
+    if (box.width && (box.right > width + 1 || box.left < -1)) {
+      const owner = el.closest('[data-testid]');
+      out.push([owner ? owner.getAttribute('data-testid') : el.tagName, Math.round(box.left), Math.round(box.right),
+                (el.textContent || '').trim().slice(0, 40)]);
+    }
+  }
+  const scrollers = [document.scrollingElement,
+                     ...document.querySelectorAll('[data-testid="stMain"], [data-testid="stAppViewContainer"]')];
+  const scrolls = scrollers.filter(s => s && s.scrollWidth > s.clientWidth + 1)
+                           .map(s => [s.tagName, s.scrollWidth, s.clientWidth]);
+  return {out: out.slice(0, 10), scrolls};
+}"""
+LAID_OUT_JS = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+#: The sidebar has come to rest: wholly shown, or wholly folded with its open button there.
+SIDEBAR_AT_REST_JS = """() => { const b = document.querySelector('[data-testid="stSidebar"]');
+  const r = b && b.getBoundingClientRect();
+  const shown = !!b && r.left >= -1 && r.right > 1;
+  const folded = (!b || r.right <= 1) && !!document.querySelector('[data-testid="stExpandSidebarButton"]');
+  if (shown !== window.__sloatLastShown || folded !== window.__sloatLastFolded) {
+    window.__sloatLastShown = shown; window.__sloatLastFolded = folded; window.__sloatSince = performance.now(); }
+  return (shown || folded) && performance.now() - window.__sloatSince > 400; }"""
+
+
+def _frame_name(frame) -> str:
+    if frame.parent_frame is None:
+        return "top"
+    try:
+        title = frame.frame_element().get_attribute("title") or ""
+    except Exception:  # noqa: BLE001 (the frame went away while it was being named)
+        title = ""
+    return f"frame {title or frame.name or frame.url[:60]}"
+
+
+def axe_violations(page) -> list[dict]:
+    """Run axe-core in the top document and in every attached frame; each violation names its frame."""
+    source = AXE_PATH.read_text(encoding="utf-8")
+    out: list[dict] = []
+    for frame in page.frames:
+        if frame.is_detached():
+            continue
+        try:
+            if frame.parent_frame is not None and not frame.evaluate(
+                    "() => !!document.body && document.body.children.length > 0"):
+                continue  # an empty frame (a component not yet given its content): nothing to check
+            if not frame.evaluate("() => typeof window.axe !== 'undefined'"):
+                frame.add_script_tag(content=source)
+            found = frame.evaluate(RUN_AXE_JS, [TAGS, NODES_SHOWN])
+        except Exception as exc:  # noqa: BLE001 (a frame re-created during the run is checked on the next page)
+            if "detached" in str(exc).lower() or "destroyed" in str(exc).lower():
+                continue
+            raise
+        name = _frame_name(frame)
+        out.extend({**v, "frame": name} for v in found)
+    return out
+
+
+def open_page(app: OfflinePage, label: str, heading: str) -> None:
+    """Open a page from the sidebar's menu, as a visitor does, and wait until it and its frames have loaded."""
+    app.open_sidebar()  # the Projector walk-through folds it away
+    app.page.locator('[data-testid="stSidebarNav"]').get_by_text(label, exact=True).click()
+    if heading:
+        app.page.locator("h1", has_text=heading).first.wait_for(timeout=30_000)
+    else:
+        app.page.locator("h1").first.wait_for(timeout=30_000)
+    app.settle()
+    wait_frames(app.page)
+
+
+def wait_frames(page) -> None:
+    """Each frame has loaded; a map frame shows its tiles' container (its scripts have run)."""
+    for frame in page.frames:
+        try:
+            frame.wait_for_load_state("load", timeout=15_000)
+        except Exception:  # noqa: BLE001 (detached: the next page's run sees the new one)
+            continue
+
+
+def to_mode(app: OfflinePage, mode: str) -> None:
+    """Switch the session to ``mode`` unless it is shown already."""
+    if not app.page.locator('[data-testid="stSidebar"]').get_by_role("radio", name=mode).is_checked():
+        app.switch_mode(mode)
+
+
+def widen(page) -> None:
+    """Back to 1366 x 900, once the sidebar has finished sliding (it folds at a narrow width)."""
+    page.set_viewport_size({"width": 1366, "height": 900})
+    page.evaluate("() => { window.__sloatLastShown = undefined; }")
+    page.wait_for_function(SIDEBAR_AT_REST_JS, timeout=15_000, polling="raf")
+
+
+def build_visitor(app: OfflinePage) -> None:
+    """One visitor's session on the hand-built layers: parcel P1, a footprint drawn, one timeline item."""
+    page = app.page
+    page.set_viewport_size({"width": 1366, "height": 900})
+    app.open()
+    app.wait_map()
+    app.choose_parcel(fx.P1_SBL)
+    open_page(app, "Proposed project", "Proposed project")
+    app.draw_polygon([(-30, -30), (30, -30), (30, 30), (-30, 30)])
+    app.metric("Footprint")
+    app.settle()
+    open_page(app, "Timeline", "Timeline")
+    page.get_by_role("button", name="Add to the timeline").first.click()
+    app.wait_text("Your items (1)")
+    app.settle()
+
+
+class _Failed:
+    """A measurement that raised: raised again to every test that reads it."""
+
+    def __init__(self, exc: BaseException):
+        self.exc = exc
+
+
+class Visit:
+    """What one visit of (mode, page) measured: ``visit["axe"]`` etc., or the error that measurement raised."""
+
+    def __init__(self, mode: str, label: str):
+        self.mode, self.label = mode, label
+        self._found: dict = {}
+
+    def measure(self, name: str, how) -> None:
+        try:
+            self._found[name] = how()
+        except Exception as exc:  # noqa: BLE001 (kept, and raised to the tests that read this measurement)
+            self._found[name] = _Failed(exc)
+
+    def fail_all(self, names, exc: BaseException) -> None:
+        for name in names:
+            self._found.setdefault(name, _Failed(exc))
+
+    def __getitem__(self, name: str):
+        value = self._found[name]
+        if isinstance(value, _Failed):
+            raise AssertionError(f"{self.mode}, {self.label}: {name} could not be measured: {value.exc!r}") \
+                from value.exc
+        return value
+
+
+class Visits:
+    """The visits of one visitor's session, each made once, when first asked for."""
+
+    def __init__(self, app: OfflinePage):
+        self.app = app
+        self._done: dict[tuple[str, str], Visit] = {}
+
+    def of(self, mode: str, label: str) -> Visit:
+        if (mode, label) not in self._done:
+            heading = dict(PAGES)[label]
+            self._done[(mode, label)] = self._visit(mode, label, heading)
+        return self._done[(mode, label)]
+
+    def _names(self, mode: str, label: str) -> list[str]:
+        names = ["axe", *[f"reflow {w}" for w, _ in WIDTHS]]
+        if mode == "Standard":
+            names += ["frames", "frame-title"]
+        if label in BORDER_PAGES:
+            names.append("borders")
+        if label == PARCEL:
+            names += ["map title and lang", "parcel 320"]
+        return names
+
+    def _visit(self, mode: str, label: str, heading: str) -> Visit:
+        app, page = self.app, self.app.page
+        visit = Visit(mode, label)
+        try:
+            to_mode(app, mode)
+            open_page(app, label, heading)
+            if label == PARCEL:
+                app.wait_text(f"Tax parcel {fx.P1_SBL}")
+                app.wait_map()
+            if label == CASE:  # its link frames can come after the run is seen to end: wait for them
+                page.locator('iframe[srcdoc*="Copy link"]').first.wait_for(state="attached", timeout=30_000)
+            app.shot(f"axe_{mode.lower()}_{label.split()[0].lower()}")
+            visit.measure("axe", lambda: axe_violations(page))
+            if mode == "Standard":
+                visit.measure("frames", lambda: page.evaluate(FRAMES_JS))
+                visit.measure("frame-title", lambda: self._in_top(FRAME_TITLE_JS))
+            if label in BORDER_PAGES:
+                visit.measure("borders", lambda: page.evaluate(CONTROL_BORDERS_JS))
+            if label == PARCEL:
+                visit.measure("map title and lang", lambda: self._map_title_and_lang(mode))
+            n = [lab for lab, _ in PAGES].index(label) + 1
+            for width, height in WIDTHS:
+                visit.measure(f"reflow {width}", lambda width=width, height=height: self._reflow(mode, width,
+                                                                                                   height, n))
+                if label == PARCEL and width == 320:
+                    visit.measure("parcel 320", lambda: self._parcel_320(mode))
+        except Exception as exc:  # noqa: BLE001 (the page could not be opened: every measurement of it failed)
+            visit.fail_all(self._names(mode, label), exc)
+        finally:
+            try:
+                widen(page)
+            except Exception as exc:  # noqa: BLE001
+                visit.fail_all(self._names(mode, label), exc)
+        return visit
+
+    def _in_top(self, js: str):
+        page = self.app.page
+        if not page.evaluate("() => typeof window.axe !== 'undefined'"):
+            page.add_script_tag(content=AXE_PATH.read_text(encoding="utf-8"))
+        return page.evaluate(js)
+
+    def _map_title_and_lang(self, mode: str) -> dict:
+        app = self.app
+        source = AXE_PATH.read_text(encoding="utf-8")
+
+        def checked():
+            frame = app.map_frame()
+            if not frame.evaluate("() => typeof window.axe !== 'undefined'"):
+                frame.add_script_tag(content=source)
+            return frame.evaluate(TITLE_AND_LANG_JS)
+
+        found = app.poll_map("() => true", bool) and checked()
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        app.page.screenshot(path=str(ARTIFACTS / f"map_frame_title_lang_{mode.lower()}.png"))
+        return found
+
+    def _reflow(self, mode: str, width: int, height: int, n: int) -> dict:
+        """What pokes out of the window at ``width`` x ``height``; a screenshot of the whole page at that width."""
+        app, page = self.app, self.app.page
+        page.set_viewport_size({"width": width, "height": height})
+        app.settle()
+        page.evaluate(LAID_OUT_JS)
+        result = page.evaluate(OVERFLOW_JS)
+        page.set_viewport_size({"width": width, "height": 1600})  # a tall window: the page in one shot
+        page.evaluate(LAID_OUT_JS)
+        app.shot(f"a11y_reflow_{mode.lower()}_{width}_{n}")
+        return result
+
+    def _parcel_320(self, mode: str) -> dict:
+        """The first reflow check: the Parcel page at 320 x 800 (a 1280 px window at 400 % zoom)."""
+        app, page = self.app, self.app.page
+        page.set_viewport_size({"width": 320, "height": 800})
+        app.settle()
+        page.evaluate(LAID_OUT_JS)
+        found = page.evaluate(PARCEL_OVERFLOW_JS)
+        app.shot(f"a11y_reflow_320_{mode.lower()}")
+        return found
