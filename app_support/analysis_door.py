@@ -311,12 +311,21 @@ def to_ics(events, **options) -> str:
     return write(events, **options)
 
 
-def map_png(analysis, layers, **options):
-    """:func:`sloat_core.outputs.report.map_png`: the report's map as a PNG (its drawing code loaded when first
-    asked for, as before: the report is the heaviest part of the core)."""
+@st.cache_resource(show_spinner=False, max_entries=32)
+def _map_png(pkey: str, lkey: str, district: str | None, day: str, width_in: float, _parcel, _layers):
     from sloat_core.outputs.report import map_png as draw
 
-    return draw(analysis, layers, **options)
+    return draw(analysis(_parcel, _layers, district=district, as_of=dt.date.fromisoformat(day)), _layers,
+                width_in=width_in)
+
+
+def map_png(parcel, layers, *, district: str | None = None, width_in: float = 6.0) -> tuple[bytes, float | None]:
+    """:func:`sloat_core.outputs.report.map_png` of the parcel's analysis (the shipped settings, no project): the
+    report's map as a PNG and its height-to-width ratio, drawn once per parcel, layer set, district and day and
+    shared between sessions (about a second of CPU to draw; the walk-through's first screen shows it on every
+    run). Its drawing code is loaded when first asked for: the report is the heaviest part of the core."""
+    return _map_png(_parcel_key(parcel), loaders.layers_key(layers), district or None, law_day().isoformat(),
+                    float(width_in), parcel, layers)
 
 
 #: The kinds of plan the check knows (``sloat_core.plan.lots.KINDS``): a conventional plat or a cluster.

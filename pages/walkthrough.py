@@ -62,7 +62,7 @@ except SloatInputError as exc:
     st.stop()
 
 if screen.id == "parcel":
-    picture, ratio = analysis_door.map_png(analysis_door.analysis(parcel, layers, district=district), layers, width_in=6.0)
+    picture, ratio = analysis_door.map_png(parcel, layers, district=district, width_in=6.0)
     left, right = st.columns([1, 1])
     # no taller than the screen leaves (walkthrough.MAP_HEIGHT_PX), whatever the parcel's shape
     left.image(picture, width=int(walkthrough.MAP_HEIGHT_PX / max(ratio or 1.0, 0.2)),
