@@ -101,7 +101,7 @@ def test_two_lots_drawn_with_the_pointer_make_a_two_lot_plan_and_the_file_upload
     app.open()
     app.wait_map()
     app.choose_parcel(fx.P1_SBL)
-    _open_page(app, "Plan, lot by lot", "Plan, lot by lot")
+    open_page(app, "Plan, lot by lot", "Plan, lot by lot")
     page.get_by_text("Draw the lots on the map", exact=True).click()
     app.settle()
     app.wait_text("Without a mouse, upload a plan file instead.")
@@ -126,8 +126,8 @@ def test_two_lots_drawn_with_the_pointer_make_a_two_lot_plan_and_the_file_upload
     assert uploader.count() == 1
     assert [r[0] for r in page.evaluate(TABLE_JS)] == ["1", "2"]  # the drawn plan stays while the upload is offered
     # another page and back: the map is made afresh, the two lots on its drawing layer, and a lot drawn is added
-    _open_page(app, "Case & exports", "")
-    _open_page(app, "Plan, lot by lot", "Plan, lot by lot")
+    open_page(app, "Case & exports", "")
+    open_page(app, "Plan, lot by lot", "Plan, lot by lot")
     page.get_by_text("Draw the lots on the map", exact=True).click()
     app.settle()
     page.locator(MAP_IFRAME).first.scroll_into_view_if_needed()
@@ -166,7 +166,7 @@ def test_a_plat_of_tiny_lots_shows_no_two_labels_overlapping_and_each_within_its
     app.open()
     app.wait_map()
     app.choose_parcel(fx.P1_SBL)
-    _open_page(app, "Plan, lot by lot", "Plan, lot by lot")
+    open_page(app, "Plan, lot by lot", "Plan, lot by lot")
     page.locator('[data-testid="stFileUploader"] input[type="file"]').first.set_input_files(
         str(pf.save(doc, tmp_path / "tiny.dxf")))
     page.locator('[data-testid="stTable"]').first.wait_for(timeout=30_000)
