@@ -1,6 +1,6 @@
 """The approvals around Article IX through the command line: `analyze --json` and `timeline`, on real files.
 
-The answers are read from the command's entry point called in this process (tests/cli_main.py: the same
+The answers are read from the command's entry point called in this process (tests/real_data.py run_cli: the same
 ``main(argv)``, exit code and output, without a second of imports each); the refusal of an unknown project key
 runs as a real ``python -m sloat_core`` subprocess, for its stderr of one sentence."""
 
@@ -13,8 +13,8 @@ from pathlib import Path
 import geopandas as gpd
 import pytest
 
-from cli_main import run_main
 from engine_world import make_world, sq
+from real_data import run_cli
 
 REPO = Path(__file__).resolve().parents[2]
 PARCEL = sq(0, 0, 100)
@@ -22,7 +22,7 @@ PARCEL = sq(0, 0, 100)
 
 def run(*args, cwd=REPO):
     """The command, in this process."""
-    return run_main(*args, cwd=cwd)
+    return run_cli(*args, cwd=cwd)
 
 
 def run_process(*args, cwd=REPO):

@@ -1,6 +1,6 @@
 """The CLI contract: `python -m sloat_core analyze | timeline | screen | law`.
 
-Most cases call the command's entry point in this process (tests/cli_main.py: the same ``main(argv)``, the same
+Most cases call the command's entry point in this process (tests/real_data.py run_cli: the same ``main(argv)``, the same
 exit code and output, without a second of imports each); the JSON contract, the law lookup and the missing
 timeline file run as a real ``python -m sloat_core`` subprocess, for what only a process shows (it starts, it
 prints nothing else on its stderr)."""
@@ -15,8 +15,8 @@ from pathlib import Path
 import geopandas as gpd
 import pytest
 
-from cli_main import run_main
 from engine_world import make_world, sq
+from real_data import run_cli
 from sloat_core.units import WORK_CRS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def run(*args, cwd=ROOT):
     """The command, in this process."""
-    return run_main(*args, cwd=cwd)
+    return run_cli(*args, cwd=cwd)
 
 
 def run_process(*args, cwd=ROOT):

@@ -1,7 +1,7 @@
 """The `plan` command's contract: `python -m sloat_core plan PARCEL PLAN --layers M.yaml ... --json`, on a hand-built
 world (a 400 ft square parcel in R-40, flat, a 100 ft floodplain square in its south-west quarter).
 
-Most cases call the command's entry point in this process (tests/cli_main.py: the same ``main(argv)``, exit code
+Most cases call the command's entry point in this process (tests/real_data.py run_cli: the same ``main(argv)``, exit code
 and output, without a second of imports each); the JSON contract and a drawing in local coordinates run as a
 real ``python -m sloat_core`` subprocess, for what only a process shows (it starts; its stderr holds the one
 sentence and nothing a library printed)."""
@@ -15,8 +15,8 @@ from pathlib import Path
 import geopandas as gpd
 import pytest
 
-from cli_main import run_main
 from engine_world import make_world, sq
+from real_data import run_cli
 from sloat_core.units import WORK_CRS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,7 +27,7 @@ LOT_KEYS = {"lot", "gross_sqft", "net_lot_area_sqft", "net_lot_area_min_sqft", "
 
 def run(*args):
     """The command, in this process."""
-    return run_main(*args, cwd=ROOT)
+    return run_cli(*args)
 
 
 def run_process(*args):
