@@ -141,6 +141,28 @@ def router_as_served(monkeypatch):
     monkeypatch.setattr(app_test_module, "PagesManager", AsServed)
 
 
+#: Streamlit's scan of the installed packages for components, done once per test process (see below).
+_COMPONENT_SCAN: list = []
+
+
+@pytest.fixture(autouse=True)
+def components_scanned_once(monkeypatch):
+    """Each new AppTest scans every installed distribution's metadata for Streamlit components (about a hundred
+    packages parsed: most of a short AppTest's time); the server scans once per process, at its start. The
+    installed packages do not change during a test run, so the scan is done once per test process and each
+    AppTest registers the same components from it."""
+    from streamlit.components.v2 import manifest_scanner
+
+    scan = manifest_scanner.scan_component_manifests
+
+    def scanned_once(*args, **kwargs):
+        if not _COMPONENT_SCAN:
+            _COMPONENT_SCAN.append(scan(*args, **kwargs))
+        return list(_COMPONENT_SCAN[0])
+
+    monkeypatch.setattr(manifest_scanner, "scan_component_manifests", scanned_once)
+
+
 @pytest.fixture()
 def manifest(tmp_path, monkeypatch):
     """The AppTests' hand-built layer set (tests/app_fixtures.py), written to tmp_path and served via
