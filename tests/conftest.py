@@ -174,6 +174,17 @@ def manifest(tmp_path, monkeypatch):
     return path
 
 
+@pytest.fixture(scope="module")
+def module_layer_files(tmp_path_factory):
+    """The AppTests' layer set written once for a module whose tests only read it (such a module names it in its
+    own ``manifest`` fixture): the app's caches, keyed by the manifest's path and time, then load it and work out
+    each parcel's answer once, not once a test. Defined here, not in the module, so that the module's tests still
+    spread over the workers (each worker writes its own copy)."""
+    import app_fixtures as fx
+
+    return fx.write_layerset(tmp_path_factory.mktemp("layers"))
+
+
 @pytest.fixture()
 def split_manifest(tmp_path, monkeypatch):
     """The same layer set with a zoning layer splitting P1 down the middle (R-40 west, R-15 east:

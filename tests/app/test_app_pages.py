@@ -40,19 +40,12 @@ FOOTPRINT = box(fx.X0 + 25, fx.Y0 + 50, fx.X0 + 125, fx.Y0 + 150)
 _page = fx.open_page
 
 
-@pytest.fixture(scope="module")
-def _layer_files(tmp_path_factory):
-    """The AppTests' layer set written once for the module: its tests only read it, and the app's caches (keyed
-    by the manifest's path and time) then load it and work out each parcel's answer once, not once a test."""
-    return fx.write_layerset(tmp_path_factory.mktemp("layers"))
-
-
 @pytest.fixture()
-def manifest(_layer_files, monkeypatch):
-    """The module's layer set, served via ``SLOAT_LAYERS`` as the app reads it (tests/conftest.py's fixture of
-    the same name writes one a test)."""
-    monkeypatch.setenv("SLOAT_LAYERS", str(_layer_files))
-    return _layer_files
+def manifest(module_layer_files, monkeypatch):
+    """The layer set, written once for the module (its tests only read it: tests/conftest.py), served via
+    ``SLOAT_LAYERS`` as the app reads it."""
+    monkeypatch.setenv("SLOAT_LAYERS", str(module_layer_files))
+    return module_layer_files
 
 
 def _p1(manifest):
