@@ -163,6 +163,35 @@ def components_scanned_once(monkeypatch):
     monkeypatch.setattr(manifest_scanner, "scan_component_manifests", scanned_once)
 
 
+#: The app's scripts compiled for the AppTests: (path, its time and size, magic on) -> code (see below).
+_COMPILED_SCRIPTS: dict = {}
+
+
+@pytest.fixture(autouse=True)
+def scripts_compiled_once(monkeypatch):
+    """Each AppTest run reads, parses (Streamlit's "magic" rewrites the syntax tree) and compiles app.py and its
+    page again, in a new script cache: about half of a short run's time. The server keeps one script cache for
+    all its sessions and runs, cleared when a file changes; here the compiled code is kept for the test process,
+    keyed by the file's path, time and size (a changed file is compiled again)."""
+    import streamlit.testing.v1.app_test as app_test_module
+    from streamlit import config
+    from streamlit.runtime.scriptrunner.script_cache import ScriptCache
+
+    class CompiledOnce(ScriptCache):
+        def get_bytecode(self, script_path: str):
+            path = os.path.abspath(script_path)
+            try:
+                stat = os.stat(path)
+            except OSError:  # Streamlit's own error for a script it cannot read
+                return ScriptCache().get_bytecode(path)
+            key = (path, stat.st_mtime_ns, stat.st_size, config.get_option("runner.magicEnabled"))
+            if key not in _COMPILED_SCRIPTS:
+                _COMPILED_SCRIPTS[key] = ScriptCache().get_bytecode(path)  # compiled as the server compiles it
+            return _COMPILED_SCRIPTS[key]
+
+    monkeypatch.setattr(app_test_module, "ScriptCache", CompiledOnce)
+
+
 @pytest.fixture()
 def manifest(tmp_path, monkeypatch):
     """The AppTests' hand-built layer set (tests/app_fixtures.py), written to tmp_path and served via
