@@ -37,8 +37,9 @@ _SECONDS_PER_TEST = {
     "test_deploy_deep_links.py": 10, "test_documents_handout.py": 4,
     "test_linked_layers_served.py": 3, "test_hostile_messages.py": 3, "test_plan_cli.py": 0.7,
     "test_screen_parity.py": 3, "test_deploy.py": 2.5, "test_hostile_bounded_uploads.py": 2.5,
-    "test_real_data_layers.py": 2.5, "test_sample_data.py": 0.5, "test_properties.py": 2, "test_hostile_drawings.py": 2,
-    "test_report.py": 1.5, "test_cluster_permits.py": 1.5, "test_official_files.py": 1.5,
+    "test_real_data_layers.py": 2.5, "test_sample_data.py": 0.5, "test_properties.py": 2, "test_hostile_drawings.py": 0.6,
+    "test_report.py": 1.5, "test_official_files.py": 1.5, "test_hostile_cli.py": 0.2, "test_app_pages.py": 0.15,
+    "test_app_cases.py": 0.25,
 }
 #: Every other browser test, and every other test.
 _BROWSER_SECONDS, _OTHER_SECONDS = 10, 0.5
