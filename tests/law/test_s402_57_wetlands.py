@@ -231,35 +231,35 @@ def test_with_no_hearing_set_the_deadline_keeps_its_calendar_status():
 
 
 @pytest.mark.parametrize("omit", ["wetlands", "watercourses", "water_bodies"])
-def test_a_water_layer_that_is_not_loaded_makes_the_wetland_permit_unknown_not_no(tmp_path, omit):
+def test_a_water_layer_that_is_not_loaded_makes_the_wetland_permit_unknown_not_no(world_once, omit):
     # § 402-57G: "No activity shall be conducted in a wetland, watercourse or wetland buffer without approval";
     # without the layer we cannot say the work is outside one.
-    world = make_world(tmp_path, {}, dem=0, omit=(omit,))
+    world = world_once({}, dem=0, omit=(omit,))
     p = permits_in(world, {"disturbance_footprint": footprint(sq(100, 100, 50))})["wetland_permit"]
     assert p["required"] is None
     assert "not loaded" in p["reason"] and omit.replace("_", " ") in p["reason"]
     assert permits_in(world)["wetland_permit"]["required"] is None  # the land-only answer too
 
 
-def test_a_footprint_in_a_loaded_wetland_is_still_required_when_another_water_layer_is_missing(tmp_path):
-    world = make_world(tmp_path, {"wetlands": [sq(100, 100, 100)]}, dem=0, omit=("water_bodies",))
+def test_a_footprint_in_a_loaded_wetland_is_still_required_when_another_water_layer_is_missing(world_once):
+    world = world_once({"wetlands": [sq(100, 100, 100)]}, dem=0, omit=("water_bodies",))
     p = permits_in(world, {"disturbance_footprint": footprint(sq(120, 120, 20))})["wetland_permit"]
     assert p["required"] is True
 
 
-def test_screen_says_unknown_for_the_wetland_permit_when_only_the_wetland_layer_is_missing(tmp_path):
+def test_screen_says_unknown_for_the_wetland_permit_when_only_the_wetland_layer_is_missing(world_once):
     from sloat_core.engine.screening import screen_rows
 
-    world = make_world(tmp_path, {"parcels": [(SQUARE_400, {"SBL": "1.-1-1", "ZONE": "R-40"})]}, dem=0,
+    world = world_once({"parcels": [(SQUARE_400, {"SBL": "1.-1-1", "ZONE": "R-40"})]}, dem=0,
                        omit=("wetlands",))
     row = next(screen_rows(world))
     assert row["permit_wetland_permit"] == ""  # unknown, as analyze says
     assert analyze_in(world)["permits"][1]["required"] is None
 
 
-def test_a_footprint_lying_in_the_neighbours_wetland_needs_a_wetland_permit_and_mitigation(tmp_path):
+def test_a_footprint_lying_in_the_neighbours_wetland_needs_a_wetland_permit_and_mitigation(world_once):
     # § 402-57G: "No activity shall be conducted in a wetland ... without approval" — wherever the wetland is.
-    world = make_world(tmp_path, {"wetlands": [sq(450, 0, 100, 400)]}, dem=0)
+    world = world_once({"wetlands": [sq(450, 0, 100, 400)]}, dem=0)
     r = analyze_in(world, {"disturbance_footprint": footprint(sq(380, 100, 100, 100))})  # 20 ft on the parcel, 80 ft off
     p = {x["id"]: x for x in r["permits"]}["wetland_permit"]
     assert p["required"] is True
@@ -272,10 +272,10 @@ def test_a_footprint_lying_in_the_neighbours_wetland_needs_a_wetland_permit_and_
     assert r["net_lot_area_sqft"] == analyze_in(world)["net_lot_area_sqft"]  # the lot is still the parcel
 
 
-def test_normal_ground_maintenance_in_a_wetland_buffer_is_exempt(tmp_path):
+def test_normal_ground_maintenance_in_a_wetland_buffer_is_exempt(world_once):
     # § 402-57H(1): "Normal ground maintenance including mowing, trimming of vegetation and removal of dead or
     # diseased vegetation around a dwelling"
-    world = make_world(tmp_path, {"wetlands": [sq(-100, 0, 100, 400)]}, dem=0)
+    world = world_once({"wetlands": [sq(-100, 0, 100, 400)]}, dem=0)
     p = permits_in(world, {"wetland_exemptions": [1], "disturbance_footprint": footprint(sq(20, 20, 20))})["wetland_permit"]
     assert p["required"] is False and p["citation"] == "§ 402-57H(1)"
 
@@ -296,26 +296,26 @@ def test_decorative_planting_in_a_buffer_is_exempt_but_not_in_the_wetland_itself
     {"wetland_exemptions": [1], "activities": [3]},
     {"wetland_exemptions": [3], "activities": [6]},
 ])
-def test_landscaping_with_grading_or_fill_is_unknown_citing_both_clauses(tmp_path, project):
+def test_landscaping_with_grading_or_fill_is_unknown_citing_both_clauses(world_once, project):
     # § 402-57I(3) "Any form of dumping, filling, or depositing of material" and I(6) "Alteration or
     # modification of natural features and contours" require a permit, whatever H exempts.
-    world = make_world(tmp_path, {"wetlands": [sq(-100, 0, 100, 400)]}, dem=0)
+    world = world_once({"wetlands": [sq(-100, 0, 100, 400)]}, dem=0)
     p = permits_in(world, {**project, "disturbance_footprint": footprint(sq(20, 20, 20))})["wetland_permit"]
     assert p["required"] is None
     assert any(c.startswith("§ 402-57H(") for c in p["citations"])
     assert any(c in ("§ 402-57I(3)", "§ 402-57I(6)") for c in p["citations"])
 
 
-def test_a_wetland_exemption_does_not_cover_a_structure(tmp_path):
-    world = make_world(tmp_path, {"wetlands": [sq(-100, 0, 100, 400)]}, dem=0)
+def test_a_wetland_exemption_does_not_cover_a_structure(world_once):
+    world = world_once({"wetlands": [sq(-100, 0, 100, 400)]}, dem=0)
     p = permits_in(world, {"wetland_exemptions": [1], "activities": [1],
                         "disturbance_footprint": footprint(sq(20, 20, 20))})["wetland_permit"]
     assert p["required"] is True
 
 
-def test_filling_a_pond_gives_an_answer_that_depends_on_the_village_not_zero(tmp_path):
+def test_filling_a_pond_gives_an_answer_that_depends_on_the_village_not_zero(world_once):
     # § 402-57P(2) mitigates "wetland" loss; whether the Village treats a pond as wetland is for it to say.
-    world = make_world(tmp_path, {"water_bodies": [sq(150, 150, 100)]}, dem=0)
+    world = world_once({"water_bodies": [sq(150, 150, 100)]}, dem=0)
     m = analyze_in(world, {"disturbance_footprint": footprint(sq(150, 150, 50))})["mitigation"]
     assert m["impacted_wetland_sqft"] == pytest.approx(0, abs=0.01)
     assert m["required_mitigation_sqft"] is None
@@ -323,11 +323,11 @@ def test_filling_a_pond_gives_an_answer_that_depends_on_the_village_not_zero(tmp
     assert m["impacted_water_body_sqft"] == pytest.approx(2_500, rel=1e-6)
 
 
-def test_a_project_with_final_approval_before_the_wetland_law_is_grandfathered(tmp_path):
+def test_a_project_with_final_approval_before_the_wetland_law_is_grandfathered(world_once):
     # § 402-57F: "The provisions of this chapter shall not apply to any land use, improvement or development for
     # which final approval shall have been obtained prior to the effective date of this chapter"
     assert quote_in_clause("final approval shall have been obtained prior to the effective date", "§ 402-57F")
-    world = make_world(tmp_path, {"wetlands": [sq(100, 100, 100)]}, dem=0)
+    world = world_once({"wetlands": [sq(100, 100, 100)]}, dem=0)
     p = permits_in(world, {"grandfathered": True, "disturbance_footprint": footprint(sq(120, 120, 20))})["wetland_permit"]
     assert p["required"] is False and p["citation"] == "§ 402-57F"
     assert permits_in(world, {"grandfathered": False, "disturbance_footprint": footprint(sq(120, 120, 20))})[
