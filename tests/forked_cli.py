@@ -1,7 +1,8 @@
 """``python -m sloat_core ARGS`` in a real child process, without its second of imports.
 
 A server process (one per test process, started on first use) imports the command's libraries once (geopandas,
-rasterio, the rules); each run is a child forked from it. The child is a process of its own: its working
+rasterio, the rules) and reads the illustrative sample's layer set once (as the test process's in-process runs
+have it read); each run is a child forked from it. The child is a process of its own: its working
 directory, environment, temporary folder, memory limit and file descriptors 0-2 are set as
 ``subprocess.run([python, "-m", "sloat_core", ...], cwd=..., env=..., capture_output=True)`` would set them, a
 ``sitecustomize.py`` on the environment's ``PYTHONPATH`` is run as the interpreter would run it at start-up,
@@ -9,7 +10,8 @@ directory, environment, temporary folder, memory limit and file descriptors 0-2 
 ``-m``; an uncaught exception prints its traceback and exits 1, and the exit handlers run, as at the end of an
 interpreter. A crash, a runaway or a write there cannot touch the test process; what is captured is what the
 process wrote to its stdout and stderr, Python's and the C libraries' alike. Only the interpreter's own start-up
-is not repeated: the few tests about that start ``python -m sloat_core`` itself.
+and its first reading of the sample layers are not repeated: the few tests about those start ``python -m
+sloat_core`` itself.
 """
 
 from __future__ import annotations
@@ -31,12 +33,18 @@ ROOT = Path(__file__).resolve().parents[1]
 PRELOAD = ("sloat_core.cli", "sloat_core.engine.analysis", "sloat_core.gis.layers", "sloat_core.gis.parcels",
            "sloat_core.rules.project", "sloat_core.rules.clocks", "sloat_core.outputs.ics", "geopandas", "rasterio",
            "pyogrio", "shapely", "pyproj")
+#: The layer sets read once by the server (``load_manifest`` keeps them for the children, by path and time).
+PRELOAD_LAYERS = (ROOT / "data" / "sample" / "layers.yaml",)
 
 _SERVER = r'''
 import atexit, importlib, importlib.util, json, os, resource, runpy, sys, tempfile, traceback, warnings
 
-for name in sys.argv[1:]:
+split = sys.argv.index("--layers")
+for name in sys.argv[1:split]:
     importlib.import_module(name)
+from sloat_core.gis.layers import load_manifest
+for path in sys.argv[split + 1:]:
+    load_manifest(path)
 
 
 def child(req):
@@ -119,7 +127,7 @@ def _start() -> subprocess.Popen:
     global _server
     if _server is None or _server.poll() is not None:
         env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONDONTWRITEBYTECODE": "1"}  # nothing into the tree
-        _server = subprocess.Popen([sys.executable, "-c", _SERVER, *PRELOAD], stdin=subprocess.PIPE,
+        _server = subprocess.Popen([sys.executable, "-c", _SERVER, *PRELOAD, "--layers", *map(str, PRELOAD_LAYERS)], stdin=subprocess.PIPE,
                                    stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT)
         atexit.register(_stop)
     return _server
