@@ -127,21 +127,32 @@ def _start() -> subprocess.Popen:
     global _server
     if _server is None or _server.poll() is not None:
         env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONDONTWRITEBYTECODE": "1"}  # nothing into the tree
-        _server = subprocess.Popen([sys.executable, "-c", _SERVER, *PRELOAD, "--layers", *map(str, PRELOAD_LAYERS)], stdin=subprocess.PIPE,
-                                   stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+        _server = subprocess.Popen([sys.executable, "-c", _SERVER, *PRELOAD, "--layers", *map(str, PRELOAD_LAYERS)],
+                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0, env=env, cwd=ROOT)
+        _answers.clear()
         atexit.register(_stop)
     return _server
 
 
+_answers = bytearray()  # what the server has written and no answer has taken yet
+
+
 def _read_line(server: subprocess.Popen, deadline: float | None) -> dict | None:
-    """The server's next answer, or None when ``deadline`` (a time.monotonic()) passes first."""
-    wait = None if deadline is None else max(0.0, deadline - time.monotonic())
-    ready, _, _ = select.select([server.stdout], [], [], wait)
-    if not ready:
-        return None
-    line = server.stdout.readline()
-    if not line:
-        raise RuntimeError("the fork server stopped")
+    """The server's next answer (one JSON line), or None when ``deadline`` (a time.monotonic()) passes first. Read
+    from the pipe's descriptor into our own buffer: a buffered reader could hold the next answer where select does
+    not see it."""
+    while b"\n" not in _answers:
+        wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+        ready, _, _ = select.select([server.stdout], [], [], wait)
+        if not ready:
+            return None
+        chunk = os.read(server.stdout.fileno(), 65536)
+        if not chunk:
+            raise RuntimeError("the fork server stopped")
+        _answers.extend(chunk)
+    end = _answers.index(b"\n")
+    line = bytes(_answers[:end])
+    del _answers[:end + 1]
     return json.loads(line)
 
 
@@ -155,8 +166,9 @@ def run(args, *, cwd: Path | str, env: dict[str, str], timeout: float,
         stdout, stderr = Path(folder) / "stdout", Path(folder) / "stderr"
         request = {"args": args, "cwd": str(cwd), "env": dict(env), "stdout": str(stdout), "stderr": str(stderr),
                    "memory_limit": memory_limit_bytes or 0}
-        server.stdin.write(json.dumps(request) + "\n")
-        server.stdin.flush()
+        data = memoryview((json.dumps(request) + "\n").encode("utf-8"))
+        while data:
+            data = data[server.stdin.write(data):]
         pid = _read_line(server, None)["pid"]
         done = _read_line(server, time.monotonic() + timeout)
         if done is None:
