@@ -226,33 +226,18 @@ def split_manifest(tmp_path, monkeypatch):
     return path
 
 
-def _world_key(value):
-    """A key naming a world's description (layers, elevation model, options): geometry by its WKB, containers by
-    their items, a function (an elevation model's formula) by itself."""
-    from shapely.geometry.base import BaseGeometry
-
-    if isinstance(value, BaseGeometry):
-        return ("geometry", value.wkb)
-    if isinstance(value, dict):
-        return ("dict", tuple((k, _world_key(v)) for k, v in sorted(value.items())))
-    if isinstance(value, (list, tuple)):
-        return (type(value).__name__, tuple(_world_key(v) for v in value))
-    hash(value)  # numbers, text, None, functions (kept alive by the key: never confused with a later one)
-    return value
-
-
 @pytest.fixture(scope="session")
 def world_once(tmp_path_factory):
     """``make_world`` (tests/engine_world.py) for tests that only read their world: each distinct world (its
     layers, elevation model and options) is written and read back through ``load_manifest`` once per test process
     and handed to every test that asks for the same. A test that changes its world's files or objects builds its
     own with ``make_world``."""
-    from engine_world import make_world
+    from engine_world import make_world, world_key
 
     built: dict = {}
 
     def world(layers: dict, **options):
-        key = _world_key((layers, options))
+        key = world_key((layers, options))
         if key not in built:
             built[key] = make_world(tmp_path_factory.mktemp("world"), layers, **options)
         return built[key]
