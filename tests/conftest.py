@@ -36,10 +36,11 @@ _SECONDS_PER_TEST = {
     "test_browser_a11y_answer_target.py": 15, "test_browser_axe.py": 3, "test_browser_a11y_reflow.py": 0.2,
     "test_browser_audiences.py": 5, "test_browser_walkthrough.py": 7,
     "test_deploy_deep_links.py": 10, "test_documents_handout.py": 4,
-    "test_linked_layers_served.py": 3, "test_hostile_messages.py": 3, "test_plan_cli.py": 3,
+    "test_linked_layers_served.py": 3, "test_hostile_messages.py": 3, "test_plan_cli.py": 0.7,
     "test_screen_parity.py": 3, "test_deploy.py": 2.5, "test_hostile_bounded_uploads.py": 2.5,
-    "test_real_data_layers.py": 2.5, "test_sample_data.py": 0.5, "test_properties.py": 2, "test_hostile_drawings.py": 2,
-    "test_cli.py": 2, "test_report.py": 1.5, "test_cluster_permits.py": 1.5, "test_official_files.py": 1.5,
+    "test_real_data_layers.py": 2.5, "test_sample_data.py": 0.5, "test_properties.py": 2, "test_hostile_drawings.py": 0.6,
+    "test_report.py": 1.5, "test_official_files.py": 1.5, "test_hostile_cli.py": 0.2, "test_app_pages.py": 0.15,
+    "test_app_cases.py": 0.25,
 }
 #: Every other browser test, and every other test.
 _BROWSER_SECONDS, _OTHER_SECONDS = 10, 0.5
@@ -142,6 +143,57 @@ def router_as_served(monkeypatch):
     monkeypatch.setattr(app_test_module, "PagesManager", AsServed)
 
 
+#: Streamlit's scan of the installed packages for components, done once per test process (see below).
+_COMPONENT_SCAN: list = []
+
+
+@pytest.fixture(autouse=True)
+def components_scanned_once(monkeypatch):
+    """Each new AppTest scans every installed distribution's metadata for Streamlit components (about a hundred
+    packages parsed: most of a short AppTest's time); the server scans once per process, at its start. The
+    installed packages do not change during a test run, so the scan is done once per test process and each
+    AppTest registers the same components from it."""
+    from streamlit.components.v2 import manifest_scanner
+
+    scan = manifest_scanner.scan_component_manifests
+
+    def scanned_once(*args, **kwargs):
+        if not _COMPONENT_SCAN:
+            _COMPONENT_SCAN.append(scan(*args, **kwargs))
+        return list(_COMPONENT_SCAN[0])
+
+    monkeypatch.setattr(manifest_scanner, "scan_component_manifests", scanned_once)
+
+
+#: The app's scripts compiled for the AppTests: (path, its time and size, magic on) -> code (see below).
+_COMPILED_SCRIPTS: dict = {}
+
+
+@pytest.fixture(autouse=True)
+def scripts_compiled_once(monkeypatch):
+    """Each AppTest run reads, parses (Streamlit's "magic" rewrites the syntax tree) and compiles app.py and its
+    page again, in a new script cache: about half of a short run's time. The server keeps one script cache for
+    all its sessions and runs, cleared when a file changes; here the compiled code is kept for the test process,
+    keyed by the file's path, time and size (a changed file is compiled again)."""
+    import streamlit.testing.v1.app_test as app_test_module
+    from streamlit import config
+    from streamlit.runtime.scriptrunner.script_cache import ScriptCache
+
+    class CompiledOnce(ScriptCache):
+        def get_bytecode(self, script_path: str):
+            path = os.path.abspath(script_path)
+            try:
+                stat = os.stat(path)
+            except OSError:  # Streamlit's own error for a script it cannot read
+                return ScriptCache().get_bytecode(path)
+            key = (path, stat.st_mtime_ns, stat.st_size, config.get_option("runner.magicEnabled"))
+            if key not in _COMPILED_SCRIPTS:
+                _COMPILED_SCRIPTS[key] = ScriptCache().get_bytecode(path)  # compiled as the server compiles it
+            return _COMPILED_SCRIPTS[key]
+
+    monkeypatch.setattr(app_test_module, "ScriptCache", CompiledOnce)
+
+
 @pytest.fixture()
 def manifest(tmp_path, monkeypatch):
     """The AppTests' hand-built layer set (tests/app_fixtures.py), written to tmp_path and served via
@@ -153,6 +205,17 @@ def manifest(tmp_path, monkeypatch):
     return path
 
 
+@pytest.fixture(scope="module")
+def module_layer_files(tmp_path_factory):
+    """The AppTests' layer set written once for a module whose tests only read it (such a module names it in its
+    own ``manifest`` fixture): the app's caches, keyed by the manifest's path and time, then load it and work out
+    each parcel's answer once, not once a test. Defined here, not in the module, so that the module's tests still
+    spread over the workers (each worker writes its own copy)."""
+    import app_fixtures as fx
+
+    return fx.write_layerset(tmp_path_factory.mktemp("layers"))
+
+
 @pytest.fixture()
 def split_manifest(tmp_path, monkeypatch):
     """The same layer set with a zoning layer splitting P1 down the middle (R-40 west, R-15 east:
@@ -162,6 +225,25 @@ def split_manifest(tmp_path, monkeypatch):
     path = fx.write_split_layerset(tmp_path)
     monkeypatch.setenv("SLOAT_LAYERS", str(path))
     return path
+
+
+@pytest.fixture(scope="session")
+def world_once(tmp_path_factory):
+    """``make_world`` (tests/engine_world.py) for tests that only read their world: each distinct world (its
+    layers, elevation model and options) is written and read back through ``load_manifest`` once per test process
+    and handed to every test that asks for the same. A test that changes its world's files or objects builds its
+    own with ``make_world``."""
+    from engine_world import make_world, world_key
+
+    built: dict = {}
+
+    def world(layers: dict, **options):
+        key = world_key((layers, options))
+        if key not in built:
+            built[key] = make_world(tmp_path_factory.mktemp("world"), layers, **options)
+        return built[key]
+
+    return world
 
 
 @pytest.fixture()

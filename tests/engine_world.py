@@ -18,6 +18,7 @@ import rasterio
 import yaml
 from rasterio.transform import from_origin
 from shapely.geometry import box
+from shapely.geometry.base import BaseGeometry
 
 from sloat_core.gis.layers import load_manifest
 from sloat_core.gis.roles import roles_of_kind
@@ -48,6 +49,19 @@ def write_dem(path: Path, slope_pct, *, cell_ft: float = 5.0, x=-200.0, y=-200.0
                        crs=WORK_CRS, transform=transform, nodata=-9999.0) as dst:
         dst.write(z.astype("float64"), 1)
     return path
+
+
+def world_key(value):
+    """A key naming a world's description (layers, elevation model, options): geometry by its WKB, containers by
+    their items, a function (an elevation model's formula) by itself."""
+    if isinstance(value, BaseGeometry):
+        return ("geometry", value.wkb)
+    if isinstance(value, dict):
+        return ("dict", tuple((k, world_key(v)) for k, v in sorted(value.items())))
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__, tuple(world_key(v) for v in value))
+    hash(value)  # numbers, text, None, functions (kept alive by the key: never confused with a later one)
+    return value
 
 
 _EMPTY_LAYERS: dict[str, Path] = {}

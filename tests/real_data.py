@@ -63,17 +63,18 @@ def write_manifest(folder: Path, layers: dict, dem: dict | None = None, **top) -
     return path
 
 
-def run_cli(*args: str) -> subprocess.CompletedProcess:
-    """The CLI's own entry point, ``sloat_core.cli.main(args)``, run in this process from the repository
-    folder, with its exit status, standard output and standard error as a shell would see them (no
-    interpreter start-up per call; `run_cli_subprocess` runs ``python -m sloat_core`` for real)."""
+def run_cli(*args: str, cwd: Path | str = ROOT) -> subprocess.CompletedProcess:
+    """The CLI's own entry point, ``sloat_core.cli.main(args)``, run in this process from ``cwd`` (the
+    repository folder unless named), with its exit status, standard output and standard error as a shell would
+    see them (no interpreter start-up per call; `run_cli_subprocess` runs ``python -m sloat_core`` for real)."""
     import contextlib
     import io
 
     from sloat_core import cli
 
+    args = tuple(map(str, args))
     out, err = io.StringIO(), io.StringIO()
-    with contextlib.chdir(ROOT), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    with contextlib.chdir(cwd), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = cli.main(list(args))
     return subprocess.CompletedProcess(["python", "-m", "sloat_core", *args], code, out.getvalue(), err.getvalue())
 

@@ -29,6 +29,14 @@ from app_support.analysis_door import law_day  # noqa: E402
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
 
+@pytest.fixture()
+def manifest(module_layer_files, monkeypatch):
+    """The layer set, written once for the module (its tests only read it: tests/conftest.py), served via
+    ``SLOAT_LAYERS`` as the app reads it."""
+    monkeypatch.setenv("SLOAT_LAYERS", str(module_layer_files))
+    return module_layer_files
+
+
 def _pdf_text(data: bytes) -> tuple[int, str]:
     reader = PdfReader(io.BytesIO(data))
     return len(reader.pages), "\n".join(p.extract_text() for p in reader.pages)

@@ -44,6 +44,14 @@ PROJECT = {"application_type": "subdivision", "trees_removed": 3}
 ITEMS = [{"id": "wetland_permit", "issued": "2026-03-02"}]
 
 
+@pytest.fixture()
+def manifest(module_layer_files, monkeypatch):
+    """The layer set, written once for the module (its tests only read it: tests/conftest.py), served via
+    ``SLOAT_LAYERS`` as the app reads it."""
+    monkeypatch.setenv("SLOAT_LAYERS", str(module_layer_files))
+    return module_layer_files
+
+
 def new_app(case_id: str | None = None, secret: str | None = None) -> AppTest:
     at = AppTest.from_file(APP, default_timeout=60)
     if case_id:

@@ -35,6 +35,14 @@ APP = str(Path(__file__).resolve().parents[2] / "app.py")
 SAMPLE_NOTICE = "Map layers: illustrative sample, not official data"
 
 
+@pytest.fixture()
+def manifest(module_layer_files, monkeypatch):
+    """The layer set, written once for the module (its tests only read it: tests/conftest.py), served via
+    ``SLOAT_LAYERS`` as the app reads it."""
+    monkeypatch.setenv("SLOAT_LAYERS", str(module_layer_files))
+    return module_layer_files
+
+
 def _run(manifest, mode: str, sbl: str = fx.P1_SBL) -> AppTest:
     at = AppTest.from_file(APP, default_timeout=30)
     at.session_state[state.PARCEL] = parcel_input.parcel_by_sbl(load_manifest(manifest), sbl)

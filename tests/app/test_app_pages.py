@@ -41,6 +41,14 @@ FOOTPRINT = box(fx.X0 + 25, fx.Y0 + 50, fx.X0 + 125, fx.Y0 + 150)
 _page = fx.open_page
 
 
+@pytest.fixture()
+def manifest(module_layer_files, monkeypatch):
+    """The layer set, written once for the module (its tests only read it: tests/conftest.py), served via
+    ``SLOAT_LAYERS`` as the app reads it."""
+    monkeypatch.setenv("SLOAT_LAYERS", str(module_layer_files))
+    return module_layer_files
+
+
 def _p1(manifest):
     return parcel_input.parcel_by_sbl(load_manifest(manifest), fx.P1_SBL)
 

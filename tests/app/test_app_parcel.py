@@ -26,6 +26,14 @@ from sloat_core.gis.layers import load_manifest  # noqa: E402
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
 
+@pytest.fixture()
+def manifest(module_layer_files, monkeypatch):
+    """The layer set, written once for the module (its tests only read it: tests/conftest.py), served via
+    ``SLOAT_LAYERS`` as the app reads it."""
+    monkeypatch.setenv("SLOAT_LAYERS", str(module_layer_files))
+    return module_layer_files
+
+
 def _page_text(at: AppTest) -> str:
     parts = [m.value for m in at.markdown] + [str(m.value) for m in at.metric]
     parts += [e.value for e in at.info] + [e.value for e in at.success] + [e.value for e in at.warning]

@@ -30,6 +30,14 @@ IMAGE = "![x](http://attacker.invalid/pixel.png)"
 SERVER_PATH_BITS = (str(ROOT), "/tmp/", "/home/", "/srv/", "site-packages", "Traceback", 'File "')
 
 
+@pytest.fixture()
+def manifest(module_layer_files, monkeypatch):
+    """The layer set, written once for the module (its tests only read it: tests/conftest.py), served via
+    ``SLOAT_LAYERS`` as the app reads it."""
+    monkeypatch.setenv("SLOAT_LAYERS", str(module_layer_files))
+    return module_layer_files
+
+
 def _doc(**case_fields) -> bytes:
     case = Case(title="12 Main St", notes="Met at the counter.")
     doc = json.loads(case_to_json(case))

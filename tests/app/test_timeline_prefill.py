@@ -45,6 +45,14 @@ APP = str(Path(__file__).resolve().parents[2] / "app.py")
 FOOTPRINT = box(fx.X0 + 25, fx.Y0 + 50, fx.X0 + 125, fx.Y0 + 150)  # 2,500 sq ft of it in the wetland
 
 
+@pytest.fixture()
+def manifest(module_layer_files, monkeypatch):
+    """The layer set, written once for the module (its tests only read it: tests/conftest.py), served via
+    ``SLOAT_LAYERS`` as the app reads it."""
+    monkeypatch.setenv("SLOAT_LAYERS", str(module_layer_files))
+    return module_layer_files
+
+
 def _permit(pid: str, required, citation: str = "§ 402-00X", title: str | None = None) -> Permit:
     return Permit(id=pid, title=title or pid.replace("_", " ").capitalize(), required=required,
                   reason=f"Because of {pid}.", citation=citation, authority="Planning Board", citations=(citation,))

@@ -22,9 +22,9 @@ DAY = dt.date(2026, 12, 1)
 
 @pytest.mark.parametrize("gap_ft, answer", [(0.0, "likely"), (99.0, "likely"), (100.0, "likely"),
                                             (101.0, "not_indicated")])
-def test_work_in_a_mapped_state_wetland_or_its_100_ft_adjacent_area_is_likely_regulated(tmp_path, gap_ft, answer):
+def test_work_in_a_mapped_state_wetland_or_its_100_ft_adjacent_area_is_likely_regulated(world_once, gap_ft, answer):
     wetland = (sq(100 + gap_ft, 0, 80), {"WETLAND_ID": "SL-3"})
-    ls = make_world(tmp_path, {"village_boundary": [VILLAGE], "nysdec_wetlands": [wetland]})
+    ls = world_once({"village_boundary": [VILLAGE], "nysdec_wetlands": [wetland]})
     s = state_wetland_screen(PARCEL, FOOT, ls, DAY)
     assert s.answer == answer, s.reason
     if answer == "likely":
@@ -33,8 +33,8 @@ def test_work_in_a_mapped_state_wetland_or_its_100_ft_adjacent_area_is_likely_re
     assert "determination" not in s.answer
 
 
-def test_without_a_footprint_the_whole_parcel_is_screened(tmp_path):
-    ls = make_world(tmp_path, {"village_boundary": [VILLAGE], "nysdec_wetlands": [sq(450, 0, 80)]})
+def test_without_a_footprint_the_whole_parcel_is_screened(world_once):
+    ls = world_once({"village_boundary": [VILLAGE], "nysdec_wetlands": [sq(450, 0, 80)]})
     assert state_wetland_screen(PARCEL, FOOT, ls, DAY).answer == "not_indicated"
     s = state_wetland_screen(PARCEL, None, ls, DAY)
     assert s.answer == "likely" and "no footprint drawn" in s.reason
@@ -46,11 +46,11 @@ def test_without_a_footprint_the_whole_parcel_is_screened(tmp_path):
     ("2026-04-07", "2025-01-01", "informational", "possible"),
     ("2026-04-08", "2026-04-08", "regulatory", "likely"),
 ])
-def test_work_in_a_mapped_wetland_follows_the_regime_in_force_on_each_side_of_each_boundary(tmp_path, day, effective,
+def test_work_in_a_mapped_wetland_follows_the_regime_in_force_on_each_side_of_each_boundary(world_once, day, effective,
                                                                                           maps, answer):
     """Regulatory map (before 2025, again from the court decision of 2026-04-08): DEC permit likely; under the
     2025 rules the map was informational (DEC decides). Never a determination, never a deduction."""
-    ls = make_world(tmp_path, {"village_boundary": [VILLAGE], "nysdec_wetlands": [sq(50, 0, 80)]})
+    ls = world_once({"village_boundary": [VILLAGE], "nysdec_wetlands": [sq(50, 0, 80)]})
     s = state_wetland_screen(PARCEL, FOOT, ls, dt.date.fromisoformat(day))
     assert (s.regime["effective"], s.regime["maps"], s.answer) == (effective, maps, answer)
     assert s.message == (STATE_LIKELY if maps == "regulatory" else STATE_INFORMATIONAL)
@@ -77,19 +77,19 @@ def test_an_unmapped_wetland_of_the_regime_s_size_near_the_work_makes_dec_jurisd
     assert state_wetland_screen(PARCEL, FOOT, ls, DAY).answer == "not_indicated"
 
 
-def test_without_the_nysdec_map_the_state_screen_is_unknown(tmp_path):
-    ls = make_world(tmp_path, {"village_boundary": [VILLAGE]})
+def test_without_the_nysdec_map_the_state_screen_is_unknown(world_once):
+    ls = world_once({"village_boundary": [VILLAGE]})
     s = state_wetland_screen(PARCEL, FOOT, ls, DAY)
     assert s.answer == "unknown" and "nysdec_wetlands" in s.reason
 
 
-def test_a_nysdec_map_of_another_area_leaves_the_state_screen_unknown(tmp_path):
-    ls = make_world(tmp_path, {"village_boundary": [sq(-1000, -1000, 3000)], "nysdec_wetlands": [sq(9000, 0, 80)]})
+def test_a_nysdec_map_of_another_area_leaves_the_state_screen_unknown(world_once):
+    ls = world_once({"village_boundary": [sq(-1000, -1000, 3000)], "nysdec_wetlands": [sq(9000, 0, 80)]})
     assert state_wetland_screen(PARCEL, FOOT, ls, DAY).answer == "unknown"
 
 
-def test_a_footprint_touching_an_nwi_wetland_asks_the_corps(tmp_path):
-    ls = make_world(tmp_path, {"village_boundary": [VILLAGE], "wetlands": [(sq(90, 0, 50), {"ATTRIBUTE": "PEM1E"})]})
+def test_a_footprint_touching_an_nwi_wetland_asks_the_corps(world_once):
+    ls = world_once({"village_boundary": [VILLAGE], "wetlands": [(sq(90, 0, 50), {"ATTRIBUTE": "PEM1E"})]})
     s = federal_waters_screen(PARCEL, FOOT, ls, DAY)
     assert s.answer == "ask" and s.message == ASK_CORPS and "PEM1E" in s.reason
     assert s.citation == "Clean Water Act § 404" and "New York District" in s.agency
@@ -106,14 +106,14 @@ def test_a_footprint_touching_an_nhd_stream_asks_the_corps_and_one_clear_of_all_
     assert s.answer == "ask" and s.message.endswith("if the work touches them")
 
 
-def test_a_missing_water_layer_leaves_the_federal_screen_unknown(tmp_path):
-    ls = make_world(tmp_path, {"village_boundary": [VILLAGE]}, omit=("watercourses",))
+def test_a_missing_water_layer_leaves_the_federal_screen_unknown(world_once):
+    ls = world_once({"village_boundary": [VILLAGE]}, omit=("watercourses",))
     s = federal_waters_screen(PARCEL, FOOT, ls, DAY)
     assert s.answer == "unknown" and "watercourses" in s.reason
 
 
 @pytest.mark.parametrize("acres, answer", [(12.4, "likely"), (12.0, "possible")])
-def test_on_dec_s_informational_mapping_only_a_wetland_of_the_regime_s_size_is_likely_regulated(tmp_path, acres,
+def test_on_dec_s_informational_mapping_only_a_wetland_of_the_regime_s_size_is_likely_regulated(world_once, acres,
                                                                                                 answer):
     """The map fetch-official fetches is DEC's "Informational Freshwater Wetland Mapping" (DEC: not regulatory;
     each feature's MAP_STATUS says so). Under the regulatory regime (from 2026-04-08) a mapped wetland of 12.4 acres
@@ -122,7 +122,7 @@ def test_on_dec_s_informational_mapping_only_a_wetland_of_the_regime_s_size_is_l
 
     side = math.sqrt(acres * 43_560)
     wet = (sq(150, 0, side), {"WETLAND_ID": "RC-1", "MAP_STATUS": NYSDEC_MAP_STATUS_INFORMATIONAL})
-    ls = make_world(tmp_path, {"village_boundary": [VILLAGE], "nysdec_wetlands": [wet]})
+    ls = world_once({"village_boundary": [VILLAGE], "nysdec_wetlands": [wet]})
     s = state_wetland_screen(PARCEL, FOOT, ls, DAY)
     assert s.answer == answer, s.reason
     if answer == "possible":
@@ -131,18 +131,18 @@ def test_on_dec_s_informational_mapping_only_a_wetland_of_the_regime_s_size_is_l
         assert s.message == STATE_LIKELY
 
 
-def test_a_small_wetland_on_the_regulatory_map_stays_likely_regulated(tmp_path):
+def test_a_small_wetland_on_the_regulatory_map_stays_likely_regulated(world_once):
     wet = (sq(150, 0, 100), {"WETLAND_ID": "SL-9", "MAP_STATUS": "Regulatory map (pre-2025)"})
-    ls = make_world(tmp_path, {"village_boundary": [VILLAGE], "nysdec_wetlands": [wet]})
+    ls = world_once({"village_boundary": [VILLAGE], "nysdec_wetlands": [wet]})
     assert state_wetland_screen(PARCEL, FOOT, ls, DAY).answer == "likely"
 
 
-def test_each_screen_names_its_sources_and_the_day_it_screens(tmp_path):
+def test_each_screen_names_its_sources_and_the_day_it_screens(world_once):
     """Screens by date, each with its source and date: the state screen states its regime's date, both carry
     the analysis date, and the federal one names the NWI / NHD files it read."""
     from sloat_core.approvals.wetland_screens import wetland_screens
 
-    ls = make_world(tmp_path, {"village_boundary": [VILLAGE], "nysdec_wetlands": [sq(50, 0, 80)],
+    ls = world_once({"village_boundary": [VILLAGE], "nysdec_wetlands": [sq(50, 0, 80)],
                                "wetlands": [sq(90, 0, 50)]})
     for day, regime in (("2025-06-01", "2025-01-01"), ("2026-12-01", "2026-04-08")):
         w = wetland_screens(PARCEL, FOOT, ls, dt.date.fromisoformat(day))

@@ -23,11 +23,12 @@ BIG_VILLAGE = sq(-20_000, -20_000, 40_000)
 ROLE_OF = {t.id: t.role for t in TRIGGERS}
 
 
-def _world(tmp_path, extra, *, village=BIG_VILLAGE, omit=()):
+def _world(world_once, extra, *, village=BIG_VILLAGE, omit=()):
+    """The world of the tests that only read it: built once per test process (tests/conftest.py world_once)."""
     layers = {"village_boundary": [village], "parkland": [], "state_county_roads": [], "public_institutions": [],
               "ag_district_farms": [], "rcda": []}
     layers.update(extra)
-    return make_world(tmp_path, layers, omit=omit)
+    return world_once(layers, omit=omit)
 
 
 def _answers(ls, application_type="site_plan", **facts):
@@ -41,9 +42,9 @@ def test_the_referral_distance_is_500_ft_a_dated_setting_with_its_clause():
 
 
 @pytest.mark.parametrize("gap_ft, answer", [(499.0, "yes"), (500.0, "yes"), (501.0, "no")])
-def test_a_parcel_within_500_ft_of_the_village_boundary_is_referred_and_one_at_501_ft_is_not(tmp_path, gap_ft, answer):
+def test_a_parcel_within_500_ft_of_the_village_boundary_is_referred_and_one_at_501_ft_is_not(world_once, gap_ft, answer):
     village = sq(-3000, -3000, 3000 + 100 + gap_ft, 6000)  # east edge gap_ft east of the parcel
-    ls = _world(tmp_path, {}, village=village)
+    ls = _world(world_once, {}, village=village)
     r, a = _answers(ls)
     assert a["municipal_boundary"].answer == answer
     assert a["municipal_boundary"].distance_ft == pytest.approx(gap_ft, abs=0.05)
@@ -54,11 +55,11 @@ def test_a_parcel_within_500_ft_of_the_village_boundary_is_referred_and_one_at_5
         assert a["municipal_boundary"].nearest == "the Town of Ramapo line"
 
 
-def test_the_line_on_the_village_west_side_is_named_for_the_town_of_tuxedo_from_the_dated_setting(tmp_path):
+def test_the_line_on_the_village_west_side_is_named_for_the_town_of_tuxedo_from_the_dated_setting(world_once):
     """The neighbours' setting (municipal_neighbours, to confirm): the Town of Tuxedo (Orange County) holds the
     west of the line, the Town of Ramapo the rest; the name is a setting to confirm, and says so."""
     village = sq(-180, -3000, 6000, 6100)  # the parcel 180 ft inside the village's west edge
-    ls = _world(tmp_path, {}, village=village)
+    ls = _world(world_once, {}, village=village)
     r, a = _answers(ls)
     assert a["municipal_boundary"].answer == "yes"
     assert a["municipal_boundary"].distance_ft == pytest.approx(180.0, abs=0.05)
@@ -89,9 +90,9 @@ def test_a_parcel_outside_the_village_is_measured_to_the_village_own_line(tmp_pa
 @pytest.mark.parametrize("trigger", ["parkland", "state_county_road", "county_stream", "public_institution",
                                      "farm_in_ag_district"])
 @pytest.mark.parametrize("gap_ft, answer", [(499.0, "yes"), (501.0, "no")])
-def test_each_trigger_counts_within_500_ft_and_not_beyond(tmp_path, trigger, gap_ft, answer):
+def test_each_trigger_counts_within_500_ft_and_not_beyond(world_once, trigger, gap_ft, answer):
     feature = (sq(100 + gap_ft, -200, 300, 500), {"NAME": "Harriman State Park"})
-    ls = _world(tmp_path, {ROLE_OF[trigger]: [feature]})
+    ls = _world(world_once, {ROLE_OF[trigger]: [feature]})
     r, a = _answers(ls)
     assert a[trigger].answer == answer, a[trigger].reason
     assert a[trigger].distance_ft == pytest.approx(gap_ft, abs=0.05)
@@ -119,8 +120,8 @@ def test_a_road_centre_line_is_measured_from_its_right_of_way_not_its_centre(tmp
     assert a["state_county_road"].distance_ft == pytest.approx(500.0, abs=0.05)
 
 
-def test_a_missing_layer_is_unknown_never_no(tmp_path):
-    ls = _world(tmp_path, {}, omit=("ag_district_farms",))
+def test_a_missing_layer_is_unknown_never_no(world_once):
+    ls = _world(world_once, {}, omit=("ag_district_farms",))
     r, a = _answers(ls)
     assert a["farm_in_ag_district"].answer == "unknown" and a["farm_in_ag_district"].distance_ft is None
     assert r.required is None and "unknown" in r.headline
@@ -145,27 +146,27 @@ def test_a_trigger_found_within_500_ft_counts_even_if_other_land_is_unmapped(tmp
     assert a["parkland"].answer == "yes" and r.required is True
 
 
-def test_the_farm_trigger_does_not_apply_to_an_area_variance(tmp_path):
-    ls = _world(tmp_path, {"ag_district_farms": [sq(150, 0, 100)]})
+def test_the_farm_trigger_does_not_apply_to_an_area_variance(world_once):
+    ls = _world(world_once, {"ag_district_farms": [sq(150, 0, 100)]})
     _, a = _answers(ls, application_type=None, variance="area")
     assert a["farm_in_ag_district"].answer == "not_applicable"
     _, a = _answers(ls, application_type=None, variance="use")
     assert a["farm_in_ag_district"].answer == "yes"
 
 
-def test_a_subdivision_is_referred_under_239_n_and_a_site_plan_under_239_m(tmp_path):
-    ls = _world(tmp_path, {"parkland": [sq(150, 0, 100)]})
+def test_a_subdivision_is_referred_under_239_n_and_a_site_plan_under_239_m(world_once):
+    ls = _world(world_once, {"parkland": [sq(150, 0, 100)]})
     r, a = _answers(ls, application_type="subdivision")
     assert r.statute == "GML § 239-n" and a["parkland"].clause.startswith("GML § 239-n(3)")
     r, _ = _answers(ls, application_type="special_permit")
     assert r.statute == "GML § 239-m"
 
 
-def test_a_subdivision_plat_cites_239_n_own_paragraphs_for_the_triggers_the_clock_and_the_vote(tmp_path):
+def test_a_subdivision_plat_cites_239_n_own_paragraphs_for_the_triggers_the_clock_and_the_vote(world_once):
     """§ 239-n's triggers are in paragraph (a) of its subdivision 3 (§ 239-n(1)(a): "subparagraphs (ii) and (iii)
     of paragraph (a) of subdivision three"), where § 239-m's are in paragraph (b); the majority plus one of a plat
     is § 239-n(5). A site plan keeps § 239-m's numbering on every line."""
-    ls = _world(tmp_path, {"parkland": [(sq(150, 0, 100), {"NAME": "Harriman State Park"})]})
+    ls = _world(world_once, {"parkland": [(sq(150, 0, 100), {"NAME": "Harriman State Park"})]})
     r, a = _answers(ls, application_type="subdivision", county_received_date="2026-10-16")
     assert a["parkland"].clause == "GML § 239-n(3)(a)(ii)"
     assert r.headline.startswith("County referral required before final action (GML § 239-n(3)(a)(ii))")
@@ -179,12 +180,12 @@ def test_a_subdivision_plat_cites_239_n_own_paragraphs_for_the_triggers_the_cloc
     assert not r.clock["verify"] and not any("239-n" in v for v in r.verify)
 
 
-def test_a_building_permit_alone_is_not_a_referable_action_so_no_referral_and_the_triggers_stay_listed(tmp_path):
+def test_a_building_permit_alone_is_not_a_referable_action_so_no_referral_and_the_triggers_stay_listed(world_once):
     """GML § 239-m(3)(a) lists the actions referred (a comprehensive plan or zoning law, special use permits, site
     plans, use or area variances, other authorizations under the zoning law; subdivision plats, § 239-n): a
     building permit alone is none of them, so the referral is not required, whatever lies within 500 ft. The park
     50 ft away stays listed, with its clause, for a later application."""
-    ls = _world(tmp_path, {"parkland": [sq(150, 0, 100)]})
+    ls = _world(world_once, {"parkland": [sq(150, 0, 100)]})
     r, a = _answers(ls, application_type="building_permit")
     assert r.required is False and r.actions == () and r.statute is None
     assert "GML § 239-m(3)(a)" in r.headline and "building permit alone" in r.headline
@@ -194,28 +195,28 @@ def test_a_building_permit_alone_is_not_a_referable_action_so_no_referral_and_th
     assert not any("Send the full statement" in c for c in r.checklist)
 
 
-def test_a_building_permit_alone_with_a_trigger_layer_missing_is_still_not_referred(tmp_path):
-    ls = _world(tmp_path, {}, omit=("parkland",))
+def test_a_building_permit_alone_with_a_trigger_layer_missing_is_still_not_referred(world_once):
+    ls = _world(world_once, {}, omit=("parkland",))
     r, a = _answers(ls, application_type="building_permit")
     assert r.required is False and a["parkland"].answer == "unknown"
     assert "parkland" in r.headline and "unknown" in r.headline
 
 
-def test_a_building_permit_with_an_area_variance_is_referred(tmp_path):
-    ls = _world(tmp_path, {"parkland": [sq(150, 0, 100)]})
+def test_a_building_permit_with_an_area_variance_is_referred(world_once):
+    ls = _world(world_once, {"parkland": [sq(150, 0, 100)]})
     r, _ = _answers(ls, application_type="building_permit", variance="area")
     assert r.required is True and r.actions == ("area_variance",)
 
 
-def test_with_no_application_type_given_the_referral_stays_unknown_with_the_condition(tmp_path):
-    ls = _world(tmp_path, {"parkland": [sq(150, 0, 100)]})
+def test_with_no_application_type_given_the_referral_stays_unknown_with_the_condition(world_once):
+    ls = _world(world_once, {"parkland": [sq(150, 0, 100)]})
     r, _ = _answers(ls, application_type=None)
     assert r.required is None and r.actions == ()
     assert "if the application is a site plan, special permit, variance or subdivision" in r.headline
 
 
-def test_the_county_has_30_days_from_receipt_of_a_full_statement_then_the_board_may_act(tmp_path):
-    ls = _world(tmp_path, {"parkland": [sq(150, 0, 100)]})
+def test_the_county_has_30_days_from_receipt_of_a_full_statement_then_the_board_may_act(world_once):
+    ls = _world(world_once, {"parkland": [sq(150, 0, 100)]})
     # received Friday 2026-10-16: 30 days later is Sunday 2026-11-15, carried to Monday 16 November (GCL § 25-a)
     r, _ = _answers(ls, county_received_date="2026-10-16")
     c = r.clock
@@ -225,16 +226,16 @@ def test_the_county_has_30_days_from_receipt_of_a_full_statement_then_the_board_
     assert "§ 25-a" in c["note"] and "EAF" in c["starts"]
 
 
-def test_the_majority_plus_one_override_and_the_county_executive_order_are_on_the_checklist(tmp_path):
-    ls = _world(tmp_path, {"parkland": [sq(150, 0, 100)]})
+def test_the_majority_plus_one_override_and_the_county_executive_order_are_on_the_checklist(world_once):
+    ls = _world(world_once, {"parkland": [sq(150, 0, 100)]})
     r, _ = _answers(ls)
     assert "majority plus one of all the members" in r.override_rule and "GML § 239-m(5)" in r.override_rule
     assert any("Executive Order 1-2017" in c and "to confirm with the Village" in c for c in r.checklist)
     assert "Rockland County Executive Order 1-2017" in r.verify
 
 
-def test_the_500_ft_band_of_each_trigger_that_applies_is_drawn(tmp_path):
-    ls = _world(tmp_path, {"parkland": [sq(150, 0, 100)]})
+def test_the_500_ft_band_of_each_trigger_that_applies_is_drawn(world_once):
+    ls = _world(world_once, {"parkland": [sq(150, 0, 100)]})
     r, _ = _answers(ls)
     bands = trigger_bands(PARCEL, ls, r)
     assert set(bands) == {"parkland"}

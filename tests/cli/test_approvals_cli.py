@@ -1,6 +1,11 @@
-"""The approvals around Article IX through the command line: `analyze --json` and `timeline`, on real files."""
+"""The approvals around Article IX through the command line: `analyze --json` and `timeline`, on real files.
+
+The answers are read from the command's entry point called in this process (tests/real_data.py run_cli: the same
+``main(argv)``, exit code and output, without a second of imports each); the refusal of an unknown project key
+runs as a real ``python -m sloat_core`` subprocess, for its stderr of one sentence."""
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -9,18 +14,28 @@ import geopandas as gpd
 import pytest
 
 from engine_world import make_world, sq
+from real_data import run_cli
 
 REPO = Path(__file__).resolve().parents[2]
 PARCEL = sq(0, 0, 100)
 
 
 def run(*args, cwd=REPO):
+    """The command, in this process."""
+    return run_cli(*args, cwd=cwd)
+
+
+def run_process(*args, cwd=REPO):
+    """The command, as a real subprocess."""
     return subprocess.run([sys.executable, "-m", "sloat_core", *map(str, args)], capture_output=True, text=True,
                           cwd=cwd, timeout=120)
 
 
-@pytest.fixture()
-def world(tmp_path):
+@pytest.fixture(scope="module")
+def world(tmp_path_factory):
+    """Built once for the module: the tests read it and write only their project file (a test that changes a
+    layer works on its own copy)."""
+    tmp_path = tmp_path_factory.mktemp("world")
     village = sq(-3000, -3000, 3000 + 100 + 499, 6000)  # the east line 499 ft from the parcel
     make_world(tmp_path, {"village_boundary": [village], "parkland": [], "state_county_roads": [],
                           "public_institutions": [], "ag_district_farms": [], "nysdec_wetlands": [sq(150, 0, 60)]})
@@ -59,7 +74,8 @@ def test_analyze_json_has_the_approvals_grouped_by_who_decides(world):
     assert plain["permits"] == out["permits"] and plain["net_lot_area_sqft"] == out["net_lot_area_sqft"]
 
 
-def test_at_501_ft_the_village_line_does_not_trigger_a_referral(world):
+def test_at_501_ft_the_village_line_does_not_trigger_a_referral(world, tmp_path):
+    world = Path(shutil.copytree(world, tmp_path / "world"))
     village = sq(-3000, -3000, 3000 + 100 + 501, 6000)
     gpd.GeoDataFrame({"NAME": ["v"]}, geometry=[village], crs="EPSG:2260").to_file(
         world / "village_boundary.gpkg", layer="village_boundary", driver="GPKG")
@@ -75,7 +91,7 @@ def test_a_garage_is_type_ii_through_the_command_line(world):
 
 def test_an_unknown_project_key_is_still_refused_in_one_sentence(world):
     (world / "project.json").write_text(json.dumps({"lotz": 30}))
-    r = run("analyze", world / "parcel.geojson", "--layers", world / "layers.yaml", "--project",
+    r = run_process("analyze", world / "parcel.geojson", "--layers", world / "layers.yaml", "--project",
             world / "project.json", "--json")
     assert r.returncode == 2 and "unknown field(s): lotz" in r.stderr and "Traceback" not in r.stderr
 

@@ -1,4 +1,9 @@
-"""The CLI contract: `python -m sloat_core analyze | timeline | screen | law`, run as a real subprocess."""
+"""The CLI contract: `python -m sloat_core analyze | timeline | screen | law`.
+
+Most cases call the command's entry point in this process (tests/real_data.py run_cli: the same ``main(argv)``, the same
+exit code and output, without a second of imports each); the JSON contract, the law lookup and the missing
+timeline file run as a real ``python -m sloat_core`` subprocess, for what only a process shows (it starts, it
+prints nothing else on its stderr)."""
 
 import csv
 import json
@@ -11,19 +16,28 @@ import geopandas as gpd
 import pytest
 
 from engine_world import make_world, sq
+from real_data import run_cli
 from sloat_core.units import WORK_CRS
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(*args, cwd=ROOT):
+    """The command, in this process."""
+    return run_cli(*args, cwd=cwd)
+
+
+def run_process(*args, cwd=ROOT):
+    """The command, as a real subprocess."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.run([sys.executable, "-m", "sloat_core", *map(str, args)], cwd=cwd, capture_output=True,
                           text=True, timeout=120, env=env)
 
 
-@pytest.fixture()
-def world(tmp_path):
+@pytest.fixture(scope="module")
+def world(tmp_path_factory):
+    """Built once for the module: the tests read it, and each writes its own file names into it."""
+    tmp_path = tmp_path_factory.mktemp("world")
     parcels = [(sq(0, 0, 400), {"SBL": "156.14-1-23", "ZONE": "R-40", "ADDRESS": "1 Test Rd"}),
                (sq(400, 0, 200), {"SBL": "156.14-1-24", "ZONE": "R-15", "ADDRESS": "3 Test Rd"})]
     make_world(tmp_path, {"wetlands": [sq(150, 150, 100)], "parcels": parcels,
@@ -35,7 +49,7 @@ def world(tmp_path):
 
 
 def test_analyze_prints_the_json_contract(world):
-    r = run("analyze", world / "parcel.geojson", "--layers", world / "layers.yaml", "--json")
+    r = run_process("analyze", world / "parcel.geojson", "--layers", world / "layers.yaml", "--json")
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     for key in ("gross_area_sqft", "net_lot_area_sqft", "min_lot_area_sqft", "meets_min_lot_area", "deductions",
@@ -117,7 +131,7 @@ def test_screen_writes_one_row_per_tax_parcel(world):
 
 
 def test_law_prints_a_clause(world):
-    r = run("law", "§ 402-57J(4)")
+    r = run_process("law", "§ 402-57J(4)")
     assert r.returncode == 0 and "90 days prior" in r.stdout
 
 
@@ -135,5 +149,5 @@ def test_timeline_list_items_names_every_clock_with_its_keys_from_the_declaratio
 
 
 def test_timeline_without_a_file_says_what_to_give_in_one_sentence():
-    out = run("timeline")
+    out = run_process("timeline")
     assert out.returncode == 2 and "--list-items" in out.stderr and "Traceback" not in out.stderr

@@ -1,6 +1,10 @@
-"""The `plan` command's contract: `python -m sloat_core plan PARCEL PLAN --layers M.yaml ... --json`, run as a real
-subprocess on a hand-built world (a 400 ft square parcel in R-40, flat, a 100 ft floodplain square in its
-south-west quarter)."""
+"""The `plan` command's contract: `python -m sloat_core plan PARCEL PLAN --layers M.yaml ... --json`, on a hand-built
+world (a 400 ft square parcel in R-40, flat, a 100 ft floodplain square in its south-west quarter).
+
+Most cases call the command's entry point in this process (tests/real_data.py run_cli: the same ``main(argv)``, exit code
+and output, without a second of imports each); the JSON contract and a drawing in local coordinates run as a
+real ``python -m sloat_core`` subprocess, for what only a process shows (it starts; its stderr holds the one
+sentence and nothing a library printed)."""
 
 import json
 import os
@@ -12,6 +16,7 @@ import geopandas as gpd
 import pytest
 
 from engine_world import make_world, sq
+from real_data import run_cli
 from sloat_core.units import WORK_CRS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -21,6 +26,12 @@ LOT_KEYS = {"lot", "gross_sqft", "net_lot_area_sqft", "net_lot_area_min_sqft", "
 
 
 def run(*args):
+    """The command, in this process."""
+    return run_cli(*args)
+
+
+def run_process(*args):
+    """The command, as a real subprocess."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.run([sys.executable, "-m", "sloat_core", *map(str, args)], cwd=ROOT, capture_output=True,
                           text=True, timeout=180, env=env)
@@ -38,8 +49,10 @@ QUARTERS = [("lots", "1", sq(0, 0, 200)), ("lots", "2", sq(200, 0, 200)), ("lots
             ("lots", "4", sq(200, 200, 200))]
 
 
-@pytest.fixture()
-def world(tmp_path):
+@pytest.fixture(scope="module")
+def world(tmp_path_factory):
+    """Built once for the module: the tests read it; each writes its plan before it runs the command."""
+    tmp_path = tmp_path_factory.mktemp("world")
     make_world(tmp_path, {"floodplain": [sq(50, 50, 100)],
                           "zoning": [(sq(-200, -200, 1400), {"ZONE": "R-40"})]}, dem=0)
     gpd.GeoDataFrame(geometry=[sq(0, 0, 400)], crs=WORK_CRS).to_crs(4326).to_file(tmp_path / "parcel.geojson",
@@ -47,12 +60,12 @@ def world(tmp_path):
     return tmp_path
 
 
-def plan(world, plan_file, *extra):
-    return run("plan", world / "parcel.geojson", plan_file, "--layers", world / "layers.yaml", *extra, "--json")
+def plan(world, plan_file, *extra, process=False):
+    return (run_process if process else run)("plan", world / "parcel.geojson", plan_file, "--layers", world / "layers.yaml", *extra, "--json")
 
 
 def test_plan_prints_the_json_contract_lot_by_lot_with_the_parcels_own_keys(world):
-    r = plan(world, write_plan(world / "plan.geojson", QUARTERS))
+    r = plan(world, write_plan(world / "plan.geojson", QUARTERS), process=True)
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert {"kind", "lot_count", "conforming_lots", "lots", "problems", "yield_check", "open_space"} <= set(out)
@@ -117,7 +130,7 @@ def test_a_plan_that_cannot_be_checked_exits_2_with_one_sentence(world, case):
         path.write_text(json.dumps({"type": "FeatureCollection", "features": [{
             "type": "Feature", "properties": {"layer": "lots", "lot": "1"},
             "geometry": {"type": "Polygon", "coordinates": [[[0, 0], [400, 0], [400, 400], [0, 400], [0, 0]]]}}]}))
-    r = plan(world, path)
+    r = plan(world, path, process=case == "local_coordinates")
     assert r.returncode == 2
     assert r.stdout == ""
     assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr

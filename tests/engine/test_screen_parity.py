@@ -207,7 +207,7 @@ def test_screen_equals_analyze_on_every_sample_tax_parcel(sample_screen, part):
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6])
-def test_screen_row_equals_analyze_on_random_worlds(tmp_path, seed):
+def test_screen_row_equals_analyze_on_random_worlds(world_once, seed):
     """Overlapping features of every role, a stream as a line, touching outcrops, parcels anywhere, and in
     each world one role (or the DEM) not loaded: the two paths still state the same things."""
     from shapely.geometry import LineString
@@ -231,20 +231,20 @@ def test_screen_row_equals_analyze_on_random_worlds(tmp_path, seed):
                for i in range(8)]
     layers["parcels"] = parcels
     omit = [("wetlands",), ("floodplain",), ("rock_outcrops",), ()][seed % 4]
-    world = make_world(tmp_path, layers, dem=_slopes if seed != 3 else None, omit=omit)
+    world = world_once(layers, dem=_slopes if seed != 3 else None, omit=omit)
     settings = load_settings()
     for row, (geom, props) in zip(screen_rows(world, settings), parcels, strict=True):
         assert_row_equals_analysis(row, analyze(geom, world, district=props["ZONE"], settings=settings))
 
 
-def test_a_layer_that_does_not_cover_the_parcel_is_unknown_in_both_paths(tmp_path):
+def test_a_layer_that_does_not_cover_the_parcel_is_unknown_in_both_paths(world_once):
     """A wetland file mapping only another area (its extent misses the parcels) leaves wetlands unknown
     on them, in the screen as in analyze (the mapped land a gap leaves taken is met by the random worlds)."""
     layers = dict(LAYERS)
     # The file's extent does not reach the parcels' extent, so it is taken to map none of them
     # (sloat_core.gis.layers coverage).
     layers["wetlands"] = [sq(2600, 2600, 50)]
-    world = make_world(tmp_path, layers, dem=_slopes, assumed=("wetlands",))
+    world = world_once(layers, dem=_slopes, assumed=("wetlands",))
     settings = load_settings()
     rows = list(screen_rows(world, settings))
     gaps = [r for r, (g, _) in zip(rows, PARCELS, strict=True) if world.coverage_gaps(g, ("wetlands",))]
@@ -287,12 +287,12 @@ def test_a_lot_the_layers_map_in_part_gets_the_same_floor_and_yes_in_both_paths(
     assert row["meets_min_lot_area"] == "yes" and result["meets_min_lot_area"] is True
 
 
-def test_a_split_lot_the_layers_map_in_part_gets_the_same_range_and_yield_in_both_paths(tmp_path):
+def test_a_split_lot_the_layers_map_in_part_gets_the_same_range_and_yield_in_both_paths(world_once):
     """R-40 west of x = 200 ft, R-15 east; the wetland and floodplain layers map the west 300 ft, with a mapped
     wetland in the R-40 part: the screen states analyze's net, floor and summed yield range (2 to 6: one lot in
     the wholly mapped R-40 part, 1 to 5 in the R-15 part), each district part's floor by the same function."""
     zoning = [(sq(-2000, -2000, 2200, 4400), {"ZONE": "R-40"}), (sq(200, -2000, 2200, 4400), {"ZONE": "R-15"})]
-    world = make_world(tmp_path, {"wetlands": [sq(0, 150, 100)], "zoning": zoning,
+    world = world_once({"wetlands": [sq(0, 150, 100)], "zoning": zoning,
                                   "parcels": [(SQUARE_400, {"SBL": "S", "ZONE": ""})]},
                        dem=0, coverage={"wetlands": WEST_300_FT, "floodplain": WEST_300_FT})
     settings = load_settings()

@@ -144,8 +144,8 @@ def test_a_bad_parcel_gets_an_error_and_the_run_goes_on(world):
     assert float(by["bowtie"]["gross_area_sqft"]) == pytest.approx(5_000)
 
 
-def test_a_missing_layer_is_unknown_not_absent(tmp_path):
-    world = make_world(tmp_path, {"parcels": PARCELS[:1]}, dem=0, omit=("wetlands", "rock_outcrops"))
+def test_a_missing_layer_is_unknown_not_absent(world_once):
+    world = world_once({"parcels": PARCELS[:1]}, dem=0, omit=("wetlands", "rock_outcrops"))
     row = next(screen_rows(world))
     assert row["share_wetlands"] == "" and row["share_rock_outcrops"] == ""
     assert row["trigger_2"] == "" and row["trigger_9"] == ""
@@ -153,8 +153,8 @@ def test_a_missing_layer_is_unknown_not_absent(tmp_path):
     _agree(row, result)
 
 
-def test_without_a_dem_slopes_are_unknown(tmp_path):
-    world = make_world(tmp_path, {"wetlands": [sq(150, 150, 100)], "parcels": PARCELS[:2]})
+def test_without_a_dem_slopes_are_unknown(world_once):
+    world = world_once({"wetlands": [sq(150, 150, 100)], "parcels": PARCELS[:2]})
     rows = list(screen_rows(world))
     assert rows[0]["share_slope_unknown"] == 1.0 and rows[0]["trigger_1"] == ""
     assert rows[0]["share_slope_over_40"] == "" and rows[0]["permit_steep_slope_permit"] == ""

@@ -20,8 +20,8 @@ def rows_of(layerset, parcel=PARCEL, width=100.0):
     return lot, {r.constraint: r for r in lot.rows}
 
 
-def test_a_parcel_without_constraints_keeps_its_whole_area(tmp_path):
-    world = make_world(tmp_path, {}, dem=0)
+def test_a_parcel_without_constraints_keeps_its_whole_area(world_once):
+    world = world_once({}, dem=0)
     lot, rows = rows_of(world)
     assert lot.gross_area_sqft == pytest.approx(160_000)
     assert lot.net_lot_area_sqft == pytest.approx(160_000)
@@ -29,8 +29,8 @@ def test_a_parcel_without_constraints_keeps_its_whole_area(tmp_path):
     assert lot.fully_known
 
 
-def test_a_wetland_counts_nothing_and_its_buffer_counts_half(tmp_path):
-    world = make_world(tmp_path, {"wetlands": [sq(150, 150, 100)]}, dem=0)
+def test_a_wetland_counts_nothing_and_its_buffer_counts_half(world_once):
+    world = world_once({"wetlands": [sq(150, 150, 100)]}, dem=0)
     lot, rows = rows_of(world)
     assert rows["wetlands"].area_sqft == pytest.approx(10_000)
     assert rows["wetlands"].deducted_sqft == pytest.approx(10_000)
@@ -41,21 +41,21 @@ def test_a_wetland_counts_nothing_and_its_buffer_counts_half(tmp_path):
     assert lot.net_lot_area_sqft == pytest.approx(160_000 - 10_000 - band / 2)
 
 
-def test_the_buffer_width_is_a_setting(tmp_path):
-    world = make_world(tmp_path, {"wetlands": [sq(150, 150, 100)]}, dem=0)
+def test_the_buffer_width_is_a_setting(world_once):
+    world = world_once({"wetlands": [sq(150, 150, 100)]}, dem=0)
     _, rows50 = rows_of(world, width=50.0)
     assert rows50["buffer"].area_sqft == pytest.approx(4 * 100 * 50 + math.pi * 50**2, rel=0.002)
 
 
-def test_the_buffer_of_a_wetland_outside_the_parcel_reaches_in(tmp_path):
-    world = make_world(tmp_path, {"wetlands": [sq(-100, 0, 100, 400)]}, dem=0)  # west of the parcel
+def test_the_buffer_of_a_wetland_outside_the_parcel_reaches_in(world_once):
+    world = world_once({"wetlands": [sq(-100, 0, 100, 400)]}, dem=0)  # west of the parcel
     _, rows = rows_of(world)
     assert rows["wetlands"].area_sqft == 0
     assert rows["buffer"].area_sqft == pytest.approx(100 * 400, rel=1e-6)
 
 
-def test_floodplain_inside_a_wetland_is_not_deducted_twice(tmp_path):
-    world = make_world(tmp_path, {"wetlands": [sq(0, 0, 400, 100)], "floodplain": [sq(0, 0, 400, 150)]}, dem=0)
+def test_floodplain_inside_a_wetland_is_not_deducted_twice(world_once):
+    world = world_once({"wetlands": [sq(0, 0, 400, 100)], "floodplain": [sq(0, 0, 400, 150)]}, dem=0)
     lot, rows = rows_of(world, width=0.0)
     assert rows["wetlands"].area_sqft == pytest.approx(40_000)
     assert rows["floodplain"].area_sqft == pytest.approx(20_000)  # only the part outside the wetland
@@ -63,16 +63,16 @@ def test_floodplain_inside_a_wetland_is_not_deducted_twice(tmp_path):
     assert lot.net_lot_area_sqft == pytest.approx(100_000)
 
 
-def test_a_buffer_on_a_30_percent_slope_counts_half_not_a_quarter(tmp_path):
-    world = make_world(tmp_path, {"wetlands": [sq(-100, 0, 100, 400)]}, dem=30)
+def test_a_buffer_on_a_30_percent_slope_counts_half_not_a_quarter(world_once):
+    world = world_once({"wetlands": [sq(-100, 0, 100, 400)]}, dem=30)
     lot, rows = rows_of(world)
     # the whole parcel is 30 %: the buffer strip counts 50 %, the rest is slope_25_40 at 50 %
     assert rows["buffer"].area_sqft + rows["slope_25_40"].area_sqft == pytest.approx(160_000, rel=1e-6)
     assert lot.net_lot_area_sqft == pytest.approx(80_000, rel=1e-6)
 
 
-def test_the_deducted_column_sums_exactly_to_gross_minus_net(tmp_path):
-    world = make_world(tmp_path, {
+def test_the_deducted_column_sums_exactly_to_gross_minus_net(world_once):
+    world = world_once({
         "wetlands": [sq(150, 150, 100)], "floodplain": [sq(0, 0, 400, 120)],
         "water_bodies": [sq(300, 300, 50)], "rock_outcrops": [sq(20, 300, 10, 10)]}, dem=30)
     lot, _ = rows_of(world)
@@ -82,8 +82,8 @@ def test_the_deducted_column_sums_exactly_to_gross_minus_net(tmp_path):
 
 
 @pytest.mark.parametrize("slope, deducted_share", [(25, 0.0), (26, 0.5), (40, 0.5), (41, 1.0)])
-def test_slope_thresholds_are_in_excess_of_25_and_40_percent(tmp_path, slope, deducted_share):
-    world = make_world(tmp_path, {}, dem=slope)
+def test_slope_thresholds_are_in_excess_of_25_and_40_percent(world_once, slope, deducted_share):
+    world = world_once({}, dem=slope)
     lot, rows = rows_of(world)
     assert lot.net_lot_area_sqft == pytest.approx(160_000 * (1 - deducted_share), rel=1e-9)
     if slope == 25:
@@ -93,8 +93,8 @@ def test_slope_thresholds_are_in_excess_of_25_and_40_percent(tmp_path, slope, de
 
 
 @pytest.mark.parametrize("w, h, counted", [(5, 10, False), (5, 10.1, True), (2, 2, False), (10, 20, True)])
-def test_outcrops_count_only_in_excess_of_50_square_feet(tmp_path, w, h, counted):
-    world = make_world(tmp_path, {"rock_outcrops": [sq(100, 100, w, h)]}, dem=0)
+def test_outcrops_count_only_in_excess_of_50_square_feet(world_once, w, h, counted):
+    world = world_once({"rock_outcrops": [sq(100, 100, w, h)]}, dem=0)
     lot, rows = rows_of(world)
     area = w * h
     if counted:
@@ -105,22 +105,22 @@ def test_outcrops_count_only_in_excess_of_50_square_feet(tmp_path, w, h, counted
         assert lot.net_lot_area_sqft == pytest.approx(160_000)
 
 
-def test_an_outcrop_is_measured_whole_even_where_the_parcel_holds_only_part(tmp_path):
-    world = make_world(tmp_path, {"rock_outcrops": [sq(-6, 100, 10, 10)]}, dem=0)  # 100 sq ft, 40 inside
+def test_an_outcrop_is_measured_whole_even_where_the_parcel_holds_only_part(world_once):
+    world = world_once({"rock_outcrops": [sq(-6, 100, 10, 10)]}, dem=0)  # 100 sq ft, 40 inside
     _, rows = rows_of(world)
     assert rows["rock_outcrops"].area_sqft == pytest.approx(40)
 
 
-def test_a_missing_layer_is_unknown_not_zero(tmp_path):
-    world = make_world(tmp_path, {}, dem=0, omit=("wetlands",))
+def test_a_missing_layer_is_unknown_not_zero(world_once):
+    world = world_once({}, dem=0, omit=("wetlands",))
     lot, rows = rows_of(world)
     assert rows["wetlands"].area_sqft is None and rows["wetlands"].deducted_sqft is None
     assert lot.net_lot_area_min_sqft == 0  # a wetland could cover it all
     assert not lot.fully_known
 
 
-def test_land_beyond_the_elevation_model_is_unknown_not_flat(tmp_path):
-    world = make_world(tmp_path, {}, dem=50)
+def test_land_beyond_the_elevation_model_is_unknown_not_flat(world_once):
+    world = world_once({}, dem=50)
     parcel = sq(1100, 0, 200, 100)  # the DEM covers x < 1200: half of this parcel is beyond it
     f = parcel_findings(parcel, world, buffer_width_ft=100, on=LAW_DAY)
     assert f.slope_area_sqft["unknown"] == pytest.approx(10_000, rel=0.06)
@@ -199,12 +199,12 @@ def test_a_part_in_no_district_keeps_its_deductions_out_of_the_others(tmp_path):
         assert parts[code]["net_lot_area_sqft"] == pytest.approx(alone["net_lot_area_sqft"], abs=1.0), code
 
 
-def test_the_pond_buffer_is_a_local_setting_on_by_default_and_stated_in_the_note(tmp_path):
+def test_the_pond_buffer_is_a_local_setting_on_by_default_and_stated_in_the_note(world_once):
     # § 402-45A(1) names a "watercourse or wetland buffer"; ponds carrying one is a reading, made a setting.
     from sloat_core.law.settings import load_settings
 
     assert quote_in_clause("watercourse or wetland buffer", "§ 402-45A(1)")
-    world = make_world(tmp_path, {"water_bodies": [sq(150, 150, 100)]}, dem=0)
+    world = world_once({"water_bodies": [sq(150, 150, 100)]}, dem=0)
     on = analyze_in(world)
     off = analyze_in(world, settings=load_settings(overrides={"buffer_around_water_bodies": False}))
     rows_on = {d["constraint"]: d for d in on["deductions"]}
@@ -215,11 +215,11 @@ def test_the_pond_buffer_is_a_local_setting_on_by_default_and_stated_in_the_note
     assert "(ponds: off)" in off["buffer_note"]
 
 
-def test_screen_follows_the_pond_buffer_setting(tmp_path):
+def test_screen_follows_the_pond_buffer_setting(world_once):
     from sloat_core.engine.screening import screen_rows
     from sloat_core.law.settings import load_settings
 
-    world = make_world(tmp_path, {"water_bodies": [sq(150, 150, 100)],
+    world = world_once({"water_bodies": [sq(150, 150, 100)],
                                   "parcels": [(SQUARE_400, {"SBL": "1.-1-1", "ZONE": "R-40"})]}, dem=0)
     settings = load_settings(overrides={"buffer_around_water_bodies": False})
     row = next(screen_rows(world, settings=settings))
@@ -228,9 +228,9 @@ def test_screen_follows_the_pond_buffer_setting(tmp_path):
                                                             abs=1.0)
 
 
-def test_a_buffer_built_without_every_water_layer_is_marked_partial(tmp_path):
+def test_a_buffer_built_without_every_water_layer_is_marked_partial(world_once):
     # § 402-45A(1): the buffer of a "watercourse or wetland"; with the wetland layer missing, part of it is unknown.
-    world = make_world(tmp_path, {"watercourses": [sq(-50, 0, 20, 400)]}, dem=0, omit=("wetlands",))
+    world = world_once({"watercourses": [sq(-50, 0, 20, 400)]}, dem=0, omit=("wetlands",))
     row = {d["constraint"]: d for d in analyze_in(world)["deductions"]}["buffer"]
     assert row["status"] == "partial" and "wetlands layer is not loaded" in row["note"]
     assert analyze_in(world)["net_lot_area_min_sqft"] == 0  # the worst case counts the unknown against the lot
@@ -242,7 +242,7 @@ def test_a_buffer_built_without_every_water_layer_is_marked_partial(tmp_path):
 MAPPED_WEST = {"wetlands": WEST_300_FT, "floodplain": WEST_300_FT}
 
 
-def test_a_lot_mapped_on_its_west_300_ft_meets_the_minimum_on_what_the_mapped_land_keeps(tmp_path):
+def test_a_lot_mapped_on_its_west_300_ft_meets_the_minimum_on_what_the_mapped_land_keeps(world_once):
     # 160,000 sq ft in R-40 (minimum 40,000). The unmapped east 100 ft (40,000 sq ft) may be all wetland and
     # counts nothing at worst; a wetland there could cast its 100-ft buffer over x = 200..300 ft (40,000 sq ft,
     # half counts). The mapped wetland (x 0..100, y 150..250: 10,000 sq ft) counts nothing; its buffer inside
@@ -250,7 +250,7 @@ def test_a_lot_mapped_on_its_west_300_ft_meets_the_minimum_on_what_the_mapped_la
     # 45,708 sq ft, half counts, and it only touches the band above. Floor: 160,000 - 40,000 - 10,000
     # - (45,708 + 40,000) / 2 = 67,146 sq ft. Tolerance 50 sq ft: the buffer's arcs are drawn with 16 segments
     # a quarter circle (0.16 % of the circles' area, about 25 sq ft).
-    world = make_world(tmp_path, {"wetlands": [sq(0, 150, 100)]}, dem=0, coverage=MAPPED_WEST)
+    world = world_once({"wetlands": [sq(0, 150, 100)]}, dem=0, coverage=MAPPED_WEST)
     out = analyze_in(world)
     band = 200 * 100 + 2 * 100 * 100 + math.pi * 100**2 / 2 - 10_000
     assert out["net_lot_area_min_sqft"] == pytest.approx(160_000 - 40_000 - 10_000 - (band + 40_000) / 2, abs=50)
@@ -260,23 +260,23 @@ def test_a_lot_mapped_on_its_west_300_ft_meets_the_minimum_on_what_the_mapped_la
     assert out["net_lot_area_sqft"] >= out["net_lot_area_min_sqft"]
 
 
-def test_land_the_layers_do_not_map_falls_to_its_worst_case_and_the_rest_keeps_its_due(tmp_path):
+def test_land_the_layers_do_not_map_falls_to_its_worst_case_and_the_rest_keeps_its_due(world_once):
     # Nothing mapped on the west 300 ft: the floor is the mapped 120,000 sq ft less half the band an unmapped
     # wetland's buffer could reach into it (100 ft x 400 ft): 100,000 sq ft, exactly (straight edges).
-    world = make_world(tmp_path, {}, dem=0, coverage=MAPPED_WEST)
+    world = world_once({}, dem=0, coverage=MAPPED_WEST)
     out = analyze_in(world)
     assert out["net_lot_area_min_sqft"] == pytest.approx(100_000, abs=1.0)
     assert out["meets_min_lot_area"] is True
 
 
 @pytest.mark.parametrize("wetland_width_ft, meets", [(199.5, True), (200.0, True), (200.5, None)])
-def test_a_partly_mapped_lot_meets_the_minimum_only_when_its_floor_does(tmp_path, wetland_width_ft, meets):
+def test_a_partly_mapped_lot_meets_the_minimum_only_when_its_floor_does(world_once, wetland_width_ft, meets):
     # No buffer (measured with a width of 0) so the figures are exact: a wetland 400 ft long on the mapped west
     # part, the east 100 ft unmapped. Floor = 120,000 - 400 x width: 40,200 (meets), 40,000 (meets: the
     # minimum is "at least"), 39,800 (cannot tell: the net itself, 160,000 less the known wetland, is above it).
     from sloat_core.law.settings import load_settings
 
-    world = make_world(tmp_path, {"wetlands": [sq(0, 0, wetland_width_ft, 400)]}, dem=0, coverage=MAPPED_WEST)
+    world = world_once({"wetlands": [sq(0, 0, wetland_width_ft, 400)]}, dem=0, coverage=MAPPED_WEST)
     lot, _ = rows_of(world, width=0.0)
     minimum = load_settings().district("R-40").min_lot_area_sqft
     assert minimum == 40_000
@@ -284,20 +284,20 @@ def test_a_partly_mapped_lot_meets_the_minimum_only_when_its_floor_does(tmp_path
     assert meets_minimum(lot.net_lot_area_sqft, lot.net_lot_area_min_sqft, minimum) is meets
 
 
-def test_an_unmapped_strip_counts_as_its_layers_worst_case_and_no_more(tmp_path):
+def test_an_unmapped_strip_counts_as_its_layers_worst_case_and_no_more(world_once):
     # The floodplain alone maps the west 300 ft; wetlands are mapped everywhere, and a mapped wetland lies
     # across the line (x 250..350). Land in both counts once, at 0 %: the floor is gross less the wetland
     # (100 x 400) less the unmapped strip outside it (50 x 400), never the overlap twice. No buffer (width 0).
-    world = make_world(tmp_path, {"wetlands": [sq(250, 0, 100, 400)]}, dem=0, coverage={"floodplain": WEST_300_FT})
+    world = world_once({"wetlands": [sq(250, 0, 100, 400)]}, dem=0, coverage={"floodplain": WEST_300_FT})
     lot, _ = rows_of(world, width=0.0)
     assert lot.net_lot_area_min_sqft == pytest.approx(160_000 - 40_000 - 20_000, abs=1.0)
     assert lot.net_lot_area_sqft == pytest.approx(120_000, abs=1.0)
 
 
-def test_an_outcrop_layer_mapping_part_of_the_lot_leaves_half_of_the_rest_at_worst(tmp_path):
+def test_an_outcrop_layer_mapping_part_of_the_lot_leaves_half_of_the_rest_at_worst(world_once):
     # § 402-45A(3): outcrops count at most 50 %. The outcrop layer maps the west 300 ft (none there): the
     # unmapped 40,000 sq ft could be bare rock, so it counts half at worst: floor 140,000 sq ft.
-    world = make_world(tmp_path, {}, dem=0, coverage={"rock_outcrops": WEST_300_FT})
+    world = world_once({}, dem=0, coverage={"rock_outcrops": WEST_300_FT})
     out = analyze_in(world)
     assert out["net_lot_area_min_sqft"] == pytest.approx(140_000, abs=1.0)
     assert out["net_lot_area_sqft"] == pytest.approx(160_000, abs=1.0)
@@ -309,12 +309,12 @@ def test_an_outcrop_layer_mapping_part_of_the_lot_leaves_half_of_the_rest_at_wor
 KNOWN_BAND = 200 * 100 + 2 * 100 * 100 + math.pi * 100**2 / 2 - 10_000
 
 
-def test_the_top_of_the_range_deducts_the_wetland_the_layers_map_on_a_partly_mapped_lot(tmp_path):
+def test_the_top_of_the_range_deducts_the_wetland_the_layers_map_on_a_partly_mapped_lot(world_once):
     # The wetland layer maps the west 300 ft and shows 10,000 sq ft of wetland there (0 %) with its buffer
     # (45,708 sq ft, half counts), all on mapped land. At best the unmapped east 100 ft is free, so the most that
     # can count is 160,000 - 10,000 - 45,708 / 2 = 127,146 sq ft: never the whole 160,000. The rows stay unknown
     # (the land outside the map could be wetland), each with what the mapped land is known to hold.
-    world = make_world(tmp_path, {"wetlands": [sq(0, 150, 100)]}, dem=0, coverage=MAPPED_WEST)
+    world = world_once({"wetlands": [sq(0, 150, 100)]}, dem=0, coverage=MAPPED_WEST)
     out = analyze_in(world)
     assert out["net_lot_area_sqft"] == pytest.approx(160_000 - 10_000 - KNOWN_BAND / 2, abs=50)
     assert out["deducted_sqft"] == pytest.approx(out["gross_area_sqft"] - out["net_lot_area_sqft"], abs=0.05)
@@ -329,7 +329,7 @@ def test_the_top_of_the_range_deducts_the_wetland_the_layers_map_on_a_partly_map
     assert out["net_lot_area_min_sqft"] < out["net_lot_area_sqft"]  # still a range: the east 100 ft is unknown
 
 
-def test_a_split_lot_mapped_in_part_counts_the_known_wetland_in_its_own_district_part(tmp_path):
+def test_a_split_lot_mapped_in_part_counts_the_known_wetland_in_its_own_district_part(world_once):
     # R-40 west of x = 200 ft, R-15 east of it (§ 402-48I: each part yields on its own). The layers map the west
     # 300 ft. The R-40 part holds the mapped wetland and all its buffer and is wholly mapped: one figure,
     # 80,000 - 10,000 - 45,708 / 2 = 47,146 sq ft, one lot of 40,000. The R-15 part holds no mapped constraint
@@ -340,7 +340,7 @@ def test_a_split_lot_mapped_in_part_counts_the_known_wetland_in_its_own_district
 
     layers = {"wetlands": [sq(0, 150, 100)],
               "zoning": [(sq(-2000, -2000, 2200, 4400), {"ZONE": "R-40"}), (sq(200, -2000, 2200, 4400), {"ZONE": "R-15"})]}
-    world = make_world(tmp_path, layers, dem=0, coverage=MAPPED_WEST)
+    world = world_once(layers, dem=0, coverage=MAPPED_WEST)
     out = analyze(PARCEL, world)
     parts = {p["district"]: p for p in out["per_district"]}
     west = 80_000 - 10_000 - KNOWN_BAND / 2
@@ -359,12 +359,12 @@ def _lots(out) -> dict:
     return {lot["lot"]: lot for lot in out["lots"]}
 
 
-def test_each_lot_of_a_plan_deducts_only_the_constraints_on_its_own_land(tmp_path):
+def test_each_lot_of_a_plan_deducts_only_the_constraints_on_its_own_land(world_once):
     # A 100 ft x 100 ft floodplain lies wholly in the west lot (200 x 400): the west lot loses 10,000 sq ft,
     # the east lot nothing; the rows, shares and citations are the parcel's own.
     from engine_world import plan_in, plan_of
 
-    world = make_world(tmp_path, {"floodplain": [sq(50, 150, 100)]}, dem=0)
+    world = world_once({"floodplain": [sq(50, 150, 100)]}, dem=0)
     out = plan_in(world, plan_of([("W", sq(0, 0, 200, 400)), ("E", sq(200, 0, 200, 400))]))
     lots = _lots(out)
     west = {r["constraint"]: r for r in lots["W"]["deductions"]}
@@ -375,11 +375,11 @@ def test_each_lot_of_a_plan_deducts_only_the_constraints_on_its_own_land(tmp_pat
         (r["constraint"], r["countable_fraction"], r["citation"]) for r in out["deductions"]]
 
 
-def test_a_lot_whose_net_is_exactly_the_minimum_conforms_and_one_square_foot_less_does_not(tmp_path):
+def test_a_lot_whose_net_is_exactly_the_minimum_conforms_and_one_square_foot_less_does_not(world_once):
     # Two 200 x 200 lots in R-40 (minimum 40,000 sq ft): the east one holds a 1 sq ft floodplain.
     from engine_world import plan_in, plan_of
 
-    world = make_world(tmp_path, {"floodplain": [sq(300, 100, 1)]}, dem=0)
+    world = world_once({"floodplain": [sq(300, 100, 1)]}, dem=0)
     out = plan_in(world, plan_of([("A", sq(0, 0, 200)), ("B", sq(200, 0, 200))]), parcel=sq(0, 0, 400, 200))
     lots = _lots(out)
     assert lots["A"]["net_lot_area_sqft"] == pytest.approx(40_000, abs=0.01)
@@ -391,12 +391,12 @@ def test_a_lot_whose_net_is_exactly_the_minimum_conforms_and_one_square_foot_les
     assert out["conforming_lots"] == 1 and out["lot_count"] == 2
 
 
-def test_a_lot_on_unknown_land_is_unknown_never_conforming_but_a_gross_under_the_minimum_is_no(tmp_path):
+def test_a_lot_on_unknown_land_is_unknown_never_conforming_but_a_gross_under_the_minimum_is_no(world_once):
     # No elevation model: the slope of every lot is unknown, so its net lot area is a range. A 200 x 250 lot
     # (50,000 gross) could still fall under 40,000 net: unknown. A lot of 39,999 gross cannot reach it: no.
     from engine_world import plan_in, plan_of
 
-    world = make_world(tmp_path, {})
+    world = world_once({})
     big, small = sq(0, 0, 200, 250), sq(200, 0, 200, 199.995)
     out = plan_in(world, plan_of([("big", big), ("small", small)]), parcel=sq(0, 0, 400, 250))
     lots = _lots(out)
@@ -407,13 +407,13 @@ def test_a_lot_on_unknown_land_is_unknown_never_conforming_but_a_gross_under_the
     assert lots["small"]["conforms"] is False
 
 
-def test_a_lot_wholly_inside_what_a_layer_maps_is_known_though_the_parcel_reaches_beyond_it(tmp_path):
+def test_a_lot_wholly_inside_what_a_layer_maps_is_known_though_the_parcel_reaches_beyond_it(world_once):
     # The wetland and floodplain layers map only west of x = 300 ft. The west lot (0-200 ft) is wholly mapped:
     # its wetland row is known (10,000 sq ft of wetland, with its buffer), as when the lot is analysed alone;
     # the east lot (200-400 ft) reaches the unmapped land: its wetland row is unknown, its net a range.
     from engine_world import plan_in, plan_of
 
-    world = make_world(tmp_path, {"wetlands": [sq(50, 150, 100)]}, dem=0, coverage=MAPPED_WEST)
+    world = world_once({"wetlands": [sq(50, 150, 100)]}, dem=0, coverage=MAPPED_WEST)
     west, east = sq(0, 0, 200, 400), sq(200, 0, 200, 400)
     lots = _lots(plan_in(world, plan_of([("W", west), ("E", east)])))
     alone = analyze_in(world, parcel=west)

@@ -68,16 +68,16 @@ def test_a_part_in_a_district_with_no_minimum_makes_the_parcel_yield_unknown_not
     assert "MU-1" in out["yield_caveat"]
 
 
-def test_a_parcel_in_one_district_yields_its_net_over_that_minimum(tmp_path):
-    out = analyze(PARCEL, make_world(tmp_path, {}, dem=0), district="R-40")
+def test_a_parcel_in_one_district_yields_its_net_over_that_minimum(world_once):
+    out = analyze(PARCEL, world_once({}, dem=0), district="R-40")
     assert out["conventional_yield"] == 4
     assert out["yield_citation"] == "§ 402-48E"
 
 
 # § 402-48E on unknown land: a yield is a range exactly when the net is ---------------------------------
 
-def test_with_slopes_and_floodplain_unknown_the_yield_is_0_to_4_lots_never_the_best_case_alone(tmp_path):
-    world = make_world(tmp_path, {}, dem=None, omit=("floodplain",))
+def test_with_slopes_and_floodplain_unknown_the_yield_is_0_to_4_lots_never_the_best_case_alone(world_once):
+    world = world_once({}, dem=None, omit=("floodplain",))
     out = analyze(PARCEL, world, district="R-40")
     assert out["net_lot_area_min_sqft"] == pytest.approx(0)
     assert out["net_lot_area_sqft"] == pytest.approx(160_000)
@@ -235,14 +235,14 @@ def test_the_report_and_the_handout_print_the_summed_yield_of_a_split_parcel(tmp
     assert "first estimate: 3 lots (§ 402-48I" in handout
 
 
-def test_the_report_and_the_handout_print_a_yield_range_not_the_best_case(tmp_path):
+def test_the_report_and_the_handout_print_a_yield_range_not_the_best_case(world_once):
     import datetime as dt
 
     from sloat_core.engine.analysis import analyze_parcel
     from sloat_core.outputs.handout import handout_pdf_bytes
     from sloat_core.outputs.report import report_pdf_bytes
 
-    world = make_world(tmp_path, {}, dem=None, omit=("floodplain",))
+    world = world_once({}, dem=None, omit=("floodplain",))
     a = analyze_parcel(PARCEL, world, district="R-40", as_of=dt.date(2026, 12, 1))
     report = _pdf_text(report_pdf_bytes(a, world, as_of=dt.date(2026, 12, 1)))
     assert "0 to 4 lots" in report
@@ -272,9 +272,9 @@ def test_the_walk_through_shows_the_parcels_summed_yield_on_its_net_screen(split
     assert any("§ 402-48I" in c.value.replace("\\", "") for c in at.caption)
 
 
-def test_the_ip_district_gets_no_cluster_lot_rule(tmp_path):
+def test_the_ip_district_gets_no_cluster_lot_rule(world_once):
     # § 402-48F: "In the OSR, R-80, and R-40 Zoning Districts ... In any other residential or mixed use district"
-    world = make_world(tmp_path, {}, dem=0)
+    world = world_once({}, dem=0)
     cluster = analyze_in(world, district="IP")["per_district"][0]["cluster"]
     assert cluster["cluster_min_lot_area_sqft"] is None and "residence and mixed-use districts only" in \
         cluster["lot_rule"]
@@ -282,10 +282,10 @@ def test_the_ip_district_gets_no_cluster_lot_rule(tmp_path):
         float(param("cluster_min_yard_fraction", LAW_DAY).value)
 
 
-def test_a_required_cluster_names_the_written_resolution_and_the_open_space_requirements(tmp_path):
+def test_a_required_cluster_names_the_written_resolution_and_the_open_space_requirements(world_once):
     # § 402-48D: "The Planning Board must identify in writing, by resolution, those elements of the site";
     # § 402-48G(3): "Open space requirements".
-    world = make_world(tmp_path, {"wetlands": [sq(100, 100, 100)]}, dem=0)
+    world = world_once({"wetlands": [sq(100, 100, 100)]}, dem=0)
     c = permits_in(world, {"application_type": "subdivision"})["cluster_review"]
     assert c["required"] is True
     assert "§ 402-48D" in c["citations"] and "in writing, by resolution" in c["reason"]
@@ -323,10 +323,10 @@ def _by_label(out) -> dict:
     return {lot["lot"]: lot for lot in out["lots"]}
 
 
-def test_a_cluster_lot_in_r40_is_10000_sq_ft_gross_with_its_constraints_not_subtracted(tmp_path):
+def test_a_cluster_lot_in_r40_is_10000_sq_ft_gross_with_its_constraints_not_subtracted(world_once):
     # Lot A, 100 x 100 = 10,000 sq ft gross, is half floodplain: it conforms (§ 402-48F, gross). Lot B,
     # 100 x 99.99 = 9,999 sq ft, does not, by 1 sq ft. In a conventional plan neither is near 40,000.
-    world = make_world(tmp_path, {"floodplain": [sq(0, 0, 50, 100)], "zoning": [(sq(-200, -200, 900), {"ZONE": "R-40"})]},
+    world = world_once({"floodplain": [sq(0, 0, 50, 100)], "zoning": [(sq(-200, -200, 900), {"ZONE": "R-40"})]},
                        dem=0)
     lots = [("A", sq(0, 0, 100)), ("B", sq(100, 0, 100, 99.99))]
     out = _plan(world, lots, parcel=sq(0, 0, 200, 100), district=None, kind="cluster")
@@ -339,8 +339,8 @@ def test_a_cluster_lot_in_r40_is_10000_sq_ft_gross_with_its_constraints_not_subt
     assert [lot["conforms"] for lot in conventional["lots"]] == [False, False]
 
 
-def test_a_cluster_lot_outside_osr_r80_and_r40_has_the_minimum_the_board_sets_never_one_invented(tmp_path):
-    world = make_world(tmp_path, {}, dem=0)
+def test_a_cluster_lot_outside_osr_r80_and_r40_has_the_minimum_the_board_sets_never_one_invented(world_once):
+    world = world_once({}, dem=0)
     out = _plan(world, [("A", sq(0, 0, 100))], parcel=sq(0, 0, 100), district="R-15", kind="cluster")
     lot = out["lots"][0]
     assert lot["min_lot_area_sqft"] is None and lot["conforms"] is None and lot["shortfall_sqft"] is None
@@ -353,12 +353,12 @@ def _row(n, w=80.0):
     return [(str(i + 1), sq(i * w, 0, w, 100)) for i in range(n)]
 
 
-def test_a_cluster_plan_is_within_the_yield_of_its_conventional_plat_and_one_lot_more_is_over(tmp_path):
+def test_a_cluster_plan_is_within_the_yield_of_its_conventional_plat_and_one_lot_more_is_over(world_once):
     # The conventional plat: four 200 x 200 lots of exactly 40,000 sq ft in R-40, all conforming (§ 402-48E).
     from engine_world import plan_of
     from sloat_core.plan.check import check_plan
 
-    world = make_world(tmp_path, {}, dem=0)
+    world = world_once({}, dem=0)
     conventional = plan_of([sq(0, 0, 200), sq(200, 0, 200), sq(0, 200, 200), sq(200, 200, 200)])
     for n, status in ((4, "within"), (5, "over")):
         out = check_plan(PARCEL, plan_of(_row(n)), world, district="R-40", kind="cluster",
@@ -383,10 +383,10 @@ def test_without_a_conventional_plat_a_cluster_plan_is_held_to_the_parcel_yield_
     assert out["yield_check"]["permitted"] is None and out["yield_check"]["status"] == "unknown"
 
 
-def test_open_space_within_50_ft_of_a_building_envelope_is_not_counted(tmp_path):
+def test_open_space_within_50_ft_of_a_building_envelope_is_not_counted(world_once):
     # Open space: the east half (200 x 400 = 80,000 sq ft). An envelope 20 ft wide along its whole west edge:
     # the strip of open space within 50 ft of it (50 x 400 = 20,000 sq ft) is a private yard (§ 402-48G(2)).
-    world = make_world(tmp_path, {}, dem=0)
+    world = world_once({}, dem=0)
     out = _plan(world, [("1", sq(0, 0, 200, 400))], envelopes=[sq(180, 0, 20, 400)],
                 open_space=[sq(200, 0, 200, 400)], kind="cluster")
     space = out["open_space"]
@@ -397,16 +397,16 @@ def test_open_space_within_50_ft_of_a_building_envelope_is_not_counted(tmp_path)
     assert out["unallocated_sqft"] == pytest.approx(0, abs=0.01)
 
 
-def test_open_space_49_ft_from_an_envelope_is_a_yard_and_51_ft_is_not(tmp_path):
-    world = make_world(tmp_path, {}, dem=0)
+def test_open_space_49_ft_from_an_envelope_is_a_yard_and_51_ft_is_not(world_once):
+    world = world_once({}, dem=0)
     for gap, excluded in ((49.0, True), (51.0, False)):
         out = _plan(world, [("1", sq(0, 0, 200, 400))], envelopes=[sq(200 - 20 - gap, 0, 20, 400)],
                     open_space=[sq(200, 0, 200, 400)], kind="cluster")
         assert (out["open_space"]["yards_excluded_sqft"] > 0) is excluded
 
 
-def test_open_space_without_any_envelope_drawn_is_unknown_not_all_counted(tmp_path):
-    world = make_world(tmp_path, {}, dem=0)
+def test_open_space_without_any_envelope_drawn_is_unknown_not_all_counted(world_once):
+    world = world_once({}, dem=0)
     out = _plan(world, [("1", sq(0, 0, 200, 400))], open_space=[sq(200, 0, 200, 400)], kind="cluster")
     assert out["open_space"]["gross_sqft"] == pytest.approx(80_000, abs=0.01)
     assert out["open_space"]["counted_sqft"] is None and out["open_space"]["yards_excluded_sqft"] is None

@@ -58,30 +58,30 @@ def test_more_specimens_than_trees_removed_is_refused_in_one_sentence():
     assert parse_project({"trees_removed": 3, "substantial_specimens_removed": 3}).substantial_specimens_removed == 3
 
 
-def test_one_tree_on_a_lot_that_cannot_be_subdivided_with_the_use_not_given_is_unknown(tmp_path):
+def test_one_tree_on_a_lot_that_cannot_be_subdivided_with_the_use_not_given_is_unknown(world_once):
     # § 402-53C(2) exempts removal "from a property in existing one-family or two-family dwelling use,
     # provided the lot cannot be further subdivided": the use decides, so without it the answer is unknown.
-    world = make_world(tmp_path, {}, dem=0)
+    world = world_once({}, dem=0)
     p = permits_in(world, {"trees_removed": 1}, parcel=sq(0, 0, 200))["tree_removal_permit"]
     assert p["required"] is None and p["citation"] == "§ 402-53C(2)" and "existing use" in p["reason"]
 
 
-def test_three_trees_with_the_use_not_given_are_required_whatever_the_use(tmp_path):
-    world = make_world(tmp_path, {}, dem=0)
+def test_three_trees_with_the_use_not_given_are_required_whatever_the_use(world_once):
+    world = world_once({}, dem=0)
     assert permits_in(world, {"trees_removed": 3}, parcel=sq(0, 0, 200))["tree_removal_permit"]["required"] is True
 
 
-def test_tree_removal_by_a_public_agency_for_highway_work_is_exempt(tmp_path):
+def test_tree_removal_by_a_public_agency_for_highway_work_is_exempt(world_once):
     # § 402-53C(1): "The removal of trees incident to highway or public utility construction or maintenance
     # conducted by a public agency"
-    world = make_world(tmp_path, {}, dem=0)
+    world = world_once({}, dem=0)
     p = permits_in(world, {"trees_removed": 40, "public_agency_work": True})["tree_removal_permit"]
     assert p["required"] is False and p["citation"] == "§ 402-53C(1)"
 
 
-def test_dead_or_dying_trees_posing_an_imminent_hazard_are_exempt(tmp_path):
+def test_dead_or_dying_trees_posing_an_imminent_hazard_are_exempt(world_once):
     # § 402-53C(4): "Dead or dying trees that pose an imminent hazard to public safety."
-    world = make_world(tmp_path, {}, dem=0)
+    world = world_once({}, dem=0)
     p = permits_in(world, {"trees_removed": 5, "hazard_trees_only": True})["tree_removal_permit"]
     assert p["required"] is False and p["citation"] == "§ 402-53C(4)"
     assert permits_in(world, {"trees_removed": 5, "hazard_trees_only": False})["tree_removal_permit"]["required"]

@@ -4,7 +4,7 @@ sides of each number. The numbers come from data/law/parameters.yaml (checked ag
 import pytest
 from shapely.geometry import box
 
-from engine_world import analyze_in, footprint, make_world, permits_in, sq
+from engine_world import analyze_in, footprint, permits_in, sq
 from sloat_core.engine.analysis import analyze
 from sloat_core.errors import SloatInputError
 from sloat_core.law.params import param, value
@@ -89,11 +89,11 @@ def test_design_figures_in_project_json_are_checked_like_any_input():
 
 
 def test_a_building_permit_that_also_needs_a_wetland_permit_has_the_planning_board_as_steep_slope_authority(
-        tmp_path):
+        world_once):
     # § 402-55D(1): the Planning Board for "any ... application which requires the issuance of a permit or
     # approval by it"; § 402-55F: the 60-day clock is "For activities not requiring any other permit or approval".
     assert quote_in_clause("requires the issuance of a permit or approval by it", "§ 402-55D(1)")
-    world = make_world(tmp_path, {"wetlands": [sq(100, 100, 100)]}, dem=30)
+    world = world_once({"wetlands": [sq(100, 100, 100)]}, dem=30)
     p = permits_in(world, {"application_type": "building_permit", "trees_removed": 0,
                         "disturbance_footprint": footprint(sq(120, 120, 40))})
     assert p["wetland_permit"]["required"] is True
@@ -104,32 +104,32 @@ def test_a_building_permit_that_also_needs_a_wetland_permit_has_the_planning_boa
     assert any("Decided together" in c and "§ 402-55F" in c for c in steep["clocks"])
 
 
-def test_a_building_permit_alone_keeps_the_village_engineer_as_steep_slope_authority(tmp_path):
+def test_a_building_permit_alone_keeps_the_village_engineer_as_steep_slope_authority(world_once):
     # § 402-55D(2): "The Village Engineer shall be the approval authority with respect to all other regulated
     # activities."
-    world = make_world(tmp_path, {}, dem=30)
+    world = world_once({}, dem=30)
     steep = permits_in(world, {"application_type": "building_permit", "trees_removed": 0,
                             "disturbance_footprint": footprint(sq(120, 120, 40))})["steep_slope_permit"]
     assert steep["authority"] == "Village Engineer (§ 402-55D(2))"
 
 
-def test_a_tree_permit_still_unknown_is_named_as_the_proviso_of_the_village_engineer(tmp_path):
-    world = make_world(tmp_path, {}, dem=30)
+def test_a_tree_permit_still_unknown_is_named_as_the_proviso_of_the_village_engineer(world_once):
+    world = world_once({}, dem=30)
     steep = permits_in(world, {"application_type": "building_permit"})["steep_slope_permit"]
     assert steep["authority"].startswith("Village Engineer (§ 402-55D(2))")
     assert "tree removal permit" in steep["authority"] and "§ 402-55D(1)" in steep["authority"]
 
 
-def test_with_no_application_type_the_stand_alone_clock_is_still_shown_as_conditional(tmp_path):
-    world = make_world(tmp_path, {}, dem=30)
+def test_with_no_application_type_the_stand_alone_clock_is_still_shown_as_conditional(world_once):
+    world = world_once({}, dem=30)
     steep = permits_in(world)["steep_slope_permit"]
     assert any(c.startswith("Stand-alone decision") for c in steep["clocks"])
 
 
-def test_the_steep_slope_design_limits_are_a_checklist_built_from_the_parameters(tmp_path):
+def test_the_steep_slope_design_limits_are_a_checklist_built_from_the_parameters(world_once):
     # § 402-55J(7) "not be more than 100 linear feet ... not be more than six feet", J(11) "shall not exceed
     # 20 feet", J(13) "one vertical to two horizontal", J(14) "six feet plus 1/2 the height"
-    world = make_world(tmp_path, {}, dem=30)
+    world = world_once({}, dem=30)
     items = {i["id"]: i for i in analyze_in(world, {"design_limits": {"cut_height": True, "cut_fill_slope": False}})[
         "steep_slope_design_limits"]}
     assert set(items) == {"retaining_wall_length", "retaining_wall_height", "cut_height", "cut_fill_slope",
@@ -160,13 +160,13 @@ def test_each_design_limit_is_declared_once_with_its_clause_and_the_parameter_qu
         k: 1.0 for k in DESIGN_FIGURES}
 
 
-def test_each_lot_of_a_plan_needs_the_steep_slope_permit_its_own_envelope_calls_for(tmp_path):
+def test_each_lot_of_a_plan_needs_the_steep_slope_permit_its_own_envelope_calls_for(world_once):
     # The land is flat west of x = 200 ft and rises at 30 % east of it. Each lot is its own project, with the
     # project's facts: the west lot's envelope is on flat land (no permit), the east lot's on the 30 % slope
     # (§ 402-55C(2): slopes of 25 % or greater); a lot with no envelope and no disturbance has no footprint.
     from engine_world import plan_in, plan_of
 
-    world = make_world(tmp_path, {}, dem=lambda gx, gy: 500.0 + 0.3 * (gx - 200.0).clip(min=0.0))
+    world = world_once({}, dem=lambda gx, gy: 500.0 + 0.3 * (gx - 200.0).clip(min=0.0))
     drawing = plan_of([("W", sq(0, 0, 200, 400)), ("E", sq(200, 0, 200, 400))],
                       envelopes=[sq(50, 150, 60), sq(300, 150, 60)])
     out = plan_in(world, drawing, project={"application_type": "building_permit", "trees_removed": 0})

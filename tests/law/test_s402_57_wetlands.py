@@ -13,7 +13,7 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine_world import SQUARE_400, analyze_in, footprint, make_world, permits_in, sq  # noqa: E402
+from engine_world import SQUARE_400, analyze_in, footprint, make_world, permits_in, sq, world_key  # noqa: E402
 from sloat_core.engine.analysis import analyze  # noqa: E402
 from sloat_core.gis.layers import load_manifest  # noqa: E402
 from sloat_core.law.params import param  # noqa: E402
@@ -37,6 +37,21 @@ def _world(tmp_path, neighbours, *, owner_field="OWNER", omit=(), wetlands=(WETL
     return load_manifest(tmp_path / "layers.yaml")
 
 
+@pytest.fixture(scope="session")
+def owner_world(tmp_path_factory):
+    """``_world`` for the tests that only read it: each distinct world built once per test process (session scope:
+    the module's tests still spread over the workers)."""
+    built: dict = {}
+
+    def world(neighbours, **kw):
+        key = world_key((neighbours, kw))
+        if key not in built:
+            built[key] = _world(tmp_path_factory.mktemp("owners"), neighbours, **kw)
+        return built[key]
+
+    return world
+
+
 def _owners(world, **kw):
     from sloat_core.gis import parcels as parcel_input
 
@@ -49,58 +64,58 @@ def test_the_distance_is_the_parameters_100_ft_quoted_from_the_clause():
     assert "within 100 feet of the boundary of the property" in p.quote
 
 
-def test_a_neighbour_the_wetland_crosses_99_ft_from_the_property_is_listed_with_its_owner(tmp_path):
-    out = _owners(_world(tmp_path, {"2-1-1": sq(499, 0, 300, 400)}))
+def test_a_neighbour_the_wetland_crosses_99_ft_from_the_property_is_listed_with_its_owner(owner_world):
+    out = _owners(owner_world({"2-1-1": sq(499, 0, 300, 400)}))
     assert [(r["sbl"], r["owner"]) for r in out["parcels"]] == [("2-1-1", "Owner of 2-1-1")]
     assert out["owner_field"] == "OWNER"
     assert out["radius_ft"] == 100 and out["citation"] == "§ 402-57K(4)"
     assert "100 ft" in out["reason"] and "§ 402-57K(4)" in out["reason"]
 
 
-def test_a_neighbour_101_ft_from_the_property_is_not_listed_though_the_wetland_crosses_it(tmp_path):
-    out = _owners(_world(tmp_path, {"2-1-1": sq(501, 0, 300, 400)}))
+def test_a_neighbour_101_ft_from_the_property_is_not_listed_though_the_wetland_crosses_it(owner_world):
+    out = _owners(owner_world({"2-1-1": sq(501, 0, 300, 400)}))
     assert out["parcels"] == []
     assert "No other tax parcel" in out["reason"]
 
 
-def test_the_property_itself_is_not_its_own_neighbour(tmp_path):
-    out = _owners(_world(tmp_path, {}))
+def test_the_property_itself_is_not_its_own_neighbour(owner_world):
+    out = _owners(owner_world({}))
     assert out["parcels"] == []
 
 
-def test_a_neighbour_the_buffer_reaches_is_adjacent_and_one_beyond_the_buffer_is_not(tmp_path):
+def test_a_neighbour_the_buffer_reaches_is_adjacent_and_one_beyond_the_buffer_is_not(owner_world):
     # North of the property: the wetland strip's buffer (100 ft) reaches y = 325 ft; a lot from y = 320 ft is
     # adjacent to the buffer, within 100 ft of the property; a lot from y = 330 ft is beyond the buffer.
     near = {"3-1-1": sq(420, 320, 60, 60)}
-    assert [r["sbl"] for r in _owners(_world(tmp_path / "a", near))["parcels"]] == ["3-1-1"]
+    assert [r["sbl"] for r in _owners(owner_world(near))["parcels"]] == ["3-1-1"]
     far = {"3-1-1": sq(420, 330, 60, 60)}
-    assert _owners(_world(tmp_path / "b", far))["parcels"] == []
+    assert _owners(owner_world(far))["parcels"] == []
 
 
-def test_without_an_owner_field_the_parcels_are_listed_and_the_owners_come_from_the_assessment_roll(tmp_path):
-    out = _owners(_world(tmp_path, {"2-1-1": sq(499, 0, 300, 400)}, owner_field=None))
+def test_without_an_owner_field_the_parcels_are_listed_and_the_owners_come_from_the_assessment_roll(owner_world):
+    out = _owners(owner_world({"2-1-1": sq(499, 0, 300, 400)}, owner_field=None))
     assert [(r["sbl"], r["owner"]) for r in out["parcels"]] == [("2-1-1", None)]
     assert out["owner_field"] is None
     assert "assessment roll" in out["reason"]
 
 
-def test_work_drawn_away_from_the_wetland_and_its_buffer_needs_no_list(tmp_path):
-    world = _world(tmp_path, {"2-1-1": sq(499, 0, 300, 400)})
+def test_work_drawn_away_from_the_wetland_and_its_buffer_needs_no_list(owner_world):
+    world = owner_world({"2-1-1": sq(499, 0, 300, 400)})
     away = {"type": "Polygon", "coordinates": [[list(c) for c in _wgs84(sq(20, 20, 40, 40)).exterior.coords]]}
     out = _owners(world, project={"disturbance_footprint": away})
     assert out["applies"] is False and out["parcels"] == []
 
 
-def test_work_drawn_in_the_buffer_lists_the_neighbours_of_that_wetland(tmp_path):
-    world = _world(tmp_path, {"2-1-1": sq(499, 0, 300, 400)})
+def test_work_drawn_in_the_buffer_lists_the_neighbours_of_that_wetland(owner_world):
+    world = owner_world({"2-1-1": sq(499, 0, 300, 400)})
     inside = {"type": "Polygon", "coordinates": [[list(c) for c in _wgs84(sq(250, 120, 40, 40)).exterior.coords]]}
     out = _owners(world, project={"disturbance_footprint": inside})
     assert out["applies"] is True  # the wetland permit is required for work in the buffer
     assert [r["sbl"] for r in out["parcels"]] == ["2-1-1"]
 
 
-def test_with_no_wetland_layer_the_list_is_unknown_not_empty(tmp_path):
-    out = _owners(_world(tmp_path, {"2-1-1": sq(499, 0, 300, 400)}, omit=("wetlands",), wetlands=()))
+def test_with_no_wetland_layer_the_list_is_unknown_not_empty(owner_world):
+    out = _owners(owner_world({"2-1-1": sq(499, 0, 300, 400)}, omit=("wetlands",), wetlands=()))
     assert out["parcels"] is None and out["applies"] is None
     assert out["reason"].startswith("Unknown")
 
@@ -131,14 +146,14 @@ def _pdf_text(data: bytes) -> str:
     return re.sub(r"\s+", " ", " ".join(p.extract_text() for p in reader.pages).replace("\u00a0", " "))
 
 
-def test_the_pdf_lists_the_adjacent_parcels_and_their_owners(tmp_path):
+def test_the_pdf_lists_the_adjacent_parcels_and_their_owners(owner_world):
     import datetime as dt
 
     from sloat_core.engine.analysis import analyze_parcel
     from sloat_core.gis import parcels as parcel_input
     from sloat_core.outputs.report import report_pdf_bytes
 
-    world = _world(tmp_path, {"2-1-1": sq(499, 0, 300, 400), "9-9-9": sq(0, 900, 100)})
+    world = owner_world({"2-1-1": sq(499, 0, 300, 400), "9-9-9": sq(0, 900, 100)})
     a = analyze_parcel(parcel_input.parcel_by_sbl(world, "1-1-1"), world, district="R-40", as_of=dt.date(2026, 12, 1))
     text = _pdf_text(report_pdf_bytes(a, world, as_of=dt.date(2026, 12, 1)))
     assert "Appendix: owners of record of adjacent lands (§ 402-57K(4))" in text
@@ -146,14 +161,14 @@ def test_the_pdf_lists_the_adjacent_parcels_and_their_owners(tmp_path):
     assert "9-9-9" not in text  # far from the wetland
 
 
-def test_the_pdf_says_the_owners_come_from_the_assessment_roll_without_an_owner_field(tmp_path):
+def test_the_pdf_says_the_owners_come_from_the_assessment_roll_without_an_owner_field(owner_world):
     import datetime as dt
 
     from sloat_core.engine.analysis import analyze_parcel
     from sloat_core.gis import parcels as parcel_input
     from sloat_core.outputs.report import report_pdf_bytes
 
-    world = _world(tmp_path, {"2-1-1": sq(499, 0, 300, 400)}, owner_field=None)
+    world = owner_world({"2-1-1": sq(499, 0, 300, 400)}, owner_field=None)
     a = analyze_parcel(parcel_input.parcel_by_sbl(world, "1-1-1"), world, district="R-40", as_of=dt.date(2026, 12, 1))
     text = _pdf_text(report_pdf_bytes(a, world, as_of=dt.date(2026, 12, 1)))
     assert "2-1-1" in text and "owner from the assessment roll" in text
@@ -179,13 +194,13 @@ def test_the_parcel_page_lists_the_adjacent_owners(tmp_path, monkeypatch):
                                          "Owner of record": "Owner of 2-1-1"}]
 
 
-def test_the_case_csv_of_adjacent_owners_carries_each_parcel_its_owner_and_the_clause(tmp_path):
+def test_the_case_csv_of_adjacent_owners_carries_each_parcel_its_owner_and_the_clause(owner_world):
     import csv
     import io
 
     from sloat_core.outputs.exports import adjacent_owners_csv
 
-    out = analyze(PARCEL, _world(tmp_path, {"2-1-1": sq(499, 0, 300, 400)}), district="R-40")
+    out = analyze(PARCEL, owner_world({"2-1-1": sq(499, 0, 300, 400)}), district="R-40")
     rows = list(csv.DictReader(io.StringIO(adjacent_owners_csv(out))))
     assert [(r["sbl"], r["owner"], r["within_ft"], r["citation"]) for r in rows] == [
         ("2-1-1", "Owner of 2-1-1", "100.0", "§ 402-57K(4)")]
@@ -232,35 +247,35 @@ def test_with_no_hearing_set_the_deadline_keeps_its_calendar_status():
 
 
 @pytest.mark.parametrize("omit", ["wetlands", "watercourses", "water_bodies"])
-def test_a_water_layer_that_is_not_loaded_makes_the_wetland_permit_unknown_not_no(tmp_path, omit):
+def test_a_water_layer_that_is_not_loaded_makes_the_wetland_permit_unknown_not_no(world_once, omit):
     # § 402-57G: "No activity shall be conducted in a wetland, watercourse or wetland buffer without approval";
     # without the layer we cannot say the work is outside one.
-    world = make_world(tmp_path, {}, dem=0, omit=(omit,))
+    world = world_once({}, dem=0, omit=(omit,))
     p = permits_in(world, {"disturbance_footprint": footprint(sq(100, 100, 50))})["wetland_permit"]
     assert p["required"] is None
     assert "not loaded" in p["reason"] and omit.replace("_", " ") in p["reason"]
     assert permits_in(world)["wetland_permit"]["required"] is None  # the land-only answer too
 
 
-def test_a_footprint_in_a_loaded_wetland_is_still_required_when_another_water_layer_is_missing(tmp_path):
-    world = make_world(tmp_path, {"wetlands": [sq(100, 100, 100)]}, dem=0, omit=("water_bodies",))
+def test_a_footprint_in_a_loaded_wetland_is_still_required_when_another_water_layer_is_missing(world_once):
+    world = world_once({"wetlands": [sq(100, 100, 100)]}, dem=0, omit=("water_bodies",))
     p = permits_in(world, {"disturbance_footprint": footprint(sq(120, 120, 20))})["wetland_permit"]
     assert p["required"] is True
 
 
-def test_screen_says_unknown_for_the_wetland_permit_when_only_the_wetland_layer_is_missing(tmp_path):
+def test_screen_says_unknown_for_the_wetland_permit_when_only_the_wetland_layer_is_missing(world_once):
     from sloat_core.engine.screening import screen_rows
 
-    world = make_world(tmp_path, {"parcels": [(SQUARE_400, {"SBL": "1.-1-1", "ZONE": "R-40"})]}, dem=0,
+    world = world_once({"parcels": [(SQUARE_400, {"SBL": "1.-1-1", "ZONE": "R-40"})]}, dem=0,
                        omit=("wetlands",))
     row = next(screen_rows(world))
     assert row["permit_wetland_permit"] == ""  # unknown, as analyze says
     assert analyze_in(world)["permits"][1]["required"] is None
 
 
-def test_a_footprint_lying_in_the_neighbours_wetland_needs_a_wetland_permit_and_mitigation(tmp_path):
+def test_a_footprint_lying_in_the_neighbours_wetland_needs_a_wetland_permit_and_mitigation(world_once):
     # § 402-57G: "No activity shall be conducted in a wetland ... without approval" — wherever the wetland is.
-    world = make_world(tmp_path, {"wetlands": [sq(450, 0, 100, 400)]}, dem=0)
+    world = world_once({"wetlands": [sq(450, 0, 100, 400)]}, dem=0)
     r = analyze_in(world, {"disturbance_footprint": footprint(sq(380, 100, 100, 100))})  # 20 ft on the parcel, 80 ft off
     p = {x["id"]: x for x in r["permits"]}["wetland_permit"]
     assert p["required"] is True
@@ -273,10 +288,10 @@ def test_a_footprint_lying_in_the_neighbours_wetland_needs_a_wetland_permit_and_
     assert r["net_lot_area_sqft"] == analyze_in(world)["net_lot_area_sqft"]  # the lot is still the parcel
 
 
-def test_normal_ground_maintenance_in_a_wetland_buffer_is_exempt(tmp_path):
+def test_normal_ground_maintenance_in_a_wetland_buffer_is_exempt(world_once):
     # § 402-57H(1): "Normal ground maintenance including mowing, trimming of vegetation and removal of dead or
     # diseased vegetation around a dwelling"
-    world = make_world(tmp_path, {"wetlands": [sq(-100, 0, 100, 400)]}, dem=0)
+    world = world_once({"wetlands": [sq(-100, 0, 100, 400)]}, dem=0)
     p = permits_in(world, {"wetland_exemptions": [1], "disturbance_footprint": footprint(sq(20, 20, 20))})["wetland_permit"]
     assert p["required"] is False and p["citation"] == "§ 402-57H(1)"
 
@@ -297,26 +312,26 @@ def test_decorative_planting_in_a_buffer_is_exempt_but_not_in_the_wetland_itself
     {"wetland_exemptions": [1], "activities": [3]},
     {"wetland_exemptions": [3], "activities": [6]},
 ])
-def test_landscaping_with_grading_or_fill_is_unknown_citing_both_clauses(tmp_path, project):
+def test_landscaping_with_grading_or_fill_is_unknown_citing_both_clauses(world_once, project):
     # § 402-57I(3) "Any form of dumping, filling, or depositing of material" and I(6) "Alteration or
     # modification of natural features and contours" require a permit, whatever H exempts.
-    world = make_world(tmp_path, {"wetlands": [sq(-100, 0, 100, 400)]}, dem=0)
+    world = world_once({"wetlands": [sq(-100, 0, 100, 400)]}, dem=0)
     p = permits_in(world, {**project, "disturbance_footprint": footprint(sq(20, 20, 20))})["wetland_permit"]
     assert p["required"] is None
     assert any(c.startswith("§ 402-57H(") for c in p["citations"])
     assert any(c in ("§ 402-57I(3)", "§ 402-57I(6)") for c in p["citations"])
 
 
-def test_a_wetland_exemption_does_not_cover_a_structure(tmp_path):
-    world = make_world(tmp_path, {"wetlands": [sq(-100, 0, 100, 400)]}, dem=0)
+def test_a_wetland_exemption_does_not_cover_a_structure(world_once):
+    world = world_once({"wetlands": [sq(-100, 0, 100, 400)]}, dem=0)
     p = permits_in(world, {"wetland_exemptions": [1], "activities": [1],
                         "disturbance_footprint": footprint(sq(20, 20, 20))})["wetland_permit"]
     assert p["required"] is True
 
 
-def test_filling_a_pond_gives_an_answer_that_depends_on_the_village_not_zero(tmp_path):
+def test_filling_a_pond_gives_an_answer_that_depends_on_the_village_not_zero(world_once):
     # § 402-57P(2) mitigates "wetland" loss; whether the Village treats a pond as wetland is for it to say.
-    world = make_world(tmp_path, {"water_bodies": [sq(150, 150, 100)]}, dem=0)
+    world = world_once({"water_bodies": [sq(150, 150, 100)]}, dem=0)
     m = analyze_in(world, {"disturbance_footprint": footprint(sq(150, 150, 50))})["mitigation"]
     assert m["impacted_wetland_sqft"] == pytest.approx(0, abs=0.01)
     assert m["required_mitigation_sqft"] is None
@@ -324,11 +339,11 @@ def test_filling_a_pond_gives_an_answer_that_depends_on_the_village_not_zero(tmp
     assert m["impacted_water_body_sqft"] == pytest.approx(2_500, rel=1e-6)
 
 
-def test_a_project_with_final_approval_before_the_wetland_law_is_grandfathered(tmp_path):
+def test_a_project_with_final_approval_before_the_wetland_law_is_grandfathered(world_once):
     # § 402-57F: "The provisions of this chapter shall not apply to any land use, improvement or development for
     # which final approval shall have been obtained prior to the effective date of this chapter"
     assert quote_in_clause("final approval shall have been obtained prior to the effective date", "§ 402-57F")
-    world = make_world(tmp_path, {"wetlands": [sq(100, 100, 100)]}, dem=0)
+    world = world_once({"wetlands": [sq(100, 100, 100)]}, dem=0)
     p = permits_in(world, {"grandfathered": True, "disturbance_footprint": footprint(sq(120, 120, 20))})["wetland_permit"]
     assert p["required"] is False and p["citation"] == "§ 402-57F"
     assert permits_in(world, {"grandfathered": False, "disturbance_footprint": footprint(sq(120, 120, 20))})[

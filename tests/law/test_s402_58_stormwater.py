@@ -156,11 +156,11 @@ def test_a_project_disturbing_under_five_acres_in_all_cannot_open_five_at_once(w
     assert "under 5 acres" in _phasing(world, disturbance_area_sqft=4.99 * SQFT_PER_ACRE)
 
 
-def test_a_project_not_before_the_planning_board_has_its_swppp_approved_by_the_village_engineer(tmp_path):
+def test_a_project_not_before_the_planning_board_has_its_swppp_approved_by_the_village_engineer(world_once):
     # § 402-58C(4): "shall be required to submit a Stormwater Pollution Prevention Plan (SWPPP) to the Village
     # Engineer who shall approve the SWPPP if it complies"
     assert quote_in_clause("to the Village Engineer who shall approve the SWPPP", "§ 402-58C(4)")
-    world = make_world(tmp_path, {}, dem=0)
+    world = world_once({}, dem=0)
     p = permits_in(world, {"application_type": "building_permit", "trees_removed": 0,
                         "disturbance_area_sqft": 60_000})["swppp"]
     assert p["required"] is True
@@ -171,17 +171,17 @@ def test_a_project_not_before_the_planning_board_has_its_swppp_approved_by_the_v
 
 
 @pytest.mark.parametrize("n", range(1, 11))
-def test_each_swppp_exemption_is_may_be_exempt_and_the_village_engineer_decides(tmp_path, n):
+def test_each_swppp_exemption_is_may_be_exempt_and_the_village_engineer_decides(world_once, n):
     # § 402-58D: "The following activities may be exempt from review under this section."
-    world = make_world(tmp_path, {}, dem=0)
+    world = world_once({}, dem=0)
     p = permits_in(world, {"swppp_exemptions": [n], "disturbance_area_sqft": 100_000})["swppp"]
     assert p["required"] is None and p["citation"] == f"§ 402-58D({n})"
     assert "May be exempt" in p["reason"] and "Village Engineer decides" in p["reason"]
 
 
-def test_routine_maintenance_of_five_acres_or_more_is_not_offered_the_exemption(tmp_path):
+def test_routine_maintenance_of_five_acres_or_more_is_not_offered_the_exemption(world_once):
     # § 402-58D(2): "Routine maintenance activities that disturb less than five acres"
-    world = make_world(tmp_path, {}, dem=0)
+    world = world_once({}, dem=0)
     p = permits_in(world, {"swppp_exemptions": [2], "disturbance_area_sqft": 5 * 43_560})["swppp"]
     assert p["required"] is True
     below = permits_in(world, {"swppp_exemptions": [2], "disturbance_area_sqft": 5 * 43_560 - 1})["swppp"]

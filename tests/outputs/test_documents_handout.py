@@ -49,18 +49,23 @@ ARTIFACTS = ROOT / "tests" / "artifacts"
 PT_TOL = 0.01
 
 
-def text_sizes_pt(data: bytes) -> list[tuple[float, str]]:
-    """Every piece of text in the PDF with its size on the page in pt: the font size times the scale of the text
-    and current transformation matrices (pypdf's text visitor)."""
-    out = []
+def sizes_and_pages(data: bytes) -> tuple[list[tuple[float, str]], list[str]]:
+    """Every piece of text in the PDF with its size on the page in pt (the font size times the scale of the text
+    and current transformation matrices: pypdf's text visitor), and each page's text, read in the same pass."""
+    out, pages = [], []
     for page in PdfReader(io.BytesIO(data)).pages:
         def visit(text, cm, tm, font_dict, font_size, _out=out):
             if text.strip():
                 a, b, c, d = (tm[0] * cm[0] + tm[1] * cm[2], tm[0] * cm[1] + tm[1] * cm[3],
                               tm[2] * cm[0] + tm[3] * cm[2], tm[2] * cm[1] + tm[3] * cm[3])
                 _out.append((font_size * math.sqrt(abs(a * d - b * c)), text))
-        page.extract_text(visitor_text=visit)
-    return out
+        pages.append(page.extract_text(visitor_text=visit))
+    return out, pages
+
+
+def text_sizes_pt(data: bytes) -> list[tuple[float, str]]:
+    """Every piece of text in the PDF with its size on the page in pt (:func:`sizes_and_pages`)."""
+    return sizes_and_pages(data)[0]
 
 
 def words_with_boxes(pdf_path: Path) -> list[dict]:
@@ -117,10 +122,10 @@ def one_page_with_nothing_silently_dropped(data: bytes, result) -> str:
     with every item whole, or those left out counted there ("…and K more"); the verdict with the land that counts
     against the minimum, the first and the last step, whom to ask and the disclaimer always whole; nothing under
     9 pt. Returns the page's text."""
-    reader = PdfReader(io.BytesIO(data))
-    assert len(reader.pages) == 1, f"{len(reader.pages)} pages"
-    assert min(s for s, _ in text_sizes_pt(data)) >= MIN_PT - PT_TOL
-    text = " ".join(reader.pages[0].extract_text().split())
+    sizes, pages = sizes_and_pages(data)
+    assert len(pages) == 1, f"{len(pages)} pages"
+    assert min(s for s, _ in sizes) >= MIN_PT - PT_TOL
+    text = " ".join(pages[0].split())
     answer = lot_answer(result)
     steps = handout_steps(result, answer.next_steps)
     sections = answer.sections(steps)

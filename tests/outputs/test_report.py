@@ -209,18 +209,18 @@ def test_unknown_layers_read_unknown_and_official_data_has_no_sample_banner(tmp_
     assert "official set version 2026.1" in text
 
 
-def test_an_exact_net_area_is_printed_exactly(tmp_path):
-    layers = make_world(tmp_path, {"floodplain": [sq(0, 0, 400, 100)]}, dem=0)
+def test_an_exact_net_area_is_printed_exactly(world_once):
+    layers = world_once({"floodplain": [sq(0, 0, 400, 100)]}, dem=0)
     a = analyze_parcel(sq(0, 0, 400), layers, district="R-40", as_of=DAY)
     text, _ = pdf_text(report_pdf_bytes(a, layers, as_of=DAY))
     assert "Net lot area" in text and "120,000 sq ft (2.75 acres)" in text
     assert "40,000" in text  # the floodplain deduction
 
 
-def test_a_lot_the_layers_map_in_part_reads_meets_with_the_floor_it_keeps(tmp_path):
+def test_a_lot_the_layers_map_in_part_reads_meets_with_the_floor_it_keeps(world_once):
     # The wetland and floodplain layers map the west 300 ft of the 400 ft square: whatever the east 100 ft
     # holds, the mapped land keeps 100,000 sq ft (tests/law/test_s402_45_deductions.py), over R-40's 40,000.
-    layers = make_world(tmp_path, {}, dem=0, coverage={"wetlands": WEST_300_FT, "floodplain": WEST_300_FT})
+    layers = world_once({}, dem=0, coverage={"wetlands": WEST_300_FT, "floodplain": WEST_300_FT})
     a = analyze_parcel(sq(0, 0, 400), layers, district="R-40", as_of=DAY)
     text, _ = pdf_text(report_pdf_bytes(a, layers, as_of=DAY))
     assert "MEETS the district minimum lot area." in text and "CANNOT TELL" not in text
@@ -371,10 +371,10 @@ def test_the_report_words_not_before_statuses(analysis, world):
     assert not re.search(r"\b(reached|not yet|not_yet|due_soon)\b", table)
 
 
-def test_a_partly_mapped_lot_prints_its_known_wetland_as_at_least_never_as_nothing_deducted(tmp_path):
+def test_a_partly_mapped_lot_prints_its_known_wetland_as_at_least_never_as_nothing_deducted(world_once):
     # The layers map the west 300 ft of the 400 ft square and show a 10,000 sq ft wetland there: its row is
     # unknown (the east 100 ft is not mapped) but at least 10,000 sq ft, and the net counts it: 127,146 at most.
-    layers = make_world(tmp_path, {"wetlands": [sq(0, 150, 100)]}, dem=0,
+    layers = world_once({"wetlands": [sq(0, 150, 100)]}, dem=0,
                         coverage={"wetlands": WEST_300_FT, "floodplain": WEST_300_FT})
     a = analyze_parcel(sq(0, 0, 400), layers, district="R-40", as_of=DAY)
     text, _ = pdf_text(report_pdf_bytes(a, layers, as_of=DAY))

@@ -22,34 +22,34 @@ def permits(world, parcel=PARCEL, project=None, **kw):
     return by_id(analyze(parcel, world, district="R-40", project=project, **kw)["permits"])
 
 
-def test_slopes_over_15_percent_on_exactly_a_quarter_of_the_property_trigger_cluster(tmp_path):
+def test_slopes_over_15_percent_on_exactly_a_quarter_of_the_property_trigger_cluster(world_once):
     # 40 % slope on x in (300, 400]: 100 x 400 = a quarter of the parcel ("25% or more" includes 25 %).
     # The kink sits on a cell edge; Horn's kernel gives the cell west of it 10 %, east of it 30 %.
-    world = make_world(tmp_path, {}, dem=lambda gx, gy: 500 + (gx > 300) * (gx - 300) * 0.4)
+    world = world_once({}, dem=lambda gx, gy: 500 + (gx > 300) * (gx - 300) * 0.4)
     t = triggers(world)["402-48C(1)"]
     assert t["triggered"] is True
 
 
-def test_slopes_over_15_percent_on_less_than_a_quarter_do_not_trigger(tmp_path):
-    world = make_world(tmp_path, {}, dem=lambda gx, gy: 500 + (gx > 310) * (gx - 310) * 0.4)
+def test_slopes_over_15_percent_on_less_than_a_quarter_do_not_trigger(world_once):
+    world = world_once({}, dem=lambda gx, gy: 500 + (gx > 310) * (gx - 310) * 0.4)
     assert triggers(world)["402-48C(1)"]["triggered"] is False
 
 
-def test_a_slope_of_exactly_15_percent_is_not_over_15(tmp_path):
-    world = make_world(tmp_path, {}, dem=15)
+def test_a_slope_of_exactly_15_percent_is_not_over_15(world_once):
+    world = world_once({}, dem=15)
     assert triggers(world)["402-48C(1)"]["triggered"] is False
 
 
-def test_board_judgment_triggers_stay_unknown_until_answered(tmp_path):
-    world = make_world(tmp_path, {"viewsheds": [sq(0, 0, 400)]}, dem=0)
+def test_board_judgment_triggers_stay_unknown_until_answered(world_once):
+    world = world_once({"viewsheds": [sq(0, 0, 400)]}, dem=0)
     t = triggers(world)
     assert t["402-48C(4)"]["triggered"] is None and t["402-48C(5)"]["triggered"] is None
     answered = triggers(world, board_answers={"402-48C(5)": True, "402-48C(4)": False})
     assert answered["402-48C(5)"]["triggered"] is True and answered["402-48C(4)"]["triggered"] is False
 
 
-def test_map_layers_trigger_their_features_with_evidence(tmp_path):
-    world = make_world(tmp_path, {
+def test_map_layers_trigger_their_features_with_evidence(world_once):
+    world = world_once({
         "wetlands": [sq(10, 10, 20)], "floodplain": [sq(0, 0, 400, 50)], "aquifer_cea": [sq(0, 0, 400)],
         "habitats": [sq(300, 300, 20)], "rock_outcrops": [sq(200, 200, 10, 6)],
         "historic": [(sq(100, 300, 20), {"NAME": "Old Stone House", "LISTING": "National Register"})]}, dem=0)
@@ -60,13 +60,13 @@ def test_map_layers_trigger_their_features_with_evidence(tmp_path):
     assert t["402-48C(6)"]["triggered"] is False  # no pond, stream or recreation land
 
 
-def test_an_outcrop_of_exactly_50_square_feet_does_not_trigger_cluster(tmp_path):
-    world = make_world(tmp_path, {"rock_outcrops": [sq(200, 200, 5, 10)]}, dem=0)
+def test_an_outcrop_of_exactly_50_square_feet_does_not_trigger_cluster(world_once):
+    world = world_once({"rock_outcrops": [sq(200, 200, 5, 10)]}, dem=0)
     assert triggers(world)["402-48C(9)"]["triggered"] is False
 
 
-def test_cluster_applies_only_to_subdivisions_and_site_plans_in_residence_or_mixed_use(tmp_path):
-    world = make_world(tmp_path, {}, dem=0)
+def test_cluster_applies_only_to_subdivisions_and_site_plans_in_residence_or_mixed_use(world_once):
+    world = world_once({}, dem=0)
     assert analyze(PARCEL, world, district="R-40", project={"application_type": "subdivision"})["cluster_applies"]
     assert analyze(PARCEL, world, district="R-40",
                    project={"application_type": "building_permit"})["cluster_applies"] is False
@@ -78,42 +78,42 @@ def footprint(geom):
     return work_to_geojson(geom)
 
 
-def test_a_footprint_on_a_slope_of_exactly_25_percent_needs_a_steep_slope_permit(tmp_path):
+def test_a_footprint_on_a_slope_of_exactly_25_percent_needs_a_steep_slope_permit(world_once):
     # § 402-55 says "25% or greater" while § 402-45 deducts only "in excess of 25%"
-    world = make_world(tmp_path, {}, dem=25)
+    world = world_once({}, dem=25)
     p = permits(world, project={"disturbance_footprint": footprint(sq(100, 100, 50))})
     assert p["steep_slope_permit"]["required"] is True
     r = analyze(PARCEL, world, district="R-40")
     assert r["net_lot_area_sqft"] == pytest.approx(160_000)  # and nothing is deducted
 
 
-def test_a_footprint_on_gentle_ground_needs_no_steep_slope_permit(tmp_path):
-    world = make_world(tmp_path, {}, dem=24)
+def test_a_footprint_on_gentle_ground_needs_no_steep_slope_permit(world_once):
+    world = world_once({}, dem=24)
     assert permits(world, project={"disturbance_footprint": footprint(sq(100, 100, 50))})[
         "steep_slope_permit"]["required"] is False
 
 
-def test_steep_ground_without_a_footprint_leaves_the_steep_slope_permit_unknown(tmp_path):
-    world = make_world(tmp_path, {}, dem=30)
+def test_steep_ground_without_a_footprint_leaves_the_steep_slope_permit_unknown(world_once):
+    world = world_once({}, dem=30)
     assert permits(world)["steep_slope_permit"]["required"] is None
 
 
-def test_customary_landscaping_is_exempt_from_the_steep_slope_permit(tmp_path):
-    world = make_world(tmp_path, {}, dem=30)
+def test_customary_landscaping_is_exempt_from_the_steep_slope_permit(world_once):
+    world = world_once({}, dem=30)
     p = permits(world, project={"landscaping_only": True})["steep_slope_permit"]
     assert p["required"] is False and p["citation"] == "§ 402-55C(1)"
 
 
-def test_steep_slope_authority_is_the_planning_board_for_its_applications(tmp_path):
-    world = make_world(tmp_path, {}, dem=30)
+def test_steep_slope_authority_is_the_planning_board_for_its_applications(world_once):
+    world = world_once({}, dem=30)
     assert "Planning Board" in permits(world, project={"application_type": "site_plan"})[
         "steep_slope_permit"]["authority"]
     assert "Village Engineer" in permits(world, project={"application_type": "building_permit"})[
         "steep_slope_permit"]["authority"]
 
 
-def test_work_in_a_wetland_buffer_needs_a_wetland_permit(tmp_path):
-    world = make_world(tmp_path, {"wetlands": [sq(-100, 0, 100, 400)]}, dem=0)
+def test_work_in_a_wetland_buffer_needs_a_wetland_permit(world_once):
+    world = world_once({"wetlands": [sq(-100, 0, 100, 400)]}, dem=0)
     p = permits(world, project={"disturbance_footprint": footprint(sq(50, 50, 20))})["wetland_permit"]
     assert p["required"] is True and p["citation"] == "§ 402-57G"
     assert any(s["citation"] == "§ 402-57K(5)(a)" for s in p["submissions"])
@@ -124,17 +124,17 @@ def test_work_in_a_wetland_buffer_needs_a_wetland_permit(tmp_path):
 @pytest.mark.parametrize("trees, use, expected", [
     (0, "one_family", False), (2, "one_family", False), (3, "one_family", True), (1, "vacant", True),
     (None, "vacant", None)])
-def test_tree_removal_two_trees_a_year_exemption_on_a_lot_that_cannot_be_subdivided(tmp_path, trees, use,
+def test_tree_removal_two_trees_a_year_exemption_on_a_lot_that_cannot_be_subdivided(world_once, trees, use,
                                                                                       expected):
-    world = make_world(tmp_path, {}, dem=0)
+    world = world_once({}, dem=0)
     # 40,000 sq ft in R-40 (40,000 minimum) holds one lot only: it cannot be subdivided
     p = by_id(analyze(sq(0, 0, 200), world, district="R-40",
                       project={"trees_removed": trees, "existing_use": use})["permits"])
     assert p["tree_removal_permit"]["required"] is expected
 
 
-def test_a_lot_that_could_be_subdivided_loses_the_two_tree_exemption(tmp_path):
-    world = make_world(tmp_path, {}, dem=0)
+def test_a_lot_that_could_be_subdivided_loses_the_two_tree_exemption(world_once):
+    world = world_once({}, dem=0)
     p = permits(world, project={"trees_removed": 1, "existing_use": "one_family"})  # 160,000 in R-40: 4 lots
     assert p["tree_removal_permit"]["required"] is True
 
@@ -142,8 +142,8 @@ def test_a_lot_that_could_be_subdivided_loses_the_two_tree_exemption(tmp_path):
 @pytest.mark.parametrize("acres, one_family, b, c", [
     (0.99, False, False, False), (1.0, False, False, True), (4.99, False, False, True),
     (5.0, False, True, True), (3.0, True, False, False)])
-def test_stormwater_conditions_b_five_acres_or_more_and_c_one_to_five(tmp_path, acres, one_family, b, c):
-    world = make_world(tmp_path, {}, dem=0)
+def test_stormwater_conditions_b_five_acres_or_more_and_c_one_to_five(world_once, acres, one_family, b, c):
+    world = world_once({}, dem=0)
     # Condition A (impaired waters) answered no: B and C alone decide (A unassessed is unknown: test_s402_58)
     p = permits(world, project={"disturbance_area_sqft": acres * SQFT_PER_ACRE, "one_family_dwelling": one_family,
                                 "impaired_water_drainage": False})
@@ -155,15 +155,15 @@ def test_stormwater_conditions_b_five_acres_or_more_and_c_one_to_five(tmp_path, 
 
 
 @pytest.mark.parametrize("acres, expected", [(9.99, False), (10.0, True), (25, True)])
-def test_a_biodiversity_study_for_applications_of_10_acres_or_more(tmp_path, acres, expected):
-    world = make_world(tmp_path, {}, dem=0)
+def test_a_biodiversity_study_for_applications_of_10_acres_or_more(world_once, acres, expected):
+    world = world_once({}, dem=0)
     p = permits(world, project={"application_area_acres": acres, "one_family_dwelling": False,
                                 "application_type": "subdivision"})
     assert p["biodiversity_study"]["required"] is expected
 
 
-def test_a_one_family_dwelling_needs_no_biodiversity_study_even_on_10_acres(tmp_path):
-    world = make_world(tmp_path, {}, dem=0)
+def test_a_one_family_dwelling_needs_no_biodiversity_study_even_on_10_acres(world_once):
+    world = world_once({}, dem=0)
     assert permits(world, project={"application_area_acres": 12, "one_family_dwelling": True})[
         "biodiversity_study"]["required"] is False
 
@@ -180,21 +180,21 @@ def test_overlay_reviews_follow_the_map(tmp_path):
         assert empty[pid]["required"] is False, pid
 
 
-def test_commercial_excavation_is_prohibited(tmp_path):
-    world = make_world(tmp_path, {}, dem=0)
+def test_commercial_excavation_is_prohibited(world_once):
+    world = world_once({}, dem=0)
     p = permits(world, project={"commercial_excavation": True})["commercial_excavation_prohibited"]
     assert p["required"] is True and p["citation"] == "§ 402-52"
 
 
-def test_a_new_building_needing_sanitary_facilities_needs_approved_wastewater_disposal(tmp_path):
-    world = make_world(tmp_path, {}, dem=0)
+def test_a_new_building_needing_sanitary_facilities_needs_approved_wastewater_disposal(world_once):
+    world = world_once({}, dem=0)
     p = permits(world, project={"new_structure": True, "sanitary_facilities": True,
                                 "public_sewer_available": False})["wastewater_approval"]
     assert p["required"] is True and p["citation"] == "§ 402-56B"
 
 
-def test_wetland_mitigation_is_one_and_a_half_times_the_footprints_wetland(tmp_path):
-    world = make_world(tmp_path, {"wetlands": [sq(100, 100, 100)]}, dem=0)
+def test_wetland_mitigation_is_one_and_a_half_times_the_footprints_wetland(world_once):
+    world = world_once({"wetlands": [sq(100, 100, 100)]}, dem=0)
     r = analyze(PARCEL, world, district="R-40",
                 project={"disturbance_footprint": footprint(sq(150, 100, 100, 100))})
     m = r["mitigation"]
@@ -204,10 +204,10 @@ def test_wetland_mitigation_is_one_and_a_half_times_the_footprints_wetland(tmp_p
     assert len(m["plan_contents"]) == 10
 
 
-def test_every_result_carries_citations_that_exist_in_the_law(tmp_path):
+def test_every_result_carries_citations_that_exist_in_the_law(world_once):
     from sloat_core.law.text import citation_exists
 
-    world = make_world(tmp_path, {"wetlands": [sq(100, 100, 100)], "floodplain": [sq(0, 0, 50)]}, dem=30)
+    world = world_once({"wetlands": [sq(100, 100, 100)], "floodplain": [sq(0, 0, 50)]}, dem=30)
     r = analyze(PARCEL, world, district="R-40", project={
         "disturbance_footprint": footprint(sq(150, 100, 100, 100)), "trees_removed": 5,
         "application_type": "site_plan", "disturbance_area_sqft": 50_000})
@@ -220,8 +220,8 @@ def test_every_result_carries_citations_that_exist_in_the_law(tmp_path):
         assert citation_exists(c), c
 
 
-def test_the_result_says_what_the_footprint_touches(tmp_path):
-    world = make_world(tmp_path, {"wetlands": [sq(100, 100, 100)]}, dem=30)
+def test_the_result_says_what_the_footprint_touches(world_once):
+    world = world_once({"wetlands": [sq(100, 100, 100)]}, dem=30)
     r = analyze(PARCEL, world, district="R-40",
                 project={"disturbance_footprint": footprint(sq(150, 100, 100, 100))})
     fp = r["footprint"]
@@ -232,18 +232,18 @@ def test_the_result_says_what_the_footprint_touches(tmp_path):
     assert analyze(PARCEL, world, district="R-40")["footprint"] is None
 
 
-def test_very_long_feature_names_are_shortened_in_the_evidence(tmp_path):
+def test_very_long_feature_names_are_shortened_in_the_evidence(world_once):
     name = "Old Mill " * 200
-    world = make_world(tmp_path, {"historic": [(sq(0, 0, 50), {"NAME": name, "LISTING": "National Register"})]},
+    world = world_once({"historic": [(sq(0, 0, 50), {"NAME": name, "LISTING": "National Register"})]},
                        dem=0)
     evidence = triggers(world)["402-48C(4)"]["evidence"]
     assert "Old Mill" in evidence and len(evidence) < 300
 
 
 @pytest.mark.parametrize("depth_ft, present", [(0.001, False), (0.01, True)])
-def test_a_layer_is_present_only_with_at_least_a_square_foot_inside(tmp_path, depth_ft, present):
+def test_a_layer_is_present_only_with_at_least_a_square_foot_inside(world_once, depth_ft, present):
     # a wetland strip reaching depth_ft into a 400-ft side: 0.4 sq ft is a digitising sliver, 4 sq ft is land
-    world = make_world(tmp_path, {"wetlands": [sq(-100, 0, 100 + depth_ft, 400)]}, dem=0)
+    world = world_once({"wetlands": [sq(-100, 0, 100 + depth_ft, 400)]}, dem=0)
     assert triggers(world)["402-48C(2)"]["triggered"] is present
 
 

@@ -127,8 +127,8 @@ def test_every_permit_is_declared_once_and_completely():
             clause(c)
 
 
-def test_every_new_citation_resolves_in_the_law_for_a_deep_link(tmp_path):
-    world = make_world(tmp_path, {"wetlands": [sq(-100, 0, 100, 400)]}, dem=30)
+def test_every_new_citation_resolves_in_the_law_for_a_deep_link(world_once):
+    world = world_once({"wetlands": [sq(-100, 0, 100, 400)]}, dem=30)
     projects = [
         {"wetland_exemptions": [1, 3], "activities": [3], "disturbance_footprint": footprint(sq(20, 20, 20))},
         {"swppp_exemptions": list(range(1, 11)), "disturbance_area_sqft": 100_000, "grandfathered": True},
@@ -144,8 +144,8 @@ def test_every_new_citation_resolves_in_the_law_for_a_deep_link(tmp_path):
             assert clause(item["citation"])
 
 
-def test_officials_article_ix_does_not_name_are_marked_to_confirm(tmp_path):
-    world = make_world(tmp_path, {"floodplain": [sq(0, 0, 400, 50)]}, dem=0)
+def test_officials_article_ix_does_not_name_are_marked_to_confirm(world_once):
+    world = world_once({"floodplain": [sq(0, 0, 400, 50)]}, dem=0)
     p = permits_in(world, {"commercial_excavation": True})
     for pid in ("flood_hazard_review", "commercial_excavation_prohibited"):
         assert "to confirm with the Village" in p[pid]["authority"] and "names no" in p[pid]["authority"]

@@ -285,8 +285,8 @@ def test_the_health_check_restarts_a_process_that_fails_twice_and_leaves_a_healt
 
 
 def test_the_rolling_restart_restarts_one_process_at_a_time_each_healthy_before_the_next(tmp_path):
-    """deploy/rolling-restart.sh with a stand-in ``systemctl`` on PATH (it lists two units and records each
-    restart) and two real health endpoints on loopback: a restarted process answers 503 for its first two
+    """deploy/rolling-restart.sh with stand-ins for ``systemctl`` (it lists two units and records each restart) and
+    ``sleep`` on PATH, and two real health endpoints on loopback: a restarted process answers 503 for its first two
     health requests, as one starting up; the script waits for it before it restarts the next."""
     import http.server
     import socketserver
@@ -329,6 +329,10 @@ def test_the_rolling_restart_restarts_one_process_at_a_time_each_healthy_before_
         f'touch "{tmp_path}/restarted-${{p%.service}}"; exit 0; fi\n'
         "exit 1\n")
     (bin_dir / "systemctl").chmod(0o755)
+    # and a stand-in ``sleep`` that notes its pause and returns at once (the script's second between health
+    # requests is for a real process starting up; here the order of the requests and pauses is the claim)
+    (bin_dir / "sleep").write_text(f'#!/bin/sh\necho "sleep $1" >> {events}\n')
+    (bin_dir / "sleep").chmod(0o755)
     try:
         done = _run("rolling-restart.sh", env={"PATH": f"{bin_dir}:{os.environ['PATH']}"})
     finally:
@@ -337,7 +341,9 @@ def test_the_rolling_restart_restarts_one_process_at_a_time_each_healthy_before_
             server.server_close()
     lines = events.read_text().split("\n")[:-1]
     a, b = ports
-    assert lines == [f"restart sloat-dashboard@{a}.service", f"health {a} 503", f"health {a} 503", f"health {a} 200",
-                     f"restart sloat-dashboard@{b}.service", f"health {b} 503", f"health {b} 503", f"health {b} 200"]
+    assert lines == [f"restart sloat-dashboard@{a}.service", f"health {a} 503", "sleep 1", f"health {a} 503", "sleep 1",
+                     f"health {a} 200",
+                     f"restart sloat-dashboard@{b}.service", f"health {b} 503", "sleep 1", f"health {b} 503", "sleep 1",
+                     f"health {b} 200"]  # a pause after each refusal, none after the answer
     assert done.stdout.split("\n")[:-1] == [f"restart: sloat-dashboard@{a}.service is back",
                                             f"restart: sloat-dashboard@{b}.service is back"]
