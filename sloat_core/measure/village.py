@@ -51,10 +51,11 @@ from sloat_core.gis.geometry import EMPTY, polygonal
 from sloat_core.gis.roles import roles_of_kind
 from sloat_core.gis.slope import horn_slope_percent
 from sloat_core.law.params import value
-from sloat_core.measure.parcel import DEDUCTION_READS, OUTCROPS_ROLE, buffer_band
+from sloat_core.measure.parcel import DEDUCTION_READS, buffer_band
 from sloat_core.measure.record import OVERLAY_ROLES, RESOURCE_ROLES, SLOPE_SET_NAMES, slope_set_cells, slope_sets
 from sloat_core.measure.rows import DEDUCTION_ROWS, LAYER_ROWS, ROW_IDS, SLOPE_ROWS, deduction_order
 from sloat_core.measure.village_cells import CodeGrid
+from sloat_core.measure.village_cuts import as_tree_source, grown, strip_layers, worst_world
 
 __all__ = ["ScreenPieces", "build_pieces"]
 
@@ -152,23 +153,12 @@ def _global_sources(layerset, width_ft: float, water_bodies: bool, on: dt.date) 
             sizes = shapely.area(whole)
             big = float(value("rock_outcrop_min_area_sqft", on))
             cl = float(value("cluster_rock_outcrop_min_area_sqft", on))
-            out["outcrops"] = _as_tree_source(whole[sizes > big])  # "in excess of 50 square feet"
-            out["outcrops_cluster"] = _as_tree_source(whole[sizes > cl])
+            out["outcrops"] = as_tree_source(whole[sizes > big])  # "in excess of 50 square feet"
+            out["outcrops_cluster"] = as_tree_source(whole[sizes > cl])
         else:
-            out["outcrops"] = _as_tree_source(np.empty(0, dtype=object))
-            out["outcrops_cluster"] = _as_tree_source(np.empty(0, dtype=object))
+            out["outcrops"] = as_tree_source(np.empty(0, dtype=object))
+            out["outcrops_cluster"] = as_tree_source(np.empty(0, dtype=object))
     return out
-
-
-@dataclass
-class _Src:
-    geoms: np.ndarray
-    tree: shapely.STRtree
-
-
-def _as_tree_source(geoms) -> _Src:
-    geoms = np.asarray(geoms, dtype=object)
-    return _Src(geoms, shapely.STRtree(geoms))
 
 
 def _slope_codes(slope: np.ndarray, sets: dict) -> np.ndarray:
@@ -264,11 +254,43 @@ def build_pieces(layerset, bounds, *, buffer_width_ft: float, tile_cells: int = 
     layers = {r: _role_geoms(layerset, r) for r in _TOTAL_ROLES}
     grow: dict = {}
     if worst:
-        grow = _worst_world(layerset, bounds, sources, layers, buffer_width_ft, buffer_water_bodies,
-                            margin=tile_cells * 5.0 * 2)
+        grow = worst_world(layerset, bounds, sources, layers, buffer_width_ft, buffer_water_bodies,
+                           margin=tile_cells * 5.0 * 2)
     dem_path = getattr(layerset, "dem_path", None)
     has_dem = dem_path is not None
 
+    known = _known_kinds(layers, sources, shares, has_dem)
+    if worst:
+        # Only the deduction rows and the land of unknown slope of the worst case are read: the layers no row
+        # reads are not cut, and what is not cut is not known (unknown, never absent).
+        known = {k for k in known if k.startswith(("row:", "unknown", "slope_code:"))}
+        layers = {r: (g if r in DEDUCTION_READS else None) for r, g in layers.items()}
+        sources = {k: g for k, g in sources.items() if k != "outcrops_cluster"}
+
+    cw, ch, ox, oy, n, row0, col0, ntx, nty = _grid(dem_path, bounds, tile_cells)
+    args = (dem_path if has_dem else None, n, row0, col0, ntx, ox, oy, cw, ch, needed, layers, sources, order,
+            known, grow, sets)
+    geoms, kinds, signs, strips = _built(args, nty, workers)
+    # One polygon per piece: a parcel then meets only the parts its box touches, not a whole
+    # multipart tile of slope cells.
+    parts, owner = shapely.get_parts(np.asarray(geoms, dtype=object), return_index=True)
+    kinds_arr = np.asarray(kinds, dtype=np.intp)[owner]
+    signs_arr = np.asarray(signs, dtype=float)[owner]
+    shapely.prepare(parts)
+    cells = cell_kinds = None
+    if has_dem:
+        codes = np.zeros((nty * n, ntx * n), dtype=np.uint8)  # tiles no parcel touches: code 0
+        for ty, c in strips.items():
+            codes[ty * n:(ty + 1) * n] = c
+        cells = CodeGrid(codes, ox + col0 * cw, oy - row0 * ch, cw, ch, _UNKNOWN_CODE + 1)
+        cell_kinds = _cell_kinds(order)
+    return ScreenPieces(parts, kinds_arr, shapely.STRtree(parts), known, has_dem, on, signs_arr, cells, cell_kinds,
+                        _rectangles(parts))
+
+
+def _known_kinds(layers: dict, sources: dict, shares: dict, has_dem: bool) -> set[str]:
+    """The piece kinds the sweep measures (a kind not in it is unknown for every parcel, never absent): the
+    loaded layers, the deduction rows whose land is known, the slope codes with a DEM."""
     known = {f"total:{r}" for r in _TOTAL_ROLES if layers[r] is not None}
     for spec in DEDUCTION_ROWS:
         if spec.land == "layer":
@@ -288,15 +310,14 @@ def build_pieces(layerset, bounds, *, buffer_width_ft: float, tile_cells: int = 
         known.add("outcrops_cluster")
     if any(layers[r] is not None for r in RESOURCE_ROLES):
         known.add("wetland_region")
-    if worst:
-        # Only the deduction rows and the land of unknown slope of the worst case are read: the layers no row
-        # reads are not cut, and what is not cut is not known (unknown, never absent).
-        known = {k for k in known if k.startswith(("row:", "unknown", "slope_code:"))}
-        layers = {r: (g if r in DEDUCTION_READS else None) for r, g in layers.items()}
-        sources = {k: g for k, g in sources.items() if k != "outcrops_cluster"}
+    return known
 
+
+def _grid(dem_path, bounds, tile_cells: int) -> tuple:
+    """The tiles over ``bounds``: (cell width, cell height, grid origin x, y, tile side in cells, first row and
+    column, tiles across, tiles down); on the DEM's grid, else 5-ft cells from the bounds' corner."""
     minx, miny, maxx, maxy = bounds
-    if has_dem:
+    if dem_path is not None:
         with rasterio.open(dem_path) as src:
             check_dem_crs(src, Path(dem_path))
             t = src.transform
@@ -312,9 +333,11 @@ def build_pieces(layerset, bounds, *, buffer_width_ft: float, tile_cells: int = 
     row1 = math.ceil((oy - miny) / ch)
     ntx = max(1, math.ceil((col1 - col0) / n))
     nty = max(1, math.ceil((row1 - row0) / n))
+    return cw, ch, ox, oy, n, row0, col0, ntx, nty
 
-    args = (dem_path if has_dem else None, n, row0, col0, ntx, ox, oy, cw, ch, needed, layers, sources, order,
-            known, grow, sets)
+
+def _built(args: tuple, nty: int, workers: int) -> tuple:
+    """The pieces of every row of tiles: (geometries, kinds, signs, {row: its slope codes})."""
     if workers > 1 and nty >= 4 and "fork" in mp.get_all_start_methods():
         # The rows of tiles dealt out in turn to two processes (fork: the layers and the parcel index are
         # inherited), so that each gets its share of the costly rows (those with layer land).
@@ -330,21 +353,7 @@ def build_pieces(layerset, bounds, *, buffer_width_ft: float, tile_cells: int = 
         strips = {ty: c for _, _, _, part in done for ty, c in part.items()}
     else:
         geoms, kinds, signs, strips = _build_rows(args, range(nty))
-    # One polygon per piece: a parcel then meets only the parts its box touches, not a whole
-    # multipart tile of slope cells.
-    parts, owner = shapely.get_parts(np.asarray(geoms, dtype=object), return_index=True)
-    kinds_arr = np.asarray(kinds, dtype=np.intp)[owner]
-    signs_arr = np.asarray(signs, dtype=float)[owner]
-    shapely.prepare(parts)
-    cells = cell_kinds = None
-    if has_dem:
-        codes = np.zeros((nty * n, ntx * n), dtype=np.uint8)  # tiles no parcel touches: code 0
-        for ty, c in strips.items():
-            codes[ty * n:(ty + 1) * n] = c
-        cells = CodeGrid(codes, ox + col0 * cw, oy - row0 * ch, cw, ch, _UNKNOWN_CODE + 1)
-        cell_kinds = _cell_kinds(order)
-    return ScreenPieces(parts, kinds_arr, shapely.STRtree(parts), known, has_dem, on, signs_arr, cells, cell_kinds,
-                        _rectangles(parts))
+    return geoms, kinds, signs, strips
 
 
 def _rectangles(geoms: np.ndarray) -> np.ndarray:
@@ -433,7 +442,7 @@ def _build_rows(args, tys):
                 strip = None if src is None else _read_strip(src, r_a, r_b, col0, col0 + ntx * n)
                 if strip is not None:
                     codes[ty] = np.zeros((n, ntx * n), dtype=np.uint8)
-                cut = _strip_layers([t for _, t in tiles], layers, sources)
+                cut = strip_layers([t for _, t in tiles], layers, sources)
                 for (tx, tile), clipped in zip(tiles, cut, strict=True):
                     x0 = ox + (col0 + tx * n) * cw
                     lab = None
@@ -441,7 +450,7 @@ def _build_rows(args, tys):
                         lab = _slope_codes(strip[:, tx * n:(tx + 1) * n], sets)
                         codes[ty][:, tx * n:(tx + 1) * n] = lab
                     tr = rasterio.transform.Affine(cw, 0.0, x0, 0.0, -ch, y1)
-                    _tile_pieces(tile, lab, tr, _grown(tile, clipped, grow), order, slope_codes, add, known)
+                    _tile_pieces(tile, lab, tr, grown(tile, clipped, grow), order, slope_codes, add, known)
         finally:
             if src is not None:
                 src.close()
@@ -474,7 +483,7 @@ def _tile_pieces(tile, lab, tr, clipped, order, slope_codes, add, known) -> None
     the cells (`ScreenPieces.cells`): a slope row's cells, and the land of unknown slope, are polygons here only
     where a layer row has land in the tile, for what the layer rows take from them and they from the layer
     rows. Without a DEM the land of unknown slope is the whole tile. ``clipped``: the layers cut to the tile
-    (`_strip_layers`, `_grown`)."""
+    (`strip_layers`, `grown`)."""
     if lab is None:
         taken, row_piece = _tile_rows(order, {}, clipped, add)
         _tile_unknown(tile, taken, row_piece, known, add, cells=False)
@@ -525,118 +534,6 @@ def _slope_rows(by_code: dict) -> dict:
 
 def _empty(g) -> bool:
     return g is None or g.is_empty
-
-
-def _strip_layers(tiles: list, layers, sources) -> list[dict]:
-    """Each layer, the buffer and the outcrops cut to each tile of one row of tiles (None for a layer not
-    loaded). Each source is cut to the row's box first, so that a long feature (the river's band, a
-    floodplain) is walked once per row of tiles, not once per tile; then to the tiles, all at once."""
-    boxes = np.asarray(tiles, dtype=object)
-    minx, miny, _, _ = shapely.bounds(boxes[0])
-    _, _, maxx, maxy = shapely.bounds(boxes[-1])
-    row_box = shapely.box(minx, miny, maxx, maxy)
-    out = [{} for _ in tiles]
-    srcs = dict(layers)
-    if "buffer" in sources:
-        band = sources["buffer"]
-        srcs["buffer"] = _as_tree_source([] if band.is_empty else [band])
-    for key in ("outcrops", "outcrops_cluster"):
-        if key in sources:
-            srcs[key] = sources[key]
-    for key, src in srcs.items():
-        if src is None:
-            for d in out:
-                d[key] = None
-            continue
-        for d, g in zip(out, _clip_tiles(src, row_box, boxes), strict=True):
-            d[key] = g
-    return out
-
-
-def _clip_tiles(src, row_box, boxes: np.ndarray) -> list:
-    """A source's features cut to each tile box (the union of their parts; empty polygon when none), through
-    the features cut to ``row_box``, the box of all the tiles."""
-    got = [EMPTY] * len(boxes)
-    idx = src.tree.query(row_box)
-    if len(idx) == 0:
-        return got
-    in_row = shapely.intersection(src.geoms[idx], row_box)
-    in_row = in_row[~shapely.is_empty(in_row)]
-    if len(in_row) == 0:
-        return got
-    ti, fi = shapely.STRtree(in_row).query(boxes)
-    if len(ti) == 0:
-        return got
-    parts = shapely.intersection(in_row[fi], boxes[ti])
-    live = ~shapely.is_empty(parts)
-    ti, parts = ti[live], parts[live]
-    for t in np.unique(ti):
-        got[t] = polygonal(shapely.union_all(parts[ti == t]))
-    return got
-
-
-def _grown(tile, clipped: dict, grow=None) -> dict:
-    """With ``grow`` ({layer or "outcrops": its coverage}, the worst case), each layer cut to the tile grown by
-    the tile's land outside its coverage."""
-    outside: dict = {}  # the tile's land outside a coverage, cut once per distinct coverage
-    for key, cov in (grow or {}).items():
-        if clipped.get(key) is None:
-            continue
-        if id(cov) not in outside:
-            outside[id(cov)] = _outside(tile, cov)
-        out = outside[id(cov)]
-        if not out.is_empty:
-            have = clipped[key]
-            clipped[key] = out if have.is_empty else polygonal(shapely.union(have, out))
-    return clipped
-
-
-def _outside(tile, cov) -> BaseGeometry:
-    """The part of a tile outside a coverage (prepared)."""
-    if shapely.contains(cov, tile):
-        return EMPTY
-    if shapely.disjoint(cov, tile):
-        return tile
-    return polygonal(tile.difference(cov))
-
-
-def _worst_world(layerset, bounds, sources: dict, layers: dict, width_ft: float, water_bodies: bool,
-                 margin: float) -> dict:
-    """The worst case of the layers' coverage, as `parcel._worst_case` makes it for one parcel: returns
-    {layer role or "outcrops": its coverage} for each layer a deduction reads that is limited to a coverage
-    (grown tile by tile in `_grown`), and makes ``sources["buffer"]`` the band around the resources
-    plus all the land outside each resource layer's coverage (an unmapped wetland's buffer reaches into
-    mapped land). One geometry object per distinct coverage, so a tile cuts each once."""
-    distinct: dict = {}
-
-    def cov_of(role):
-        cov = layerset.coverage(role) if hasattr(layerset, "coverage") else None
-        if cov is None or cov.is_empty:
-            return None
-        key = shapely.to_wkb(cov)
-        if key not in distinct:
-            shapely.prepare(cov)
-            distinct[key] = cov
-        return distinct[key]
-
-    grow: dict = {}
-    for r in _TOTAL_ROLES:
-        if r in DEDUCTION_READS and layers.get(r) is not None and cov_of(r) is not None:
-            grow[r] = cov_of(r)
-    if "outcrops" in sources and cov_of(OUTCROPS_ROLE) is not None:
-        grow["outcrops"] = cov_of(OUTCROPS_ROLE)
-    roles = [r for r in RESOURCE_ROLES if layerset.get(r) is not None and (water_bodies or r != "water_bodies")]
-    if roles:
-        # The land outside each resource layer's coverage, over the area and well beyond the band's reach:
-        # the band of the cut edge stays farther from every parcel than its width.
-        minx, miny, maxx, maxy = bounds
-        pad = margin + 3 * max(width_ft, 1.0)
-        area = shapely.box(minx - pad, miny - pad, maxx + pad, maxy + pad)
-        extra = [polygonal(area.difference(cov)) for cov in {id(c): c for c in map(cov_of, roles) if c is not None}.values()]
-        extra = [g for g in extra if not g.is_empty]
-        if extra:
-            sources["buffer"] = buffer_band([g for r in roles for g in layerset.get(r).geoms] + extra, width_ft)
-    return grow
 
 
 def _row_land(spec, slope_rows: dict, clipped: dict):
