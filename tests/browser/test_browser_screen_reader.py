@@ -81,40 +81,72 @@ def _quiet(log: Path, seconds: float = 2.0) -> None:
     pytest.fail(f"Orca never fell quiet; it said: {_spoken(log)[-20:]}")
 
 
-@pytest.fixture()
-def orca_chromium(sample_app_url, tmp_path):
-    """Xvfb, a session bus with the accessibility bus, Orca, and chromium showing the counter; yields
-    (the debugging port, Orca's debug log)."""
-    for tool in ("Xvfb", "orca", "dbus-run-session"):
-        if shutil.which(tool) is None:
-            pytest.fail(f"{tool} is missing: `make test` installs it (make system-deps: orca xvfb dbus-x11)")
-    home = tmp_path / "home"
-    home.mkdir()
-    log = tmp_path / "orca-debug.out"
+#: Seconds for Orca to say anything once the page is up, before its session is started again (see below).
+ORCA_START_S = 40.0
+
+
+def _start_session(url: str, where: Path):
+    """Xvfb, a session bus with the accessibility bus, Orca, and chromium showing the counter, under ``where``:
+    (the session's process, Xvfb's process, the debugging port, Orca's debug log)."""
+    home = where / "home"
+    home.mkdir(parents=True)
+    log = where / "orca-debug.out"
     port = _free_port()
     xvfb = subprocess.Popen(["Xvfb", "-displayfd", "1", "-screen", "0", "1366x768x24", "-nolisten", "tcp"],
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     display = ":" + xvfb.stdout.readline().strip()
-    env = dict(os.environ, DISPLAY=display, HOME=str(home), XDG_RUNTIME_DIR=str(tmp_path),
+    env = dict(os.environ, DISPLAY=display, HOME=str(home), XDG_RUNTIME_DIR=str(where),
                XDG_CONFIG_HOME=str(home / ".config"), NO_AT_BRIDGE="0", GTK_MODULES="gail:atk-bridge")
     script = (
         "/usr/libexec/at-spi-bus-launcher --launch-immediately & sleep 1; "
         f"orca --replace --debug-file={log} & sleep 3; "
         f"exec {CHROMIUM} --no-sandbox --disable-gpu --force-renderer-accessibility --no-first-run "
-        f"--user-data-dir={tmp_path / 'profile'} --remote-debugging-port={port} --window-size=1366,768 "
-        f"--app={sample_app_url}/?mode=counter")
+        f"--user-data-dir={where / 'profile'} --remote-debugging-port={port} --window-size=1366,768 "
+        f"--app={url}/?mode=counter")
     session = subprocess.Popen(["dbus-run-session", "--", "sh", "-c", script], env=env, start_new_session=True,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return session, xvfb, port, log
+
+
+def _stop_session(session, xvfb) -> None:
+    os.killpg(session.pid, signal.SIGTERM)
     try:
-        yield port, log
-    finally:
-        os.killpg(session.pid, signal.SIGTERM)
+        session.wait(10)
+    except subprocess.TimeoutExpired:
+        os.killpg(session.pid, signal.SIGKILL)
+    xvfb.terminate()
+    xvfb.wait(10)
+
+
+@pytest.fixture()
+def orca_chromium(sample_app_url, tmp_path, browser):
+    """Orca and chromium showing the counter (see :func:`_start_session`), the page loaded and Orca heard
+    saying it finished loading; yields (chromium's window over its debugging port, its page, Orca's debug log).
+
+    The session is started again, at most twice, when Orca says nothing at all within ORCA_START_S of the page
+    being up: once in a loaded CI run Orca's log stayed empty for 96 s (Orca had not joined the accessibility
+    bus, or chromium had not joined it while Orca listened). What Orca then says is the test's to judge."""
+    for tool in ("Xvfb", "orca", "dbus-run-session"):
+        if shutil.which(tool) is None:
+            pytest.fail(f"{tool} is missing: `make test` installs it (make system-deps: orca xvfb dbus-x11)")
+    for attempt in range(3):
+        session, xvfb, port, log = _start_session(sample_app_url, tmp_path / f"session-{attempt}")
+        window = None
         try:
-            session.wait(10)
-        except subprocess.TimeoutExpired:
-            os.killpg(session.pid, signal.SIGKILL)
-        xvfb.terminate()
-        xvfb.wait(10)
+            window, page = _page(browser, port)
+            page.get_by_label("Tax parcel (SBL", exact=False).first.wait_for(timeout=WAIT_S * 1000)
+            if attempt == 2 or _said_within(log, lambda s: s.startswith("Finished loading"), 0, ORCA_START_S):
+                break
+        except BaseException:
+            _stop_session(session, xvfb)
+            raise
+        window.close()
+        _stop_session(session, xvfb)
+    try:
+        yield window, page, log
+    finally:
+        window.close()  # the connection only: the window's chromium is stopped with its session
+        _stop_session(session, xvfb)
         ARTIFACTS.mkdir(exist_ok=True)
         (ARTIFACTS / "screen_reader_counter.txt").write_text("\n".join(_spoken(log)) + "\n", encoding="utf-8")
 
@@ -164,54 +196,49 @@ def _first_tab_stop(page, log: Path, start: int) -> int:
                 f"the end of its log:\n{_log_tail(log)}")
 
 
-def test_orca_says_the_answer_after_a_search_at_the_counter_and_tab_goes_on_to_the_handout(orca_chromium, browser):
-    port, log = orca_chromium
-    window, page = _page(browser, port)
-    try:
-        page.get_by_label("Tax parcel (SBL", exact=False).first.wait_for(timeout=WAIT_S * 1000)
-        _until(log, lambda s: s.startswith("Finished loading"), "that the page finished loading")
-        # the map's frame loads after the page: Orca reads its caption and layer list as it does, and a Tab
-        # pressed before then was heard as that reading (seen once in a loaded CI run)
-        page.frame_locator(MAP_FRAME).locator(".leaflet-container").wait_for(timeout=WAIT_S * 1000)
-        _quiet(log)
-        start = len(_spoken(log))
-        first = _first_tab_stop(page, log, start)
-        # before a parcel is chosen it goes to the page's heading (after one, to the results); Streamlit's own
-        # "Skip to main content" is hidden, so there is one skip link, not two
-        assert _spoken(log)[first] == "Skip to the main content link."
+def test_orca_says_the_answer_after_a_search_at_the_counter_and_tab_goes_on_to_the_handout(orca_chromium):
+    _window, page, log = orca_chromium
+    _until(log, lambda s: s.startswith("Finished loading"), "that the page finished loading")
+    # the map's frame loads after the page: Orca reads its caption and layer list as it does, and a Tab
+    # pressed before then was heard as that reading (seen once in a loaded CI run)
+    page.frame_locator(MAP_FRAME).locator(".leaflet-container").wait_for(timeout=WAIT_S * 1000)
+    _quiet(log)
+    start = len(_spoken(log))
+    first = _first_tab_stop(page, log, start)
+    # before a parcel is chosen it goes to the page's heading (after one, to the results); Streamlit's own
+    # "Skip to main content" is hidden, so there is one skip link, not two
+    assert _spoken(log)[first] == "Skip to the main content link."
 
-        box = page.get_by_label("Tax parcel (SBL", exact=False).first
-        box.focus()
-        _until(log, lambda s: s.startswith("Tax parcel (SBL"), "the search field's name", start)
-        page.keyboard.type(ADDRESS)
-        before = len(_spoken(log))
-        page.keyboard.press("Enter")
-        # the live region: the parcel, its net lot area and the lot's whole size, said without moving there
-        said = _until(log, lambda s: "Net lot area" in s and "sq ft" in s, "the net lot area", before)
-        assert re.search(r"Tax parcel \d{3}\.\d{2}-\d+-\d+", _spoken(log)[said])
-        # the focus moved to the answer (Orca says "The results for this parcel" as it lands there when it is not
-        # busy reading the live region: not a claim here; where the focus is, the browser says)
-        page.wait_for_function("() => document.activeElement && document.activeElement.id === 'sloat-answer'",
-                               timeout=WAIT_S * 1000)
-        # the verdict is said in words, once: in the live region's phrase (the answer card, a warning box, was an
-        # alert too and Orca said the verdict a second time before it; it is no longer a live region)
-        assert "lot size" in _spoken(log)[said] and "short" in _spoken(log)[said], _spoken(log)[said]
-        time.sleep(3.0)  # room for a second announcement, if one came (Orca says an alert within a second)
-        verdicts = [s for s in _spoken(log)[before:] if "counts toward the lot size" in s]
-        assert len(verdicts) == 1, verdicts
-        assert not [s for s in _spoken(log)[before:] if s.startswith("What this means for your lot")], \
-            _spoken(log)[before:]
+    box = page.get_by_label("Tax parcel (SBL", exact=False).first
+    box.focus()
+    _until(log, lambda s: s.startswith("Tax parcel (SBL"), "the search field's name", start)
+    page.keyboard.type(ADDRESS)
+    before = len(_spoken(log))
+    page.keyboard.press("Enter")
+    # the live region: the parcel, its net lot area and the lot's whole size, said without moving there
+    said = _until(log, lambda s: "Net lot area" in s and "sq ft" in s, "the net lot area", before)
+    assert re.search(r"Tax parcel \d{3}\.\d{2}-\d+-\d+", _spoken(log)[said])
+    # the focus moved to the answer (Orca says "The results for this parcel" as it lands there when it is not
+    # busy reading the live region: not a claim here; where the focus is, the browser says)
+    page.wait_for_function("() => document.activeElement && document.activeElement.id === 'sloat-answer'",
+                           timeout=WAIT_S * 1000)
+    # the verdict is said in words, once: in the live region's phrase (the answer card, a warning box, was an
+    # alert too and Orca said the verdict a second time before it; it is no longer a live region)
+    assert "lot size" in _spoken(log)[said] and "short" in _spoken(log)[said], _spoken(log)[said]
+    time.sleep(3.0)  # room for a second announcement, if one came (Orca says an alert within a second)
+    verdicts = [s for s in _spoken(log)[before:] if "counts toward the lot size" in s]
+    assert len(verdicts) == 1, verdicts
+    assert not [s for s in _spoken(log)[before:] if s.startswith("What this means for your lot")], \
+        _spoken(log)[before:]
 
-        # from the answer, Tab reaches the handout before any control of the map
-        after = len(_spoken(log))
-        for _ in range(8):  # up to eight Tabs, each given up to 0.8 s to be said; none after the handout is said
-            if _said_within(log, _is_handout, after, 0.0):
-                break
-            count = len(_spoken(log))
-            page.keyboard.press("Tab")
-            _said_within(log, lambda s: True, count, 0.8)
-        handout = _until(log, _is_handout, "the handout button", after)
-        map_controls = [i for i, s in enumerate(_spoken(log)) if i >= after and s.startswith("Zoom in")]
-        assert not map_controls or handout < map_controls[0]
-    finally:
-        window.close()  # the connection only: the window's chromium is stopped with its session
+    # from the answer, Tab reaches the handout before any control of the map
+    after = len(_spoken(log))
+    for _ in range(8):  # up to eight Tabs, each given up to 0.8 s to be said; none after the handout is said
+        if _said_within(log, _is_handout, after, 0.0):
+            break
+        count = len(_spoken(log))
+        page.keyboard.press("Tab")
+        _said_within(log, lambda s: True, count, 0.8)
+    handout = _until(log, _is_handout, "the handout button", after)
+    map_controls = [i for i, s in enumerate(_spoken(log)) if i >= after and s.startswith("Zoom in")]
+    assert not map_controls or handout < map_controls[0]
