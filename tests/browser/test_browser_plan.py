@@ -44,13 +44,18 @@ def _plat(path: Path) -> Path:
     return pf.save(doc, path)
 
 
-def test_a_plat_uploaded_shows_its_table_and_its_labelled_lots_and_the_page_is_axe_clean(app, tmp_path):
-    page = app.page
-    page.set_viewport_size({"width": 1366, "height": 900})
+def _plan_page_of_p1(app) -> None:
+    """The app at 1366 x 900, parcel P1 chosen, on the Plan page."""
+    app.page.set_viewport_size({"width": 1366, "height": 900})
     app.open()
     app.wait_map()
     app.choose_parcel(fx.P1_SBL)
     open_page(app, "Plan, lot by lot", "Plan, lot by lot")
+
+
+def test_a_plat_uploaded_shows_its_table_and_its_labelled_lots_and_the_page_is_axe_clean(app, tmp_path):
+    page = app.page
+    _plan_page_of_p1(app)
     page.locator('[data-testid="stFileUploader"] input[type="file"]').first.set_input_files(str(_plat(tmp_path / "p.dxf")))
     page.locator('[data-testid="stTable"]').first.wait_for(timeout=30_000)
     app.settle()
@@ -97,11 +102,7 @@ def test_two_lots_drawn_with_the_pointer_make_a_two_lot_plan_and_the_file_upload
     file (the radio's other choice, a file input reached by the keyboard), and it says so beside the map. On the
     page again later, the map is made afresh with the plan's lots on its drawing layer: a lot drawn is added."""
     page = app.page
-    page.set_viewport_size({"width": 1366, "height": 900})
-    app.open()
-    app.wait_map()
-    app.choose_parcel(fx.P1_SBL)
-    open_page(app, "Plan, lot by lot", "Plan, lot by lot")
+    _plan_page_of_p1(app)
     page.get_by_text("Draw the lots on the map", exact=True).click()
     app.settle()
     app.wait_text("Without a mouse, upload a plan file instead.")
@@ -162,11 +163,7 @@ def test_a_plat_of_tiny_lots_shows_no_two_labels_overlapping_and_each_within_its
         for j in range(8):
             pf.add_rect(msp, box(fx.X0 + 25 * i, fx.Y0 + 25 * j, fx.X0 + 25 * (i + 1), fx.Y0 + 25 * (j + 1)), "LOTS")
     page = app.page
-    page.set_viewport_size({"width": 1366, "height": 900})
-    app.open()
-    app.wait_map()
-    app.choose_parcel(fx.P1_SBL)
-    open_page(app, "Plan, lot by lot", "Plan, lot by lot")
+    _plan_page_of_p1(app)
     page.locator('[data-testid="stFileUploader"] input[type="file"]').first.set_input_files(
         str(pf.save(doc, tmp_path / "tiny.dxf")))
     page.locator('[data-testid="stTable"]').first.wait_for(timeout=30_000)
