@@ -50,7 +50,7 @@ def overlaps(labels: list[str], geoms: list[BaseGeometry]) -> list[Problem]:
         shared = area_sqft(polygonal(shapely.intersection(geoms[i], geoms[j])))
         if shared >= SLIVER_SQFT:
             out.append(Problem("overlap", (labels[i], labels[j]), shared,
-                               f"{_lot(labels[i]).capitalize()} and {_lot(labels[j])} overlap by {shared:,.0f} sq ft: "
+                               f"Lot {labels[i]} and {_lot(labels[j])} overlap by {shared:,.0f} sq ft: "
                                "each piece of land belongs to one lot."))
     return out
 
@@ -73,7 +73,7 @@ def two_districts(label: str, parts: list[tuple[str, float]]) -> Problem | None:
         return None
     rest = sum(a for _, a in parts[1:])
     return Problem("two_districts", (label,), rest,
-                   f"{_lot(label).capitalize()} lies in {len(parts)} zoning districts ("
+                   f"Lot {label} lies in {len(parts)} zoning districts ("
                    + ", ".join(f"{c}: {a:,.0f} sq ft" for c, a in parts)
                    + "): which minimum applies is for the Building Inspector or the Planning Board.")
 

@@ -64,3 +64,15 @@ def test_an_outline_left_open_is_measured_closed_and_named_a_problem(world):
 def test_the_land_in_no_lot_road_or_open_space_is_counted(world):
     out = plan_in(world, plan_of([("A", sq(0, 0, 200))], roads=[sq(200, 0, 50, 200)]), parcel=sq(0, 0, 400, 200))
     assert out["unallocated_sqft"] == pytest.approx(150 * 200, abs=0.01)
+
+
+def test_a_problem_names_its_lots_as_the_plan_labels_them():
+    """A sentence begins with "Lot", and the label keeps its own case ("L3", not "l3")."""
+    from shapely.geometry import box
+
+    from sloat_core.plan.problems import overlaps, two_districts
+
+    district = two_districts("L3", [("IP", 45_052.0), ("MU-2", 5_690.0)])
+    assert district.text.startswith("Lot L3 lies in 2 zoning districts"), district.text
+    overlap = overlaps(["L1", "L2"], [box(0, 0, 10, 10), box(5, 0, 15, 10)])[0]
+    assert overlap.text.startswith("Lot L1 and lot L2 overlap"), overlap.text
