@@ -32,6 +32,7 @@ from app_support.map.leaflet_elements import (
     PARCEL_LINES_CLASS,
     HatchPatterns,
     FrameDocument,
+    LinkedLayerLoader,
     OfflineBase,
     ParcelLabels,
     ScrollGuard,
@@ -204,6 +205,7 @@ def base_map(zoom: int = 15, *, label_points: list | None = None, large: bool = 
     fmap.add_child(OfflineBase())
     fmap.add_child(ScrollGuard())
     fmap.add_child(FrameDocument())  # the frame's document: a title that says what it holds, and its language
+    fmap.add_child(LinkedLayerLoader())  # the layers sent by link, read at once (app_support.map.linked_layers)
     if large:
         fmap.get_root().header.add_child(folium.Element(_LARGE_CONTROLS_CSS))
     OfflineDraw(
