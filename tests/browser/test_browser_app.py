@@ -20,7 +20,7 @@ HOSTILE = Path(__file__).resolve().parents[1] / "fixtures" / "hostile"
 sys.path.insert(0, str(HOSTILE))
 import app_fixtures as fx  # noqa: E402
 import make_hostile as mh  # noqa: E402
-from browser.conftest import SAMPLE_SBL, OfflinePage  # noqa: E402
+from browser.conftest import OfflinePage  # noqa: E402
 
 from app_support.frame.announce import ANSWER_ID  # noqa: E402
 from app_support.inputs.parcel_inputs import KEPT_AFTER_REFUSAL  # noqa: E402
@@ -71,50 +71,6 @@ def test_pick_parcel_by_sbl(app):
     app.wait_text("R-15 minimum of 15,000 sq ft")
     app.wait_parcel_in_view()
     app.shot("03_parcel_by_sbl")
-
-
-#: The map's canvas, bottom to top: for each path drawn, the feature group it belongs to (its index in the map's
-#: script, -1 for none); and each group's name (the layer control's, or its index) with its features' count (null
-#: for a group of no GeoJSON layer: the tiles, the slope picture).
-DRAW_ORDER_JS = """() => { const groups = window.feature_group.filter(g => map_div.hasLayer(g));
-  const named = new Map(window.layer_control._layers.map(l => [l.layer, l.name]));
-  const owner = new Map(), count = [];
-  groups.forEach((g, i) => { let n = 0, geo = false; (function walk(l) { if (l instanceof L.GeoJSON) geo = true;
-      if (l.eachLayer) l.eachLayer(walk); else { owner.set(l, i); if (l.feature) n++; } })(g);
-    count.push([named.get(g) || String(i), geo ? n : null]); });
-  const order = [];
-  for (const k in map_div._layers) { const r = map_div._layers[k]; if (!(r instanceof L.Canvas)) continue;
-    for (let o = r._drawFirst; o; o = o.next) order.push(owner.has(o.layer) ? owner.get(o.layer) : -1); }
-  return {order, count}; }"""
-
-
-def test_the_map_draws_its_linked_layers_in_their_order_the_parcel_on_top_and_one_that_fails_stays_empty(sample_app):
-    """The layers the map reads by link are requested together: one that answers late is still drawn in its
-    place, one that fails leaves its layer empty and the others are drawn; the parcel's outline is on top."""
-    asked: list[str] = []
-
-    def linked(route) -> None:
-        asked.append(route.request.url)
-        if len(asked) == 1:
-            time.sleep(0.5)  # the first answers last
-        if len(asked) == 2:
-            route.abort()
-            return
-        route.continue_()
-
-    app = sample_app
-    app.page.route("**/media/*.json", linked)
-    app.open()
-    app.choose_parcel(SAMPLE_SBL)
-    app.wait_map()
-    app.wait_parcel_in_view()
-    drawn = app.map_frame().evaluate(DRAW_ORDER_JS)
-    assert len(asked) >= 5, asked  # the sample's layers shown at first, its tax parcel lines, its roads
-    assert drawn["order"] == sorted(drawn["order"]), drawn  # every group's paths above the groups before it
-    names = [name for name, _n in drawn["count"]]
-    assert drawn["order"][-1] == names.index("Parcel under study"), drawn  # the parcel's outline on top
-    empty = [name for name, n in drawn["count"] if n == 0]
-    assert len(empty) == 1, drawn["count"]  # the layer whose link failed, and only it
 
 
 def test_upload_a_parcel_file_and_a_bad_one(app, tmp_path):
