@@ -247,10 +247,12 @@ def _browser_first_page(base: str, t0: float) -> dict:
 
 #: The map's frame, named by the page or not yet (app_support.frame.announce.MAP_FRAME).
 _MAP = 'iframe[data-sloat-frame="map"], iframe[title="streamlit_folium.st_folium"]'
-# The map is drawn: Leaflet's container is there and the constraint layers are painted (canvas renderer).
+# The map is drawn: Leaflet's container is there, the constraint layers are painted (canvas renderer) and none of the
+# layers the frame reads by link is still on its way (app_support.map.leaflet_elements.LinkedLayerLoader).
 _MAP_DRAWN_JS = """() => { const f = document.querySelector('iframe[data-sloat-frame="map"], '
   + 'iframe[title="streamlit_folium.st_folium"]');
-  const d = f && f.contentDocument; return !!(d && d.querySelector('.leaflet-overlay-pane canvas')); }"""
+  const d = f && f.contentDocument; if (!(d && d.querySelector('.leaflet-overlay-pane canvas'))) return false;
+  const s = f.contentWindow.__sloatLinkedLayers; return !(s && s.loading && s.loading() > 0); }"""
 
 
 #: Addresses of the sample typed as people write them, one per timed search.

@@ -4,7 +4,8 @@
 - :class:`HatchPatterns`: hatched fills on the map's canvas, the shapes of the printed report's hatches;
 - :class:`OfflineBase`: the base drawn from the layer set (village boundary, roads) when the tiles cannot load;
 - :class:`ScrollGuard`: the page scrolls over the map until the map is used;
-- :class:`FrameDocument`: the map frame's own document gets a title and a language (``<html lang="en">``).
+- :class:`FrameDocument`: the map frame's own document gets a title and a language (``<html lang="en">``);
+- :class:`LinkedLayerLoader`: the layers the server sends by link, read at once and drawn in their order.
 
 Each is a branca ``MacroElement`` whose script names the map it is added to; no text from a layer file
 goes into a script as code (label text goes in with ``textContent``). The map that carries them, the
@@ -32,6 +33,7 @@ __all__ = [
     "ScrollGuard",
     "MAP_DOCUMENT_TITLE",
     "FrameDocument",
+    "LinkedLayerLoader",
 ]
 
 #: Leaflet className of the tax-parcel line features: the labels show only while they are on the map.
@@ -337,3 +339,64 @@ document.documentElement.setAttribute("lang", {{ this.lang_js }});
         super().__init__()
         self._name = "FrameDocument"
         self.title_js, self.lang_js = json.dumps(title).replace("<", "\\u003c"), json.dumps(lang)
+
+
+class LinkedLayerLoader(MacroElement):
+    """Reads the layers the server sends by link (:mod:`app_support.map.linked_layers`) all at once, and draws
+    them in the order the map's script declares them.
+
+    Each link in the feature groups' script calls ``window.__sloatLinkedLayers.load(url, add)``. The first time,
+    the requests of all the links of one script start together (they were synchronous requests, one after
+    the other); when every one has arrived, each layer's data is handed to its ``add`` in the script's order, and
+    what the script put on the map after that link (the layers that follow, the parcel's outline) is brought to
+    the front again in its own order, so the canvas draws everything in the script's order, as before. A link
+    that fails (no answer, another status than 200, not JSON) leaves its layer empty, as a failed tile would;
+    the others are drawn. The data is kept in the frame: a later script (a pick redraws the groups) adds it at
+    once, as before. ``loading()`` counts the links read but not yet drawn (the tests and the bench wait for 0).
+    """
+
+    _template = Template("""
+{% macro script(this, kwargs) %}
+(function(){
+  var map = {{ this._parent.get_name() }};
+  var kept = {}, asked = {}, open = null, waiting = 0;
+  function read(url){
+    if (!(url in asked)) {
+      asked[url] = fetch(url).then(function(r){ return r.status === 200 ? r.json() : null; })
+        .catch(function(){ return null; }).then(function(data){ kept[url] = data; return data; });
+    }
+    return asked[url];
+  }
+  function added(e){ open.links[open.links.length - 1].after.push(e.layer); }
+  function front(l){ if (l._map && (l instanceof L.Path || l instanceof L.ImageOverlay)) l.bringToFront(); }
+  function draw(links){
+    links.forEach(function(link){
+      try { if (kept[link.url]) link.add(kept[link.url]); link.after.forEach(front); }
+      catch (e) { console.error(e); }
+      waiting--;
+    });
+  }
+  window.__sloatLinkedLayers = {
+    load: function(url, add){
+      if (!open && url in kept) { if (kept[url]) add(kept[url]); return; }
+      if (!open) {
+        var script = open = {links: []};
+        map.on("layeradd", added);
+        Promise.resolve().then(function(){
+          map.off("layeradd", added); open = null;
+          return Promise.all(script.links.map(function(link){ return read(link.url); }));
+        }).then(function(){ draw(script.links); });
+      }
+      open.links.push({url: url, add: add, after: []});
+      waiting++;
+      read(url);
+    },
+    loading: function(){ return waiting; }
+  };
+})();
+{% endmacro %}
+""")
+
+    def __init__(self):
+        super().__init__()
+        self._name = "LinkedLayerLoader"

@@ -9,12 +9,13 @@ same for every visitor and every pick.
 Here each large GeoJSON literal of a shared script, ``geo_json_<name>_add({...});`` as folium writes it, is
 kept once in Streamlit's in-memory media storage (served by every start of the app: ``streamlit run``,
 ``tools/serve.py`` and the processes behind the deploy's nginx, whose session affinity keeps a session's
-requests on its process) under a name made from a SHA-256 of its bytes. The script then reads it by link: a
-synchronous request the first time the map's frame needs it, and the parsed object kept in the frame for every
-later rerun (a pick redraws the groups), so a page load fetches each layer once. The request is synchronous, as
-folium's own non-embedded GeoJSON is, so the layers are added in the same order as before: the canvas draws
-them in that order, and the parcel's outline stays on top. The linked file holds exactly the text folium
-embedded (:func:`embedded_again` puts it back, byte for byte: tests/app/test_linked_layers.py).
+requests on its process) under a name made from a SHA-256 of its bytes. The script then reads it by link
+through the base map's loader (:class:`app_support.map.leaflet_elements.LinkedLayerLoader`): the first time,
+the requests of all the links start together and the layers are added when all have arrived, in the script's
+order, what follows them brought to the front again (the canvas draws them in that order, and the parcel's
+outline stays on top); the parsed objects are kept in the frame for every later rerun (a pick redraws the
+groups, and the data is added at once), so a page load fetches each layer once. The linked file holds exactly
+the text folium embedded (:func:`embedded_again` puts it back, byte for byte: tests/app/test_linked_layers.py).
 
 Only the server's own layer data is linked, under names it made; a visitor cannot name a file. Without a
 Streamlit runtime (a script outside a server, the tests of the map's text) nothing is linked and the script is
@@ -35,13 +36,11 @@ MIN_LINKED_CHARS = 4096
 MIME = "application/json"
 #: folium's GeoJson template: the data handed to the layer's ``_add`` function, on a line of its own.
 _ADD_CALL = re.compile(r"^(?P<indent>[ \t]*)(?P<fn>geo_json_[A-Za-z0-9_]+_add)\((?P<data>\{.*\})\);(?=[ \t]*$)", re.M)
-#: The frame's loader. The map's frame is ``<app>/component/<name>/index.html``: the link is relative to it, so a
-#: ``server.baseUrlPath`` is followed. A failed request leaves that layer empty, as a failed tile would.
-_LOADER = ('{indent}(function (url, add) {{ var kept = window.__sloatLinkedLayers = window.__sloatLinkedLayers || {{}}; '
-           'if (!(url in kept)) {{ var r = new XMLHttpRequest(); r.open("GET", url, false); '
-           'try {{ r.send(null); kept[url] = r.status === 200 ? JSON.parse(r.responseText) : null; }} '
-           'catch (e) {{ kept[url] = null; }} }} if (kept[url]) add(kept[url]); }})({url}, {fn});')
-_LOADER_CALL = re.compile(r'^[ \t]*\(function \(url, add\) \{ var kept = window\.__sloatLinkedLayers.*'
+#: A link in the script. The map's frame is ``<app>/component/<name>/index.html``: the link is relative to it, so a
+#: ``server.baseUrlPath`` is followed. The base map's loader reads it (a failed request leaves that layer empty,
+#: as a failed tile would).
+_LOADER = '{indent}(function (url, add) {{ window.__sloatLinkedLayers.load(url, add); }})({url}, {fn});'
+_LOADER_CALL = re.compile(r'^[ \t]*\(function \(url, add\) \{ window\.__sloatLinkedLayers\.load\(url, add\); '
                           r'\}\)\((?P<url>"[^"]+"), (?P<fn>geo_json_[A-Za-z0-9_]+_add)\);(?=[ \t]*$)', re.M)
 _LOCK = threading.Lock()
 _USES: dict[str, int] = {}  # media file id -> shared scripts using it

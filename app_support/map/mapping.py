@@ -3,7 +3,7 @@
 folium 0.20 and its Draw plugin load Leaflet, Leaflet.draw, jQuery, Bootstrap and Font Awesome
 from public CDNs. Here they load from ``/app/static/vendor/`` (fetched by ``tools/fetch_assets.py``
 and served by Streamlit's static file serving); the assets the app's maps do not use
-(Bootstrap, glyphicons, Font Awesome, awesome-markers) are dropped. The streamlit-folium
+(jQuery, Bootstrap, glyphicons, Font Awesome, awesome-markers) are dropped. The streamlit-folium
 component iframe is served from the app's own origin, so origin-relative URLs resolve there.
 
 The base map (centre, drawing tools) never changes between reruns, so the component keeps its
@@ -32,6 +32,7 @@ from app_support.map.leaflet_elements import (
     PARCEL_LINES_CLASS,
     HatchPatterns,
     FrameDocument,
+    LinkedLayerLoader,
     OfflineBase,
     ParcelLabels,
     ScrollGuard,
@@ -70,9 +71,11 @@ __all__ = [
 ]
 
 VENDOR_URL = "/app/static/vendor"
+#: The map frame loads these one after the other (streamlit-folium awaits each): jQuery is not among them, as
+#: no script of the app's maps uses it (folium asks for it for its plain ``Popup``, ``keep_in_front`` and Vega, none
+#: of which the app draws; Leaflet.draw does not need it).
 MAP_JS = [
     ("leaflet", f"{VENDOR_URL}/leaflet/dist/leaflet.js"),
-    ("jquery", f"{VENDOR_URL}/jquery/dist/jquery.min.js"),
 ]
 MAP_CSS = [("leaflet_css", f"{VENDOR_URL}/leaflet/dist/leaflet.css")]
 DRAW_JS = [("leaflet_draw_js", f"{VENDOR_URL}/leaflet-draw/dist/leaflet.draw.js")]
@@ -96,7 +99,7 @@ BASEMAPS: dict[str, tuple[str, str] | None] = {
 
 
 class OfflineMap(folium.Map):
-    """A folium map whose Leaflet and jQuery come from the app's static files."""
+    """A folium map whose Leaflet comes from the app's static files."""
 
     default_js = MAP_JS
     default_css = MAP_CSS
@@ -204,6 +207,7 @@ def base_map(zoom: int = 15, *, label_points: list | None = None, large: bool = 
     fmap.add_child(OfflineBase())
     fmap.add_child(ScrollGuard())
     fmap.add_child(FrameDocument())  # the frame's document: a title that says what it holds, and its language
+    fmap.add_child(LinkedLayerLoader())  # the layers sent by link, read at once (app_support.map.linked_layers)
     if large:
         fmap.get_root().header.add_child(folium.Element(_LARGE_CONTROLS_CSS))
     OfflineDraw(

@@ -58,6 +58,19 @@ def test_map_loads_only_local_assets_that_the_fetch_script_provides():
     assert not re.search(r"(src|href)=\"https?://", html)
 
 
+def test_no_script_of_the_maps_uses_jquery_which_the_map_frame_does_not_load():
+    fmap = mapping.base_map(label_points=[[41.16, -74.19, "155.06-1-42"]], large=True)
+    feature = dict(fx.wgs84_feature(fx.WETLAND), properties={"label": "Wetlands", "details": "d", "row": "r"})
+    for group in (mapping.basemap_group(next(iter(mapping.BASEMAPS))),
+                  mapping.layer_group("wetlands", {"type": "FeatureCollection", "features": [feature]}),
+                  mapping.parcel_group(feature["geometry"])):
+        group.add_to(fmap)
+    folium.LayerControl().add_to(fmap)
+    html = fmap.get_root().render()
+    assert "jquery" not in " ".join(_asset_links(fmap)).lower()
+    assert not re.search(r"jQuery|(?<![\w$])\$(\(|\.)", html), re.search(r".{60}(jQuery|\$[(.]).{60}", html)
+
+
 def test_fetched_assets_exist_when_fetched():
     vendor = ROOT / "static" / "vendor"
     if not (vendor / ".stamp").exists():

@@ -153,6 +153,11 @@ QUIET_JS = """() => {
 PARCEL_IN_VIEW_JS = """() => (typeof map_div !== 'undefined') && !!window.layer_control
   && window.layer_control._layers.some(l => l.name === 'Parcel under study' && map_div.hasLayer(l.layer)
      && l.layer.getBounds && map_div.getBounds().contains(l.layer.getBounds()))"""
+#: True once the map's frame has drawn every layer it reads by link (app_support.map.leaflet_elements.LinkedLayerLoader:
+#: the requests start together and the layers are added when all have arrived).
+LINKED_LAYERS_DRAWN_JS = """(frame) => { const f = document.querySelector(frame);
+  const w = f && f.contentWindow; const s = w && w.__sloatLinkedLayers;
+  return !!s && typeof s.loading === 'function' && s.loading() === 0; }"""
 #: Number of vertices placed so far while drawing a polygon with Leaflet.draw.
 DRAW_VERTICES_JS = "() => document.querySelectorAll('.leaflet-marker-icon.leaflet-editing-icon').length"
 
@@ -171,8 +176,10 @@ class OfflinePage:
         return self
 
     def wait_map(self):
+        """The map's frame, once its tools are there and the layers it reads by link are drawn."""
         frame = self.page.frame_locator(MAP_IFRAME)
         frame.locator(".leaflet-draw-draw-polygon").wait_for(timeout=30_000)
+        self.page.wait_for_function(LINKED_LAYERS_DRAWN_JS, arg=MAP_IFRAME, timeout=30_000)
         return frame
 
     def map_frame(self):
