@@ -1,16 +1,20 @@
 """The app as ``tools/serve.py`` serves it (``make run`` and the systemd unit start it so), on loopback, in a
 process of its own that a test can stop and start again: for the protocol-level tests (tools/st_protocol.py).
 
-Each start is a new process, forked from a server (one per test process, started on first use) that has
-imported the libraries an app process imports before it serves (Streamlit, folium, geopandas, the engine and the
-handout, as ``tools/serve.py``'s warm-up does): about two seconds of processor time a start, not paid again.
-Nothing else is done there: no Streamlit option is read, no runtime or session started, no layer set read, no
-``app_support`` module imported (a Streamlit component must be declared after the runtime starts). The child
-then runs as ``python tools/serve.py ARGS`` (or ``python -m streamlit run app.py ARGS``) would: its working
-directory, environment, ``sys.argv``, ``sys.path[0]`` and file descriptors 0-2 (the log) are set, the script
-or module runs as ``__main__``, and the exit handlers run at its end. It is a process of its own (its pid is
-the server's pid for the test: RSS, signals), Streamlit decides everything it decides once per process in it,
-and the fork server reaps it and reports its exit status.
+Each start (:func:`spawn`: also the serving stack's app processes and its answers unit, tests/service/test_deploy.py)
+is a new process, forked from a server (one per test process, started on first use) that has imported the
+libraries an app process imports before it serves (Streamlit, folium, geopandas, the engine and the handout, as
+``tools/serve.py``'s warm-up does): about two seconds of processor time a start, not paid again. Nothing else is
+done there: no Streamlit option is read, no runtime or session started, no layer set read, no ``app_support``
+module imported (a Streamlit component must be declared after the runtime starts). The child then runs as
+``python SCRIPT ARGS`` (``python tools/serve.py ...``) or ``python -m MODULE ARGS`` (``python -m streamlit run
+app.py ...``) would: its working directory, environment, ``sys.argv``, ``sys.path[0]``, file descriptors 0-2 (the
+log), ``PYTHONUNBUFFERED``, ``PYTHONWARNINGS`` and ``PYTHONDONTWRITEBYTECODE`` are set, what the imports printed is
+written first to its stderr, the script or module runs as ``__main__``, and the exit handlers run at its end. It
+is a process of its own (its pid is the server's for the test: memory, signals, kill -9), Streamlit decides
+everything it decides once per process in it, and the fork server reaps it and reports its exit status. Only the
+interpreter's own start-up (the ``PYTHON*`` settings it reads then are the test process's) and the imports are
+not repeated.
 """
 
 from __future__ import annotations
@@ -37,26 +41,52 @@ PRELOAD = ("streamlit", "streamlit.web.cli", "streamlit.web.bootstrap", "streaml
            "sloat_core.outputs.handout")
 
 _SERVER = r'''
-import atexit, importlib, json, os, runpy, select, signal, sys, tempfile, time, traceback, warnings
+import atexit, gc, importlib, io, json, os, runpy, select, signal, sys, tempfile, time, traceback, warnings
 
-for name in sys.argv[1:]:
-    importlib.import_module(name)
+# What the imports print (a library's warning at import) is kept, and written at the start of each child's
+# output, where a new interpreter would have written it.
+with tempfile.TemporaryFile() as said:
+    kept = os.dup(1), os.dup(2)
+    os.dup2(said.fileno(), 1)
+    os.dup2(said.fileno(), 2)
+    try:
+        for name in sys.argv[1:]:
+            importlib.import_module(name)
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os.dup2(kept[0], 1)
+        os.dup2(kept[1], 2)
+        os.close(kept[0])
+        os.close(kept[1])
+    said.seek(0)
+    PRELUDE = said.read()
+# What the imports made lives as long as the process: moved out of the collector's generations, a child's
+# collections do not walk it (nor copy its pages to write their marks), as tools/serve.py does after its warm-up.
+gc.collect()
+gc.freeze()
 
 
 def child(req):
     null = os.open(os.devnull, os.O_RDONLY)
-    log = os.open(req["log"], os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     os.dup2(null, 0)
-    os.dup2(log, 1)
-    os.dup2(log, 2)
     os.close(null)
-    os.close(log)
+    for fd, path in ((1, req["stdout"]), (2, req["stderr"])):
+        out = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        os.dup2(out, fd)
+        os.close(out)
+    os.write(2, PRELUDE)
     os.chdir(req["cwd"])
     env = req["env"]
     os.environ.clear()
     os.environ.update(env)
     tempfile.tempdir = None  # found again from TMPDIR
     sys.dont_write_bytecode = bool(env.get("PYTHONDONTWRITEBYTECODE"))
+    if env.get("PYTHONUNBUFFERED"):  # as python -u: nothing held back in a buffer
+        for name, fd in (("stdout", 1), ("stderr", 2)):
+            old = getattr(sys, name)
+            setattr(sys, name, io.TextIOWrapper(io.FileIO(fd, "w", closefd=False), encoding=old.encoding,
+                                                errors=old.errors, write_through=True))
     warnings.resetwarnings()
     sys.warnoptions[:] = [o for o in env.get("PYTHONWARNINGS", "").split(",") if o]
     warnings._processoptions(sys.warnoptions)
@@ -160,14 +190,14 @@ def _request(**request) -> dict:
     return json.loads(line)
 
 
-class AppProcess:
-    """One app process forked by the server: what the tests use of ``subprocess.Popen``."""
+class ForkedProcess:
+    """A command forked by the server (:func:`spawn`): what the tests use of ``subprocess.Popen``."""
 
     def __init__(self, args: list[str], *, module: str | None, script: str | None, cwd: Path, env: dict,
-                 log: Path):
+                 stdout: Path, stderr: Path):
         self.args = args
-        self.pid = _request(op="start", module=module, script=script, args=args, cwd=str(cwd), env=dict(env),
-                            log=str(log))["pid"]
+        self.pid = _request(op="start", module=module, script=script, args=args[3 if module else 2:], cwd=str(cwd),
+                            env=dict(env), stdout=str(stdout), stderr=str(stderr))["pid"]
         self.returncode: int | None = None
 
     def wait(self, timeout: float | None = None) -> int:
@@ -193,6 +223,23 @@ class AppProcess:
         self.send_signal(signal.SIGKILL)
 
 
+def spawn(argv: list[str], *, cwd: Path, env: dict, stdout: Path, stderr: Path | None = None
+          ) -> ForkedProcess | subprocess.Popen:
+    """``subprocess.Popen(argv, cwd=cwd, env=env, stdout=<stdout>, stderr=<stderr or stdout>)`` (both files opened
+    for appending): forked from the server when ``argv`` is this interpreter running a script (``python SCRIPT
+    ARGS``) or a module (``python -m MODULE ARGS``), else started as it is."""
+    stderr = stderr or stdout
+    python = len(argv) > 1 and all(os.path.realpath(a) == os.path.realpath(b) for a, b in (
+        (argv[0], sys.executable), (os.path.dirname(argv[0]), os.path.dirname(sys.executable))))  # and its venv
+    if python and argv[1] == "-m" and len(argv) > 2:
+        return ForkedProcess(argv, module=argv[2], script=None, cwd=cwd, env=env, stdout=stdout, stderr=stderr)
+    if python and not argv[1].startswith("-"):
+        return ForkedProcess(argv, module=None, script=argv[1], cwd=cwd, env=env, stdout=stdout, stderr=stderr)
+    with open(stdout, "a") as out, open(stderr, "a") as err:
+        return subprocess.Popen(argv, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT if stderr == stdout
+                                else err)
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -205,7 +252,7 @@ class Launcher:
 
     def __init__(self, env: dict, log: Path, *, bare: bool = False):
         self.env, self.log_path, self.bare = env, log, bare
-        self.proc: AppProcess | None = None
+        self.proc: ForkedProcess | subprocess.Popen | None = None
         self.url = ""
 
     @classmethod
@@ -221,12 +268,8 @@ class Launcher:
         self.url = f"http://127.0.0.1:{port}"
         options = ["--server.port", str(port), "--server.address", "127.0.0.1", "--server.headless", "true",
                    "--server.fileWatcherType", "none"]
-        if self.bare:  # python -m streamlit run app.py ...
-            self.proc = AppProcess(["run", "app.py", *options], module="streamlit", script=None, cwd=ROOT,
-                                   env=self.env, log=self.log_path)
-        else:  # python tools/serve.py ...
-            self.proc = AppProcess(options, module=None, script="tools/serve.py", cwd=ROOT, env=self.env,
-                                   log=self.log_path)
+        start = [sys.executable, "-m", "streamlit", "run", "app.py"] if self.bare else [sys.executable, "tools/serve.py"]
+        self.proc = spawn([*start, *options], cwd=ROOT, env=self.env, stdout=self.log_path)
         deadline = time.monotonic() + 60
         while True:
             assert self.proc.poll() is None, f"the server exited: {self.log_path.read_text()[-2000:]}"
