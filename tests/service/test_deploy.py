@@ -2,11 +2,11 @@
 
 deploy/stack.py renders deploy/ for this checkout (free ports on 127.0.0.1), starts each app process
 from the rendered unit's own ExecStart (its Environment= and EnvironmentFile= too) and nginx on the
-rendered site. Here the app processes and the answers unit run their ExecStart forked from a server that has
-imported the libraries (tests/served_app.py: the same command, working folder, environment and log; a process of
-its own, killed with kill -9 as a crash would; about 2 s of processor time less each). Sessions go through the proxy at the protocol level (tools/st_protocol.py: the
-browser's own requests and websocket messages). The app reads the hand-built layers of
-tests/app_fixtures.py: tax parcel P1 (40,000 sq ft, net lot area at most 20,000), P2 (10,000 sq ft).
+rendered site. Here the app processes and the answers unit run their ExecStart forked from a server that
+has imported the libraries (tests/served_app.py: the same command, working folder, environment and log; a
+process of its own, killed with kill -9 as a crash would; about 2 s of processor time less each). Sessions
+go through the proxy at the protocol level (tools/st_protocol.py: the browser's own requests and websocket
+messages). The app reads the hand-built layers of tests/app_fixtures.py: tax parcel P1 (40,000 sq ft, net lot area at most 20,000), P2 (10,000 sq ft).
 
 nginx's access log records which process served each request, so the tests can tell where a session
 went and pick a browser that lands on the other process.

@@ -1,9 +1,10 @@
 """The service's housekeeping scripts (deploy/): backup, restore, schema migration, layer refresh.
 
-Each runs as the timer or the operator runs it (a process of its own with the unit's environment variables;
-the Python ones forked from a server that has imported the libraries, tests/served_app.py) on a real SQLite case store or real layer sets in a temporary data folder. restore.sh's
-``systemctl stop/start`` is replaced by ``true`` through its ``SYSTEMCTL`` variable: no app process
-runs here (tests/service/test_deploy.py runs the stack).
+Each runs as the timer or the operator runs it (a process of its own with the unit's environment
+variables; the Python ones forked from a server that has imported the libraries, tests/served_app.py) on a
+real SQLite case store or real layer sets in a temporary data folder. restore.sh's ``systemctl stop/start``
+is replaced by ``true`` through its ``SYSTEMCTL`` variable: no app process runs here
+(tests/service/test_deploy.py runs the stack).
 """
 
 from __future__ import annotations
