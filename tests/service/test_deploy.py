@@ -6,7 +6,8 @@ rendered site. Here the app processes and the answers unit run their ExecStart f
 has imported the libraries (tests/served_app.py: the same command, working folder, environment and log; a
 process of its own, killed with kill -9 as a crash would; about 2 s of processor time less each). Sessions
 go through the proxy at the protocol level (tools/st_protocol.py: the browser's own requests and websocket
-messages). The app reads the hand-built layers of tests/app_fixtures.py: tax parcel P1 (40,000 sq ft, net lot area at most 20,000), P2 (10,000 sq ft).
+messages). The app reads the hand-built layers of tests/app_fixtures.py: tax parcel P1 (40,000 sq ft, net
+lot area at most 20,000), P2 (10,000 sq ft).
 
 nginx's access log records which process served each request, so the tests can tell where a session
 went and pick a browser that lands on the other process.
