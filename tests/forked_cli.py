@@ -37,7 +37,7 @@ PRELOAD = ("sloat_core.cli", "sloat_core.engine.analysis", "sloat_core.gis.layer
 PRELOAD_LAYERS = (ROOT / "data" / "sample" / "layers.yaml",)
 
 _SERVER = r'''
-import atexit, importlib, importlib.util, json, os, resource, runpy, sys, tempfile, traceback, warnings
+import atexit, gc, importlib, importlib.util, json, os, resource, runpy, sys, tempfile, traceback, warnings
 
 split = sys.argv.index("--layers")
 for name in sys.argv[1:split]:
@@ -45,6 +45,10 @@ for name in sys.argv[1:split]:
 from sloat_core.gis.layers import load_manifest
 for path in sys.argv[split + 1:]:
     load_manifest(path)
+# What was imported and read lives as long as the server: moved out of the collector's generations, a child's
+# collections do not walk it (nor copy its pages to write their marks).
+gc.collect()
+gc.freeze()
 
 
 def child(req):

@@ -63,6 +63,10 @@ from sloat_core import cli  # noqa: E402
 import forked_cli  # noqa: E402
 from law_day import LAW_DAY  # noqa: E402
 
+#: One worker runs the module (``pytest -n 2``): one fork server (tests/forked_cli.py: its imports and the sample
+#: layer set, a few seconds of processor time) for its child runs, not one on each worker.
+pytestmark = pytest.mark.xdist_group("hostile_cli")
+
 TIMEOUT_S = 30
 MEMORY_LIMIT_BYTES = 3 * 1024**3
 

@@ -1,9 +1,10 @@
 """The service's housekeeping scripts (deploy/): backup, restore, schema migration, layer refresh.
 
-Each runs as the timer or the operator runs it (a subprocess with the unit's environment variables)
-on a real SQLite case store or real layer sets in a temporary data folder. restore.sh's
-``systemctl stop/start`` is replaced by ``true`` through its ``SYSTEMCTL`` variable: no app process
-runs here (tests/service/test_deploy.py runs the stack).
+Each runs as the timer or the operator runs it (a process of its own with the unit's environment
+variables; the Python ones forked from a server that has imported the libraries, tests/served_app.py) on a
+real SQLite case store or real layer sets in a temporary data folder. restore.sh's ``systemctl stop/start``
+is replaced by ``true`` through its ``SYSTEMCTL`` variable: no app process runs here
+(tests/service/test_deploy.py runs the stack).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import threading
 from pathlib import Path
 
@@ -22,6 +24,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
 import app_fixtures as fx  # noqa: E402
+from served_app import spawn  # noqa: E402
 
 from sloat_core.store import CaseNotFound, CaseStore  # noqa: E402
 from sloat_core.store.sqlite import MIGRATIONS, SCHEMA_VERSION  # noqa: E402
@@ -30,8 +33,24 @@ pytestmark = pytest.mark.xdist_group("deploy")
 
 
 def _run(script: str, *args: str, env: dict, check: bool = True) -> subprocess.CompletedProcess:
-    cmd = [str(DEPLOY / script), *args] if script.endswith(".sh") else [sys.executable, str(DEPLOY / script), *args]
-    done = subprocess.run(cmd, cwd=ROOT, env={**os.environ, **env}, capture_output=True, text=True, timeout=120)
+    """The script as the timer or the operator runs it; a Python script (``python deploy/SCRIPT ARGS``) forked from
+    tests/served_app.py's server, which has imported geopandas and the engine (a second a run less)."""
+    env = {**os.environ, **env}
+    if script.endswith(".sh"):
+        done = subprocess.run([str(DEPLOY / script), *args], cwd=ROOT, env=env, capture_output=True, text=True,
+                              timeout=120)
+    else:
+        cmd = [sys.executable, str(DEPLOY / script), *args]
+        with tempfile.TemporaryDirectory(prefix="deploy-ops-") as folder:
+            out, err = Path(folder) / "stdout", Path(folder) / "stderr"
+            proc = spawn(cmd, cwd=ROOT, env=env, stdout=out, stderr=err)
+            try:
+                code = proc.wait(timeout=120)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+                raise
+            done = subprocess.CompletedProcess(cmd, code, out.read_text(), err.read_text())
     if check:
         assert done.returncode == 0, done.stdout + done.stderr
     return done
