@@ -23,6 +23,8 @@ def _max_positions() -> int:
 
 
 _NOT_A_DRAWING = "The drawing sent by the map is not a polygon of map coordinates; draw it again."
+#: The end of a list's members (:func:`drawing_problem`).
+_END = object()
 
 
 def drawing_problem(all_drawings) -> str | None:
@@ -44,9 +46,16 @@ def drawing_problem(all_drawings) -> str | None:
         geometry = feature.get("geometry") if isinstance(feature, dict) else None
         if not isinstance(geometry, dict):
             return _NOT_A_DRAWING
-        stack = [(geometry.get("coordinates"), 0)]
+        # Depth first, the last member of a list first, as a stack of lists would; each list is walked by an
+        # iterator as it is read (pushing a list's members all at once would touch a million positions before
+        # the count stopped at the limit).
+        stack = [(iter((geometry.get("coordinates"),)), 0)]
         while stack:
-            coords, depth = stack.pop()
+            members, depth = stack[-1]
+            coords = next(members, _END)
+            if coords is _END:
+                stack.pop()
+                continue
             if not isinstance(coords, list) or depth > 4:
                 return _NOT_A_DRAWING
             if coords and not isinstance(coords[0], list):  # a position
@@ -60,7 +69,7 @@ def drawing_problem(all_drawings) -> str | None:
                     return (f"The drawing has more than {limit:,} vertices: a parcel outline drawn on the map has "
                             "far fewer; draw it again.")
                 continue
-            stack.extend((c, depth + 1) for c in coords)
+            stack.append((reversed(coords), depth + 1))
     return None
 
 

@@ -26,12 +26,21 @@ from law_day import LAW_DAY
 ROLES = ("water_bodies", "watercourses", "wetlands", "floodplain", "rock_outcrops")
 
 
+#: A role with no feature: the frame ``GeoDataFrame({"NAME": []}, geometry=[])`` built once (each layer takes its own
+#: copy: ``Layer`` resets the index).
+_NO_FEATURE = gpd.GeoDataFrame({"NAME": []}, geometry=[], crs=WORK_CRS)
+
+
 def world(features: dict) -> LayerSet:
-    roles = {}
+    """The roles' features as layers of one memory layer set: per role a GeoDataFrame (a column NAME, EPSG:2260),
+    cut from one frame of all the world's features (building a GeoDataFrame was most of an example's time)."""
+    geoms = [g for role in ROLES for g in features.get(role, [])]
+    every = gpd.GeoDataFrame({"NAME": ["x"] * len(geoms)}, geometry=geoms, crs=WORK_CRS) if geoms else None
+    roles, start = {}, 0
     for role in ROLES:
-        geoms = features.get(role, [])
-        roles[role] = Layer(role, gpd.GeoDataFrame({"NAME": ["x"] * len(geoms)}, geometry=geoms, crs=WORK_CRS),
-                            f"memory:{role}")
+        end = start + len(features.get(role, []))
+        roles[role] = Layer(role, every.iloc[start:end] if end > start else _NO_FEATURE, f"memory:{role}")
+        start = end
     return LayerSet(name="memory", version="t", manifest_path=Path("memory"), illustrative=True, notice="",
                     roles=roles, dem_path=None, parcels_meta=None, zoning_district_field=None, warnings=())
 

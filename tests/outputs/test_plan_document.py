@@ -54,8 +54,14 @@ def doc(plan):
 
 
 @pytest.fixture(scope="module")
-def tree(doc):
-    return Tree(doc.pdf())
+def doc_pdf(doc) -> bytes:
+    """The lot table's PDF, written once for the module's claims (each writing is a WeasyPrint run)."""
+    return doc.pdf()
+
+
+@pytest.fixture(scope="module")
+def tree(doc_pdf):
+    return Tree(doc_pdf)
 
 
 @pytest.fixture(scope="module")
@@ -100,8 +106,8 @@ def test_the_lot_table_is_a_real_table_with_its_header_cells_scoped(tree):
     assert set(in_tree) == tree.content_mcids()  # every marked content in the tree, the header and footer artifacts
 
 
-def test_every_lots_label_and_its_conforms_word_appear_in_the_pdf(plan, doc):
-    flat = "".join("".join(_pdf_text(doc.pdf())).split())  # pypdf may glue two cells, or break a label: no spaces
+def test_every_lots_label_and_its_conforms_word_appear_in_the_pdf(plan, doc, doc_pdf):
+    flat = "".join("".join(_pdf_text(doc_pdf)).split())  # pypdf may glue two cells, or break a label: no spaces
     for lot in plan.lots:
         label = "".join(lot.label.split())
         # the row: the label, the district, gross, net and minimum, then the word
@@ -111,20 +117,21 @@ def test_every_lots_label_and_its_conforms_word_appear_in_the_pdf(plan, doc):
     assert "<b>" not in doc.html and "&lt;b&gt;Lot&lt;/b&gt; &amp; &quot;x&quot;" in doc.html
 
 
-def test_the_pdf_says_what_its_html_says_every_heading_in_order_and_its_words(doc):
+def test_the_pdf_says_what_its_html_says_every_heading_in_order_and_its_words(doc, doc_pdf):
     headings, text = _html_text(doc.html)
     assert headings[:4] == [PLAN_TITLE, "Parcel and plan", "Problems in the drawing", "Lot by lot"]
     assert {"Yield (§ 402-48E)", "Open space (§ 402-48G(2))", "Please note"} <= set(headings)
-    assert_pdf_says(doc.pdf(), headings, text)
+    assert_pdf_says(doc_pdf, headings, text)
 
 
 def test_a_long_table_repeats_its_head_on_every_page_and_never_splits_a_row(long_doc):
     assert long_doc.pages >= 2
-    pages = _pdf_text(long_doc.pdf())
+    data = long_doc.pdf()
+    pages = _pdf_text(data)
     with_lots = [n for n, text in enumerate(pages) if re.search(r"\bL\d+\s*R-15", text)]
     assert len(with_lots) >= 2
     assert all("Permits needed (§)" in pages[n] for n in with_lots)  # the head, on every page the table runs on
-    tree = Tree(long_doc.pdf())
+    tree = Tree(data)
     rows = [r for part, r in _lot_rows(tree) if part == "/TBody"]
 
     def pages_of(elem) -> set[int]:
@@ -147,13 +154,13 @@ def test_the_summary_prints_the_same_plan_section_when_a_plan_is_given(plan, lay
     assert with_plan.index("<h2>Cluster development") < with_plan.index(f"<h2>{SECTION_HEADING}</h2>")
 
 
-def test_the_pdf_ua_checker_finds_nothing_to_fix(doc, tmp_path):
+def test_the_pdf_ua_checker_finds_nothing_to_fix(doc_pdf, tmp_path):
     pdfua = pytest.importorskip("pdfua")
     from pdfua.model import Severity
     from pdfua.validator import Validator
 
     path = tmp_path / "lots.pdf"
-    path.write_bytes(doc.pdf())
+    path.write_bytes(doc_pdf)
     report = Validator().validate(str(path))
     found = [(f.rule_id, f.message) for f in report.findings if f.severity >= Severity.WARNING]
     assert not found, (found[:5], pdfua.__version__)

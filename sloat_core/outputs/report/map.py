@@ -8,6 +8,7 @@ The styles come from the role declarations (:mod:`sloat_core.gis.roles`).
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import io
 from typing import Any
 
@@ -116,18 +117,44 @@ def map_and_legend(analysis, layerset, *, width_in: float = 3.2, dpi: int = 200)
 
 
 def _swatch_png(handle, dpi: int = 200) -> bytes:
-    """A legend entry's key (its line or its hatched patch) alone, as a small PNG (0.32 by 0.18 inch)."""
+    """A legend entry's key (its line or its hatched patch) alone, as a small PNG (0.32 by 0.18 inch).
+
+    A handful of styles serve every map: each is drawn once per process (:func:`_swatch_drawn`, keyed by what the
+    drawing reads: the handle's style and the hatch settings in effect), not once per legend entry of every map."""
+    if isinstance(handle, Line2D):
+        look = ("line", _hashable(handle.get_color()), float(handle.get_linewidth()), handle.get_linestyle())
+    else:
+        look = ("patch", _hashable(handle.get_facecolor()), _hashable(handle.get_edgecolor()), handle.get_hatch())
+    rc = tuple(_hashable(plt.rcParams[k]) for k in ("hatch.linewidth", "hatch.color", "savefig.transparent"))
+    return _swatch_drawn(look, rc, dpi)
+
+
+def _hashable(value):
+    """A colour (or setting) as a hashable key: sequences as tuples."""
+    return tuple(value) if isinstance(value, (list, tuple)) or hasattr(value, "tolist") else value
+
+
+@functools.lru_cache(maxsize=64)
+def _swatch_drawn(look: tuple, rc: tuple, dpi: int) -> bytes:
+    """The swatch of :func:`_swatch_png` for a style ``look``, drawn under the hatch settings ``rc``."""
+    hatch_lw, hatch_colour, transparent = rc
+    with plt.rc_context({"hatch.linewidth": hatch_lw, "hatch.color": hatch_colour,
+                         "savefig.transparent": transparent}):
+        return _swatch_figure(look, dpi)
+
+
+def _swatch_figure(look: tuple, dpi: int) -> bytes:
     fig = plt.figure(figsize=(0.32, 0.18), dpi=dpi)
     ax = fig.add_axes((0.04, 0.08, 0.92, 0.84))
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
     ax.axis("off")
-    if isinstance(handle, Line2D):
-        ax.plot([0.05, 0.95], [0.5, 0.5], color=handle.get_color(), lw=handle.get_linewidth(),
-                linestyle=handle.get_linestyle())
+    if look[0] == "line":
+        _, colour, width, linestyle = look
+        ax.plot([0.05, 0.95], [0.5, 0.5], color=colour, lw=width, linestyle=linestyle)
     else:
-        ax.add_patch(Rectangle((0.05, 0.08), 0.9, 0.84, facecolor=handle.get_facecolor(),
-                               edgecolor=handle.get_edgecolor(), hatch=handle.get_hatch(), lw=0.5))
+        _, face, edge, hatch = look
+        ax.add_patch(Rectangle((0.05, 0.08), 0.9, 0.84, facecolor=face, edgecolor=edge, hatch=hatch, lw=0.5))
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=dpi, facecolor="white")
     plt.close(fig)
