@@ -11,13 +11,13 @@ fits 1920x1080 too. Screenshots: tests/artifacts/.
 from __future__ import annotations
 
 import re
-from urllib.parse import parse_qs, urlparse
 
 import sys
 from pathlib import Path
 
 import pytest
 
+from tests.browser.case_links import new_case, new_case_with_plan
 from tests.browser.conftest import ARTIFACTS, SAMPLE_ADDRESS, SAMPLE_SBL
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "plan"))
@@ -43,24 +43,30 @@ HEIGHT_JS = """() => {
 SIDEBAR_RIGHT_JS = "() => document.querySelector('[data-testid=\"stSidebar\"]').getBoundingClientRect().right"
 
 
-def _case_walkthrough(app, mode: str, size: tuple[int, int], step: int = 1,
-                      parcel: tuple[str, str] = (ADDRESS, SBL), case: str | None = None) -> None:
-    """Open a case's walk-through link on ``step``: of ``case``, or else of a case started here by finding a sample
-    parcel by its address or SBL."""
-    page = app.page
-    page.set_viewport_size({"width": size[0], "height": size[1]})
-    if case is None:
-        app.open(f"/?mode={mode}")
-        app.settle()
-        box = page.get_by_label("Tax parcel (SBL", exact=False)
-        box.fill(parcel[0])
-        box.press("Enter")
-        app.wait_text(f"Tax parcel {parcel[1]}")
-        app.settle()
-        page.wait_for_function("() => location.search.includes('case=')", timeout=30_000)
-        case = parse_qs(urlparse(page.url).query)["case"][0]
-    page.goto(f"{app.url}/walkthrough?case={case}&mode={mode}&step={step}")
+def _case_walkthrough(app, mode: str, size: tuple[int, int], case: str, step: int = 1) -> None:
+    """Open ``case``'s walk-through link on ``step`` at a window of ``size``."""
+    app.page.set_viewport_size({"width": size[0], "height": size[1]})
+    app.page.goto(f"{app.url}/walkthrough?case={case}&mode={mode}&step={step}")
     _on_screen(app, step)
+
+
+@pytest.fixture(scope="module")
+def parcel_cases(sample_app_url) -> dict:
+    """Cases of the sample's parcels, made once at the protocol level (tests/browser/case_links.py) when a test
+    first asks for one: {what was typed in the parcel finder: case id}. None of the tests changes them."""
+    return {}
+
+
+def _case_of(parcel_cases: dict, url: str, parcel: tuple[str, str]) -> str:
+    if parcel[0] not in parcel_cases:
+        parcel_cases[parcel[0]] = new_case(url, parcel[0])
+    return parcel_cases[parcel[0]]
+
+
+@pytest.fixture()
+def johnsontown_case(parcel_cases, sample_app_url) -> str:
+    """A case of 297 Johnsontown Road, found by its address (this module's own: conftest's is made in a browser)."""
+    return _case_of(parcel_cases, sample_app_url, (ADDRESS, SBL))
 
 
 def _on_screen(app, n: int) -> None:
@@ -70,14 +76,13 @@ def _on_screen(app, n: int) -> None:
 
 
 @pytest.mark.parametrize("parcel", [(ADDRESS, SBL), LARGEST_CONSTRAINED, ("155.09-1-2", "155.09-1-2")], ids=["297_johnsontown", "largest_constrained", "most_rows"])
-def test_every_screen_fits_1920x1080_in_projector_mode_with_the_sidebar_folded(sample_app, request, parcel):
+def test_every_screen_fits_1920x1080_in_projector_mode_with_the_sidebar_folded(sample_app, parcel_cases, parcel):
     """Screens 1, 2, 4 and 5 were 1,226-1,866 px tall with a 380 px sidebar; now each is at most 1,080 px (the
     main block's and the document's scroll heights, and the last element's bottom), the deductions chart is on
     screen 2's first screen, and the permits screen shows every decider. On the sample's largest constrained
     parcel screen 2 ran to 1,311 px."""
     app, page = sample_app, sample_app.page
-    case = request.getfixturevalue("sample_case") if parcel == (ADDRESS, SBL) else None  # its case is shared
-    _case_walkthrough(app, "projector", (1920, 1080), parcel=parcel, case=case)
+    _case_walkthrough(app, "projector", (1920, 1080), _case_of(parcel_cases, app.url, parcel))
     page.wait_for_function(f"() => ({SIDEBAR_RIGHT_JS})() <= 1", timeout=10_000)  # the sidebar folded away
     too_tall = []
     for n, title in enumerate(TITLES, start=1):
@@ -103,11 +108,11 @@ def test_every_screen_fits_1920x1080_in_projector_mode_with_the_sidebar_folded(s
     assert not app.non_tile_blocked()
 
 
-def test_a_clicker_steps_the_walk_through_and_back_returns_one_screen(sample_app, sample_case):
+def test_a_clicker_steps_the_walk_through_and_back_returns_one_screen(sample_app, johnsontown_case):
     """PageDown, Right and Space go forward, PageUp and Left back; each step is one history entry in the link,
     Back and Forward move one step, and the page reads the step from the link it comes back to."""
     app, page = sample_app, sample_app.page
-    _case_walkthrough(app, "projector", (1920, 1080), case=sample_case)
+    _case_walkthrough(app, "projector", (1920, 1080), johnsontown_case)
     start = page.evaluate("() => history.length")
     for n, key in ((2, "PageDown"), (3, "ArrowRight"), (4, " ")):
         page.keyboard.press(key)
@@ -133,10 +138,10 @@ def test_a_clicker_steps_the_walk_through_and_back_returns_one_screen(sample_app
     page.screenshot(path=str(ARTIFACTS / "i24_3_walkthrough_back_to_2.png"))
 
 
-def test_walk_through_steps_with_the_buttons_and_back_goes_back_a_screen(sample_app, sample_case):
+def test_walk_through_steps_with_the_buttons_and_back_goes_back_a_screen(sample_app, johnsontown_case):
     """Steps 1 -> 2 -> 3 with Next; Back shows screen 2, Back again screen 1 (Standard mode, at 1366x768)."""
     app, page = sample_app, sample_app.page
-    _case_walkthrough(app, "standard", (1366, 768), case=sample_case)
+    _case_walkthrough(app, "standard", (1366, 768), johnsontown_case)
     for n in (2, 3):
         page.get_by_role("button", name="Next ▶").click()
         _on_screen(app, n)
@@ -146,10 +151,10 @@ def test_walk_through_steps_with_the_buttons_and_back_goes_back_a_screen(sample_
     _on_screen(app, 1)
 
 
-def test_previous_is_whole_at_1366x768_in_projector_mode(sample_app, sample_case):
+def test_previous_is_whole_at_1366x768_in_projector_mode(sample_app, johnsontown_case):
     """The "◀ Previous" button was cut to "◂ Previ…": its whole label is on one line, inside the button."""
     app, page = sample_app, sample_app.page
-    _case_walkthrough(app, "projector", (1366, 768), step=2, case=sample_case)
+    _case_walkthrough(app, "projector", (1366, 768), johnsontown_case, step=2)
     button = page.get_by_role("button", name="◀ Previous")
     button.wait_for(state="visible", timeout=15_000)
     assert button.inner_text().strip() == "◀ Previous"
@@ -183,7 +188,7 @@ PLAN_TABLE_JS = """() => { const t = document.querySelector('[data-testid="stTab
           px: Math.min(...cells.map(c => parseFloat(getComputedStyle(c).fontSize)))}; }"""
 
 
-def test_the_plan_screen_fits_1920x1080_in_projector_mode_with_twelve_lots(sample_app, tmp_path):
+def test_the_plan_screen_fits_1920x1080_in_projector_mode_with_twelve_lots(sample_app):
     """A plan of twelve lots (the parcel cut by a 4 x 3 grid) uploaded on the Plan page: the walk-through gains the
     plan's screen after the cluster triggers, and it fits 1920x1080 with the sidebar folded: the map with its lots
     labelled, the twelve rows in type of at least 24 px, the yield and the open space in a line each."""
@@ -191,16 +196,10 @@ def test_the_plan_screen_fits_1920x1080_in_projector_mode_with_twelve_lots(sampl
     from sample_lot import lot_geometry
 
     app, page = sample_app, sample_app.page
-    _case_walkthrough(app, "projector", (1920, 1080))
-    case_id = parse_qs(urlparse(page.url).query)["case"][0]
-    plan = tmp_path / "twelve-lots.geojson"
-    plan.write_bytes(plan_grid.split_geojson(lot_geometry(SBL), 4, 3))
-    page.goto(f"{app.url}/plan?case={case_id}&mode=projector")
-    page.locator("h1").filter(has_text="Plan, lot by lot").wait_for(timeout=30_000)
-    app.settle()
-    page.locator('[data-testid="stFileUploader"] input[type="file"]').first.set_input_files(str(plan))
-    page.locator('[data-testid="stTable"]').first.wait_for(timeout=60_000)
-    app.settle()
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    # the plan uploaded on the Plan page at the protocol level (the upload in the browser: test_browser_plan.py)
+    case_id = new_case_with_plan(app.url, ADDRESS, "twelve-lots.geojson",
+                                 plan_grid.split_geojson(lot_geometry(SBL), 4, 3))
     page.goto(f"{app.url}/walkthrough?case={case_id}&mode=projector&step=5")  # the case keeps the plan
     page.locator("h1").filter(has_text=PLAN_TITLE).wait_for(timeout=60_000)
     page.locator('[data-testid="stTable"]').first.wait_for(timeout=30_000)
