@@ -11,6 +11,7 @@ fits 1920x1080 too. Screenshots: tests/artifacts/.
 from __future__ import annotations
 
 import re
+from urllib.parse import parse_qs, urlparse
 
 import sys
 from pathlib import Path
@@ -18,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser.case_links import new_case, new_case_with_plan
-from tests.browser.conftest import ARTIFACTS, SAMPLE_ADDRESS, SAMPLE_SBL
+from tests.browser.conftest import _REPORT, ARTIFACTS, SAMPLE_ADDRESS, SAMPLE_SBL, new_offline_page, shot_if_failed
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "plan"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "outputs"))
@@ -43,11 +44,71 @@ HEIGHT_JS = """() => {
 SIDEBAR_RIGHT_JS = "() => document.querySelector('[data-testid=\"stSidebar\"]').getBoundingClientRect().right"
 
 
-def _case_walkthrough(app, mode: str, size: tuple[int, int], case: str, step: int = 1) -> None:
-    """Open ``case``'s walk-through link on ``step`` at a window of ``size``."""
-    app.page.set_viewport_size({"width": size[0], "height": size[1]})
-    app.page.goto(f"{app.url}/walkthrough?case={case}&mode={mode}&step={step}")
-    _on_screen(app, step)
+@pytest.fixture(scope="module")
+def shared_tab(contexts, sample_app_url):
+    """One tab on the sample server that this module's tests take turns on: a test that needs a link this tab does
+    not show opens it (a fresh page), one that can get there by the walk-through's own buttons or the sidebar goes
+    on from where the test before left it (each fresh page costs a new session: the app, its map, a script run)."""
+    tab = new_offline_page(contexts, sample_app_url)
+    tab.dirty = True  # nothing shown yet
+    yield tab
+    tab.page.close()
+
+
+@pytest.fixture()
+def tab(shared_tab, request):
+    """The shared tab, its record of blocked requests emptied; after a failed test the next one opens its link
+    afresh (the tab's state is not trusted)."""
+    shared_tab.blocked.clear()
+    yield shared_tab
+    report = request.node.stash.get(_REPORT, None)
+    if report is None or not report.passed:
+        shared_tab.dirty = True
+    shot_if_failed(request, shared_tab)
+
+
+def _case_walkthrough(app, mode: str, size: tuple[int, int], case: str, step: int = 1, *,
+                      fresh: bool = False) -> None:
+    """``case``'s walk-through in ``mode`` on ``step`` at a window of ``size``: its link opened, unless the tab
+    shows this walk-through already (and not ``fresh``), when "Next" or "Previous" is clicked up to ``step``."""
+    page = app.page
+    if page.viewport_size != {"width": size[0], "height": size[1]}:
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+    here = urlparse(page.url)
+    shown = parse_qs(here.query)
+    if (fresh or app.dirty or here.path.rstrip("/") != "/walkthrough" or shown.get("case") != [case]
+            or shown.get("mode") != [mode] or not shown.get("step", [""])[0].isdigit()):
+        page.goto(f"{app.url}/walkthrough?case={case}&mode={mode}&step={step}")
+        _on_screen(app, step)
+    else:
+        app.settle()
+        now = int(shown["step"][0])
+        while now != step:
+            page.get_by_role("button", name="Next ▶" if step > now else "◀ Previous").click()
+            now += 1 if step > now else -1
+            _on_screen(app, now)
+    app.dirty = False
+
+
+def _law_page(app, mode: str) -> None:
+    """The Law page in ``mode`` at 1366x768: reached from the sidebar's menu (the mode switched there too) when
+    the tab shows a page of the app, else by its link."""
+    page = app.page
+    page.set_viewport_size({"width": 1366, "height": 768})
+    if app.dirty or not page.url.startswith(app.url):
+        page.goto(f"{app.url}/law?mode={mode}")
+        app.settle()
+    else:
+        app.settle()
+        if urlparse(page.url).path.rstrip("/") != "/law":
+            app.open_sidebar()  # the Projector walk-through folds it away
+            page.locator('[data-testid="stSidebarNav"]').get_by_text("Law", exact=True).click()
+            page.locator("h1", has_text="Article IX").first.wait_for(timeout=30_000)
+            app.settle()
+        if not page.locator('[data-testid="stSidebar"]').get_by_role("radio", name=mode.capitalize()).is_checked():
+            app.switch_mode(mode.capitalize())
+        page.evaluate("() => document.activeElement && document.activeElement.blur()")  # the keys go to the page
+    app.dirty = False
 
 
 @pytest.fixture(scope="module")
@@ -75,13 +136,58 @@ def _on_screen(app, n: int) -> None:
     app.settle()
 
 
+def test_a_clicker_steps_the_walk_through_and_back_returns_one_screen(tab, johnsontown_case):
+    """PageDown, Right and Space go forward, PageUp and Left back; each step is one history entry in the link,
+    Back and Forward move one step, and the page reads the step from the link it comes back to."""
+    app, page = tab, tab.page
+    _case_walkthrough(app, "projector", (1920, 1080), johnsontown_case, fresh=True)  # its own history from here
+    start = page.evaluate("() => history.length")
+    for n, key in ((2, "PageDown"), (3, "ArrowRight"), (4, " ")):
+        page.keyboard.press(key)
+        _on_screen(app, n)
+        assert page.evaluate("() => history.length") == start + n - 1, (key, n)
+    page.go_back()
+    _on_screen(app, 3)
+    page.go_back()
+    _on_screen(app, 2)
+    assert page.locator("h1").first.inner_text().strip() == TITLES[1]
+    page.go_forward()
+    _on_screen(app, 3)
+    assert page.evaluate("() => history.length") == start + 3  # moving through history adds nothing
+    page.keyboard.press("PageUp")
+    _on_screen(app, 2)
+    page.keyboard.press("ArrowLeft")
+    _on_screen(app, 1)
+    page.keyboard.press("ArrowLeft")  # on the first screen: nothing before it
+    app.settle()
+    assert "step=1" in page.url
+    page.go_back()
+    _on_screen(app, 2)  # the entry before is the screen shown before
+    page.screenshot(path=str(ARTIFACTS / "i24_3_walkthrough_back_to_2.png"))
+
+
+def test_previous_is_whole_at_1366x768_in_projector_mode(tab, johnsontown_case):
+    """The "◀ Previous" button was cut to "◂ Previ…": its whole label is on one line, inside the button."""
+    app, page = tab, tab.page
+    _case_walkthrough(app, "projector", (1366, 768), johnsontown_case, step=2)
+    button = page.get_by_role("button", name="◀ Previous")
+    button.wait_for(state="visible", timeout=15_000)
+    assert button.inner_text().strip() == "◀ Previous"
+    fits = button.evaluate("""b => { const p = b.querySelector('p') || b; const r = p.getBoundingClientRect();
+                                     const o = b.getBoundingClientRect();
+                                     return p.scrollWidth <= p.clientWidth + 1 && r.left >= o.left - 1
+                                            && r.right <= o.right + 1 && r.height < 60; }""")
+    page.screenshot(path=str(ARTIFACTS / "i24_7_walkthrough_projector_2_1366x768.png"))
+    assert fits, "the Previous label is cut or wraps"
+
+
 @pytest.mark.parametrize("parcel", [(ADDRESS, SBL), LARGEST_CONSTRAINED, ("155.09-1-2", "155.09-1-2")], ids=["297_johnsontown", "largest_constrained", "most_rows"])
-def test_every_screen_fits_1920x1080_in_projector_mode_with_the_sidebar_folded(sample_app, parcel_cases, parcel):
+def test_every_screen_fits_1920x1080_in_projector_mode_with_the_sidebar_folded(tab, parcel_cases, parcel):
     """Screens 1, 2, 4 and 5 were 1,226-1,866 px tall with a 380 px sidebar; now each is at most 1,080 px (the
     main block's and the document's scroll heights, and the last element's bottom), the deductions chart is on
     screen 2's first screen, and the permits screen shows every decider. On the sample's largest constrained
     parcel screen 2 ran to 1,311 px."""
-    app, page = sample_app, sample_app.page
+    app, page = tab, tab.page
     _case_walkthrough(app, "projector", (1920, 1080), _case_of(parcel_cases, app.url, parcel))
     page.wait_for_function(f"() => ({SIDEBAR_RIGHT_JS})() <= 1", timeout=10_000)  # the sidebar folded away
     too_tall = []
@@ -108,39 +214,9 @@ def test_every_screen_fits_1920x1080_in_projector_mode_with_the_sidebar_folded(s
     assert not app.non_tile_blocked()
 
 
-def test_a_clicker_steps_the_walk_through_and_back_returns_one_screen(sample_app, johnsontown_case):
-    """PageDown, Right and Space go forward, PageUp and Left back; each step is one history entry in the link,
-    Back and Forward move one step, and the page reads the step from the link it comes back to."""
-    app, page = sample_app, sample_app.page
-    _case_walkthrough(app, "projector", (1920, 1080), johnsontown_case)
-    start = page.evaluate("() => history.length")
-    for n, key in ((2, "PageDown"), (3, "ArrowRight"), (4, " ")):
-        page.keyboard.press(key)
-        _on_screen(app, n)
-        assert page.evaluate("() => history.length") == start + n - 1, (key, n)
-    page.go_back()
-    _on_screen(app, 3)
-    page.go_back()
-    _on_screen(app, 2)
-    assert page.locator("h1").first.inner_text().strip() == TITLES[1]
-    page.go_forward()
-    _on_screen(app, 3)
-    assert page.evaluate("() => history.length") == start + 3  # moving through history adds nothing
-    page.keyboard.press("PageUp")
-    _on_screen(app, 2)
-    page.keyboard.press("ArrowLeft")
-    _on_screen(app, 1)
-    page.keyboard.press("ArrowLeft")  # on the first screen: nothing before it
-    app.settle()
-    assert "step=1" in page.url
-    page.go_back()
-    _on_screen(app, 2)  # the entry before is the screen shown before
-    page.screenshot(path=str(ARTIFACTS / "i24_3_walkthrough_back_to_2.png"))
-
-
-def test_walk_through_steps_with_the_buttons_and_back_goes_back_a_screen(sample_app, johnsontown_case):
+def test_walk_through_steps_with_the_buttons_and_back_goes_back_a_screen(tab, johnsontown_case):
     """Steps 1 -> 2 -> 3 with Next; Back shows screen 2, Back again screen 1 (Standard mode, at 1366x768)."""
-    app, page = sample_app, sample_app.page
+    app, page = tab, tab.page
     _case_walkthrough(app, "standard", (1366, 768), johnsontown_case)
     for n in (2, 3):
         page.get_by_role("button", name="Next ▶").click()
@@ -151,28 +227,11 @@ def test_walk_through_steps_with_the_buttons_and_back_goes_back_a_screen(sample_
     _on_screen(app, 1)
 
 
-def test_previous_is_whole_at_1366x768_in_projector_mode(sample_app, johnsontown_case):
-    """The "◀ Previous" button was cut to "◂ Previ…": its whole label is on one line, inside the button."""
-    app, page = sample_app, sample_app.page
-    _case_walkthrough(app, "projector", (1366, 768), johnsontown_case, step=2)
-    button = page.get_by_role("button", name="◀ Previous")
-    button.wait_for(state="visible", timeout=15_000)
-    assert button.inner_text().strip() == "◀ Previous"
-    fits = button.evaluate("""b => { const p = b.querySelector('p') || b; const r = p.getBoundingClientRect();
-                                     const o = b.getBoundingClientRect();
-                                     return p.scrollWidth <= p.clientWidth + 1 && r.left >= o.left - 1
-                                            && r.right <= o.right + 1 && r.height < 60; }""")
-    page.screenshot(path=str(ARTIFACTS / "i24_7_walkthrough_projector_2_1366x768.png"))
-    assert fits, "the Previous label is cut or wraps"
-
-
 @pytest.mark.parametrize("mode", ["standard", "counter"])
-def test_the_keys_do_nothing_outside_the_walk_through(sample_app, mode):
+def test_the_keys_do_nothing_outside_the_walk_through(tab, mode):
     """On another page the clicker's keys are the browser's own (no page turns, no step in the link)."""
-    app, page = sample_app, sample_app.page
-    page.set_viewport_size({"width": 1366, "height": 768})
-    app.open(f"/law?mode={mode}")
-    app.settle()
+    app, page = tab, tab.page
+    _law_page(app, mode)
     title = page.locator("h1").first.inner_text()
     page.keyboard.press("PageDown")
     app.settle()
@@ -188,14 +247,14 @@ PLAN_TABLE_JS = """() => { const t = document.querySelector('[data-testid="stTab
           px: Math.min(...cells.map(c => parseFloat(getComputedStyle(c).fontSize)))}; }"""
 
 
-def test_the_plan_screen_fits_1920x1080_in_projector_mode_with_twelve_lots(sample_app):
+def test_the_plan_screen_fits_1920x1080_in_projector_mode_with_twelve_lots(tab):
     """A plan of twelve lots (the parcel cut by a 4 x 3 grid) uploaded on the Plan page: the walk-through gains the
     plan's screen after the cluster triggers, and it fits 1920x1080 with the sidebar folded: the map with its lots
     labelled, the twelve rows in type of at least 24 px, the yield and the open space in a line each."""
     import plan_grid
     from sample_lot import lot_geometry
 
-    app, page = sample_app, sample_app.page
+    app, page = tab, tab.page
     page.set_viewport_size({"width": 1920, "height": 1080})
     # the plan uploaded on the Plan page at the protocol level (the upload in the browser: test_browser_plan.py)
     case_id = new_case_with_plan(app.url, ADDRESS, "twelve-lots.geojson",
