@@ -9,6 +9,7 @@ page drawn, and the test opens its link. Finding a parcel in the browser keeps i
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -18,6 +19,8 @@ from st_protocol import Session  # noqa: E402
 
 #: The parcel finder's label (as the browser tests find it: app_support.inputs.parcel_inputs).
 FINDER = "Tax parcel (SBL"
+#: The case page's notes box (pages/case.py).
+NOTES = "Notes (saved with the case"
 #: The Plan page's uploader of the plan (pages/plan.py).
 PLAN_UPLOADER = "Plan file (DXF"
 
@@ -53,3 +56,25 @@ def new_case_with_plan(url: str, parcel: str, name: str, data: bytes) -> str:
             raise AssertionError(f"the Plan page shows no lot table after the upload: {run.exceptions()}; "
                                  f"shown: {run.texts()[:20]}")
         return case
+
+
+def new_case_with_notes(url: str, parcel: str, notes: str) -> str:
+    """A new case of ``parcel`` with ``notes`` written in the case page's notes box (saved as its next version)."""
+    with Session(url) as session:
+        session.open("/?mode=standard")
+        session.type_into(FINDER, parcel)
+        case = _case_of(session)
+        before = _version(session.go("case", f"case={case}&mode=standard"))
+        run = session.set_widget(session.last.widget("text_area", NOTES), notes, "text_area")
+        if run.exceptions() or _version(run) != before + 1:
+            raise AssertionError(f"the notes were not saved as the case's next version: {run.exceptions()}; "
+                                 f"shown: {run.texts()[:30]}")
+        return case
+
+
+def _version(run) -> int:
+    """The case's version as the case page shows it ("... · version N")."""
+    found = [m.group(1) for t in run.texts() for m in [re.search(r"· version (\d+)", t)] if m]
+    if not found:
+        raise AssertionError(f"no case version shown: {run.texts()[:30]}")
+    return int(found[0])
