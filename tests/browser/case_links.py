@@ -61,15 +61,25 @@ def new_case_with_plan(url: str, parcel: str, name: str, data: bytes) -> str:
 def new_case_with_notes(url: str, parcel: str, notes: str) -> str:
     """A new case of ``parcel`` with ``notes`` written in the case page's notes box (saved as its next version)."""
     with Session(url) as session:
-        session.open("/?mode=standard")
-        session.type_into(FINDER, parcel)
-        case = _case_of(session)
-        before = _version(session.go("case", f"case={case}&mode=standard"))
-        run = session.set_widget(session.last.widget("text_area", NOTES), notes, "text_area")
-        if run.exceptions() or _version(run) != before + 1:
-            raise AssertionError(f"the notes were not saved as the case's next version: {run.exceptions()}; "
-                                 f"shown: {run.texts()[:30]}")
+        case = start_case(session, parcel)
+        write_notes(session, case, notes)
         return case
+
+
+def start_case(session: Session, parcel: str) -> str:
+    """In ``session`` (one tab at the protocol level): a new case of ``parcel``, typed into the parcel finder."""
+    session.open("/?mode=standard")
+    session.type_into(FINDER, parcel)
+    return _case_of(session)
+
+
+def write_notes(session: Session, case: str, notes: str) -> None:
+    """In ``session``, on ``case``'s case page: ``notes`` written in its notes box, saved as the case's next version."""
+    before = _version(session.go("case", f"case={case}&mode=standard"))
+    run = session.set_widget(session.last.widget("text_area", NOTES), notes, "text_area")
+    if run.exceptions() or _version(run) != before + 1:
+        raise AssertionError(f"the notes were not saved as the case's next version: {run.exceptions()}; "
+                             f"shown: {run.texts()[:30]}")
 
 
 def _version(run) -> int:

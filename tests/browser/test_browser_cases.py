@@ -22,9 +22,10 @@ from playwright.sync_api import expect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
-from browser.case_links import new_case, new_case_with_notes  # noqa: E402
+from browser.case_links import new_case, new_case_with_notes, start_case, write_notes  # noqa: E402
 from browser.conftest import (_REPORT, _free_port, _offline_page, new_offline_page, shot_if_failed,  # noqa: E402
                               start_server, stop_server, wait_healthy)
+from st_protocol import Session  # noqa: E402  (tools/: on the path since browser.case_links)
 
 pytestmark = pytest.mark.browser
 CASE_ID = re.compile(r"[?&]case=([A-Za-z0-9_-]{22})")
@@ -240,25 +241,20 @@ def test_copy_link_by_keyboard_and_the_fallback_when_the_clipboard_is_refused(ca
         handle.content_frame().evaluate("() => { navigator.clipboard.writeText = window.__sloatWriteText; }")
 
 
-def test_two_tabs_on_one_case_warn_at_the_top_of_the_page(contexts, case_server, case_page, request):
+def test_two_tabs_on_one_case_warn_at_the_top_of_the_page(case_server, case_page):
     """At 1366x768: the second tab on a case learns at the top of its page, on its first screen,
-    that the other tab saved a newer version, with its two ways out; "Show the latest version" brings it."""
+    that the other tab saved a newer version, with its two ways out; "Show the latest version" brings it.
+    The first tab is a tab at the protocol level (tools/st_protocol.py: a browser's own messages), which makes the
+    case and writes the note; the second is the browser's."""
     from app_support.cases.cases_ui import CONFLICT_NOTICE
 
-    first = case_page
-    first.page.set_viewport_size({"width": 1366, "height": 768})
-    case_id = new_case(case_server.url, fx.P1_SBL)  # made as a browser makes it, at the protocol level
-    first.open(f"/?case={case_id}")
-    _shows_p1(first)
-    for second in _offline_page(contexts, case_server.url, request):
+    with Session(case_server.url) as first:
+        case_id = start_case(first, fx.P1_SBL)
+        second = case_page
         second.page.set_viewport_size({"width": 1366, "height": 768})
         second.open(f"/?case={case_id}")
         _shows_p1(second)
-        _open_case_page(first)  # tab A writes a note: a newer version of the case
-        notes = first.page.get_by_label("Notes (saved with the case", exact=False)
-        notes.fill("Written in tab A.")
-        notes.press("Tab")
-        first.wait_text("· version 2", timeout_ms=30_000)
+        write_notes(first, case_id, "Written in tab A.")  # tab A writes a note: a newer version of the case
         _open_case_page(second)  # tab B's next step
         warning = second.wait_text(CONFLICT_NOTICE[:60])
         box = warning.bounding_box()
