@@ -10,6 +10,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
+from browser.case_links import new_case  # noqa: E402
+from browser.conftest import _REPORT, new_offline_page, shot_if_failed  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -27,15 +29,39 @@ CUT_JS = """() => {
 }"""
 
 
+#: Two animation frames: the layout after a change of the window's size is done.
+LAID_OUT_JS = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+
+
+@pytest.fixture(scope="module")
+def cluster_tab(contexts, app_url):
+    """One tab on the Cluster page of a case of tax parcel P1, shared by the window sizes: the case made at the
+    protocol level (its SBL typed into the parcel finder, tests/browser/case_links.py), its Cluster page opened by
+    its link once; each test sizes the window (a fresh page costs a new session: the app, its map, a script run)."""
+    tab = new_offline_page(contexts, app_url)
+    tab.page.set_viewport_size({"width": 1366, "height": 768})
+    tab.open(f"/cluster?case={new_case(app_url, fx.P1_SBL)}")
+    tab.page.locator("h1", has_text="Cluster development").first.wait_for(timeout=30_000)
+    tab.settle()
+    yield tab
+    tab.page.close()
+
+
+@pytest.fixture()
+def app(cluster_tab, request):
+    """The shared tab, its record of blocked requests emptied; a screenshot of it if the test failed."""
+    cluster_tab.blocked.clear()
+    yield cluster_tab
+    if request.node.stash.get(_REPORT, None) is not None:
+        shot_if_failed(request, cluster_tab)
+
+
 @pytest.mark.parametrize("size", [(1366, 768), (1920, 1080)], ids=["1366", "1920"])
 def test_cluster_table_fits_or_wraps(app, size):
     page = app.page
     page.set_viewport_size({"width": size[0], "height": size[1]})
-    app.open()
-    app.choose_parcel(fx.P1_SBL)
-    page.locator('[data-testid="stSidebarNav"]').get_by_text("Cluster", exact=True).click()
-    page.locator("h1", has_text="Cluster development").first.wait_for(timeout=30_000)
     app.settle()
+    page.evaluate(LAID_OUT_JS)
     page.locator('[data-testid="stTable"]').first.wait_for(timeout=30_000)
     page.locator('[data-testid="stTable"]').first.scroll_into_view_if_needed()
     found = page.evaluate(CUT_JS)

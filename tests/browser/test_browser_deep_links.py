@@ -2,7 +2,8 @@
 
 The server is started as ``make run`` and the systemd unit start it (``tools/serve.py``) and restarted
 before each link, which is then the first page anyone opens in that process. A case is made first, at
-the protocol level (tools/st_protocol.py), so no browser ever opened the root page. On screen: the
+the protocol level (tools/st_protocol.py) on the browser tests' own server, which shares the case folder, so
+no browser ever opened the root page. On screen: the
 sidebar's page list with app.py's titles, the display mode the link names, and the case's parcel.
 """
 
@@ -45,16 +46,17 @@ class Restartable:
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory):
+def served(tmp_path_factory, layer_manifest, app_url):
+    """A server to restart before each link, on the layers and the case folder of the browser tests' own server
+    (conftest.app_url, whose environment it has): the case is made there, at the protocol level, so this server
+    never runs a page before the link it is restarted for."""
     tmp = tmp_path_factory.mktemp("deep_link_browser")
-    env = dict(os.environ, SLOAT_LAYERS=str(fx.write_layerset(tmp)), SLOAT_DATA_DIR=str(tmp / "data"))
+    env = dict(os.environ, SLOAT_LAYERS=str(layer_manifest))  # SLOAT_DATA_DIR: app_url's, tests/conftest.py
     server = Restartable(env, tmp / "server.log")
-    server.start()
-    with Session(server.url) as s:
+    with Session(app_url) as s:
         s.open("/")
         s.type_into("Tax parcel (SBL", fx.P1_SBL)
         case_id = dict(p.split("=", 1) for p in s.query_string.split("&"))["case"]
-    server.stop()
     yield server, case_id
     server.stop()
 
@@ -73,8 +75,8 @@ def test_a_deep_link_opened_first_after_a_restart_shows_the_frame_and_the_case(b
         sidebar = page.locator('[data-testid="stSidebar"]')
         nav = page.locator('[data-testid="stSidebarNav"]')
         expect(nav.get_by_text("Board walk-through", exact=True)).to_be_visible(timeout=30_000)
-        expect(nav.get_by_text("Case & exports", exact=True)).to_be_visible()
-        expect(sidebar.get_by_role("radio", name=mode)).to_be_checked()
+        expect(nav.get_by_text("Case & exports", exact=True)).to_be_visible(timeout=30_000)
+        expect(sidebar.get_by_role("radio", name=mode)).to_be_checked(timeout=30_000)  # drawn after the menu
         metric = page.locator('[data-testid="stMetric"]').filter(has_text=figure).first
         expect(metric).to_be_visible(timeout=30_000)
         expect(metric).to_contain_text("0,000")  # 40,000 gross, 20,000 net (at most): the case's parcel

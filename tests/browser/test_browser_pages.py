@@ -1,7 +1,7 @@
 """Every page in a real browser, with a parcel chosen, in Standard and Projector mode (offline).
 
-One browser session per mode picks tax parcel P1 by SBL, then walks the six pages through the
-sidebar (the session keeps the parcel). On each page: no exception and no error box; in Projector
+One browser session opens a case of tax parcel P1 (made with its SBL) by its link, and walks the seven
+pages through the sidebar in each mode in turn (the session keeps the parcel), one test a page. On each page: no exception and no error box; in Projector
 mode no visible text smaller than 24 px (plotly's SVG and the map iframe aside) and metric values
 larger than the body. On the parcel page the colour key of the deduction table is the legend's
 colour, and the screening note and the sample notice are on screen next to the map. Screenshots
@@ -20,7 +20,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
 
 from app_support.frame import state  # noqa: E402
-from browser.conftest import MAP_IFRAME  # noqa: E402
+from browser.a11y_visit import to_mode  # noqa: E402
+from browser.case_links import new_case  # noqa: E402
+from browser.conftest import _REPORT, MAP_IFRAME, new_offline_page, shot_if_failed  # noqa: E402
 from sloat_core.engine.analysis import DISCLAIMER  # noqa: E402
 
 pytestmark = pytest.mark.browser
@@ -102,26 +104,48 @@ def _check_projector_type(app, label: str) -> None:
         assert size >= 2 * PROJECTOR_MIN_PX, (label, size)
 
 
-@pytest.mark.parametrize("mode", [state.STANDARD, state.PROJECTOR])
-def test_every_page_with_a_parcel(app, mode):
-    app.page.set_viewport_size({"width": 1500, "height": 2400})  # the app scrolls inside; show it all
-    app.open()
-    app.wait_map()
-    app.choose_parcel(fx.P1_SBL)
-    if mode != state.STANDARD:
-        app.switch_mode(mode)
-    for n, (label, heading) in enumerate(PAGES, start=1):
-        _open_page(app, label, heading)
-        app.shot(f"pages_{mode.lower()}_{n}")
-        _no_errors(app, label)
-        if label == "Parcel & constraints":
-            app.wait_text("Net lot area")
-            _check_parcel_page(app, mode)
-        if mode == state.PROJECTOR:
-            _check_projector_type(app, label)
-        else:
-            body_px = app.page.evaluate(
-                "() => parseFloat(getComputedStyle(document.querySelector("
-                "'[data-testid=\"stMarkdownContainer\"] p')).fontSize)")
-            assert body_px < PROJECTOR_MIN_PX  # the large type is the projector's only
+@pytest.fixture(scope="module")
+def p1_tab(contexts, app_url):
+    """One tab with tax parcel P1 chosen, shared by the two modes' walks: a case of P1 made at the protocol level
+    (its SBL typed into the parcel finder, tests/browser/case_links.py) and its link opened once; each walk
+    switches the tab to its mode in the sidebar (a fresh page costs a new session: the app, its map, a script run)."""
+    tab = new_offline_page(contexts, app_url)
+    tab.page.set_viewport_size({"width": 1500, "height": 2400})  # the app scrolls inside; show it all
+    tab.open(f"/?case={new_case(app_url, fx.P1_SBL)}&mode=standard")
+    tab.wait_text(f"Tax parcel {fx.P1_SBL}")
+    tab.settle()
+    yield tab
+    tab.page.close()
+
+
+@pytest.fixture()
+def app(p1_tab, request):
+    """The shared tab, its record of blocked requests emptied; a screenshot of it if the test failed."""
+    p1_tab.blocked.clear()
+    yield p1_tab
+    if request.node.stash.get(_REPORT, None) is not None:
+        shot_if_failed(request, p1_tab)
+
+
+@pytest.mark.parametrize("mode, n", [(mode, n) for mode in (state.STANDARD, state.PROJECTOR)
+                                     for n in range(1, len(PAGES) + 1)],
+                         ids=[f"{mode}-{label}" for mode in (state.STANDARD, state.PROJECTOR) for label, _ in PAGES])
+def test_every_page_with_a_parcel(app, mode, n):
+    """Page ``n`` of the sidebar's menu in ``mode``, reached from the menu on the shared tab (one test a page, so a
+    page's problem fails its own test; the tab goes through them in order, a mode's pages one after another)."""
+    label, heading = PAGES[n - 1]
+    to_mode(app, mode)
+    _open_page(app, label, heading)
+    app.shot(f"pages_{mode.lower()}_{n}")
+    _no_errors(app, label)
+    if label == "Parcel & constraints":
+        app.wait_text("Net lot area")
+        _check_parcel_page(app, mode)
+    if mode == state.PROJECTOR:
+        _check_projector_type(app, label)
+    else:
+        body_px = app.page.evaluate(
+            "() => parseFloat(getComputedStyle(document.querySelector("
+            "'[data-testid=\"stMarkdownContainer\"] p')).fontSize)")
+        assert body_px < PROJECTOR_MIN_PX  # the large type is the projector's only
     assert app.non_tile_blocked() == [], app.non_tile_blocked()

@@ -20,6 +20,7 @@ import app_fixtures as fx  # noqa: E402
 import plan_files as pf  # noqa: E402
 
 from app_support.map.plan_map import LOT_LABEL_CLASS  # noqa: E402
+from browser.case_links import new_case  # noqa: E402
 from browser.conftest import MAP_IFRAME  # noqa: E402
 from browser.a11y_visit import axe_violations, open_page, wait_frames  # noqa: E402
 from browser.test_browser_axe import _judge  # noqa: E402
@@ -45,12 +46,13 @@ def _plat(path: Path) -> Path:
 
 
 def _plan_page_of_p1(app) -> None:
-    """The app at 1366 x 900, parcel P1 chosen, on the Plan page."""
+    """The app at 1366 x 900 on the Plan page of a new case of parcel P1: the case made at the protocol level (P1's
+    SBL typed into the parcel finder, tests/browser/case_links.py), its Plan page opened by its link."""
     app.page.set_viewport_size({"width": 1366, "height": 900})
-    app.open()
-    app.wait_map()
-    app.choose_parcel(fx.P1_SBL)
-    open_page(app, "Plan, lot by lot", "Plan, lot by lot")
+    app.open(f"/plan?case={new_case(app.url, fx.P1_SBL)}")
+    app.page.locator("h1", has_text="Plan, lot by lot").first.wait_for(timeout=30_000)
+    app.settle()
+    wait_frames(app.page)
 
 
 def test_a_plat_uploaded_shows_its_table_and_its_labelled_lots_and_the_page_is_axe_clean(app, tmp_path):
