@@ -83,7 +83,9 @@ padding:0 2px;white-space:nowrap;position:relative;left:-50%;}</style>
     busy = false;
   }
   var timer = null;
-  function later(){ clearTimeout(timer); timer = setTimeout(update, 50); }
+  // The labels' own adding and clearing (while busy) are not news: answering them redrew the labels every 50 ms
+  // for as long as they were shown.
+  function later(){ if (busy) return; clearTimeout(timer); timer = setTimeout(update, 50); }
   map.on("zoomend moveend layeradd layerremove", later);
   later();
 })();

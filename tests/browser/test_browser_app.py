@@ -20,7 +20,7 @@ HOSTILE = Path(__file__).resolve().parents[1] / "fixtures" / "hostile"
 sys.path.insert(0, str(HOSTILE))
 import app_fixtures as fx  # noqa: E402
 import make_hostile as mh  # noqa: E402
-from browser.conftest import OfflinePage  # noqa: E402
+from browser.conftest import OfflinePage, new_offline_page, shot_if_failed  # noqa: E402
 
 from app_support.frame.announce import ANSWER_ID  # noqa: E402
 from app_support.inputs.parcel_inputs import KEPT_AFTER_REFUSAL  # noqa: E402
@@ -36,12 +36,56 @@ LAYERS_ON_MAP_JS = ("() => window.layer_control._layers.filter(l => map_div.hasL
                     ".map(l => l.name)")
 
 
-def test_map_loads_offline_and_a_drawn_parcel_gets_net_area_and_citation(app):
-    app.open()
+class _DrawnPage:
+    """One page on the app with SQUARE drawn on the map (its answer shown), for the claims about a drawn parcel.
+
+    The claim about the first answer reads it before any other claim changed it; the claim about the layer
+    controls changes the layers shown (``layers_changed``), which the claim about the citation link does not read;
+    the citation link takes the page to the law page (``spent``). A claim that needs what an earlier one changed
+    gets a new page, drawn again."""
+
+    def __init__(self, contexts, url: str):
+        self.contexts, self.url = contexts, url
+        self.app: OfflinePage | None = None
+        self.layers_changed = self.spent = False
+
+    def drawn(self, *, as_drawn: bool = False) -> OfflinePage:
+        """The page with the square drawn; with ``as_drawn``, as the drawing left it (no layer changed since)."""
+        if self.app is None or self.spent or (as_drawn and self.layers_changed):
+            self.close()
+            self.app = new_offline_page(self.contexts, self.url)
+            self.layers_changed = self.spent = False
+            self.app.open()
+            self.app.wait_map()
+            self.app.draw_polygon(SQUARE)
+            self.app.wait_text("Drawn on the map")
+        return self.app
+
+    def close(self) -> None:
+        if self.app is not None:
+            self.app.page.close()
+            self.app = None
+
+
+@pytest.fixture(scope="module")
+def _drawn_page(contexts, app_url):
+    shared = _DrawnPage(contexts, app_url)
+    yield shared
+    shared.close()
+
+
+@pytest.fixture()
+def drawn_page(_drawn_page, request):
+    """The module's page with a square drawn on the map (_DrawnPage); a screenshot if the test failed."""
+    yield _drawn_page
+    if _drawn_page.app is not None:
+        shot_if_failed(request, _drawn_page.app)
+
+
+def test_map_loads_offline_and_a_drawn_parcel_gets_net_area_and_citation(drawn_page):
+    app = drawn_page.drawn(as_drawn=True)
     frame = app.wait_map()
     assert frame.locator(".leaflet-control-zoom-in").is_visible()
-    app.draw_polygon(SQUARE)
-    app.wait_text("Drawn on the map")
     gross = app.metric("Gross area")
     net = app.metric("Net lot area")
     assert int(gross.replace(",", "")) > 0
@@ -53,10 +97,29 @@ def test_map_loads_offline_and_a_drawn_parcel_gets_net_area_and_citation(app):
     assert app.non_tile_blocked() == [], app.non_tile_blocked()
 
 
-def test_citation_link_opens_the_law_page_at_the_clause(app):
-    app.open()
-    app.draw_polygon(SQUARE)
-    app.wait_text("Drawn on the map")
+def test_toggling_a_layer_keeps_the_drawing(drawn_page):
+    app = drawn_page.drawn(as_drawn=True)
+    gross = app.metric("Gross area")
+    before = app.poll_map(LAYERS_ON_MAP_JS, lambda v: "Wetlands" in v and "Parcel under study" in v)
+    assert "Wetlands" in before and "Parcel under study" in before, before
+    # remove "Wetlands" from the layer multiselect (outside the map)
+    drawn_page.layers_changed = True
+    app.page.get_by_role("button", name="Remove Wetlands").click()
+    app.settle()
+    after = app.poll_map(LAYERS_ON_MAP_JS, lambda v: "Wetlands" not in v and "Parcel under study" in v)
+    assert "Wetlands" not in after and "Parcel under study" in after, after
+    assert app.poll_map(DRAWN_LAYERS_JS, lambda n: n == 1) == 1
+    assert app.metric("Gross area") == gross
+    app.page.get_by_text("None (layers only)", exact=True).click()
+    app.settle()
+    assert app.poll_map(DRAWN_LAYERS_JS, lambda n: n == 1) == 1
+    assert app.metric("Gross area") == gross
+    app.shot("06_layer_toggled_drawing_kept")
+
+
+def test_citation_link_opens_the_law_page_at_the_clause(drawn_page):
+    app = drawn_page.drawn()  # the layers shown do not matter here
+    drawn_page.spent = True  # the link leaves the Parcel page
     app.page.get_by_role("link", name="Net lot area rule: § 402-45A").click()
     app.wait_text("You followed a link to § 402-45A")
     app.page.wait_for_url(re.compile(r"cite=402-45A\b"), timeout=15_000)  # the page writes its link
@@ -71,25 +134,6 @@ def test_pick_parcel_by_sbl(app):
     app.wait_text("R-15 minimum of 15,000 sq ft")
     app.wait_parcel_in_view()
     app.shot("03_parcel_by_sbl")
-
-
-def test_upload_a_parcel_file_and_a_bad_one(app, tmp_path):
-    good = tmp_path / "lot.geojson"
-    good.write_text(json.dumps({"type": "FeatureCollection", "features": [fx.wgs84_feature(fx.P2)]}))
-    bad = tmp_path / "broken.geojson"
-    bad.write_text("{ not json")
-    app.open()
-    file_input = app.page.locator('[data-testid="stFileUploader"] input[type="file"]')
-    file_input.set_input_files(str(good))
-    app.wait_text("Uploaded file lot.geojson")
-    assert app.metric("Gross area") == "10,000"
-    file_input.set_input_files(str(bad))
-    app.page.locator('[data-testid="stAlertContentError"]').first.wait_for(timeout=30_000)
-    # The earlier file's figures stay as they were, and the words beside the uploader say whose they are.
-    app.wait_text(f"{KEPT_AFTER_REFUSAL} (Uploaded file lot.geojson).")
-    app.settle()
-    app.shot("04_upload_then_bad_upload")
-    assert app.metric("Gross area") == "10,000"  # the failed upload kept the parcel and its answer
 
 
 # ------------------------------------------------------------------------------------------------
@@ -126,35 +170,106 @@ def _case_id(url: str) -> str:
     return re.search(r"[?&]case=([^&]+)", url).group(1)
 
 
-@pytest.fixture(scope="module")
-def refusals(contexts, app_url, tmp_path_factory):
-    """One page for the refused files: a parcel uploaded from a file (its figures, its saved case), as it was
-    before the first refused file (the answer's text, the link's case and the case as stored)."""
-    from sloat_core.store import CaseStore
+class _FilesPage:
+    """One page for the claims about parcel files: a parcel uploaded from a file (its figures, its saved case), and
+    what the page showed before the first refused file (the answer's text, the link's case and the case as stored).
 
-    folder = tmp_path_factory.mktemp("refused")
-    good = folder / "lot.geojson"
-    good.write_text(json.dumps({"type": "FeatureCollection", "features": [fx.wgs84_feature(fx.P2)]}))
-    page = contexts.for_url(app_url).new_page()
-    app = OfflinePage(page, app_url, [])
-    app.open()
-    app.wait_map()
-    page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files(str(good))
+    The claim about a good file then a bad one finds it with no file refused yet (``first``); the refused files
+    come one after another (``for_refusals``); the demo parcels, uploaded last, change the parcel (``spent``). A
+    claim that needs the page as it was before another changed it gets a new page."""
+
+    def __init__(self, contexts, url: str, folder: Path):
+        from sloat_core.store import CaseStore
+
+        self.contexts, self.url, self.folder = contexts, url, folder
+        self.store = CaseStore(os.environ["SLOAT_DATA_DIR"])  # the server's own (tests/conftest.py gives it)
+        self.app: OfflinePage | None = None
+        self.before: dict = {}
+        self.refused = self.spent = False
+
+    def _build(self) -> OfflinePage:
+        self.close()
+        good = self.folder / "lot.geojson"
+        good.write_text(json.dumps({"type": "FeatureCollection", "features": [fx.wgs84_feature(fx.P2)]}))
+        app = self.app = new_offline_page(self.contexts, self.url)
+        self.refused = self.spent = False
+        page = app.page
+        app.open()
+        app.wait_map()
+        page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files(str(good))
+        app.wait_text("Uploaded file lot.geojson")
+        assert app.metric("Gross area") == "10,000"
+        page.wait_for_url(re.compile(r"[?&]case="), timeout=30_000)
+        app.settle()
+        case = _case_id(page.url)
+        self.before = {"answer": _answer_text(page), "case": case,
+                       "stored": self.store.open_case(case, read_only=True).to_dict()}
+        return app
+
+    def first(self) -> OfflinePage:
+        """The page with the good file uploaded and no file refused yet."""
+        if self.app is None or self.spent or self.refused:
+            self._build()
+        self.refused = True
+        return self.app
+
+    def for_refusals(self) -> OfflinePage:
+        """The page with the good file's parcel, whatever files were refused since."""
+        if self.app is None or self.spent:
+            self._build()
+        self.refused = True
+        return self.app
+
+    def any(self) -> OfflinePage:
+        """The page whatever was uploaded before; the next claim that needs the good file's parcel gets a new one."""
+        if self.app is None:
+            self._build()
+        self.spent = True
+        return self.app
+
+    def close(self) -> None:
+        if self.app is not None:
+            self.app.page.close()
+            self.app = None
+
+
+@pytest.fixture(scope="module")
+def _files_page(contexts, app_url, tmp_path_factory):
+    shared = _FilesPage(contexts, app_url, tmp_path_factory.mktemp("refused"))
+    yield shared
+    shared.close()
+
+
+@pytest.fixture()
+def files_page(_files_page, request):
+    """The module's page for parcel files (_FilesPage); a screenshot if the test failed."""
+    yield _files_page
+    if _files_page.app is not None:
+        shot_if_failed(request, _files_page.app)
+
+
+def test_upload_a_parcel_file_and_a_bad_one(files_page, tmp_path):
+    """A parcel file uploaded (lot.geojson, tax parcel P2 drawn in a file) gives its figures; a broken file after it
+    is refused and leaves them as they were."""
+    bad = tmp_path / "broken.geojson"
+    bad.write_text("{ not json")
+    app = files_page.first()
+    file_input = app.page.locator('[data-testid="stFileUploader"] input[type="file"]')
     app.wait_text("Uploaded file lot.geojson")
     assert app.metric("Gross area") == "10,000"
-    page.wait_for_url(re.compile(r"[?&]case="), timeout=30_000)
+    file_input.set_input_files(str(bad))
+    app.page.locator('[data-testid="stAlertContentError"]').first.wait_for(timeout=30_000)
+    # The earlier file's figures stay as they were, and the words beside the uploader say whose they are.
+    app.wait_text(f"{KEPT_AFTER_REFUSAL} (Uploaded file lot.geojson).")
     app.settle()
-    store = CaseStore(os.environ["SLOAT_DATA_DIR"])  # the server's own (tests/conftest.py gives it the folder)
-    case = _case_id(page.url)
-    before = {"answer": _answer_text(page), "case": case,
-              "stored": store.open_case(case, read_only=True).to_dict()}
-    yield app, folder, store, before
-    page.close()
+    app.shot("04_upload_then_bad_upload")
+    assert app.metric("Gross area") == "10,000"  # the failed upload kept the parcel and its answer
 
 
 @pytest.mark.parametrize("kind", list(REFUSED))
-def test_a_refused_file_leaves_the_parcel_its_answer_and_the_case_as_they_were(refusals, kind):
-    app, folder, store, before = refusals
+def test_a_refused_file_leaves_the_parcel_its_answer_and_the_case_as_they_were(files_page, kind):
+    app = files_page.for_refusals()
+    folder, store, before = files_page.folder, files_page.store, files_page.before
     name, build, said = REFUSED[kind]
     path = folder / name
     path.write_bytes(build(folder))
@@ -178,38 +293,18 @@ def test_a_refused_file_leaves_the_parcel_its_answer_and_the_case_as_they_were(r
     assert store.open_case(before["case"], read_only=True).to_dict() == before["stored"], kind
 
 
-def test_demo_parcels_upload(app):
+def test_demo_parcels_upload(files_page):
+    """Three demo parcels uploaded one after another (after the module's other files), each gives its figures."""
     folder = Path(__file__).resolve().parents[2] / "data" / "sample" / "demo_parcels"
     demo = sorted(p for p in folder.glob("*") if p.suffix.lower() in {".geojson", ".kml", ".zip", ".gpkg", ".dxf"})
     assert demo, f"no demo parcels in {folder} (tools/make_sample_data.py writes them)"
-    app.open()
+    app = files_page.any()
     file_input = app.page.locator('[data-testid="stFileUploader"] input[type="file"]')
     for path in demo[:3]:
         file_input.set_input_files(str(path))
         app.wait_text(f"Uploaded file {path.name}")
         assert int(app.metric("Gross area").replace(",", "")) > 0
     app.shot("05_demo_parcel_upload")
-
-
-def test_toggling_a_layer_keeps_the_drawing(app):
-    app.open()
-    app.draw_polygon(SQUARE)
-    app.wait_text("Drawn on the map")
-    gross = app.metric("Gross area")
-    before = app.poll_map(LAYERS_ON_MAP_JS, lambda v: "Wetlands" in v and "Parcel under study" in v)
-    assert "Wetlands" in before and "Parcel under study" in before, before
-    # remove "Wetlands" from the layer multiselect (outside the map)
-    app.page.get_by_role("button", name="Remove Wetlands").click()
-    app.settle()
-    after = app.poll_map(LAYERS_ON_MAP_JS, lambda v: "Wetlands" not in v and "Parcel under study" in v)
-    assert "Wetlands" not in after and "Parcel under study" in after, after
-    assert app.poll_map(DRAWN_LAYERS_JS, lambda n: n == 1) == 1
-    assert app.metric("Gross area") == gross
-    app.page.get_by_text("None (layers only)", exact=True).click()
-    app.settle()
-    assert app.poll_map(DRAWN_LAYERS_JS, lambda n: n == 1) == 1
-    assert app.metric("Gross area") == gross
-    app.shot("06_layer_toggled_drawing_kept")
 
 
 def test_pick_a_parcel_by_clicking_the_map(app):
@@ -261,9 +356,9 @@ def test_projector_mode_has_large_type(app):
 
 def test_the_harness_is_offline_and_records_what_tried_to_leave(app):
     """The browser resolves only the local app: a request to a public CDN fails, and the page's list of
-    blocked requests names it (so the "nothing but tiles was blocked" checks above can fail)."""
-    app.open()
-    app.settle()
+    blocked requests names it (so the "nothing but tiles was blocked" checks above can fail). The page is the app
+    server's health answer: a document of the local app, as every page above, without the app's script run."""
+    app.page.goto(app.url + "/_stcore/health")
     outcome = app.page.evaluate("""() => fetch('https://cdn.jsdelivr.net/npm/leaflet@1.9.3/dist/leaflet.js')
         .then(() => 'loaded', () => 'failed')""")
     assert outcome == "failed"

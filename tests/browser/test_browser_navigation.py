@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from tests.browser.conftest import ARTIFACTS
+from tests.browser.conftest import ARTIFACTS, new_offline_page, shot_if_failed
 
 PHONE = {"width": 390, "height": 844}
 MODES = ["counter", "standard", "projector"]
@@ -44,14 +44,81 @@ def _history_length(app) -> int:
     return app.page.evaluate("() => history.length")
 
 
+def _in_mode(app, mode: str) -> None:
+    """Switch the session to ``mode`` in the sidebar unless it is shown already."""
+    if not app.page.locator('[data-testid="stSidebar"]').get_by_role("radio", name=mode.capitalize()).is_checked():
+        app.switch_mode(mode.capitalize())
+
+
+class _SharedPage:
+    """One page (one visitor's session) at a fixed window size for several claims: opened from a link in the mode
+    the first claim asks for; each later claim comes to its own mode in the sidebar, as a person switches it, and,
+    with ``first_page``, back to the first page (the Parcel page) from the page menu."""
+
+    def __init__(self, contexts, url: str, size: dict):
+        self.contexts, self.url, self.size = contexts, url, size
+        self.app = None
+
+    def in_mode(self, mode: str, *, first_page: bool = False):
+        if self.app is None:
+            self.app = new_offline_page(self.contexts, self.url)
+            self.app.page.set_viewport_size(self.size)
+            self.app.open(f"/?mode={mode}")  # the root first: the test server is plain `streamlit run`
+            self.app.settle()
+            return self.app
+        page = self.app.page
+        if first_page and _h1(self.app) != "Parcel & constraints":
+            self.app.open_sidebar()
+            page.locator(NAV).get_by_text("Parcel & constraints", exact=True).click()
+            page.locator("h1").filter(has_text="Parcel & constraints").wait_for(timeout=30_000)
+            self.app.settle()
+        _in_mode(self.app, mode)
+        return self.app
+
+    def close(self) -> None:
+        if self.app is not None:
+            self.app.page.close()
+
+
+def _shared(contexts, url, size, request):
+    shared = _SharedPage(contexts, url, size)
+    yield shared
+    shared.close()
+
+
+@pytest.fixture(scope="module")
+def _phone(contexts, app_url, request):
+    yield from _shared(contexts, app_url, PHONE, request)
+
+
+@pytest.fixture(scope="module")
+def _desk(contexts, app_url, request):
+    yield from _shared(contexts, app_url, {"width": 1366, "height": 768}, request)
+
+
+@pytest.fixture()
+def phone(_phone, request):
+    """The module's page on a 390x844 phone (_SharedPage); a screenshot if the test failed."""
+    yield _phone
+    if _phone.app is not None:
+        shot_if_failed(request, _phone.app)
+
+
+@pytest.fixture()
+def desk(_desk, request):
+    """The module's page at 1366x768 (_SharedPage); a screenshot if the test failed."""
+    yield _desk
+    if _desk.app is not None:
+        shot_if_failed(request, _desk.app)
+
+
 @pytest.mark.parametrize("mode", MODES)
-def test_a_phone_reaches_the_page_menu_and_the_mode_switch(app, mode):
+def test_a_phone_reaches_the_page_menu_and_the_mode_switch(phone, mode):
     """At 390x844 the sidebar's open control is visible and at least 24x24 px; through it a person goes to
-    another page and switches the mode, and the sidebar then gets out of the way of the page."""
+    another page and switches the mode, and the sidebar then gets out of the way of the page. (One phone's session
+    for the three modes: each starts on the first page in its mode.)"""
+    app = phone.in_mode(mode, first_page=True)
     page = app.page
-    page.set_viewport_size(PHONE)
-    app.open(f"/?mode={mode}")
-    app.settle()
     _close_sidebar(page)
     opener = page.locator(OPEN_SIDEBAR)
     assert opener.is_visible(), "no way to open the sidebar on a phone"
@@ -83,12 +150,11 @@ def test_a_phone_reaches_the_page_menu_and_the_mode_switch(app, mode):
 
 
 @pytest.mark.parametrize("mode", ["standard", "counter"])
-def test_back_and_forward_move_one_page_at_a_time(app, mode):
-    """A -> B -> C adds one history entry per page; Back twice lands on A, Forward on B."""
+def test_back_and_forward_move_one_page_at_a_time(desk, mode):
+    """A -> B -> C adds one history entry per page; Back twice lands on A, Forward on B. (One session at 1366x768 for
+    both modes and the mode switch below.)"""
+    app = desk.in_mode(mode)
     page = app.page
-    page.set_viewport_size({"width": 1366, "height": 768})
-    app.open(f"/?mode={mode}")  # the root first: the test server is plain `streamlit run`, not tools/serve.py
-    app.settle()
     _open_sidebar(page)
     page.locator(NAV).get_by_text("Proposed project", exact=True).click()
     page.wait_for_url(re.compile(r"/project\b"), timeout=30_000)
@@ -116,12 +182,10 @@ def test_back_and_forward_move_one_page_at_a_time(app, mode):
     page.screenshot(path=str(ARTIFACTS / f"i24_3_forward_{mode}.png"))
 
 
-def test_a_mode_switch_is_not_a_history_entry(app):
+def test_a_mode_switch_is_not_a_history_entry(desk):
     """Switching the display mode rewrites the link (so a copy keeps it) without adding a Back step."""
+    app = desk.in_mode("standard")
     page = app.page
-    page.set_viewport_size({"width": 1366, "height": 768})
-    app.open("/?mode=standard")
-    app.settle()
     _open_sidebar(page)
     start = _history_length(app)
     app.switch_mode("Counter")

@@ -3,16 +3,55 @@ says which field and what range, and no result (not the last valid one) stays on
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import expect
+
+from browser.conftest import new_offline_page, shot_if_failed
 
 SENTENCE = '"Wetland to be lost" must be a number from 0 to 10,000,000,000 sq ft.'
 
 
-def test_mitigation_bad_numbers_are_named_and_show_no_result(app):
+class _Engineer:
+    """One page at 1440x900 for both forms (one engineer's session): opened at the first form a test asks for, the
+    other reached from the page menu."""
+
+    def __init__(self, contexts, url: str):
+        self.contexts, self.url = contexts, url
+        self.app = None
+
+    def on(self, path: str, label: str, heading: str):
+        """The session on the page ``path`` (its menu ``label``, its h1 ``heading``)."""
+        if self.app is None:
+            self.app = new_offline_page(self.contexts, self.url)
+            self.app.page.set_viewport_size({"width": 1440, "height": 900})
+            self.app.open(path)
+        else:
+            self.app.open_sidebar()
+            self.app.page.locator('[data-testid="stSidebarNav"]').get_by_text(label, exact=True).click()
+            self.app.page.locator("h1", has_text=heading).first.wait_for(timeout=30_000)
+        self.app.settle()
+        return self.app
+
+
+@pytest.fixture(scope="module")
+def _engineer(contexts, app_url):
+    shared = _Engineer(contexts, app_url)
+    yield shared
+    if shared.app is not None:
+        shared.app.page.close()
+
+
+@pytest.fixture()
+def engineer(_engineer, request):
+    """The module's page at 1440x900 (_Engineer); a screenshot if the test failed."""
+    yield _engineer
+    if _engineer.app is not None:
+        shot_if_failed(request, _engineer.app)
+
+
+def test_mitigation_bad_numbers_are_named_and_show_no_result(engineer):
+    app = engineer.on("/mitigation", "Wetland mitigation", "Wetland mitigation")
     page = app.page
-    page.set_viewport_size({"width": 1440, "height": 900})
-    app.open("/mitigation")
-    app.settle()
     field = page.get_by_label("Wetland to be lost (sq ft)")
     field.fill("1000")
     field.press("Enter")
@@ -34,7 +73,7 @@ def test_mitigation_bad_numbers_are_named_and_show_no_result(app):
 TREES = '"Trees to be removed" must be a whole number from 0 to 1,000,000.'
 
 
-def test_project_form_bad_numbers_are_named_beside_the_field_and_show_no_result(app):
+def test_project_form_bad_numbers_are_named_beside_the_field_and_show_no_result(engineer):
     """The project form at 1440x900: trees to be removed typed as -500, 1e15, then letters; each time the
     sentence stands under the field and no permit list (not the last one) is on screen."""
     import sys
@@ -43,9 +82,8 @@ def test_project_form_bad_numbers_are_named_beside_the_field_and_show_no_result(
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     import app_fixtures as fx
 
+    app = engineer.on("/", "Parcel & constraints", "Parcel & constraints")
     page = app.page
-    page.set_viewport_size({"width": 1440, "height": 900})
-    app.open()
     app.choose_parcel(fx.P1_SBL)
     page.locator('[data-testid="stSidebarNav"]').get_by_text("Proposed project", exact=True).click()
     page.locator("h1", has_text="Proposed project").first.wait_for(timeout=30_000)
