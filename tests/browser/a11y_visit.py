@@ -352,6 +352,10 @@ class Visit:
     def __contains__(self, name: str) -> bool:
         return name in self._found
 
+    def failed(self, name: str) -> bool:
+        """Whether measuring ``name`` raised."""
+        return isinstance(self._found.get(name), _Failed)
+
     def __getitem__(self, name: str):
         value = self._found[name]
         if isinstance(value, _Failed):
