@@ -29,7 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
 
-from browser.conftest import ARTIFACTS, ROOT, OfflinePage  # noqa: E402
+from browser.conftest import ARTIFACTS, QUIET_JS, ROOT, OfflinePage  # noqa: E402
 
 AXE_PATH = ROOT / "static" / "vendor" / "axe-core" / "axe.min.js"
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
@@ -186,6 +186,9 @@ FOCUS_RING_JS = """() => {
 }"""
 #: Tab stops walked from the skip link on the Parcel page for the focus rings.
 FOCUS_STOPS = 30
+#: How often a visit's waits look at the page, ms: every 50 ms, not every animation frame (a page polled at each
+#: frame paints 60 frames a second while the visit waits; the waits themselves are as long).
+POLL_MS = 50
 LAID_OUT_JS = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
 #: The sidebar has come to rest: wholly shown, or wholly folded with its open button there.
 SIDEBAR_AT_REST_JS = """() => { const b = document.querySelector('[data-testid="stSidebar"]');
@@ -251,6 +254,12 @@ def tab_rings(page, stops: int) -> list:
     return rings
 
 
+def settle(app: OfflinePage) -> None:
+    """``OfflinePage.settle`` looking every :data:`POLL_MS`: the run is over and the page has been quiet 300 ms."""
+    app.page.evaluate("() => { window.__sloatQuietSince = undefined; }")
+    app.page.wait_for_function(QUIET_JS, timeout=30_000, polling=POLL_MS)
+
+
 def open_page(app: OfflinePage, label: str, heading: str) -> None:
     """Open a page from the sidebar's menu, as a visitor does, and wait until it and its frames have loaded."""
     app.open_sidebar()  # the Projector walk-through folds it away
@@ -259,7 +268,7 @@ def open_page(app: OfflinePage, label: str, heading: str) -> None:
         app.page.locator("h1", has_text=heading).first.wait_for(timeout=30_000)
     else:
         app.page.locator("h1").first.wait_for(timeout=30_000)
-    app.settle()
+    settle(app)
     wait_frames(app.page)
 
 
@@ -282,7 +291,7 @@ def widen(page) -> None:
     """Back to 1366 x 900, once the sidebar has finished sliding (it folds at a narrow width)."""
     page.set_viewport_size({"width": 1366, "height": 900})
     page.evaluate("() => { window.__sloatLastShown = undefined; }")
-    page.wait_for_function(SIDEBAR_AT_REST_JS, timeout=15_000, polling="raf")
+    page.wait_for_function(SIDEBAR_AT_REST_JS, timeout=15_000, polling=POLL_MS)
 
 
 #: The footprint's side, ft: the square a visitor draws 30 px either side of the map's centre on the Proposed project
@@ -322,7 +331,7 @@ def build_visitor(app: OfflinePage, manifest) -> None:
     page = app.page
     page.set_viewport_size({"width": 1366, "height": 900})
     app.open(f"/law?case={visitor_case(manifest)}")
-    app.settle()
+    settle(app)
 
 
 class _Failed:
@@ -466,7 +475,7 @@ class Visits:
         """What pokes out of the window at ``width`` x ``height``; a screenshot of the whole page at that width."""
         app, page = self.app, self.app.page
         page.set_viewport_size({"width": width, "height": height})
-        app.settle()
+        settle(app)
         page.evaluate(LAID_OUT_JS)
         result = page.evaluate(OVERFLOW_JS)
         page.set_viewport_size({"width": width, "height": 1600})  # a tall window: the page in one shot
@@ -478,7 +487,7 @@ class Visits:
         """The first reflow check: the Parcel page at 320 x 800 (a 1280 px window at 400 % zoom)."""
         app, page = self.app, self.app.page
         page.set_viewport_size({"width": 320, "height": 800})
-        app.settle()
+        settle(app)
         page.evaluate(LAID_OUT_JS)
         found = page.evaluate(PARCEL_OVERFLOW_JS)
         app.shot(f"a11y_reflow_320_{mode.lower()}")
