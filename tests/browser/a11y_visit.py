@@ -1,9 +1,9 @@
 """One visitor's session walked once over every page in every mode; what each visit measured, kept for the tests.
 
-The session is built the way a visitor builds it: tax parcel P1 found by its SBL, the Proposed project page with a
-footprint drawn on the map, and a timeline item added. Each (mode, page) is then visited once, when a test first
-asks for it (the mode switched in the sidebar, the page opened from the sidebar's menu), and on that visit, in this
-order:
+The session is a visitor's case opened from its link (:func:`visitor_case`: tax parcel P1 as found by its SBL, a
+footprint drawn on the Proposed project page, a timeline item added; saved in the server's case store, as the app
+saves a visitor's work). Each (mode, page) is then visited once, when a test first asks for it (the mode switched
+in the sidebar, the page opened from the sidebar's menu), and on that visit, in this order:
 
 - at 1366 x 900: a screenshot (``axe_<mode>_<page>.png``); axe-core in the top document and, injected separately,
   in every frame; every frame's title, aria-label, aria-hidden and height, and axe's frame-title rule alone in the
@@ -12,7 +12,8 @@ order:
 - the window narrowed to 320 x 256 and then 640 x 512 CSS px (400 % and 200 % zoom of a 1280 x 1024 window): what
   pokes out of the window, and a screenshot of the whole page at each width; on the Parcel page also at 320 x 800
   (the first reflow check, with its own rule of what may poke out);
-- back to 1366 px, once the sidebar has come to rest.
+- back to 1366 px, once the sidebar has come to rest; on the Parcel page, each Tab stop's focus ring from the skip
+  link on, and the map's zoom button's ring.
 
 Each measurement is kept on its own: one that raised is raised again to each test that reads it, and the others of
 the same visit still answer (a test fails on its own page's problem only). test_browser_axe.py and
@@ -28,7 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
 
-from browser.conftest import ARTIFACTS, ROOT, OfflinePage  # noqa: E402
+from browser.conftest import ARTIFACTS, QUIET_JS, ROOT, OfflinePage  # noqa: E402
 
 AXE_PATH = ROOT / "static" / "vendor" / "axe-core" / "axe.min.js"
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
@@ -136,13 +137,19 @@ PARCEL_OVERFLOW_JS = """() => {
 OVERFLOW_JS = """() => {
   const width = document.documentElement.clientWidth, out = [];
   const own = 'iframe, svg, .js-plotly-plot, [data-testid="stDataFrame"], [data-testid="stTable"], .sloat-dtable';
-  const inScrollBox = (el) => {
-    for (let e = el.parentElement; e && e.getAttribute('data-testid') !== 'stMain'; e = e.parentElement) {
+  // whether e or a box above it (below the main column) scrolls on its own and fits the window; each box is
+  // looked at once (the answer kept for the elements below it)
+  const seen = new Map();
+  const scrollsHere = (e) => {
+    if (!e || e.getAttribute('data-testid') === 'stMain') return false;
+    if (!seen.has(e)) {
       const c = getComputedStyle(e), b = e.getBoundingClientRect();
-      if (['auto', 'scroll'].includes(c.overflowX) && b.left >= -1 && b.right <= width + 1) return true;
+      seen.set(e, (['auto', 'scroll'].includes(c.overflowX) && b.left >= -1 && b.right <= width + 1)
+                  || scrollsHere(e.parentElement));
     }
-    return false;
+    return seen.get(e);
   };
+  const inScrollBox = (el) => scrollsHere(el.parentElement);
   for (const el of document.querySelectorAll('[data-testid="stMain"] *')) {
     if (el.closest(own) || inScrollBox(el)) continue;
     const box = el.getBoundingClientRect();
@@ -158,6 +165,30 @@ OVERFLOW_JS = """() => {
                            .map(s => [s.tagName, s.scrollWidth, s.clientWidth]);
   return {out: out.slice(0, 10), scrolls};
 }"""
+#: The focused element's ring as painted: [tag and text, outline style, width px, colour rgba, background rgba
+#: behind the ring] (the ring may be drawn by a wrapper: a label, a text box's frame, up to 4 levels up).
+FOCUS_RING_JS = """() => {
+  let el = document.activeElement;
+  if (!el || el === document.body) return null;
+  const what = (el.tagName + ' ' + (el.getAttribute('aria-label') || el.textContent || '').trim()).slice(0, 50);
+  let ring = el;
+  for (let i = 0; i < 5 && ring; i++, ring = ring.parentElement) {
+    const c = getComputedStyle(ring);
+    if (c.outlineStyle !== 'none' && parseFloat(c.outlineWidth) > 0) break;
+  }
+  if (!ring) return [what, 'none', 0, '', ''];
+  const c = getComputedStyle(ring);
+  let bg = ring.parentElement, colour = 'rgba(0, 0, 0, 0)';
+  while (bg) { const b = getComputedStyle(bg).backgroundColor;
+    if (b && !b.endsWith(', 0)') && b !== 'transparent') { colour = b; break; } bg = bg.parentElement; }
+  if (!bg) colour = 'rgb(255, 255, 255)';
+  return [what, c.outlineStyle, parseFloat(c.outlineWidth), c.outlineColor, colour];
+}"""
+#: Tab stops walked from the skip link on the Parcel page for the focus rings.
+FOCUS_STOPS = 30
+#: How often a visit's waits look at the page, ms: every 50 ms, not every animation frame (a page polled at each
+#: frame paints 60 frames a second while the visit waits; the waits themselves are as long).
+POLL_MS = 50
 LAID_OUT_JS = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
 #: The sidebar has come to rest: wholly shown, or wholly folded with its open button there.
 SIDEBAR_AT_REST_JS = """() => { const b = document.querySelector('[data-testid="stSidebar"]');
@@ -202,6 +233,33 @@ def axe_violations(page) -> list[dict]:
     return out
 
 
+def focus_ring(page) -> list | None:
+    """The ring of the focused element, looked for inside the frame that has the focus."""
+    ring = page.evaluate(FOCUS_RING_JS)
+    if ring is not None and ring[0].startswith("IFRAME"):
+        for frame in page.frames[1:]:
+            if frame.evaluate("() => document.hasFocus()"):
+                inner = frame.evaluate(FOCUS_RING_JS)
+                return None if inner is None else [f"{ring[0][:20]}> {inner[0]}", *inner[1:]]
+    return ring
+
+
+def tab_rings(page, stops: int) -> list:
+    rings = []
+    for _ in range(stops):
+        page.keyboard.press("Tab")
+        ring = focus_ring(page)
+        if ring is not None:
+            rings.append(ring)
+    return rings
+
+
+def settle(app: OfflinePage) -> None:
+    """``OfflinePage.settle`` looking every :data:`POLL_MS`: the run is over and the page has been quiet 300 ms."""
+    app.page.evaluate("() => { window.__sloatQuietSince = undefined; }")
+    app.page.wait_for_function(QUIET_JS, timeout=30_000, polling=POLL_MS)
+
+
 def open_page(app: OfflinePage, label: str, heading: str) -> None:
     """Open a page from the sidebar's menu, as a visitor does, and wait until it and its frames have loaded."""
     app.open_sidebar()  # the Projector walk-through folds it away
@@ -210,7 +268,7 @@ def open_page(app: OfflinePage, label: str, heading: str) -> None:
         app.page.locator("h1", has_text=heading).first.wait_for(timeout=30_000)
     else:
         app.page.locator("h1").first.wait_for(timeout=30_000)
-    app.settle()
+    settle(app)
     wait_frames(app.page)
 
 
@@ -233,24 +291,47 @@ def widen(page) -> None:
     """Back to 1366 x 900, once the sidebar has finished sliding (it folds at a narrow width)."""
     page.set_viewport_size({"width": 1366, "height": 900})
     page.evaluate("() => { window.__sloatLastShown = undefined; }")
-    page.wait_for_function(SIDEBAR_AT_REST_JS, timeout=15_000, polling="raf")
+    page.wait_for_function(SIDEBAR_AT_REST_JS, timeout=15_000, polling=POLL_MS)
 
 
-def build_visitor(app: OfflinePage) -> None:
-    """One visitor's session on the hand-built layers: parcel P1, a footprint drawn, one timeline item."""
+#: The footprint's side, ft: the square a visitor draws 30 px either side of the map's centre on the Proposed project
+#: page (the map centred on P1 at its first zoom: about 88 ft).
+FOOTPRINT_SIDE_FT = 88
+
+
+def visitor_case(manifest) -> str:
+    """The id of a visitor's case, saved in the server's case store: tax parcel P1 (as the finder keeps a parcel
+    found by its SBL), a square footprint at P1's centre (as drawn on the Proposed project page), and one timeline
+    item (the Timeline page's first "Add to the timeline": the wetland delineation, dated today)."""
+    import datetime as dt
+
+    from shapely.geometry import box
+
+    from sloat_core.gis.layers.manifest import load_manifest
+    from sloat_core.gis.parcels import to_wgs84_geojson
+    from sloat_core.gis.parcels.tax_parcels import parcel_by_sbl
+    from sloat_core.store import CaseStore
+
+    parcel = parcel_by_sbl(load_manifest(manifest), fx.P1_SBL)
+    meta = {"source": parcel.source, "sbl": parcel.sbl, "address": parcel.address, "district": parcel.district,
+            "note": f"Tax parcel {parcel.sbl}"}
+    centre, half = parcel.geometry.centroid, FOOTPRINT_SIDE_FT / 2
+    footprint = to_wgs84_geojson(box(centre.x - half, centre.y - half, centre.x + half, centre.y + half))
+    store = CaseStore(os.environ["SLOAT_DATA_DIR"])  # the server's own (tests/conftest.py gives it the folder)
+    case = store.new_case(title=f"{parcel.sbl} · {parcel.address}", parcel_geojson=to_wgs84_geojson(parcel.geometry),
+                          parcel_meta=meta, district=parcel.district,
+                          project={"disturbance_footprint": footprint},
+                          timeline_items=[{"id": "wetland_delineation", "dated": dt.date.today().isoformat()}])
+    return case.id
+
+
+def build_visitor(app: OfflinePage, manifest) -> None:
+    """One visitor's session on the hand-built layers (parcel P1, a footprint drawn, one timeline item), opened from
+    its case's link, as the visitor's own link reopens it (on the Law page: light, and visited later)."""
     page = app.page
     page.set_viewport_size({"width": 1366, "height": 900})
-    app.open()
-    app.wait_map()
-    app.choose_parcel(fx.P1_SBL)
-    open_page(app, "Proposed project", "Proposed project")
-    app.draw_polygon([(-30, -30), (30, -30), (30, 30), (-30, 30)])
-    app.metric("Footprint")
-    app.settle()
-    open_page(app, "Timeline", "Timeline")
-    page.get_by_role("button", name="Add to the timeline").first.click()
-    app.wait_text("Your items (1)")
-    app.settle()
+    app.open(f"/law?case={visitor_case(manifest)}")
+    settle(app)
 
 
 class _Failed:
@@ -276,6 +357,13 @@ class Visit:
     def fail_all(self, names, exc: BaseException) -> None:
         for name in names:
             self._found.setdefault(name, _Failed(exc))
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._found
+
+    def failed(self, name: str) -> bool:
+        """Whether measuring ``name`` raised."""
+        return isinstance(self._found.get(name), _Failed)
 
     def __getitem__(self, name: str):
         value = self._found[name]
@@ -305,7 +393,7 @@ class Visits:
         if label in BORDER_PAGES:
             names.append("borders")
         if label == PARCEL:
-            names += ["map title and lang", "parcel 320"]
+            names += ["map title and lang", "parcel 320", "focus rings"]
         return names
 
     def _visit(self, mode: str, label: str, heading: str) -> Visit:
@@ -317,6 +405,10 @@ class Visits:
             if label == PARCEL:
                 app.wait_text(f"Tax parcel {fx.P1_SBL}")
                 app.wait_map()
+            if label == "Proposed project":  # the visitor's footprint is there
+                app.metric("Footprint")
+            if label == "Timeline":  # and the visitor's timeline item
+                app.wait_text("Your items (1)")
             if label == CASE:  # its link frames can come after the run is seen to end: wait for them
                 page.locator('iframe[srcdoc*="Copy link"]').first.wait_for(state="attached", timeout=30_000)
             app.shot(f"axe_{mode.lower()}_{label.split()[0].lower()}")
@@ -341,6 +433,8 @@ class Visits:
                 widen(page)
             except Exception as exc:  # noqa: BLE001
                 visit.fail_all(self._names(mode, label), exc)
+        if label == PARCEL and "focus rings" not in visit:  # back at 1366 px: the page as a keyboard user meets it
+            visit.measure("focus rings", self._focus_rings)
         return visit
 
     def _in_top(self, js: str):
@@ -364,11 +458,24 @@ class Visits:
         app.page.screenshot(path=str(ARTIFACTS / f"map_frame_title_lang_{mode.lower()}.png"))
         return found
 
+    def _focus_rings(self) -> list:
+        """Each Tab stop's ring from the skip link on (the sidebar, the finder, the results), and the map's zoom
+        button's ring inside its frame."""
+        app, page = self.app, self.app.page
+        app.wait_map()
+        page.locator("a.sloat-skip").focus()  # the first Tab stop; its own ring is measured first
+        rings = [focus_ring(page), *tab_rings(page, FOCUS_STOPS)]
+        frame = app.map_frame()
+        frame.locator(".leaflet-control-zoom-in").focus()
+        map_ring = frame.evaluate(FOCUS_RING_JS)
+        rings.append(["map: " + map_ring[0], *map_ring[1:]])
+        return rings
+
     def _reflow(self, mode: str, width: int, height: int, n: int) -> dict:
         """What pokes out of the window at ``width`` x ``height``; a screenshot of the whole page at that width."""
         app, page = self.app, self.app.page
         page.set_viewport_size({"width": width, "height": height})
-        app.settle()
+        settle(app)
         page.evaluate(LAID_OUT_JS)
         result = page.evaluate(OVERFLOW_JS)
         page.set_viewport_size({"width": width, "height": 1600})  # a tall window: the page in one shot
@@ -380,7 +487,7 @@ class Visits:
         """The first reflow check: the Parcel page at 320 x 800 (a 1280 px window at 400 % zoom)."""
         app, page = self.app, self.app.page
         page.set_viewport_size({"width": 320, "height": 800})
-        app.settle()
+        settle(app)
         page.evaluate(LAID_OUT_JS)
         found = page.evaluate(PARCEL_OVERFLOW_JS)
         app.shot(f"a11y_reflow_320_{mode.lower()}")

@@ -402,13 +402,14 @@ def sample_case(contexts, sample_app_url) -> str:
 
 
 @pytest.fixture(scope="session")
-def a11y_visits(contexts, app_url):
-    """One visitor's session (parcel P1, a footprint drawn, one timeline item) whose every (mode, page) is visited
-    once and measured for all the accessibility claims that read it (tests/browser/a11y_visit.py)."""
+def a11y_visits(contexts, app_url, layer_manifest):
+    """One visitor's session (parcel P1, a footprint drawn, one timeline item; opened from its case's link) whose
+    every (mode, page) is visited once and measured for all the accessibility claims that read it
+    (tests/browser/a11y_visit.py)."""
     from browser.a11y_visit import Visits, build_visitor
 
     page = contexts.for_url(app_url).new_page()
     app = OfflinePage(page, app_url, [])
-    build_visitor(app)
+    build_visitor(app, layer_manifest)
     yield Visits(app)
     page.close()

@@ -44,10 +44,12 @@ def _nav_link(label: str) -> str:
 def _tab_until(page, predicate: str, *, key: str = "Tab", most: int = 80) -> list[str]:
     """Press ``key`` until ``predicate(document.activeElement)`` holds; the stops passed, for the output."""
     stops = []
+    where = f"() => [({FOCUSED_JS})(), !!document.activeElement && ({predicate})(document.activeElement)]"
     for _ in range(most):
         page.keyboard.press(key)
-        stops.append(page.evaluate(FOCUSED_JS))
-        if page.evaluate(f"() => !!document.activeElement && ({predicate})(document.activeElement)"):
+        stop, reached = page.evaluate(where)  # the stop and whether it is the target, in one look
+        stops.append(stop)
+        if reached:
             return stops
     raise AssertionError(f"{key} x {most} never reached the target; stops: {stops}")
 

@@ -1,11 +1,11 @@
 """axe-core (WCAG 2.0-2.2 A and AA) on every page, in all three modes, in the top document and every frame.
 
-One visitor's session is built once, the way a visitor builds it: tax parcel P1 found by its SBL, the Proposed
-project page with a footprint drawn on the map, and a timeline item added. Every page is visited once in each of
+One visitor's session is opened once from the visitor's case link: tax parcel P1 found by its SBL, a footprint
+drawn on the Proposed project page's map, and a timeline item added. Every page is visited once in each of
 Standard, Counter and Projector mode (the mode switched in the sidebar), and on each visit axe-core runs in the top
 document and, injected separately, in every frame (the map's iframe, Streamlit's component frames), with the rule
 tags of :data:`TAGS`. The visits (tests/browser/a11y_visit.py) also measure what the other claims here and those of
-test_browser_a11y_reflow.py read (frames' names, controls' borders, reflow); each claim fails on its own page's
+test_browser_a11y_reflow.py read (frames' names, controls' borders, focus rings, reflow); each claim fails on its own page's
 problems.
 
 What fails: any violation of serious or critical impact; a moderate or minor one whose rule is not in
@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
 
 from browser.a11y_visit import (BORDER_PAGES, CASE, MODE_PAGES, MODES, PAGES, PARCEL, TAGS,  # noqa: E402
-                                axe_violations, open_page, to_mode)
+                                axe_violations)
 from browser.conftest import ARTIFACTS  # noqa: E402
 
 #: One worker walks the pages once for this module and test_browser_a11y_reflow.py (tests/conftest.py).
@@ -127,68 +127,17 @@ def contrast(a: tuple[float, float, float], b: tuple[float, float, float]) -> fl
     return (hi + 0.05) / (lo + 0.05)
 
 
-#: The focused element's ring as painted: [tag and text, outline style, width px, colour rgba, background rgba
-#: behind the ring] (the ring may be drawn by a wrapper: a label, a text box's frame, up to 4 levels up).
-FOCUS_RING_JS = """() => {
-  let el = document.activeElement;
-  if (!el || el === document.body) return null;
-  const what = (el.tagName + ' ' + (el.getAttribute('aria-label') || el.textContent || '').trim()).slice(0, 50);
-  let ring = el;
-  for (let i = 0; i < 5 && ring; i++, ring = ring.parentElement) {
-    const c = getComputedStyle(ring);
-    if (c.outlineStyle !== 'none' && parseFloat(c.outlineWidth) > 0) break;
-  }
-  if (!ring) return [what, 'none', 0, '', ''];
-  const c = getComputedStyle(ring);
-  let bg = ring.parentElement, colour = 'rgba(0, 0, 0, 0)';
-  while (bg) { const b = getComputedStyle(bg).backgroundColor;
-    if (b && !b.endsWith(', 0)') && b !== 'transparent') { colour = b; break; } bg = bg.parentElement; }
-  if (!bg) colour = 'rgb(255, 255, 255)';
-  return [what, c.outlineStyle, parseFloat(c.outlineWidth), c.outlineColor, colour];
-}"""
-
-
 def _rgb(css: str) -> tuple[float, float, float]:
     parts = css[css.index("(") + 1:css.index(")")].split(",")
     return tuple(float(p) for p in parts[:3])
 
 
-def _ring(page) -> list | None:
-    """The ring of the focused element, looked for inside the frame that has the focus."""
-    ring = page.evaluate(FOCUS_RING_JS)
-    if ring is not None and ring[0].startswith("IFRAME"):
-        for frame in page.frames[1:]:
-            if frame.evaluate("() => document.hasFocus()"):
-                inner = frame.evaluate(FOCUS_RING_JS)
-                return None if inner is None else [f"{ring[0][:20]}> {inner[0]}", *inner[1:]]
-    return ring
-
-
-def _tab_rings(page, stops: int) -> list:
-    rings = []
-    for _ in range(stops):
-        page.keyboard.press("Tab")
-        ring = _ring(page)
-        if ring is not None:
-            rings.append(ring)
-    return rings
-
-
 @pytest.mark.parametrize("mode", MODES)
 def test_focus_ring_is_visible_and_3_to_1_on_every_tab_stop_and_in_the_map(a11y_visits, mode):
     """Tab through the Parcel page (skip link, sidebar, finder, results) and the map's controls: each stop shows
-    an outline at least 2 px wide of at least 3:1 against what is behind it (WCAG 2.4.7, 1.4.11)."""
-    app = a11y_visits.app
-    to_mode(app, mode)
-    open_page(app, PARCEL, "Parcel & constraints")
-    app.wait_map()
-    page = app.page
-    page.locator("a.sloat-skip").focus()  # the first Tab stop; its own ring is measured first
-    rings = [_ring(page), *_tab_rings(page, 30)]
-    frame = app.map_frame()
-    frame.locator(".leaflet-control-zoom-in").focus()
-    map_ring = frame.evaluate(FOCUS_RING_JS)
-    rings.append(["map: " + map_ring[0], *map_ring[1:]])
+    an outline at least 2 px wide of at least 3:1 against what is behind it (WCAG 2.4.7, 1.4.11). The rings are
+    measured on the Parcel page's visit, back at 1366 px (browser.a11y_visit.FOCUS_RING_JS)."""
+    rings = a11y_visits.of(mode, PARCEL)["focus rings"]
     print(f"focus rings, {mode}:", *rings, sep="\n  ")
     assert len(rings) >= 20, rings
     bad = [r for r in rings if r[1] == "none" or r[2] < 2 or contrast(_rgb(r[3]), _rgb(r[4])) < 3.0]
