@@ -100,7 +100,7 @@ def _start_session(url: str, where: Path):
     script = (
         "/usr/libexec/at-spi-bus-launcher --launch-immediately & sleep 1; "
         f"orca --replace --debug-file={log} & sleep 3; "
-        f"exec {CHROMIUM} --no-sandbox --disable-gpu --force-renderer-accessibility --no-first-run "
+        f"exec {CHROMIUM} --no-sandbox --test-type --disable-gpu --force-renderer-accessibility --no-first-run "
         f"--user-data-dir={where / 'profile'} --remote-debugging-port={port} --window-size=1366,768 "
         f"--app={url}/?mode=counter")
     session = subprocess.Popen(["dbus-run-session", "--", "sh", "-c", script], env=env, start_new_session=True,
