@@ -83,9 +83,7 @@ padding:0 2px;white-space:nowrap;position:relative;left:-50%;}</style>
     busy = false;
   }
   var timer = null;
-  // The labels' own adding and clearing (while busy) are not news: answering them redrew the labels every 50 ms
-  // for as long as they were shown.
-  function later(){ if (busy) return; clearTimeout(timer); timer = setTimeout(update, 50); }
+  function later(){ clearTimeout(timer); timer = setTimeout(update, 50); }
   map.on("zoomend moveend layeradd layerremove", later);
   later();
 })();

@@ -4,10 +4,6 @@ Mode in the link (kept on reload, toolbar hidden in Counter and Projector), sear
 single match chosen at once, the Counter answer card and its handout button, the buffer and
 tax-parcel-line layers on the map, and the net lot area on the Projector's first screen.
 Screenshots go to tests/artifacts/i15_*.png.
-
-The claims that read the same page share it: one page per mode on the sample server (opened from the mode's link,
-reloaded, then the search), one page on the hand-built layers for the pop-ups (P1 chosen once, the mode switched in
-the sidebar), each built when a test first needs it (so a test run alone builds what it reads).
 """
 
 from __future__ import annotations
@@ -118,15 +114,6 @@ class _ModeVisit:
         return self.app
 
 
-    def case(self) -> str:
-        """The id of the case the search made (written into the page's link)."""
-        from urllib.parse import parse_qs, urlparse
-
-        page = self.found().page
-        page.wait_for_function("() => location.search.includes('case=')", timeout=30_000)
-        return parse_qs(urlparse(page.url).query)["case"][0]
-
-
 class _ModeVisits:
     """The module's pages on the sample server, one per mode (_ModeVisit), each made when first asked for."""
 
@@ -214,39 +201,14 @@ def test_search_by_road_the_answer_and_the_map_layers(mode_visits, mode):
         _to_desk(app)
 
 
-#: Over one second of a still map: the SBL labels shown, and how often the labels' pane had markers added or taken.
-LABELS_STILL_JS = """() => new Promise(done => {
-  const pane = document.querySelector('.leaflet-marker-pane');
-  let changes = 0;
-  const watch = new MutationObserver(found => { changes += found.length; });
-  watch.observe(pane, {childList: true});
-  setTimeout(() => { watch.disconnect();
-    done({labels: [...pane.querySelectorAll('.sloat-parcel-label')].map(e => e.textContent), changes}); }, 1000);
-})"""
-
-
-def test_the_parcel_labels_are_drawn_once_and_left_alone_while_the_map_is_still(mode_visits):
-    """After the search, at street zoom with the tax parcel lines shown: the SBL labels are on the map, the parcel's
-    among them, and nothing redraws them while nobody moves the map (they once cleared and drew themselves again
-    every 50 ms, each time answering their own adding: a page left open kept its computer busy)."""
-    app = mode_visits.of("standard").found()
-    # a second in which the map was still (one just after the page moved it may see the labels drawn once)
-    found = app.poll_map(LABELS_STILL_JS, lambda v: bool(v) and SBL in v["labels"] and v["changes"] == 0,
-                         timeout_ms=15_000)
-    assert found and SBL in found["labels"], found
-    assert found["changes"] == 0, found
-
-
 @pytest.mark.parametrize("mode", MODES)
-def test_board_walk_through_from_the_case_link(sample_app, mode_visits, mode):
+def test_board_walk_through_from_the_case_link(sample_app, sample_case, mode):
     """The walk-through opened from a case's link: six screens with previous / next, each with its §. (The case:
-    the sample parcel found by its address, on the module's Standard page; no test changes it.)"""
-    case = mode_visits.of("standard").case()
-    mode_visits.last = None  # a failure's screenshot is of this test's own page (sample_app's)
+    the sample parcel found by its address, conftest.sample_case.)"""
     app = sample_app
     page = app.page
     page.set_viewport_size({"width": 1920, "height": 1080})
-    page.goto(f"{app.url}/walkthrough?case={case}&mode={mode}&step=1")
+    page.goto(f"{app.url}/walkthrough?case={sample_case}&mode={mode}&step=1")
     page.locator("h1").filter(has_text="The parcel and its constraints").wait_for(timeout=30_000)
     app.settle()
     titles = ["The parcel and its constraints", "Land that does not count", "Net lot area and yield",
