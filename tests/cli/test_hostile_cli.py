@@ -60,6 +60,7 @@ from sloat_core.errors import SloatInputError  # noqa: E402
 from sloat_core.rules.sections.s402_57_wetlands.mitigation import mitigation  # noqa: E402
 from sloat_core.gis.safe_files import MAX_UPLOAD_BYTES  # noqa: E402
 from sloat_core import cli  # noqa: E402
+from sloat_core.gis import bounded_parse  # noqa: E402
 import forked_cli  # noqa: E402
 from law_day import LAW_DAY  # noqa: E402
 
@@ -116,6 +117,11 @@ sys.addaudithook(_in_process_hook)  # audit hooks cannot be removed; it records 
 # points at (gis/bounded_parse.py), but ``tempfile`` then reads TMPDIR, which an in-process call below sets to its
 # sandbox: made here first, the test process's own folder never appears in a sandbox as the command's leftover.
 multiprocessing.util.get_temp_dir()
+# The test process has several threads (pytest-xdist's), so the product's bounded parses take their workers from a fork
+# server, whose socket is made (and chmod-ed) in that folder when it first starts: started here, before any call is
+# recorded, as a server starts it for its first visitor. (Seen in CI once this module became its own worker group:
+# the first in-process call started it, and its socket was recorded as the command's write outside its sandbox.)
+bounded_parse._context()
 
 
 def _call_main(args: list[str], cwd: Path, tmp: Path) -> tuple[int, str, str, list]:
