@@ -196,6 +196,9 @@ def _nearest_step(walk: Walk) -> list:
     said = [_finder_heard(app, "156.14-1-29", "No parcel has exactly those words; the nearest:"),
             _finder_heard(app, missing, "No tax parcel matches those words.")]
     app.choose_parcel(fx.P1_SBL)
+    # the answer is said 150 ms after the live region is cleared: it is on the page before the search is recorded
+    app.page.wait_for_function(f"() => (document.getElementById('{announce.LIVE_ID}') || {{}}).textContent"
+                               f".startsWith('Tax parcel {fx.P1_SBL}')", timeout=15_000)
     said.append(_finder_heard(app, missing, "No tax parcel matches those words."))
     return said
 
