@@ -10,15 +10,20 @@ PORT ?= 8501
 .PHONY: run test test-install bench bench-baseline setup system-deps doc-deps sample clean-venv
 
 # A fresh Debian's python3 has no ensurepip until the python3-venv package is installed: install it then.
-# --no-compile: pip would byte-compile all 8,700 modules of the packages (about 20 of the install's 47 CPU-seconds
-# measured); the 700 or so a run imports are compiled when first imported, into __pycache__, at no measurable cost.
+# The packages are installed by uv (itself installed by pip, from PyPI, into the venv): it fetches and unpacks them
+# in parallel where pip takes them one at a time (the install of a fresh clone: 9.7 s against 90 s wall on this
+# machine, the same versions). Its cache is kept in the venv, so a fresh clone downloads what it needs and reads
+# nothing another checkout left. It byte-compiles nothing (as pip's --no-compile: the 700 or so modules a run
+# imports are compiled when first imported). If uv cannot be had, pip installs them as before.
 $(STAMP): requirements.txt requirements-test.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV) 2>/dev/null || { \
 	  rm -rf $(VENV); \
 	  echo "python3 -m venv needs Debian's python3-venv: installing it"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
 	    python3-venv >/dev/null && $(PYTHON) -m venv $(VENV); }
-	$(PY) -m pip install -q --disable-pip-version-check --no-compile -r requirements.txt -r requirements-test.txt
+	{ $(PY) -m pip install -q --disable-pip-version-check --no-compile uv \
+	  && $(VENV)/bin/uv pip install -q --python $(PY) --cache-dir $(VENV)/.uv-cache -r requirements.txt -r requirements-test.txt; } \
+	|| $(PY) -m pip install -q --disable-pip-version-check --no-compile -r requirements.txt -r requirements-test.txt
 	@touch $(STAMP)
 
 # Leaflet, Leaflet.draw and jQuery from the npm registry, integrity-checked; Python's standard library
