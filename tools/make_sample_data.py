@@ -16,6 +16,7 @@ Usage::
 
     python tools/make_sample_data.py            # writes data/sample/
     python tools/make_sample_data.py --out DIR  # writes somewhere else (tests use this)
+    python tools/make_sample_data.py --out DIR --dem-zlevel 1  # the same DEM values, compressed faster
 
 Geometry is built in a local frame (u east, v north, feet) centred on the village, then shifted
 into EPSG:2260 (NAD83 / New York East, US survey feet). Most of the valley is described in river
@@ -672,14 +673,18 @@ def make_dem(village, streams_local, ponds_local, rng):
     return z, transform
 
 
-def write_dem(z, transform, path):
-    """Float32 GeoTIFF, EPSG:2260, nodata -9999, DEFLATE + floating-point predictor, tiled."""
+#: DEFLATE level of the committed DEM (level 9 takes about 3 s here; the values do not depend on it).
+DEM_ZLEVEL = 9
+
+
+def write_dem(z, transform, path, zlevel: int = DEM_ZLEVEL):
+    """Float32 GeoTIFF, EPSG:2260, nodata -9999, DEFLATE (level ``zlevel``) + floating-point predictor, tiled."""
     if path.exists():
         path.unlink()
     profile = {
         "driver": "GTiff", "height": z.shape[0], "width": z.shape[1], "count": 1,
         "dtype": "float32", "crs": WORK_CRS, "transform": transform, "nodata": NODATA,
-        "compress": "deflate", "predictor": 3, "zlevel": 9, "tiled": True,
+        "compress": "deflate", "predictor": 3, "zlevel": zlevel, "tiled": True,
         "blockxsize": 256, "blockysize": 256,
     }
     with rasterio.Env(GDAL_PAM_ENABLED="NO"):
@@ -1038,7 +1043,7 @@ Details worth knowing when testing:
 
 
 # ----------------------------------------------------------------------------- main
-def generate(out: Path | str = DEFAULT_OUT, *, verbose: bool = False) -> dict:
+def generate(out: Path | str = DEFAULT_OUT, *, verbose: bool = False, dem_zlevel: int = DEM_ZLEVEL) -> dict:
     """Write the whole sample set into ``out``. Returns a small summary dict.
 
     Parameters
@@ -1047,6 +1052,9 @@ def generate(out: Path | str = DEFAULT_OUT, *, verbose: bool = False) -> dict:
         Target folder (created if missing). Files already there are overwritten.
     verbose : bool
         Print the summary.
+    dem_zlevel : int
+        DEFLATE level of dem.tif (1-9). The committed file uses :data:`DEM_ZLEVEL`; a lower level gives the
+        same heights in a somewhat bigger file, sooner (tests/gis/test_sample_data.py compares values).
 
     Returns
     -------
@@ -1069,7 +1077,7 @@ def generate(out: Path | str = DEFAULT_OUT, *, verbose: bool = False) -> dict:
 
     # DEM
     z, transform = make_dem(village, sl, ponds_local, np.random.default_rng(SEED + 2))
-    write_dem(z, transform, out / "dem.tif")
+    write_dem(z, transform, out / "dem.tif", dem_zlevel)
     b = rasterio.transform.array_bounds(z.shape[0], z.shape[1], transform)
     extent = box(b[0] - CX, b[1] - CY, b[2] - CX, b[3] - CY)
 
@@ -1219,10 +1227,12 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder (default data/sample)")
     ap.add_argument("--clean", action="store_true", help="empty the output folder first")
+    ap.add_argument("--dem-zlevel", type=int, choices=range(1, 10), default=DEM_ZLEVEL, metavar="1-9",
+                    help=f"DEFLATE level of dem.tif (default {DEM_ZLEVEL}, as committed; the heights do not depend on it)")
     args = ap.parse_args(argv)
     if args.clean and args.out.exists():
         shutil.rmtree(args.out)
-    generate(args.out, verbose=True)
+    generate(args.out, verbose=True, dem_zlevel=args.dem_zlevel)
     return 0
 
 

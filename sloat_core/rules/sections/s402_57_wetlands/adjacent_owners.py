@@ -22,6 +22,7 @@ import datetime as _dt
 from functools import lru_cache
 from pathlib import Path
 
+import numpy as np
 import shapely
 import yaml
 from shapely.geometry.base import BaseGeometry
@@ -146,7 +147,8 @@ def _resource_land_met(layerset, reach: BaseGeometry, work: BaseGeometry, buffer
     features = []
     for role in RESOURCE_ROLES:
         lyr = layerset.get(role)
-        geoms = [g for g in lyr.query(search).geometry if g is not None and not g.is_empty]
+        # the layer's geometries by position (the features query() would slice out of its frame, in its order)
+        geoms = [g for g in lyr.geoms[lyr.query_indices(search)] if g is not None and not g.is_empty]
         features += [(role, g) for g in geoms]
     touched = []
     for role, g in features:
@@ -162,12 +164,13 @@ def _adjacent_rows(lots, target: BaseGeometry, parcel: BaseGeometry, parcel_id: 
     """The other tax parcels that meet ``target`` ({sbl, address, owner}), sorted by SBL then address."""
     id_f = getattr(meta, "id_field", "SBL")
     addr_f = getattr(meta, "address_field", None)
-    near = lots.query(target.buffer(_TOUCH_FT)) if not target.is_empty else lots.gdf.iloc[0:0]
+    idx = lots.query_indices(target.buffer(_TOUCH_FT)) if not target.is_empty else np.empty(0, dtype=np.intp)
+    # the frame's rows are made only for the parcels that meet the target (a geometry test needs none)
+    meets = [i for i, g in zip(idx, lots.geoms[idx]) if g is not None and not g.is_empty
+             and g.distance(target) <= _TOUCH_FT]
     rows = []
-    for _, row in near.iterrows():
+    for _, row in lots.gdf.iloc[meets].iterrows():
         g = row.geometry
-        if g is None or g.is_empty or g.distance(target) > _TOUCH_FT:
-            continue
         sbl = _text(row.get(id_f))
         if parcel_id is not None and sbl == parcel_id:
             continue
