@@ -127,10 +127,10 @@ def test_citation_link_opens_the_law_page_at_the_clause(drawn_page):
 
 
 class _VisitorPage:
-    """One visitor's page for the claims that need no drawing and no file: tax parcel P1 picked by its SBL on a page
-    just opened, then the same session switched to Projector mode in the sidebar (the large type is the mode's, with
-    or without a parcel; a fresh page costs a new session: the app, its map, a script run). A claim that finds the
-    page already used by the first gets a new page (``fresh``)."""
+    """One visitor's page for the claims that need no drawing and no file: tax parcel P1 picked by clicking the map on
+    a page just opened, then the same session switched to Projector mode in the sidebar (the large type is the
+    mode's, with or without a parcel; a fresh page costs a new session: the app, its map, a script run). A claim that
+    finds the page already used by the first gets a new page (``fresh``)."""
 
     def __init__(self, contexts, url: str):
         self.contexts, self.url = contexts, url
@@ -169,17 +169,6 @@ def visitor_page(_visitor_page, request):
     yield _visitor_page
     if _visitor_page.app is not None:
         shot_if_failed(request, _visitor_page.app)
-
-
-def test_pick_parcel_by_sbl(visitor_page):
-    app = visitor_page.fresh()
-    visitor_page.picked = True
-    app.choose_parcel(fx.P1_SBL)
-    assert app.metric("Gross area") == "40,000"
-    app.wait_text("Wetlands")
-    app.wait_text("R-15 minimum of 15,000 sq ft")
-    app.wait_parcel_in_view()
-    app.shot("03_parcel_by_sbl")
 
 
 # ------------------------------------------------------------------------------------------------
@@ -366,8 +355,22 @@ def test_demo_parcels_upload(files_page):
     app.shot("05_demo_parcel_upload")
 
 
-def test_pick_a_parcel_by_clicking_the_map(app):
-    app.open()
+def test_pick_parcel_by_sbl(files_page):
+    """Tax parcel P1 picked by its SBL, on the page of the parcel files (a parcel from a file shown before: P1 is
+    not; a fresh page costs a new session: the app, its map, a script run)."""
+    app = files_page.any()
+    assert not app.page.get_by_text(f"Tax parcel {fx.P1_SBL}", exact=False).filter(visible=True).count()
+    app.choose_parcel(fx.P1_SBL)
+    assert app.metric("Gross area") == "40,000"
+    app.wait_text("Wetlands")
+    app.wait_text("R-15 minimum of 15,000 sq ft")
+    app.wait_parcel_in_view()
+    app.shot("03_parcel_by_sbl")
+
+
+def test_pick_a_parcel_by_clicking_the_map(visitor_page):
+    app = visitor_page.fresh()
+    visitor_page.picked = True
     frame = app.wait_map()
     app.page.get_by_text("Pick a tax parcel by clicking", exact=True).click()
     expect(app.page.get_by_role("checkbox", name="Pick a tax parcel by clicking")).to_be_checked()
