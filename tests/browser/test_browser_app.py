@@ -126,14 +126,49 @@ def test_citation_link_opens_the_law_page_at_the_clause(drawn_page):
     app.shot("02_law_deep_link")
 
 
-def test_pick_parcel_by_sbl(app):
-    app.open()
-    app.choose_parcel(fx.P1_SBL)
-    assert app.metric("Gross area") == "40,000"
-    app.wait_text("Wetlands")
-    app.wait_text("R-15 minimum of 15,000 sq ft")
-    app.wait_parcel_in_view()
-    app.shot("03_parcel_by_sbl")
+class _VisitorPage:
+    """One visitor's page for the claims that need no drawing and no file: tax parcel P1 picked by clicking the map on
+    a page just opened, then the same session switched to Projector mode in the sidebar (the large type is the
+    mode's, with or without a parcel; a fresh page costs a new session: the app, its map, a script run). A claim that
+    finds the page already used by the first gets a new page (``fresh``)."""
+
+    def __init__(self, contexts, url: str):
+        self.contexts, self.url = contexts, url
+        self.app: OfflinePage | None = None
+        self.picked = False
+
+    def fresh(self) -> OfflinePage:
+        """A page just opened, nothing picked on it."""
+        if self.app is None or self.picked:
+            self.close()
+            self.app = new_offline_page(self.contexts, self.url)
+            self.app.open()
+            self.picked = False
+        return self.app
+
+    def any(self) -> OfflinePage:
+        """The page, whatever was picked on it."""
+        return self.app if self.app is not None else self.fresh()
+
+    def close(self) -> None:
+        if self.app is not None:
+            self.app.page.close()
+            self.app = None
+
+
+@pytest.fixture(scope="module")
+def _visitor_page(contexts, app_url):
+    shared = _VisitorPage(contexts, app_url)
+    yield shared
+    shared.close()
+
+
+@pytest.fixture()
+def visitor_page(_visitor_page, request):
+    """The module's page for a visitor's claims (_VisitorPage); a screenshot if the test failed."""
+    yield _visitor_page
+    if _visitor_page.app is not None:
+        shot_if_failed(request, _visitor_page.app)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -278,13 +313,26 @@ def test_a_refused_file_leaves_the_parcel_its_answer_and_the_case_as_they_were(f
             parcel_input.read_parcel(path.read_bytes(), name)
         said = str(refused.value)
     uploader = app.page.locator('[data-testid="stFileUploader"]')
-    uploader.locator('input[type="file"]').set_input_files(str(path))
-    uploader.get_by_text(name, exact=True).wait_for(timeout=30_000)
-    finder = app.page.locator('[data-testid="stExpander"]').first
-    finder.get_by_text(said).wait_for(timeout=60_000)  # the refusal, beside the uploader
+    sent: list[str] = []  # the uploads the browser made (a file it refuses itself is never sent)
+
+    def upload(req) -> None:
+        if "/_stcore/upload_file" in req.url:
+            sent.append(req.url)
+
+    app.page.on("request", upload)
+    try:
+        uploader.locator('input[type="file"]').set_input_files(str(path))
+        uploader.get_by_text(name, exact=True).wait_for(timeout=30_000)
+        finder = app.page.locator('[data-testid="stExpander"]').first
+        finder.get_by_text(said).wait_for(timeout=60_000)  # the refusal, beside the uploader
+    finally:
+        app.page.remove_listener("request", upload)
     if said.startswith("File must be"):
-        app.page.wait_for_timeout(1000)  # the browser refused it: no run follows; a second for one that would
+        # the browser refused it: the file never went to the server, so no run reads it (the uploader sends a file
+        # before it tells the app of it, and the refusal is shown only once the file is judged)
+        assert sent == [], sent
     else:
+        assert sent, kind  # a file the app refuses went to the server (so the record above sees an upload)
         finder.get_by_text(f"{KEPT_AFTER_REFUSAL} (Uploaded file lot.geojson).").wait_for(timeout=30_000)
     app.settle()
     app.shot(f"refused_upload_{name.split('.')[0]}")
@@ -307,8 +355,22 @@ def test_demo_parcels_upload(files_page):
     app.shot("05_demo_parcel_upload")
 
 
-def test_pick_a_parcel_by_clicking_the_map(app):
-    app.open()
+def test_pick_parcel_by_sbl(files_page):
+    """Tax parcel P1 picked by its SBL, on the page of the parcel files (a parcel from a file shown before: P1 is
+    not; a fresh page costs a new session: the app, its map, a script run)."""
+    app = files_page.any()
+    assert not app.page.get_by_text(f"Tax parcel {fx.P1_SBL}", exact=False).filter(visible=True).count()
+    app.choose_parcel(fx.P1_SBL)
+    assert app.metric("Gross area") == "40,000"
+    app.wait_text("Wetlands")
+    app.wait_text("R-15 minimum of 15,000 sq ft")
+    app.wait_parcel_in_view()
+    app.shot("03_parcel_by_sbl")
+
+
+def test_pick_a_parcel_by_clicking_the_map(visitor_page):
+    app = visitor_page.fresh()
+    visitor_page.picked = True
     frame = app.wait_map()
     app.page.get_by_text("Pick a tax parcel by clicking", exact=True).click()
     expect(app.page.get_by_role("checkbox", name="Pick a tax parcel by clicking")).to_be_checked()
@@ -339,9 +401,10 @@ def test_sample_demo_parcel_with_slope_overlay(sample_app):
     sample_app.shot("09_sample_slope_overlay")
 
 
-def test_projector_mode_has_large_type(app):
-    app.open()
+def test_projector_mode_has_large_type(visitor_page):
+    app = visitor_page.any()
     app.wait_map()
+    assert not app.page.get_by_role("radio", name="Projector").is_checked()  # the switch below is what changes it
     app.page.get_by_text("Projector", exact=True).click()
     paragraph_size = ("() => parseFloat(getComputedStyle(document.querySelector("
                       "'[data-testid=\"stMarkdownContainer\"] p')).fontSize)")

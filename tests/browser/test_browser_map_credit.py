@@ -35,11 +35,8 @@ def test_offline_the_base_is_credited_to_the_layer_set_not_to_openstreetmap(samp
     assert "Leaflet" in attribution  # the control itself stays, with the library's own credit
 
 
-def test_offline_with_no_base_in_the_layer_set_nothing_is_credited_for_it(browser, app_url):
-    context = browser.new_context()
-    try:
-        attribution, note = _offline_credit(OfflinePage(context.new_page(), app_url, []))
-        assert note == "No map tiles (offline)"  # the hand-built layers have no roads and no boundary
-        assert "OpenStreetMap" not in attribution and "layer set" not in attribution, attribution
-    finally:
-        context.close()
+def test_offline_with_no_base_in_the_layer_set_nothing_is_credited_for_it(app):
+    """(A page in the server's one browser context, its files cached as a returning visitor's: no new context.)"""
+    attribution, note = _offline_credit(app)
+    assert note == "No map tiles (offline)"  # the hand-built layers have no roads and no boundary
+    assert "OpenStreetMap" not in attribution and "layer set" not in attribution, attribution

@@ -11,9 +11,11 @@ import re
 
 import pytest
 
+from tests.browser.a11y_visit import POLL_MS, SIDEBAR_AT_REST_JS
 from tests.browser.conftest import ARTIFACTS, new_offline_page, shot_if_failed
 
 PHONE = {"width": 390, "height": 844}
+DESK = {"width": 1366, "height": 768}
 MODES = ["counter", "standard", "projector"]
 NAV = '[data-testid="stSidebarNav"]'
 OPEN_SIDEBAR = '[data-testid="stExpandSidebarButton"]'
@@ -51,22 +53,32 @@ def _in_mode(app, mode: str) -> None:
 
 
 class _SharedPage:
-    """One page (one visitor's session) at a fixed window size for several claims: opened from a link in the mode
-    the first claim asks for; each later claim comes to its own mode in the sidebar, as a person switches it, and,
-    with ``first_page``, back to the first page (the Parcel page) from the page menu."""
+    """One page (one visitor's session) for several claims: opened from a link in the mode and at the window size the
+    first claim asks for; each later claim sizes the window to its own (as a person turns a tablet, or moves the
+    window to another screen), waits for the sidebar to come to rest, and comes to its own mode in the sidebar, as a
+    person switches it, and, with ``first_page``, back to the first page (the Parcel page) from the page menu. (A
+    fresh page costs a new session: the app, its map, a script run.)"""
 
-    def __init__(self, contexts, url: str, size: dict):
-        self.contexts, self.url, self.size = contexts, url, size
+    def __init__(self, contexts, url: str):
+        self.contexts, self.url = contexts, url
         self.app = None
+        self.size: dict | None = None
 
-    def in_mode(self, mode: str, *, first_page: bool = False):
+    def in_mode(self, mode: str, size: dict, *, first_page: bool = False):
         if self.app is None:
             self.app = new_offline_page(self.contexts, self.url)
-            self.app.page.set_viewport_size(self.size)
+            self.app.page.set_viewport_size(size)
+            self.size = size
             self.app.open(f"/?mode={mode}")  # the root first: the test server is plain `streamlit run`
             self.app.settle()
             return self.app
         page = self.app.page
+        if size != self.size:
+            page.set_viewport_size(size)
+            self.size = size
+            page.evaluate("() => { window.__sloatLastShown = undefined; }")
+            page.wait_for_function(SIDEBAR_AT_REST_JS, timeout=15_000, polling=POLL_MS)
+            self.app.settle()
         if first_page and _h1(self.app) != "Parcel & constraints":
             self.app.open_sidebar()
             page.locator(NAV).get_by_text("Parcel & constraints", exact=True).click()
@@ -80,36 +92,41 @@ class _SharedPage:
             self.app.page.close()
 
 
-def _shared(contexts, url, size, request):
-    shared = _SharedPage(contexts, url, size)
+@pytest.fixture(scope="module")
+def _shared(contexts, app_url):
+    shared = _SharedPage(contexts, app_url)
     yield shared
     shared.close()
 
 
-@pytest.fixture(scope="module")
-def _phone(contexts, app_url, request):
-    yield from _shared(contexts, app_url, PHONE, request)
+class _AtSize:
+    """The module's page (_SharedPage) as one claim asks for it: at ``size``."""
 
+    def __init__(self, shared: _SharedPage, size: dict):
+        self.shared, self.size = shared, size
 
-@pytest.fixture(scope="module")
-def _desk(contexts, app_url, request):
-    yield from _shared(contexts, app_url, {"width": 1366, "height": 768}, request)
+    @property
+    def app(self):
+        return self.shared.app
+
+    def in_mode(self, mode: str, *, first_page: bool = False):
+        return self.shared.in_mode(mode, self.size, first_page=first_page)
 
 
 @pytest.fixture()
-def phone(_phone, request):
+def phone(_shared, request):
     """The module's page on a 390x844 phone (_SharedPage); a screenshot if the test failed."""
-    yield _phone
-    if _phone.app is not None:
-        shot_if_failed(request, _phone.app)
+    yield _AtSize(_shared, PHONE)
+    if _shared.app is not None:
+        shot_if_failed(request, _shared.app)
 
 
 @pytest.fixture()
-def desk(_desk, request):
+def desk(_shared, request):
     """The module's page at 1366x768 (_SharedPage); a screenshot if the test failed."""
-    yield _desk
-    if _desk.app is not None:
-        shot_if_failed(request, _desk.app)
+    yield _AtSize(_shared, DESK)
+    if _shared.app is not None:
+        shot_if_failed(request, _shared.app)
 
 
 @pytest.mark.parametrize("mode", MODES)

@@ -21,8 +21,8 @@ import plan_files as pf  # noqa: E402
 
 from app_support.map.plan_map import LOT_LABEL_CLASS  # noqa: E402
 from browser.case_links import new_case  # noqa: E402
-from browser.conftest import MAP_IFRAME  # noqa: E402
-from browser.a11y_visit import axe_violations, open_page, wait_frames  # noqa: E402
+from browser.conftest import MAP_IFRAME, OfflinePage, new_offline_page, shot_if_failed  # noqa: E402
+from browser.a11y_visit import axe_violations, open_page, to_mode, wait_frames  # noqa: E402
 from browser.test_browser_axe import _judge  # noqa: E402
 
 pytestmark = pytest.mark.browser
@@ -45,19 +45,66 @@ def _plat(path: Path) -> Path:
     return pf.save(doc, path)
 
 
-def _plan_page_of_p1(app) -> None:
-    """The app at 1366 x 900 on the Plan page of a new case of parcel P1: the case made at the protocol level (P1's
-    SBL typed into the parcel finder, tests/browser/case_links.py), its Plan page opened by its link."""
-    app.page.set_viewport_size({"width": 1366, "height": 900})
-    app.open(f"/plan?case={new_case(app.url, fx.P1_SBL)}")
-    app.page.locator("h1", has_text="Plan, lot by lot").first.wait_for(timeout=30_000)
-    app.settle()
-    wait_frames(app.page)
+class _PlanTab:
+    """One tab at 1366 x 900 on the Plan page of a case of parcel P1, shared by the module's claims: the case made at
+    the protocol level (P1's SBL typed into the parcel finder, tests/browser/case_links.py), its Plan page opened by
+    its link once (a fresh page costs a new session: the app, its map, a script run). Each claim after the first
+    takes the tab back to where the first found it, as a person starts over: Standard mode, the plan removed, the
+    choice of a plan file."""
+
+    def __init__(self, contexts, url: str):
+        self.contexts, self.url = contexts, url
+        self.app: OfflinePage | None = None
+
+    def no_plan(self) -> OfflinePage:
+        """The tab on the Plan page of P1's case in Standard mode, with no plan and the plan file to be uploaded."""
+        if self.app is None:
+            self.app = app = new_offline_page(self.contexts, self.url)
+            app.page.set_viewport_size({"width": 1366, "height": 900})
+            app.open(f"/plan?case={new_case(app.url, fx.P1_SBL)}")
+            app.page.locator("h1", has_text="Plan, lot by lot").first.wait_for(timeout=30_000)
+            app.settle()
+            wait_frames(app.page)
+            return app
+        app, page = self.app, self.app.page
+        to_mode(app, "Standard")
+        remove = page.get_by_role("button", name="Remove the plan")
+        if remove.count():
+            remove.click()
+            app.settle()
+        upload = page.get_by_role("radio", name="Upload a plan file")
+        if not upload.is_checked():
+            page.get_by_text("Upload a plan file", exact=True).click()
+            app.settle()
+        app.wait_text("No plan yet: upload a plan file or draw its lots on the map, above.")
+        assert page.locator('[data-testid="stTable"]').count() == 0  # no lot table left from the claim before
+        wait_frames(page)
+        return app
+
+    def close(self) -> None:
+        if self.app is not None:
+            self.app.page.close()
+            self.app = None
 
 
-def test_a_plat_uploaded_shows_its_table_and_its_labelled_lots_and_the_page_is_axe_clean(app, tmp_path):
+@pytest.fixture(scope="module")
+def _plan_tab(contexts, app_url):
+    shared = _PlanTab(contexts, app_url)
+    yield shared
+    shared.close()
+
+
+@pytest.fixture()
+def plan_tab(_plan_tab, request):
+    """The module's tab on P1's Plan page (_PlanTab); a screenshot if the test failed."""
+    yield _plan_tab
+    if _plan_tab.app is not None:
+        shot_if_failed(request, _plan_tab.app)
+
+
+def test_a_plat_uploaded_shows_its_table_and_its_labelled_lots_and_the_page_is_axe_clean(plan_tab, tmp_path):
+    app = plan_tab.no_plan()
     page = app.page
-    _plan_page_of_p1(app)
     page.locator('[data-testid="stFileUploader"] input[type="file"]').first.set_input_files(str(_plat(tmp_path / "p.dxf")))
     page.locator('[data-testid="stTable"]').first.wait_for(timeout=30_000)
     app.settle()
@@ -98,13 +145,13 @@ THIRD_LOT = [(-50, 75), (50, 75), (50, 120), (-50, 120)]
 DRAWING_LAYER_JS = "() => window.drawnItems && window.drawnItems.getLayers ? window.drawnItems.getLayers().length : -1"
 
 
-def test_two_lots_drawn_with_the_pointer_make_a_two_lot_plan_and_the_file_upload_is_still_offered(app):
+def test_two_lots_drawn_with_the_pointer_make_a_two_lot_plan_and_the_file_upload_is_still_offered(plan_tab):
     """Drawing the lots is the pointer's way to a plan: each polygon drawn with Leaflet.draw's toolbar is one lot,
     and the lot table shows both. Drawing needs a pointer, so the page keeps its way without one: uploading a plan
     file (the radio's other choice, a file input reached by the keyboard), and it says so beside the map. On the
     page again later, the map is made afresh with the plan's lots on its drawing layer: a lot drawn is added."""
+    app = plan_tab.no_plan()
     page = app.page
-    _plan_page_of_p1(app)
     page.get_by_text("Draw the lots on the map", exact=True).click()
     app.settle()
     app.wait_text("Without a mouse, upload a plan file instead.")
@@ -148,12 +195,18 @@ SHOWN_LABELS_JS = f"""() => [...document.querySelectorAll('.{LOT_LABEL_CLASS}')]
   .map(e => {{ const r = e.getBoundingClientRect(); return [e.innerText.trim(), r.left, r.top, r.right, r.bottom]; }})"""
 
 
+#: Marks the end of the map's next zoom (its animation over), heard after the labels' own check on that end (their
+#: handlers were added with the map, before this one).
+ZOOM_ENDS_JS = """() => { window.__sloatZoomEnded = false;
+  map_div.once('zoomend', () => { window.__sloatZoomEnded = true; }); }"""
+
+
 def _overlapping(labels: list) -> list:
     return [(a[0], b[0]) for i, a in enumerate(labels) for b in labels[i + 1:]
             if a[1] < b[3] and b[1] < a[3] and a[2] < b[4] and b[2] < a[4]]
 
 
-def test_a_plat_of_tiny_lots_shows_no_two_labels_overlapping_and_each_within_its_estimated_box(app, tmp_path):
+def test_a_plat_of_tiny_lots_shows_no_two_labels_overlapping_and_each_within_its_estimated_box(plan_tab, tmp_path):
     """P1 cut into 64 lots of 25 x 25 ft: too small for "Lot 12 / does not conform" at the zoom the map opens at,
     so each shows its name alone; no two labels overlap, zoomed in or out, and each is no larger than the box its
     place was fitted with (the estimate of app_support.map.lot_labels.text_box)."""
@@ -164,8 +217,8 @@ def test_a_plat_of_tiny_lots_shows_no_two_labels_overlapping_and_each_within_its
     for i in range(8):
         for j in range(8):
             pf.add_rect(msp, box(fx.X0 + 25 * i, fx.Y0 + 25 * j, fx.X0 + 25 * (i + 1), fx.Y0 + 25 * (j + 1)), "LOTS")
+    app = plan_tab.no_plan()
     page = app.page
-    _plan_page_of_p1(app)
     page.locator('[data-testid="stFileUploader"] input[type="file"]').first.set_input_files(
         str(pf.save(doc, tmp_path / "tiny.dxf")))
     page.locator('[data-testid="stTable"]').first.wait_for(timeout=30_000)
@@ -181,7 +234,9 @@ def test_a_plat_of_tiny_lots_shows_no_two_labels_overlapping_and_each_within_its
     app.shot("plan_tiny_lots")
     frame = app.wait_map()
     for _ in range(2):  # zoomed out: fewer labels, or none, never two on each other
+        map_frame = app.map_frame()
+        map_frame.evaluate(ZOOM_ENDS_JS)
         frame.locator(".leaflet-control-zoom-out").click()
-        page.wait_for_timeout(600)  # the zoom's animation (0.25 s) and the labels' check on its end
-        shown = app.map_frame().evaluate(SHOWN_LABELS_JS)
+        map_frame.wait_for_function("() => window.__sloatZoomEnded === true", timeout=15_000)
+        shown = map_frame.evaluate(SHOWN_LABELS_JS)
         assert _overlapping(shown) == [], shown

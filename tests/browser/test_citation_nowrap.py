@@ -1,7 +1,7 @@
 """The § citations of the deduction table never break inside, in a real browser (offline).
 
 At a 1500 x 900 window (and 1280 x 900 in Standard mode, a common laptop), tax parcel P1 (chosen by
-SBL) is shown in Standard and Projector mode;
+SBL, its case's link opened) is shown in Standard and Projector mode;
 every cell of the table's "§" column must lay its text out on one line ("§ 402-45A(2)(b)", not
 "§ 402-" / "45A(2)(b)"), while the table still fits its column (the constraint labels wrap instead).
 Counter mode has no § column (everyday words); its table must still fit. Screenshots go to
@@ -19,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
 
 from app_support.frame import state  # noqa: E402
+from browser.case_links import new_case  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -65,9 +66,11 @@ CASES = [(state.STANDARD, 1500), (state.STANDARD, 1280), (state.COUNTER, 1500), 
 
 def test_deduction_table_citations_stay_on_one_line(app):
     app.page.set_viewport_size({"width": CASES[0][1], "height": 900})
-    app.open()
-    app.wait_map()
-    app.choose_parcel(fx.P1_SBL)
+    # P1's case made at the protocol level (its SBL typed into the parcel finder, tests/browser/case_links.py) and
+    # its link opened: the page is drawn once, with the parcel (finding it in the browser has its own tests)
+    app.open(f"/?case={new_case(app.url, fx.P1_SBL)}&mode=standard")
+    app.wait_text(f"Tax parcel {fx.P1_SBL}")
+    app.settle()
     for mode, width in CASES:
         app.page.set_viewport_size({"width": width, "height": 900})
         if mode != state.STANDARD:
