@@ -1,0 +1,87 @@
+"""The map frame's files asked for by the page itself, as the frame is made (a first visit's critical path).
+
+On a first visit (an empty HTTP cache) the Parcel page's map frame loads its page and streamlit-folium's bundle, then
+Leaflet, Leaflet.draw and their stylesheets, each requested only after the one before has run (streamlit-folium
+awaits each script): three sequential round trips to the server before the base map's script can run.
+:func:`install` puts a constant script in the page (in the sidebar, with the other page-wide scripts); it runs when
+the page's first elements are drawn, in the same update that makes the map's frame, and asks for those files with
+``<link rel="prefetch">``. They then arrive while the frame is still loading its own page and bundle, and the frame
+finds them in the browser's cache (Streamlit serves ``/app/static`` with a ``Last-Modified`` date, so they are
+fresh for the visit). streamlit-folium's own page and bundle are asked for too, but Streamlit serves those as
+``no-cache`` and without a validator, so the frame asks again (a prefetch that is not used costs one request).
+Nothing is drawn or changed in the page.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import streamlit as st
+
+from app_support.map.mapping import DRAW_CSS, DRAW_JS, MAP_CSS, MAP_JS
+
+__all__ = ["COMPONENT", "frame_files", "prefetch_html", "install"]
+
+#: streamlit-folium's component, as Streamlit serves it: ``<base>/component/<name>/``.
+COMPONENT = "streamlit_folium.st_folium"
+
+
+def _bundle_files() -> list[str]:
+    """streamlit-folium's page's own scripts and stylesheets (``static/...``), from its built ``index.html``."""
+    try:
+        import streamlit_folium
+    except ImportError:  # pragma: no cover (a requirement)
+        return []
+    index = Path(streamlit_folium.__file__).parent / "frontend" / "build" / "index.html"
+    try:
+        text = index.read_text(encoding="utf-8")
+    except OSError:  # pragma: no cover (a development build of the component serves from a dev server)
+        return []
+    return [m.removeprefix("./") for m in re.findall(r'(?:src|href)="(\./static/[^"<>]+\.(?:js|css))"', text)]
+
+
+def _base(base_path: str) -> str:
+    """``server.baseUrlPath`` as a path prefix: ``""`` or ``"/name"``."""
+    return ("/" + base_path.strip("/")) if base_path.strip("/") else ""
+
+
+def frame_files(base_path: str = "") -> list[str]:
+    """Paths of what the map frame loads first, in the frame's order: streamlit-folium's under the app's base path
+    (``server.baseUrlPath``), Leaflet's as the maps name them (:data:`app_support.map.mapping.VENDOR_URL`)."""
+    component = f"{_base(base_path)}/component/{COMPONENT}/"
+    return [component + f for f in _bundle_files()] + [url for _, url in [*MAP_JS, *DRAW_JS, *MAP_CSS, *DRAW_CSS]]
+
+
+_JS = """<script>
+(function () {
+  var w = window, d = w.document;
+  if (w.__sloatFramePrefetch) { return; }
+  w.__sloatFramePrefetch = true;
+  var origin = w.location.origin, files = __FILES__;
+  // The frame's own page first: Streamlit names the app's address in its query.
+  files.unshift(__PAGE__ + '?streamlitUrl=' + encodeURIComponent(origin + __BASE__ + '/'));
+  files.forEach(function (f) {
+    var link = d.createElement('link');
+    link.rel = 'prefetch'; link.href = origin + f;
+    d.head.appendChild(link);
+  });
+})();
+</script>"""
+
+
+def prefetch_html(base_path: str = "") -> str:
+    """The page's script: one ``<link rel="prefetch">`` for each of :func:`frame_files` and the frame's page.
+
+    The paths go in as JSON strings with no ``<`` at all (nothing can close the script), and they are the server's
+    own: its base path and the names of files on its disk."""
+    base = _base(base_path)
+    values = {"FILES": frame_files(base_path), "PAGE": f"{base}/component/{COMPONENT}/index.html", "BASE": base}
+    return re.sub(r"__(FILES|PAGE|BASE)__", lambda m: json.dumps(values[m.group(1)]).replace("<", "\\u003c"), _JS)
+
+
+def install() -> None:
+    """Put the prefetch script in the page (it acts once per page load; a rerun finds it done)."""
+    st.html(prefetch_html(st.get_option("server.baseUrlPath") or ""), unsafe_allow_javascript=True)
+
