@@ -22,7 +22,7 @@ import streamlit as st
 
 from app_support.map.mapping import DRAW_CSS, DRAW_JS, MAP_CSS, MAP_JS
 
-__all__ = ["COMPONENT", "frame_files", "prefetch_html", "install"]
+__all__ = ["COMPONENT", "frame_files", "prefetch_html", "install", "linked_urls", "layers_html", "install_layers"]
 
 #: streamlit-folium's component, as Streamlit serves it: ``<base>/component/<name>/``.
 COMPONENT = "streamlit_folium.st_folium"
@@ -85,3 +85,42 @@ def install() -> None:
     """Put the prefetch script in the page (it acts once per page load; a rerun finds it done)."""
     st.html(prefetch_html(st.get_option("server.baseUrlPath") or ""), unsafe_allow_javascript=True)
 
+
+_LAYERS_JS = """<script>
+(function () {
+  var w = window;
+  if (w.__sloatLinkedEarly) { return; }
+  var origin = w.location.origin, texts = {};
+  __URLS__.forEach(function (u) {
+    var url = origin + __BASE__ + u;
+    texts[url] = fetch(url).then(function (r) { return r.status === 200 ? r.text() : null; })
+      .catch(function () { return null; });
+  });
+  // The map frame's loader takes each answer once (a later page load asks the server again).
+  w.__sloatLinkedEarly = {take: function (url) { var t = texts[url] || null; delete texts[url]; return t; }};
+})();
+</script>"""
+
+
+def linked_urls(groups_script: str) -> list[str]:
+    """The server paths (``/media/<id>.json``) of the layers a map's feature-group script reads by link."""
+    from app_support.map.linked_layers import _LOADER_CALL
+
+    urls = [json.loads(m.group("url")) for m in _LOADER_CALL.finditer(groups_script or "")]
+    return list(dict.fromkeys(u.removeprefix("../..") for u in urls if u.startswith("../../media/")))
+
+
+def layers_html(urls: list[str], base_path: str = "") -> str:
+    """The page's script that asks for the linked layers ``urls`` once per page load and hands each answer to the
+    map frame's loader (:class:`app_support.map.leaflet_elements.LinkedLayerLoader`). The paths are the server's
+    own media names, as JSON strings with no ``<``."""
+    values = {"URLS": list(urls), "BASE": _base(base_path)}
+    return re.sub(r"__(URLS|BASE)__", lambda m: json.dumps(values[m.group(1)]).replace("<", "\\u003c"), _LAYERS_JS)
+
+
+def install_layers(groups_script: str | None) -> None:
+    """Before the map: on a page's first load its linked layers are asked for by the page, as the frame is made,
+    not after the frame has loaded its page, its bundle, Leaflet and the base map's script."""
+    urls = linked_urls(groups_script or "")
+    if urls:
+        st.html(layers_html(urls, st.get_option("server.baseUrlPath") or ""), unsafe_allow_javascript=True)

@@ -49,3 +49,17 @@ def test_every_page_puts_the_prefetch_in_the_sidebar_once():
     scripts = [e for e in at.sidebar if getattr(e, "type", "") == "html" and "__sloatFramePrefetch" in str(
         getattr(e, "proto", ""))]
     assert len(scripts) == 1
+
+
+def test_the_layers_asked_for_by_the_page_are_the_links_of_the_groups_script():
+    script = ('  (function (url, add) { window.__sloatLinkedLayers.load(url, add); })("../../media/a1.json", '
+              'geo_json_1_add);\n'
+              '  (function (url, add) { window.__sloatLinkedLayers.load(url, add); })("../../media/b2.json", '
+              'geo_json_2_add);\n'
+              '  (function (url, add) { window.__sloatLinkedLayers.load(url, add); })("../../media/a1.json", '
+              'geo_json_3_add);\n'
+              '  geo_json_4_add({"type": "FeatureCollection", "features": []});\n')
+    assert frame_prefetch.linked_urls(script) == ["/media/a1.json", "/media/b2.json"]  # each once, in order
+    assert frame_prefetch.linked_urls("") == [] and frame_prefetch.linked_urls(None) == []
+    html = frame_prefetch.layers_html(["/media/a1.json"], "/sloat")
+    assert '["/media/a1.json"].forEach' in html and 'origin + "/sloat" + u' in html

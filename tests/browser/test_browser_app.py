@@ -355,7 +355,7 @@ def test_projector_mode_has_large_type(app):
     app.shot("07_projector_mode")
 
 
-def test_a_first_visit_finds_leaflet_in_the_cache_asked_for_by_the_page(contexts, app_url):
+def test_a_first_visit_finds_leaflet_in_the_cache_asked_for_by_the_page(contexts, sample_app_url):
     """On a first visit (a new context: an empty cache) the page itself asks for Leaflet, Leaflet.draw and their
     stylesheets as the map's frame is made (app_support.map.frame_prefetch), so the frame, which asks for each
     only after the one before has run, is answered from the cache: no round trip to the server for any of them."""
@@ -364,7 +364,7 @@ def test_a_first_visit_finds_leaflet_in_the_cache_asked_for_by_the_page(contexts
     context = contexts.browser.new_context(viewport={"width": 1500, "height": 1000})
     try:
         page = context.new_page()
-        page.goto(app_url + "/")
+        page.goto(sample_app_url + "/")  # the sample's layers: large enough to be read by link
         page.wait_for_function(LINKED_LAYERS_DRAWN_JS, arg=MAP_IFRAME, timeout=60_000)
         entries = """(names) => { const f = document.querySelector(%s);
           const pick = (w) => w.performance.getEntriesByType('resource')
@@ -377,6 +377,13 @@ def test_a_first_visit_finds_leaflet_in_the_cache_asked_for_by_the_page(contexts
         in_frame = {p: (size, body) for p, _, size, body in seen["frame"]}
         assert sorted(in_frame) == sorted(names), seen
         assert all(size == 0 and body > 0 for size, body in in_frame.values()), seen  # from the cache, whole
+        # The layers the map reads by link were asked for by the page too, and handed to the frame: it asked none.
+        media = """(frame) => { const f = document.querySelector(frame);
+          const pick = (w) => w.performance.getEntriesByType('resource').map(e => new URL(e.name).pathname)
+            .filter(p => /\\/media\\/[0-9a-f]+\\.json$/.test(p));
+          return {page: pick(window), frame: pick(f.contentWindow)}; }"""
+        layers = page.evaluate(media, MAP_IFRAME)
+        assert layers["page"] and layers["frame"] == [], layers
     finally:
         context.close()
 
