@@ -4,9 +4,9 @@ On a first visit (an empty HTTP cache) the Parcel page's map frame loads its pag
 Leaflet, Leaflet.draw and their stylesheets, each requested only after the one before has run (streamlit-folium
 awaits each script): three sequential round trips to the server before the base map's script can run.
 :func:`install` puts a constant script in the page (in the sidebar, with the other page-wide scripts); it runs when
-the page's first elements are drawn, in the same update that makes the map's frame, and asks for those files with
-``<link rel="prefetch">``. They then arrive while the frame is still loading its own page and bundle, and the frame
-finds them in the browser's cache (Streamlit serves ``/app/static`` with a ``Last-Modified`` date, so they are
+the page's first elements are drawn and asks for those files with ``<link rel="prefetch">`` as soon as the frame is
+there (asked for earlier, they took the connections the page's own lazily loaded chunks needed, and the frame came
+later). They arrive while the frame is still loading its own page and bundle, and the frame finds them in the browser's cache (Streamlit serves ``/app/static`` with a ``Last-Modified`` date, so they are
 fresh for the visit). streamlit-folium's own page and bundle are asked for too, but Streamlit serves those as
 ``no-cache`` and without a validator, so the frame asks again (a prefetch that is not used costs one request).
 Nothing is drawn or changed in the page.
@@ -54,18 +54,32 @@ def frame_files(base_path: str = "") -> list[str]:
     return [component + f for f in _bundle_files()] + [url for _, url in [*MAP_JS, *DRAW_JS, *MAP_CSS, *DRAW_CSS]]
 
 
+#: Waits for the map's frame (its title as Streamlit makes it, or the name app_support.frame.announce gives it), then
+#: calls ``go``: asked for earlier, these requests would take the browser's connections from the page's own chunks.
+_WHEN_FRAME = """
+  function whenFrame(go) {
+    var sel = 'iframe[title="streamlit_folium.st_folium"], iframe[data-sloat-frame="map"]';
+    if (d.querySelector(sel)) { go(); return; }
+    var seen = new MutationObserver(function () {
+      if (d.querySelector(sel)) { seen.disconnect(); go(); }
+    });
+    seen.observe(d.documentElement, {childList: true, subtree: true});
+  }"""
+
 _JS = """<script>
 (function () {
   var w = window, d = w.document;
   if (w.__sloatFramePrefetch) { return; }
-  w.__sloatFramePrefetch = true;
+  w.__sloatFramePrefetch = true;""" + _WHEN_FRAME + """
   var origin = w.location.origin, files = __FILES__;
   // The frame's own page first: Streamlit names the app's address in its query.
   files.unshift(__PAGE__ + '?streamlitUrl=' + encodeURIComponent(origin + __BASE__ + '/'));
-  files.forEach(function (f) {
-    var link = d.createElement('link');
-    link.rel = 'prefetch'; link.href = origin + f;
-    d.head.appendChild(link);
+  whenFrame(function () {
+    files.forEach(function (f) {
+      var link = d.createElement('link');
+      link.rel = 'prefetch'; link.href = origin + f;
+      d.head.appendChild(link);
+    });
   });
 })();
 </script>"""
@@ -88,16 +102,18 @@ def install() -> None:
 
 _LAYERS_JS = """<script>
 (function () {
-  var w = window;
-  if (w.__sloatLinkedEarly) { return; }
+  var w = window, d = w.document;
+  if (w.__sloatLinkedEarly) { return; }""" + _WHEN_FRAME + """
   var origin = w.location.origin, texts = {};
-  __URLS__.forEach(function (u) {
-    var url = origin + __BASE__ + u;
-    texts[url] = fetch(url).then(function (r) { return r.status === 200 ? r.text() : null; })
-      .catch(function () { return null; });
-  });
   // The map frame's loader takes each answer once (a later page load asks the server again).
   w.__sloatLinkedEarly = {take: function (url) { var t = texts[url] || null; delete texts[url]; return t; }};
+  whenFrame(function () {
+    __URLS__.forEach(function (u) {
+      var url = origin + __BASE__ + u;
+      texts[url] = fetch(url).then(function (r) { return r.status === 200 ? r.text() : null; })
+        .catch(function () { return null; });
+    });
+  });
 })();
 </script>"""
 

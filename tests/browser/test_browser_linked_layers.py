@@ -148,7 +148,8 @@ def test_linked_layers_asked_for_by_the_page_are_taken_once_by_the_frame_one_fai
     urls = frame_prefetch.linked_urls(text)
     assert len(urls) == links == len(ROLES)
     parent = (f"<!doctype html><html><head>{frame_prefetch.layers_html(urls)}</head><body>"
-              f'<iframe id="map" src="{FRAME}" style="width:620px;height:420px"></iframe></body></html>')
+              f'<iframe id="map" title="streamlit_folium.st_folium" src="{FRAME}" style="width:620px;height:420px">'
+              "</iframe></body></html>")  # the page asks once the frame is there, as Streamlit titles it
     asked: list[tuple[str, str]] = []
 
     def answer(route) -> None:
