@@ -16,6 +16,7 @@ import streamlit as st
 
 from app_support.cases import cases_ui
 from app_support.frame import announce, browser_nav, state, theme
+from app_support.map import frame_prefetch
 from app_support.widgets.citations import escape_markdown
 from app_support.analysis_door import DISCLAIMER, SloatInputError
 
@@ -85,6 +86,7 @@ with st.sidebar:
     st.caption(DISCLAIMER)
     browser_nav.install_history_rule()  # one history entry per page change or walk-through step
     announce.install()  # the page's one skip link, its live region and the map frame's name
+    frame_prefetch.install()  # the map frame's files asked for now, before the frame is made (a first visit)
 
 theme.apply_mode(state.mode())
 state.sync_mode_url()

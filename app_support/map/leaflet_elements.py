@@ -353,6 +353,8 @@ class LinkedLayerLoader(MacroElement):
     that fails (no answer, another status than 200, not JSON) leaves its layer empty, as a failed tile would;
     the others are drawn. The data is kept in the frame: a later script (a pick redraws the groups) adds it at
     once, as before. ``loading()`` counts the links read but not yet drawn (the tests and the bench wait for 0).
+    A link whose answer the page itself asked for as the frame was made (:func:`app_support.map.frame_prefetch.
+    install_layers`) takes that answer (once; the same status and JSON rules) instead of asking again.
     """
 
     _template = Template("""
@@ -360,9 +362,16 @@ class LinkedLayerLoader(MacroElement):
 (function(){
   var map = {{ this._parent.get_name() }};
   var kept = {}, asked = {}, open = null, waiting = 0;
+  function early(url){  // the text the page asked for as the frame was made (frame_prefetch.install_layers), once
+    try { var e = window.parent !== window && window.parent.__sloatLinkedEarly;
+          return e ? e.take(new URL(url, window.location.href).href) : null; }
+    catch (err) { return null; }
+  }
   function read(url){
     if (!(url in asked)) {
-      asked[url] = fetch(url).then(function(r){ return r.status === 200 ? r.json() : null; })
+      var text = early(url);
+      asked[url] = (text ? text.then(function(t){ return t === null ? null : JSON.parse(t); })
+                         : fetch(url).then(function(r){ return r.status === 200 ? r.json() : null; }))
         .catch(function(){ return null; }).then(function(data){ kept[url] = data; return data; });
     }
     return asked[url];

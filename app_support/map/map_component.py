@@ -109,6 +109,9 @@ def st_map(fmap: folium.Map, base_key: tuple, *, key: str, height: int, returned
         # sf._get_feature_group_string is looked up here, so the app's shared group scripts apply
         # (app_support.map.mapping.install_group_cache)
         groups = "".join(sf._get_feature_group_string(g, map=fmap, idx=i) for i, g in enumerate(feature_group_to_add))
+    from app_support.map import frame_prefetch
+
+    frame_prefetch.install_layers(groups)  # the linked layers asked for by the page as the frame is made
     control = sf._get_layer_control_string(layer_control, fmap) if layer_control is not None else None
     css_links, js_links = _links(fmap)  # with the groups' own, as st_folium collects them
     hash_key = parts["hash_key"]

@@ -290,7 +290,7 @@ def test_every_file_uploader_passes_a_max_upload_size_within_the_server_limit():
 #: test_citation_column_never_wraps_and_its_css_takes_no_text_from_the_result; ``copy_link_html``, the case
 #: link's frame: tests/app/test_app_cases.py, test_a_link_with_quotes_stays_inside_its_box).
 REVIEWED_HTML_BUILDERS = {"legend_html", "stylesheet", "announce_script", "print_page", "deduction_html",
-                          "copy_link_html"}
+                          "copy_link_html", "prefetch_html", "layers_html"}
 
 
 def _is_constant_expr(node: ast.AST, consts: dict[str, ast.AST], depth: int = 0) -> bool:
@@ -403,3 +403,7 @@ def test_reviewed_builders_escape_hostile_text():
         assert theme.stylesheet(mode) in theme._CSS.values()  # always one of the constant sheets
     from app_support.frame.announce import announce_script  # the text goes in as a JSON string, with no "<" at all
     assert "<" not in announce_script(hostile, True)[len("<script>"):-len("</script>")]
+    from app_support.map.frame_prefetch import prefetch_html  # the base path goes in as a JSON string, no "<"
+    assert "<" not in prefetch_html(hostile)[len("<script>"):-len("</script>")]
+    from app_support.map.frame_prefetch import layers_html
+    assert "<" not in layers_html([hostile], hostile)[len("<script>"):-len("</script>")]

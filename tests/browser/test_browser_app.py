@@ -20,7 +20,8 @@ HOSTILE = Path(__file__).resolve().parents[1] / "fixtures" / "hostile"
 sys.path.insert(0, str(HOSTILE))
 import app_fixtures as fx  # noqa: E402
 import make_hostile as mh  # noqa: E402
-from browser.conftest import OfflinePage, new_offline_page, shot_if_failed  # noqa: E402
+from browser.conftest import (LINKED_LAYERS_DRAWN_JS, MAP_IFRAME, OfflinePage, new_offline_page,  # noqa: E402
+                              shot_if_failed)
 
 from app_support.frame.announce import ANSWER_ID  # noqa: E402
 from app_support.inputs.parcel_inputs import KEPT_AFTER_REFUSAL  # noqa: E402
@@ -415,6 +416,39 @@ def test_projector_mode_has_large_type(visitor_page):
     h1 = app.page.evaluate("() => parseFloat(getComputedStyle(document.querySelector('h1')).fontSize)")
     assert h1 > size
     app.shot("07_projector_mode")
+
+
+def test_a_first_visit_finds_leaflet_in_the_cache_asked_for_by_the_page(contexts, sample_app_url):
+    """On a first visit (a new context: an empty cache) the page itself asks for Leaflet, Leaflet.draw and their
+    stylesheets as the map's frame is made (app_support.map.frame_prefetch), so the frame, which asks for each
+    only after the one before has run, is answered from the cache: no round trip to the server for any of them."""
+    from app_support.map.mapping import DRAW_CSS, DRAW_JS, MAP_CSS, MAP_JS
+
+    context = contexts.browser.new_context(viewport={"width": 1500, "height": 1000})
+    try:
+        page = context.new_page()
+        page.goto(sample_app_url + "/")  # the sample's layers: large enough to be read by link
+        page.wait_for_function(LINKED_LAYERS_DRAWN_JS, arg=MAP_IFRAME, timeout=60_000)
+        entries = """(names) => { const f = document.querySelector(%s);
+          const pick = (w) => w.performance.getEntriesByType('resource')
+            .filter(e => names.some(n => e.name.endsWith(n)))
+            .map(e => [new URL(e.name).pathname, e.initiatorType, e.transferSize, e.decodedBodySize]);
+          return {page: pick(window), frame: pick(f.contentWindow)}; }""" % json.dumps(MAP_IFRAME)
+        names = [url for _, url in [*MAP_JS, *DRAW_JS, *MAP_CSS, *DRAW_CSS]]
+        seen = page.evaluate(entries, names)
+        assert sorted(p for p, kind, _, _ in seen["page"] if kind == "link") == sorted(names), seen
+        in_frame = {p: (size, body) for p, _, size, body in seen["frame"]}
+        assert sorted(in_frame) == sorted(names), seen
+        assert all(size == 0 and body > 0 for size, body in in_frame.values()), seen  # from the cache, whole
+        # The layers the map reads by link were asked for by the page too, and handed to the frame: it asked none.
+        media = """(frame) => { const f = document.querySelector(frame);
+          const pick = (w) => w.performance.getEntriesByType('resource').map(e => new URL(e.name).pathname)
+            .filter(p => /\\/media\\/[0-9a-f]+\\.json$/.test(p));
+          return {page: pick(window), frame: pick(f.contentWindow)}; }"""
+        layers = page.evaluate(media, MAP_IFRAME)
+        assert layers["page"] and layers["frame"] == [], layers
+    finally:
+        context.close()
 
 
 def test_the_harness_is_offline_and_records_what_tried_to_leave(app):

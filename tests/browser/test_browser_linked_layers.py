@@ -136,3 +136,64 @@ def test_linked_layers_are_drawn_in_their_order_the_parcel_on_top_one_late_one_f
         assert len(asked) == links
     finally:
         context.close()
+
+
+def test_linked_layers_asked_for_by_the_page_are_taken_once_by_the_frame_one_failed(browser, storage):
+    """The page asks for the map's linked layers as the frame is made (app_support.map.frame_prefetch.layers_html);
+    the frame's loader takes those answers instead of asking again, with the same rules (a failed one leaves its
+    layer empty), in the script's order; a second frame on the same page (a new component) asks the server."""
+    from app_support.map import frame_prefetch
+
+    page_html, text, links = _frame(storage)
+    urls = frame_prefetch.linked_urls(text)
+    assert len(urls) == links == len(ROLES)
+    parent = (f"<!doctype html><html><head>{frame_prefetch.layers_html(urls)}</head><body>"
+              f'<iframe id="map" title="streamlit_folium.st_folium" src="{FRAME}" style="width:620px;height:420px">'
+              "</iframe></body></html>")  # the page asks once the frame is there, as Streamlit titles it
+    asked: list[tuple[str, str]] = []
+
+    def answer(route) -> None:
+        url = route.request.url
+        if url == ORIGIN + "/":
+            route.fulfill(status=200, content_type="text/html", body=parent)
+        elif url == FRAME:
+            route.fulfill(status=200, content_type="text/html", body=page_html)
+        elif "/app/static/" in url:
+            kind = "text/css" if url.endswith(".css") else "text/javascript"
+            route.fulfill(status=200, content_type=kind, body=(ROOT / "static" / url.split("/app/static/", 1)[1])
+                          .read_bytes())
+        elif "/media/" in url:
+            asked.append((route.request.frame.url, url))
+            if url.endswith(urls[1]):
+                route.abort()  # the second layer's answer fails
+            else:
+                route.fulfill(status=200, content_type="application/json", body=linked_layers.linked_bytes(url))
+        else:
+            route.abort()
+
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.route(f"{ORIGIN}/**", answer)
+        page.goto(ORIGIN + "/")
+        page.wait_for_function("() => !!window.__sloatLinkedEarly")
+        frame = page.frame_locator("#map").locator("#map_div").element_handle().owner_frame()
+        frame.wait_for_function("() => !!window.__sloatLinkedLayers")
+        frame.evaluate("() => { eval(window.__groups); }")
+        frame.wait_for_function("() => window.__sloatLinkedLayers.loading() === 0", timeout=15_000)
+        drawn = frame.evaluate(DRAWN_JS)
+        assert sorted(u for _, u in asked) == sorted(ORIGIN + u for u in urls), asked  # each once, by the page
+        assert all(f == ORIGIN + "/" for f, _ in asked), asked  # none by the frame
+        assert drawn["order"] == sorted(drawn["order"]) and drawn["order"][-1] == len(ROLES), drawn
+        assert drawn["count"] == [60, 0, 60, 1], drawn  # the failed answer's layer is empty, the others drawn
+        # Taken once: a new frame (the component made again) asks the server for each layer itself.
+        page.evaluate("(src) => { const f = document.getElementById('map'); f.src = 'about:blank'; f.src = src; }",
+                      FRAME)
+        page.wait_for_timeout(0)
+        again = page.frame_locator("#map").locator("#map_div").element_handle().owner_frame()
+        again.wait_for_function("() => !!window.__sloatLinkedLayers && !!window.__groups")
+        again.evaluate("() => { eval(window.__groups); }")
+        again.wait_for_function("() => window.__sloatLinkedLayers.loading() === 0", timeout=15_000)
+        assert sum(1 for f, _ in asked if f == FRAME) == links, asked
+    finally:
+        context.close()
