@@ -27,27 +27,20 @@ pytestmark = pytest.mark.browser
 
 
 class Restartable:
-    """The server, started again on the same port (as the Village's unit restarts it: a clerk's browser keeps what
-    it cached of the app's front end across the restart)."""
-
     def __init__(self, env: dict, log_path: Path):
-        self.env, self.log_path, self.proc = env, log_path, None
-        self.url = f"http://127.0.0.1:{_free_port()}"
+        self.env, self.log_path, self.proc, self.url = env, log_path, None, ""
 
     def start(self) -> str:
+        port = _free_port()
+        self.url = f"http://127.0.0.1:{port}"
         self.log = open(self.log_path, "a")  # noqa: SIM115 (closed in stop)
-        self.proc = start_server(int(self.url.rsplit(":", 1)[1]), self.env, self.log, launcher=True)
+        self.proc = start_server(port, self.env, self.log, launcher=True)
         wait_healthy(self.proc, self.url, lambda: self.log_path.read_text()[-2000:])
         return self.url
 
-    def stop(self, *, kill: bool = False) -> None:
-        """Stop the server (``kill``: at once, when nothing more is read from it; a graceful stop takes seconds)."""
+    def stop(self) -> None:
         if self.proc is not None:
-            if kill:
-                self.proc.kill()
-                self.proc.wait(timeout=10)
-            else:
-                stop_server(self.proc)
+            stop_server(self.proc)
             self.log.close()
             self.proc = None
 
@@ -68,24 +61,16 @@ def served(tmp_path_factory, layer_manifest, app_url):
     server.stop()
 
 
-@pytest.fixture(scope="module")
-def clerks_browser(browser):
-    """One browser context for the module's links (its HTTP cache kept across the server's restarts)."""
-    context = browser.new_context(viewport={"width": 1500, "height": 1200})
-    yield context
-    context.close()
-
-
 @pytest.mark.parametrize("link, mode, figure", [
     ("/walkthrough?case={case}&mode=projector", "Projector", "Gross area"),
     ("/case?case={case}", "Standard", "Net lot area"),
 ])
-def test_a_deep_link_opened_first_after_a_restart_shows_the_frame_and_the_case(clerks_browser, served, link, mode,
-                                                                               figure):
+def test_a_deep_link_opened_first_after_a_restart_shows_the_frame_and_the_case(browser, served, link, mode, figure):
     server, case_id = served
     url = server.start()
-    page = clerks_browser.new_page()
+    context = browser.new_context(viewport={"width": 1500, "height": 1200})
     try:
+        page = context.new_page()
         page.goto(url + link.format(case=case_id))
         sidebar = page.locator('[data-testid="stSidebar"]')
         nav = page.locator('[data-testid="stSidebarNav"]')
@@ -98,5 +83,5 @@ def test_a_deep_link_opened_first_after_a_restart_shows_the_frame_and_the_case(c
         expect(page.get_by_text("Choose a parcel", exact=False)).to_have_count(0)
         assert f"case={case_id}" in page.url
     finally:
-        page.close()
-        server.stop(kill=True)  # the next link is opened after a new start
+        context.close()
+        server.stop()
