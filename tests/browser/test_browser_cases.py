@@ -63,10 +63,7 @@ def case_server(layer_manifest, tmp_path_factory):
     server = CaseServer(layer_manifest, folder / "data", folder)
     server.start()
     yield server
-    if server.proc is not None:  # nothing is read after the module: no graceful stop waited for (seconds)
-        server.proc.kill()
-        server.proc.wait(timeout=10)
-        server.proc = None
+    server.stop()
 
 
 @pytest.fixture()
@@ -92,22 +89,16 @@ def p1_case_tab(contexts, case_server, p1_case):
     tab.page.get_by_role("heading", name="Case & exports").wait_for(timeout=30_000)
     tab.settle()
     yield tab
-    if not tab.page.is_closed():
-        tab.page.close()
+    tab.page.close()
 
 
 @pytest.fixture()
 def case_tab(p1_case_tab, request):
-    """The shared case tab, its record of blocked requests emptied; a screenshot of it if the test failed. Closed
-    after the last test that reads it (an open page with the map costs the browser CPU while the others run)."""
+    """The shared case tab, its record of blocked requests emptied; a screenshot of it if the test failed."""
     p1_case_tab.blocked.clear()
     yield p1_case_tab
     if request.node.stash.get(_REPORT, None) is not None:
         shot_if_failed(request, p1_case_tab)
-    items = request.session.items
-    here = next((i for i, item in enumerate(items) if item is request.node), len(items))
-    if not any(item.module is request.node.module and "case_tab" in item.fixturenames for item in items[here + 1:]):
-        p1_case_tab.page.close()
 
 
 def _pick_p1(app) -> str:
@@ -191,6 +182,31 @@ def test_downloads_from_the_case_page(case_tab):
     app.shot("14_case_downloads")
 
 
+def test_an_archived_case_link_still_shows_the_case_read_only(case_server, case_page):
+    from app_support.cases.cases_ui import ARCHIVED_NOTICE
+    from sloat_core.store import CaseStore, hash_passcode
+
+    app = case_page
+    case_id = new_case(case_server.url, fx.P1_SBL)  # made as a browser makes it, at the protocol level
+    secret = "archive in the browser test"
+    store = CaseStore(case_server.data_dir)  # the server's own database, archived as staff would
+    store.archive(store.unlock_staff(secret, hash_passcode(secret, iterations=1000)).token, case_id)
+    before = store.open_case(case_id, read_only=True).to_dict()
+
+    app.open(f"/?case={case_id}")  # the resident's printed link, after the archive
+    app.wait_text(ARCHIVED_NOTICE)
+    _shows_p1(app)
+    _open_case_page(app)
+    assert case_id in _shown_link(app)
+    expect(app.page.get_by_label("Notes (saved with the case", exact=False)).to_be_disabled()
+    expect(app.page.get_by_role("button", name="Start a new case from this one")).to_be_visible()
+    with app.page.expect_download(timeout=60_000) as pdf:
+        app.page.get_by_role("button", name="Pre-application summary (PDF)").click()
+    assert Path(pdf.value.path()).read_bytes().startswith(b"%PDF")  # it can still be printed
+    assert store.open_case(case_id, read_only=True).to_dict() == before  # viewing wrote nothing
+    app.shot("15_archived_case_read_only")
+
+
 def test_copy_link_by_keyboard_and_the_fallback_when_the_clipboard_is_refused(case_server, p1_case, case_tab):
     """At 1366x768: the visible "Copy link" button copies the link with Enter from the keyboard;
     when the browser refuses the clipboard the link is selected in its box and a sentence says Ctrl+C."""
@@ -223,31 +239,6 @@ def test_copy_link_by_keyboard_and_the_fallback_when_the_clipboard_is_refused(ca
         app.shot("15_case_copy_link_refused")
     finally:  # the shared tab's clipboard as it was
         handle.content_frame().evaluate("() => { navigator.clipboard.writeText = window.__sloatWriteText; }")
-
-
-def test_an_archived_case_link_still_shows_the_case_read_only(case_server, case_page):
-    from app_support.cases.cases_ui import ARCHIVED_NOTICE
-    from sloat_core.store import CaseStore, hash_passcode
-
-    app = case_page
-    case_id = new_case(case_server.url, fx.P1_SBL)  # made as a browser makes it, at the protocol level
-    secret = "archive in the browser test"
-    store = CaseStore(case_server.data_dir)  # the server's own database, archived as staff would
-    store.archive(store.unlock_staff(secret, hash_passcode(secret, iterations=1000)).token, case_id)
-    before = store.open_case(case_id, read_only=True).to_dict()
-
-    app.open(f"/?case={case_id}")  # the resident's printed link, after the archive
-    app.wait_text(ARCHIVED_NOTICE)
-    _shows_p1(app)
-    _open_case_page(app)
-    assert case_id in _shown_link(app)
-    expect(app.page.get_by_label("Notes (saved with the case", exact=False)).to_be_disabled()
-    expect(app.page.get_by_role("button", name="Start a new case from this one")).to_be_visible()
-    with app.page.expect_download(timeout=60_000) as pdf:
-        app.page.get_by_role("button", name="Pre-application summary (PDF)").click()
-    assert Path(pdf.value.path()).read_bytes().startswith(b"%PDF")  # it can still be printed
-    assert store.open_case(case_id, read_only=True).to_dict() == before  # viewing wrote nothing
-    app.shot("15_archived_case_read_only")
 
 
 def test_two_tabs_on_one_case_warn_at_the_top_of_the_page(case_server, case_page):
