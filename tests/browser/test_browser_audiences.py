@@ -113,14 +113,42 @@ class _ModeVisit:
             self._found = True
         return self.app
 
+    def case(self) -> str:
+        """The id of the case the search made (written into the page's link)."""
+        from urllib.parse import parse_qs, urlparse
+
+        page = self.found().page
+        page.wait_for_function("() => location.search.includes('case=')", timeout=30_000)
+        return parse_qs(urlparse(page.url).query)["case"][0]
+
 
 class _ModeVisits:
-    """The module's pages on the sample server, one per mode (_ModeVisit), each made when first asked for."""
+    """The module's pages on the sample server, one per mode (_ModeVisit), each made when first asked for, and closed
+    once no later test reads it (an open page with the map costs the browser CPU while other tests run)."""
 
     def __init__(self, contexts, url: str):
         self.contexts, self.url = contexts, url
         self._visits: dict[str, _ModeVisit] = {}
         self.last = None
+        self._case: str | None = None
+
+    def case(self) -> str:
+        """The id of the case the Standard page's search made (the sample parcel found by its address; no test
+        changes it), read from its link once."""
+        if self._case is None:
+            self._case = self.of("standard").case()
+        return self._case
+
+    def close_unread(self, needed: set[str]) -> None:
+        """Close the pages of the modes no later test reads (the Standard page's case kept, read first)."""
+        for mode in [m for m in self._visits if m not in needed]:
+            visit = self._visits.pop(mode)
+            if mode == "standard" and self._case is None and visit._found and not visit.spent:
+                try:
+                    self._case = visit.case()
+                except Exception:  # noqa: BLE001 (a later test that needs the case finds it again)
+                    pass
+            visit.app.page.close()
 
     def of(self, mode: str) -> _ModeVisit:
         visit = self._visits.get(mode)
@@ -143,14 +171,40 @@ def _mode_pages(contexts, sample_app_url):
     visits.close()
 
 
+def _later_tests(request) -> list:
+    """This module's tests that run after the running one, in the run's order (none when it is run alone)."""
+    items = request.session.items
+    here = next((i for i, item in enumerate(items) if item is request.node), len(items))
+    return [item for item in items[here + 1:] if item.module is request.node.module]
+
+
+#: The tests that read a mode's page but say so in no "mode" parameter: the page they read.
+_PAGE_READ = {"test_counter_project_page_tells_the_project_first_then_the_parcel": "counter"}
+
+
+def _modes_read(item) -> set[str]:
+    """The modes whose page (_ModeVisit) ``item`` reads."""
+    if item.originalname in _PAGE_READ:
+        return {_PAGE_READ[item.originalname]}
+    if item.originalname == "test_board_walk_through_from_the_case_link":
+        return set()  # the Standard page's case only: read before its page is closed (_ModeVisits.close_unread)
+    if "counter_answer" in item.fixturenames:
+        return {"counter"}
+    if "mode_visits" in item.fixturenames:
+        mode = item.callspec.params.get("mode") if hasattr(item, "callspec") else None
+        return {mode} if mode in MODES else set(MODES)
+    return set()
+
+
 @pytest.fixture()
 def mode_visits(_mode_pages, request):
     """The module's page in each mode on the sample server (_ModeVisit); a screenshot of the page a test used, if
-    it failed."""
+    it failed. After the test, the pages no later test reads are closed."""
     _mode_pages.last = None
     yield _mode_pages
     if _mode_pages.last is not None:
         shot_if_failed(request, _mode_pages.last)
+    _mode_pages.close_unread(set().union(*map(_modes_read, _later_tests(request))))
 
 
 def _to_desk(app) -> None:
@@ -202,15 +256,15 @@ def test_search_by_road_the_answer_and_the_map_layers(mode_visits, mode):
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_board_walk_through_from_the_case_link(sample_app, sample_case, mode):
+def test_board_walk_through_from_the_case_link(sample_app, mode_visits, mode):
     """The walk-through opened from a case's link: six screens with previous / next, each with its §. (The case:
-    the sample parcel found by its address, conftest.sample_case.)"""
+    the sample parcel found by its address, on the module's Standard page; no test changes it.)"""
+    case = mode_visits.case()
+    mode_visits.last = None  # a failure's screenshot is of this test's own page (sample_app's)
     app = sample_app
     page = app.page
     page.set_viewport_size({"width": 1920, "height": 1080})
-    page.goto(f"{app.url}/walkthrough?case={sample_case}&mode={mode}&step=1")
-    page.locator("h1").filter(has_text="The parcel and its constraints").wait_for(timeout=30_000)
-    app.settle()
+    page.goto(f"{app.url}/walkthrough?case={case}&mode={mode}&step=1")
     titles = ["The parcel and its constraints", "Land that does not count", "Net lot area and yield",
               "Cluster triggers", "Permits and reviews", "Timeline"]
     for n, title in enumerate(titles, start=1):
@@ -264,10 +318,14 @@ def _identify_page(contexts, app_url):
 
 @pytest.fixture()
 def identify_page(_identify_page, request):
-    """The module's page on the hand-built layers with P1 chosen (_IdentifyPage); a screenshot if the test failed."""
+    """The module's page on the hand-built layers with P1 chosen (_IdentifyPage); a screenshot if the test failed.
+    Closed after the last test that reads it (an open page with the map costs the browser CPU while others run)."""
     yield _identify_page
     if _identify_page.app is not None:
         shot_if_failed(request, _identify_page.app)
+        if not any("identify_page" in item.fixturenames for item in _later_tests(request)):
+            _identify_page.app.page.close()
+            _identify_page.app = None
 
 
 @pytest.mark.parametrize("mode", MODES)
