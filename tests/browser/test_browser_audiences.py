@@ -3,7 +3,7 @@
 Mode in the link (kept on reload, toolbar hidden in Counter and Projector), search by "Road" with a
 single match chosen at once, the Counter answer card and its handout button, the buffer and
 tax-parcel-line layers on the map, and the net lot area on the Projector's first screen.
-Screenshots go to tests/artifacts/i15_*.png.
+Screenshots go to tests/artifacts/audience_*.png.
 """
 
 from __future__ import annotations
@@ -247,9 +247,9 @@ def test_search_by_road_the_answer_and_the_map_layers(mode_visits, mode):
                 page.evaluate(TO_TOP_JS)
                 top = net.bounding_box()
                 assert top is not None and top["y"] >= 0 and top["y"] + top["height"] <= size[1] + 5, (size, top)
-            app.shot(f"i15_{mode}_{size[0]}x{size[1]}")  # the whole page
+            app.shot(f"audience_{mode}_{size[0]}x{size[1]}")  # the whole page
             page.evaluate(TO_TOP_JS)
-            page.screenshot(path=str(ARTIFACTS / f"i15_{mode}_{size[0]}x{size[1]}_first_screen.png"))  # room's view
+            page.screenshot(path=str(ARTIFACTS / f"audience_{mode}_{size[0]}x{size[1]}_first_screen.png"))  # room's view
         assert not app.non_tile_blocked()
     finally:  # the window as the other claims on this page find it
         _to_desk(app)
@@ -272,7 +272,7 @@ def test_board_walk_through_from_the_case_link(sample_app, mode_visits, mode):
         app.settle()
         assert page.get_by_text("The rule: §", exact=False).filter(visible=True).count() > 0
         page.wait_for_url(re.compile(rf"step={n}\b"), timeout=15_000)  # the step is written into the link
-        page.screenshot(path=str(ARTIFACTS / f"i15_walkthrough_{mode}_{n}_1920x1080.png"))
+        page.screenshot(path=str(ARTIFACTS / f"audience_walkthrough_{mode}_{n}_1920x1080.png"))
         if n < len(titles):
             page.get_by_role("button", name="Next ▶").click()
     page.get_by_role("button", name="◀ Previous").click()
@@ -358,7 +358,7 @@ def test_a_click_on_a_constraint_names_its_deduction_row_and_section(identify_pa
     popup.wait_for(timeout=15_000)
     text = popup.inner_text()
     assert "Wetlands" in text and "Lot-area deduction row: Wetlands" in text and "§ 402-45A(1)" in text
-    app.page.screenshot(path=str(ARTIFACTS / f"i15_identify_{mode}_1920x1080.png"))
+    app.page.screenshot(path=str(ARTIFACTS / f"audience_identify_{mode}_1920x1080.png"))
 
 
 WETLAND_GREEN = (0x33, 0xA0, 0x2C)  # app_support.frame.theme: wetlands
