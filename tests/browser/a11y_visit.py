@@ -9,9 +9,10 @@ in the sidebar, the page opened from the sidebar's menu), and on that visit, in 
   in every frame; every frame's title, aria-label, aria-hidden and height, and axe's frame-title rule alone in the
   top document; each kind of control's border as painted; on the Parcel page, axe's title and language rules inside
   the map's frame;
-- the window narrowed to 320 x 256 and then 640 x 512 CSS px (400 % and 200 % zoom of a 1280 x 1024 window): what
+- the window narrowed to 320 x 256 and 640 x 512 CSS px (400 % and 200 % zoom of a 1280 x 1024 window): what
   pokes out of the window, and a screenshot of the whole page at each width; on the Parcel page also at 320 x 800
-  (the first reflow check, with its own rule of what may poke out);
+  (the first reflow check, with its own rule of what may poke out); each window size set once, and each measurement
+  made once the page is laid out for it (:func:`resize`);
 - back to 1366 px, once the sidebar has come to rest; on the Parcel page, each Tab stop's focus ring from the skip
   link on, and the map's zoom button's ring.
 
@@ -189,15 +190,40 @@ FOCUS_STOPS = 30
 #: How often a visit's waits look at the page, ms: every 50 ms, not every animation frame (a page polled at each
 #: frame paints 60 frames a second while the visit waits; the waits themselves are as long).
 POLL_MS = 50
-LAID_OUT_JS = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
-#: The sidebar has come to rest: wholly shown, or wholly folded with its open button there.
+#: What a change of the window's size sets off in the page (measured: tests/browser/a11y_visit.py's history): no
+#: script run (no message goes to the server; no component reports a size that reruns the script), but, within a
+#: few frames, Streamlit's own re-render (its window size, throttled with a leading call; the sidebar folded or
+#: shown as the width asks, sliding for 300 ms: a CSS transition), the widths its elements measure with their
+#: resize observers, and the charts' and grids' redraws. A change of height alone changes nothing in the page.
+#: So the page is laid out for the new size once the window has that size, no CSS transition is running, no
+#: element of the page has changed for LAYOUT_QUIET_MS (a change of height alone: HEIGHT_QUIET_MS, a few frames),
+#: and no script run is under way.
+LAYOUT_QUIET_MS, HEIGHT_QUIET_MS = 150, 50
+#: Records the time of the page's last change (a mutation observer on the body, installed once per page).
+WATCH_CHANGES_JS = """() => {
+  if (!window.__sloatWatch) {
+    window.__sloatWatch = new MutationObserver(() => { window.__sloatChanged = performance.now(); });
+    window.__sloatWatch.observe(document.body, {subtree: true, childList: true, attributes: true,
+                                                characterData: true});
+  }
+  window.__sloatChanged = performance.now(); window.__sloatSized = undefined;
+}"""
+LAYOUT_AT_REST_JS = """([width, height, quiet]) => {
+  if (window.innerWidth !== width || window.innerHeight !== height) return false;
+  const now = performance.now();
+  if (window.__sloatSized === undefined) { window.__sloatSized = now; }
+  const busy = document.querySelector('[data-testid="stStatusWidget"]')
+            || document.querySelector('[data-stale="true"]');
+  const sliding = document.getAnimations().some(a => a instanceof CSSTransition && a.playState === 'running');
+  if (busy || sliding) { window.__sloatChanged = now; return false; }
+  return now - Math.max(window.__sloatChanged, window.__sloatSized) >= quiet;
+}"""
+#: The sidebar is wholly shown, or wholly folded with its open button there.
 SIDEBAR_AT_REST_JS = """() => { const b = document.querySelector('[data-testid="stSidebar"]');
   const r = b && b.getBoundingClientRect();
   const shown = !!b && r.left >= -1 && r.right > 1;
   const folded = (!b || r.right <= 1) && !!document.querySelector('[data-testid="stExpandSidebarButton"]');
-  if (shown !== window.__sloatLastShown || folded !== window.__sloatLastFolded) {
-    window.__sloatLastShown = shown; window.__sloatLastFolded = folded; window.__sloatSince = performance.now(); }
-  return (shown || folded) && performance.now() - window.__sloatSince > 400; }"""
+  return shown || folded; }"""
 
 
 def _frame_name(frame) -> str:
@@ -287,10 +313,18 @@ def to_mode(app: OfflinePage, mode: str) -> None:
         app.switch_mode(mode)
 
 
+def resize(page, width: int, height: int) -> None:
+    """The window at ``width`` x ``height``, once the page is laid out for it (:data:`LAYOUT_AT_REST_JS`)."""
+    was = page.viewport_size
+    quiet = HEIGHT_QUIET_MS if was is not None and was["width"] == width else LAYOUT_QUIET_MS
+    page.evaluate(WATCH_CHANGES_JS)
+    page.set_viewport_size({"width": width, "height": height})
+    page.wait_for_function(LAYOUT_AT_REST_JS, arg=[width, height, quiet], timeout=15_000, polling=POLL_MS // 2)
+
+
 def widen(page) -> None:
-    """Back to 1366 x 900, once the sidebar has finished sliding (it folds at a narrow width)."""
-    page.set_viewport_size({"width": 1366, "height": 900})
-    page.evaluate("() => { window.__sloatLastShown = undefined; }")
+    """Back to 1366 x 900, once the sidebar has finished sliding (it folds at a narrow width) and come to rest."""
+    resize(page, 1366, 900)
     page.wait_for_function(SIDEBAR_AT_REST_JS, timeout=15_000, polling=POLL_MS)
 
 
@@ -353,6 +387,14 @@ class Visit:
             self._found[name] = how()
         except Exception as exc:  # noqa: BLE001 (kept, and raised to the tests that read this measurement)
             self._found[name] = _Failed(exc)
+
+    def also(self, name: str, how) -> None:
+        """A further step of measurement ``name`` (made, or still to be made): if it raises, ``name`` failed."""
+        try:
+            how()
+        except Exception as exc:  # noqa: BLE001 (kept, and raised to the tests that read this measurement)
+            if not self.failed(name):
+                self._found[name] = _Failed(exc)
 
     def fail_all(self, names, exc: BaseException) -> None:
         for name in names:
@@ -421,11 +463,16 @@ class Visits:
             if label == PARCEL:
                 visit.measure("map title and lang", lambda: self._map_title_and_lang(mode))
             n = [lab for lab, _ in PAGES].index(label) + 1
-            for width, height in WIDTHS:
-                visit.measure(f"reflow {width}", lambda width=width, height=height: self._reflow(mode, width,
-                                                                                                   height, n))
-                if label == PARCEL and width == 320:
-                    visit.measure("parcel 320", lambda: self._parcel_320(mode))
+            # One size after the other, each window size once: 320 x 256 (what pokes out), on the Parcel page
+            # 320 x 800 (its own check), 320 x 1600 and 640 x 1600 (a tall window: the page in one shot at each
+            # width), 640 x 512 (what pokes out); a change of height alone re-lays out nothing but the window.
+            (narrow, narrow_height), (wide, wide_height) = WIDTHS
+            visit.measure(f"reflow {narrow}", lambda: self._overflow(narrow, narrow_height))
+            if label == PARCEL:
+                visit.measure("parcel 320", lambda: self._parcel_320(mode))
+            for width in (narrow, wide):
+                visit.also(f"reflow {width}", lambda width=width: self._tall_shot(mode, width, n))
+            visit.measure(f"reflow {wide}", lambda: self._overflow(wide, wide_height))
         except Exception as exc:  # noqa: BLE001 (the page could not be opened: every measurement of it failed)
             visit.fail_all(self._names(mode, label), exc)
         finally:
@@ -471,24 +518,20 @@ class Visits:
         rings.append(["map: " + map_ring[0], *map_ring[1:]])
         return rings
 
-    def _reflow(self, mode: str, width: int, height: int, n: int) -> dict:
-        """What pokes out of the window at ``width`` x ``height``; a screenshot of the whole page at that width."""
-        app, page = self.app, self.app.page
-        page.set_viewport_size({"width": width, "height": height})
-        settle(app)
-        page.evaluate(LAID_OUT_JS)
-        result = page.evaluate(OVERFLOW_JS)
-        page.set_viewport_size({"width": width, "height": 1600})  # a tall window: the page in one shot
-        page.evaluate(LAID_OUT_JS)
-        app.shot(f"a11y_reflow_{mode.lower()}_{width}_{n}")
-        return result
+    def _overflow(self, width: int, height: int) -> dict:
+        """What pokes out of the window at ``width`` x ``height``."""
+        resize(self.app.page, width, height)
+        return self.app.page.evaluate(OVERFLOW_JS)
+
+    def _tall_shot(self, mode: str, width: int, n: int) -> None:
+        """A screenshot of the whole page at ``width`` (a tall window: the page in one shot)."""
+        resize(self.app.page, width, 1600)
+        self.app.shot(f"a11y_reflow_{mode.lower()}_{width}_{n}")
 
     def _parcel_320(self, mode: str) -> dict:
         """The first reflow check: the Parcel page at 320 x 800 (a 1280 px window at 400 % zoom)."""
         app, page = self.app, self.app.page
-        page.set_viewport_size({"width": 320, "height": 800})
-        settle(app)
-        page.evaluate(LAID_OUT_JS)
+        resize(page, 320, 800)
         found = page.evaluate(PARCEL_OVERFLOW_JS)
         app.shot(f"a11y_reflow_320_{mode.lower()}")
         return found
