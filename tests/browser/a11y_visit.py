@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -280,8 +281,70 @@ def tab_rings(page, stops: int) -> list:
     return rings
 
 
-def settle(app: OfflinePage) -> None:
-    """``OfflinePage.settle`` looking every :data:`POLL_MS`: the run is over and the page has been quiet 300 ms."""
+class Runs:
+    """The script runs of one page's session as its websocket carries them: each rerun the page asks for (a BackMsg
+    ``rerun_script``: a page opened, a control changed, a component's value sent) and each run's end (a ForwardMsg
+    ``script_finished``, other than a run cut short for a newer rerun). Watched from before the page is opened."""
+
+    def __init__(self, page):
+        self.asked = 0
+        self.over = False  # the last run asked for has ended
+        page.on("websocket", self._watch)
+
+    def _watch(self, ws) -> None:
+        ws.on("framesent", self._sent)
+        ws.on("framereceived", self._received)
+
+    def _sent(self, payload) -> None:
+        from streamlit.proto.BackMsg_pb2 import BackMsg
+
+        msg = BackMsg()
+        try:
+            msg.ParseFromString(payload if isinstance(payload, bytes) else payload.encode())
+        except Exception:  # noqa: BLE001 (not one of Streamlit's messages)
+            return
+        if msg.WhichOneof("type") == "rerun_script":
+            self.asked += 1
+            self.over = False
+
+    def _received(self, payload) -> None:
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        msg = ForwardMsg()
+        try:
+            msg.ParseFromString(payload if isinstance(payload, bytes) else payload.encode())
+        except Exception:  # noqa: BLE001 (not one of Streamlit's messages)
+            return
+        if msg.WhichOneof("type") == "script_finished" \
+                and msg.script_finished != ForwardMsg.ScriptFinishedStatus.FINISHED_EARLY_FOR_RERUN:
+            self.over = True
+
+
+#: Streamlit shows no running script (no status widget) and no element left over from an earlier run (stale).
+IDLE_JS = """() => !document.querySelector('[data-testid="stStatusWidget"]')
+  && !document.querySelector('[data-stale="true"]')"""
+#: How long a step waits for the rerun it asked for to be sent, ms (it is sent when the click is handled).
+ASKED_WITHIN_MS = 5_000
+
+
+def settle(app: OfflinePage, asked_before: int | None = None) -> None:
+    """The run the last step asked for is over and the page shows it: with the session's :class:`Runs` watched and
+    ``asked_before`` (its count of reruns asked for before that step), once a rerun has been asked for since, the
+    last one asked for has ended and Streamlit shows no run and no stale element (each page's opening asks for one
+    run, and no component asks for another after it: measured). Otherwise ``OfflinePage.settle`` looking every
+    :data:`POLL_MS`: the run is over and the page has been quiet 300 ms."""
+    runs: Runs | None = getattr(app, "runs", None)
+    if runs is not None and asked_before is not None:
+        page, start = app.page, time.monotonic()
+        while runs.asked == asked_before and time.monotonic() - start < ASKED_WITHIN_MS / 1000:
+            page.wait_for_timeout(POLL_MS // 2)  # Playwright hands over the websocket's frames while it waits
+        if runs.asked > asked_before:
+            while not runs.over:
+                if time.monotonic() - start > 30:
+                    raise AssertionError("the script run did not end within 30 s")
+                page.wait_for_timeout(POLL_MS // 2)
+            page.wait_for_function(IDLE_JS, timeout=30_000, polling=POLL_MS // 2)
+            return
     app.page.evaluate("() => { window.__sloatQuietSince = undefined; }")
     app.page.wait_for_function(QUIET_JS, timeout=30_000, polling=POLL_MS)
 
@@ -289,12 +352,14 @@ def settle(app: OfflinePage) -> None:
 def open_page(app: OfflinePage, label: str, heading: str) -> None:
     """Open a page from the sidebar's menu, as a visitor does, and wait until it and its frames have loaded."""
     app.open_sidebar()  # the Projector walk-through folds it away
+    runs = getattr(app, "runs", None)
+    asked_before = runs.asked if runs is not None else None
     app.page.locator('[data-testid="stSidebarNav"]').get_by_text(label, exact=True).click()
     if heading:
         app.page.locator("h1", has_text=heading).first.wait_for(timeout=30_000)
     else:
         app.page.locator("h1").first.wait_for(timeout=30_000)
-    settle(app)
+    settle(app, asked_before)
     wait_frames(app.page)
 
 
@@ -364,8 +429,9 @@ def build_visitor(app: OfflinePage, manifest) -> None:
     its case's link, as the visitor's own link reopens it (on the Law page: light, and visited later)."""
     page = app.page
     page.set_viewport_size({"width": 1366, "height": 900})
+    app.runs = Runs(page)
     app.open(f"/law?case={visitor_case(manifest)}")
-    settle(app)
+    settle(app, 0)
 
 
 class _Failed:
