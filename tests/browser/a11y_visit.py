@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import os
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -281,69 +280,64 @@ def tab_rings(page, stops: int) -> list:
     return rings
 
 
+#: Counts the script runs of a page's session as Streamlit's page shows them (its app element's
+#: ``data-test-script-state``: running, rerunRequested or stopRequested while a run is asked for or under way, and
+#: initial before the first; notRunning or compilationError once it is over): ``asked``, each time the page went
+#: from no run to one. Installed before the page opens, so every change of that state is seen (each change
+#: recorded, with the value before it, even when several come between two looks).
+RUNS_JS = """(() => {
+  const r = window.__sloatRuns = {asked: 0, busy: false};
+  const busy = (s) => ['running', 'rerunRequested', 'stopRequested', 'initial'].includes(s);
+  const step = (s) => { const b = busy(s); if (b && !r.busy) r.asked++; r.busy = b; };
+  r.look = () => { const app = document.querySelector('[data-testid="stApp"]');
+    step(app ? app.getAttribute('data-test-script-state') : null); };
+  new MutationObserver((records) => {
+    records.forEach(m => { if (m.oldValue !== null) step(m.oldValue); });
+    r.look();
+  }).observe(document, {subtree: true, attributes: true, attributeOldValue: true,
+                      attributeFilter: ['data-test-script-state']});
+})()"""
+
+
 class Runs:
-    """The script runs of one page's session as its websocket carries them: each rerun the page asks for (a BackMsg
-    ``rerun_script``: a page opened, a control changed, a component's value sent) and each run's end (a ForwardMsg
-    ``script_finished``, other than a run cut short for a newer rerun). Watched from before the page is opened."""
+    """The script runs of one page's session (:data:`RUNS_JS`), watched from before the page opens."""
 
     def __init__(self, page):
-        self.asked = 0
-        self.over = False  # the last run asked for has ended
-        page.on("websocket", self._watch)
+        self.page = page
+        page.add_init_script(RUNS_JS)
 
-    def _watch(self, ws) -> None:
-        ws.on("framesent", self._sent)
-        ws.on("framereceived", self._received)
-
-    def _sent(self, payload) -> None:
-        from streamlit.proto.BackMsg_pb2 import BackMsg
-
-        msg = BackMsg()
-        try:
-            msg.ParseFromString(payload if isinstance(payload, bytes) else payload.encode())
-        except Exception:  # noqa: BLE001 (not one of Streamlit's messages)
-            return
-        if msg.WhichOneof("type") == "rerun_script":
-            self.asked += 1
-            self.over = False
-
-    def _received(self, payload) -> None:
-        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-
-        msg = ForwardMsg()
-        try:
-            msg.ParseFromString(payload if isinstance(payload, bytes) else payload.encode())
-        except Exception:  # noqa: BLE001 (not one of Streamlit's messages)
-            return
-        if msg.WhichOneof("type") == "script_finished" \
-                and msg.script_finished != ForwardMsg.ScriptFinishedStatus.FINISHED_EARLY_FOR_RERUN:
-            self.over = True
+    @property
+    def asked(self) -> int:
+        return self.page.evaluate("() => window.__sloatRuns ? (window.__sloatRuns.look(), window.__sloatRuns.asked)"
+                                  " : 0")
 
 
-#: Streamlit shows no running script (no status widget) and no element left over from an earlier run (stale).
-IDLE_JS = """() => !document.querySelector('[data-testid="stStatusWidget"]')
-  && !document.querySelector('[data-stale="true"]')"""
-#: How long a step waits for the rerun it asked for to be sent, ms (it is sent when the click is handled).
+#: The run asked for is over, and Streamlit shows no running script (no status widget) and no element left over
+#: from an earlier run (stale).
+RUN_OVER_JS = """() => { const r = window.__sloatRuns; r.look();
+  return !r.busy && !document.querySelector('[data-testid="stStatusWidget"]')
+    && !document.querySelector('[data-stale="true"]'); }"""
+#: How long a step waits for the run it asked for to be seen, ms (it is asked for when the click is handled).
 ASKED_WITHIN_MS = 5_000
 
 
 def settle(app: OfflinePage, asked_before: int | None = None) -> None:
     """The run the last step asked for is over and the page shows it: with the session's :class:`Runs` watched and
-    ``asked_before`` (its count of reruns asked for before that step), once a rerun has been asked for since, the
-    last one asked for has ended and Streamlit shows no run and no stale element (each page's opening asks for one
-    run, and no component asks for another after it: measured). Otherwise ``OfflinePage.settle`` looking every
-    :data:`POLL_MS`: the run is over and the page has been quiet 300 ms."""
-    runs: Runs | None = getattr(app, "runs", None)
-    if runs is not None and asked_before is not None:
-        page, start = app.page, time.monotonic()
-        while runs.asked == asked_before and time.monotonic() - start < ASKED_WITHIN_MS / 1000:
-            page.wait_for_timeout(POLL_MS // 2)  # Playwright hands over the websocket's frames while it waits
-        if runs.asked > asked_before:
-            while not runs.over:
-                if time.monotonic() - start > 30:
-                    raise AssertionError("the script run did not end within 30 s")
-                page.wait_for_timeout(POLL_MS // 2)
-            page.wait_for_function(IDLE_JS, timeout=30_000, polling=POLL_MS // 2)
+    ``asked_before`` (its count of runs asked for before that step), once a run has been asked for since, it is over
+    and Streamlit shows no run and no stale element (each page's opening asks for one run, and no component asks
+    for another after it: measured on every page in Standard and Projector mode, 3 s on). Otherwise (no run seen
+    within :data:`ASKED_WITHIN_MS`) ``OfflinePage.settle`` looking every :data:`POLL_MS`: the run is over and the
+    page has been quiet 300 ms."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    if getattr(app, "runs", None) is not None and asked_before is not None:
+        try:
+            app.page.wait_for_function("(n) => { const r = window.__sloatRuns; return !!r && (r.look(), r.asked > n); }",
+                                       arg=asked_before, timeout=ASKED_WITHIN_MS, polling=POLL_MS // 2)
+        except PlaywrightTimeout:
+            pass  # no run seen: the quiet window below
+        else:
+            app.page.wait_for_function(RUN_OVER_JS, timeout=30_000, polling=POLL_MS // 2)
             return
     app.page.evaluate("() => { window.__sloatQuietSince = undefined; }")
     app.page.wait_for_function(QUIET_JS, timeout=30_000, polling=POLL_MS)
@@ -431,7 +425,7 @@ def build_visitor(app: OfflinePage, manifest) -> None:
     page.set_viewport_size({"width": 1366, "height": 900})
     app.runs = Runs(page)
     app.open(f"/law?case={visitor_case(manifest)}")
-    settle(app, 0)
+    settle(app)  # a page's first opening can ask for a second run after the first: the quiet window
 
 
 class _Failed:
