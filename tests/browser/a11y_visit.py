@@ -190,12 +190,12 @@ FOCUS_STOPS = 30
 #: How often a visit's waits look at the page, ms: every 50 ms, not every animation frame (a page polled at each
 #: frame paints 60 frames a second while the visit waits; the waits themselves are as long).
 POLL_MS = 50
-#: What a change of the window's size sets off in the page (measured: tests/browser/a11y_visit.py's history): no
-#: script run (no message goes to the server; no component reports a size that reruns the script), but, within a
-#: few frames, Streamlit's own re-render (its window size, throttled with a leading call; the sidebar folded or
-#: shown as the width asks, sliding for 300 ms: a CSS transition), the widths its elements measure with their
-#: resize observers, and the charts' and grids' redraws. A change of height alone changes nothing in the page.
-#: So the page is laid out for the new size once the window has that size, no CSS transition is running, no
+#: What a change of the window's size sets off in the page (measured on every page in Standard and Projector
+#: mode): no script run (no message goes to the server; no component reports a size that reruns the script), but,
+#: within a few frames, Streamlit's own re-render (its window size, throttled with a leading call; the sidebar
+#: folded or shown as the width asks, sliding for 300 ms: a CSS transition), the widths its elements measure with
+#: their resize observers, and the charts' and grids' redraws. A change of height alone changes nothing in the
+#: page. So the page is laid out for the new size once the window has that size, no CSS transition is running, no
 #: element of the page has changed for LAYOUT_QUIET_MS (a change of height alone: HEIGHT_QUIET_MS, a few frames),
 #: and no script run is under way.
 LAYOUT_QUIET_MS, HEIGHT_QUIET_MS = 150, 50
