@@ -9,9 +9,10 @@ in the sidebar, the page opened from the sidebar's menu), and on that visit, in 
   in every frame; every frame's title, aria-label, aria-hidden and height, and axe's frame-title rule alone in the
   top document; each kind of control's border as painted; on the Parcel page, axe's title and language rules inside
   the map's frame;
-- the window narrowed to 320 x 256 and then 640 x 512 CSS px (400 % and 200 % zoom of a 1280 x 1024 window): what
+- the window narrowed to 320 x 256 and 640 x 512 CSS px (400 % and 200 % zoom of a 1280 x 1024 window): what
   pokes out of the window, and a screenshot of the whole page at each width; on the Parcel page also at 320 x 800
-  (the first reflow check, with its own rule of what may poke out);
+  (the first reflow check, with its own rule of what may poke out); each window size set once, and each measurement
+  made once the page is laid out for it (:func:`resize`);
 - back to 1366 px, once the sidebar has come to rest; on the Parcel page, each Tab stop's focus ring from the skip
   link on, and the map's zoom button's ring.
 
@@ -189,15 +190,40 @@ FOCUS_STOPS = 30
 #: How often a visit's waits look at the page, ms: every 50 ms, not every animation frame (a page polled at each
 #: frame paints 60 frames a second while the visit waits; the waits themselves are as long).
 POLL_MS = 50
-LAID_OUT_JS = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
-#: The sidebar has come to rest: wholly shown, or wholly folded with its open button there.
+#: What a change of the window's size sets off in the page (measured on every page in Standard and Projector
+#: mode): no script run (no message goes to the server; no component reports a size that reruns the script), but,
+#: within a few frames, Streamlit's own re-render (its window size, throttled with a leading call; the sidebar
+#: folded or shown as the width asks, sliding for 300 ms: a CSS transition), the widths its elements measure with
+#: their resize observers, and the charts' and grids' redraws. A change of height alone changes nothing in the
+#: page. So the page is laid out for the new size once the window has that size, no CSS transition is running, no
+#: element of the page has changed for LAYOUT_QUIET_MS (a change of height alone: HEIGHT_QUIET_MS, a few frames),
+#: and no script run is under way.
+LAYOUT_QUIET_MS, HEIGHT_QUIET_MS = 150, 50
+#: Records the time of the page's last change (a mutation observer on the body, installed once per page).
+WATCH_CHANGES_JS = """() => {
+  if (!window.__sloatWatch) {
+    window.__sloatWatch = new MutationObserver(() => { window.__sloatChanged = performance.now(); });
+    window.__sloatWatch.observe(document.body, {subtree: true, childList: true, attributes: true,
+                                                characterData: true});
+  }
+  window.__sloatChanged = performance.now(); window.__sloatSized = undefined;
+}"""
+LAYOUT_AT_REST_JS = """([width, height, quiet]) => {
+  if (window.innerWidth !== width || window.innerHeight !== height) return false;
+  const now = performance.now();
+  if (window.__sloatSized === undefined) { window.__sloatSized = now; }
+  const busy = document.querySelector('[data-testid="stStatusWidget"]')
+            || document.querySelector('[data-stale="true"]');
+  const sliding = document.getAnimations().some(a => a instanceof CSSTransition && a.playState === 'running');
+  if (busy || sliding) { window.__sloatChanged = now; return false; }
+  return now - Math.max(window.__sloatChanged, window.__sloatSized) >= quiet;
+}"""
+#: The sidebar is wholly shown, or wholly folded with its open button there.
 SIDEBAR_AT_REST_JS = """() => { const b = document.querySelector('[data-testid="stSidebar"]');
   const r = b && b.getBoundingClientRect();
   const shown = !!b && r.left >= -1 && r.right > 1;
   const folded = (!b || r.right <= 1) && !!document.querySelector('[data-testid="stExpandSidebarButton"]');
-  if (shown !== window.__sloatLastShown || folded !== window.__sloatLastFolded) {
-    window.__sloatLastShown = shown; window.__sloatLastFolded = folded; window.__sloatSince = performance.now(); }
-  return (shown || folded) && performance.now() - window.__sloatSince > 400; }"""
+  return shown || folded; }"""
 
 
 def _frame_name(frame) -> str:
@@ -254,8 +280,65 @@ def tab_rings(page, stops: int) -> list:
     return rings
 
 
-def settle(app: OfflinePage) -> None:
-    """``OfflinePage.settle`` looking every :data:`POLL_MS`: the run is over and the page has been quiet 300 ms."""
+#: Counts the script runs of a page's session as Streamlit's page shows them (its app element's
+#: ``data-test-script-state``: running, rerunRequested or stopRequested while a run is asked for or under way, and
+#: initial before the first; notRunning or compilationError once it is over): ``asked``, each time the page went
+#: from no run to one. Installed before the page opens, so every change of that state is seen (each change
+#: recorded, with the value before it, even when several come between two looks).
+RUNS_JS = """(() => {
+  const r = window.__sloatRuns = {asked: 0, busy: false};
+  const busy = (s) => ['running', 'rerunRequested', 'stopRequested', 'initial'].includes(s);
+  const step = (s) => { const b = busy(s); if (b && !r.busy) r.asked++; r.busy = b; };
+  r.look = () => { const app = document.querySelector('[data-testid="stApp"]');
+    step(app ? app.getAttribute('data-test-script-state') : null); };
+  new MutationObserver((records) => {
+    records.forEach(m => { if (m.oldValue !== null) step(m.oldValue); });
+    r.look();
+  }).observe(document, {subtree: true, attributes: true, attributeOldValue: true,
+                      attributeFilter: ['data-test-script-state']});
+})()"""
+
+
+class Runs:
+    """The script runs of one page's session (:data:`RUNS_JS`), watched from before the page opens."""
+
+    def __init__(self, page):
+        self.page = page
+        page.add_init_script(RUNS_JS)
+
+    @property
+    def asked(self) -> int:
+        return self.page.evaluate("() => window.__sloatRuns ? (window.__sloatRuns.look(), window.__sloatRuns.asked)"
+                                  " : 0")
+
+
+#: The run asked for is over, and Streamlit shows no running script (no status widget) and no element left over
+#: from an earlier run (stale).
+RUN_OVER_JS = """() => { const r = window.__sloatRuns; r.look();
+  return !r.busy && !document.querySelector('[data-testid="stStatusWidget"]')
+    && !document.querySelector('[data-stale="true"]'); }"""
+#: How long a step waits for the run it asked for to be seen, ms (it is asked for when the click is handled).
+ASKED_WITHIN_MS = 5_000
+
+
+def settle(app: OfflinePage, asked_before: int | None = None) -> None:
+    """The run the last step asked for is over and the page shows it: with the session's :class:`Runs` watched and
+    ``asked_before`` (its count of runs asked for before that step), once a run has been asked for since, it is over
+    and Streamlit shows no run and no stale element (each page's opening asks for one run, and no component asks
+    for another after it: measured on every page in Standard and Projector mode, 3 s on). Otherwise (no run seen
+    within :data:`ASKED_WITHIN_MS`) ``OfflinePage.settle`` looking every :data:`POLL_MS`: the run is over and the
+    page has been quiet 300 ms."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    if getattr(app, "runs", None) is not None and asked_before is not None:
+        try:
+            app.page.wait_for_function("(n) => { const r = window.__sloatRuns; return !!r && (r.look(), r.asked > n); }",
+                                       arg=asked_before, timeout=ASKED_WITHIN_MS, polling=POLL_MS // 2)
+        except PlaywrightTimeout:
+            pass  # no run seen: the quiet window below
+        else:
+            app.page.wait_for_function(RUN_OVER_JS, timeout=30_000, polling=POLL_MS // 2)
+            return
     app.page.evaluate("() => { window.__sloatQuietSince = undefined; }")
     app.page.wait_for_function(QUIET_JS, timeout=30_000, polling=POLL_MS)
 
@@ -263,12 +346,14 @@ def settle(app: OfflinePage) -> None:
 def open_page(app: OfflinePage, label: str, heading: str) -> None:
     """Open a page from the sidebar's menu, as a visitor does, and wait until it and its frames have loaded."""
     app.open_sidebar()  # the Projector walk-through folds it away
+    runs = getattr(app, "runs", None)
+    asked_before = runs.asked if runs is not None else None
     app.page.locator('[data-testid="stSidebarNav"]').get_by_text(label, exact=True).click()
     if heading:
         app.page.locator("h1", has_text=heading).first.wait_for(timeout=30_000)
     else:
         app.page.locator("h1").first.wait_for(timeout=30_000)
-    settle(app)
+    settle(app, asked_before)
     wait_frames(app.page)
 
 
@@ -287,10 +372,18 @@ def to_mode(app: OfflinePage, mode: str) -> None:
         app.switch_mode(mode)
 
 
+def resize(page, width: int, height: int) -> None:
+    """The window at ``width`` x ``height``, once the page is laid out for it (:data:`LAYOUT_AT_REST_JS`)."""
+    was = page.viewport_size
+    quiet = HEIGHT_QUIET_MS if was is not None and was["width"] == width else LAYOUT_QUIET_MS
+    page.evaluate(WATCH_CHANGES_JS)
+    page.set_viewport_size({"width": width, "height": height})
+    page.wait_for_function(LAYOUT_AT_REST_JS, arg=[width, height, quiet], timeout=15_000, polling=POLL_MS // 2)
+
+
 def widen(page) -> None:
-    """Back to 1366 x 900, once the sidebar has finished sliding (it folds at a narrow width)."""
-    page.set_viewport_size({"width": 1366, "height": 900})
-    page.evaluate("() => { window.__sloatLastShown = undefined; }")
+    """Back to 1366 x 900, once the sidebar has finished sliding (it folds at a narrow width) and come to rest."""
+    resize(page, 1366, 900)
     page.wait_for_function(SIDEBAR_AT_REST_JS, timeout=15_000, polling=POLL_MS)
 
 
@@ -330,8 +423,9 @@ def build_visitor(app: OfflinePage, manifest) -> None:
     its case's link, as the visitor's own link reopens it (on the Law page: light, and visited later)."""
     page = app.page
     page.set_viewport_size({"width": 1366, "height": 900})
+    app.runs = Runs(page)
     app.open(f"/law?case={visitor_case(manifest)}")
-    settle(app)
+    settle(app)  # a page's first opening can ask for a second run after the first: the quiet window
 
 
 class _Failed:
@@ -353,6 +447,14 @@ class Visit:
             self._found[name] = how()
         except Exception as exc:  # noqa: BLE001 (kept, and raised to the tests that read this measurement)
             self._found[name] = _Failed(exc)
+
+    def also(self, name: str, how) -> None:
+        """A further step of measurement ``name`` (made, or still to be made): if it raises, ``name`` failed."""
+        try:
+            how()
+        except Exception as exc:  # noqa: BLE001 (kept, and raised to the tests that read this measurement)
+            if not self.failed(name):
+                self._found[name] = _Failed(exc)
 
     def fail_all(self, names, exc: BaseException) -> None:
         for name in names:
@@ -421,11 +523,16 @@ class Visits:
             if label == PARCEL:
                 visit.measure("map title and lang", lambda: self._map_title_and_lang(mode))
             n = [lab for lab, _ in PAGES].index(label) + 1
-            for width, height in WIDTHS:
-                visit.measure(f"reflow {width}", lambda width=width, height=height: self._reflow(mode, width,
-                                                                                                   height, n))
-                if label == PARCEL and width == 320:
-                    visit.measure("parcel 320", lambda: self._parcel_320(mode))
+            # One size after the other, each window size once: 320 x 256 (what pokes out), on the Parcel page
+            # 320 x 800 (its own check), 320 x 1600 and 640 x 1600 (a tall window: the page in one shot at each
+            # width), 640 x 512 (what pokes out); a change of height alone re-lays out nothing but the window.
+            (narrow, narrow_height), (wide, wide_height) = WIDTHS
+            visit.measure(f"reflow {narrow}", lambda: self._overflow(narrow, narrow_height))
+            if label == PARCEL:
+                visit.measure("parcel 320", lambda: self._parcel_320(mode))
+            for width in (narrow, wide):
+                visit.also(f"reflow {width}", lambda width=width: self._tall_shot(mode, width, n))
+            visit.measure(f"reflow {wide}", lambda: self._overflow(wide, wide_height))
         except Exception as exc:  # noqa: BLE001 (the page could not be opened: every measurement of it failed)
             visit.fail_all(self._names(mode, label), exc)
         finally:
@@ -471,24 +578,20 @@ class Visits:
         rings.append(["map: " + map_ring[0], *map_ring[1:]])
         return rings
 
-    def _reflow(self, mode: str, width: int, height: int, n: int) -> dict:
-        """What pokes out of the window at ``width`` x ``height``; a screenshot of the whole page at that width."""
-        app, page = self.app, self.app.page
-        page.set_viewport_size({"width": width, "height": height})
-        settle(app)
-        page.evaluate(LAID_OUT_JS)
-        result = page.evaluate(OVERFLOW_JS)
-        page.set_viewport_size({"width": width, "height": 1600})  # a tall window: the page in one shot
-        page.evaluate(LAID_OUT_JS)
-        app.shot(f"a11y_reflow_{mode.lower()}_{width}_{n}")
-        return result
+    def _overflow(self, width: int, height: int) -> dict:
+        """What pokes out of the window at ``width`` x ``height``."""
+        resize(self.app.page, width, height)
+        return self.app.page.evaluate(OVERFLOW_JS)
+
+    def _tall_shot(self, mode: str, width: int, n: int) -> None:
+        """A screenshot of the whole page at ``width`` (a tall window: the page in one shot)."""
+        resize(self.app.page, width, 1600)
+        self.app.shot(f"a11y_reflow_{mode.lower()}_{width}_{n}")
 
     def _parcel_320(self, mode: str) -> dict:
         """The first reflow check: the Parcel page at 320 x 800 (a 1280 px window at 400 % zoom)."""
         app, page = self.app, self.app.page
-        page.set_viewport_size({"width": 320, "height": 800})
-        settle(app)
-        page.evaluate(LAID_OUT_JS)
+        resize(page, 320, 800)
         found = page.evaluate(PARCEL_OVERFLOW_JS)
         app.shot(f"a11y_reflow_320_{mode.lower()}")
         return found

@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
 
 from app_support.frame import announce  # noqa: E402
+from browser.a11y_visit import resize  # noqa: E402
 from browser.conftest import ARTIFACTS, new_offline_page  # noqa: E402
 
 pytestmark = pytest.mark.browser
@@ -88,9 +89,9 @@ def _overlap(a: dict, b: dict) -> float:
 
 
 def _focus_target(app) -> None:
-    """Put the focus on the target as a keyboard user's search leaves it (and wait for the page to be still)."""
+    """Put the focus on the target as a keyboard user's search leaves it (the page laid out for its window: see
+    ``browser.a11y_visit.resize``)."""
     page = app.page
-    app.settle()
     page.evaluate(f"() => document.getElementById('{announce.ANSWER_ID}').focus()")
     page.wait_for_function(f"() => document.activeElement.id === '{announce.ANSWER_ID}'", timeout=15_000)
     page.evaluate(PAINTED_JS)  # the focus style's one repaint (no transition is declared)
@@ -119,7 +120,7 @@ class AnswerPage:
             self.app = app
             return app
         app = self.app
-        app.page.set_viewport_size({"width": SIZES[0][0], "height": SIZES[0][1]})
+        resize(app.page, *SIZES[0])
         app.switch_mode(mode.capitalize())  # the sidebar is opened first (it folds at 390 px) and stays shown
         app.page.locator(f"#{announce.ANSWER_ID}").wait_for(state="attached", timeout=30_000)
         return app
@@ -142,7 +143,7 @@ def test_the_focused_answer_target_covers_no_control(answer_page, mode):
     page = app.page
     problems, seen_handout = [], 0
     for width, height in SIZES:
-        page.set_viewport_size({"width": width, "height": height})
+        resize(page, width, height)  # no run is started by it: the page is still once laid out
         _focus_target(app)
         # Twice: the target in the window's middle (as the focus brings it), then the handout button there.
         for centre in ("target", "handout"):

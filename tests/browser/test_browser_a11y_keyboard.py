@@ -24,6 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
 
 from app_support.frame import announce  # noqa: E402
+from browser.a11y_visit import Runs  # noqa: E402
+from browser.a11y_visit import settle as run_settled  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -55,9 +57,11 @@ def _tab_until(page, predicate: str, *, key: str = "Tab", most: int = 80) -> lis
 
 
 def _fresh(app, path: str) -> None:
+    """A fresh page on ``path``, its session's runs watched from before it opens (``browser.a11y_visit.Runs``)."""
     app.page.set_viewport_size({"width": 1366, "height": 900})
+    app.runs = Runs(app.page)
     app.open(path)
-    app.settle()
+    app.settle()  # a page's first opening can ask for a second run after the first: the quiet window
     app.page.wait_for_function("() => !!document.querySelector('a.sloat-skip')", timeout=15_000)
 
 
@@ -67,11 +71,12 @@ def _find_by_keyboard(app, text: str) -> None:
     stops = _tab_until(page, SBL_BOX)
     print("to the finder:", stops)
     assert stops[0].startswith("A " + announce.SKIP_MAIN_TEXT), stops  # the first stop: the skip link
+    asked = app.runs.asked
     page.keyboard.type(text)
     page.keyboard.press("Enter")
     app.wait_text(f"Tax parcel {fx.P1_SBL}")
     page.wait_for_function(f"() => document.activeElement.id === '{announce.ANSWER_ID}'", timeout=15_000)
-    app.settle()
+    run_settled(app, asked)  # the search's run is over
 
 
 def test_counter_find_by_address_then_the_handout_by_keyboard(app):
@@ -99,9 +104,10 @@ def test_standard_finder_then_the_deduction_table_then_its_download_by_keyboard(
         return !!t && !!(t.compareDocumentPosition(document.activeElement) & Node.DOCUMENT_POSITION_FOLLOWING); }""")
     stops = _tab_until(page, _nav_link("Case & exports"), key="Shift+Tab")
     print("back to the sidebar:", stops)
+    asked = app.runs.asked
     page.keyboard.press("Enter")
     page.locator("h1").first.wait_for(timeout=30_000)
-    app.settle()
+    run_settled(app, asked)  # the Case & exports page's run is over
     stops = _tab_until(page, "el => el.tagName === 'BUTTON' && el.textContent.includes('Lot-area deductions (CSV)')",
                        most=120)
     print("to the download:", stops)

@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
 
 from app_support.frame import announce  # noqa: E402
-from browser.a11y_visit import Visit  # noqa: E402
+from browser.a11y_visit import Visit, resize  # noqa: E402
 from browser.conftest import ARTIFACTS, MAP_IFRAME, new_offline_page  # noqa: E402
 
 pytestmark = pytest.mark.browser
@@ -113,8 +113,7 @@ def test_standard_tab_order_is_finder_then_answer_then_map(p1_page):
     then the map's column (its controls, then its frame); the answer's column is before the map's in the page."""
     app = p1_page.get()
     page = app.page
-    page.set_viewport_size({"width": 1440, "height": 900})
-    app.settle()
+    resize(page, 1440, 900)  # a window's size starts no run: the page is still once laid out for it
     app.wait_text("Net lot area")
     page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollTo(0, 0)")
     page.screenshot(path=str(ARTIFACTS / "a11y_parcel_standard_1440x900_first_screen.png"))
@@ -161,8 +160,7 @@ def test_one_skip_link_and_it_goes_to_the_answer(app, p1_page):
     app = p1_page.get()  # P1 found by its SBL: the focus moved to the answer
     assert p1_page.found["focus after the search"]
     page = app.page
-    page.set_viewport_size({"width": 1440, "height": 900})
-    app.settle()
+    resize(page, 1440, 900)
     found = page.evaluate(SKIP_LINKS_JS)
     assert found["skips"] == ["sloat-skip"] and found["first"] == "sloat-skip", found
     page.get_by_label("Tax parcel (SBL", exact=False).focus()
@@ -180,8 +178,7 @@ def test_the_maps_sbl_labels_are_in_the_text(p1_page):
     """The map labels tax parcels with their SBL; the text under it names the chosen one and its neighbours
     (hand-built P1 has none within 5 ft; P2, 200 ft away and labelled in the map's first view, is named as near)."""
     app = p1_page.get()
-    app.page.set_viewport_size({"width": 1440, "height": 900})
-    app.settle()
+    resize(app.page, 1440, 900)
     line = app.wait_text("This outline lies on tax parcel")
     text = line.inner_text()
     assert f"This outline lies on tax parcel {fx.P1_SBL}." in text, text
@@ -195,8 +192,7 @@ def test_standard_tab_presses_from_the_search_box_to_the_handout(p1_page):
     column (its layer menu, basemap, check boxes, the map's frame and its controls) nor a chart's toolbar."""
     app = p1_page.get()
     page = app.page
-    page.set_viewport_size({"width": 1366, "height": 768})
-    app.settle()
+    resize(page, 1366, 768)
     page.get_by_label("Tax parcel (SBL", exact=False).focus()
     walk = []
     for _ in range(20):
