@@ -121,13 +121,16 @@ multiprocessing.util.get_temp_dir()
 # server, whose socket is made (and chmod-ed) in that folder when it first starts: started here, before any call is
 # recorded, as a server starts it for its first visitor. (Seen in CI once this module became its own worker group:
 # the first in-process call started it, and its socket was recorded as the command's write outside its sandbox.)
-bounded_parse._context()
+# Started whatever the number of threads now (``_context`` forks directly while the process has one thread), and
+# made sure of again before each recorded call (:func:`_call_main`): seen in CI, started during a call all the same.
+bounded_parse._forkserver_context()
 
 
 def _call_main(args: list[str], cwd: Path, tmp: Path) -> tuple[int, str, str, list]:
     """``cli.main(args)`` in this process, as a shell would run it: working directory ``cwd``, ``TMPDIR``
     ``tmp``, no SLOAT_DEBUG / SLOAT_LAYERS, no bytecode written; stdout and stderr captured."""
     global _recording
+    bounded_parse._forkserver_context()  # running before the call is recorded (a no-op while it runs)
     out, err = io.StringIO(), io.StringIO()
     saved_env = {k: os.environ.get(k) for k in ("SLOAT_DEBUG", "SLOAT_LAYERS", "TMPDIR")}
     saved_cwd, saved_tempdir, saved_bytecode = os.getcwd(), tempfile.tempdir, sys.dont_write_bytecode
