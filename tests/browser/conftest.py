@@ -348,6 +348,20 @@ def new_offline_page(contexts, url) -> OfflinePage:
     return OfflinePage(page, url, blocked)
 
 
+class SharedPage:
+    """A page a module's claims share (a fresh page costs a new session: the app, its map, a script run), made when a
+    claim first needs it (``app``) and closed with :meth:`close` (by the module's fixture, or to make it anew)."""
+
+    def __init__(self, contexts, url: str):
+        self.contexts, self.url = contexts, url
+        self.app: OfflinePage | None = None
+
+    def close(self) -> None:
+        if self.app is not None:
+            self.app.page.close()
+            self.app = None
+
+
 def shot_if_failed(request, offline: OfflinePage) -> None:
     """A screenshot of ``offline`` named for the test, if the test failed."""
     report = request.node.stash.get(_REPORT, None)

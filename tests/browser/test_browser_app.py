@@ -20,7 +20,7 @@ HOSTILE = Path(__file__).resolve().parents[1] / "fixtures" / "hostile"
 sys.path.insert(0, str(HOSTILE))
 import app_fixtures as fx  # noqa: E402
 import make_hostile as mh  # noqa: E402
-from browser.conftest import (LINKED_LAYERS_DRAWN_JS, MAP_IFRAME, OfflinePage, new_offline_page,  # noqa: E402
+from browser.conftest import (LINKED_LAYERS_DRAWN_JS, MAP_IFRAME, OfflinePage, SharedPage, new_offline_page,  # noqa: E402
                               shot_if_failed)
 
 from app_support.frame.announce import ANSWER_ID  # noqa: E402
@@ -37,7 +37,7 @@ LAYERS_ON_MAP_JS = ("() => window.layer_control._layers.filter(l => map_div.hasL
                     ".map(l => l.name)")
 
 
-class _DrawnPage:
+class _DrawnPage(SharedPage):
     """One page on the app with SQUARE drawn on the map (its answer shown), for the claims about a drawn parcel.
 
     The claim about the first answer reads it before any other claim changed it; the claim about the layer
@@ -46,8 +46,7 @@ class _DrawnPage:
     gets a new page, drawn again."""
 
     def __init__(self, contexts, url: str):
-        self.contexts, self.url = contexts, url
-        self.app: OfflinePage | None = None
+        super().__init__(contexts, url)
         self.layers_changed = self.spent = False
 
     def drawn(self, *, as_drawn: bool = False) -> OfflinePage:
@@ -61,11 +60,6 @@ class _DrawnPage:
             self.app.draw_polygon(SQUARE)
             self.app.wait_text("Drawn on the map")
         return self.app
-
-    def close(self) -> None:
-        if self.app is not None:
-            self.app.page.close()
-            self.app = None
 
 
 @pytest.fixture(scope="module")
@@ -127,15 +121,14 @@ def test_citation_link_opens_the_law_page_at_the_clause(drawn_page):
     app.shot("02_law_deep_link")
 
 
-class _VisitorPage:
+class _VisitorPage(SharedPage):
     """One visitor's page for the claims that need no drawing and no file: tax parcel P1 picked by clicking the map on
     a page just opened, then the same session switched to Projector mode in the sidebar (the large type is the
     mode's, with or without a parcel; a fresh page costs a new session: the app, its map, a script run). A claim that
     finds the page already used by the first gets a new page (``fresh``)."""
 
     def __init__(self, contexts, url: str):
-        self.contexts, self.url = contexts, url
-        self.app: OfflinePage | None = None
+        super().__init__(contexts, url)
         self.picked = False
 
     def fresh(self) -> OfflinePage:
@@ -150,11 +143,6 @@ class _VisitorPage:
     def any(self) -> OfflinePage:
         """The page, whatever was picked on it."""
         return self.app if self.app is not None else self.fresh()
-
-    def close(self) -> None:
-        if self.app is not None:
-            self.app.page.close()
-            self.app = None
 
 
 @pytest.fixture(scope="module")
@@ -206,7 +194,7 @@ def _case_id(url: str) -> str:
     return re.search(r"[?&]case=([^&]+)", url).group(1)
 
 
-class _FilesPage:
+class _FilesPage(SharedPage):
     """One page for the claims about parcel files: a parcel uploaded from a file (its figures, its saved case), and
     what the page showed before the first refused file (the answer's text, the link's case and the case as stored).
 
@@ -217,9 +205,9 @@ class _FilesPage:
     def __init__(self, contexts, url: str, folder: Path):
         from sloat_core.store import CaseStore
 
-        self.contexts, self.url, self.folder = contexts, url, folder
+        super().__init__(contexts, url)
+        self.folder = folder
         self.store = CaseStore(os.environ["SLOAT_DATA_DIR"])  # the server's own (tests/conftest.py gives it)
-        self.app: OfflinePage | None = None
         self.before: dict = {}
         self.refused = self.spent = False
 
@@ -262,11 +250,6 @@ class _FilesPage:
             self._build()
         self.spent = True
         return self.app
-
-    def close(self) -> None:
-        if self.app is not None:
-            self.app.page.close()
-            self.app = None
 
 
 @pytest.fixture(scope="module")

@@ -21,7 +21,7 @@ import plan_files as pf  # noqa: E402
 
 from app_support.map.plan_map import LOT_LABEL_CLASS  # noqa: E402
 from browser.case_links import new_case  # noqa: E402
-from browser.conftest import MAP_IFRAME, OfflinePage, new_offline_page, shot_if_failed  # noqa: E402
+from browser.conftest import MAP_IFRAME, OfflinePage, SharedPage, new_offline_page, shot_if_failed  # noqa: E402
 from browser.a11y_visit import axe_violations, open_page, to_mode, wait_frames  # noqa: E402
 from browser.test_browser_axe import _judge  # noqa: E402
 
@@ -45,7 +45,7 @@ def _plat(path: Path) -> Path:
     return pf.save(doc, path)
 
 
-class _PlanTab:
+class _PlanTab(SharedPage):
     """One tab at 1366 x 900 on the Plan page of a case of parcel P1, shared by the module's claims: the case made at
     the protocol level (P1's SBL typed into the parcel finder, tests/browser/case_links.py), its Plan page opened by
     its link once (a fresh page costs a new session: the app, its map, a script run). Each claim after the first
@@ -53,8 +53,7 @@ class _PlanTab:
     choice of a plan file."""
 
     def __init__(self, contexts, url: str):
-        self.contexts, self.url = contexts, url
-        self.app: OfflinePage | None = None
+        super().__init__(contexts, url)
 
     def no_plan(self) -> OfflinePage:
         """The tab on the Plan page of P1's case in Standard mode, with no plan and the plan file to be uploaded."""
@@ -80,11 +79,6 @@ class _PlanTab:
         assert page.locator('[data-testid="stTable"]').count() == 0  # no lot table left from the claim before
         wait_frames(page)
         return app
-
-    def close(self) -> None:
-        if self.app is not None:
-            self.app.page.close()
-            self.app = None
 
 
 @pytest.fixture(scope="module")
