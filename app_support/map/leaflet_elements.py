@@ -26,6 +26,7 @@ from app_support.map import folium_templates
 __all__ = [
     "PARCEL_LINES_CLASS",
     "LABEL_MIN_ZOOM",
+    "LABELS_PANE",
     "ParcelLabels",
     "HatchPatterns",
     "OFFLINE_BASE_CLASS",
@@ -40,6 +41,8 @@ __all__ = [
 PARCEL_LINES_CLASS = "sloat-parcel-lines"
 #: The title of the map frame's own document (what a screen reader names the document as it enters the frame).
 MAP_DOCUMENT_TITLE = "Map of the parcel and its constraints"
+#: The map pane of the SBL labels (Leaflet gives it the class ``leaflet-sloatLabels-pane``).
+LABELS_PANE = "sloatLabels"
 #: Zoom from which the tax parcels are labelled with their SBL ("street zoom").
 LABEL_MIN_ZOOM = 17
 
@@ -48,7 +51,11 @@ class ParcelLabels(MacroElement):
     """SBL labels of the tax parcels in view, at street zoom, while the "Tax parcel lines" layer is shown.
 
     The points are constants of the layer set (so the base map stays the same between reruns); the
-    text goes in with ``textContent``, never as HTML.
+    text goes in with ``textContent``, never as HTML. The labels are drawn again only when the parcels to
+    label change: after the map is moved or zoomed, or another layer is added or removed; never in answer to
+    their own adding and clearing (that once redrew them every 50 ms for as long as they were shown). They sit
+    in a pane of their own, just under the markers, hidden from assistive technology: a screen reader would read
+    out up to 400 numbers, and the chosen parcel's SBL is in the page's text.
     """
 
     _template = Template("""
@@ -60,30 +67,39 @@ padding:0 2px;white-space:nowrap;position:relative;left:-50%;}</style>
 (function(){
   var map = {{ this._parent.get_name() }};
   var pts = {{ this.points_json }};
-  var group = L.layerGroup(), busy = false;
+  var pane = map.getPane("{{ this.pane }}") || map.createPane("{{ this.pane }}");
+  pane.style.zIndex = 590; pane.setAttribute("aria-hidden", "true");
+  var group = L.layerGroup(), drawn = "";
   function shown(){
     var on = false;
     map.eachLayer(function(l){ if (l !== group && l.options && l.options.className === "{{ this.css_class }}") on = true; });
     return on;
   }
+  function inView(){
+    var out = [];
+    if (map.getZoom() < {{ this.min_zoom }} || !shown()) return out;
+    var b = map.getBounds();
+    for (var i = 0; i < pts.length && out.length < 400; i++) if (b.contains([pts[i][0], pts[i][1]])) out.push(i);
+    return out;
+  }
   function update(){
-    if (busy) return; busy = true;
+    var want = inView(), key = want.join(",");
+    if (key === drawn) return;  // the same parcels: Leaflet keeps their labels in place as the map moves
+    drawn = key;
     group.clearLayers();
-    if (map.getZoom() >= {{ this.min_zoom }} && shown()) {
-      var b = map.getBounds(), n = 0;
-      for (var i = 0; i < pts.length && n < 400; i++) {
-        if (!b.contains([pts[i][0], pts[i][1]])) continue;
-        var el = document.createElement("span"); el.textContent = pts[i][2];
-        L.marker([pts[i][0], pts[i][1]], {icon: L.divIcon({className: "sloat-parcel-label", html: el, iconSize: null}),
-                 interactive: false, keyboard: false}).addTo(group);
-        n++;
-      }
-      if (!map.hasLayer(group)) group.addTo(map);
-    } else if (map.hasLayer(group)) { map.removeLayer(group); }
-    busy = false;
+    for (var j = 0; j < want.length; j++) {
+      var p = pts[want[j]], el = document.createElement("span"); el.textContent = p[2];
+      L.marker([p[0], p[1]], {pane: "{{ this.pane }}", interactive: false, keyboard: false,
+               icon: L.divIcon({className: "sloat-parcel-label", html: el, iconSize: null})}).addTo(group);
+    }
+    if (want.length && !map.hasLayer(group)) group.addTo(map);
+    else if (!want.length && map.hasLayer(group)) map.removeLayer(group);
   }
   var timer = null;
-  function later(){ clearTimeout(timer); timer = setTimeout(update, 50); }
+  function later(e){
+    if (e && e.layer && (e.layer === group || group.hasLayer(e.layer))) return;  // the labels' own adding and clearing
+    clearTimeout(timer); timer = setTimeout(update, 50);
+  }
   map.on("zoomend moveend layeradd layerremove", later);
   later();
 })();
@@ -96,6 +112,7 @@ padding:0 2px;white-space:nowrap;position:relative;left:-50%;}</style>
         self.points_json = _points_json(points)
         self.min_zoom = int(min_zoom)
         self.css_class = PARCEL_LINES_CLASS
+        self.pane = LABELS_PANE
 
 
 _POINTS_JSON: OrderedDict = OrderedDict()  # id(points) -> (points, json): the cached label points of a layer set
