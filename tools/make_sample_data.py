@@ -385,14 +385,19 @@ def _along(xy, axis):
     return xy[..., 0] * axis[0] + xy[..., 1] * axis[1]
 
 
-def _cut(p, axis, t):
-    """Split polygon p by the line {x . axis = t}: (low side, high side)."""
-    c = np.asarray(p.centroid.coords[0])
+def _low_half_plane(c, axis, t):
+    """The side {x . axis < t} of the line {x . axis = t}, as a square 1e5 ft across beside it (``c``: a point
+    the square is centred on along the line, the centroid of the polygon cut)."""
     perp = np.array([-axis[1], axis[0]])
     big = 1e5
     base = c + axis * (t - _along(c, axis))
-    lo = Polygon([base + perp * big, base - perp * big,
-                  base - perp * big - axis * big, base + perp * big - axis * big])
+    return shapely.polygons([base + perp * big, base - perp * big,
+                             base - perp * big - axis * big, base + perp * big - axis * big])
+
+
+def _cut(p, axis, t):
+    """Split polygon p by the line {x . axis = t}: (low side, high side)."""
+    lo = _low_half_plane(np.asarray(p.centroid.coords[0]), axis, t)
     return p.intersection(lo), p.difference(lo)
 
 
@@ -415,9 +420,11 @@ def split_block(poly, target, rng):
         frac = (n // 2) / n + rng.uniform(-0.06, 0.06) / n
         want = frac * p.area
         a, b = lo, hi
+        # The bisection needs only the low side's area: the high side (a difference) is cut once, at the end.
+        c = np.asarray(p.centroid.coords[0])
         for _ in range(18):
             mid = 0.5 * (a + b)
-            if _cut(p, axis, mid)[0].area < want:
+            if p.intersection(_low_half_plane(c, axis, mid)).area < want:
                 a = mid
             else:
                 b = mid

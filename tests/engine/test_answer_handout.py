@@ -7,7 +7,6 @@ layer set (tests/app_fixtures.py).
 from __future__ import annotations
 
 import io
-import subprocess
 import sys
 from pathlib import Path
 
@@ -16,6 +15,7 @@ from pypdf import PdfReader
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
 from engine_world import deduction, permit, result_with  # noqa: E402
+from real_data import run_cli  # noqa: E402
 
 from sloat_core.engine.answer import TITLE  # noqa: E402
 from sloat_core.engine.answer import lot_answer as typed_answer  # noqa: E402
@@ -23,7 +23,6 @@ from sloat_core.engine.result import DistrictArea  # noqa: E402
 from sloat_core.gis.layers import load_manifest  # noqa: E402
 from sloat_core.gis.parcels import normalise_address, search_parcels  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
 BASE = {"gross_area_sqft": 30000.0, "district": "R-15", "districts": [DistrictArea("R-15", 30000.0)],
         "min_lot_area_sqft": 15000.0, "deductions": [], "permits": [], "land_permits": [],
         "lot_area_citation": "§ 402-45A"}
@@ -82,10 +81,11 @@ def test_wetland_on_the_lot_calls_for_a_delineation_and_the_permit_in_order():
 
 
 def test_cli_report_plain_writes_a_one_page_handout(tmp_path):
+    """The command's entry point in this process (tests/real_data.run_cli: its exit code and output as a shell sees
+    them, without an interpreter's start-up and imports; tests/cli/test_cli.py runs the entry point as a child)."""
     manifest = fx.write_layerset(tmp_path)
     out = tmp_path / "handout.pdf"
-    run = subprocess.run([sys.executable, "-m", "sloat_core", "report", fx.P1_SBL, "--layers", str(manifest),
-                          "--plain", "--out", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    run = run_cli("report", fx.P1_SBL, "--layers", str(manifest), "--plain", "--out", str(out))
     assert run.returncode == 0, run.stderr
     reader = PdfReader(io.BytesIO(out.read_bytes()))
     text = "\n".join(p.extract_text() for p in reader.pages)
