@@ -74,8 +74,7 @@ with st.sidebar:
         st.error(f"The map layers could not be loaded: {escape_markdown(str(exc))}")  # it quotes file names
     if layers is not None:
         if layers.illustrative:
-            st.markdown('<div class="sloat-notice">Illustrative sample, not official data</div>',
-                        unsafe_allow_html=True)
+            st.html('<div class="sloat-notice">Illustrative sample, not official data</div>')
             if layers.notice and "not official data" not in layers.notice.lower():
                 st.caption(layers.notice)
         st.caption(escape_markdown(f"Layer set: {layers.name} (version {layers.version})"))

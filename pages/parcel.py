@@ -123,7 +123,7 @@ def map_and_results() -> None:
         extra = slope_legend(analysis_door.law_day()) if slope and parcel is not None and layers.dem_path else []
         legend = mapping.legend_html([r for r in on_map if r in LAYER_LABELS], extra)
         if legend:
-            st.markdown(legend, unsafe_allow_html=True)
+            st.html(legend)
         # The SBL labels the map draws, in words (everything on the map is also in the text).
         if (chosen := state.current_parcel()) is not None and (
                 on_the_map := parcel_map.tax_parcel_sentence(layers, chosen.geometry)):

@@ -1,6 +1,6 @@
-"""Read the deduction table that the app sent, as the browser gets it: the HTML of its markdown element.
+"""Read the deduction table that the app sent, as the browser gets it: the HTML of its ``st.html`` element.
 
-The page draws the table as one ``st.markdown`` element holding ``<div class="sloat-dtable"><table>``
+The page draws the table as one ``st.html`` element holding ``<div class="sloat-dtable"><table>``
 (app_support.views.deduction_table.deduction_html). These helpers parse that HTML with the standard library's
 parser (no app code), so a test reads the cells, headings and colour keys the visitor is sent.
 """
@@ -83,4 +83,4 @@ def parse(html: str) -> list[Table]:
 
 def deduction_tables(at) -> list[Table]:
     """Every deduction table on an AppTest page, in page order."""
-    return [t for m in at.markdown if MARKER in m.value for t in parse(m.value)]
+    return [t for h in at.html if MARKER in h.value for t in parse(h.value)]

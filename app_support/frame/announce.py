@@ -186,5 +186,5 @@ def answer(text: str, parcel_key: str) -> None:
     new = st.session_state.get(_SEEN) != parcel_key
     changed = st.session_state.get(_SEEN + "text") != text
     st.session_state[_SEEN], st.session_state[_SEEN + "text"] = parcel_key, text
-    st.markdown(ANSWER_TARGET_HTML, unsafe_allow_html=True)
+    st.html(ANSWER_TARGET_HTML)
     components.html(announce_script(text if (new or changed) else None, new), height=0)

@@ -61,7 +61,13 @@ BODY_FONT_PX = {state.STANDARD: None, state.COUNTER: 20, state.PROJECTOR: 24}
 
 _BASE_CSS = """
 <style>
-.sloat-legend {list-style:none;margin:0.25rem 0;padding:0;}
+/* The map key, the notices, the answer's focus target and the deduction table are HTML put in by st.html, not
+   markdown (which would make the page fetch and run Streamlit's HTML parser): they keep the place the markdown
+   container gave them (1rem less below each), and the key's list is not indented by st.html's own rule for lists. */
+[data-testid="stHtml"]:has(> .sloat-legend, > .sloat-notice, > .sloat-answer-target, > .sloat-dtable) {
+  margin-bottom:-1rem;
+  overflow-wrap:break-word;}
+[data-testid="stHtml"] .sloat-legend, .sloat-legend {list-style:none;margin:0.25rem 0;padding:0;}
 .sloat-legend li {margin:0 0 0.15rem 0;padding:0;}
 .sloat-swatch {display:inline-block;width:0.9em;height:0.9em;border:1px solid #333;
   margin-right:0.35em;vertical-align:middle;}
@@ -268,8 +274,12 @@ def stylesheet(mode: str) -> str:
 
 
 def apply_mode(mode: str) -> None:
-    """Inject the constant stylesheet of ``mode`` (one of :data:`app_support.frame.state.MODES`)."""
-    st.markdown(stylesheet(mode), unsafe_allow_html=True)
+    """Inject the constant stylesheet of ``mode`` (one of :data:`app_support.frame.state.MODES`).
+
+    Through ``st.html``: a block of ``<style>`` alone goes to Streamlit's event container and takes no room in the
+    page. As markdown with ``unsafe_allow_html`` it made the front end fetch and run its HTML parser (rehype-raw,
+    188 KB) on every first page, parse the sheet as markdown and then as HTML, and show a placeholder until then."""
+    st.html(stylesheet(mode))
 
 
 def _luminance(colour: str) -> float:

@@ -154,7 +154,7 @@ def _cell(text: object) -> str:
 
 def deduction_html(result, *, plain_words: bool = False, present_only: bool = False,
                    look: str = "standard", caption: str | None = None) -> str:
-    """The deduction table as one accessible HTML table (for ``st.markdown(..., unsafe_allow_html=True)``).
+    """The deduction table as one accessible HTML table (for ``st.html``).
 
     A caption names the table (read by screen readers, not shown: the page's heading above says it);
     the column headings are ``<th scope="col">``, each row's constraint a ``<th scope="row">``; the first

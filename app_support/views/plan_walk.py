@@ -113,7 +113,7 @@ def show(parcel, layers, mode: str) -> None:
         st.warning(escape_markdown(f"{NO_PLAN}: {problem or 'it has no lots.'}"))
         return
     large = mode == state.PROJECTOR
-    st.markdown(PLAN_CSS, unsafe_allow_html=True)
+    st.html(PLAN_CSS)  # after the mode's stylesheet, as that one, in the event container (walkthrough.apply_css)
     with st.container(key="wt_plan"):
         st.markdown(_summary(found))
         left, right = st.columns([11, 9], gap="medium")

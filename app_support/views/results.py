@@ -291,8 +291,7 @@ def show_screening(result) -> None:
 def show_layer_notice(layers) -> None:
     """Under a map: the layers are an illustrative sample, not official data (when they are)."""
     if getattr(layers, "illustrative", False):
-        st.markdown('<div class="sloat-notice">Map layers: illustrative sample, not official data</div>',
-                    unsafe_allow_html=True)
+        st.html('<div class="sloat-notice">Map layers: illustrative sample, not official data</div>')
 
 
 def show_headline(result, *, show_yield: bool = True, disclaimer: bool = True) -> None:
@@ -356,10 +355,10 @@ def show_deductions(result, *, fold_notes: bool = False) -> None:
                  else "No part of the parcel is deducted from the lot area.")
     else:
         # One HTML element (no pandas Styler, no arrow): it wraps in the narrow results column, takes the
-        # mode's type size, and its colour-key cells are real page elements. Its text is escaped.
+        # mode's type size, and its colour-key cells are real page elements. Its text is escaped. Through st.html,
+        # not markdown: the answer needs no HTML parser in the browser (app_support.frame.theme.apply_mode).
         look = {state.COUNTER: "counter", state.PROJECTOR: "projector"}.get(mode, "standard")
-        st.markdown(deduction_table.deduction_html(result, plain_words=counter, present_only=compact, look=look),
-                    unsafe_allow_html=True)
+        st.html(deduction_table.deduction_html(result, plain_words=counter, present_only=compact, look=look))
     if fold_notes:  # the walk-through: the notes fold under the table, so the screen fits
         with st.expander("How these figures are counted"):
             _deduction_notes(result, mode, compact)

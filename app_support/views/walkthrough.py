@@ -91,10 +91,14 @@ PROJECTOR_CSS = """
 
 
 def apply_css(projector: bool) -> None:
-    """Inject the walk-through's constant stylesheet (:data:`NAV_CSS`, and :data:`PROJECTOR_CSS` on a projector)."""
-    st.markdown(NAV_CSS, unsafe_allow_html=True)
+    """Inject the walk-through's constant stylesheet (:data:`NAV_CSS`, and :data:`PROJECTOR_CSS` on a projector).
+
+    Through ``st.html``, as the mode's stylesheet (:func:`app_support.frame.theme.apply_mode`): both go to
+    Streamlit's event container, this one after the mode's, so its rules still win where they meet (the
+    projector's padding above the title)."""
+    st.html(NAV_CSS)
     if projector:
-        st.markdown(PROJECTOR_CSS, unsafe_allow_html=True)
+        st.html(PROJECTOR_CSS)
 
 
 def _step_in_link() -> int | None:

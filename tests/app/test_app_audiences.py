@@ -206,7 +206,7 @@ def test_buffer_and_tax_parcel_line_layers_are_on_the_map(manifest, data_dir):
     at = _app(case=_saved_case(manifest, data_dir, None).id).run()
     shown = at.multiselect(key=state.LAYERS_SHOWN).value
     assert "buffer" in shown and "parcels" in shown
-    legend = "\n".join(m.value for m in at.markdown)
+    legend = "\n".join(h.value for h in at.html if 'class="sloat-legend"' in h.value)
     assert "Wetland and watercourse buffers" in legend and "Tax parcel lines" in legend
 
 

@@ -53,7 +53,7 @@ def _run(manifest, mode: str, sbl: str = fx.P1_SBL) -> AppTest:
 
 
 def _text(at: AppTest) -> str:
-    parts = [m.value for m in at.markdown] + [c.value for c in at.caption]
+    parts = [m.value for m in at.markdown] + [h.value for h in at.html] + [c.value for c in at.caption]
     parts += [e.value for kind in (at.info, at.success, at.warning) for e in kind]
     return "\n".join(parts).replace("\\", "")
 
@@ -70,7 +70,8 @@ def _px(declarations: str) -> float | None:
 
 
 def _applied_css(at: AppTest) -> str:
-    return "\n".join(m.value for m in at.markdown if m.value.lstrip().startswith("<style>"))
+    """Every stylesheet the page put in: the mode's (``st.html``) and the deduction table's (markdown)."""
+    return "\n".join(m.value for m in [*at.html, *at.markdown] if m.value.lstrip().startswith("<style>"))
 
 
 def _body_px(css: str) -> float | None:
@@ -175,7 +176,7 @@ def test_every_mode_says_screening_who_decides_and_sample_layers(manifest, mode)
 @pytest.mark.parametrize("mode", state.MODES)
 def test_table_colour_key_matches_the_map_legend(manifest, mode):
     at = _run(manifest, mode)
-    legend = "\n".join(m.value for m in at.markdown if "sloat-swatch" in m.value and "<style>" not in m.value)
+    legend = "\n".join(m.value for m in at.html if "sloat-swatch" in m.value and "<style>" not in m.value)
     wetland_legend = re.search(r'background:(#[0-9a-f]{6})"></span>Wetlands', legend)
     assert wetland_legend, legend
     table = html_tables.deduction_tables(at)[0]

@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
 import html_tables  # noqa: E402
 
-from app_support.frame import state  # noqa: E402
+from app_support.frame import announce, state, theme  # noqa: E402
 from sloat_core.gis import parcels as parcel_input  # noqa: E402
 from sloat_core.engine.analysis import analyze  # noqa: E402
 from sloat_core.gis.layers import load_manifest  # noqa: E402
@@ -35,7 +35,7 @@ def manifest(module_layer_files, monkeypatch):
 
 
 def _page_text(at: AppTest) -> str:
-    parts = [m.value for m in at.markdown] + [str(m.value) for m in at.metric]
+    parts = [m.value for m in at.markdown] + [h.value for h in at.html] + [str(m.value) for m in at.metric]
     parts += [e.value for e in at.info] + [e.value for e in at.success] + [e.value for e in at.warning]
     parts += [c.value for c in at.caption]
     return "\n".join(parts).replace("\\", "")
@@ -56,6 +56,34 @@ def test_landing_page_without_parcel_invites_a_drawing(manifest):
     assert "Draw the parcel on the map" in _page_text(at)
     assert "Illustrative sample, not official data" in _page_text(at)
     assert "decides" in _page_text(at) or "determination" in _page_text(at)
+
+
+@pytest.mark.parametrize("mode", state.MODES)
+def test_the_first_page_sends_no_markdown_that_needs_the_browsers_html_parser(manifest, mode):
+    """Markdown with ``unsafe_allow_html`` makes Streamlit's front end fetch and run its HTML parser (rehype-raw,
+    188 KB) before it shows the block. The first page's HTML (the mode's stylesheet, the two sample notices, the map
+    key) goes through ``st.html`` instead (bench/README.md, the first map)."""
+    at = AppTest.from_file(APP, default_timeout=30)
+    at.session_state[state.MODE] = mode
+    _run(at)
+    assert [m.value[:60] for m in at.markdown if m.proto.allow_html] == []
+    html = [h.value for h in at.html]
+    assert theme.stylesheet(mode).strip() in [h.strip() for h in html]
+    assert [h for h in html if h.startswith('<ul class="sloat-legend"')]
+    assert len([h for h in html if 'class="sloat-notice"' in h]) == 2  # the sidebar's and the map's
+
+
+@pytest.mark.parametrize("mode", state.MODES)
+def test_the_answer_sends_no_markdown_that_needs_the_browsers_html_parser(manifest, mode):
+    """Nor does the answer: the heading the focus moves to after a search (app_support.frame.announce; as markdown
+    it was a placeholder until the parser had loaded) and the deduction table go through ``st.html``."""
+    at = AppTest.from_file(APP, default_timeout=30)
+    at.session_state[state.PARCEL] = parcel_input.parcel_by_sbl(load_manifest(manifest), fx.P1_SBL)
+    at.session_state[state.MODE] = mode
+    _run(at)
+    assert [m.value[:60] for m in at.markdown if m.proto.allow_html] == []
+    assert announce.ANSWER_TARGET_HTML in [h.value for h in at.html]
+    assert len(html_tables.deduction_tables(at)) == 1
 
 
 def test_drawn_parcel_shows_gross_net_and_citations(manifest):
@@ -173,7 +201,7 @@ def test_modes_keep_the_numbers_with_fewer_controls(manifest, mode):
     gross_label = "Your whole lot, sq ft" if mode == state.COUNTER else "Gross area, sq ft"  # plain words
     assert {m.label: m.value for m in at.metric}[gross_label] == "40,000"
     assert [r.key for r in at.radio if r.key == state.BASEMAP] == []  # Standard mode only
-    styles = "\n".join(m.value for m in at.markdown if "<style>" in m.value)
+    styles = "\n".join(m.value for m in at.html if "<style>" in m.value)
     assert ("font-size:24px" in styles) == (mode == state.PROJECTOR)
 
 
@@ -182,7 +210,7 @@ def test_standard_mode_has_map_controls(manifest):
     assert at.radio(key=state.BASEMAP).options == ["Street map (OpenStreetMap)",
                                                    "Aerial imagery (Esri World Imagery)",
                                                    "None (layers only)"]
-    assert "font-size:24px" not in "\n".join(m.value for m in at.markdown)
+    assert "font-size:24px" not in "\n".join(m.value for m in [*at.html, *at.markdown])
 
 
 def test_click_picks_the_tax_parcel_only_when_picking_is_on(manifest):

@@ -6,8 +6,8 @@ sentence next to the uploader, keep the current parcel, its note and the case as
 nothing outside the app's data folder and its private temporary folders.
 
 The source scans (``ast``) check every ``st.file_uploader`` passes ``max_upload_size`` and every
-``unsafe_allow_html=True`` renders only module-level constants or the output of a reviewed HTML builder
-whose escaping is tested here with hostile text.
+``unsafe_allow_html=True`` and every ``st.html`` (or ``components.html``, ``st.iframe``) renders only module-level
+constants or the output of a reviewed HTML builder whose escaping is tested here with hostile text.
 """
 
 from __future__ import annotations
@@ -283,7 +283,7 @@ def test_every_file_uploader_passes_a_max_upload_size_within_the_server_limit():
     assert found >= 1  # the Parcel page's uploader at least
 
 
-#: Functions that build HTML for ``unsafe_allow_html`` and were reviewed: they take no text from a user
+#: Functions that build HTML for ``unsafe_allow_html`` or ``st.html`` and were reviewed: they take no text from a user
 #: or a file unescaped. Their escaping is tested below with hostile input (``print_page``, the handout's print
 #: frame: tests/app/test_no_html_injection.py, test_the_print_page_holds_the_document_escaped_in_its_frame;
 #: ``deduction_html``, the deduction table: tests/app/test_app_support.py,
@@ -359,9 +359,10 @@ def test_unsafe_allow_html_renders_only_constants_or_reviewed_builders():
         for call in _calls(tree):
             kw = {k.arg: k.value for k in call.keywords}
             if _func_name(call) in ("html", "iframe"):
-                # st.html / components.html / st.iframe take raw HTML: only constants (or a reviewed builder)
-                assert call.args and (_is_constant_expr(call.args[0], consts) or isinstance(call.args[0], ast.Call)
-                                      and _func_name(call.args[0]) in REVIEWED_HTML_BUILDERS), f"{path.name}:{call.lineno}"
+                # st.html / components.html / st.iframe take raw HTML: the rule of unsafe_allow_html below (a
+                # constant, a reviewed builder's output, or a local name given only those)
+                assert call.args and _html_ok(call.args[0], consts, owners.get(call)), f"{path.name}:{call.lineno}"
+                checked += 1
             flag = kw.get("unsafe_allow_html")
             if flag is None or (isinstance(flag, ast.Constant) and flag.value is False):
                 continue
@@ -384,13 +385,16 @@ def test_the_scan_catches_a_string_from_outside():
         "def bad1(name):\n    st.markdown(f'<b>{name}</b>', unsafe_allow_html=True)\n"
         "def bad2(name):\n    st.markdown(name, unsafe_allow_html=True)\n"
         "def bad3(name):\n    html = render(name)\n    st.markdown(html, unsafe_allow_html=True)\n"
+        "def ok_html(roles):\n    st.html(CSS)\n    key = legend_html(roles)\n    st.html(key)\n"
+        "def bad_html(name):\n    st.html(f'<b>{name}</b>')\n    st.html(name)\n    key = render(name)\n    st.html(key)\n"
     )
     tree = ast.parse(code)
     consts = _module_constants(tree)
     owners = _enclosing_functions(tree)
     verdicts = {owners[c].name + str(c.lineno): _html_ok(c.args[0], consts, owners[c]) for c in _calls(tree)
-                if any(k.arg == "unsafe_allow_html" for k in c.keywords)}
-    assert [v for k, v in verdicts.items() if k.startswith("ok")] == [True, True]
+                if any(k.arg == "unsafe_allow_html" for k in c.keywords) or _func_name(c) == "html"}
+    assert [v for k, v in verdicts.items() if k.startswith("ok")] == [True, True, True, True]
+    assert len([k for k in verdicts if k.startswith("bad")]) == 6
     assert not any(v for k, v in verdicts.items() if k.startswith("bad"))
 
 
