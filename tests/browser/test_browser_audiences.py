@@ -547,7 +547,7 @@ def test_counter_district_menu_shows_every_option_whole(counter_answer):
         except Exception:  # noqa: BLE001 (closed by a rerun: wait for it to end, then open it again)
             if attempt == 2:
                 raise
-            app.settle()
+            app.idle()
     try:
         texts = options.all_inner_texts()
         cut = page.evaluate("""() => [...document.querySelectorAll('[role="option"]')].filter(o =>
