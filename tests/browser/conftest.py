@@ -187,10 +187,13 @@ RUNS_JS = """(() => {
   r.look = () => { const app = document.querySelector('[data-testid="stApp"]');
     r.busy = busy(app ? app.getAttribute('data-test-script-state') : 'initial'); };
   // every run asked for has started and is over, its messages drawn; Streamlit shows no run (no status widget,
-  // script state not busy) and no element left over from an earlier run (stale)
+  // script state not busy), no element left over from an earlier run (stale), and no element waiting for its code
+  // (a kind of element first shown in the page is drawn once its lazily loaded chunk has come: a stSkeleton until
+  // then; a page link's, just after the run, made the walk-through's first screen lack its "The rule" link)
   r.idle = () => { r.look();
     return r.lastStart > r.lastSend && r.lastEnd > r.lastStart && r.handling === 0 && !r.busy
-      && !document.querySelector('[data-testid="stStatusWidget"]') && !document.querySelector('[data-stale="true"]'); };
+      && !document.querySelector('[data-testid="stStatusWidget"]') && !document.querySelector('[data-stale="true"]')
+      && !document.querySelector('[data-testid="stSkeleton"]'); };
 })()"""
 #: A rerun has been asked for since ``n`` reruns had been (or, with ``null``, since the page's last settle).
 RUN_ASKED_JS = """(n) => { const r = window.__sloatRuns; return !!r && r.sent > (n == null ? r.mark : n); }"""
