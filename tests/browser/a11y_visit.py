@@ -30,7 +30,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
 
-from browser.conftest import ARTIFACTS, QUIET_JS, ROOT, OfflinePage  # noqa: E402
+from browser.conftest import ARTIFACTS, ROOT, OfflinePage  # noqa: E402
 
 AXE_PATH = ROOT / "static" / "vendor" / "axe-core" / "axe.min.js"
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
@@ -280,67 +280,22 @@ def tab_rings(page, stops: int) -> list:
     return rings
 
 
-#: Counts the script runs of a page's session as Streamlit's page shows them (its app element's
-#: ``data-test-script-state``: running, rerunRequested or stopRequested while a run is asked for or under way, and
-#: initial before the first; notRunning or compilationError once it is over): ``asked``, each time the page went
-#: from no run to one. Installed before the page opens, so every change of that state is seen (each change
-#: recorded, with the value before it, even when several come between two looks).
-RUNS_JS = """(() => {
-  const r = window.__sloatRuns = {asked: 0, busy: false};
-  const busy = (s) => ['running', 'rerunRequested', 'stopRequested', 'initial'].includes(s);
-  const step = (s) => { const b = busy(s); if (b && !r.busy) r.asked++; r.busy = b; };
-  r.look = () => { const app = document.querySelector('[data-testid="stApp"]');
-    step(app ? app.getAttribute('data-test-script-state') : null); };
-  new MutationObserver((records) => {
-    records.forEach(m => { if (m.oldValue !== null) step(m.oldValue); });
-    r.look();
-  }).observe(document, {subtree: true, attributes: true, attributeOldValue: true,
-                      attributeFilter: ['data-test-script-state']});
-})()"""
-
-
 class Runs:
-    """The script runs of one page's session (:data:`RUNS_JS`), watched from before the page opens."""
+    """The reruns one page's session has asked for (``browser.conftest.RUNS_JS``, watched on every OfflinePage from
+    before it opens)."""
 
     def __init__(self, page):
         self.page = page
-        page.add_init_script(RUNS_JS)
 
     @property
     def asked(self) -> int:
-        return self.page.evaluate("() => window.__sloatRuns ? (window.__sloatRuns.look(), window.__sloatRuns.asked)"
-                                  " : 0")
-
-
-#: The run asked for is over, and Streamlit shows no running script (no status widget) and no element left over
-#: from an earlier run (stale).
-RUN_OVER_JS = """() => { const r = window.__sloatRuns; r.look();
-  return !r.busy && !document.querySelector('[data-testid="stStatusWidget"]')
-    && !document.querySelector('[data-stale="true"]'); }"""
-#: How long a step waits for the run it asked for to be seen, ms (it is asked for when the click is handled).
-ASKED_WITHIN_MS = 5_000
+        return self.page.evaluate("() => window.__sloatRuns ? window.__sloatRuns.sent : 0")
 
 
 def settle(app: OfflinePage, asked_before: int | None = None) -> None:
-    """The run the last step asked for is over and the page shows it: with the session's :class:`Runs` watched and
-    ``asked_before`` (its count of runs asked for before that step), once a run has been asked for since, it is over
-    and Streamlit shows no run and no stale element (each page's opening asks for one run, and no component asks
-    for another after it: measured on every page in Standard and Projector mode, 3 s on). Otherwise (no run seen
-    within :data:`ASKED_WITHIN_MS`) ``OfflinePage.settle`` looking every :data:`POLL_MS`: the run is over and the
-    page has been quiet 300 ms."""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
-    if getattr(app, "runs", None) is not None and asked_before is not None:
-        try:
-            app.page.wait_for_function("(n) => { const r = window.__sloatRuns; return !!r && (r.look(), r.asked > n); }",
-                                       arg=asked_before, timeout=ASKED_WITHIN_MS, polling=POLL_MS // 2)
-        except PlaywrightTimeout:
-            pass  # no run seen: the quiet window below
-        else:
-            app.page.wait_for_function(RUN_OVER_JS, timeout=30_000, polling=POLL_MS // 2)
-            return
-    app.page.evaluate("() => { window.__sloatQuietSince = undefined; }")
-    app.page.wait_for_function(QUIET_JS, timeout=30_000, polling=POLL_MS)
+    """The run the last step asked for is over and the page shows it (``OfflinePage.settle``): with ``asked_before``
+    (the session's :class:`Runs` count before that step), a rerun asked for since then."""
+    app.settle(asked_before)
 
 
 def open_page(app: OfflinePage, label: str, heading: str) -> None:
@@ -425,7 +380,7 @@ def build_visitor(app: OfflinePage, manifest) -> None:
     page.set_viewport_size({"width": 1366, "height": 900})
     app.runs = Runs(page)
     app.open(f"/law?case={visitor_case(manifest)}")
-    settle(app)  # a page's first opening can ask for a second run after the first: the quiet window
+    settle(app)
 
 
 class _Failed:

@@ -16,6 +16,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+import warnings
 from pathlib import Path
 
 import pytest
@@ -138,17 +139,73 @@ def browser():
         chromium.close()
 
 
-#: True once Streamlit shows no running-man status widget (the script run is over).
-IDLE_JS = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
-#: True once the page has been quiet for 300 ms: no running-man widget and no stale (greyed, being
-#: re-run) element. Checked every animation frame, so a run that starts just after a click is seen.
-QUIET_JS = """() => {
-  const busy = document.querySelector('[data-testid="stStatusWidget"]')
-            || document.querySelector('[data-stale="true"]');
-  const now = performance.now();
-  if (busy || window.__sloatQuietSince === undefined) { window.__sloatQuietSince = busy ? undefined : now; }
-  return !busy && now - window.__sloatQuietSince >= 300;
-}"""
+#: Watches one page's script runs from before it opens (an init script of every OfflinePage): the reruns the page
+#: asks the server for (each BackMsg with a rerun_script field, as the page sends it on its websocket: a click, a
+#: typed value, a file uploaded, a page opened, a component's value sent back), and the server's answers (each
+#: ForwardMsg with new_session: a run started; script_finished other than FINISHED_EARLY_FOR_RERUN: a run over).
+#: Each event is numbered in order (``seq``); ``sent`` counts the reruns asked for. A message received counts as
+#: handled once a frame has been drawn after it (``handling``: messages not yet drawn). Only the messages' top-level
+#: fields are read (a tag, then a varint or a length to skip). The page's own script state (stApp's
+#: ``data-test-script-state``) is watched as well: ``busy`` while Streamlit shows a run asked for or under way.
+RUNS_JS = """(() => {
+  if (window.__sloatRuns) return;
+  const r = window.__sloatRuns = {sent: 0, mark: 0, seq: 0, lastSend: 0, lastStart: 0, lastEnd: 0, handling: 0,
+                                  busy: true};
+  const varint = (b, i) => { let v = 0, m = 1; for (;;) { const c = b[i++]; v += (c & 127) * m;
+    if (c < 128) return [v, i]; m *= 128; } };
+  const fields = (b) => { const out = []; let i = 0;
+    while (i < b.length) { let t, v; [t, i] = varint(b, i); const wire = t & 7;
+      if (wire === 0) { [v, i] = varint(b, i); } else if (wire === 2) { [v, i] = varint(b, i); i += v; }
+      else if (wire === 1) { i += 8; } else if (wire === 5) { i += 4; } else { break; }
+      out.push([t >>> 3, v]); }
+    return out; };
+  const bytes = (d) => d instanceof ArrayBuffer ? new Uint8Array(d)
+    : ArrayBuffer.isView(d) ? new Uint8Array(d.buffer, d.byteOffset, d.byteLength) : null;
+  const Native = window.WebSocket, send = Native.prototype.send;
+  Native.prototype.send = function (data) {
+    const b = bytes(data);
+    if (b && fields(b).some(([f]) => f === 11)) { r.sent++; r.lastSend = ++r.seq; }  // BackMsg.rerun_script
+    return send.call(this, data);
+  };
+  const heard = (e) => {
+    const b = bytes(e.data);
+    if (!b) return;
+    for (const [f, v] of fields(b)) {
+      if (f === 4) r.lastStart = ++r.seq;  // ForwardMsg.new_session
+      if (f === 6 && v !== 2) r.lastEnd = ++r.seq;  // ForwardMsg.script_finished, not FINISHED_EARLY_FOR_RERUN
+    }
+    r.handling++;
+    let done = false;
+    const drawn = () => { if (!done) { done = true; r.handling--; } };
+    requestAnimationFrame(() => setTimeout(drawn, 0));
+    setTimeout(drawn, 250);  // a page not drawing frames: the message's handling is long over
+  };
+  window.WebSocket = class extends Native {
+    constructor(...args) { super(...args); this.addEventListener('message', heard); }
+  };
+  const busy = (s) => ['running', 'rerunRequested', 'stopRequested', 'initial'].includes(s);
+  r.look = () => { const app = document.querySelector('[data-testid="stApp"]');
+    r.busy = busy(app ? app.getAttribute('data-test-script-state') : 'initial'); };
+  // every run asked for has started and is over, its messages drawn; Streamlit shows no run (no status widget,
+  // script state not busy), no element left over from an earlier run (stale), and no element waiting for its code
+  // (a kind of element first shown in the page is drawn once its lazily loaded chunk has come: a stSkeleton until
+  // then; a page link's, just after the run, made the walk-through's first screen lack its "The rule" link)
+  r.idle = () => { r.look();
+    return r.lastStart > r.lastSend && r.lastEnd > r.lastStart && r.handling === 0 && !r.busy
+      && !document.querySelector('[data-testid="stStatusWidget"]') && !document.querySelector('[data-stale="true"]')
+      && !document.querySelector('[data-testid="stSkeleton"]'); };
+})()"""
+#: A rerun has been asked for since ``n`` reruns had been (or, with ``null``, since the page's last settle).
+RUN_ASKED_JS = """(n) => { const r = window.__sloatRuns; return !!r && r.sent > (n == null ? r.mark : n); }"""
+#: The page is idle (``__sloatRuns.idle``); then the settle's mark is set: the reruns asked for so far are settled.
+RUNS_IDLE_JS = """() => { const r = window.__sloatRuns; if (!r || !r.idle()) return false; r.mark = r.sent; return true; }"""
+#: How long a settle waits for the rerun its action asks for, ms: the page asks at once for a click, a key or a page
+#: opened; a file is uploaded first (its upload is local). (On a starved machine the page itself can take seconds to
+#: answer a look.)
+ASKED_WITHIN_MS = 10_000
+#: How often the harness's waits look at the page, ms (a page polled at every animation frame paints 60 frames a
+#: second while the test waits).
+POLL_MS = 25
 #: True once the map shows the parcel under study (the map has zoomed to it after a pick or a reload).
 PARCEL_IN_VIEW_JS = """() => (typeof map_div !== 'undefined') && !!window.layer_control
   && window.layer_control._layers.some(l => l.name === 'Parcel under study' && map_div.hasLayer(l.layer)
@@ -169,6 +226,7 @@ class OfflinePage:
         self.page = page
         self.url = url
         self.blocked = blocked
+        page.add_init_script(RUNS_JS)  # the page's runs watched from before each document opens
 
     def open(self, path: str = "/") -> "OfflinePage":
         self.page.goto(self.url + path)
@@ -214,10 +272,41 @@ class OfflinePage:
             if time.monotonic() > deadline:
                 raise AssertionError(f"Leaflet.draw did not take the click at ({x:.0f}, {y:.0f})")
 
-    def settle(self) -> None:
-        """Wait until Streamlit has finished the run and the page has been quiet for 300 ms."""
-        self.page.evaluate("() => { window.__sloatQuietSince = undefined; }")
-        self.page.wait_for_function(QUIET_JS, timeout=30_000, polling="raf")
+    def settle(self, asked_before: int | None = None) -> None:
+        """Wait until the run the last action asked for is over and drawn, and no other is asked for or under way
+        (:data:`RUNS_JS`). The action is the last one since the page's last settle (or, with ``asked_before``, since
+        :attr:`runs_asked` was ``asked_before``); each page opened asks for a run. For an action that asks for no
+        run (a window resized, a scroll, a script evaluated, an expander opened), :meth:`idle`.
+
+        What the 300 ms quiet window this replaces guarded against is waited for: a run that starts just after the
+        click (its rerun is seen asked for when the page sends it, and the settle waits for the server's run that
+        follows it), and a second run queued by a component's value sent back (asked for before the first is over:
+        the idle page needs every rerun asked for answered). A value sent back later than that was looked for: with
+        the whole browser suite watched 1.5 s after each settle, no page asked for a run (session 23)."""
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+        try:
+            self.page.wait_for_function(RUN_ASKED_JS, arg=asked_before, timeout=ASKED_WITHIN_MS, polling=POLL_MS)
+        except PlaywrightTimeout:  # (an action that asks for none should be followed by idle(): said, and waited for)
+            warnings.warn(f"settle: no script run was asked for within {ASKED_WITHIN_MS} ms of the action", stacklevel=2)
+        self.idle()
+
+    def idle(self) -> None:
+        """Wait until every run asked for so far is over and drawn, and Streamlit shows no run and nothing stale: after
+        an action that asks for no run, or to let a run asked for earlier (a component's value sent back) end."""
+        self.page.wait_for_function(RUNS_IDLE_JS, timeout=30_000, polling=POLL_MS)
+
+    def resize(self, width: int, height: int) -> None:
+        """The window at ``width`` x ``height``, once the page is laid out for it (``browser.a11y_visit.resize``: a
+        change of the window's size asks for no run)."""
+        from browser.a11y_visit import resize
+
+        resize(self.page, width, height)
+
+    @property
+    def runs_asked(self) -> int:
+        """The number of reruns this page has asked the server for (its document's, since it was opened)."""
+        return self.page.evaluate("() => window.__sloatRuns ? window.__sloatRuns.sent : 0")
 
     def poll_map(self, js: str, until, timeout_ms: int = 15_000):
         """Evaluate ``js`` in the map's frame until ``until(value)`` holds; return the last value.

@@ -61,7 +61,7 @@ def _fresh(app, path: str) -> None:
     app.page.set_viewport_size({"width": 1366, "height": 900})
     app.runs = Runs(app.page)
     app.open(path)
-    app.settle()  # a page's first opening can ask for a second run after the first: the quiet window
+    app.settle()  # the page opened asks for its run
     app.page.wait_for_function("() => !!document.querySelector('a.sloat-skip')", timeout=15_000)
 
 

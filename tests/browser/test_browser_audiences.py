@@ -209,8 +209,7 @@ def mode_visits(_mode_pages, request):
 
 def _to_desk(app) -> None:
     """Back to 1366x768 at the top of the page, as the search left it."""
-    app.page.set_viewport_size({"width": 1366, "height": 768})
-    app.settle()
+    app.resize(1366, 768)
     app.page.evaluate(TO_TOP_JS)
 
 
@@ -234,8 +233,7 @@ def test_search_by_road_the_answer_and_the_map_layers(mode_visits, mode):
         page.locator(MAP_IFRAME).scroll_into_view_if_needed(timeout=30_000)
         for size in VIEWPORTS:
             if size != VIEWPORTS[0]:
-                page.set_viewport_size({"width": size[0], "height": size[1]})
-                app.settle()
+                app.resize(*size)
             frame = app.wait_map()
             overlays = frame.locator(".leaflet-control-layers-overlays").inner_text()
             assert "Wetland and watercourse buffers" in overlays and "Tax parcel lines" in overlays
@@ -350,7 +348,7 @@ def test_a_click_on_a_constraint_names_its_deduction_row_and_section(identify_pa
              const p = m.latLngToContainerPoint([lat, lon]); return [p.x, p.y]; }""", [lat, lon])
     container = frame.locator(".leaflet-container")
     _check_the_wetland_is_hatched(app, container, point, mode)
-    app.settle()
+    app.idle()
     popup = frame.locator(".leaflet-popup-content")
     assert popup.count() == 0  # no pop-up before the click (an earlier test's is closed)
     box = container.bounding_box()  # read after the check brought the map into view: the page may have moved
@@ -427,7 +425,7 @@ def _counter_answer(sample_app, size: tuple[int, int]):
     _find_by_address(app)
     app.wait_text("What this means for your lot")
     app.page.evaluate(TO_TOP_JS)
-    app.settle()
+    app.idle()
     return app
 
 
@@ -439,7 +437,7 @@ def counter_answer(mode_visits):
     _to_desk(app)
     app.wait_text("What this means for your lot")
     app.page.evaluate(TO_TOP_JS)
-    app.settle()
+    app.idle()
     return app
 
 
@@ -461,7 +459,8 @@ def test_counter_answer_fits_the_first_screen_at_1366x768(counter_answer):
     text = page.locator('[data-testid="stMain"]').inner_text()
     assert text.count("Screening estimate only.") == 1, text.count("Screening estimate only.")
     card.get_by_text("The whole answer: what your project needs", exact=False).click()
-    app.settle()
+    app.idle()  # (an expander opens in the page: no run)
+    card.get_by_text("What the parcel carries for any later work", exact=True).wait_for(timeout=15_000)  # shown
     try:
         card.screenshot(path=str(ARTIFACTS / "i24_counter_answer_1366x768_unfolded.png"))  # the whole card
         whole = card.inner_text()
@@ -469,7 +468,7 @@ def test_counter_answer_fits_the_first_screen_at_1366x768(counter_answer):
                      if s.startswith("Work in that land would need")]
     finally:  # folded again, as the other claims on this page find it
         card.get_by_text("The whole answer: what your project needs", exact=False).click()
-        app.settle()
+        app.idle()
     assert "What your project needs" in whole and "What the parcel carries for any later work" in whole
     assert whole.index("What your project needs") < whole.index("What the parcel carries for any later work")
     assert "in its own row" in whole  # the buffer's two figures explained in a word
@@ -548,7 +547,7 @@ def test_counter_district_menu_shows_every_option_whole(counter_answer):
         except Exception:  # noqa: BLE001 (closed by a rerun: wait for it to end, then open it again)
             if attempt == 2:
                 raise
-            app.settle()
+            app.idle()
     try:
         texts = options.all_inner_texts()
         cut = page.evaluate("""() => [...document.querySelectorAll('[role="option"]')].filter(o =>

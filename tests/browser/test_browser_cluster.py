@@ -59,8 +59,7 @@ def app(cluster_tab, request):
 @pytest.mark.parametrize("size", [(1366, 768), (1920, 1080)], ids=["1366", "1920"])
 def test_cluster_table_fits_or_wraps(app, size):
     page = app.page
-    page.set_viewport_size({"width": size[0], "height": size[1]})
-    app.settle()
+    app.resize(*size)
     page.evaluate(LAID_OUT_JS)
     page.locator('[data-testid="stTable"]').first.wait_for(timeout=30_000)
     page.locator('[data-testid="stTable"]').first.scroll_into_view_if_needed()

@@ -74,11 +74,10 @@ class _SharedPage:
             return self.app
         page = self.app.page
         if size != self.size:
-            page.set_viewport_size(size)
+            self.app.resize(size["width"], size["height"])  # a change of size asks for no run
             self.size = size
             page.evaluate("() => { window.__sloatLastShown = undefined; }")
             page.wait_for_function(SIDEBAR_AT_REST_JS, timeout=15_000, polling=POLL_MS)
-            self.app.settle()
         if first_page and _h1(self.app) != "Parcel & constraints":
             self.app.open_sidebar()
             page.locator(NAV).get_by_text("Parcel & constraints", exact=True).click()

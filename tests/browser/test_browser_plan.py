@@ -116,9 +116,9 @@ def test_a_plat_uploaded_shows_its_table_and_its_labelled_lots_and_the_page_is_a
     failing, _kept = _judge(axe_violations(page))
     assert not failing, [(v["id"], v["impact"], v["frame"], v["nodes"][:1]) for v in failing]
     # on a projector: the table in large type, the lots' labels larger too
-    app.switch_mode("Projector")
+    app.switch_mode("Projector")  # (settled: its run is over)
     page.locator('[data-testid="stTable"]').first.wait_for(timeout=30_000)
-    app.settle()
+    app.idle()
     sizes = page.evaluate("() => [...document.querySelectorAll('[data-testid=\"stTable\"] td')]"
                           ".map(c => parseFloat(getComputedStyle(c).fontSize))")
     assert sizes and min(sizes) >= 24, sizes
@@ -155,7 +155,7 @@ def test_two_lots_drawn_with_the_pointer_make_a_two_lot_plan_and_the_file_upload
         app.settle()
         app.wait_text(f"{number} lot outline(s)")
     page.locator('[data-testid="stTable"]').first.wait_for(timeout=30_000)
-    app.settle()
+    app.idle()  # (each drawing's run settled above)
     rows = page.evaluate(TABLE_JS)
     assert [r[0] for r in rows] == ["1", "2"], rows
     labels = app.poll_map(LABELS_JS, lambda v: v and len(v) == 2)

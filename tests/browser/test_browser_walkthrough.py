@@ -72,16 +72,19 @@ def _case_walkthrough(app, mode: str, size: tuple[int, int], case: str, step: in
     """``case``'s walk-through in ``mode`` on ``step`` at a window of ``size``: its link opened, unless the tab
     shows this walk-through already (and not ``fresh``), when "Next" or "Previous" is clicked up to ``step``."""
     page = app.page
-    if page.viewport_size != {"width": size[0], "height": size[1]}:
-        page.set_viewport_size({"width": size[0], "height": size[1]})
+    resized = page.viewport_size != {"width": size[0], "height": size[1]}
     here = urlparse(page.url)
     shown = parse_qs(here.query)
     if (fresh or app.dirty or here.path.rstrip("/") != "/walkthrough" or shown.get("case") != [case]
             or shown.get("mode") != [mode] or not shown.get("step", [""])[0].isdigit()):
+        if resized:
+            page.set_viewport_size({"width": size[0], "height": size[1]})
         page.goto(f"{app.url}/walkthrough?case={case}&mode={mode}&step={step}")
         _on_screen(app, step)
     else:
-        app.settle()
+        if resized:
+            app.resize(*size)
+        app.idle()
         now = int(shown["step"][0])
         while now != step:
             page.get_by_role("button", name="Next ▶" if step > now else "◀ Previous").click()
@@ -94,12 +97,13 @@ def _law_page(app, mode: str) -> None:
     """The Law page in ``mode`` at 1366x768: reached from the sidebar's menu (the mode switched there too) when
     the tab shows a page of the app, else by its link."""
     page = app.page
-    page.set_viewport_size({"width": 1366, "height": 768})
     if app.dirty or not page.url.startswith(app.url):
+        page.set_viewport_size({"width": 1366, "height": 768})
         page.goto(f"{app.url}/law?mode={mode}")
         app.settle()
     else:
-        app.settle()
+        app.resize(1366, 768)
+        app.idle()
         if urlparse(page.url).path.rstrip("/") != "/law":
             app.open_sidebar()  # the Projector walk-through folds it away
             page.locator('[data-testid="stSidebarNav"]').get_by_text("Law", exact=True).click()
@@ -159,7 +163,7 @@ def test_a_clicker_steps_the_walk_through_and_back_returns_one_screen(tab, johns
     page.keyboard.press("ArrowLeft")
     _on_screen(app, 1)
     page.keyboard.press("ArrowLeft")  # on the first screen: nothing before it
-    app.settle()
+    app.idle()  # (the keys click the page's buttons as they are pressed: a run would be asked for by now)
     assert "step=1" in page.url
     page.go_back()
     _on_screen(app, 2)  # the entry before is the screen shown before
@@ -234,7 +238,7 @@ def test_the_keys_do_nothing_outside_the_walk_through(tab, mode):
     _law_page(app, mode)
     title = page.locator("h1").first.inner_text()
     page.keyboard.press("PageDown")
-    app.settle()
+    app.idle()  # (the keys click the page's buttons as they are pressed: a run would be asked for by now)
     assert "step=" not in page.url and page.locator("h1").first.inner_text() == title
 
 
@@ -265,7 +269,7 @@ def test_the_plan_screen_fits_1920x1080_in_projector_mode_with_twelve_lots(tab):
     app.settle()
     page.wait_for_function(f"() => ({SIDEBAR_RIGHT_JS})() <= 1", timeout=10_000)
     labels = app.poll_map("() => document.querySelectorAll('.sloat-lot-label').length", lambda v: v == 12)
-    app.settle()
+    app.idle()
     page.screenshot(path=str(ARTIFACTS / "walkthrough_projector_plan_12_lots_1920x1080.png"))
     size = page.evaluate(HEIGHT_JS)
     assert size["scroll"] <= 1080 and size["document"] <= 1080 and size["bottom"] <= 1080 + 1, size

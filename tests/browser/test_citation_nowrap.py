@@ -72,7 +72,7 @@ def test_deduction_table_citations_stay_on_one_line(app):
     app.wait_text(f"Tax parcel {fx.P1_SBL}")
     app.settle()
     for mode, width in CASES:
-        app.page.set_viewport_size({"width": width, "height": 900})
+        app.resize(width, 900)  # laid out for the width (a resize asks for no run)
         if mode != state.STANDARD:
             app.switch_mode(mode)
         _check_table(app, mode, width)
@@ -84,7 +84,7 @@ def _check_table(app, mode: str, width: int) -> None:
     table = app.page.locator('.sloat-dtable').first
     table.wait_for(timeout=30_000)
     table.scroll_into_view_if_needed()
-    app.settle()
+    app.idle()  # (a scroll asks for no run)
     app.shot(f"citation_nowrap_{mode.lower()}_{width}")
     cells = app.page.evaluate(CITATION_CELLS_JS)
     if mode == state.COUNTER:
