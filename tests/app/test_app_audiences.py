@@ -237,7 +237,7 @@ def test_the_buffer_band_lies_around_the_wetland_at_the_local_width(manifest):
 def test_parcel_labels_go_in_as_text_not_html():
     rendered = mapping.base_map(label_points=[[41.16, -74.19, "</script><b>x"]]).get_root().render()
     assert "</script><b>" not in rendered  # the JSON cannot close the script
-    assert "el.textContent = pts[i][2]" in rendered  # the SBL is text, never HTML
+    assert "el.textContent = p[2]" in rendered  # the SBL is text, never HTML
 
 
 def test_the_slope_overlay_is_clipped_to_the_parcel():
