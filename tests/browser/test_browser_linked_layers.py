@@ -187,11 +187,12 @@ def test_linked_layers_asked_for_by_the_page_are_taken_once_by_the_frame_one_fai
         assert drawn["order"] == sorted(drawn["order"]) and drawn["order"][-1] == len(ROLES), drawn
         assert drawn["count"] == [60, 0, 60, 1], drawn  # the failed answer's layer is empty, the others drawn
         # Taken once: a new frame (the component made again) asks the server for each layer itself.
+        frame.evaluate("() => { window.__sloatOldFrame = true; }")  # the new frame's document is told apart by it
         page.evaluate("(src) => { const f = document.getElementById('map'); f.src = 'about:blank'; f.src = src; }",
                       FRAME)
-        page.wait_for_timeout(0)
+        page.wait_for_function("""() => { const w = document.getElementById('map').contentWindow;
+            return !!w && !w.__sloatOldFrame && !!w.__sloatLinkedLayers && !!w.__groups; }""")
         again = page.frame_locator("#map").locator("#map_div").element_handle().owner_frame()
-        again.wait_for_function("() => !!window.__sloatLinkedLayers && !!window.__groups")
         again.evaluate("() => { eval(window.__groups); }")
         again.wait_for_function("() => window.__sloatLinkedLayers.loading() === 0", timeout=15_000)
         assert sum(1 for f, _ in asked if f == FRAME) == links, asked
