@@ -479,3 +479,36 @@ def test_sample_manifest_loads():
     if ls.has("parcels"):
         assert ls.parcels_meta is not None
         assert ls.parcels_meta.id_field in ls.get("parcels").gdf.columns
+
+
+def test_a_geopackage_layer_named_as_the_file_spells_it_is_read_without_listing_the_file_layers(tmp_path: Path,
+                                                                                                monkeypatch):
+    """Each listing of a GeoPackage's layers opens it again: a layer named exactly is read without one; a name in
+    another case, or a table without geometry, still goes through the listing (matched, or refused naming them)."""
+    import pandas as pd  # noqa: PLC0415
+    import pyogrio  # noqa: PLC0415
+
+    gpkg = tmp_path / "zones.gpkg"
+    _write(gpkg, [_box(0, 0, 100, 100), _box(200, 0, 100, 100)], layer="flood_zones")
+    _write(gpkg, [_box(0, 0, 50, 50)], layer="other")
+    pyogrio.write_dataframe(pd.DataFrame({"code": ["AE"]}), gpkg, layer="codes", driver="GPKG")
+    listed: list[str] = []
+    real_list_layers = pyogrio.list_layers
+
+    def counting_list_layers(path, *args, **kwargs):
+        listed.append(str(path))
+        return real_list_layers(path, *args, **kwargs)
+
+    monkeypatch.setattr(pyogrio, "list_layers", counting_list_layers)
+
+    def load(layer: str, name: str) -> LayerSet:
+        return load_manifest(_manifest(tmp_path, f"layers:\n  floodplain: {{path: zones.gpkg, layer: {layer}, "
+                                                 "schema: generic, coverage: everywhere}\n", name))
+
+    exact = load("flood_zones", "exact.yaml")
+    assert len(exact.get("floodplain")) == 2 and listed == []
+    loose = load("FLOOD_ZONES", "loose.yaml")
+    assert len(loose.get("floodplain")) == 2 and len(listed) == 1
+    with pytest.raises(SloatInputError, match="no map layer named 'codes'.*flood_zones, other"):
+        load("codes", "table.yaml")
+    assert len(listed) == 2

@@ -79,13 +79,9 @@ _ENTRY_KEYS |= {"service_type", "fields_used"}
 _DEM_KEYS |= {"service_type", "fields_used"}
 
 
-def _line_numbers(text: str) -> dict[tuple[str, int | None], int]:
-    """1-based line numbers of each ``layers`` entry (role, index) in the manifest text."""
+def _line_numbers(root: yaml.Node | None) -> dict[tuple[str, int | None], int]:
+    """1-based line numbers of each ``layers`` entry (role, index), from the manifest's YAML node tree."""
     out: dict[tuple[str, int | None], int] = {}
-    try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError:
-        return out
     if not isinstance(root, yaml.MappingNode):
         return out
     for key, value in root.value:
@@ -171,13 +167,13 @@ def load_manifest(path: str | Path, *, default_stream_width_ft: float | None = N
 
 def _load(manifest: Path, width_ft: float) -> LayerSet:
     name = manifest.name
-    text, doc = _read_manifest(manifest)
+    lines, doc = _read_manifest(manifest)
     warnings: list[str] = []
     for extra in sorted(set(map(str, doc)) - _TOP_KEYS):
         warnings.append(f"The layer manifest {name} has an unknown key '{extra}', which was ignored"
                         + _did_you_mean(extra, _TOP_KEYS) + ".")
     base = manifest.parent
-    entries = _entries(name, doc["layers"], _line_numbers(text), base, warnings)
+    entries = _entries(name, doc["layers"], lines, base, warnings)
     got = _Collected(clip_ft=_clip_buffer_ft(doc, name))
     # The village boundary first: clipping and default coverage are measured against it.
     # Then the parcels: the village and its tax parcels are the area a layer is expected to map.
@@ -214,15 +210,23 @@ def _load(manifest: Path, width_ft: float) -> LayerSet:
     )
 
 
-def _read_manifest(manifest: Path) -> tuple[str, dict]:
-    """The manifest's text and its YAML mapping, refused unless it has a ``layers`` mapping."""
+def _read_manifest(manifest: Path) -> tuple[dict[tuple[str, int | None], int], dict]:
+    """The line numbers of the manifest's ``layers`` entries (:func:`_line_numbers`) and its YAML mapping, refused
+    unless it has a ``layers`` mapping. The text is parsed once: what ``yaml.safe_load`` does, with the node tree
+    kept for the line numbers (read before the mapping is built, which rewrites merge keys in the tree)."""
     name = manifest.name
     try:
         text = manifest.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ManifestError(f"The layer manifest {name} could not be read as text.") from exc
     try:
-        doc = yaml.safe_load(text)
+        loader = yaml.SafeLoader(text)
+        try:
+            root = loader.get_single_node()
+            lines = _line_numbers(root)
+            doc = loader.construct_document(root) if root is not None else None
+        finally:
+            loader.dispose()
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         at = f" at line {mark.line + 1}" if mark is not None else ""
@@ -231,7 +235,7 @@ def _read_manifest(manifest: Path) -> tuple[str, dict]:
         raise ManifestError(f"The layer manifest {name} must be a YAML mapping with a 'layers' section.")
     if not isinstance(doc.get("layers"), dict):
         raise ManifestError(f"The layer manifest {name} has no 'layers' mapping.")
-    return text, doc
+    return lines, doc
 
 
 def _entries(name: str, layers_spec: dict, lines: dict[tuple[str, int | None], int], base: Path,
