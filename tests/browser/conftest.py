@@ -450,6 +450,19 @@ class SharedPage:
             self.app.page.close()
             self.app = None
 
+    @classmethod
+    def for_module(cls, *args):
+        """The body of a module fixture: one shared page (made of ``args``) for the module's tests, closed after its
+        last one."""
+        shared = cls(*args)
+        yield shared
+        shared.close()
+
+    def shot_if_failed(self, request) -> None:
+        """A screenshot of the page, if it was made and the test failed (the end of a test's fixture)."""
+        if self.app is not None:
+            shot_if_failed(request, self.app)
+
 
 def shot_if_failed(request, offline: OfflinePage) -> None:
     """A screenshot of ``offline`` named for the test, if the test failed."""

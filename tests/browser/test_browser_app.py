@@ -21,7 +21,7 @@ sys.path.insert(0, str(HOSTILE))
 import app_fixtures as fx  # noqa: E402
 import make_hostile as mh  # noqa: E402
 from browser.conftest import (LINKED_LAYERS_DRAWN_JS, MAP_IFRAME, OfflinePage, SharedPage, new_offline_page,  # noqa: E402
-                              shot_if_failed)
+                              )
 
 from app_support.frame.announce import ANSWER_ID  # noqa: E402
 from app_support.inputs.parcel_inputs import KEPT_AFTER_REFUSAL  # noqa: E402
@@ -64,17 +64,14 @@ class _DrawnPage(SharedPage):
 
 @pytest.fixture(scope="module")
 def _drawn_page(contexts, app_url):
-    shared = _DrawnPage(contexts, app_url)
-    yield shared
-    shared.close()
+    yield from _DrawnPage.for_module(contexts, app_url)
 
 
 @pytest.fixture()
 def drawn_page(_drawn_page, request):
     """The module's page with a square drawn on the map (_DrawnPage); a screenshot if the test failed."""
     yield _drawn_page
-    if _drawn_page.app is not None:
-        shot_if_failed(request, _drawn_page.app)
+    _drawn_page.shot_if_failed(request)
 
 
 def test_map_loads_offline_and_a_drawn_parcel_gets_net_area_and_citation(drawn_page):
@@ -147,17 +144,14 @@ class _VisitorPage(SharedPage):
 
 @pytest.fixture(scope="module")
 def _visitor_page(contexts, app_url):
-    shared = _VisitorPage(contexts, app_url)
-    yield shared
-    shared.close()
+    yield from _VisitorPage.for_module(contexts, app_url)
 
 
 @pytest.fixture()
 def visitor_page(_visitor_page, request):
     """The module's page for a visitor's claims (_VisitorPage); a screenshot if the test failed."""
     yield _visitor_page
-    if _visitor_page.app is not None:
-        shot_if_failed(request, _visitor_page.app)
+    _visitor_page.shot_if_failed(request)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -254,17 +248,14 @@ class _FilesPage(SharedPage):
 
 @pytest.fixture(scope="module")
 def _files_page(contexts, app_url, tmp_path_factory):
-    shared = _FilesPage(contexts, app_url, tmp_path_factory.mktemp("refused"))
-    yield shared
-    shared.close()
+    yield from _FilesPage.for_module(contexts, app_url, tmp_path_factory.mktemp("refused"))
 
 
 @pytest.fixture()
 def files_page(_files_page, request):
     """The module's page for parcel files (_FilesPage); a screenshot if the test failed."""
     yield _files_page
-    if _files_page.app is not None:
-        shot_if_failed(request, _files_page.app)
+    _files_page.shot_if_failed(request)
 
 
 def test_upload_a_parcel_file_and_a_bad_one(files_page, tmp_path):

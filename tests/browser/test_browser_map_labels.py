@@ -21,7 +21,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
-from browser.conftest import ARTIFACTS, MAP_IFRAME, new_offline_page, shot_if_failed  # noqa: E402
+from browser.conftest import ARTIFACTS, MAP_IFRAME, SharedPage, new_offline_page, shot_if_failed  # noqa: E402
 
 from app_support.map.leaflet_elements import LABEL_MIN_ZOOM  # noqa: E402
 
@@ -57,11 +57,8 @@ MOVED_2PX_JS = """() => new Promise(done => {
 PARCEL_LINES_JS = "window.layer_control._layers.find(l => l.name === 'Tax parcel lines').layer"
 
 
-class _ChosenPage:
+class _ChosenPage(SharedPage):
     """The module's page: the app on the hand-built layers, P1 chosen by its SBL, the map zoomed to it."""
-
-    def __init__(self, contexts, url: str):
-        self.contexts, self.url, self.app = contexts, url, None
 
     def get(self):
         if self.app is None:
@@ -73,17 +70,10 @@ class _ChosenPage:
             self.app.wait_parcel_in_view()
         return self.app
 
-    def close(self) -> None:
-        if self.app is not None:
-            self.app.page.close()
-            self.app = None
-
 
 @pytest.fixture(scope="module")
 def _chosen_page(contexts, app_url):
-    shared = _ChosenPage(contexts, app_url)
-    yield shared
-    shared.close()
+    yield from _ChosenPage.for_module(contexts, app_url)
 
 
 @pytest.fixture()

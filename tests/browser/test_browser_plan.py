@@ -21,7 +21,7 @@ import plan_files as pf  # noqa: E402
 
 from app_support.map.plan_map import LOT_LABEL_CLASS  # noqa: E402
 from browser.case_links import new_case  # noqa: E402
-from browser.conftest import MAP_IFRAME, OfflinePage, SharedPage, new_offline_page, shot_if_failed  # noqa: E402
+from browser.conftest import MAP_IFRAME, OfflinePage, SharedPage, new_offline_page  # noqa: E402
 from browser.a11y_visit import axe_violations, open_page, to_mode, wait_frames  # noqa: E402
 from browser.test_browser_axe import _judge  # noqa: E402
 
@@ -83,17 +83,14 @@ class _PlanTab(SharedPage):
 
 @pytest.fixture(scope="module")
 def _plan_tab(contexts, app_url):
-    shared = _PlanTab(contexts, app_url)
-    yield shared
-    shared.close()
+    yield from _PlanTab.for_module(contexts, app_url)
 
 
 @pytest.fixture()
 def plan_tab(_plan_tab, request):
     """The module's tab on P1's Plan page (_PlanTab); a screenshot if the test failed."""
     yield _plan_tab
-    if _plan_tab.app is not None:
-        shot_if_failed(request, _plan_tab.app)
+    _plan_tab.shot_if_failed(request)
 
 
 def test_a_plat_uploaded_shows_its_table_and_its_labelled_lots_and_the_page_is_axe_clean(plan_tab, tmp_path):
