@@ -87,6 +87,12 @@ def _frame(storage) -> tuple[str, str, int]:
     return page, text, links
 
 
+def _serve_static(route, url: str) -> None:
+    """The app's own static file (Leaflet, Leaflet.draw, their styles) the frame asks for, from the repository."""
+    kind = "text/css" if url.endswith(".css") else "text/javascript"
+    route.fulfill(status=200, content_type=kind, body=(ROOT / "static" / url.split("/app/static/", 1)[1]).read_bytes())
+
+
 def test_linked_layers_are_drawn_in_their_order_the_parcel_on_top_one_late_one_failed(browser, storage):
     page_html, text, links = _frame(storage)
     assert links == len(ROLES)  # each layer by link, the parcel's small outline in the script
@@ -98,9 +104,7 @@ def test_linked_layers_are_drawn_in_their_order_the_parcel_on_top_one_late_one_f
         if url == FRAME:
             route.fulfill(status=200, content_type="text/html", body=page_html)
         elif "/app/static/" in url:
-            kind = "text/css" if url.endswith(".css") else "text/javascript"
-            route.fulfill(status=200, content_type=kind, body=(ROOT / "static" / url.split("/app/static/", 1)[1])
-                          .read_bytes())
+            _serve_static(route, url)
         elif "/media/" in url:
             asked.append(url)
             n = len(asked)  # (a handler's call into the browser lets the next request's handler run)
@@ -159,9 +163,7 @@ def test_linked_layers_asked_for_by_the_page_are_taken_once_by_the_frame_one_fai
         elif url == FRAME:
             route.fulfill(status=200, content_type="text/html", body=page_html)
         elif "/app/static/" in url:
-            kind = "text/css" if url.endswith(".css") else "text/javascript"
-            route.fulfill(status=200, content_type=kind, body=(ROOT / "static" / url.split("/app/static/", 1)[1])
-                          .read_bytes())
+            _serve_static(route, url)
         elif "/media/" in url:
             asked.append((route.request.frame.url, url))
             if url.endswith(urls[1]):
