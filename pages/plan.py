@@ -136,7 +136,7 @@ if how == plans.DRAW and plans.take_drawings(drawn.get("all_drawings")):
 if view.label_note:
     st.caption(escape_markdown(view.label_note))
 if view.key_roles or view.key_rows:
-    st.markdown(mapping.legend_html(view.key_roles, view.key_rows), unsafe_allow_html=True)
+    st.html(mapping.legend_html(view.key_roles, view.key_rows))  # as the Parcel page's key: no HTML parser fetched
 results.show_layer_notice(layers)
 
 if out is not None:

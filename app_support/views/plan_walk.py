@@ -144,7 +144,7 @@ def _map(parcel, layers, found, large: bool) -> None:
     if view.label_note:
         st.caption(escape_markdown(view.label_note))
     if view.key_roles or view.key_rows:
-        st.markdown(mapping.legend_html(view.key_roles, view.key_rows), unsafe_allow_html=True)
+        st.html(mapping.legend_html(view.key_roles, view.key_rows))
 
 
 def _table(found) -> None:

@@ -220,7 +220,7 @@ def test_the_map_labels_each_lot_with_its_answer_in_words_and_marks_it_by_a_patt
     assert set(found) == {"Lot A<br>conforms", "Lot B<br>does not conform"}
     assert found["Lot B<br>does not conform"]["fillColor"].startswith("hatch:cross:")
     assert not found["Lot A<br>conforms"]["fillColor"].startswith("hatch:")
-    legend = next(m.value for m in at.markdown if 'class="sloat-legend"' in m.value)
+    legend = next(h.value for h in at.html if 'class="sloat-legend"' in h.value)
     assert "Lot that conforms" in legend and "cross-hatched" in legend
 
 
@@ -380,7 +380,7 @@ def test_the_plan_map_draws_the_parcel_pages_constraint_layers_under_the_lots(tm
         assert name in names, name
         assert names.index(name) < names.index("Lots of the plan")  # under the lots
     assert any("slope" in n.lower() for n in names)  # the slope classes, from the elevation model
-    legend = next(m.value for m in at.markdown if 'class="sloat-legend"' in m.value)
+    legend = next(h.value for h in at.html if 'class="sloat-legend"' in h.value)
     assert all(name.split(" (")[0] in legend for name in shown)  # the key names each layer, and the lots
     assert "Lot whose answer is unknown" in legend
     # the layers follow the Parcel page's choice
