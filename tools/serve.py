@@ -158,6 +158,35 @@ def fast_cache_keys() -> None:
     cache_utils._get_positional_arg_name = positional_arg_name
 
 
+def no_delayed_replies() -> None:
+    """Every connection the server accepts sends each reply at once (TCP_NODELAY), as asyncio means it to.
+
+    asyncio switches Nagle's algorithm off on each TCP connection it serves, but only for a socket made with
+    ``proto=IPPROTO_TCP``; Streamlit binds its own listening socket with ``socket.socket(family=...)`` (proto 0),
+    so the connections it accepts keep Nagle's algorithm. On a kept-alive connection a reply's body then waits
+    for the client to acknowledge its headers, which the client delays by 40 ms: each static file after a
+    connection's first (the page's 120 or so scripts over six connections) and each burst of messages on the
+    session's websocket stalled 40 ms. Linux gives an accepted socket the listening socket's TCP_NODELAY, so it
+    is set there, once.
+    """
+    import socket
+
+    from streamlit.web.server.starlette import starlette_server
+
+    original = starlette_server._bind_socket
+    if getattr(original, "_sloat_keeps", False):
+        return
+
+    def bind_socket(address: str, port: int, backlog: int) -> socket.socket:
+        sock = original(address, port, backlog)
+        if sock.family in (socket.AF_INET, socket.AF_INET6):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        return sock
+
+    bind_socket._sloat_keeps = True
+    starlette_server._bind_socket = bind_socket
+
+
 #: Streamlit options this launcher sets unless the command line gives them (CPU per session: the first
 #: page and a tax parcel picked, measured at the protocol level on this 2-core machine, 2026-12-01):
 #:
@@ -180,6 +209,7 @@ def main(argv: list[str]) -> None:
     app_frame_first()
     keep_compiled_scripts()
     fast_cache_keys()
+    no_delayed_replies()
     from streamlit.web import cli
 
     given = {a.split("=", 1)[0] for a in argv if a.startswith("--")}

@@ -1,4 +1,5 @@
-"""tools/serve.py's settings for a server nobody edits: compiled scripts are kept while no session is connected."""
+"""tools/serve.py's settings for a server nobody edits: compiled scripts are kept while no session is connected;
+the connections it accepts send their replies at once."""
 
 from __future__ import annotations
 
@@ -74,3 +75,35 @@ def test_cached_functions_name_their_arguments_as_streamlit_does(monkeypatch):
     del plain
     gc.collect()
     assert ref() is None  # a function dropped is not kept alive by the names
+
+
+def _accepted_nodelay(bind_socket) -> int:
+    """TCP_NODELAY of a connection accepted on a listening socket made by ``bind_socket``, as the server makes its
+    own (address, port, backlog)."""
+    import socket
+
+    listener = bind_socket("127.0.0.1", 0, 8)
+    try:
+        with socket.create_connection(listener.getsockname()[:2], timeout=5):
+            listener.setblocking(True)
+            listener.settimeout(5)
+            accepted, _ = listener.accept()
+            with accepted:
+                return accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
+    finally:
+        listener.close()
+
+
+def test_each_connection_the_launched_server_accepts_sends_its_replies_at_once(monkeypatch):
+    """Streamlit binds its listening socket itself, with proto 0, so asyncio leaves Nagle's algorithm on for the
+    connections it accepts (on a kept-alive connection each small reply then waited 40 ms for the browser's delayed
+    acknowledgement); the launcher's listening socket hands TCP_NODELAY to every connection it accepts."""
+    from streamlit.web.server.starlette import starlette_server
+
+    original = starlette_server._bind_socket
+    monkeypatch.setattr(starlette_server, "_bind_socket", original)  # put back after the test
+    assert _accepted_nodelay(original) == 0, "Streamlit now switches Nagle off itself: the launcher's fix can go"
+    serve.no_delayed_replies()
+    serve.no_delayed_replies()  # idempotent: wrapped once
+    assert starlette_server._bind_socket._sloat_keeps
+    assert _accepted_nodelay(starlette_server._bind_socket) != 0
