@@ -48,18 +48,16 @@ def layer_manifest(tmp_path_factory) -> Path:
     return fx.write_layerset(tmp_path_factory.mktemp("browser_layers"))
 
 
-#: The options every test server runs with: local only, no telemetry, no file watcher, and no full garbage collection
-#: after each script run (as tools/serve.py serves the app: SERVING_DEFAULTS; with the layer sets in the process
-#: that collection took several times the run's own CPU, and held the server while it ran).
+#: The options every test server runs with besides the launcher's own (tools/serve.py's SERVING_DEFAULTS): local
+#: only, no telemetry.
 SERVER_OPTIONS = ["--server.headless", "true", "--server.address", "127.0.0.1",
-                  "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
-                  "--runner.postScriptGC", "false"]
+                  "--browser.gatherUsageStats", "false"]
 
 
-def start_server(port: int, env: dict, log, *, launcher: bool = False) -> subprocess.Popen:
-    """``streamlit run app.py`` on ``port`` (or ``tools/serve.py``, as ``make run`` starts it)."""
-    command = [sys.executable, "tools/serve.py"] if launcher else [sys.executable, "-m", "streamlit", "run", "app.py"]
-    return subprocess.Popen([*command, "--server.port", str(port), *SERVER_OPTIONS],
+def start_server(port: int, env: dict, log) -> subprocess.Popen:
+    """The app on ``port``, started as ``make run`` and the service start it: ``tools/serve.py`` (the layers loaded
+    first, then ``streamlit run app.py`` in the same process with the launcher's serving settings)."""
+    return subprocess.Popen([sys.executable, "tools/serve.py", "--server.port", str(port), *SERVER_OPTIONS],
                             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
 
 
@@ -88,18 +86,15 @@ def stop_server(proc: subprocess.Popen) -> None:
         proc.wait(timeout=10)
 
 
-def _serve(manifest: Path, log_path: Path, *, launcher: bool = False):
-    """Start ``streamlit run app.py`` with ``SLOAT_LAYERS=manifest``; yield its URL; stop it.
-
-    With ``launcher``, start it the way ``make run`` does: ``tools/serve.py`` (layers loaded first).
-    """
+def _serve(manifest: Path, log_path: Path):
+    """Start the app (:func:`start_server`) with ``SLOAT_LAYERS=manifest``; yield its URL; stop it."""
     if not (ROOT / "static" / "vendor" / ".stamp").exists():
         pytest.fail("The map's front-end files are missing: `make test` fetches them "
                     "(python3 tools/fetch_assets.py).")
     port = _free_port()
     env = dict(os.environ, SLOAT_LAYERS=str(manifest))
     log = open(log_path, "w")  # noqa: SIM115 (closed after the session)
-    proc = start_server(port, env, log, launcher=launcher)
+    proc = start_server(port, env, log)
     url = f"http://127.0.0.1:{port}"
     try:
         wait_healthy(proc, url, lambda: log_path.read_text()[-2000:])
@@ -117,12 +112,11 @@ def app_url(layer_manifest, tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def sample_app_url(tmp_path_factory):
-    """The app on the shipped illustrative sample (data/sample/layers.yaml, with its DEM), started as
-    ``make run`` starts it."""
+    """The app on the shipped illustrative sample (data/sample/layers.yaml, with its DEM)."""
     manifest = ROOT / "data" / "sample" / "layers.yaml"
     if not manifest.exists():
         pytest.fail(f"{manifest} is missing: `make sample` writes it.")
-    yield from _serve(manifest, tmp_path_factory.mktemp("sample_server") / "streamlit.log", launcher=True)
+    yield from _serve(manifest, tmp_path_factory.mktemp("sample_server") / "streamlit.log")
 
 
 @pytest.fixture(scope="session")

@@ -33,7 +33,8 @@ NOTE = "Owner will bring the 2019 survey."
 
 
 class CaseServer:
-    """``streamlit run app.py`` on one port, with its own case folder; stop() and start() at will."""
+    """The app on one port (started as ``make run`` starts it), with its own case folder; stop() and start() at
+    will."""
 
     def __init__(self, manifest: Path, data_dir: Path, log_dir: Path):
         self.manifest, self.data_dir, self.log_dir = manifest, data_dir, log_dir

@@ -34,7 +34,7 @@ class Restartable:
         port = _free_port()
         self.url = f"http://127.0.0.1:{port}"
         self.log = open(self.log_path, "a")  # noqa: SIM115 (closed in stop)
-        self.proc = start_server(port, self.env, self.log, launcher=True)
+        self.proc = start_server(port, self.env, self.log)
         wait_healthy(self.proc, self.url, lambda: self.log_path.read_text()[-2000:])
         return self.url
 
