@@ -10,7 +10,9 @@ Streamlit's own command line (``streamlit run app.py ...``) in this process. Sta
 opened first inside the frame (each page asks for it: ``app_support.frame.deep_links.require``), only without the
 warm-up.
 
-It also switches off two Streamlit options a server pays for on every run (:data:`SERVING_DEFAULTS`).
+It also switches off two Streamlit options a server pays for on every run (:data:`SERVING_DEFAULTS`), and makes
+each connection the server accepts send its replies at once (:func:`no_delayed_replies`: without it each small
+reply on a kept-alive connection waits 40 ms).
 
 Usage: ``python tools/serve.py [streamlit run options]`` (``make run`` does this).
 """
