@@ -24,6 +24,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
 import app_fixtures as fx  # noqa: E402
+import served_app  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "tools"))
 from offline_chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402  (shared with make bench)
@@ -54,14 +55,16 @@ SERVER_OPTIONS = ["--server.headless", "true", "--server.address", "127.0.0.1",
                   "--browser.gatherUsageStats", "false"]
 
 
-def start_server(port: int, env: dict, log) -> subprocess.Popen:
+def start_server(port: int, env: dict, log: Path):
     """The app on ``port``, started as ``make run`` and the service start it: ``tools/serve.py`` (the layers loaded
-    first, then ``streamlit run app.py`` in the same process with the launcher's serving settings)."""
-    return subprocess.Popen([sys.executable, "tools/serve.py", "--server.port", str(port), *SERVER_OPTIONS],
-                            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    first, then ``streamlit run app.py`` in the same process with the launcher's serving settings), its output
+    appended to ``log``. A process of its own, forked from the test process's fork server (tests/served_app.py, as
+    the service tests' servers are), so the libraries it imports are not imported again at each start."""
+    return served_app.spawn([sys.executable, "tools/serve.py", "--server.port", str(port), *SERVER_OPTIONS],
+                            cwd=ROOT, env=env, stdout=log)
 
 
-def wait_healthy(proc: subprocess.Popen, url: str, describe_exit, timeout_s: float = 60) -> None:
+def wait_healthy(proc, url: str, describe_exit, timeout_s: float = 60) -> None:
     """Wait for ``/_stcore/health``; fail the test if the server exits or never answers."""
     deadline = time.monotonic() + timeout_s
     while True:
@@ -77,7 +80,7 @@ def wait_healthy(proc: subprocess.Popen, url: str, describe_exit, timeout_s: flo
             time.sleep(0.3)
 
 
-def stop_server(proc: subprocess.Popen) -> None:
+def stop_server(proc) -> None:
     proc.terminate()
     try:
         proc.wait(timeout=10)
@@ -93,15 +96,13 @@ def _serve(manifest: Path, log_path: Path):
                     "(python3 tools/fetch_assets.py).")
     port = _free_port()
     env = dict(os.environ, SLOAT_LAYERS=str(manifest))
-    log = open(log_path, "w")  # noqa: SIM115 (closed after the session)
-    proc = start_server(port, env, log)
+    proc = start_server(port, env, log_path)
     url = f"http://127.0.0.1:{port}"
     try:
         wait_healthy(proc, url, lambda: log_path.read_text()[-2000:])
         yield url
     finally:
         stop_server(proc)
-        log.close()
 
 
 @pytest.fixture(scope="session")

@@ -45,10 +45,8 @@ class CaseServer:
 
     def start(self) -> None:
         self.starts += 1
-        log = open(self.log_dir / f"streamlit-{self.starts}.log", "w")  # noqa: SIM115 (closed by the child's end)
         env = dict(os.environ, SLOAT_LAYERS=str(self.manifest), SLOAT_DATA_DIR=str(self.data_dir))
-        self.proc = start_server(self.port, env, log)
-        log.close()
+        self.proc = start_server(self.port, env, self.log_dir / f"streamlit-{self.starts}.log")
         wait_healthy(self.proc, self.url, lambda: f"start {self.starts}")
 
     def stop(self) -> None:

@@ -33,15 +33,13 @@ class Restartable:
     def start(self) -> str:
         port = _free_port()
         self.url = f"http://127.0.0.1:{port}"
-        self.log = open(self.log_path, "a")  # noqa: SIM115 (closed in stop)
-        self.proc = start_server(port, self.env, self.log)
+        self.proc = start_server(port, self.env, self.log_path)
         wait_healthy(self.proc, self.url, lambda: self.log_path.read_text()[-2000:])
         return self.url
 
     def stop(self) -> None:
         if self.proc is not None:
             stop_server(self.proc)
-            self.log.close()
             self.proc = None
 
 
