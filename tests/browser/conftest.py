@@ -445,6 +445,14 @@ class SharedPage:
             self.app.page.close()
             self.app = None
 
+    def renew(self, path: str = "/", viewport: dict | None = None) -> OfflinePage:
+        """A new page (a new session) in place of the old one, at ``viewport`` if given, opened at ``path``."""
+        self.close()
+        self.app = new_offline_page(self.contexts, self.url)
+        if viewport is not None:
+            self.app.page.set_viewport_size(viewport)
+        return self.app.open(path)
+
     @classmethod
     def for_module(cls, *args):
         """The body of a module fixture: one shared page (made of ``args``) for the module's tests, closed after its

@@ -20,8 +20,7 @@ HOSTILE = Path(__file__).resolve().parents[1] / "fixtures" / "hostile"
 sys.path.insert(0, str(HOSTILE))
 import app_fixtures as fx  # noqa: E402
 import make_hostile as mh  # noqa: E402
-from browser.conftest import (LINKED_LAYERS_DRAWN_JS, MAP_IFRAME, OfflinePage, SharedPage, new_offline_page,  # noqa: E402
-                              )
+from browser.conftest import LINKED_LAYERS_DRAWN_JS, MAP_IFRAME, OfflinePage, SharedPage  # noqa: E402
 
 from app_support.frame.announce import ANSWER_ID  # noqa: E402
 from app_support.inputs.parcel_inputs import KEPT_AFTER_REFUSAL  # noqa: E402
@@ -52,10 +51,8 @@ class _DrawnPage(SharedPage):
     def drawn(self, *, as_drawn: bool = False) -> OfflinePage:
         """The page with the square drawn; with ``as_drawn``, as the drawing left it (no layer changed since)."""
         if self.app is None or self.spent or (as_drawn and self.layers_changed):
-            self.close()
-            self.app = new_offline_page(self.contexts, self.url)
+            self.renew()
             self.layers_changed = self.spent = False
-            self.app.open()
             self.app.wait_map()
             self.app.draw_polygon(SQUARE)
             self.app.wait_text("Drawn on the map")
@@ -131,9 +128,7 @@ class _VisitorPage(SharedPage):
     def fresh(self) -> OfflinePage:
         """A page just opened, nothing picked on it."""
         if self.app is None or self.picked:
-            self.close()
-            self.app = new_offline_page(self.contexts, self.url)
-            self.app.open()
+            self.renew()
             self.picked = False
         return self.app
 
@@ -206,13 +201,11 @@ class _FilesPage(SharedPage):
         self.refused = self.spent = False
 
     def _build(self) -> OfflinePage:
-        self.close()
         good = self.folder / "lot.geojson"
         good.write_text(json.dumps({"type": "FeatureCollection", "features": [fx.wgs84_feature(fx.P2)]}))
-        app = self.app = new_offline_page(self.contexts, self.url)
+        app = self.renew()
         self.refused = self.spent = False
         page = app.page
-        app.open()
         app.wait_map()
         page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files(str(good))
         app.wait_text("Uploaded file lot.geojson")

@@ -21,7 +21,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
-from browser.conftest import ARTIFACTS, MAP_IFRAME, SharedPage, new_offline_page, shot_if_failed  # noqa: E402
+from browser.conftest import ARTIFACTS, MAP_IFRAME, SharedPage  # noqa: E402
 
 from app_support.map.leaflet_elements import LABEL_MIN_ZOOM  # noqa: E402
 
@@ -62,9 +62,7 @@ class _ChosenPage(SharedPage):
 
     def get(self):
         if self.app is None:
-            self.app = new_offline_page(self.contexts, self.url)
-            self.app.open()
-            self.app.wait_map()
+            self.renew().wait_map()
             self.app.choose_parcel(fx.P1_SBL)
             self.app.wait_map()
             self.app.wait_parcel_in_view()
@@ -79,9 +77,8 @@ def _chosen_page(contexts, app_url):
 @pytest.fixture()
 def chosen(_chosen_page, request):
     """The module's page with P1 chosen (_ChosenPage); a screenshot of it if the test failed."""
-    app = _chosen_page.get()
-    yield app
-    shot_if_failed(request, app)
+    yield _chosen_page.get()
+    _chosen_page.shot_if_failed(request)
 
 
 def _labels_become(app, test, what: str) -> list[str]:

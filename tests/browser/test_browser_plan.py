@@ -21,7 +21,7 @@ import plan_files as pf  # noqa: E402
 
 from app_support.map.plan_map import LOT_LABEL_CLASS  # noqa: E402
 from browser.case_links import new_case  # noqa: E402
-from browser.conftest import MAP_IFRAME, OfflinePage, SharedPage, new_offline_page  # noqa: E402
+from browser.conftest import MAP_IFRAME, OfflinePage, SharedPage  # noqa: E402
 from browser.a11y_visit import axe_violations, open_page, to_mode, wait_frames  # noqa: E402
 from browser.test_browser_axe import _judge  # noqa: E402
 
@@ -52,15 +52,10 @@ class _PlanTab(SharedPage):
     takes the tab back to where the first found it, as a person starts over: Standard mode, the plan removed, the
     choice of a plan file."""
 
-    def __init__(self, contexts, url: str):
-        super().__init__(contexts, url)
-
     def no_plan(self) -> OfflinePage:
         """The tab on the Plan page of P1's case in Standard mode, with no plan and the plan file to be uploaded."""
         if self.app is None:
-            self.app = app = new_offline_page(self.contexts, self.url)
-            app.page.set_viewport_size({"width": 1366, "height": 900})
-            app.open(f"/plan?case={new_case(app.url, fx.P1_SBL)}")
+            app = self.renew(f"/plan?case={new_case(self.url, fx.P1_SBL)}", {"width": 1366, "height": 900})
             app.page.locator("h1", has_text="Plan, lot by lot").first.wait_for(timeout=30_000)
             app.settle()
             wait_frames(app.page)
