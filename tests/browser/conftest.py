@@ -198,8 +198,9 @@ RUNS_IDLE_JS = """() => { const r = window.__sloatRuns; if (!r || !r.idle()) ret
 #: opened; a file is uploaded first (its upload is local). (On a starved machine the page itself can take seconds to
 #: answer a look.)
 ASKED_WITHIN_MS = 10_000
-#: How often the harness's waits look at the page, ms (a page polled at every animation frame paints 60 frames a
-#: second while the test waits).
+#: How often the tests' waits look at the page, ms: every ``wait_for_function`` in tests/browser passes it (Playwright's
+#: default polls at every animation frame, and a page so polled paints 60 frames a second while the test waits: 0.09
+#: CPU-s a second against 0.025 at 100 ms, bench/README.md).
 POLL_MS = 25
 #: True once the map shows the parcel under study (the map has zoomed to it after a pick or a reload).
 PARCEL_IN_VIEW_JS = """() => (typeof map_div !== 'undefined') && !!window.layer_control
@@ -232,7 +233,7 @@ class OfflinePage:
         """The map's frame, once its tools are there and the layers it reads by link are drawn."""
         frame = self.page.frame_locator(MAP_IFRAME)
         frame.locator(".leaflet-draw-draw-polygon").wait_for(timeout=30_000)
-        self.page.wait_for_function(LINKED_LAYERS_DRAWN_JS, arg=MAP_IFRAME, timeout=30_000)
+        self.page.wait_for_function(LINKED_LAYERS_DRAWN_JS, arg=MAP_IFRAME, timeout=30_000, polling=POLL_MS)
         return frame
 
     def map_frame(self):
@@ -351,7 +352,7 @@ class OfflinePage:
             except PlaywrightTimeout:
                 continue
             try:
-                self.page.wait_for_function(shown, timeout=5_000)
+                self.page.wait_for_function(shown, timeout=5_000, polling=POLL_MS)
             except PlaywrightTimeout:
                 continue
 
@@ -514,7 +515,7 @@ def sample_case(contexts, sample_app_url) -> str:
         box.press("Enter")
         app.wait_text(f"Tax parcel {SAMPLE_SBL}")
         app.settle()
-        app.page.wait_for_function("() => location.search.includes('case=')", timeout=30_000)
+        app.page.wait_for_function("() => location.search.includes('case=')", timeout=30_000, polling=POLL_MS)
         return parse_qs(urlparse(app.page.url).query)["case"][0]
     finally:
         app.page.close()

@@ -31,7 +31,7 @@ import app_fixtures as fx  # noqa: E402
 
 from app_support.frame import announce  # noqa: E402
 from browser.a11y_visit import Visit  # noqa: E402
-from browser.conftest import new_offline_page  # noqa: E402
+from browser.conftest import POLL_MS, new_offline_page  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -65,7 +65,7 @@ def _heard_after_search(app, text: str) -> list[list[str]]:
     page.evaluate(RECORD_JS)
     box.press("Enter")
     page.wait_for_function(f"() => document.activeElement && document.activeElement.id === '{announce.ANSWER_ID}'",
-                           timeout=30_000)
+                           timeout=30_000, polling=POLL_MS)
     app.settle()
     page.wait_for_timeout(1000)  # the live region writes 150 ms after it is cleared; a late rerun would show here
     heard = page.evaluate("() => { window.__sloatStop = true; return window.__sloatHeard; }")
@@ -181,7 +181,7 @@ def _nothing_found_step(walk: Walk) -> list:
         box.press("Enter")
         app.wait_text("No tax parcel matches those words.")
         page.wait_for_function(f"() => (document.getElementById('{announce.LIVE_ID}') || {{}}).textContent"
-                               f" === 'No tax parcel matches {words}.'", timeout=15_000)
+                               f" === 'No tax parcel matches {words}.'", timeout=15_000, polling=POLL_MS)
         app.settle()
         heard = page.evaluate("() => { window.__sloatStop = true; return window.__sloatHeard; }")
         print("announced:", *heard, sep="\n  ")
@@ -198,7 +198,7 @@ def _nearest_step(walk: Walk) -> list:
     app.choose_parcel(fx.P1_SBL)
     # the answer is said 150 ms after the live region is cleared: it is on the page before the search is recorded
     app.page.wait_for_function(f"() => (document.getElementById('{announce.LIVE_ID}') || {{}}).textContent"
-                               f".startsWith('Tax parcel {fx.P1_SBL}')", timeout=15_000)
+                               f".startsWith('Tax parcel {fx.P1_SBL}')", timeout=15_000, polling=POLL_MS)
     said.append(_finder_heard(app, missing, "No tax parcel matches those words."))
     return said
 

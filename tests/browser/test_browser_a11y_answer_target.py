@@ -31,7 +31,7 @@ import app_fixtures as fx  # noqa: E402
 
 from app_support.frame import announce  # noqa: E402
 from browser.a11y_visit import resize  # noqa: E402
-from browser.conftest import ARTIFACTS, new_offline_page  # noqa: E402
+from browser.conftest import POLL_MS, ARTIFACTS, new_offline_page  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -93,7 +93,7 @@ def _focus_target(app) -> None:
     ``browser.a11y_visit.resize``)."""
     page = app.page
     page.evaluate(f"() => document.getElementById('{announce.ANSWER_ID}').focus()")
-    page.wait_for_function(f"() => document.activeElement.id === '{announce.ANSWER_ID}'", timeout=15_000)
+    page.wait_for_function(f"() => document.activeElement.id === '{announce.ANSWER_ID}'", timeout=15_000, polling=POLL_MS)
     page.evaluate(PAINTED_JS)  # the focus style's one repaint (no transition is declared)
 
 
@@ -113,7 +113,7 @@ class AnswerPage:
                 app.wait_map()
                 app.choose_parcel(fx.P1_SBL)  # the focus moves to the target by itself after a search
                 app.page.wait_for_function(f"() => document.activeElement.id === '{announce.ANSWER_ID}'",
-                                           timeout=15_000)
+                                           timeout=15_000, polling=POLL_MS)
             except Exception:
                 app.page.close()
                 raise

@@ -26,6 +26,7 @@ import app_fixtures as fx  # noqa: E402
 from app_support.frame import announce  # noqa: E402
 from browser.a11y_visit import Runs  # noqa: E402
 from browser.a11y_visit import settle as run_settled  # noqa: E402
+from browser.conftest import POLL_MS  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -62,7 +63,7 @@ def _fresh(app, path: str) -> None:
     app.runs = Runs(app.page)
     app.open(path)
     app.settle()  # the page opened asks for its run
-    app.page.wait_for_function("() => !!document.querySelector('a.sloat-skip')", timeout=15_000)
+    app.page.wait_for_function("() => !!document.querySelector('a.sloat-skip')", timeout=15_000, polling=POLL_MS)
 
 
 def _find_by_keyboard(app, text: str) -> None:
@@ -75,7 +76,7 @@ def _find_by_keyboard(app, text: str) -> None:
     page.keyboard.type(text)
     page.keyboard.press("Enter")
     app.wait_text(f"Tax parcel {fx.P1_SBL}")
-    page.wait_for_function(f"() => document.activeElement.id === '{announce.ANSWER_ID}'", timeout=15_000)
+    page.wait_for_function(f"() => document.activeElement.id === '{announce.ANSWER_ID}'", timeout=15_000, polling=POLL_MS)
     run_settled(app, asked)  # the search's run is over
 
 

@@ -25,7 +25,7 @@ import app_fixtures as fx  # noqa: E402
 
 from app_support.frame import announce  # noqa: E402
 from browser.a11y_visit import Visit, resize  # noqa: E402
-from browser.conftest import ARTIFACTS, MAP_IFRAME, new_offline_page  # noqa: E402
+from browser.conftest import POLL_MS, ARTIFACTS, MAP_IFRAME, new_offline_page  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -82,7 +82,7 @@ class P1Page:
                 app.page.close()
                 raise
             self.found.measure("focus after the search", lambda: app.page.wait_for_function(
-                f"() => document.activeElement.id === '{announce.ANSWER_ID}'", timeout=15_000) and True)
+                f"() => document.activeElement.id === '{announce.ANSWER_ID}'", timeout=15_000, polling=POLL_MS) and True)
             self.app = app
         return self.app
 
@@ -146,7 +146,7 @@ def test_one_skip_link_and_it_goes_to_the_answer(app, p1_page):
     page.set_viewport_size({"width": 1440, "height": 900})
     app.open("/law")
     app.settle()
-    page.wait_for_function("() => !!document.querySelector('a.sloat-skip')", timeout=15_000)
+    page.wait_for_function("() => !!document.querySelector('a.sloat-skip')", timeout=15_000, polling=POLL_MS)
     found = page.evaluate(SKIP_LINKS_JS)
     assert found["streamlits"] >= 1, found  # Streamlit's own is in the page (so its hiding is what is tested)
     assert found["skips"] == ["sloat-skip"] and found["first"] == "sloat-skip", found

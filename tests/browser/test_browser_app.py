@@ -20,7 +20,7 @@ HOSTILE = Path(__file__).resolve().parents[1] / "fixtures" / "hostile"
 sys.path.insert(0, str(HOSTILE))
 import app_fixtures as fx  # noqa: E402
 import make_hostile as mh  # noqa: E402
-from browser.conftest import LINKED_LAYERS_DRAWN_JS, MAP_IFRAME, OfflinePage, SharedPage  # noqa: E402
+from browser.conftest import POLL_MS, LINKED_LAYERS_DRAWN_JS, MAP_IFRAME, OfflinePage, SharedPage  # noqa: E402
 
 from app_support.frame.announce import ANSWER_ID  # noqa: E402
 from app_support.inputs.parcel_inputs import KEPT_AFTER_REFUSAL  # noqa: E402
@@ -380,7 +380,7 @@ def test_projector_mode_has_large_type(visitor_page):
     paragraph_size = ("() => parseFloat(getComputedStyle(document.querySelector("
                       "'[data-testid=\"stMarkdownContainer\"] p')).fontSize)")
     app.settle()
-    app.page.wait_for_function(f"() => ({paragraph_size})() >= 24", timeout=30_000)
+    app.page.wait_for_function(f"() => ({paragraph_size})() >= 24", timeout=30_000, polling=POLL_MS)
     size = app.page.evaluate(paragraph_size)
     assert size >= 24, size
     h1 = app.page.evaluate("() => parseFloat(getComputedStyle(document.querySelector('h1')).fontSize)")
@@ -398,7 +398,7 @@ def test_a_first_visit_finds_leaflet_in_the_cache_asked_for_by_the_page(contexts
     try:
         page = context.new_page()
         page.goto(sample_app_url + "/")  # the sample's layers: large enough to be read by link
-        page.wait_for_function(LINKED_LAYERS_DRAWN_JS, arg=MAP_IFRAME, timeout=60_000)
+        page.wait_for_function(LINKED_LAYERS_DRAWN_JS, arg=MAP_IFRAME, timeout=60_000, polling=POLL_MS)
         entries = """(names) => { const f = document.querySelector(%s);
           const pick = (w) => w.performance.getEntriesByType('resource')
             .filter(e => names.some(n => e.name.endsWith(n)))

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from browser.conftest import MAP_IFRAME, SAMPLE_ADDRESS, SAMPLE_SBL, new_offline_page, shot_if_failed
+from browser.conftest import POLL_MS, MAP_IFRAME, SAMPLE_ADDRESS, SAMPLE_SBL, new_offline_page, shot_if_failed
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 
@@ -118,7 +118,7 @@ class _ModeVisit:
         from urllib.parse import parse_qs, urlparse
 
         page = self.found().page
-        page.wait_for_function("() => location.search.includes('case=')", timeout=30_000)
+        page.wait_for_function("() => location.search.includes('case=')", timeout=30_000, polling=POLL_MS)
         return parse_qs(urlparse(page.url).query)["case"][0]
 
 

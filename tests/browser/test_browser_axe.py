@@ -36,7 +36,7 @@ import app_fixtures as fx  # noqa: E402
 
 from browser.a11y_visit import (BORDER_PAGES, CASE, MODE_PAGES, MODES, PAGES, PARCEL, TAGS,  # noqa: E402
                                 axe_violations)
-from browser.conftest import ARTIFACTS  # noqa: E402
+from browser.conftest import POLL_MS, ARTIFACTS  # noqa: E402
 
 #: One worker walks the pages once for this module and test_browser_a11y_reflow.py (tests/conftest.py).
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser-a11y-visits")]
@@ -154,11 +154,11 @@ def test_after_a_search_the_answer_has_the_focus_and_is_announced(app):
     app.wait_map()
     app.choose_parcel(fx.P1_SBL)
     app.page.wait_for_function(f"() => document.activeElement && document.activeElement.id === '{announce.ANSWER_ID}'",
-                               timeout=15_000)
+                               timeout=15_000, polling=POLL_MS)
     live = app.page.locator(f"#{announce.LIVE_ID}")
     assert live.get_attribute("role") == "status" and live.get_attribute("aria-live") == "polite"
     app.page.wait_for_function(f"() => document.getElementById('{announce.LIVE_ID}').textContent.length > 0",
-                               timeout=5_000)
+                               timeout=5_000, polling=POLL_MS)
     said = live.text_content()
     shown = app.metric("Net lot area")  # as the page shows it (hand-built P1: 20,000 sq ft)
     assert f"Tax parcel {fx.P1_SBL}" in said and f"Net lot area {shown} sq ft" in said, (said, shown)

@@ -22,6 +22,7 @@ from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 
 from app_support.map import linked_layers, mapping
 from app_support.map.map_component import _base_parts
+from browser.conftest import POLL_MS
 
 pytestmark = pytest.mark.browser
 
@@ -127,7 +128,7 @@ def test_linked_layers_are_drawn_in_their_order_the_parcel_on_top_one_late_one_f
         page.route(f"{ORIGIN}/**", answer)
         page.goto(FRAME)
         page.evaluate("() => { eval(window.__groups); }")
-        page.wait_for_function("() => window.__sloatLinkedLayers.loading() === 0", timeout=15_000)
+        page.wait_for_function("() => window.__sloatLinkedLayers.loading() === 0", timeout=15_000, polling=POLL_MS)
         drawn = page.evaluate(DRAWN_JS)
         assert len(asked) == links, asked  # each link read once (the first answered only once all were asked)
         assert drawn["order"] == sorted(drawn["order"]), drawn  # each group's paths above the groups before it
@@ -178,11 +179,11 @@ def test_linked_layers_asked_for_by_the_page_are_taken_once_by_the_frame_one_fai
         page = context.new_page()
         page.route(f"{ORIGIN}/**", answer)
         page.goto(ORIGIN + "/")
-        page.wait_for_function("() => !!window.__sloatLinkedEarly")
+        page.wait_for_function("() => !!window.__sloatLinkedEarly", polling=POLL_MS)
         frame = page.frame_locator("#map").locator("#map_div").element_handle().owner_frame()
-        frame.wait_for_function("() => !!window.__sloatLinkedLayers")
+        frame.wait_for_function("() => !!window.__sloatLinkedLayers", polling=POLL_MS)
         frame.evaluate("() => { eval(window.__groups); }")
-        frame.wait_for_function("() => window.__sloatLinkedLayers.loading() === 0", timeout=15_000)
+        frame.wait_for_function("() => window.__sloatLinkedLayers.loading() === 0", timeout=15_000, polling=POLL_MS)
         drawn = frame.evaluate(DRAWN_JS)
         assert sorted(u for _, u in asked) == sorted(ORIGIN + u for u in urls), asked  # each once, by the page
         assert all(f == ORIGIN + "/" for f, _ in asked), asked  # none by the frame
@@ -193,10 +194,10 @@ def test_linked_layers_asked_for_by_the_page_are_taken_once_by_the_frame_one_fai
         page.evaluate("(src) => { const f = document.getElementById('map'); f.src = 'about:blank'; f.src = src; }",
                       FRAME)
         page.wait_for_function("""() => { const w = document.getElementById('map').contentWindow;
-            return !!w && !w.__sloatOldFrame && !!w.__sloatLinkedLayers && !!w.__groups; }""")
+            return !!w && !w.__sloatOldFrame && !!w.__sloatLinkedLayers && !!w.__groups; }""", polling=POLL_MS)
         again = page.frame_locator("#map").locator("#map_div").element_handle().owner_frame()
         again.evaluate("() => { eval(window.__groups); }")
-        again.wait_for_function("() => window.__sloatLinkedLayers.loading() === 0", timeout=15_000)
+        again.wait_for_function("() => window.__sloatLinkedLayers.loading() === 0", timeout=15_000, polling=POLL_MS)
         assert sum(1 for f, _ in asked if f == FRAME) == links, asked
     finally:
         context.close()

@@ -21,7 +21,7 @@ import plan_files as pf  # noqa: E402
 
 from app_support.map.plan_map import LOT_LABEL_CLASS  # noqa: E402
 from browser.case_links import new_case  # noqa: E402
-from browser.conftest import MAP_IFRAME, OfflinePage, SharedPage  # noqa: E402
+from browser.conftest import POLL_MS, MAP_IFRAME, OfflinePage, SharedPage  # noqa: E402
 from browser.a11y_visit import axe_violations, open_page, to_mode, wait_frames  # noqa: E402
 from browser.test_browser_axe import _judge  # noqa: E402
 
@@ -223,6 +223,6 @@ def test_a_plat_of_tiny_lots_shows_no_two_labels_overlapping_and_each_within_its
         map_frame = app.map_frame()
         map_frame.evaluate(ZOOM_ENDS_JS)
         frame.locator(".leaflet-control-zoom-out").click()
-        map_frame.wait_for_function("() => window.__sloatZoomEnded === true", timeout=15_000)
+        map_frame.wait_for_function("() => window.__sloatZoomEnded === true", timeout=15_000, polling=POLL_MS)
         shown = map_frame.evaluate(SHOWN_LABELS_JS)
         assert _overlapping(shown) == [], shown

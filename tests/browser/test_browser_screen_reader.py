@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from app_support.frame.announce import MAP_FRAME
-from browser.conftest import ARTIFACTS, _free_port
+from browser.conftest import POLL_MS, ARTIFACTS, _free_port
 from offline_chromium import CHROMIUM
 
 #: Seconds to wait for a phrase: Orca and chromium share two cores with the rest of the suite.
@@ -200,13 +200,13 @@ def _first_tab_stop(page, log: Path, start: int) -> int:
     the link and back with the keyboard (Shift+Tab, Tab: still the first Tab stop), at most three times."""
     page.keyboard.press("Tab")  # the first Tab stop of the page: the app's one skip link
     page.wait_for_function("() => document.activeElement && document.activeElement.className === 'sloat-skip'",
-                           timeout=WAIT_S * 1000)
+                           timeout=WAIT_S * 1000, polling=POLL_MS)
     for _ in range(3):
         if _said_within(log, lambda s: s.endswith("link."), start, 15.0):
             return _until(log, lambda s: s.endswith("link."), "a link at the first Tab", start)
         page.keyboard.press("Shift+Tab")
         page.wait_for_function("() => !document.activeElement || document.activeElement.className !== 'sloat-skip'",
-                               timeout=WAIT_S * 1000)
+                               timeout=WAIT_S * 1000, polling=POLL_MS)
         page.keyboard.press("Tab")
     if _said_within(log, lambda s: s.endswith("link."), start, 30.0):
         return _until(log, lambda s: s.endswith("link."), "a link at the first Tab", start)
@@ -239,7 +239,7 @@ def test_orca_says_the_answer_after_a_search_at_the_counter_and_tab_goes_on_to_t
     # the focus moved to the answer (Orca says "The results for this parcel" as it lands there when it is not
     # busy reading the live region: not a claim here; where the focus is, the browser says)
     page.wait_for_function("() => document.activeElement && document.activeElement.id === 'sloat-answer'",
-                           timeout=WAIT_S * 1000)
+                           timeout=WAIT_S * 1000, polling=POLL_MS)
     # the verdict is said in words, once: in the live region's phrase (the answer card, a warning box, was an
     # alert too and Orca said the verdict a second time before it; it is no longer a live region)
     assert "lot size" in _spoken(log)[said] and "short" in _spoken(log)[said], _spoken(log)[said]

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser.case_links import new_case, new_case_with_plan
-from tests.browser.conftest import _REPORT, ARTIFACTS, SAMPLE_ADDRESS, SAMPLE_SBL, new_offline_page, shot_if_failed
+from tests.browser.conftest import POLL_MS, _REPORT, ARTIFACTS, SAMPLE_ADDRESS, SAMPLE_SBL, new_offline_page, shot_if_failed
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "plan"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "outputs"))
@@ -193,7 +193,7 @@ def test_every_screen_fits_1920x1080_in_projector_mode_with_the_sidebar_folded(t
     parcel screen 2 ran to 1,311 px."""
     app, page = tab, tab.page
     _case_walkthrough(app, "projector", (1920, 1080), _case_of(parcel_cases, app.url, parcel))
-    page.wait_for_function(f"() => ({SIDEBAR_RIGHT_JS})() <= 1", timeout=10_000)  # the sidebar folded away
+    page.wait_for_function(f"() => ({SIDEBAR_RIGHT_JS})() <= 1", timeout=10_000, polling=POLL_MS)  # the sidebar folded away
     too_tall = []
     for n, title in enumerate(TITLES, start=1):
         if n > 1:
@@ -267,7 +267,7 @@ def test_the_plan_screen_fits_1920x1080_in_projector_mode_with_twelve_lots(tab):
     page.locator("h1").filter(has_text=PLAN_TITLE).wait_for(timeout=60_000)
     page.locator('[data-testid="stTable"]').first.wait_for(timeout=30_000)
     app.settle()
-    page.wait_for_function(f"() => ({SIDEBAR_RIGHT_JS})() <= 1", timeout=10_000)
+    page.wait_for_function(f"() => ({SIDEBAR_RIGHT_JS})() <= 1", timeout=10_000, polling=POLL_MS)
     labels = app.poll_map("() => document.querySelectorAll('.sloat-lot-label').length", lambda v: v == 12)
     app.idle()
     page.screenshot(path=str(ARTIFACTS / "walkthrough_projector_plan_12_lots_1920x1080.png"))
