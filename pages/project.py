@@ -16,8 +16,8 @@ from streamlit_folium import st_folium
 
 from app_support import loaders
 from app_support.analysis_door import (DISCLAIMER, SloatInputError, law_day, parse_approval_facts, parse_project,
-                                       referral_bands_geojson, to_wgs84_geojson)
-from app_support.frame import deep_links, state
+                                       referral_bands_geojson)
+from app_support.frame import deep_links, state, warm_thread
 from app_support.frame.theme import MAP_HEIGHT_PX
 from app_support.inputs import drawing_intake, footprint_inputs
 from app_support.map import footprint_map, mapping
@@ -76,7 +76,7 @@ if parcel is not None:
         st.caption("Draw the disturbance footprint (every area to be cleared, graded or built on) with the "
                    "polygon or rectangle tool.")
         if layers is not None:
-            centre = shape(to_wgs84_geojson(parcel.geometry)).centroid
+            centre = shape(loaders.wgs84_outline(parcel.geometry)).centroid
             out = st_folium(mapping.base_map(large=large), key="project_map", height=MAP_HEIGHT_PX[mode],
                             use_container_width=True, returned_objects=["all_drawings"],
                             feature_group_to_add=_footprint_groups(layers),
@@ -104,7 +104,7 @@ project = {k: v for k, v in project.items() if v is not None}
 outcome = None
 try:
     forms.refuse_bad_numbers()  # a number out of range: its sentence is beside it, and no result
-    parse_project(project)
+    warm_thread.run(parse_project, project)  # the footprint's coordinates: on a warm thread (PROJ set up)
     if parcel is not None and layers is not None:
         outcome = forms.project_analysis(parcel, layers, st.session_state.get(state.DISTRICT), project,
                                          board_answers=st.session_state.get(state.BOARD_ANSWERS))

@@ -34,7 +34,7 @@ import json
 import streamlit as st
 
 from app_support import analysis_door, loaders
-from app_support.frame import state
+from app_support.frame import state, warm_thread
 from app_support.inputs import plan_inputs
 from app_support.widgets import forms
 from app_support.widgets.citations import escape_links
@@ -270,7 +270,8 @@ def parcel_of(case: Case):
     if case.parcel_geojson is None:
         return None
     meta = case.parcel_meta or {}
-    parcel = parcel_from_geojson(case.parcel_geojson, source=meta.get("source") or "saved case")
+    parcel = warm_thread.run(parcel_from_geojson, case.parcel_geojson,  # PROJ set up once there, not per run
+                             source=meta.get("source") or "saved case")
     return dataclasses.replace(parcel, sbl=meta.get("sbl"), address=meta.get("address"),
                                district=meta.get("district"))
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 import folium
 import streamlit as st
 
+from app_support import loaders
 from app_support.frame import state
 from app_support.map import layer_geojson, mapping
 from app_support.map.slope_overlay import slope_group
-from sloat_core.gis import parcels as parcel_input
 from sloat_core.measure.rows import MAP_LAYERS
 
 __all__ = ["CONSTRAINT_ROLES", "groups"]
@@ -34,7 +34,7 @@ def groups(layers, parcel, footprint: dict | None, on) -> list:
     if (slopes := slope_group(layers, parcel.geometry, on)) is not None:
         out.append(slopes)
     out += [mapping.layer_group(r, gj) for r in CONSTRAINT_ROLES if (gj := layer_geojson.display_geojson(layers, r))]
-    out.append(mapping.parcel_group(parcel_input.to_wgs84_geojson(parcel.geometry), large=large))
+    out.append(mapping.parcel_group(loaders.wgs84_outline(parcel.geometry), large=large))
     if footprint:
         group = folium.FeatureGroup(name="Disturbance footprint")
         folium.GeoJson(footprint, style_function=lambda _f: {"color": "#d95f02", "weight": 3, "fillColor": "#d95f02",

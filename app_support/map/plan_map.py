@@ -217,10 +217,16 @@ def constraint_groups(layers, parcel_geometry, shown: list[str], *, show_slope: 
 def plan_features(found, drawing) -> tuple[list, dict, set]:
     """What the map draws of a checked plan: the lots as (label, conforms, WGS84 GeoJSON), the drawing's other roles
     (role -> WGS84 GeoJSON geometries) and what is present (the lots' answers and the roles found), for the key."""
-    from app_support.analysis_door import to_wgs84_geojson
+    from app_support.frame import warm_thread
 
     if found is None:
         return [], {}, set()
+    return warm_thread.run(_plan_features, found, drawing)  # many outlines: PROJ set up once there, not per run
+
+
+def _plan_features(found, drawing) -> tuple[list, dict, set]:
+    from app_support.analysis_door import to_wgs84_geojson
+
     lots = [(lot.label, lot.conforms, to_wgs84_geojson(lot.geometry)) for lot in found.lots]
     present: set = {lot.conforms for lot in found.lots}
     others = {}
