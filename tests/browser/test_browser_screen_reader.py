@@ -109,7 +109,10 @@ def _start_session(url: str, where: Path):
                XDG_CONFIG_HOME=str(home / ".config"), NO_AT_BRIDGE="0", GTK_MODULES="gail:atk-bridge")
     script = (
         "/usr/libexec/at-spi-bus-launcher --launch-immediately & sleep 1; "
-        f"{_orca_command()} --debug-file={log} & sleep 3; "
+        f"{_orca_command()} --debug-file={log} & "
+        # chromium once Orca is listening (it says "Screen reader on." then: about 0.6 s after it starts, quiet), at
+        # most 10 s (then the session is judged as before: restarted when Orca says nothing of the page)
+        f"i=0; until grep -qs 'Screen reader on' {log} || [ $i -ge 100 ]; do sleep 0.1; i=$((i+1)); done; "
         f"exec {CHROMIUM} --no-sandbox --test-type --disable-gpu --force-renderer-accessibility --no-first-run "
         f"--user-data-dir={where / 'profile'} --remote-debugging-port={port} --window-size=1366,768 "
         f"--app={url}/?mode=counter")
