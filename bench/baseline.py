@@ -7,7 +7,10 @@ line that begins ``REGRESSION`` and listed again at the very end of the output, 
 happens. A figure the baseline does not hold is ``new``; one the baseline holds that this run did not measure
 (a section skipped or failed, ``--quick``) is ``not measured``. The baseline records the machine (CPU model,
 cores) and when it was taken; when this run's machine differs, the comparison says so first, since the ratios
-then compare machines as much as code.
+then compare machines as much as code. The same machine is not always as fast: a virtual machine's speed can change
+by a third within the hour (bench/README.md, session 25). Each run times a fixed piece of pure Python
+(:func:`speed_probe_s`) at its start, kept with the machine; when it took more than 15 % longer or shorter than the
+baseline's, the comparison says so first too, with the ratio, so a figure's ratio is read against the machine's.
 
 The baseline is changed only on purpose: ``make bench-baseline`` (``bench/run.py --save-baseline``) runs the bench,
 prints the comparison with the old baseline and then writes the new one.
@@ -16,15 +19,31 @@ prints the comparison with the old baseline and then writes the new one.
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 __all__ = ["THRESHOLD", "FIGURES", "Figure", "Row", "Comparison", "figures_of", "baseline_from", "compare",
-           "format_comparison", "load_baseline", "save_baseline", "same_machine", "BASELINE"]
+           "format_comparison", "load_baseline", "save_baseline", "same_machine", "speed_probe_s", "BASELINE"]
 
 BASELINE = Path(__file__).resolve().parent / "baseline.json"
 #: A figure above this many times its baseline is a regression ("more than 25 % slower").
 THRESHOLD = 1.25
+#: The probe's time against the baseline's beyond which the machine is said to be slower (or faster) now.
+SPEED_SAID = 1.15
+
+
+def speed_probe_s(repeats: int = 3) -> float:
+    """Seconds the machine takes for a fixed piece of pure Python (a million steps of integer arithmetic), the
+    best of ``repeats``: its speed at the moment, to read the bench's ratios by (about 0.06 s on this project's
+    machine at a quick moment)."""
+    best = float("inf")
+    for _ in range(repeats):
+        t0, s = time.perf_counter(), 0
+        for i in range(1_000_000):
+            s += i * i % 7
+        best = min(best, time.perf_counter() - t0)
+    return round(best, 4)
 
 
 def _get(d, *path):
@@ -138,7 +157,8 @@ def baseline_from(results: dict) -> dict:
     return {
         "taken": results.get("started"),
         "machine": {"cpu_model": m.get("cpu_model"), "nproc": m.get("nproc"), "memory": m.get("memory"),
-                    "python": m.get("python"), "load_average_at_start": m.get("load_average_at_start")},
+                    "python": m.get("python"), "load_average_at_start": m.get("load_average_at_start"),
+                    "speed_probe_s": m.get("speed_probe_s")},
         "options": results.get("options") or {},
         "figures": {k: {"value": v, "unit": by_key[k].unit, "label": by_key[k].label}
                     for k, v in figures_of(results).items()},
@@ -183,6 +203,8 @@ class Comparison:
     baseline_taken: str | None
     #: a sentence when this run's machine is not the baseline's, else None
     machine_note: str | None
+    #: a sentence when the same machine ran the speed probe more than 15 % slower or faster than for the baseline
+    speed_note: str | None = None
 
     @property
     def regressions(self) -> list[Row]:
@@ -219,7 +241,21 @@ def compare(results: dict, baseline: dict | None) -> Comparison:
     if baseline is not None and not same_machine(results.get("machine"), baseline.get("machine")):
         note = (f"The baseline was taken on another machine ({_describe(baseline.get('machine'))}; this run: "
                 f"{_describe(results.get('machine'))}): the ratios compare the machines as much as the code.")
-    return Comparison(tuple(rows), (baseline or {}).get("taken") or ("?" if baseline is not None else None), note)
+    return Comparison(tuple(rows), (baseline or {}).get("taken") or ("?" if baseline is not None else None), note,
+                      None if note is not None else _speed_note(results, baseline))
+
+
+def _speed_note(results: dict, baseline: dict | None) -> str | None:
+    now = _get(results, "machine", "speed_probe_s")
+    then = _get(baseline or {}, "machine", "speed_probe_s")
+    if not (isinstance(now, (int, float)) and isinstance(then, (int, float)) and now > 0 and then > 0):
+        return None
+    ratio = now / then
+    if 1 / SPEED_SAID <= ratio <= SPEED_SAID:
+        return None
+    word = "SLOWER" if ratio > 1 else "FASTER"
+    return (f"MACHINE {word} NOW: the speed probe took {now:.3f} s against {then:.3f} s for the baseline "
+            f"({ratio:.2f}x): read each ratio below against it.")
 
 
 def _num(value: float | None, unit: str) -> str:
@@ -250,6 +286,8 @@ def format_comparison(comp: Comparison, baseline: dict | None = None, path: str 
             lines.append(f"   The baseline's note: {baseline['note']}")
         if comp.machine_note:
             lines.append(f"   MACHINE DIFFERS: {comp.machine_note}")
+        if comp.speed_note:
+            lines.append(f"   {comp.speed_note}")
     lines.append(f"{'':<11}{'figure':<62} {'now':>14} {'target':>12} {'baseline':>14}  ratio")
     for r in comp.rows:
         f = r.figure

@@ -72,7 +72,8 @@ def machine() -> dict:
     except OSError:
         pass
     return {"nproc": os.cpu_count(), "cpu_model": cpu, "memory": mem, "python": platform.python_version(),
-            "platform": platform.platform(), "load_average_at_start": list(os.getloadavg())}
+            "platform": platform.platform(), "load_average_at_start": list(os.getloadavg()),
+            "speed_probe_s": baseline.speed_probe_s()}
 
 
 def _pct(xs, q):
@@ -239,7 +240,8 @@ def table(results: dict) -> str:
     lines = []
     m = results["machine"]
     lines.append(f"Machine: {m['nproc']} cores, {m['cpu_model']}, Python {m['python']}, "
-                 f"load average at start {m['load_average_at_start'][0]:.1f}")
+                 f"load average at start {m['load_average_at_start'][0]:.1f}, "
+                 f"speed probe {m.get('speed_probe_s', float('nan')):.3f} s (bench/baseline.py)")
     lines.append("")
     lines.append("1. One parcel, live (analyze_parcel; layers loaded)     median ms   p95 ms   target"
                  "   (DEM cold: median ms)")

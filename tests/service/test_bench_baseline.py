@@ -2,7 +2,8 @@
 
 Hand-built results, shaped as bench/run.py writes them: a figure more than 25 % above its baseline is a
 regression (24 % is not, 26 % is), for a time and for a peak memory alike; a figure the baseline does not hold is
-new; no baseline file says how to make one; a baseline from another machine is said so.
+new; no baseline file says how to make one; a baseline from another machine is said so, and so is the same machine
+running the speed probe more than 15 % slower or faster than for the baseline.
 """
 
 from __future__ import annotations
@@ -18,14 +19,16 @@ import baseline as bench_baseline  # noqa: E402
 XEON = "Intel(R) Xeon(R) CPU @ 2.20GHz"
 
 
-def results(first_map_s=1.0, peak_rss_mb=370.0, payload_bytes=600_000, cpu=XEON, nproc=2, apptest_s=None):
+def results(first_map_s=1.0, peak_rss_mb=370.0, payload_bytes=600_000, cpu=XEON, nproc=2, apptest_s=None,
+            probe_s=0.06):
     """A bench run's results with a few figures: a time, a memory, a size (and optionally the first AppTest run)."""
     app = {"browser": {"first_map_drawn_s": {"median": first_map_s, "max": first_map_s, "n": 5}},
            "server": {"map_payload": {"total_bytes": payload_bytes}}}
     if apptest_s is not None:
         app["first_run_s"] = apptest_s
     return {"started": "2026-12-05 10:00:00",
-            "machine": {"cpu_model": cpu, "nproc": nproc, "load_average_at_start": [0.4, 0.3, 0.2]},
+            "machine": {"cpu_model": cpu, "nproc": nproc, "load_average_at_start": [0.4, 0.3, 0.2],
+                        "speed_probe_s": probe_s},
             "village": [{"spec": "lots:100000", "seconds": 5.0, "peak_rss_mb": peak_rss_mb}],
             "app": app}
 
@@ -105,6 +108,25 @@ def test_a_baseline_from_another_machine_is_said():
     assert "MACHINE DIFFERS" not in bench_baseline.format_comparison(same, BASE)
 
 
+def test_the_same_machine_running_the_speed_probe_over_15_percent_slower_or_faster_is_said_first():
+    slower = bench_baseline.compare(results(probe_s=0.06 * 1.16), BASE)
+    faster = bench_baseline.compare(results(probe_s=0.06 / 1.16), BASE)
+    within = [bench_baseline.compare(results(probe_s=0.06 * k), BASE) for k in (1.14, 1 / 1.14)]
+    assert slower.speed_note.startswith("MACHINE SLOWER NOW") and "1.16x" in slower.speed_note
+    assert faster.speed_note.startswith("MACHINE FASTER NOW") and "0.86x" in faster.speed_note
+    assert all(c.speed_note is None for c in within)
+    printed = bench_baseline.format_comparison(slower, BASE).splitlines()
+    assert printed[1].strip().startswith("MACHINE SLOWER NOW")  # right under the baseline's line, before the rows
+    unprobed = {**BASE, "machine": {**BASE["machine"], "speed_probe_s": None}}  # a baseline taken before the probe
+    assert bench_baseline.compare(results(probe_s=1.0), unprobed).speed_note is None
+    # another machine: its note says so; the probe's ratio would compare machines, not moments
+    assert bench_baseline.compare(results(cpu="AMD EPYC 7B13", probe_s=1.0), BASE).speed_note is None
+
+
+def test_the_speed_probe_times_a_fixed_piece_of_work():
+    assert 0 < bench_baseline.speed_probe_s(repeats=1) < 10
+
+
 def test_a_regression_is_printed_with_its_ratio_and_listed_again_at_the_end():
     comp = bench_baseline.compare(results(first_map_s=1.5), BASE)
     lines = bench_baseline.format_comparison(comp, BASE).splitlines()
@@ -123,6 +145,7 @@ def test_a_saved_baseline_records_the_machine_and_the_date_and_reads_back(tmp_pa
     saved = bench_baseline.load_baseline(path)
     assert saved["taken"] == "2026-12-05 10:00:00"
     assert saved["machine"]["cpu_model"] == XEON and saved["machine"]["nproc"] == 2
+    assert saved["machine"]["speed_probe_s"] == 0.06
     assert saved["figures"]["browser_first_map_drawn_s"]["value"] == 1.0
     comp = bench_baseline.compare(results(), saved)
     assert comp.machine_note is None and comp.regressions == []
