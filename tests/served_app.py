@@ -246,6 +246,12 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+#: What every test server is started with besides its port and the launcher's own settings (tools/serve.py's
+#: SERVING_DEFAULTS): local only, headless, no telemetry, no file watcher (given again for a bare ``streamlit run``).
+LOCAL_OPTIONS = ["--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false",
+                 "--server.fileWatcherType", "none"]
+
+
 class Launcher:
     """``tools/serve.py`` (as ``make run`` and the systemd unit start it), restartable; ``bare``: a plain
     ``streamlit run app.py`` with the same options (how anyone who skips the launcher starts it)."""
@@ -266,8 +272,7 @@ class Launcher:
     def start(self) -> str:
         port = _free_port()
         self.url = f"http://127.0.0.1:{port}"
-        options = ["--server.port", str(port), "--server.address", "127.0.0.1", "--server.headless", "true",
-                   "--server.fileWatcherType", "none"]
+        options = ["--server.port", str(port), *LOCAL_OPTIONS]
         start = [sys.executable, "-m", "streamlit", "run", "app.py"] if self.bare else [sys.executable, "tools/serve.py"]
         self.proc = spawn([*start, *options], cwd=ROOT, env=self.env, stdout=self.log_path)
         deadline = time.monotonic() + 60

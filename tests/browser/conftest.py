@@ -11,7 +11,6 @@ cache stays warm as a real browser's does (Playwright's request routing would sw
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -38,10 +37,7 @@ LOCAL_PREFIXES = ("http://127.0.0.1", "http://localhost", "ws://127.0.0.1", "ws:
                   "data:", "blob:", "about:")
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+_free_port = served_app._free_port  # one free local port (the browser modules import it from here)
 
 
 @pytest.fixture(scope="session")
@@ -49,18 +45,12 @@ def layer_manifest(tmp_path_factory) -> Path:
     return fx.write_layerset(tmp_path_factory.mktemp("browser_layers"))
 
 
-#: The options every test server runs with besides the launcher's own (tools/serve.py's SERVING_DEFAULTS): local
-#: only, no telemetry.
-SERVER_OPTIONS = ["--server.headless", "true", "--server.address", "127.0.0.1",
-                  "--browser.gatherUsageStats", "false"]
-
-
 def start_server(port: int, env: dict, log: Path):
     """The app on ``port``, started as ``make run`` and the service start it: ``tools/serve.py`` (the layers loaded
     first, then ``streamlit run app.py`` in the same process with the launcher's serving settings), its output
     appended to ``log``. A process of its own, forked from the test process's fork server (tests/served_app.py, as
     the service tests' servers are), so the libraries it imports are not imported again at each start."""
-    return served_app.spawn([sys.executable, "tools/serve.py", "--server.port", str(port), *SERVER_OPTIONS],
+    return served_app.spawn([sys.executable, "tools/serve.py", "--server.port", str(port), *served_app.LOCAL_OPTIONS],
                             cwd=ROOT, env=env, stdout=log)
 
 
