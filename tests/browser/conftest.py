@@ -26,7 +26,7 @@ import app_fixtures as fx  # noqa: E402
 import served_app  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "tools"))
-from offline_chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402  (shared with make bench)
+from offline_chromium import CHROMIUM, launch_options  # noqa: E402  (shared with make bench)
 
 from app_support.frame.announce import MAP_FRAME  # noqa: E402
 
@@ -119,7 +119,7 @@ def browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        chromium = pw.chromium.launch(**launch_options())
         yield chromium
         chromium.close()
 

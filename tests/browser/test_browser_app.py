@@ -27,6 +27,7 @@ from app_support.inputs.parcel_inputs import KEPT_AFTER_REFUSAL  # noqa: E402
 from sloat_core.errors import SloatInputError  # noqa: E402
 from sloat_core.gis import parcels as parcel_input  # noqa: E402
 from sloat_core.gis.safe_files import MAX_UPLOAD_BYTES  # noqa: E402
+from offline_chromium import OMNIBOX_POPUP_FEATURES, playwright_disabled_features  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -433,3 +434,26 @@ def test_the_harness_is_offline_and_records_what_tried_to_leave(app):
     while not any("cdn.jsdelivr.net" in u for u in app.non_tile_blocked()) and time.monotonic() < deadline:
         app.page.wait_for_timeout(50)  # polling interval, not a guess at how long the browser takes
     assert any("cdn.jsdelivr.net" in u for u in app.non_tile_blocked()), app.blocked
+
+
+def test_the_harness_browser_keeps_playwrights_disabled_features_and_opens_no_omnibox_pages(browser):
+    """Chromium keeps only the last ``--disable-features`` it is given: the one that reached it (its own command
+    line, chrome://version) names every feature the installed Playwright disables (PaintHolding,
+    ThirdPartyStoragePartitioning, ...) and the omnibox's pop-up pages, and a new window opens none of those pages
+    (tools/offline_chromium.py)."""
+    playwrights = playwright_disabled_features()
+    assert playwrights and "PaintHolding" in playwrights, \
+        "Playwright's disabled features were not found in its driver: tools/offline_chromium.py must read them anew"
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto("chrome://version")
+        switches = page.locator("#command_line").inner_text().split()
+        lists = [s.removeprefix("--disable-features=").split(",") for s in switches
+                 if s.startswith("--disable-features=")]
+        assert len(lists) == 1, lists
+        assert set(playwrights) | set(OMNIBOX_POPUP_FEATURES) <= set(lists[0]), lists
+        targets = browser.new_browser_cdp_session().send("Target.getTargets")["targetInfos"]
+        assert not [t["url"] for t in targets if "omnibox" in t["url"]], targets
+    finally:
+        context.close()
