@@ -36,7 +36,7 @@ def main(n: int = 4) -> None:
     try:
         ab._wait_healthy(base, t0, 90)
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=ab.CHROMIUM, args=ab.CHROMIUM_ARGS)
+            browser = p.chromium.launch(**ab.launch_options())
 
             def fresh():
                 return browser.new_context(viewport={"width": 1500, "height": 1000})

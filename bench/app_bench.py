@@ -34,7 +34,7 @@ from urllib.parse import urljoin
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
-from offline_chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402  (offline as in a Board room, as the tests)
+from offline_chromium import CHROMIUM, launch_options  # noqa: E402  (offline as in a Board room, as the tests)
 
 __all__ = ["rerun_times", "first_run_seconds", "server_start_and_rss", "browser_timings", "map_payload"]
 
@@ -230,7 +230,7 @@ def _browser_first_page(base: str, t0: float) -> dict:
     except ImportError:
         return {"browser": "playwright not installed"}
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = p.chromium.launch(**launch_options())
         try:
             page = browser.new_page()
             t_nav = time.perf_counter()
@@ -326,7 +326,7 @@ def browser_timings(n: int = 5, timeout_s: float = 90.0) -> dict:
     try:
         _wait_healthy(base, t0, timeout_s)
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            browser = p.chromium.launch(**launch_options())
             try:
                 def fresh():  # a new context: an empty cache, as on a first visit
                     return browser.new_context(viewport={"width": 1500, "height": 1000})

@@ -88,7 +88,7 @@ def ab_runs(roots: list[Path], n: int) -> dict:
     rows: dict[str, list[dict]] = {str(r): [] for r in roots}
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=ab.CHROMIUM, args=ab.CHROMIUM_ARGS)
+            browser = p.chromium.launch(**ab.launch_options())
             try:
                 for _, base in servers:  # warm each server (its first page), not counted
                     _load(browser, base)
@@ -165,7 +165,7 @@ def trace_run(root: Path, out: Path | None = None) -> dict:
     proc, base = _serve(root)
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=ab.CHROMIUM, args=ab.CHROMIUM_ARGS)
+            browser = p.chromium.launch(**ab.launch_options())
             try:
                 _load(browser, base)
                 ctx = browser.new_context(viewport={"width": 1500, "height": 1000})
