@@ -140,6 +140,42 @@ def pytest_collection_finish(session):
     gc.set_threshold(*TEST_GC_THRESHOLDS)
 
 
+def _bench_baseline():
+    """bench/baseline.py, loaded by its path (bench/ is not a package)."""
+    import importlib.util
+
+    if "sloat_bench_baseline" in sys.modules:
+        return sys.modules["sloat_bench_baseline"]
+    spec = importlib.util.spec_from_file_location("sloat_bench_baseline",
+                                                  Path(__file__).resolve().parents[1] / "bench" / "baseline.py")
+    module = sys.modules["sloat_bench_baseline"] = importlib.util.module_from_spec(spec)  # its dataclasses look it up
+    spec.loader.exec_module(module)
+    return module
+
+
+#: The speed probe's seconds at the start of the run (the controller's).
+_SPEED_AT_START = pytest.StashKey[float]()
+
+
+def pytest_sessionstart(session):
+    """The machine's speed as the run starts (the controller only): printed with the run's end."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        session.config.stash[_SPEED_AT_START] = _bench_baseline().speed_probe_s()
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    """The machine's speed at the start and the end of the run, beside its time: the bench's fixed piece of pure
+    Python (bench/baseline.py ``speed_probe_s``) and what it took when the bench's baseline was kept. This virtual
+    machine's speed changes by a third within the hour (bench/README.md), so a run's time is read with it."""
+    if os.environ.get("PYTEST_XDIST_WORKER") or _SPEED_AT_START not in config.stash:
+        return
+    bench = _bench_baseline()
+    now, kept = bench.speed_probe_s(), ((bench.load_baseline() or {}).get("machine") or {}).get("speed_probe_s")
+    said = f"; {kept:.3f} s when bench/baseline.json was kept" if kept else ""
+    terminalreporter.write_line(f"Machine speed probe (bench/baseline.py): {config.stash[_SPEED_AT_START]:.3f} s at "
+                                f"the start, {now:.3f} s at the end{said}")
+
+
 @pytest.fixture(autouse=True)
 def router_as_served(monkeypatch):
     """Run app.py (the router, its sidebar and its save) on every AppTest run, as the server does.
