@@ -9,8 +9,9 @@ happens. A figure the baseline does not hold is ``new``; one the baseline holds 
 cores) and when it was taken; when this run's machine differs, the comparison says so first, since the ratios
 then compare machines as much as code. The same machine is not always as fast: a virtual machine's speed can change
 by a third within the hour (bench/README.md, session 25). Each run times a fixed piece of pure Python
-(:func:`speed_probe_s`) at its start, kept with the machine; when it took more than 15 % longer or shorter than the
-baseline's, the comparison says so first too, with the ratio, so a figure's ratio is read against the machine's.
+(:func:`speed_probe_s`) at its start and again at its end (a run takes minutes: the machine can change during it),
+kept with the machine; when either took more than 15 % longer or shorter than the baseline's, the comparison says so
+first too, with the ratio, so a figure's ratio is read against the machine's.
 
 The baseline is changed only on purpose: ``make bench-baseline`` (``bench/run.py --save-baseline``) runs the bench,
 prints the comparison with the old baseline and then writes the new one.
@@ -158,7 +159,7 @@ def baseline_from(results: dict) -> dict:
         "taken": results.get("started"),
         "machine": {"cpu_model": m.get("cpu_model"), "nproc": m.get("nproc"), "memory": m.get("memory"),
                     "python": m.get("python"), "load_average_at_start": m.get("load_average_at_start"),
-                    "speed_probe_s": m.get("speed_probe_s")},
+                    "speed_probe_s": m.get("speed_probe_s"), "speed_probe_end_s": m.get("speed_probe_end_s")},
         "options": results.get("options") or {},
         "figures": {k: {"value": v, "unit": by_key[k].unit, "label": by_key[k].label}
                     for k, v in figures_of(results).items()},
@@ -245,17 +246,27 @@ def compare(results: dict, baseline: dict | None) -> Comparison:
                       None if note is not None else _speed_note(results, baseline))
 
 
+def _probes(machine: dict | None) -> dict[str, float]:
+    """A run's speed probe readings, {"at the start": s, "at the end": s}, those it has."""
+    found = {"at the start": _get(machine or {}, "speed_probe_s"), "at the end": _get(machine or {}, "speed_probe_end_s")}
+    return {when: v for when, v in found.items() if isinstance(v, (int, float)) and v > 0}
+
+
 def _speed_note(results: dict, baseline: dict | None) -> str | None:
-    now = _get(results, "machine", "speed_probe_s")
-    then = _get(baseline or {}, "machine", "speed_probe_s")
-    if not (isinstance(now, (int, float)) and isinstance(then, (int, float)) and now > 0 and then > 0):
+    """A sentence when this run's speed probe, at its start or its end, is more than 15 % off the baseline's (its
+    start's reading, or the mean of its start and end): the reading farthest off is given."""
+    now, then = _probes(results.get("machine")), _probes((baseline or {}).get("machine"))
+    if not now or not then:
         return None
-    ratio = now / then
+    ref = sum(then.values()) / len(then)
+    when, value = max(now.items(), key=lambda kv: max(kv[1] / ref, ref / kv[1]))
+    ratio = value / ref
     if 1 / SPEED_SAID <= ratio <= SPEED_SAID:
         return None
     word = "SLOWER" if ratio > 1 else "FASTER"
-    return (f"MACHINE {word} NOW: the speed probe took {now:.3f} s against {then:.3f} s for the baseline "
-            f"({ratio:.2f}x): read each ratio below against it.")
+    readings = " and ".join(f"{v:.3f} s {w}" for w, v in now.items())
+    return (f"MACHINE {word} NOW: the speed probe took {readings} of this run against {ref:.3f} s for the baseline "
+            f"({ratio:.2f}x {when}): read each ratio below against it.")
 
 
 def _num(value: float | None, unit: str) -> str:

@@ -423,10 +423,12 @@ def main(argv=None) -> int:
         except Exception as exc:  # noqa: BLE001 - a bench section failing is reported, not fatal
             results["protocol_floor"] = {"error": f"{type(exc).__name__}: {exc}"}
     results["bench_total_s"] = round(time.perf_counter() - t_start, 1)
+    results["machine"]["speed_probe_end_s"] = baseline.speed_probe_s()
     RESULTS.write_text(json.dumps(results, indent=1, default=str))
     print()
     print(table(results))
-    print(f"\nTotal {results['bench_total_s']} s. Results: {RESULTS.relative_to(ROOT)}")
+    print(f"\nTotal {results['bench_total_s']} s. Results: {RESULTS.relative_to(ROOT)}. Speed probe at the end "
+          f"{results['machine']['speed_probe_end_s']:.3f} s (at the start {results['machine']['speed_probe_s']:.3f} s).")
     old = baseline.load_baseline(args.baseline)
     print()
     print(baseline.format_comparison(baseline.compare(results, old), old, _shown(args.baseline)))

@@ -20,7 +20,7 @@ XEON = "Intel(R) Xeon(R) CPU @ 2.20GHz"
 
 
 def results(first_map_s=1.0, peak_rss_mb=370.0, payload_bytes=600_000, cpu=XEON, nproc=2, apptest_s=None,
-            probe_s=0.06):
+            probe_s=0.06, probe_end_s=None):
     """A bench run's results with a few figures: a time, a memory, a size (and optionally the first AppTest run)."""
     app = {"browser": {"first_map_drawn_s": {"median": first_map_s, "max": first_map_s, "n": 5}},
            "server": {"map_payload": {"total_bytes": payload_bytes}}}
@@ -28,7 +28,7 @@ def results(first_map_s=1.0, peak_rss_mb=370.0, payload_bytes=600_000, cpu=XEON,
         app["first_run_s"] = apptest_s
     return {"started": "2026-12-05 10:00:00",
             "machine": {"cpu_model": cpu, "nproc": nproc, "load_average_at_start": [0.4, 0.3, 0.2],
-                        "speed_probe_s": probe_s},
+                        "speed_probe_s": probe_s, "speed_probe_end_s": probe_end_s},
             "village": [{"spec": "lots:100000", "seconds": 5.0, "peak_rss_mb": peak_rss_mb}],
             "app": app}
 
@@ -123,6 +123,19 @@ def test_the_same_machine_running_the_speed_probe_over_15_percent_slower_or_fast
     assert bench_baseline.compare(results(cpu="AMD EPYC 7B13", probe_s=1.0), BASE).speed_note is None
 
 
+def test_a_machine_that_slowed_during_the_run_is_said_from_the_probe_at_its_end():
+    """The probe runs at the start and the end of a run: a machine quick at the start and 16 % slower at the end is
+    said, with both readings and the one that is off; both within 15 % is not."""
+    slowed = bench_baseline.compare(results(probe_s=0.06, probe_end_s=0.06 * 1.16), BASE)
+    assert slowed.speed_note.startswith("MACHINE SLOWER NOW") and "1.16x at the end" in slowed.speed_note
+    assert "0.060 s at the start and 0.070 s at the end" in slowed.speed_note
+    assert bench_baseline.compare(results(probe_s=0.06, probe_end_s=0.06 * 1.14), BASE).speed_note is None
+    # a baseline with both readings is read at their mean: 0.05 and 0.07 -> 0.06
+    both = bench_baseline.baseline_from(results(probe_s=0.05, probe_end_s=0.07))
+    assert bench_baseline.compare(results(probe_s=0.06 * 1.14), both).speed_note is None
+    assert "1.16x at the start" in bench_baseline.compare(results(probe_s=0.06 * 1.16), both).speed_note
+
+
 def test_the_speed_probe_times_a_fixed_piece_of_work():
     assert 0 < bench_baseline.speed_probe_s(repeats=1) < 10
 
@@ -145,7 +158,7 @@ def test_a_saved_baseline_records_the_machine_and_the_date_and_reads_back(tmp_pa
     saved = bench_baseline.load_baseline(path)
     assert saved["taken"] == "2026-12-05 10:00:00"
     assert saved["machine"]["cpu_model"] == XEON and saved["machine"]["nproc"] == 2
-    assert saved["machine"]["speed_probe_s"] == 0.06
+    assert saved["machine"]["speed_probe_s"] == 0.06 and saved["machine"]["speed_probe_end_s"] is None
     assert saved["figures"]["browser_first_map_drawn_s"]["value"] == 1.0
     comp = bench_baseline.compare(results(), saved)
     assert comp.machine_note is None and comp.regressions == []
