@@ -6,8 +6,8 @@ request routing would also keep a page offline, but it passes every request thro
 switches the HTTP cache off: slower than any real browser.
 
 Without the omnibox's pop-up pages: the new headless mode loads ``chrome://omnibox-popup.top-chrome/`` (about 300
-modules, in a renderer of its own) for every new window, that is for every browser context a test opens, and no
-page ever shows it (about 6 % of a browser module's chromium CPU). Chromium keeps only the last
+modules, in a renderer of its own) for every browser context's window, and no page ever shows it; without them the
+browser tests take 2-17 % less CPU (bench/README.md, session 26). Chromium keeps only the last
 ``--disable-features`` it is given, so Playwright's own list (PaintHolding, ThirdPartyStoragePartitioning, ...)
 is read from the installed Playwright and given again with these added, in place of Playwright's
 (:func:`launch_options`); tests/browser/test_browser_app.py reads chromium's own command line to check that
