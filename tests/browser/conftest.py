@@ -491,27 +491,6 @@ SAMPLE_ADDRESS, SAMPLE_SBL = "297 Johnsontown Road", "155.06-1-42"
 
 
 @pytest.fixture(scope="session")
-def sample_case(contexts, sample_app_url) -> str:
-    """The id of a case on the sample server, made as a visitor makes one: 297 Johnsontown Road found by its
-    address. The tests that open a case by its link share it; none of them changes it."""
-    from urllib.parse import parse_qs, urlparse
-
-    app = new_offline_page(contexts, sample_app_url)
-    try:
-        app.open("/?mode=standard")
-        app.settle()
-        box = app.page.get_by_label("Tax parcel (SBL", exact=False)
-        box.fill(SAMPLE_ADDRESS)
-        box.press("Enter")
-        app.wait_text(f"Tax parcel {SAMPLE_SBL}")
-        app.settle()
-        app.page.wait_for_function("() => location.search.includes('case=')", timeout=30_000, polling=POLL_MS)
-        return parse_qs(urlparse(app.page.url).query)["case"][0]
-    finally:
-        app.page.close()
-
-
-@pytest.fixture(scope="session")
 def a11y_visits(contexts, app_url, layer_manifest):
     """One visitor's session (parcel P1, a footprint drawn, one timeline item; opened from its case's link) whose
     every (mode, page) is visited once and measured for all the accessibility claims that read it
