@@ -141,16 +141,13 @@ def pytest_collection_finish(session):
 
 
 def _bench_baseline():
-    """bench/baseline.py, loaded by its path (bench/ is not a package)."""
-    import importlib.util
+    """bench/baseline.py, imported as the bench and its tests import it (bench/ on the path: it is not a package)."""
+    bench = str(Path(__file__).resolve().parents[1] / "bench")
+    if bench not in sys.path:
+        sys.path.insert(0, bench)
+    import baseline
 
-    if "sloat_bench_baseline" in sys.modules:
-        return sys.modules["sloat_bench_baseline"]
-    spec = importlib.util.spec_from_file_location("sloat_bench_baseline",
-                                                  Path(__file__).resolve().parents[1] / "bench" / "baseline.py")
-    module = sys.modules["sloat_bench_baseline"] = importlib.util.module_from_spec(spec)  # its dataclasses look it up
-    spec.loader.exec_module(module)
-    return module
+    return baseline
 
 
 #: The speed probe's seconds at the start of the run (the controller's).
