@@ -126,7 +126,7 @@ def _open_case_page(app) -> None:
     app.page.get_by_role("heading", name="Case & exports").wait_for(timeout=30_000)
 
 
-def test_a_case_link_survives_a_reload_and_the_case_page_saves_its_notes(case_page):
+def test_a_case_link_survives_a_reload_and_the_case_page_shows_it(case_page):
     app = case_page
     case_id = _pick_p1(app)
     _shows_p1(app)
@@ -142,6 +142,15 @@ def test_a_case_link_survives_a_reload_and_the_case_page_saves_its_notes(case_pa
 
     _open_case_page(app)
     assert case_id in _shown_link(app)
+    assert app.non_tile_blocked() == [], app.non_tile_blocked()
+
+
+def test_the_case_page_saves_its_notes_as_the_cases_next_version(case_page, case_server):
+    """A case of P1 (made at the protocol level, as a visitor's pick makes it) opened from its link on its case page:
+    the notes typed there are saved as its next version."""
+    app = case_page
+    app.open(f"/case?case={new_case(case_server.url, fx.P1_SBL)}")
+    app.page.get_by_role("heading", name="Case & exports").wait_for(timeout=30_000)
     version = int(re.search(r"version (\d+)", app.wait_text("· version ").inner_text()).group(1))
     notes = app.page.get_by_label("Notes (saved with the case", exact=False)
     notes.fill(NOTE)
