@@ -18,6 +18,7 @@ class _Engineer:
     def __init__(self, contexts, url: str):
         self.contexts, self.url = contexts, url
         self.app = None
+        self.p1_chosen = False  # tax parcel P1 chosen in the session (_project_page_on_p1)
 
     def on(self, path: str, label: str, heading: str):
         """The session on the page ``path`` (its menu ``label``, its h1 ``heading``)."""
@@ -73,21 +74,27 @@ def test_mitigation_bad_numbers_are_named_and_show_no_result(engineer):
 TREES = '"Trees to be removed" must be a whole number from 0 to 1,000,000.'
 
 
-def test_project_form_bad_numbers_are_named_beside_the_field_and_show_no_result(engineer):
-    """The project form at 1440x900: trees to be removed typed as -500, 1e15, then letters; each time the
-    sentence stands under the field and no permit list (not the last one) is on screen."""
+def _project_page_on_p1(engineer):
+    """The Proposed project page of the module's session with tax parcel P1 chosen (chosen on the Parcel page the
+    first time, as an engineer does; kept by the session for the next test)."""
     import sys
     from pathlib import Path
 
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     import app_fixtures as fx
 
-    app = engineer.on("/", "Parcel & constraints", "Parcel & constraints")
+    if not engineer.p1_chosen:
+        app = engineer.on("/", "Parcel & constraints", "Parcel & constraints")
+        app.choose_parcel(fx.P1_SBL)
+        engineer.p1_chosen = True
+    return engineer.on("/project", "Proposed project", "Proposed project")
+
+
+def test_project_form_bad_numbers_are_named_beside_the_field_and_show_no_result(engineer):
+    """The project form at 1440x900: trees to be removed typed as -500, then 1e15; each time the sentence stands
+    under the field and no permit list (not the last one) is on screen."""
+    app = _project_page_on_p1(engineer)
     page = app.page
-    app.choose_parcel(fx.P1_SBL)
-    page.locator('[data-testid="stSidebarNav"]').get_by_text("Proposed project", exact=True).click()
-    page.locator("h1", has_text="Proposed project").first.wait_for(timeout=30_000)
-    app.settle()
     field = page.get_by_label("Trees to be removed")
     field.fill("3")
     field.press("Enter")
@@ -104,8 +111,20 @@ def test_project_form_bad_numbers_are_named_beside_the_field_and_show_no_result(
         expect(page.get_by_text("Tree removal permit")).to_have_count(0)
         expect(page.get_by_text("last valid values")).to_have_count(0)
         app.shot(f"numbers_project_trees_{bad}")
+
+
+def test_letters_typed_as_trees_leave_the_field_empty_and_a_number_brings_the_permit_back(engineer):
+    """The project form at 1440x900: after 7 trees, letters typed into the trees field are not taken (a number field:
+    it stays empty, "not known") and no sentence is shown; 3 trees then bring the tree removal permit back."""
+    app = _project_page_on_p1(engineer)
+    page = app.page
+    field = page.get_by_label("Trees to be removed")
+    field.fill("7")  # a number first, whatever the session had: the letters below then change the field
+    field.press("Enter")
+    app.wait_text("Tree removal permit")
+    app.settle()
     field.fill("")
-    field.press_sequentially("abc")  # a number field takes no letters: it stays empty, "not known"
+    field.press_sequentially("abc")
     field.press("Enter")
     app.settle()
     assert field.input_value() == ""
