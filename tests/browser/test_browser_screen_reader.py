@@ -4,7 +4,7 @@ Orca runs for real on a virtual display (Xvfb) with the desktop's accessibility 
 shows the app in an app window (no address bar) with its accessibility tree on. The keys are pressed through
 the browser's debugging port; Orca hears the focus moves and live regions over the accessibility bus, as it
 does for a person, and its debug log records every phrase it would speak (``SPEECH OUTPUT: '...'``), line by line
-as it goes (Orca is started through orca_for_tests.py). The test reads those phrases: what a blind resident at the
+as it goes (Orca is started through orca_for_tests.py). The tests read those phrases: what a blind resident at the
 counter hears after typing an address and pressing Enter.
 
 The transcript is kept beside the screenshots (tests/artifacts/screen_reader_counter.txt).
@@ -157,17 +157,34 @@ def _open_session(url: str, where: Path, browser):
     raise AssertionError("unreachable")
 
 
-@pytest.fixture()
-def orca_chromium(sample_app_url, tmp_path, browser):
-    """Orca and chromium showing the counter (:func:`_open_session`): (chromium's window over its debugging port, its
-    page, Orca's debug log). The session is stopped after the test and what Orca said is kept in
-    tests/artifacts/screen_reader_counter.txt."""
+class OrcaSession:
+    """Orca and chromium showing the counter (:func:`_open_session`), shared by the module's claims: chromium's window
+    over its debugging port, its page, Orca's debug log."""
+
+    def __init__(self, window, page, log: Path):
+        self.window, self.page, self.log = window, page, log
+        self.ready = False
+
+    def counter_read(self) -> None:
+        """Once: Orca has said the page finished loading, the map's frame is there and Orca has read it (its caption
+        and layer list: a key pressed before then was heard as that reading, once in a loaded CI run)."""
+        if not self.ready:
+            _until(self.log, lambda s: s.startswith("Finished loading"), "that the page finished loading")
+            self.page.frame_locator(MAP_FRAME).locator(".leaflet-container").wait_for(timeout=WAIT_S * 1000)
+            _quiet(self.log)
+            self.ready = True
+
+
+@pytest.fixture(scope="module")
+def orca_chromium(sample_app_url, tmp_path_factory, browser):
+    """One Orca session for the module's claims (:class:`OrcaSession`). It is stopped after the last, and what Orca
+    said is kept in tests/artifacts/screen_reader_counter.txt."""
     for tool in ("Xvfb", "orca", "dbus-run-session"):
         if shutil.which(tool) is None:
             pytest.fail(f"{tool} is missing: `make test` installs it (make system-deps: orca xvfb dbus-x11)")
-    session, xvfb, window, page, log = _open_session(sample_app_url, tmp_path, browser)
+    session, xvfb, window, page, log = _open_session(sample_app_url, tmp_path_factory.mktemp("orca"), browser)
     try:
-        yield window, page, log
+        yield OrcaSession(window, page, log)
     finally:
         window.close()  # the connection only: the window's chromium is stopped with its session
         _stop_session(session, xvfb)
@@ -220,19 +237,20 @@ def _first_tab_stop(page, log: Path, start: int) -> int:
                 f"the end of its log:\n{_log_tail(log)}")
 
 
-def test_orca_says_the_answer_after_a_search_at_the_counter_and_tab_goes_on_to_the_handout(orca_chromium):
-    _window, page, log = orca_chromium
-    _until(log, lambda s: s.startswith("Finished loading"), "that the page finished loading")
-    # the map's frame loads after the page: Orca reads its caption and layer list as it does, and a Tab
-    # pressed before then was heard as that reading (seen once in a loaded CI run)
-    page.frame_locator(MAP_FRAME).locator(".leaflet-container").wait_for(timeout=WAIT_S * 1000)
-    _quiet(log)
+def test_orca_says_the_one_skip_link_at_the_first_tab_of_the_counter(orca_chromium):
+    """Before a parcel is chosen the first Tab stop is the page's skip link, to the page's heading (after one, to the
+    results); Streamlit's own "Skip to main content" is hidden, so there is one skip link, not two."""
+    orca_chromium.counter_read()
+    page, log = orca_chromium.page, orca_chromium.log
     start = len(_spoken(log))
     first = _first_tab_stop(page, log, start)
-    # before a parcel is chosen it goes to the page's heading (after one, to the results); Streamlit's own
-    # "Skip to main content" is hidden, so there is one skip link, not two
     assert _spoken(log)[first] == "Skip to the main content link."
 
+
+def test_orca_says_the_answer_after_a_search_at_the_counter_and_tab_goes_on_to_the_handout(orca_chromium):
+    orca_chromium.counter_read()
+    page, log = orca_chromium.page, orca_chromium.log
+    start = len(_spoken(log))
     box = page.get_by_label("Tax parcel (SBL", exact=False).first
     box.focus()
     _until(log, lambda s: s.startswith("Tax parcel (SBL"), "the search field's name", start)
