@@ -132,6 +132,7 @@ def _stop_session(session, xvfb) -> None:
         os.killpg(session.pid, signal.SIGKILL)
     xvfb.terminate()
     xvfb.wait(10)
+    xvfb.stdout.close()  # the pipe its display number was read from
 
 
 def _open_session(url: str, where: Path, browser):
