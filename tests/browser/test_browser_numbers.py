@@ -3,6 +3,7 @@ says which field and what range, and no result (not the last valid one) stays on
 
 from __future__ import annotations
 
+import app_fixtures as fx  # (tests/ on the path: tests/browser/conftest.py)
 import pytest
 from playwright.sync_api import expect
 
@@ -77,12 +78,6 @@ TREES = '"Trees to be removed" must be a whole number from 0 to 1,000,000.'
 def _project_page_on_p1(engineer):
     """The Proposed project page of the module's session with tax parcel P1 chosen (chosen on the Parcel page the
     first time, as an engineer does; kept by the session for the next test)."""
-    import sys
-    from pathlib import Path
-
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    import app_fixtures as fx
-
     if not engineer.p1_chosen:
         app = engineer.on("/", "Parcel & constraints", "Parcel & constraints")
         app.choose_parcel(fx.P1_SBL)

@@ -159,11 +159,11 @@ def _open_session(url: str, where: Path, browser):
 
 
 class OrcaSession:
-    """Orca and chromium showing the counter (:func:`_open_session`), shared by the module's claims: chromium's window
-    over its debugging port, its page, Orca's debug log."""
+    """Orca and chromium showing the counter (:func:`_open_session`), shared by the module's claims: chromium's page
+    (over its debugging port) and Orca's debug log."""
 
-    def __init__(self, window, page, log: Path):
-        self.window, self.page, self.log = window, page, log
+    def __init__(self, page, log: Path):
+        self.page, self.log = page, log
         self.ready = False
 
     def counter_read(self) -> None:
@@ -185,7 +185,7 @@ def orca_chromium(sample_app_url, tmp_path_factory, browser):
             pytest.fail(f"{tool} is missing: `make test` installs it (make system-deps: orca xvfb dbus-x11)")
     session, xvfb, window, page, log = _open_session(sample_app_url, tmp_path_factory.mktemp("orca"), browser)
     try:
-        yield OrcaSession(window, page, log)
+        yield OrcaSession(page, log)
     finally:
         window.close()  # the connection only: the window's chromium is stopped with its session
         _stop_session(session, xvfb)
