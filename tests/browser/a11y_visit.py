@@ -5,7 +5,9 @@ footprint drawn on the Proposed project page, a timeline item added; saved in th
 saves a visitor's work). Each (mode, page) is then visited once, when a test first asks for it (the mode switched
 in the sidebar, the page opened from the sidebar's menu), and on that visit, in this order:
 
-- at 1366 x 900: a screenshot (``axe_<mode>_<page>.png``); axe-core in the top document and, injected separately,
+- at 1366 x 900: a screenshot (``axe_<mode>_<page>.png``); what the page shows (:meth:`Visits._page_checks`: error
+  boxes, type sizes, on the Parcel page its notes, colour key and map; tests/browser/test_browser_pages.py reads it);
+  axe-core in the top document and, injected separately,
   in every frame; every frame's title, aria-label, aria-hidden and height, and axe's frame-title rule alone in the
   top document; each kind of control's border as painted; on the Parcel page, axe's title and language rules inside
   the map's frame;
@@ -18,7 +20,8 @@ in the sidebar, the page opened from the sidebar's menu), and on that visit, in 
 
 Each measurement is kept on its own: one that raised is raised again to each test that reads it, and the others of
 the same visit still answer (a test fails on its own page's problem only). test_browser_axe.py and
-test_browser_a11y_reflow.py read these visits; both are one xdist group, so one worker walks the pages once.
+test_browser_a11y_reflow.py read these visits, and test_browser_pages.py; all three are one xdist group, so one
+worker walks the pages once.
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ CASE = "Case & exports"
 PAGES = [  # (sidebar label, text of the page's h1)
     (PARCEL, "Parcel & constraints"),
     ("Proposed project", "Proposed project"),
-    ("Cluster", "Cluster"),
+    ("Cluster", "Cluster development"),
     ("Plan, lot by lot", "Plan, lot by lot"),
     ("Wetland mitigation", "Wetland mitigation"),
     ("Timeline", "Timeline"),
@@ -184,6 +187,47 @@ FOCUS_RING_JS = """() => {
     if (b && !b.endsWith(', 0)') && b !== 'transparent') { colour = b; break; } bg = bg.parentElement; }
   if (!bg) colour = 'rgb(255, 255, 255)';
   return [what, c.outlineStyle, parseFloat(c.outlineWidth), c.outlineColor, colour];
+}"""
+#: The smallest type Projector mode may show, px (read from across a meeting room); Standard's body type is smaller.
+PROJECTOR_MIN_PX = 24
+#: Visible text smaller than ``limit`` px, outside SVG (plotly) and hidden elements: [size, test id, text].
+SMALL_TEXT_JS = """(limit) => {
+  const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  let node;
+  while ((node = walker.nextNode())) {
+    const text = node.textContent.trim();
+    const el = node.parentElement;
+    if (!text || !el || el.closest('svg, script, style, noscript')) continue;
+    const box = el.getBoundingClientRect();
+    const css = getComputedStyle(el);
+    if (box.width === 0 || box.height === 0 || css.visibility === 'hidden') continue;
+    const size = parseFloat(css.fontSize);
+    if (size < limit) {
+      const owner = el.closest('[data-testid]');
+      out.push([size, owner ? owner.getAttribute('data-testid') : el.tagName, text.slice(0, 40)]);
+    }
+  }
+  return out;
+}"""
+#: What the page shows: exceptions and error boxes drawn, whether the words "Traceback" are on it, the first metric
+#: value's and the first paragraph's type size (px; null where the page has none).
+PAGE_SHOWS_JS = """() => {
+  const px = (sel) => { const el = document.querySelector(sel); return el ? parseFloat(getComputedStyle(el).fontSize) : null; };
+  const view = document.querySelector('[data-testid="stAppViewContainer"]');
+  return {exceptions: document.querySelectorAll('[data-testid="stException"]').length,
+          'error boxes': document.querySelectorAll('[data-testid="stAlertContentError"]').length,
+          traceback: !!view && view.innerText.includes('Traceback'),
+          'metric px': px('[data-testid="stMetricValue"] p'),
+          'body px': px('[data-testid="stMarkdownContainer"] p')};
+}"""
+#: On the Parcel page, the colour of the legend's Wetlands swatch and of the deduction table's Wetlands key, as painted.
+WETLANDS_COLOURS_JS = """() => {
+  const s = [...document.querySelectorAll('.sloat-swatch')]
+    .find(x => x.nextSibling && x.nextSibling.textContent.trim() === 'Wetlands');
+  const td = [...document.querySelectorAll('.sloat-dtable tbody th')].find(x => x.textContent.trim() === 'Wetlands');
+  return {legend: s ? getComputedStyle(s).backgroundColor : null,
+          key: td ? getComputedStyle(td.parentElement.children[0]).backgroundColor : null};
 }"""
 #: Tab stops walked from the skip link on the Parcel page for the focus rings.
 FOCUS_STOPS = 30
@@ -462,7 +506,7 @@ class Visits:
         return self._done[(mode, label)]
 
     def _names(self, mode: str, label: str) -> list[str]:
-        names = ["axe", *[f"reflow {w}" for w, _ in WIDTHS]]
+        names = ["page", "blocked", "axe", *[f"reflow {w}" for w, _ in WIDTHS]]
         if mode == "Standard":
             names += ["frames", "frame-title"]
         if label in BORDER_PAGES:
@@ -474,6 +518,7 @@ class Visits:
     def _visit(self, mode: str, label: str, heading: str) -> Visit:
         app, page = self.app, self.app.page
         visit = Visit(mode, label)
+        app.blocked.clear()
         try:
             to_mode(app, mode)
             open_page(app, label, heading)
@@ -487,6 +532,7 @@ class Visits:
             if label == CASE:  # its link frames can come after the run is seen to end: wait for them
                 page.locator('iframe[srcdoc*="Copy link"]').first.wait_for(state="attached", timeout=30_000)
             app.shot(f"axe_{mode.lower()}_{label.split()[0].lower()}")
+            visit.measure("page", lambda: self._page_checks(label))
             visit.measure("axe", lambda: axe_violations(page))
             if mode == "Standard":
                 visit.measure("frames", lambda: page.evaluate(FRAMES_JS))
@@ -506,6 +552,7 @@ class Visits:
             for width in (narrow, wide):
                 visit.also(f"reflow {width}", lambda width=width: self._tall_shot(mode, width, n))
             visit.measure(f"reflow {wide}", lambda: self._overflow(wide, wide_height))
+            visit.measure("blocked", app.non_tile_blocked)
         except Exception as exc:  # noqa: BLE001 (the page could not be opened: every measurement of it failed)
             visit.fail_all(self._names(mode, label), exc)
         finally:
@@ -516,6 +563,33 @@ class Visits:
         if label == PARCEL and "focus rings" not in visit:  # back at 1366 px: the page as a keyboard user meets it
             visit.measure("focus rings", self._focus_rings)
         return visit
+
+    def _page_checks(self, label: str) -> dict:
+        """What the page shows at 1366 x 900 (:data:`PAGE_SHOWS_JS`, the text under :data:`PROJECTOR_MIN_PX`); on the
+        Parcel page also whether the screening note and the sample's notice are shown, the Wetlands colours of the
+        legend and the deduction table (:data:`WETLANDS_COLOURS_JS`) and the map's height."""
+        from sloat_core.engine.analysis import DISCLAIMER
+
+        from browser.conftest import MAP_IFRAME
+
+        page = self.app.page
+        found = {}
+        if label == PARCEL:
+            self.app.wait_text("Net lot area")
+            main = page.locator('[data-testid="stMain"]')
+            for name, where, words in (("screening note", main, DISCLAIMER[:60]),
+                                       ("sample notice", page, "Map layers: illustrative sample, not official data")):
+                shown = where.get_by_text(words, exact=False).filter(visible=True).first
+                try:
+                    shown.wait_for(timeout=15_000)
+                    found[name] = True
+                except Exception:  # noqa: BLE001 (not shown within 15 s: the claim fails on it)
+                    found[name] = False
+            found["wetlands colours"] = page.evaluate(WETLANDS_COLOURS_JS)
+            found["map height"] = page.locator(MAP_IFRAME).bounding_box()["height"]
+        found.update(page.evaluate(PAGE_SHOWS_JS))
+        found["small text"] = page.evaluate(SMALL_TEXT_JS, PROJECTOR_MIN_PX)
+        return found
 
     def _in_top(self, js: str):
         page = self.app.page

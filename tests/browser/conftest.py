@@ -497,8 +497,7 @@ def a11y_visits(contexts, app_url, layer_manifest):
     (tests/browser/a11y_visit.py)."""
     from browser.a11y_visit import Visits, build_visitor
 
-    page = contexts.for_url(app_url).new_page()
-    app = OfflinePage(page, app_url, [])
+    app = new_offline_page(contexts, app_url)  # its requests that leave the machine recorded
     build_visitor(app, layer_manifest)
     yield Visits(app)
-    page.close()
+    app.page.close()
