@@ -16,7 +16,8 @@ in the sidebar, the page opened from the sidebar's menu), and on that visit, in 
   (the first reflow check, with its own rule of what may poke out); each window size set once, and each measurement
   made once the page is laid out for it (:func:`resize`);
 - back to 1366 px, once the sidebar has come to rest; on the Parcel page, each Tab stop's focus ring from the skip
-  link on, and the map's zoom button's ring.
+  link on, and the map's zoom button's ring; then the charts' texts and their fill (at the counter the figures'
+  folded box opened first; tests/browser/test_browser_a11y_charts.py reads them).
 
 Each measurement is kept on its own: one that raised is raised again to each test that reads it, and the others of
 the same visit still answer (a test fails on its own page's problem only). test_browser_axe.py and
@@ -229,6 +230,14 @@ WETLANDS_COLOURS_JS = """() => {
   return {legend: s ? getComputedStyle(s).backgroundColor : null,
           key: td ? getComputedStyle(td.parentElement.children[0]).backgroundColor : null};
 }"""
+#: (the text, its painted fill as #rrggbb, its font size in px) of every text of every chart on the page.
+CHART_TEXT_JS = """() => [...document.querySelectorAll('.js-plotly-plot text')]
+  .filter(t => (t.textContent || '').trim() && t.getClientRects().length > 0)
+  .map(t => {
+    const m = getComputedStyle(t).fill.match(/\\d+/g) || [];
+    const hex = '#' + m.slice(0, 3).map(v => (+v).toString(16).padStart(2, '0')).join('');
+    return [t.textContent.trim().slice(0, 30), hex, parseFloat(getComputedStyle(t).fontSize)];
+  })"""
 #: Tab stops walked from the skip link on the Parcel page for the focus rings.
 FOCUS_STOPS = 30
 #: How often a visit's waits look at the page, ms: every 50 ms, not every animation frame (a page polled at each
@@ -512,7 +521,7 @@ class Visits:
         if label in BORDER_PAGES:
             names.append("borders")
         if label == PARCEL:
-            names += ["map title and lang", "parcel 320", "focus rings"]
+            names += ["map title and lang", "parcel 320", "focus rings", "chart texts"]
         return names
 
     def _visit(self, mode: str, label: str, heading: str) -> Visit:
@@ -562,6 +571,8 @@ class Visits:
                 visit.fail_all(self._names(mode, label), exc)
         if label == PARCEL and "focus rings" not in visit:  # back at 1366 px: the page as a keyboard user meets it
             visit.measure("focus rings", self._focus_rings)
+        if label == PARCEL and "chart texts" not in visit:  # last: at the counter it opens the figures' box
+            visit.measure("chart texts", lambda: self._chart_texts(mode))
         return visit
 
     def _page_checks(self, label: str) -> dict:
@@ -624,6 +635,19 @@ class Visits:
         map_ring = frame.evaluate(FOCUS_RING_JS)
         rings.append(["map: " + map_ring[0], *map_ring[1:]])
         return rings
+
+    def _chart_texts(self, mode: str) -> list:
+        """Every chart text on the Parcel page (:data:`CHART_TEXT_JS`), the figures' folded box opened first at the
+        counter, as a visitor opens it; a screenshot of the first chart (``a11y_chart_<mode>.png``)."""
+        page = self.app.page
+        if mode == "Counter":  # the figures wait in a folded box at the counter
+            page.get_by_text("The figures:", exact=False).first.click()
+        page.wait_for_selector(".js-plotly-plot text", timeout=20_000)
+        chart = page.locator(".js-plotly-plot").first
+        chart.scroll_into_view_if_needed()
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        chart.screenshot(path=str(ARTIFACTS / f"a11y_chart_{mode.lower()}.png"))
+        return page.evaluate(CHART_TEXT_JS)
 
     def _overflow(self, width: int, height: int) -> dict:
         """What pokes out of the window at ``width`` x ``height``."""
