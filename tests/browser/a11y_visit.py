@@ -17,7 +17,8 @@ in the sidebar, the page opened from the sidebar's menu), and on that visit, in 
   made once the page is laid out for it (:func:`resize`);
 - back to 1366 px, once the sidebar has come to rest; on the Parcel page, each Tab stop's focus ring from the skip
   link on, and the map's zoom button's ring; then the charts' texts and their fill (at the counter the figures'
-  folded box opened first; tests/browser/test_browser_a11y_charts.py reads them).
+  folded box opened first; tests/browser/test_browser_a11y_charts.py reads them); then the deduction table's §
+  cells at the windows of :data:`CITATION_WINDOWS` (tests/browser/test_citation_nowrap.py), and back to 1366 px.
 
 Each measurement is kept on its own: one that raised is raised again to each test that reads it, and the others of
 the same visit still answer (a test fails on its own page's problem only). test_browser_axe.py and
@@ -238,6 +239,42 @@ CHART_TEXT_JS = """() => [...document.querySelectorAll('.js-plotly-plot text')]
     const hex = '#' + m.slice(0, 3).map(v => (+v).toString(16).padStart(2, '0')).join('');
     return [t.textContent.trim().slice(0, 30), hex, parseFloat(getComputedStyle(t).fontSize)];
   })"""
+#: The window widths, px (900 px high), at which each mode's deduction table is read on the Parcel page: 1500, and
+#: in Standard mode 1280 too (a common laptop).
+CITATION_WINDOWS = {"Standard": (1500, 1280), "Counter": (1500,), "Projector": (1500,)}
+#: For each "§" cell of every table (st.table, or the deduction table's own HTML box): [text, number of distinct line
+#: boxes of its text, the cell's right edge, the table container's right edge].
+CITATION_CELLS_JS = """() => {
+  const out = [];
+  for (const box of document.querySelectorAll('[data-testid="stTable"], .sloat-dtable')) {
+    const table = box.querySelector('table');
+    if (!table) continue;
+    const heads = [...table.querySelectorAll('thead th')];
+    const col = heads.findIndex(th => th.textContent.trim() === '§');
+    if (col < 0) continue;
+    for (const row of table.querySelectorAll('tbody tr')) {
+      const cells = row.querySelectorAll('th, td');
+      const cell = cells[cells.length - heads.length + col];
+      if (!cell || !cell.textContent.trim()) continue;
+      const tops = new Set();  // the line boxes of the cell's text (text nodes only, not the boxes)
+      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+      let node;
+      while ((node = walker.nextNode())) {
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        for (const r of range.getClientRects()) if (r.width > 0) tops.add(Math.round(r.top));
+      }
+      out.push([cell.textContent.trim(), tops.size, cell.getBoundingClientRect().right,
+                box.getBoundingClientRect().right]);
+    }
+  }
+  return out;
+}"""
+#: Tables wider than their container (clipped or scrolling): [table's right edge, container's right edge].
+TABLES_WIDER_JS = """() => [...document.querySelectorAll('[data-testid="stTable"], .sloat-dtable')]
+  .filter(b => b.querySelector('table'))
+  .map(b => [b.querySelector('table').getBoundingClientRect().right, b.getBoundingClientRect().right])
+  .filter(([t, b]) => t > b + 1)"""
 #: Tab stops walked from the skip link on the Parcel page for the focus rings.
 FOCUS_STOPS = 30
 #: How often a visit's waits look at the page, ms: every 50 ms, not every animation frame (a page polled at each
@@ -521,7 +558,7 @@ class Visits:
         if label in BORDER_PAGES:
             names.append("borders")
         if label == PARCEL:
-            names += ["map title and lang", "parcel 320", "focus rings", "chart texts"]
+            names += ["map title and lang", "parcel 320", "focus rings", "chart texts", "citations"]
         return names
 
     def _visit(self, mode: str, label: str, heading: str) -> Visit:
@@ -571,8 +608,11 @@ class Visits:
                 visit.fail_all(self._names(mode, label), exc)
         if label == PARCEL and "focus rings" not in visit:  # back at 1366 px: the page as a keyboard user meets it
             visit.measure("focus rings", self._focus_rings)
-        if label == PARCEL and "chart texts" not in visit:  # last: at the counter it opens the figures' box
+        if label == PARCEL and "chart texts" not in visit:  # at the counter it opens the figures' box
             visit.measure("chart texts", lambda: self._chart_texts(mode))
+        if label == PARCEL and "citations" not in visit:  # the deduction table at its own windows, then 1366 px
+            visit.measure("citations", lambda: self._citations(mode))
+            visit.also("citations", lambda: widen(page))
         return visit
 
     def _page_checks(self, label: str) -> dict:
@@ -648,6 +688,22 @@ class Visits:
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         chart.screenshot(path=str(ARTIFACTS / f"a11y_chart_{mode.lower()}.png"))
         return page.evaluate(CHART_TEXT_JS)
+
+    def _citations(self, mode: str) -> dict:
+        """The deduction table's § cells (:data:`CITATION_CELLS_JS`) and the tables wider than their box
+        (:data:`TABLES_WIDER_JS`) at each window of :data:`CITATION_WINDOWS` (the table scrolled into view; a
+        screenshot ``citation_nowrap_<mode>_<width>.png``): {width: {"cells": ..., "wider": ...}}."""
+        app, page = self.app, self.app.page
+        found = {}
+        for width in CITATION_WINDOWS[mode]:
+            resize(page, width, 900)
+            table = page.locator(".sloat-dtable").first
+            table.wait_for(timeout=30_000)
+            table.scroll_into_view_if_needed()
+            app.idle()  # (a scroll asks for no run)
+            app.shot(f"citation_nowrap_{mode.lower()}_{width}")
+            found[width] = {"cells": page.evaluate(CITATION_CELLS_JS), "wider": page.evaluate(TABLES_WIDER_JS)}
+        return found
 
     def _overflow(self, width: int, height: int) -> dict:
         """What pokes out of the window at ``width`` x ``height``."""
