@@ -463,28 +463,10 @@ def visitor_case(manifest) -> str:
     return case.id
 
 
-#: How much faster than real time the visits' page plays its CSS transitions and animations (Chrome DevTools'
-#: ``Animation.setPlaybackRate``): the sidebar's 300 ms slide as it folds at a narrow width and opens again at 1366 px
-#: (54 slides a run, each a layout of the page at every frame: Streamlit animates its min- and max-width) is over by
-#: the next frame. The visits measure each window size's page at rest (:func:`resize` still waits for any transition
-#: to end), never the motion between them; the page's styles are not touched, and the other browser tests play
-#: motion at its real speed. The 27 visits alone: 73-75 s -> 66-69 s (bench/README.md, session 28).
-MOTION_PLAYBACK_RATE = 100
-
-
-def quick_motion(page) -> None:
-    """The page's transitions and animations played :data:`MOTION_PLAYBACK_RATE` times faster, from now on."""
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("Animation.enable")
-    cdp.send("Animation.setPlaybackRate", {"playbackRate": MOTION_PLAYBACK_RATE})
-
-
 def build_visitor(app: OfflinePage, manifest) -> None:
     """One visitor's session on the hand-built layers (parcel P1, a footprint drawn, one timeline item), opened from
-    its case's link, as the visitor's own link reopens it (on the Law page: light, and visited later); motion played
-    fast (:func:`quick_motion`)."""
+    its case's link, as the visitor's own link reopens it (on the Law page: light, and visited later)."""
     page = app.page
-    quick_motion(page)
     page.set_viewport_size({"width": 1366, "height": 900})
     app.runs = Runs(page)
     app.open(f"/law?case={visitor_case(manifest)}")
