@@ -200,7 +200,7 @@ def waterfall_figure(result, *, large: bool = False, plain_words: bool = False) 
     minimum = result.get("min_lot_area_sqft")
     top = max([v for v in values if v > 0] + [minimum or 0.0, 1.0])
     area_axis = {"title": {"text": "sq ft", "standoff": 8}, "range": [0, top * (1.25 if lying else 1.18)],
-                 "tickformat": ",.0f", "gridcolor": "#dddddd", "automargin": True, "nticks": 4 if large else 6,
+                 "tickformat": ",.0f", "gridcolor": "#dddddd", "automargin": True, "nticks": 4 if lying else 6,
                  "tickangle": 0}
     layout = _minimum_line(minimum, lying=lying, large=large, size=size)
     layout.update({"margin": {"l": 10, "r": 10, "t": 50, "b": 10}, "font": {"size": size, "color": "#000000"}})

@@ -53,7 +53,7 @@ def plotly_built_waterfall(result: dict, *, large: bool = False, plain_words: bo
     minimum = result.get("min_lot_area_sqft")
     top = max([v for v in values if v > 0] + [minimum or 0.0, 1.0])
     area_axis = {"title": {"text": "sq ft", "standoff": 8}, "range": [0, top * (1.25 if lying else 1.18)],
-                 "tickformat": ",.0f", "gridcolor": "#dddddd", "automargin": True, "nticks": 4 if large else 6,
+                 "tickformat": ",.0f", "gridcolor": "#dddddd", "automargin": True, "nticks": 4 if lying else 6,
                  "tickangle": 0}
     label_axis = {"automargin": True}
     if minimum:

@@ -275,6 +275,24 @@ TABLES_WIDER_JS = """() => [...document.querySelectorAll('[data-testid="stTable"
   .filter(b => b.querySelector('table'))
   .map(b => [b.querySelector('table').getBoundingClientRect().right, b.getBoundingClientRect().right])
   .filter(([t, b]) => t > b + 1)"""
+#: Pairs of a chart's axis labels whose boxes overlap (each axis of every plotly chart on the page): [axis, one
+#: label, the other].
+CHART_LABELS_OVERLAP_JS = """() => {
+  const out = [];
+  for (const plot of document.querySelectorAll('.js-plotly-plot')) {
+    for (const axis of ['xtick', 'ytick']) {
+      const boxes = [...plot.querySelectorAll(`.${axis} text`)]
+        .filter(t => (t.textContent || '').trim() && t.getClientRects().length > 0)
+        .map(t => [t.textContent.trim(), t.getBoundingClientRect()]);
+      for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+        const [a, p] = boxes[i], [b, q] = boxes[j];
+        if (p.left < q.right - 1 && q.left < p.right - 1 && p.top < q.bottom - 1 && q.top < p.bottom - 1)
+          out.push([axis, a, b]);
+      }
+    }
+  }
+  return out;
+}"""
 #: Tab stops walked from the skip link on the Parcel page for the focus rings.
 FOCUS_STOPS = 30
 #: How often a visit's waits look at the page, ms: every 50 ms, not every animation frame (a page polled at each
@@ -658,9 +676,10 @@ class Visits:
         rings.append(["map: " + map_ring[0], *map_ring[1:]])
         return rings
 
-    def _chart_texts(self, mode: str) -> list:
-        """Every chart text on the Parcel page (:data:`CHART_TEXT_JS`), the figures' folded box opened first at the
-        counter, as a visitor opens it; a screenshot of the first chart (``a11y_chart_<mode>.png``)."""
+    def _chart_texts(self, mode: str) -> dict:
+        """Every chart text on the Parcel page (:data:`CHART_TEXT_JS`) and the axis labels that overlap
+        (:data:`CHART_LABELS_OVERLAP_JS`), the figures' folded box opened first at the counter, as a visitor opens it;
+        a screenshot of the first chart (``a11y_chart_<mode>.png``)."""
         page = self.app.page
         if mode == "Counter":  # the figures wait in a folded box at the counter
             page.get_by_text("The figures:", exact=False).first.click()
@@ -669,7 +688,7 @@ class Visits:
         chart.scroll_into_view_if_needed()
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         chart.screenshot(path=str(ARTIFACTS / f"a11y_chart_{mode.lower()}.png"))
-        return page.evaluate(CHART_TEXT_JS)
+        return {"texts": page.evaluate(CHART_TEXT_JS), "overlapping labels": page.evaluate(CHART_LABELS_OVERLAP_JS)}
 
     def _citations(self, mode: str) -> dict:
         """The deduction table's § cells (:data:`CITATION_CELLS_JS`) and the tables wider than their box

@@ -2,6 +2,7 @@
 real browser, in every mode. axe-core does not measure text drawn in SVG, so this test does: for every ``<text>``
 of every plotly chart on the Parcel page (the waterfall) with a parcel chosen, the painted fill against white
 (each chart's ``plot_bgcolor`` and paper are white). Streamlit's chart theme drew the ticks in #808495 (3.8:1).
+And no two labels of a chart's axis overlap.
 
 The Parcel page is the accessibility visits' (tests/browser/a11y_visit.py: a visitor's case of P1, at 1366 x 900, the
 mode switched in the sidebar as a visitor switches it); each mode's chart texts are read at the end of its Parcel
@@ -22,8 +23,15 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser-a11y-visits"
 
 @pytest.mark.parametrize("mode", MODES)
 def test_every_chart_text_is_4_5_to_1_on_white(a11y_visits, mode):
-    texts = a11y_visits.of(mode, PARCEL)["chart texts"]
+    texts = a11y_visits.of(mode, PARCEL)["chart texts"]["texts"]
     assert len(texts) >= 5, texts  # the ticks, the rows' names and the bars' figures are there
     weak = [(t, fill, round(contrast_ratio(fill, "#ffffff"), 2)) for t, fill, _ in texts
             if contrast_ratio(fill, "#ffffff") < 4.5]
     assert not weak, weak
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_no_two_axis_labels_of_a_chart_overlap(a11y_visits, mode):
+    """Each axis label reads on its own: at the counter the waterfall's area axis, lying under a narrow chart, once
+    printed "20,00030,00040,000" (six ticks asked for)."""
+    assert a11y_visits.of(mode, PARCEL)["chart texts"]["overlapping labels"] == []
