@@ -21,9 +21,9 @@ in the sidebar, the page opened from the sidebar's menu), and on that visit, in 
   cells at the windows of :data:`CITATION_WINDOWS` (tests/browser/test_citation_nowrap.py), and back to 1366 px.
 
 Each measurement is kept on its own: one that raised is raised again to each test that reads it, and the others of
-the same visit still answer (a test fails on its own page's problem only). test_browser_axe.py and
-test_browser_a11y_reflow.py read these visits, and test_browser_pages.py; all three are one xdist group, so one
-worker walks the pages once.
+the same visit still answer (a test fails on its own page's problem only). test_browser_axe.py,
+test_browser_a11y_reflow.py, test_browser_pages.py, test_browser_a11y_charts.py and test_citation_nowrap.py read these
+visits; all five are one xdist group, so one worker walks the pages once.
 """
 
 from __future__ import annotations
@@ -35,7 +35,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import app_fixtures as fx  # noqa: E402
 
-from browser.conftest import ARTIFACTS, ROOT, OfflinePage  # noqa: E402
+from browser.conftest import ARTIFACTS, MAP_IFRAME, ROOT, OfflinePage  # noqa: E402
+from sloat_core.engine.analysis import DISCLAIMER  # noqa: E402
 
 AXE_PATH = ROOT / "static" / "vendor" / "axe-core" / "axe.min.js"
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
@@ -619,10 +620,6 @@ class Visits:
         """What the page shows at 1366 x 900 (:data:`PAGE_SHOWS_JS`, the text under :data:`PROJECTOR_MIN_PX`); on the
         Parcel page also whether the screening note and the sample's notice are shown, the Wetlands colours of the
         legend and the deduction table (:data:`WETLANDS_COLOURS_JS`) and the map's height."""
-        from sloat_core.engine.analysis import DISCLAIMER
-
-        from browser.conftest import MAP_IFRAME
-
         page = self.app.page
         found = {}
         if label == PARCEL:
