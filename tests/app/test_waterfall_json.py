@@ -70,7 +70,8 @@ def plotly_built_waterfall(result: dict, *, large: bool = False, plain_words: bo
                   "height": (150 if large else 110) + (62 if large else 38) * len(labels)}
     else:
         layout = {"yaxis": area_axis, "xaxis": {**label_axis, "tickangle": 0}, "height": 360}
-    fig.update_layout(margin={"l": 10, "r": 10, "t": 50, "b": 10}, font={"size": size, "color": "#000000"},
+    fig.update_layout(margin={"l": 10, "r": 4 * size if lying else 10, "t": 50, "b": 10},
+                      font={"size": size, "color": "#000000"},
                       showlegend=False, plot_bgcolor="#ffffff", paper_bgcolor="#ffffff", **layout)
     return fig
 

@@ -561,6 +561,44 @@ def test_counter_district_menu_shows_every_option_whole(counter_answer):
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 1366, box
 
 
+#: Chart texts drawn partly outside their chart's picture (cut off at its edge): [text, how far out, px].
+CHART_TEXTS_CUT_JS = """() => {
+  const out = [];
+  for (const plot of document.querySelectorAll('.js-plotly-plot')) {
+    const svg = plot.querySelector('svg.main-svg');
+    if (!svg) continue;
+    const edge = svg.getBoundingClientRect();
+    for (const t of plot.querySelectorAll('text')) {
+      if (!(t.textContent || '').trim() || !t.getClientRects().length) continue;
+      const b = t.getBoundingClientRect();
+      const past = Math.max(edge.left - b.left, b.right - edge.right, edge.top - b.top, b.bottom - edge.bottom);
+      if (past > 1) out.push([t.textContent.trim(), Math.round(past)]);
+    }
+  }
+  return out;
+}"""
+
+
+def test_counter_figures_show_every_number_whole(counter_answer):
+    """The figures opened at 1366x768: every number and name of the waterfall is inside its picture. In the narrow
+    counter column, with the long everyday row names on the left, the gross area's figure beyond its bar once lost its
+    last digit at the picture's right edge ("79,69" for 79,694 sq ft). The figures are folded again after."""
+    page = counter_answer.page
+    figures = page.get_by_text("The figures:", exact=False).first
+    figures.click()
+    try:
+        page.wait_for_selector(".js-plotly-plot text", timeout=20_000)
+        chart = page.locator(".js-plotly-plot").first
+        chart.scroll_into_view_if_needed()
+        counter_answer.idle()
+        chart.screenshot(path=str(ARTIFACTS / "audience_counter_figures_chart_1366x768.png"))
+        cut = page.evaluate(CHART_TEXTS_CUT_JS)
+    finally:
+        figures.click()  # folded again: the other claims read the page as the search left it
+        counter_answer.idle()
+    assert cut == [], cut
+
+
 def test_counter_project_page_tells_the_project_first_then_the_parcel(mode_visits):
     """At 1366x768: three trees to cut on the sample lot need the tree permit; the county
     agency, the flood zone review and SEQRA are not "likely needed" for it; the land's permits follow under
