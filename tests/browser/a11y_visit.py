@@ -294,6 +294,22 @@ CHART_LABELS_OVERLAP_JS = """() => {
   }
   return out;
 }"""
+#: Chart texts drawn partly outside their chart's picture (cut off at its edge): [text, how far out, px].
+CHART_TEXTS_CUT_JS = """() => {
+  const out = [];
+  for (const plot of document.querySelectorAll('.js-plotly-plot')) {
+    const svg = plot.querySelector('svg.main-svg');
+    if (!svg) continue;
+    const edge = svg.getBoundingClientRect();
+    for (const t of plot.querySelectorAll('text')) {
+      if (!(t.textContent || '').trim() || !t.getClientRects().length) continue;
+      const b = t.getBoundingClientRect();
+      const past = Math.max(edge.left - b.left, b.right - edge.right, edge.top - b.top, b.bottom - edge.bottom);
+      if (past > 1) out.push([t.textContent.trim(), Math.round(past)]);
+    }
+  }
+  return out;
+}"""
 #: Tab stops walked from the skip link on the Parcel page for the focus rings.
 FOCUS_STOPS = 30
 #: How often a visit's waits look at the page, ms: every 50 ms, not every animation frame (a page polled at each

@@ -14,9 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from browser.conftest import POLL_MS, MAP_IFRAME, SAMPLE_ADDRESS, SAMPLE_SBL, new_offline_page, shot_if_failed
-
-ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+from browser.a11y_visit import CHART_TEXTS_CUT_JS
+from browser.conftest import ARTIFACTS, POLL_MS, MAP_IFRAME, SAMPLE_ADDRESS, SAMPLE_SBL, new_offline_page, shot_if_failed
 
 VIEWPORTS = [(1366, 768), (1920, 1080)]
 MODES = ["standard", "counter", "projector"]
@@ -559,24 +558,6 @@ def test_counter_district_menu_shows_every_option_whole(counter_answer):
     assert "VC-2 Village Center Extension" in texts and "From the zoning map" in texts, texts
     assert cut == [], cut
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 1366, box
-
-
-#: Chart texts drawn partly outside their chart's picture (cut off at its edge): [text, how far out, px].
-CHART_TEXTS_CUT_JS = """() => {
-  const out = [];
-  for (const plot of document.querySelectorAll('.js-plotly-plot')) {
-    const svg = plot.querySelector('svg.main-svg');
-    if (!svg) continue;
-    const edge = svg.getBoundingClientRect();
-    for (const t of plot.querySelectorAll('text')) {
-      if (!(t.textContent || '').trim() || !t.getClientRects().length) continue;
-      const b = t.getBoundingClientRect();
-      const past = Math.max(edge.left - b.left, b.right - edge.right, edge.top - b.top, b.bottom - edge.bottom);
-      if (past > 1) out.push([t.textContent.trim(), Math.round(past)]);
-    }
-  }
-  return out;
-}"""
 
 
 def test_counter_figures_show_every_number_whole(counter_answer):
