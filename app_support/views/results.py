@@ -173,8 +173,9 @@ def _drawn_sqft(d: dict) -> float:
 def waterfall_figure(result, *, large: bool = False, plain_words: bool = False) -> go.Figure:
     """Plotly waterfall from gross lot area through each deduction to net lot area.
 
-    Bars stand upright for up to three deductions; with more, or in projector type, they lie
-    down (labels on the left, one line each), so long constraint names never collide.
+    Bars stand upright for one deduction or none; with more, or in projector type, they lie down (labels on the
+    left, one line each), so long constraint names never collide: four upright bars at a 1280 px window ran
+    "Wetland and" into "Net lot area".
 
     Parameters
     ----------
@@ -195,7 +196,7 @@ def waterfall_figure(result, *, large: bool = False, plain_words: bool = False) 
     values = [result.get("gross_area_sqft") or 0.0] + [-_drawn_sqft(d) for d in steps]
     values.append(result.get("net_lot_area_sqft") or 0.0)
     size = 24 if large else 13
-    lying = large or plain_words or len(steps) > 3  # Counter: long everyday names read best lying down
+    lying = large or plain_words or len(steps) > 1  # Counter: long everyday names read best lying down
     labels = [_wrap(x, 30 if lying else 16) for x in [first, *names, last]]
     minimum = result.get("min_lot_area_sqft")
     top = max([v for v in values if v > 0] + [minimum or 0.0, 1.0])
@@ -209,7 +210,8 @@ def waterfall_figure(result, *, large: bool = False, plain_words: bool = False) 
     layout.update({"margin": {"l": 10, "r": right, "t": 50, "b": 10}, "font": {"size": size, "color": "#000000"}})
     layout.update(_waterfall_axes(area_axis, len(labels), lying=lying, large=large))
     layout.update({"showlegend": False, "plot_bgcolor": "#ffffff", "paper_bgcolor": "#ffffff"})
-    return _figure(_waterfall_trace(values, labels, top, size=size, lying=lying), layout)
+    layout["annotations"] = layout.get("annotations", []) + _figures(values, labels, lying=lying, size=size)
+    return _figure(_waterfall_trace(values, labels, lying=lying), layout)
 
 
 def _step_name(d: dict, plain_words: bool) -> str:
@@ -221,17 +223,11 @@ def _step_name(d: dict, plain_words: bool) -> str:
     return name + (" (at least)" if d.get("deducted_sqft") is None else "")
 
 
-def _waterfall_trace(values: list[float], labels: list[str], top: float, *, size: int, lying: bool) -> dict:
-    """The waterfall trace: gross, each deduction, net; each bar's figure, and its colours."""
-    # Each figure beyond its bar's end (black on white), but a deduction whose bar runs down near 0 holds its
-    # figure inside when it fits (white on the bar's red, 4.8:1): beyond that end it sat over the labels (a lot with
-    # no net lot area). The end bars' figures stay beyond their ends (a net lot area of 0 has no bar to hold its "0").
-    left = [sum(values[:k + 1]) for k in range(1, len(values) - 1)]  # the running total after each deduction
+def _waterfall_trace(values: list[float], labels: list[str], *, lying: bool) -> dict:
+    """The waterfall trace: gross, each deduction, net, and their colours. The bars carry no figures of their own
+    (:func:`_figures` writes them); each bar's figure is its hover text."""
     measure = ["absolute"] + ["relative"] * (len(values) - 2) + ["total"]
-    bar = {"measure": measure, "text": [f"{abs(v):,.0f}" for v in values],
-           "textposition": ["outside"] + ["auto" if x < 0.12 * top else "outside" for x in left] + ["outside"],
-           "cliponaxis": False, "textfont": {"size": size, "color": "#000000"},
-           "insidetextfont": {"size": size, "color": "#ffffff"}, "outsidetextfont": {"size": size, "color": "#000000"},
+    bar = {"measure": measure, "text": [f"{abs(v):,.0f}" for v in values], "textposition": "none",
            "decreasing": {"marker": {"color": "#d7301f"}}, "totals": {"marker": {"color": "#1f78b4"}},
            "increasing": {"marker": {"color": "#33a02c"}}, "connector": {"line": {"color": "#888"}}}
     if lying:
@@ -239,9 +235,33 @@ def _waterfall_trace(values: list[float], labels: list[str], top: float, *, size
     return {**bar, "x": labels, "y": values, "type": "waterfall"}
 
 
+def _figures(values: list[float], labels: list[str], *, lying: bool, size: int) -> list[dict]:
+    """Each bar's figure, black on a white box just beyond the bar's high end: to the right of a lying bar, above an
+    upright one. A deduction's figure then sits at the end its running total came from, never on the side of the
+    bar labels (beyond a lying deduction's low end it ran into its row's name: "11,217" over "up to 40%)"); the
+    dashed district minimum passes behind the box, not through the digits."""
+    ends, total = [], 0.0
+    for k, value in enumerate(values):
+        if k == 0 or k == len(values) - 1:
+            ends.append(max(value, 0.0))
+        else:
+            ends.append(max(total, total + value))
+        total = value if k == 0 else total + value
+    figures = []
+    for label, value, end in zip(labels, values, ends):
+        box = {"text": f"{abs(value):,.0f}", "showarrow": False, "bgcolor": "#ffffff", "borderpad": 1,
+               "font": {"size": size, "color": "#000000"}, "xref": "x", "yref": "y"}
+        if lying:
+            figures.append({**box, "x": end, "y": label, "xanchor": "left", "xshift": 3})
+        else:
+            figures.append({**box, "x": label, "y": end, "yanchor": "bottom", "yshift": 2})
+    return figures
+
+
 def _minimum_line(minimum: float | None, *, lying: bool, large: bool, size: int) -> dict:
     """The dashed line across the plot at the district minimum and its label (layout shapes and annotations, as
-    add_vline / add_hline write them); none without a minimum."""
+    add_vline / add_hline write them); none without a minimum. The label is above the plot: centred on a lying
+    chart's upright line, at the left over an upright chart's level one."""
     if not minimum:
         return {}
     line = {"color": "#000", "dash": "dash", "width": 3 if large else 1.5}
@@ -252,11 +272,11 @@ def _minimum_line(minimum: float | None, *, lying: bool, large: bool, size: int)
                             "y0": 0, "y1": 1, "yref": "y domain"}],
                 "annotations": [{**note, "x": minimum, "xanchor": "center", "xref": "x", "y": 1,
                                  "yref": "y domain"}]}
-    # above the line, at its left end
+    # above the plot at its left, naming the line: at the line's own end it lay over the bars and their figures
     return {"shapes": [{"line": line, "type": "line", "x0": 0, "x1": 1, "xref": "x domain",
                         "y0": minimum, "y1": minimum, "yref": "y"}],
-            "annotations": [{**note, "x": 0, "xanchor": "left", "xref": "x domain", "y": minimum,
-                             "yref": "y"}]}
+            "annotations": [{**note, "text": f"District minimum {minimum:,.0f} sq ft (dashed line)", "x": 0,
+                             "xanchor": "left", "xref": "x domain", "y": 1, "yref": "y domain"}]}
 
 
 def _waterfall_axes(area_axis: dict, n_labels: int, *, lying: bool, large: bool) -> dict:

@@ -1,9 +1,9 @@
 """The Parcel page's waterfall is built from plain dicts without plotly's validation:
 the figure the browser gets is the one plotly's own, validated build gives.
 
-The reference below is app_support.views.results.waterfall_figure as it was before the change (commit 2501aee),
-built with ``go.Waterfall``, ``add_hline``/``add_vline`` and ``update_layout``; the two figures' JSON is compared
-for upright and lying bars, the projector's and Counter's, with and without a district minimum, with unknown
+The reference below is app_support.views.results.waterfall_figure's rules built with plotly's own constructors
+(``go.Waterfall``, ``add_hline``/``add_vline``, ``add_annotation`` and ``update_layout``); the two figures' JSON is
+compared for upright and lying bars, the projector's and Counter's, with and without a district minimum, with unknown
 deductions, with none, and through Streamlit's own chart message.
 """
 
@@ -33,17 +33,11 @@ def plotly_built_waterfall(result: dict, *, large: bool = False, plain_words: bo
     values.append(result.get("net_lot_area_sqft") or 0.0)
     measure = ["absolute"] + ["relative"] * len(steps) + ["total"]
     size = 24 if large else 13
-    lying = large or plain_words or len(steps) > 3  # Counter: long everyday names read best lying down
+    lying = large or plain_words or len(steps) > 1  # Counter: long everyday names read best lying down
     labels = [_wrap(x, 30 if lying else 16) for x in [first, *names, last]]
-    # Each figure beyond its bar's end (black on white), but a deduction whose bar runs down near 0 holds its
-    # figure inside when it fits (white on the bar's red, 4.8:1): beyond that end it sat over the labels (a lot with
-    # no net lot area). The end bars' figures stay beyond their ends (a net lot area of 0 has no bar to hold its "0").
-    top = max([v for v in values if v > 0] + [result.get("min_lot_area_sqft") or 0.0, 1.0])
-    left = [sum(values[:k + 1]) for k in range(1, len(values) - 1)]  # the running total after each deduction
-    bar = {"measure": measure, "text": [f"{abs(v):,.0f}" for v in values],
-           "textposition": ["outside"] + ["auto" if x < 0.12 * top else "outside" for x in left] + ["outside"],
-           "cliponaxis": False, "textfont": {"size": size, "color": "#000000"},
-           "insidetextfont": {"size": size, "color": "#ffffff"}, "outsidetextfont": {"size": size, "color": "#000000"},
+    # The bars carry no figures; each bar's figure is a note on a white box beyond the bar's high end (right of a
+    # lying bar, above an upright one).
+    bar = {"measure": measure, "text": [f"{abs(v):,.0f}" for v in values], "textposition": "none",
            "decreasing": {"marker": {"color": "#d7301f"}}, "totals": {"marker": {"color": "#1f78b4"}},
            "increasing": {"marker": {"color": "#33a02c"}}, "connector": {"line": {"color": "#888"}}}
     if lying:
@@ -57,13 +51,27 @@ def plotly_built_waterfall(result: dict, *, large: bool = False, plain_words: bo
                  "tickangle": 0}
     label_axis = {"automargin": True}
     if minimum:
-        line = {"line_dash": "dash", "line_color": "#000", "line_width": 3 if large else 1.5,
-                "annotation_text": f"District minimum {minimum:,.0f} sq ft",
-                "annotation_font": {"size": size, "color": "#000000"}, "annotation_bgcolor": "#ffffff"}
+        line = {"line_dash": "dash", "line_color": "#000", "line_width": 3 if large else 1.5}
+        note = {"font": {"size": size, "color": "#000000"}, "bgcolor": "#ffffff", "showarrow": False,
+                "yanchor": "bottom"}
         if lying:
-            fig.add_vline(x=minimum, annotation_position="top", **line)
+            fig.add_vline(x=minimum, annotation_position="top", annotation_text=f"District minimum {minimum:,.0f} sq ft",
+                          annotation_font=note["font"], annotation_bgcolor="#ffffff", **line)
         else:
-            fig.add_hline(y=minimum, annotation_position="top left", **line)
+            fig.add_hline(y=minimum, **line)
+            fig.add_annotation(text=f"District minimum {minimum:,.0f} sq ft (dashed line)", x=0, xref="x domain",
+                               xanchor="left", y=1, yref="y domain", **note)
+    high, total = [], 0.0
+    for k, value in enumerate(values):
+        high.append(max(value, 0.0) if k in (0, len(values) - 1) else max(total, total + value))
+        total = value if k == 0 else total + value
+    for label, value, end in zip(labels, values, high):
+        figure = {"text": f"{abs(value):,.0f}", "showarrow": False, "bgcolor": "#ffffff", "borderpad": 1,
+                  "font": {"size": size, "color": "#000000"}, "xref": "x", "yref": "y"}
+        if lying:
+            fig.add_annotation(x=end, y=label, xanchor="left", xshift=3, **figure)
+        else:
+            fig.add_annotation(x=label, y=end, yanchor="bottom", yshift=2, **figure)
     if lying:
         label_axis.update({"autorange": "reversed"})  # gross area at the top, net lot area at the bottom
         layout = {"xaxis": area_axis, "yaxis": label_axis,

@@ -276,20 +276,32 @@ TABLES_WIDER_JS = """() => [...document.querySelectorAll('[data-testid="stTable"
   .filter(b => b.querySelector('table'))
   .map(b => [b.querySelector('table').getBoundingClientRect().right, b.getBoundingClientRect().right])
   .filter(([t, b]) => t > b + 1)"""
-#: Pairs of a chart's axis labels whose boxes overlap (each axis of every plotly chart on the page): [axis, one
-#: label, the other].
-CHART_LABELS_OVERLAP_JS = """() => {
+#: Chart texts that run into each other or under a line of the chart, in every plotly chart on the page: [one text,
+#: the other] for two texts whose boxes overlap or come within 3 px side by side (axis labels, the bars' figures, the
+#: notes: "Wetland and" touching "Net lot area" reads as one), and [a text, "a line"]
+#: for a text a shape's line (the district minimum's dashed line) crosses, unless the text sits on a box of its own
+#: (a note's opaque background, drawn over the line).
+CHART_TEXTS_OVERLAP_JS = """() => {
   const out = [];
+  // two boxes on a common line (sharing more than a pixel of height) less than GAP px apart, or overlapping
+  const GAP = 3;
+  const meet = (p, q, gap = GAP) => p.left < q.right + gap && q.left < p.right + gap
+                                   && p.top < q.bottom - 1 && q.top < p.bottom - 1;
+  const boxed = t => {
+    const bg = t.closest('.annotation') && t.closest('.annotation').querySelector('rect.bg');
+    const fill = bg ? getComputedStyle(bg).fill : 'none';
+    return !!bg && fill !== 'none' && !/rgba\\(.*, 0\\)$/.test(fill) && parseFloat(getComputedStyle(bg).fillOpacity) > 0.99;
+  };
   for (const plot of document.querySelectorAll('.js-plotly-plot')) {
-    for (const axis of ['xtick', 'ytick']) {
-      const boxes = [...plot.querySelectorAll(`.${axis} text`)]
-        .filter(t => (t.textContent || '').trim() && t.getClientRects().length > 0)
-        .map(t => [t.textContent.trim(), t.getBoundingClientRect()]);
-      for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
-        const [a, p] = boxes[i], [b, q] = boxes[j];
-        if (p.left < q.right - 1 && q.left < p.right - 1 && p.top < q.bottom - 1 && q.top < p.bottom - 1)
-          out.push([axis, a, b]);
-      }
+    const texts = [...plot.querySelectorAll('.main-svg text')]
+      .filter(t => (t.textContent || '').trim() && t.getClientRects().length > 0)
+      .map(t => [t.textContent.trim(), t.getBoundingClientRect(), boxed(t)]);
+    for (let i = 0; i < texts.length; i++) for (let j = i + 1; j < texts.length; j++)
+      if (meet(texts[i][1], texts[j][1])) out.push([texts[i][0], texts[j][0]]);
+    for (const shape of plot.querySelectorAll('.shapelayer path')) {
+      const s = shape.getBoundingClientRect();  // a straight line's box: widened by a pixel each side
+      const line = {left: s.left - 1, right: s.right + 1, top: s.top - 1, bottom: s.bottom + 1};
+      for (const [text, box, onItsBox] of texts) if (!onItsBox && meet(box, line, -1)) out.push([text, 'a line']);
     }
   }
   return out;
@@ -690,8 +702,8 @@ class Visits:
         return rings
 
     def _chart_texts(self, mode: str) -> dict:
-        """Every chart text on the Parcel page (:data:`CHART_TEXT_JS`) and the axis labels that overlap
-        (:data:`CHART_LABELS_OVERLAP_JS`), the figures' folded box opened first at the counter, as a visitor opens it;
+        """Every chart text on the Parcel page (:data:`CHART_TEXT_JS`) and the texts that run into each other or
+        under a line (:data:`CHART_TEXTS_OVERLAP_JS`), the figures' folded box opened first at the counter, as a visitor opens it;
         a screenshot of the first chart (``a11y_chart_<mode>.png``)."""
         page = self.app.page
         if mode == "Counter":  # the figures wait in a folded box at the counter
@@ -701,12 +713,13 @@ class Visits:
         chart.scroll_into_view_if_needed()
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         chart.screenshot(path=str(ARTIFACTS / f"a11y_chart_{mode.lower()}.png"))
-        return {"texts": page.evaluate(CHART_TEXT_JS), "overlapping labels": page.evaluate(CHART_LABELS_OVERLAP_JS)}
+        return {"texts": page.evaluate(CHART_TEXT_JS), "overlapping texts": page.evaluate(CHART_TEXTS_OVERLAP_JS)}
 
     def _citations(self, mode: str) -> dict:
-        """The deduction table's § cells (:data:`CITATION_CELLS_JS`) and the tables wider than their box
-        (:data:`TABLES_WIDER_JS`) at each window of :data:`CITATION_WINDOWS` (the table scrolled into view; a
-        screenshot ``citation_nowrap_<mode>_<width>.png``): {width: {"cells": ..., "wider": ...}}."""
+        """The deduction table's § cells (:data:`CITATION_CELLS_JS`), the tables wider than their box
+        (:data:`TABLES_WIDER_JS`) and the chart texts that run into each other (:data:`CHART_TEXTS_OVERLAP_JS`) at each
+        window of :data:`CITATION_WINDOWS` (the table scrolled into view; a screenshot
+        ``citation_nowrap_<mode>_<width>.png``): {width: {"cells": ..., "wider": ..., "overlapping chart texts": ...}}."""
         app, page = self.app, self.app.page
         found = {}
         for width in CITATION_WINDOWS[mode]:
@@ -716,7 +729,8 @@ class Visits:
             table.scroll_into_view_if_needed()
             app.idle()  # (a scroll asks for no run)
             app.shot(f"citation_nowrap_{mode.lower()}_{width}")
-            found[width] = {"cells": page.evaluate(CITATION_CELLS_JS), "wider": page.evaluate(TABLES_WIDER_JS)}
+            found[width] = {"cells": page.evaluate(CITATION_CELLS_JS), "wider": page.evaluate(TABLES_WIDER_JS),
+                            "overlapping chart texts": page.evaluate(CHART_TEXTS_OVERLAP_JS)}
         return found
 
     def _overflow(self, width: int, height: int) -> dict:
