@@ -1,7 +1,7 @@
 """Hand-built worlds for the rules tests: layers of known geometry written as real files.
 
-Everything is built in EPSG:2260 (US ft) around a local origin near Sloatsburg, written as GeoPackages (an empty
-role as FlatGeobuf) and a GeoTIFF, described by a real layers.yaml and read back through `sloat_core.gis.layers.load_manifest` — the
+Everything is built in EPSG:2260 (US ft) around a local origin near Sloatsburg, written as FlatGeobuf files (a coverage
+as a GeoPackage) and a GeoTIFF, described by a real layers.yaml and read back through `sloat_core.gis.layers.load_manifest` — the
 same path official data take. Areas are exact: a 100 ft x 100 ft square is 10,000 sq ft.
 """
 
@@ -108,12 +108,13 @@ def make_world(tmp_path: Path, layers: dict, *, dem=None, omit=(), name="test wo
             props.append(p)
         if role == "floodplain":
             props = [{"FLD_ZONE": "AE", "SFHA_TF": "T", **p} for p in props]
-        if geoms:
-            fname = f"{role}.gpkg"
+        if geoms:  # FlatGeobuf without its spatial index, which would write the features in another order than given
+            fname = f"{role}.fgb"
             cols = sorted({k for p in props for k in p}) or ["NAME"]
             data = {c: [p.get(c) for p in props] for c in cols}
-            gpd.GeoDataFrame(data, geometry=geoms, crs=WORK_CRS).to_file(tmp_path / fname, layer=role, driver="GPKG")
-            entry = {"path": fname, "layer": role}
+            gpd.GeoDataFrame(data, geometry=geoms, crs=WORK_CRS).to_file(tmp_path / fname, driver="FlatGeobuf",
+                                                                            SPATIAL_INDEX="NO")
+            entry = {"path": fname}
         else:
             fname = f"{role}.fgb"
             shutil.copyfile(_empty_layer(role), tmp_path / fname)

@@ -78,7 +78,7 @@ def test_at_501_ft_the_village_line_does_not_trigger_a_referral(world, tmp_path)
     world = Path(shutil.copytree(world, tmp_path / "world"))
     village = sq(-3000, -3000, 3000 + 100 + 501, 6000)
     gpd.GeoDataFrame({"NAME": ["v"]}, geometry=[village], crs="EPSG:2260").to_file(
-        world / "village_boundary.gpkg", layer="village_boundary", driver="GPKG")
+        world / "village_boundary.fgb", driver="FlatGeobuf")  # the hand-built world's file of that role
     out = analyze(world, {"application_type": "site_plan"})
     t = {x["trigger"]: x for x in out["approvals_detail"]["county_referral"]["triggers"]}
     assert t["municipal_boundary"]["answer"] == "no" and t["municipal_boundary"]["distance_ft"] == pytest.approx(501, abs=0.05)
