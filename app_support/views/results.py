@@ -204,7 +204,7 @@ def waterfall_figure(result, *, large: bool = False, plain_words: bool = False) 
                  "tickformat": ",.0f", "gridcolor": "#dddddd", "automargin": True, "nticks": 4 if lying else 6,
                  "tickangle": 0}
     layout = _minimum_line(minimum, lying=lying, large=large, size=size)
-    # Lying bars' figures sit beyond the bars' ends, and the longest bar ends four fifths across: room on the right
+    # Lying bars' figures sit beyond the bars' high ends, and the longest bar ends four fifths across: room on the right
     # for "79,694" (about four type sizes), else a narrow chart (the counter's column) cuts its last digit off.
     right = 4 * size if lying else 10
     layout.update({"margin": {"l": 10, "r": right, "t": 50, "b": 10}, "font": {"size": size, "color": "#000000"}})

@@ -16,9 +16,10 @@ in the sidebar, the page opened from the sidebar's menu), and on that visit, in 
   (the first reflow check, with its own rule of what may poke out); each window size set once, and each measurement
   made once the page is laid out for it (:func:`resize`);
 - back to 1366 px, once the sidebar has come to rest; on the Parcel page, each Tab stop's focus ring from the skip
-  link on, and the map's zoom button's ring; then the charts' texts and their fill (at the counter the figures'
-  folded box opened first; tests/browser/test_browser_a11y_charts.py reads them); then the deduction table's §
-  cells at the windows of :data:`CITATION_WINDOWS` (tests/browser/test_citation_nowrap.py), and back to 1366 px.
+  link on, and the map's zoom button's ring; then the charts' texts, their fill and the texts that run into each
+  other or under a line (at the counter the figures' folded box opened first; tests/browser/test_browser_a11y_charts.py
+  reads them); then, at the windows of :data:`CITATION_WINDOWS`, the deduction table's § cells
+  (tests/browser/test_citation_nowrap.py) and the charts' texts again, and back to 1366 px.
 
 Each measurement is kept on its own: one that raised is raised again to each test that reads it, and the others of
 the same visit still answer (a test fails on its own page's problem only). test_browser_axe.py,
@@ -703,8 +704,8 @@ class Visits:
 
     def _chart_texts(self, mode: str) -> dict:
         """Every chart text on the Parcel page (:data:`CHART_TEXT_JS`) and the texts that run into each other or
-        under a line (:data:`CHART_TEXTS_OVERLAP_JS`), the figures' folded box opened first at the counter, as a visitor opens it;
-        a screenshot of the first chart (``a11y_chart_<mode>.png``)."""
+        under a line (:data:`CHART_TEXTS_OVERLAP_JS`), the figures' folded box opened first at the counter, as a
+        visitor opens it; a screenshot of the first chart (``a11y_chart_<mode>.png``)."""
         page = self.app.page
         if mode == "Counter":  # the figures wait in a folded box at the counter
             page.get_by_text("The figures:", exact=False).first.click()
